@@ -1,0 +1,63 @@
+// linkcast: simulate and project data movement inside GPU nodes.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+
+namespace linkcast::cli {
+
+CLI::Validator size_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          (void)parse_size_bytes(text);
+          return "";
+        } catch (const InputError& e) {
+          return e.what();
+        }
+      },
+      "SIZE");
+}
+
+}  // namespace linkcast::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "linkcast: simulate and project data movement inside GPU nodes.\n"
+      "Sizes accept B, KB, MB, GB (powers of 1000) and KiB, MiB, GiB (powers of 1024).\n"
+      "Exit codes: 0 success, 2 bad input (message names the file, line, key or record)."};
+  app.name("linkcast");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "linkcast 0.1.0");
+  linkcast::cli::Runner run;
+  linkcast::cli::add_topo_command(app, run);
+  linkcast::cli::add_models_command(app, run);
+  linkcast::cli::add_project_command(app, run);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "linkcast: error: " << e.what() << "\nRun 'linkcast --help' or 'linkcast <command> --help'.\n";
+    return linkcast::kExitBadInput;
+  }
+  try {
+    return run ? run() : 0;
+  } catch (const linkcast::InputError& e) {
+    std::cerr << "linkcast: error: " << e.what() << "\n";
+    return linkcast::kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "linkcast: error: out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "linkcast: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

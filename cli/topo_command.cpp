@@ -1,0 +1,63 @@
+// linkcast topo NODE.yaml [--format table|json|dot] [-o FILE]
+// linkcast topo import [--nccl-xml FILE] [--smi FILE] [--name NAME] [-o FILE]
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/output.hpp"
+#include "topology/describe.hpp"
+#include "topology/import.hpp"
+#include "topology/loader.hpp"
+
+namespace linkcast::cli {
+
+void add_topo_command(CLI::App& app, Runner& run) {
+  auto* topo = app.add_subcommand(
+      "topo", "Describe a node: endpoints, links and the route between every endpoint pair");
+  struct Options {
+    std::string node, format = "table", output = "-";
+    topology::ImportInputs import;
+    std::string import_output = "-";
+  };
+  auto opt = std::make_shared<Options>();
+  topo->add_option("node", opt->node, "Node description (YAML, see configs/SCHEMA.md)");
+  topo->add_option("--format", opt->format, "table | json | dot")
+      ->check(CLI::IsMember({"table", "json", "dot"}))
+      ->capture_default_str();
+  topo->add_option("-o,--output", opt->output, "Write here instead of standard output");
+  topo->callback([opt, &run, topo]() {
+    if (topo->got_subcommand("import")) return;
+    run = [opt]() {
+      if (opt->node.empty())
+        throw InputError("topo: give a node file, e.g. `linkcast topo configs/summit.yaml`");
+      const topology::Node node = topology::load_node(opt->node);
+      const topology::Routes routes(node);
+      AtomicOutput out(opt->output);
+      if (opt->format == "json") out.stream() << topology::describe_json(node, routes);
+      else if (opt->format == "dot") out.stream() << topology::describe_dot(node);
+      else out.stream() << topology::describe_table(node, routes);
+      out.commit();
+      return 0;
+    };
+  });
+
+  auto* imp = topo->add_subcommand(
+      "import", "Write a node YAML skeleton from an NCCL topology dump and/or `nvidia-smi topo -m`");
+  imp->add_option("--nccl-xml", opt->import.nccl_xml_path, "NCCL_TOPO_DUMP_FILE output (XML)")
+      ->check(CLI::ExistingFile);
+  imp->add_option("--smi", opt->import.smi_path, "Saved output of `nvidia-smi topo -m`")
+      ->check(CLI::ExistingFile);
+  imp->add_option("--name", opt->import.name, "Node name to write")->capture_default_str();
+  imp->add_option("-o,--output", opt->import_output, "Write the skeleton here");
+  imp->callback([opt, &run]() {
+    run = [opt]() {
+      const std::string yaml = topology::import_skeleton(opt->import);
+      AtomicOutput out(opt->import_output);
+      out.stream() << yaml;
+      out.commit();
+      return 0;
+    };
+  });
+}
+
+}  // namespace linkcast::cli

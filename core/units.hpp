@@ -1,0 +1,28 @@
+// Sizes and durations as users type and read them.
+//
+// Sizes accept a plain byte count or a number with a unit: B, KB, MB, GB, TB (powers of 1000)
+// and KiB, MiB, GiB, TiB (powers of 1024), case-insensitive for the SI letters ("4kb", "1.5GB").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace linkcast {
+
+/// Parses "4096", "4KiB", "1.5 GB". Throws InputError naming `what` (e.g. "--size") on bad text.
+std::uint64_t parse_size_bytes(std::string_view text, std::string_view what = "size");
+
+/// "256 MiB" when the value is an exact binary multiple, else "1.50 GB", "17 B".
+std::string format_bytes(std::uint64_t bytes);
+std::string format_bytes(double bytes);
+
+/// "1.79 us", "5.71 ms", "1.234 s": three significant figures and a unit.
+std::string format_duration_ns(double ns);
+
+/// Parses a non-negative integer or throws InputError naming `what`.
+std::uint64_t parse_uint(std::string_view text, std::string_view what);
+/// Parses a finite floating-point number or throws InputError naming `what`.
+double parse_double(std::string_view text, std::string_view what);
+
+}  // namespace linkcast

@@ -1,0 +1,109 @@
+#include "model/models.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+#include "core/error.hpp"
+#include "core/strings.hpp"
+
+namespace linkcast::model {
+
+double path_effective_gbps(const PathSpec& path, const Transfer& t) {
+  double bw = std::numeric_limits<double>::infinity();
+  for (const LinkSpec& hop : path.hops)
+    bw = std::min(bw, effective_gbps(hop, t.bytes, t.access, t.request_bytes));
+  return bw;
+}
+
+double path_ahead_effective_gbps(const PathSpec& path, const Transfer& t) {
+  double bw = std::numeric_limits<double>::infinity();
+  for (const LinkSpec& hop : path.hops)
+    bw = std::min(bw, ahead_effective_gbps(hop, t.bytes, t.access));
+  return bw;
+}
+
+double ahead_time_ns(const PathSpec& path, const Transfer& t) {
+  const double n = t.bytes;
+  switch (path.cls) {
+    case PathClass::d2d:  // "instead of BW_eff, we use the theoretical GPU memory bandwidth"
+      return t.fixed_ns + n / path.src_memory_gbps;
+    case PathClass::h2h: return t.fixed_ns + n / path.host_memory_gbps;
+    default: break;
+  }
+  const double bw = path_ahead_effective_gbps(path, t);
+  double time = t.fixed_ns + n / bw;                             // eq. 10
+  if (t.pageable) time += 2.0 * n / path.host_memory_gbps;       // eq. 9
+  return time;
+}
+
+double default_time_ns(const PathSpec& path, const Transfer& t) {
+  const double n = t.bytes;
+  switch (path.cls) {
+    // A device-to-device copy reads n bytes and writes n bytes of the same memory.
+    case PathClass::d2d: return t.fixed_ns + 2.0 * n / path.src_memory_gbps;
+    // A host-to-host memcpy runs on one CPU thread.
+    case PathClass::h2h:
+      return t.fixed_ns + (path.host_copy_gbps > 0 ? n / path.host_copy_gbps
+                                                   : 2.0 * n / path.host_memory_gbps);
+    default: break;
+  }
+  double bw = path_effective_gbps(path, t);
+  if (path.cls == PathClass::p2p) {
+    // Peer copies also read the source's and write the destination's memory.
+    bw = std::min({bw, path.src_memory_gbps, path.dst_memory_gbps});
+  }
+  if (t.pageable) {
+    if (path.host_copy_gbps > 0) {
+      // The driver stages pageable memory in chunks through a pinned buffer; one CPU thread
+      // copies chunk k+1 while the DMA engine moves chunk k, so the slower stage sets the pace.
+      bw = std::min(bw, path.host_copy_gbps);
+    } else {
+      // No single-thread copy rate for this host: fall back to AHEAD's serial staging.
+      return t.fixed_ns + n / bw + 2.0 * n / path.host_memory_gbps;
+    }
+  }
+  return t.fixed_ns + n / bw;
+}
+
+double peak_time_ns(const PathSpec& path, const Transfer& t) {
+  return t.fixed_ns + t.bytes / path.peak_gbps();
+}
+
+double envelope_time_ns(const PathSpec& path, const Transfer& t) {
+  return t.bytes / path.peak_gbps();
+}
+
+namespace {
+
+constexpr std::array<Model, 4> kModels = {{
+    {"default",
+     "linkcast: wire-level PCIe/NVLink packets, D2D reads+writes memory, pageable staging "
+     "overlaps the CPU copy with the DMA",
+     &default_time_ns},
+    {"ahead", "AHEAD (IPDPSW 2019) as published: LogGP with its PCIe/NVLink packet equations",
+     &ahead_time_ns},
+    {"peak", "L + O + n / peak link bandwidth (AHEAD's Peak BW baseline)", &peak_time_ns},
+    {"envelope", "n / peak link bandwidth (back-of-envelope baseline)", &envelope_time_ns},
+}};
+
+}  // namespace
+
+std::span<const Model> all_models() { return kModels; }
+
+std::vector<std::string> model_names() {
+  std::vector<std::string> names;
+  for (const Model& m : kModels) names.emplace_back(m.name);
+  return names;
+}
+
+const Model& find_model(std::string_view name) {
+  for (const Model& m : kModels)
+    if (m.name == name) return m;
+  throw InputError(fmt::format("unknown model '{}'{}; valid models: {}", name,
+                               did_you_mean(name, model_names()), join(model_names(), ", ")));
+}
+
+}  // namespace linkcast::model

@@ -1,0 +1,49 @@
+// Transfer-time models, registered by name with a one-line description. Each is a pure function
+// of (path, transfer) returning a time in ns, so they are cheap to test, compare and swap.
+//
+//   ahead     AHEAD (Abdelhafez et al., IPDPSW 2019), faithfully: LogGP T = L + O + n / BW_eff
+//             with its PCIe/NVLink packet equations, pageable T adds 2n / Memory_BW (eq. 9),
+//             device-to-device copies at the GPU's memory bandwidth.
+//   default   linkcast's best: wire-level PCIe accounting (4DW headers, framing, LCRC, Gen6
+//             flits), device-to-device copies that read and write device memory (2n / BW_mem),
+//             pageable copies staged in chunks through a pinned buffer with the CPU copy
+//             overlapping the DMA (n / min(BW_eff, host single-thread copy rate)).
+//   peak      L + O + n / peak link bandwidth (AHEAD's "Peak BW" baseline).
+//   envelope  n / peak link bandwidth (AHEAD's "back-of-envelope" baseline).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/transfer.hpp"
+
+namespace linkcast::model {
+
+using TransferTimeFn = double (*)(const PathSpec& path, const Transfer& transfer);
+
+struct Model {
+  std::string_view name;
+  std::string_view description;  // one line, shown by `linkcast models`
+  TransferTimeFn time_ns;
+};
+
+/// All registered models, in the order reports show them (default first).
+std::span<const Model> all_models();
+/// The model called `name`; throws InputError listing the valid names if there is none.
+const Model& find_model(std::string_view name);
+std::vector<std::string> model_names();
+
+// The models themselves, exposed for tests and benchmarks.
+double ahead_time_ns(const PathSpec& path, const Transfer& t);
+double default_time_ns(const PathSpec& path, const Transfer& t);
+double peak_time_ns(const PathSpec& path, const Transfer& t);
+double envelope_time_ns(const PathSpec& path, const Transfer& t);
+
+/// Lowest effective bandwidth over the path's hops under linkcast's packet accounting, GB/s.
+double path_effective_gbps(const PathSpec& path, const Transfer& t);
+/// The same under AHEAD's equations.
+double path_ahead_effective_gbps(const PathSpec& path, const Transfer& t);
+
+}  // namespace linkcast::model

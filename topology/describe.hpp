@@ -1,0 +1,20 @@
+// `linkcast topo`: a node as a table (endpoints, links, an nvidia-smi-topo-like pair matrix),
+// as JSON (every ordered endpoint pair with its route) or as Graphviz DOT.
+#pragma once
+
+#include <string>
+
+#include "topology/routing.hpp"
+
+namespace linkcast::topology {
+
+/// nvidia-smi-topo-style class of a route: X (self), NV# (NVLink only, # = fewest links on the
+/// path), C2C, PIX (through one PCIe switch), PXB (several PCIe switches), PHB (through a host
+/// bridge / CPU), SYS (crosses an inter-socket link).
+std::string pair_class(const Node& node, const Path& path);
+
+std::string describe_table(const Node& node, const Routes& routes);
+std::string describe_json(const Node& node, const Routes& routes);
+std::string describe_dot(const Node& node);
+
+}  // namespace linkcast::topology

@@ -1,0 +1,74 @@
+#include "topology/node.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/strings.hpp"
+
+namespace linkcast::topology {
+
+std::string_view to_string(EndpointKind kind) {
+  switch (kind) {
+    case EndpointKind::cpu: return "cpu";
+    case EndpointKind::gpu: return "gpu";
+    case EndpointKind::pcie_switch: return "pcie_switch";
+    case EndpointKind::nvswitch: return "nvswitch";
+    case EndpointKind::nic: return "nic";
+  }
+  return "cpu";
+}
+
+std::vector<std::string> endpoint_kind_names() {
+  return {"cpu", "gpu", "pcie_switch", "nvswitch", "nic"};
+}
+
+namespace {
+constexpr std::array<std::string_view, kCopyClassCount> kCopyClassNames = {
+    "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h"};
+}
+
+std::string_view to_string(CopyClass c) { return kCopyClassNames[static_cast<std::size_t>(c)]; }
+
+std::optional<CopyClass> parse_copy_class(std::string_view name) {
+  for (std::size_t i = 0; i < kCopyClassNames.size(); ++i)
+    if (kCopyClassNames[i] == name) return static_cast<CopyClass>(i);
+  return std::nullopt;
+}
+
+int Node::find(std::string_view id) const {
+  for (std::size_t i = 0; i < endpoints.size(); ++i)
+    if (endpoints[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+int Node::require(std::string_view id, std::string_view context) const {
+  const int index = find(id);
+  if (index < 0) {
+    throw InputError(fmt::format("{}: node '{}' ({}) has no endpoint '{}'{}; it has {}", context,
+                                 name, file, id, did_you_mean(id, endpoint_ids()),
+                                 join(endpoint_ids(), ", ")));
+  }
+  return index;
+}
+
+std::vector<int> Node::gpus() const {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < endpoints.size(); ++i)
+    if (endpoints[i].kind == EndpointKind::gpu) out.push_back(static_cast<int>(i));
+  return out;
+}
+
+std::vector<int> Node::cpus() const {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < endpoints.size(); ++i)
+    if (endpoints[i].kind == EndpointKind::cpu) out.push_back(static_cast<int>(i));
+  return out;
+}
+
+std::vector<std::string> Node::endpoint_ids() const {
+  std::vector<std::string> out;
+  for (const Endpoint& e : endpoints) out.push_back(e.id);
+  return out;
+}
+
+}  // namespace linkcast::topology

@@ -1,0 +1,103 @@
+// A node: endpoints (CPU sockets with their memory, GPUs with theirs, PCIe switches, NVSwitch
+// fabrics, NICs) and the links between them, as described by a YAML file (configs/SCHEMA.md).
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/link.hpp"
+#include "model/transfer.hpp"
+
+namespace linkcast::topology {
+
+enum class EndpointKind : unsigned char { cpu, gpu, pcie_switch, nvswitch, nic };
+std::string_view to_string(EndpointKind kind);
+std::vector<std::string> endpoint_kind_names();
+
+struct MemorySpec {
+  double capacity_gib = 0;
+  double bandwidth_gbps = 0;       // peak
+  double copy_bandwidth_gbps = 0;  // cpu: single-thread memcpy rate; 0 when not given
+};
+
+struct Endpoint {
+  std::string id;
+  EndpointKind kind = EndpointKind::cpu;
+  std::string model;
+  MemorySpec memory;
+  int host = -1;          // gpu: index of its host cpu (NUMA affinity)
+  int copy_engines = 0;   // gpu, optional
+  int chips = 0;          // nvswitch, informational
+  double nic_gbps = 0;    // nic, optional
+  int line = 0;           // 1-based line in the YAML file, for messages
+
+  /// CPUs and switches forward traffic; GPUs and NICs are only sources and destinations.
+  bool forwards() const {
+    return kind == EndpointKind::cpu || kind == EndpointKind::pcie_switch ||
+           kind == EndpointKind::nvswitch;
+  }
+};
+
+struct Link {
+  std::string id;
+  int a = -1;  // endpoint indices
+  int b = -1;
+  model::LinkSpec spec;
+  int line = 0;
+};
+
+/// The six path classes AHEAD and the projection report, plus host-to-host.
+enum class CopyClass : unsigned char {
+  h2d_pinned,
+  h2d_pageable,
+  d2h_pinned,
+  d2h_pageable,
+  d2d,
+  p2p,
+  h2h,
+};
+inline constexpr std::size_t kCopyClassCount = 7;
+std::string_view to_string(CopyClass c);
+std::optional<CopyClass> parse_copy_class(std::string_view name);
+
+/// Measured 1-byte transfer costs (L + O) per copy class, ns; NaN where not given.
+struct Calibration {
+  std::array<double, kCopyClassCount> one_byte_ns;
+  Calibration() { one_byte_ns.fill(std::nan("")); }
+  std::optional<double> get(CopyClass c) const {
+    const double v = one_byte_ns[static_cast<std::size_t>(c)];
+    return std::isnan(v) ? std::nullopt : std::optional<double>(v);
+  }
+};
+
+struct RouteOverride {
+  int from = -1;
+  int to = -1;
+  std::vector<int> via;
+  bool symmetric = true;
+  int line = 0;
+};
+
+struct Node {
+  std::string file;  // where it was loaded from, for messages
+  std::string name;
+  std::string description;
+  std::vector<Endpoint> endpoints;
+  std::vector<Link> links;
+  Calibration calibration;
+  std::vector<RouteOverride> routes;
+
+  /// Index of the endpoint called `id`, or -1.
+  int find(std::string_view id) const;
+  /// Index of the endpoint called `id`; throws InputError naming the node file and listing ids.
+  int require(std::string_view id, std::string_view context) const;
+  std::vector<int> gpus() const;
+  std::vector<int> cpus() const;
+  std::vector<std::string> endpoint_ids() const;
+};
+
+}  // namespace linkcast::topology

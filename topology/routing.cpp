@@ -1,0 +1,226 @@
+#include "topology/routing.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <boost/graph/dijkstra_shortest_paths_no_color_map.hpp>
+#include <boost/graph/filtered_graph.hpp>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace linkcast::topology {
+
+Graph build_graph(const Node& node) {
+  Graph g(node.endpoints.size());
+  for (std::size_t i = 0; i < node.links.size(); ++i) {
+    const Link& l = node.links[i];
+    const double gbps = l.spec.gbps();
+    boost::add_edge(static_cast<std::size_t>(l.a), static_cast<std::size_t>(l.b),
+                    EdgeProps{static_cast<int>(i), true, l.spec.latency_ns, gbps}, g);
+    boost::add_edge(static_cast<std::size_t>(l.b), static_cast<std::size_t>(l.a),
+                    EdgeProps{static_cast<int>(i), false, l.spec.latency_ns, gbps}, g);
+  }
+  return g;
+}
+
+namespace {
+
+/// Lexicographic path cost: total latency first, then the bottleneck bandwidth (higher wins).
+/// The combination is isotone (adding the same edge preserves the order), so Dijkstra is exact.
+struct Cost {
+  double latency_ns;
+  double bottleneck_gbps;
+};
+
+constexpr double kLatencyTieNs = 1e-6;
+
+struct CostLess {
+  bool operator()(const Cost& a, const Cost& b) const {
+    if (std::fabs(a.latency_ns - b.latency_ns) > kLatencyTieNs) return a.latency_ns < b.latency_ns;
+    return a.bottleneck_gbps > b.bottleneck_gbps;
+  }
+  // Boost's negative-weight check compares an edge weight with the zero distance.
+  bool operator()(const EdgeProps& e, const Cost& zero) const { return e.latency_ns < zero.latency_ns; }
+};
+
+struct CostCombine {
+  Cost operator()(const Cost& d, const EdgeProps& e) const {
+    return {d.latency_ns + e.latency_ns, std::min(d.bottleneck_gbps, e.gbps)};
+  }
+};
+
+/// Only CPUs and switches forward: an edge may leave a vertex that does not forward only when
+/// that vertex is the route's source.
+struct ForwardingFilter {
+  const std::vector<char>* forwards = nullptr;
+  const Graph* g = nullptr;
+  std::size_t source = 0;
+  bool operator()(const Graph::edge_descriptor& e) const {
+    const std::size_t from = boost::source(e, *g);
+    return from == source || (*forwards)[from];
+  }
+};
+
+Path make_path(const Node& node, int src, const std::vector<DirectedLink>& links) {
+  Path p;
+  p.reachable = true;
+  p.links = links;
+  p.hops = static_cast<int>(links.size());
+  p.endpoints.push_back(src);
+  p.bottleneck_gbps = std::numeric_limits<double>::infinity();
+  int at = src;
+  for (const DirectedLink& dl : links) {
+    const Link& l = node.links[static_cast<std::size_t>(dl.link)];
+    at = dl.forward ? l.b : l.a;
+    p.endpoints.push_back(at);
+    p.latency_ns += l.spec.latency_ns;
+    p.bottleneck_gbps = std::min(p.bottleneck_gbps, l.spec.gbps());
+  }
+  if (links.empty()) p.bottleneck_gbps = 0;
+  return p;
+}
+
+/// Best single link between two endpoints in the direction a -> b, by the same cost order.
+std::optional<DirectedLink> best_link(const Node& node, int a, int b) {
+  std::optional<DirectedLink> best;
+  Cost best_cost{0, 0};
+  for (std::size_t i = 0; i < node.links.size(); ++i) {
+    const Link& l = node.links[i];
+    const bool fwd = l.a == a && l.b == b;
+    const bool rev = l.a == b && l.b == a;
+    if (!fwd && !rev) continue;
+    const Cost c{l.spec.latency_ns, l.spec.gbps()};
+    if (!best || CostLess{}(c, best_cost)) {
+      best = DirectedLink{static_cast<int>(i), fwd};
+      best_cost = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+Routes::Routes(const Node& node) : node_(&node), n_(node.endpoints.size()), graph_(build_graph(node)) {
+  paths_.resize(n_ * n_);
+  std::vector<char> forwards(n_);
+  for (std::size_t i = 0; i < n_; ++i) forwards[i] = node.endpoints[i].forwards() ? 1 : 0;
+
+  std::vector<Cost> dist(n_);
+  std::vector<Graph::edge_descriptor> pred_edge(n_);
+  std::vector<char> has_pred(n_);
+  for (std::size_t s = 0; s < n_; ++s) {
+    ForwardingFilter filter{&forwards, &graph_, s};
+    boost::filtered_graph<Graph, ForwardingFilter> fg(graph_, filter);
+    std::fill(has_pred.begin(), has_pred.end(), 0);
+    struct Recorder : boost::default_dijkstra_visitor {
+      std::vector<Graph::edge_descriptor>* pred;
+      std::vector<char>* has;
+      void edge_relaxed(Graph::edge_descriptor e, const boost::filtered_graph<Graph, ForwardingFilter>& g) {
+        const std::size_t t = boost::target(e, g);
+        (*pred)[t] = e;
+        (*has)[t] = 1;
+      }
+    } recorder;
+    recorder.pred = &pred_edge;
+    recorder.has = &has_pred;
+    boost::dijkstra_shortest_paths_no_color_map(
+        fg, s,
+        boost::weight_map(boost::get(boost::edge_bundle, graph_))
+            .distance_map(boost::make_iterator_property_map(dist.begin(),
+                                                            boost::get(boost::vertex_index, graph_)))
+            .distance_compare(CostLess{})
+            .distance_combine(CostCombine{})
+            .distance_inf(Cost{std::numeric_limits<double>::infinity(), 0.0})
+            .distance_zero(Cost{0.0, std::numeric_limits<double>::infinity()})
+            .visitor(recorder));
+    for (std::size_t t = 0; t < n_; ++t) {
+      Path& p = paths_[s * n_ + t];
+      if (t == s) {
+        p.reachable = true;
+        p.endpoints = {static_cast<int>(s)};
+        continue;
+      }
+      if (!has_pred[t]) continue;
+      std::vector<DirectedLink> links;
+      for (std::size_t v = t; v != s;) {
+        const auto e = pred_edge[v];
+        const EdgeProps& ep = graph_[e];
+        links.push_back({ep.link, ep.forward});
+        v = boost::source(e, graph_);
+      }
+      std::reverse(links.begin(), links.end());
+      p = make_path(node, static_cast<int>(s), links);
+    }
+  }
+
+  // Explicit routes where the real node routes otherwise.
+  for (std::size_t r = 0; r < node.routes.size(); ++r) {
+    const RouteOverride& ro = node.routes[r];
+    std::vector<int> hops_at = {ro.from};
+    hops_at.insert(hops_at.end(), ro.via.begin(), ro.via.end());
+    hops_at.push_back(ro.to);
+    std::vector<DirectedLink> links;
+    for (std::size_t k = 0; k + 1 < hops_at.size(); ++k) {
+      const auto dl = best_link(node, hops_at[k], hops_at[k + 1]);
+      if (!dl) {
+        throw InputError(fmt::format(
+            "{}: routes[{}]: no link joins '{}' and '{}'; an explicit route must follow links "
+            "of the node (add the link or fix 'via')",
+            location(node.file, ro.line, 1), r, node.endpoints[static_cast<std::size_t>(hops_at[k])].id,
+            node.endpoints[static_cast<std::size_t>(hops_at[k + 1])].id));
+      }
+      links.push_back(*dl);
+    }
+    Path p = make_path(node, ro.from, links);
+    p.overridden = true;
+    paths_[static_cast<std::size_t>(ro.from) * n_ + static_cast<std::size_t>(ro.to)] = p;
+    if (ro.symmetric) {
+      std::vector<DirectedLink> back(links.rbegin(), links.rend());
+      for (DirectedLink& dl : back) dl.forward = !dl.forward;
+      Path q = make_path(node, ro.to, back);
+      q.overridden = true;
+      paths_[static_cast<std::size_t>(ro.to) * n_ + static_cast<std::size_t>(ro.from)] = q;
+    }
+  }
+}
+
+model::PathClass path_class(const Node& node, int src, int dst) {
+  const Endpoint& a = node.endpoints[static_cast<std::size_t>(src)];
+  const Endpoint& b = node.endpoints[static_cast<std::size_t>(dst)];
+  const bool a_cpu = a.kind == EndpointKind::cpu, b_cpu = b.kind == EndpointKind::cpu;
+  const bool a_gpu = a.kind == EndpointKind::gpu, b_gpu = b.kind == EndpointKind::gpu;
+  if (a_cpu && b_gpu) return model::PathClass::h2d;
+  if (a_gpu && b_cpu) return model::PathClass::d2h;
+  if (a_gpu && b_gpu) return src == dst ? model::PathClass::d2d : model::PathClass::p2p;
+  if (a_cpu && b_cpu) return model::PathClass::h2h;
+  throw InputError(fmt::format(
+      "transfers between '{}' ({}) and '{}' ({}) are not modelled; transfers go between cpu and "
+      "gpu endpoints",
+      a.id, to_string(a.kind), b.id, to_string(b.kind)));
+}
+
+model::PathSpec make_path_spec(const Node& node, const Routes& routes, int src, int dst) {
+  model::PathSpec spec;
+  spec.cls = path_class(node, src, dst);
+  const Path& path = routes.path(src, dst);
+  if (!path.reachable) {
+    throw InputError(fmt::format("node '{}' ({}) has no route from '{}' to '{}'", node.name, node.file,
+                                 node.endpoints[static_cast<std::size_t>(src)].id,
+                                 node.endpoints[static_cast<std::size_t>(dst)].id));
+  }
+  for (const DirectedLink& dl : path.links) spec.hops.push_back(node.links[static_cast<std::size_t>(dl.link)].spec);
+  spec.latency_ns = path.latency_ns;
+  const Endpoint& a = node.endpoints[static_cast<std::size_t>(src)];
+  const Endpoint& b = node.endpoints[static_cast<std::size_t>(dst)];
+  spec.src_memory_gbps = a.memory.bandwidth_gbps;
+  spec.dst_memory_gbps = b.memory.bandwidth_gbps;
+  const Endpoint* host = a.kind == EndpointKind::cpu ? &a : b.kind == EndpointKind::cpu ? &b : nullptr;
+  if (host) {
+    spec.host_memory_gbps = host->memory.bandwidth_gbps;
+    spec.host_copy_gbps = host->memory.copy_bandwidth_gbps;
+  }
+  return spec;
+}
+
+}  // namespace linkcast::topology

@@ -1,0 +1,70 @@
+// The node as a Boost.Graph graph (one directed edge per link direction) and the routes between
+// every pair of endpoints: lowest total latency, ties broken by the highest bottleneck bandwidth,
+// forwarding only through CPUs and switches; explicit `routes:` in the YAML override it.
+#pragma once
+
+#include <boost/graph/adjacency_list.hpp>
+#include <vector>
+
+#include "model/transfer.hpp"
+#include "topology/node.hpp"
+
+namespace linkcast::topology {
+
+/// Properties of one directed edge: which link, in which direction, and its cost.
+struct EdgeProps {
+  int link = -1;
+  bool forward = true;  // a -> b of the link
+  double latency_ns = 0;
+  double gbps = 0;
+};
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+                                    EdgeProps>;
+
+/// One vertex per endpoint (same index), one edge per direction of each link.
+Graph build_graph(const Node& node);
+
+struct DirectedLink {
+  int link = -1;
+  bool forward = true;
+  bool operator==(const DirectedLink&) const = default;
+};
+
+struct Path {
+  bool reachable = false;
+  std::vector<DirectedLink> links;  // from source to destination
+  std::vector<int> endpoints;       // source, intermediates..., destination
+  int hops = 0;
+  double bottleneck_gbps = 0;  // lowest per-direction link bandwidth on the path
+  double latency_ns = 0;       // sum of the links' latencies
+  bool overridden = false;     // from the node's explicit `routes:`
+};
+
+class Routes {
+ public:
+  /// Computes every ordered pair's route. Throws InputError for an explicit route that does not
+  /// follow the node's links.
+  explicit Routes(const Node& node);
+
+  const Path& path(int src, int dst) const {
+    return paths_[static_cast<std::size_t>(src) * n_ + static_cast<std::size_t>(dst)];
+  }
+  const Graph& graph() const { return graph_; }
+  const Node& node() const { return *node_; }
+
+ private:
+  const Node* node_;
+  std::size_t n_;
+  Graph graph_;
+  std::vector<Path> paths_;  // n x n, row = source
+};
+
+/// The class of a transfer between two endpoints (h2d, d2h, d2d, p2p, h2h). Throws InputError
+/// when an end is not a cpu or gpu.
+model::PathClass path_class(const Node& node, int src, int dst);
+
+/// What a model needs to price transfers from `src` to `dst` on this node.
+model::PathSpec make_path_spec(const Node& node, const Routes& routes, int src, int dst);
+
+}  // namespace linkcast::topology
