@@ -42,8 +42,9 @@ double ahead_time_ns(const PathSpec& path, const Transfer& t) {
 double default_time_ns(const PathSpec& path, const Transfer& t) {
   const double n = t.bytes;
   switch (path.cls) {
-    // A device-to-device copy reads n bytes and writes n bytes of the same memory.
-    case PathClass::d2d: return t.fixed_ns + 2.0 * n / path.src_memory_gbps;
+    // A device-to-device copy reads n bytes and writes n bytes of the same memory; a memset
+    // only writes.
+    case PathClass::d2d: return t.fixed_ns + (t.write_only ? n : 2.0 * n) / path.src_memory_gbps;
     // A host-to-host memcpy runs on one CPU thread.
     case PathClass::h2h:
       return t.fixed_ns + (path.host_copy_gbps > 0 ? n / path.host_copy_gbps

@@ -51,6 +51,7 @@ struct Transfer {
   bool pageable = false;          // the host end is pageable memory (staged by the driver)
   double request_bytes = 0;       // > 0: device-initiated accesses of this many bytes each
   double fixed_ns = 0;            // L + O: the measured 1-byte cost of this path class
+  bool write_only = false;        // d2d: the operation only writes device memory (memset)
 };
 
 /// The natural Access of a copy-engine copy of class `cls`: host-to-device copies are DMA reads

@@ -49,7 +49,11 @@ std::string pair_class(const Node& node, const Path& path) {
   if (via_cpu) return "PHB";
   if (switches == 1) return "PIX";
   if (switches > 1) return "PXB";
-  return path.links.size() == 1 ? node.links[static_cast<std::size_t>(path.links[0].link)].spec.describe() : "PHB";
+  if (path.links.size() == 1) {
+    const model::LinkType t = node.links[static_cast<std::size_t>(path.links[0].link)].spec.type;
+    return t == model::LinkType::pcie ? "PHB" : std::string(model::to_string(t));
+  }
+  return "PHB";
 }
 
 std::string describe_table(const Node& node, const Routes& routes) {

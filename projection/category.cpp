@@ -1,0 +1,70 @@
+#include "projection/category.hpp"
+
+namespace linkcast::projection {
+
+namespace {
+constexpr std::array<std::string_view, kCategoryCount> kNames = {
+    "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d",    "p2p",
+    "h2h",        "access",       "migrate",    "memset",       "allreduce", "allgather",
+    "reducescatter", "broadcast", "reduce",     "alltoall",     "sendrecv"};
+constexpr std::array<std::string_view, kSizeBucketCount> kBuckets = {
+    "<=10 B", "10 B-1 KiB", "1-64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-256 MiB", ">256 MiB"};
+}  // namespace
+
+std::string_view to_string(Category c) { return kNames[static_cast<std::size_t>(c)]; }
+
+Category categorize(const workloads::Trace& trace, std::size_t i) {
+  using workloads::OpKind;
+  const OpKind kind = trace.kinds()[i];
+  switch (kind) {
+    case OpKind::access: return Category::access;
+    case OpKind::migrate: return Category::migrate;
+    case OpKind::memset: return Category::memset;
+    case OpKind::allreduce: return Category::allreduce;
+    case OpKind::allgather: return Category::allgather;
+    case OpKind::reducescatter: return Category::reducescatter;
+    case OpKind::broadcast: return Category::broadcast;
+    case OpKind::reduce: return Category::reduce;
+    case OpKind::alltoall: return Category::alltoall;
+    case OpKind::send:
+    case OpKind::recv: return Category::sendrecv;
+    case OpKind::copy: break;
+  }
+  const std::uint16_t src = trace.srcs()[i], dst = trace.dsts()[i];
+  const bool src_host = workloads::is_host_name(trace.endpoint_name(src));
+  const bool dst_host = workloads::is_host_name(trace.endpoint_name(dst));
+  if (src_host && dst_host) return Category::h2h;
+  if (src_host) return trace.src_mems()[i] == model::MemKind::pageable ? Category::h2d_pageable : Category::h2d_pinned;
+  if (dst_host) return trace.dst_mems()[i] == model::MemKind::pageable ? Category::d2h_pageable : Category::d2h_pinned;
+  return src == dst ? Category::d2d : Category::p2p;
+}
+
+std::optional<topology::CopyClass> copy_class_of(Category c) {
+  using topology::CopyClass;
+  switch (c) {
+    case Category::h2d_pinned: return CopyClass::h2d_pinned;
+    case Category::h2d_pageable: return CopyClass::h2d_pageable;
+    case Category::d2h_pinned: return CopyClass::d2h_pinned;
+    case Category::d2h_pageable: return CopyClass::d2h_pageable;
+    case Category::d2d:
+    case Category::memset: return CopyClass::d2d;
+    case Category::h2h: return CopyClass::h2h;
+    case Category::access:
+    case Category::migrate: return std::nullopt;  // by direction: see the projector
+    default: return CopyClass::p2p;  // peer copies, collectives' steps, send/recv
+  }
+}
+
+std::size_t size_bucket(std::uint64_t bytes) {
+  if (bytes <= 10) return 0;
+  if (bytes <= 1024) return 1;
+  if (bytes <= 64 * 1024) return 2;
+  if (bytes <= 1024 * 1024) return 3;
+  if (bytes <= 16ull * 1024 * 1024) return 4;
+  if (bytes <= 256ull * 1024 * 1024) return 5;
+  return 6;
+}
+
+std::string_view size_bucket_label(std::size_t bucket) { return kBuckets[bucket]; }
+
+}  // namespace linkcast::projection

@@ -1,0 +1,62 @@
+#include "projection/compare.hpp"
+
+#include <unordered_map>
+
+namespace linkcast::projection {
+
+namespace {
+
+struct Key {
+  std::uint8_t kind, category, src_mem, dst_mem;
+  std::uint64_t bytes;
+  bool operator==(const Key&) const = default;
+};
+
+struct KeyHash {
+  std::size_t operator()(const Key& k) const {
+    std::uint64_t h = k.bytes * 0x9E3779B97F4A7C15ull;
+    h ^= (static_cast<std::uint64_t>(k.kind) << 24) | (static_cast<std::uint64_t>(k.category) << 16) |
+         (static_cast<std::uint64_t>(k.src_mem) << 8) | k.dst_mem;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+
+Key key_of(const workloads::Trace& t, std::size_t i, Category c) {
+  return {static_cast<std::uint8_t>(t.kinds()[i]), static_cast<std::uint8_t>(c),
+          static_cast<std::uint8_t>(t.src_mems()[i]), static_cast<std::uint8_t>(t.dst_mems()[i]), t.bytes()[i]};
+}
+
+}  // namespace
+
+MatchResult match_ops(const workloads::Trace& source, const std::vector<Category>& source_categories,
+                      const workloads::Trace& actual) {
+  // Queue of actual operations per key, in order of occurrence.
+  struct Queue {
+    std::vector<std::uint32_t> indices;
+    std::size_t next = 0;
+  };
+  std::unordered_map<Key, Queue, KeyHash> queues;
+  for (std::size_t j = 0; j < actual.size(); ++j) {
+    if (actual.durations()[j] < 0) continue;  // nothing to score against
+    queues[key_of(actual, j, categorize(actual, j))].indices.push_back(static_cast<std::uint32_t>(j));
+  }
+  MatchResult r;
+  r.actual_index.assign(source.size(), -1);
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    const auto it = queues.find(key_of(source, i, source_categories[i]));
+    if (it == queues.end() || it->second.next >= it->second.indices.size()) {
+      ++r.unmatched_source;
+      continue;
+    }
+    r.actual_index[i] = it->second.indices[it->second.next++];
+    ++r.matched;
+  }
+  r.unmatched_actual = actual.size() - r.matched;
+  return r;
+}
+
+double wmape_pct(double sum_abs_error, double sum_actual) {
+  return sum_actual > 0 ? 100.0 * sum_abs_error / sum_actual : 0.0;
+}
+
+}  // namespace linkcast::projection

@@ -1,0 +1,77 @@
+// Per-operation projection: every operation of a trace recorded on node A gets a time on node B
+// under a transfer-time model. The 1-byte cost (L + O) of each copy class is taken from the
+// trace's own small transfers where it has them, else from node B's calibration, else from
+// node A's; collectives are priced as NCCL's ring algorithm would run them on B.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/models.hpp"
+#include "projection/category.hpp"
+#include "topology/routing.hpp"
+#include "workloads/trace.hpp"
+
+namespace linkcast::projection {
+
+/// --map gpu0=gpu2,cpu0=cpu1: trace endpoint name -> target node endpoint name.
+using EndpointMap = std::map<std::string, std::string>;
+EndpointMap parse_endpoint_map(std::string_view text);
+
+/// Where each copy class's 1-byte cost came from.
+struct FixedCost {
+  double ns = 0;
+  std::string origin;  // "source trace: median of 100 ops <= 64 B", "target calibration", ...
+  bool known = false;
+};
+
+class Projector {
+ public:
+  /// Validates every operation's endpoints against both nodes (after `map` for the target) and
+  /// prepares the routes. Throws InputError naming the trace record for an endpoint a node lacks.
+  Projector(const topology::Node& from, const topology::Node& to, const workloads::Trace& trace,
+            const EndpointMap& map = {});
+
+  /// Projected duration of operation i on the target node under `model`, ns.
+  double time_ns(std::size_t i, const model::Model& model) const;
+
+  Category category(std::size_t i) const { return categories_[i]; }
+  const std::vector<Category>& categories() const { return categories_; }
+  const std::array<FixedCost, topology::kCopyClassCount>& fixed_costs() const { return fixed_; }
+  const workloads::Trace& trace() const { return *trace_; }
+  const topology::Node& target() const { return *to_; }
+  const topology::Node& source() const { return *from_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  struct PreparedPair {
+    model::PathSpec spec;
+    bool ready = false;
+  };
+  struct PreparedGroup {
+    std::vector<model::PathSpec> ring;  // path i -> i+1 (mod n) in group order
+    std::vector<model::PathSpec> from_first;  // path member 0 -> member k, for all-to-all
+  };
+
+  int resolve(const topology::Node& node, const EndpointMap& map, std::uint16_t id, std::uint16_t other) const;
+  const PreparedPair& pair(std::uint16_t src, std::uint16_t dst) const {
+    return pairs_[static_cast<std::size_t>(src) * endpoints_ + dst];
+  }
+  double collective_time_ns(std::size_t i, const model::Model& model) const;
+  void estimate_fixed_costs(const topology::Node& from);
+
+  const topology::Node* from_;
+  const topology::Node* to_;
+  const workloads::Trace* trace_;
+  topology::Routes routes_;
+  std::size_t endpoints_ = 0;
+  std::vector<PreparedPair> pairs_;     // endpoints_ x endpoints_
+  std::vector<PreparedGroup> groups_;   // by trace group id
+  std::vector<Category> categories_;
+  std::array<FixedCost, topology::kCopyClassCount> fixed_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace linkcast::projection

@@ -1,0 +1,71 @@
+// Helpers shared by the tests: paths to the repository and ../shared, running the CLI.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace linkcast::test {
+
+inline std::string source_dir() { return LINKCAST_SOURCE_DIR; }
+inline std::string config(const std::string& name) { return source_dir() + "/configs/" + name; }
+
+/// ../shared beside the repository, where the real AHEAD traces live; "" when absent.
+inline std::string shared_dir() {
+  const std::filesystem::path p = std::filesystem::path(source_dir()).parent_path() / "shared";
+  return std::filesystem::exists(p / "data" / "ahead") ? p.string() : std::string();
+}
+
+#define LINKCAST_REQUIRE_SHARED()                                                              \
+  do {                                                                                         \
+    if (::linkcast::test::shared_dir().empty())                                                \
+      GTEST_SKIP() << "../shared/data/ahead is absent: the real AHEAD traces are not available"; \
+  } while (0)
+
+inline std::string ahead(const std::string& relative) { return shared_dir() + "/data/ahead/" + relative; }
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // standard output
+  std::string err;  // standard error
+};
+
+/// Runs build/linkcast with `args` (a shell-quoted string) and captures both streams.
+inline CommandResult run_linkcast(const std::string& args) {
+  const std::string err_file = ::testing::TempDir() + "linkcast_stderr_" + std::to_string(::getpid());
+  const std::string cmd = std::string(LINKCAST_BINARY) + " " + args + " 2>" + err_file;
+  CommandResult r;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 65536> buf;
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream e(err_file);
+  std::stringstream ss;
+  ss << e.rdbuf();
+  r.err = ss.str();
+  std::filesystem::remove(err_file);
+  return r;
+}
+
+inline std::string write_temp(const std::string& name, const std::string& content) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace linkcast::test
