@@ -1,0 +1,89 @@
+#include "projection/calibrate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ostream>
+#include <vector>
+
+#include "projection/category.hpp"
+
+namespace linkcast::projection {
+
+Calibration calibrate(const workloads::Trace& trace) {
+  Calibration c;
+  c.trace_file = trace.source_file;
+  std::array<std::vector<std::int64_t>, topology::kCopyClassCount> small;
+  struct Sum {
+    double bytes = 0, ns = 0;
+    std::size_t count = 0;
+    void add(double b, double t) { bytes += b; ns += t; ++count; }
+    Measured rate() const { return {count, ns > 0 ? bytes / ns : 0.0}; }
+  } h2d_pageable, d2h_pageable, both, h2d_pinned, d2h_pinned;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    if (trace.kinds()[i] != workloads::OpKind::copy) continue;
+    const std::int64_t d = trace.durations()[i];
+    if (d <= 0) continue;
+    const Category cat = categorize(trace, i);
+    const std::uint64_t bytes = trace.bytes()[i];
+    if (bytes <= 64) {
+      if (const auto cls = copy_class_of(cat)) small[static_cast<std::size_t>(*cls)].push_back(d);
+    }
+    if (bytes < kStagingMinBytes) continue;
+    const auto b = static_cast<double>(bytes), t = static_cast<double>(d);
+    switch (cat) {
+      case Category::h2d_pageable: h2d_pageable.add(b, t); both.add(b, t); break;
+      case Category::d2h_pageable: d2h_pageable.add(b, t); both.add(b, t); break;
+      case Category::h2d_pinned: h2d_pinned.add(b, t); break;
+      case Category::d2h_pinned: d2h_pinned.add(b, t); break;
+      default: break;
+    }
+  }
+  for (std::size_t k = 0; k < small.size(); ++k) {
+    auto& v = small[k];
+    if (v.empty()) continue;
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+    c.one_byte_ns[k] = {v.size(), static_cast<double>(v[v.size() / 2])};
+  }
+  c.pageable_h2d_gbps = h2d_pageable.rate();
+  c.pageable_d2h_gbps = d2h_pageable.rate();
+  c.pageable_gbps = both.rate();
+  c.pinned_h2d_gbps = h2d_pinned.rate();
+  c.pinned_d2h_gbps = d2h_pinned.rate();
+  return c;
+}
+
+void render_calibration_yaml(const Calibration& c, std::ostream& out) {
+  out << fmt::format("# Measured by `linkcast calibrate {}`\n", c.trace_file);
+  bool any = false;
+  for (std::size_t k = 0; k < c.one_byte_ns.size(); ++k) any |= c.one_byte_ns[k].count > 0;
+  if (any) {
+    out << "calibration:\n";
+    for (std::size_t k = 0; k < c.one_byte_ns.size(); ++k) {
+      const Measured& m = c.one_byte_ns[k];
+      if (m.count == 0) continue;
+      out << fmt::format("  {}_ns: {:.0f}  # median of {} copies <= 64 B in {}\n",
+                         topology::to_string(static_cast<topology::CopyClass>(k)), m.value, m.count, c.trace_file);
+    }
+  } else {
+    out << "# no copies <= 64 B: no 1-byte costs (calibration:) can be measured from this trace\n";
+  }
+  if (c.pageable_gbps.count > 0) {
+    out << "# for each cpu's memory: block (the host's pageable staging rate):\n";
+    out << fmt::format("      copy_bandwidth_gbps: {:.2f}  # pageable copies >= {} MiB in {}: {} ops, "
+                       "h2d {:.2f} GB/s ({} ops), d2h {:.2f} GB/s ({} ops)\n",
+                       c.pageable_gbps.value, kStagingMinBytes >> 20, c.trace_file, c.pageable_gbps.count,
+                       c.pageable_h2d_gbps.value, c.pageable_h2d_gbps.count, c.pageable_d2h_gbps.value,
+                       c.pageable_d2h_gbps.count);
+    const double pinned = std::max(c.pinned_h2d_gbps.value, c.pinned_d2h_gbps.value);
+    if (pinned > 0 && c.pageable_gbps.value > 0.8 * pinned)
+      out << fmt::format("# note: pageable copies ran at {:.0f}% of the pinned rate ({:.2f} GB/s): the link, not the "
+                         "CPU copy, may be the limit, so this is a lower bound on the staging rate\n",
+                         100.0 * c.pageable_gbps.value / pinned, pinned);
+  } else {
+    out << fmt::format("# no pageable copies >= {} MiB: the staging rate cannot be measured from this trace\n",
+                       kStagingMinBytes >> 20);
+  }
+}
+
+}  // namespace linkcast::projection
