@@ -27,15 +27,32 @@ std::string memory_text(const Endpoint& e) {
 
 }  // namespace
 
+std::string short_link_label(model::LinkType t) {
+  switch (t) {
+    case model::LinkType::pcie: return "PHB";
+    case model::LinkType::nvlink: return "NV";
+    case model::LinkType::xbus: return "XBUS";
+    case model::LinkType::upi: return "UPI";
+    case model::LinkType::qpi: return "QPI";
+    case model::LinkType::infinity_fabric: return "XGMI";
+    case model::LinkType::nvlink_c2c: return "C2C";
+    case model::LinkType::hypertransport: return "HT";
+    case model::LinkType::generic: return "LINK";
+  }
+  return "LINK";
+}
+
 std::string pair_class(const Node& node, const Path& path) {
-  if (path.links.empty()) return path.reachable ? "X" : "-";
-  bool all_nvlink = true, c2c = false, inter_socket = false, via_cpu = false;
+  if (!path.reachable) return "none";
+  if (path.links.empty()) return "X";
+  bool all_nvlink = true, same_type = true, inter_socket = false, via_cpu = false;
   int min_count = 1 << 30, switches = 0;
+  const model::LinkType first = node.links[static_cast<std::size_t>(path.links[0].link)].spec.type;
   for (const DirectedLink& dl : path.links) {
     const Link& l = node.links[static_cast<std::size_t>(dl.link)];
     if (l.spec.type == model::LinkType::nvlink) min_count = std::min(min_count, l.spec.nvlink.count);
     else all_nvlink = false;
-    if (l.spec.type == model::LinkType::nvlink_c2c) c2c = true;
+    if (l.spec.type != first) same_type = false;
     if (ep(node, l.a).kind == EndpointKind::cpu && ep(node, l.b).kind == EndpointKind::cpu) inter_socket = true;
   }
   for (std::size_t k = 1; k + 1 < path.endpoints.size(); ++k) {
@@ -45,14 +62,10 @@ std::string pair_class(const Node& node, const Path& path) {
   }
   if (inter_socket) return "SYS";
   if (all_nvlink) return fmt::format("NV{}", min_count);
-  if (c2c && path.links.size() == 1) return "C2C";
   if (via_cpu) return "PHB";
   if (switches == 1) return "PIX";
   if (switches > 1) return "PXB";
-  if (path.links.size() == 1) {
-    const model::LinkType t = node.links[static_cast<std::size_t>(path.links[0].link)].spec.type;
-    return t == model::LinkType::pcie ? "PHB" : std::string(model::to_string(t));
-  }
+  if (same_type) return short_link_label(first);
   return "PHB";
 }
 
@@ -115,8 +128,9 @@ std::string describe_table(const Node& node, const Routes& routes) {
     for (const auto& [name, c] : classes) summary.add_row({name, std::to_string(c.first), fmt::format("{:.0f}", c.second)});
     out += summary.render();
   }
-  out += "\nClasses: X self, NV# NVLink only (# = fewest links on the path), C2C NVLink-C2C, PIX one\n"
-         "PCIe switch, PXB several PCIe switches, PHB through a CPU, SYS across sockets.\n";
+  out += "\nClasses: X self, NV# NVLink only (# = fewest links on the path), PIX one PCIe switch,\n"
+         "PXB several PCIe switches, PHB through a CPU or a direct PCIe link, SYS across sockets,\n"
+         "C2C/XGMI/XBUS/UPI/QPI/HT/LINK a direct link of that kind, none no route.\n";
   return out;
 }
 

@@ -9,8 +9,9 @@
 namespace linkcast::topology {
 
 /// nvidia-smi-topo-style class of a route: X (self), NV# (NVLink only, # = fewest links on the
-/// path), C2C, PIX (through one PCIe switch), PXB (several PCIe switches), PHB (through a host
-/// bridge / CPU), SYS (crosses an inter-socket link).
+/// path), PIX (through one PCIe switch), PXB (several PCIe switches), PHB (through a host bridge
+/// / CPU, or one direct PCIe link), SYS (crosses an inter-socket link), C2C/XGMI/XBUS/UPI/QPI/
+/// HT/LINK (links of that one kind only), none (no route).
 std::string pair_class(const Node& node, const Path& path);
 
 std::string describe_table(const Node& node, const Routes& routes);

@@ -30,6 +30,7 @@ class SchemaReader {
   }
 
   int line(const YAML::Node& at) const { return at.Mark().is_null() ? 0 : at.Mark().line + 1; }
+  int column(const YAML::Node& at) const { return at.Mark().is_null() ? 0 : at.Mark().column + 1; }
 
   /// Checks that `node` is a map whose keys are all in `allowed` and appear once.
   void expect_map(const YAML::Node& node, const std::string& path,
@@ -148,6 +149,7 @@ void read_endpoint(const SchemaReader& r, const YAML::Node& e, std::size_t index
   r.expect_map(e, path, kEndpointKeys);
   Endpoint ep;
   ep.line = r.line(e);
+  ep.column = r.column(e);
   ep.id = r.string(r.require(e, "id", path), path + ".id");
   const YAML::Node kind_node = r.require(e, "kind", path);
   const std::string kind = r.string(kind_node, path + ".kind");
@@ -361,6 +363,7 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
       r.expect_map(routes[i], path, kRouteKeys);
       RouteOverride ro;
       ro.line = r.line(routes[i]);
+      ro.column = r.column(routes[i]);
       ro.from = endpoint_ref(r, node, r.require(routes[i], "from", path), path + ".from");
       ro.to = endpoint_ref(r, node, r.require(routes[i], "to", path), path + ".to");
       const YAML::Node via = r.require(routes[i], "via", path);
@@ -392,7 +395,7 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
       throw InputError(fmt::format(
           "{}: gpu '{}' has no route to any cpu; add a link (e.g. PCIe or NVLink) from it, or "
           "from a switch it connects to, to a cpu",
-          location(file, e.line, 1), e.id));
+          location(file, e.line, e.column), e.id));
     }
     if (e.host < 0) e.host = best;
   }

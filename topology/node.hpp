@@ -33,7 +33,8 @@ struct Endpoint {
   int copy_engines = 0;   // gpu, optional
   int chips = 0;          // nvswitch, informational
   double nic_gbps = 0;    // nic, optional
-  int line = 0;           // 1-based line in the YAML file, for messages
+  int line = 0;           // 1-based line and column in the YAML file, for messages
+  int column = 0;
 
   /// CPUs and switches forward traffic; GPUs and NICs are only sources and destinations.
   bool forwards() const {
@@ -80,6 +81,7 @@ struct RouteOverride {
   std::vector<int> via;
   bool symmetric = true;
   int line = 0;
+  int column = 0;
 };
 
 struct Node {

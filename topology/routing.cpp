@@ -167,7 +167,7 @@ Routes::Routes(const Node& node) : node_(&node), n_(node.endpoints.size()), grap
         throw InputError(fmt::format(
             "{}: routes[{}]: no link joins '{}' and '{}'; an explicit route must follow links "
             "of the node (add the link or fix 'via')",
-            location(node.file, ro.line, 1), r, node.endpoints[static_cast<std::size_t>(hops_at[k])].id,
+            location(node.file, ro.line, ro.column), r, node.endpoints[static_cast<std::size_t>(hops_at[k])].id,
             node.endpoints[static_cast<std::size_t>(hops_at[k + 1])].id));
       }
       links.push_back(*dl);

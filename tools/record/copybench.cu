@@ -5,7 +5,8 @@
 // repetition (std::chrono::steady_clock, from before the first record to after the synchronize)
 // is kept too. Outputs:
 //   --trace     linkcast CSV trace, one row per timed repetition
-//               (kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream,object,line);
+//               (kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream,object,line,
+//               issuer; issuer is the GPU running the kernel of an `access`, empty for copies);
 //   --summary   one row per (mode, src, dst, bytes): event-time statistics and bandwidth;
 //   --reps-out  one row per timed repetition: event time and CPU wall time side by side.
 //
@@ -27,8 +28,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -80,18 +81,20 @@ struct Mode {
   bool pageable;  // involves pageable host memory (fewer repetitions at 1 GiB)
 };
 
+// In run order: the fast modes first and the slow staged ones (pageable, peer access off) last,
+// so that a run cut short by its time limit loses the least.
 const Mode kModes[] = {
     {ModeId::kH2dPinned, "h2d_pinned", false, false, false},
-    {ModeId::kH2dPageable, "h2d_pageable", false, false, true},
     {ModeId::kD2hPinned, "d2h_pinned", false, false, false},
-    {ModeId::kD2hPageable, "d2h_pageable", false, false, true},
     {ModeId::kD2d, "d2d", false, false, false},
-    {ModeId::kZerocopyRead, "zerocopy_read", false, true, false},
-    {ModeId::kZerocopyWrite, "zerocopy_write", false, true, false},
     {ModeId::kP2pPeer, "p2p_peer", true, false, false},
-    {ModeId::kP2pNopeer, "p2p_nopeer", true, false, false},
     {ModeId::kSmPeerRead, "sm_peer_read", true, true, false},
     {ModeId::kSmPeerWrite, "sm_peer_write", true, true, false},
+    {ModeId::kZerocopyRead, "zerocopy_read", false, true, false},
+    {ModeId::kZerocopyWrite, "zerocopy_write", false, true, false},
+    {ModeId::kH2dPageable, "h2d_pageable", false, false, true},
+    {ModeId::kD2hPageable, "d2h_pageable", false, false, true},
+    {ModeId::kP2pNopeer, "p2p_nopeer", true, false, false},
 };
 
 constexpr size_t kKernelMinBytes = 4096;  // kernel modes move whole 16-byte words from here up
@@ -187,7 +190,7 @@ class Resources {
   Resources(const std::vector<int>& gpus, size_t max_bytes) {
     CUDA_CHECK(cudaHostAlloc(&pinned_, max_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
     std::memset(pinned_, 0x5a, max_bytes);
-    pageable_ = std::aligned_alloc(4096, max_bytes);
+    pageable_ = std::aligned_alloc(4096, (max_bytes + 4095) / 4096 * 4096);
     if (pageable_ == nullptr) throw std::runtime_error("cannot allocate pageable host buffer");
     std::memset(pageable_, 0x5a, max_bytes);  // touch every page before timing
     for (int index : gpus) {
@@ -246,7 +249,8 @@ void set_peer_access(int a, int b, bool on) {
   const int pairs[2][2] = {{a, b}, {b, a}};
   for (const auto& p : pairs) {
     CUDA_CHECK(cudaSetDevice(p[0]));
-    const cudaError_t e = on ? cudaDeviceEnablePeerAccess(p[1], 0) : cudaDeviceDisablePeerAccess(p[1]);
+    const cudaError_t e =
+        on ? cudaDeviceEnablePeerAccess(p[1], 0) : cudaDeviceDisablePeerAccess(p[1]);
     if (e == cudaErrorPeerAccessAlreadyEnabled || e == cudaErrorPeerAccessNotEnabled) {
       cudaGetLastError();  // clear the non-sticky error
       continue;
@@ -267,9 +271,9 @@ bool can_access_peer(int a, int b) {
 // One operation of a mode: who issues it, what moves where, and how to enqueue it.
 
 struct Op {
-  int exec_gpu;      // GPU whose stream issues (and whose events time) the operation
-  int src;           // data source: GPU index, or -1 for host memory (cpu0)
-  int dst;           // data destination, same convention
+  int exec_gpu;  // GPU whose stream issues (and whose events time) the operation
+  int src;       // data source: GPU index, or -1 for host memory (cpu0)
+  int dst;       // data destination, same convention
   const char* src_mem;
   const char* dst_mem;
   std::function<int(cudaStream_t, size_t)> issue;  // enqueues n bytes; returns the call's line
@@ -285,21 +289,24 @@ Op make_op(const Mode& m, Resources& res, int a, int b) {
                 return TRACED_CALL(cudaMemcpyAsync(ga.buf_b, pinned, n, cudaMemcpyHostToDevice, s));
               }};
     case ModeId::kH2dPageable:
-      return {a, -1, a, "pageable", "device", [=](cudaStream_t s, size_t n) {
-                return TRACED_CALL(cudaMemcpyAsync(ga.buf_b, pageable, n, cudaMemcpyHostToDevice, s));
-              }};
+      return {
+          a, -1, a, "pageable", "device", [=](cudaStream_t s, size_t n) {
+            return TRACED_CALL(cudaMemcpyAsync(ga.buf_b, pageable, n, cudaMemcpyHostToDevice, s));
+          }};
     case ModeId::kD2hPinned:
       return {a, a, -1, "device", "pinned", [=](cudaStream_t s, size_t n) {
                 return TRACED_CALL(cudaMemcpyAsync(pinned, ga.buf_a, n, cudaMemcpyDeviceToHost, s));
               }};
     case ModeId::kD2hPageable:
-      return {a, a, -1, "device", "pageable", [=](cudaStream_t s, size_t n) {
-                return TRACED_CALL(cudaMemcpyAsync(pageable, ga.buf_a, n, cudaMemcpyDeviceToHost, s));
-              }};
+      return {
+          a, a, -1, "device", "pageable", [=](cudaStream_t s, size_t n) {
+            return TRACED_CALL(cudaMemcpyAsync(pageable, ga.buf_a, n, cudaMemcpyDeviceToHost, s));
+          }};
     case ModeId::kD2d:
-      return {a, a, a, "device", "device", [=](cudaStream_t s, size_t n) {
-                return TRACED_CALL(cudaMemcpyAsync(ga.buf_b, ga.buf_a, n, cudaMemcpyDeviceToDevice, s));
-              }};
+      return {
+          a, a, a, "device", "device", [=](cudaStream_t s, size_t n) {
+            return TRACED_CALL(cudaMemcpyAsync(ga.buf_b, ga.buf_a, n, cudaMemcpyDeviceToDevice, s));
+          }};
     case ModeId::kZerocopyRead:
       return {a, -1, a, "pinned", "device", [=](cudaStream_t s, size_t n) {
                 return TRACED_CALL(launch_read(ga.mapped_host, n, ga.sink, ga.sm_count, s));
@@ -334,7 +341,9 @@ Op make_op(const Mode& m, Resources& res, int a, int b) {
 // ---------------------------------------------------------------------------------------------
 // Statistics and output
 
-std::string endpoint(int gpu) { return gpu < 0 ? "cpu0" : "gpu" + std::to_string(gpu); }
+std::string endpoint(int gpu) {
+  return gpu < 0 ? "cpu0" : "gpu" + std::to_string(gpu);
+}
 
 // Linear interpolation between closest ranks (numpy's default); `v` must be sorted.
 double percentile(const std::vector<double>& v, double p) {
@@ -392,6 +401,8 @@ double run_task(const Mode& m, int a, int b, Resources& res, const Options& opt,
   const std::string src = endpoint(op.src);
   const std::string dst = endpoint(op.dst);
   const char* kind = m.kernel ? "access" : "copy";
+  // The reader takes an `access` without issuer as a load by dst; stores need it spelled out.
+  const std::string issuer = m.kernel ? endpoint(op.exec_gpu) : "";
   double last_gbps = 0.0;
 
   for (size_t n = m.kernel ? kKernelMinBytes : 1; n <= opt.max_bytes; n *= 2) {
@@ -416,9 +427,9 @@ double run_task(const Mode& m, int a, int b, Resources& res, const Options& opt,
       const long long cpu = ns_between(t0, t1);
       event_ns.push_back(static_cast<double>(dur));
       cpu_ns.push_back(static_cast<double>(cpu));
-      std::fprintf(out.trace, "%s,%s,%s,%zu,%s,%s,%lld,%lld,%d,%s,copybench.cu:%d\n", kind,
+      std::fprintf(out.trace, "%s,%s,%s,%zu,%s,%s,%lld,%lld,%d,%s,copybench.cu:%d,%s\n", kind,
                    src.c_str(), dst.c_str(), n, op.src_mem, op.dst_mem, start, dur, op.exec_gpu,
-                   m.name, line);
+                   m.name, line, issuer.c_str());
       std::fprintf(out.reps, "%s,%s,%s,%zu,%d,%lld,%lld,%lld\n", m.name, src.c_str(), dst.c_str(),
                    n, r, start, dur, cpu);
     }
@@ -480,7 +491,8 @@ size_t parse_bytes(const std::string& s) {
 int parse_int(const std::string& s) {
   char* end = nullptr;
   const long v = std::strtol(s.c_str(), &end, 10);
-  if (end == s.c_str() || *end != '\0' || v < 0) usage(("not a non-negative integer: " + s).c_str());
+  if (end == s.c_str() || *end != '\0' || v < 0)
+    usage(("not a non-negative integer: " + s).c_str());
   return static_cast<int>(v);
 }
 
@@ -552,17 +564,18 @@ int main(int argc, char** argv) {
 
   int failures = 0;
   try {
-    Outputs out{
-        open_output(opt.trace, "kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream,"
-                               "object,line"),
-        open_output(opt.summary, "mode,src,dst,bytes,reps,median_ns,min_ns,p10_ns,p90_ns,"
-                                 "median_gbps,cpu_median_ns"),
-        open_output(opt.reps_out, "mode,src,dst,bytes,rep,start_ns,event_ns,cpu_ns")};
+    Outputs out{open_output(opt.trace,
+                            "kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream,"
+                            "object,line,issuer"),
+                open_output(opt.summary,
+                            "mode,src,dst,bytes,reps,median_ns,min_ns,p10_ns,p90_ns,"
+                            "median_gbps,cpu_median_ns"),
+                open_output(opt.reps_out, "mode,src,dst,bytes,rep,start_ns,event_ns,cpu_ns")};
     Resources res(opt.gpus, opt.max_bytes);
     for (const Mode* m : opt.modes) {
       for (int a : opt.gpus) {
         for (int b : opt.gpus) {
-          if (m->pair == (a == b)) continue;   // pair modes: a != b; the others: a == b
+          if (m->pair == (a == b)) continue;  // pair modes: a != b; the others: a == b
           const Clock::time_point t0 = Clock::now();
           const std::string where = m->pair ? endpoint(a) + "->" + endpoint(b) : endpoint(a);
           try {

@@ -1,0 +1,188 @@
+// model: link rates, packet overheads and the named transfer-time models. Each test states the
+// arithmetic it expects.
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "model/models.hpp"
+
+namespace linkcast::model {
+namespace {
+
+LinkSpec pcie(int gen, int lanes, int mps = 256, int mrrs = 512, int rcb = 64, int addressing = 64) {
+  LinkSpec l;
+  l.type = LinkType::pcie;
+  l.pcie = {gen, lanes, mps, mrrs, rcb, addressing};
+  return l;
+}
+
+LinkSpec nvlink(int version, int count) {
+  LinkSpec l;
+  l.type = LinkType::nvlink;
+  l.nvlink = {version, count, 0};
+  return l;
+}
+
+TEST(Pcie, LinkRatesFollowSignallingAndLineCode) {
+  // Gen2 x16: 16 lanes x 5 GT/s x 8/10 / 8 bits = 8.0 GB/s per direction (Titan's host link).
+  EXPECT_NEAR(pcie_link_gbps({2, 16, 256, 512, 64, 64}), 8.0, 1e-12);
+  // Gen3 x16: 16 x 8 GT/s x 128/130 / 8 = 15.7538 GB/s.
+  EXPECT_NEAR(pcie_link_gbps({3, 16, 256, 512, 64, 64}), 15.753846, 1e-5);
+  // Gen5 x16: 16 x 32 x 128/130 / 8 = 63.0154 GB/s.
+  EXPECT_NEAR(pcie_link_gbps({5, 16, 256, 512, 64, 64}), 63.015385, 1e-5);
+  // Gen6 x16: 16 x 64 / 8 = 128 GB/s of flits (flit overhead is per byte, below).
+  EXPECT_NEAR(pcie_link_gbps({6, 16, 256, 512, 64, 64}), 128.0, 1e-12);
+}
+
+TEST(Pcie, Gen3x16WriteEfficiencyAtMps256) {
+  // linkcast: each 256-byte write TLP carries a 4DW (16 B) header plus 8 B of framing, sequence
+  // number and LCRC: 256 / (256 + 24) = 0.914286 -> 15.7538 x 0.914286 = 14.4035 GB/s.
+  const LinkSpec l = pcie(3, 16);
+  const double n = 64.0 * 1024 * 1024;  // a multiple of 256: no partial TLP
+  EXPECT_NEAR(effective_gbps(l, n, Access::write), 15.753846 * 256.0 / 280.0, 1e-6);
+  // AHEAD eq. 5 with its 12-byte (64-bit) header: 256 / 268 -> 15.0482 GB/s.
+  EXPECT_NEAR(ahead_effective_gbps(l, n, Access::write), 15.753846 * 256.0 / 268.0, 1e-6);
+}
+
+TEST(Pcie, ReadsReturnRcbSizedCompletions) {
+  // Titan: Gen2 x16, RCB 64. Each completion: 64 B + 12 B header + 8 B framing/LCRC = 84 B:
+  // 8.0 x 64/84 = 6.0952 GB/s; the Titan bandwidthTest trace plateaus at 6.00 GB/s (1.6% lower,
+  // the remainder being DLLP traffic and flow-control stalls we do not model).
+  const LinkSpec l = pcie(2, 16);
+  EXPECT_NEAR(effective_gbps(l, 256.0 * 1024 * 1024, Access::read), 8.0 * 64.0 / 84.0, 1e-6);
+  // AHEAD eq. 4: n_hat = 12 + MRRS + ceil(n/64) x 12 + n. For n = 4096:
+  // 12 + 512 + 64 x 12 + 4096 = 5388 -> 8.0 x 4096/5388 = 6.0817 GB/s.
+  EXPECT_NEAR(ahead_wire_bytes(l, 4096, Access::read), 5388.0, 1e-9);
+  EXPECT_NEAR(ahead_effective_gbps(l, 4096, Access::read), 8.0 * 4096.0 / 5388.0, 1e-9);
+}
+
+TEST(Pcie, Gen6FlitModeReplacesPerTlpFraming) {
+  // Gen6: TLP bytes ride in 256-byte flits carrying 236 TLP bytes. A 256-byte write TLP is 272
+  // TLP bytes (16 B header), 272 x 256/236 = 295.05 wire bytes: efficiency 0.867635.
+  const LinkSpec l = pcie(6, 16);
+  EXPECT_NEAR(wire_bytes(l, 256, Access::write), 272.0 * 256.0 / 236.0, 1e-9);
+  EXPECT_NEAR(effective_gbps(l, 1 << 20, Access::write), 128.0 * 256.0 / (272.0 * 256.0 / 236.0), 1e-6);
+}
+
+TEST(Nvlink, EfficiencyFor256BytePayloads) {
+  // NVLink write: one 16-byte header flit per 256-byte packet: 256/272 = 0.941176.
+  // Two NVLink2 bricks (50 GB/s) -> 47.0588 GB/s.
+  const LinkSpec l = nvlink(2, 2);
+  EXPECT_NEAR(l.gbps(), 50.0, 1e-12);
+  EXPECT_NEAR(effective_gbps(l, 256 * 1024, Access::write), 50.0 * 256.0 / 272.0, 1e-9);
+  // Reads add one request flit per transfer (AHEAD eq. 6): n = 256 -> 16 + 16 + 256 = 288.
+  EXPECT_NEAR(wire_bytes(l, 256, Access::read), 288.0, 1e-12);
+  // Warp-sized device-initiated requests (128 B) pay a header flit per 128 B: 128/144.
+  EXPECT_NEAR(effective_gbps(l, 1 << 20, Access::write, 128), 50.0 * 128.0 / 144.0, 1e-9);
+}
+
+TEST(Nvlink, PerLinkRatesByVersion) {
+  // Per link per direction: P100 20, V100 25, A100 25, H100 25, B200 50 GB/s.
+  EXPECT_EQ(nvlink_per_link_gbps(1), 20.0);
+  EXPECT_EQ(nvlink_per_link_gbps(2), 25.0);
+  EXPECT_EQ(nvlink_per_link_gbps(3), 25.0);
+  EXPECT_EQ(nvlink_per_link_gbps(4), 25.0);
+  EXPECT_EQ(nvlink_per_link_gbps(5), 50.0);
+  EXPECT_NEAR(nvlink(4, 18).gbps(), 450.0, 1e-12);  // H100/H200 NV18: 450 GB/s per direction
+}
+
+PathSpec summit_h2d() {
+  PathSpec p;
+  p.cls = PathClass::h2d;
+  p.hops = {nvlink(2, 2)};
+  p.host_memory_gbps = 170.7;
+  p.host_copy_gbps = 13.62;
+  p.dst_memory_gbps = 900;
+  return p;
+}
+
+TEST(Models, SummitPinnedH2DLargeTransferMatchesTheTrace) {
+  // Summit CPU->GPU: 2 NVLink2 bricks, DMA reads. For 256 MiB the request flit is negligible:
+  // 50 x 256/272 = 47.06 GB/s. The Summit bandwidthTest trace (htod-pinned) shows 46.99 GB/s
+  // at 256 MiB (268435456 B in a median 5712054 ns): within 0.2%.
+  Transfer t;
+  t.bytes = 268435456;
+  t.access = Access::read;
+  t.fixed_ns = 0;
+  const double gbps = t.bytes / default_time_ns(summit_h2d(), t);
+  EXPECT_NEAR(gbps, 46.99, 46.99 * 0.005);
+  EXPECT_NEAR(t.bytes / ahead_time_ns(summit_h2d(), t), 46.99, 46.99 * 0.005);
+}
+
+TEST(Models, LogGPChargesTheFixedCostOnce) {
+  // T = L + O + n G: with L + O = 1792 ns and 50 GB/s peak, 1 MB takes 1792 + 1e6/50 = 21792 ns
+  // under `peak`, and 20000 ns under `envelope`, which ignores L + O.
+  Transfer t;
+  t.bytes = 1e6;
+  t.fixed_ns = 1792;
+  EXPECT_NEAR(peak_time_ns(summit_h2d(), t), 21792.0, 1e-9);
+  EXPECT_NEAR(envelope_time_ns(summit_h2d(), t), 20000.0, 1e-9);
+}
+
+TEST(Models, PageableStagingOverlapsTheCpuCopy) {
+  // default: the CPU copy (13.62 GB/s) is slower than the link (47 GB/s), so 64 MiB takes
+  // 67108864 / 13.62 = 4927229 ns plus L + O.
+  Transfer t;
+  t.bytes = 67108864;
+  t.access = Access::read;
+  t.pageable = true;
+  t.fixed_ns = 1000;
+  EXPECT_NEAR(default_time_ns(summit_h2d(), t), 1000.0 + 67108864.0 / 13.62, 1e-3);
+  // AHEAD eq. 9 serialises two host-memory passes and the link:
+  // 1000 + 2n/170.7 + n/BW_eff(read) where n_hat = 16 + 262144 x 16 + n.
+  const double n = 67108864.0;
+  const double bw_eff = n * 50.0 / (16.0 + 262144.0 * 16.0 + n);
+  EXPECT_NEAR(ahead_time_ns(summit_h2d(), t), 1000.0 + 2.0 * n / 170.7 + n / bw_eff, 1e-3);
+}
+
+TEST(Models, PageableWithoutACopyRateFallsBackToAheadStaging) {
+  PathSpec p = summit_h2d();
+  p.host_copy_gbps = 0;  // unknown for this host
+  Transfer t;
+  t.bytes = 1 << 20;
+  t.access = Access::read;
+  t.pageable = true;
+  EXPECT_NEAR(default_time_ns(p, t), t.bytes / path_effective_gbps(p, t) + 2.0 * t.bytes / 170.7, 1e-6);
+}
+
+TEST(Models, DeviceToDeviceCopiesReadAndWriteMemory) {
+  // V100, 900 GB/s HBM2: a 256 MiB D2D copy moves 2 x 256 MiB through memory:
+  // default 2 x 268435456 / 900 = 596523 ns; AHEAD (n / BW) half that; a memset only writes.
+  PathSpec p;
+  p.cls = PathClass::d2d;
+  p.src_memory_gbps = p.dst_memory_gbps = 900;
+  Transfer t;
+  t.bytes = 268435456;
+  EXPECT_NEAR(default_time_ns(p, t), 2.0 * 268435456.0 / 900.0, 1e-6);
+  EXPECT_NEAR(ahead_time_ns(p, t), 268435456.0 / 900.0, 1e-6);
+  t.write_only = true;
+  EXPECT_NEAR(default_time_ns(p, t), 268435456.0 / 900.0, 1e-6);
+}
+
+TEST(Models, MultiHopPathsRunAtTheSlowestHop) {
+  // GPU -> PCIe Gen3 x16 switch -> CPU -> X-Bus 64 GB/s: the PCIe hop (write, 14.40 GB/s) binds.
+  PathSpec p;
+  p.cls = PathClass::d2h;
+  LinkSpec xbus;
+  xbus.type = LinkType::xbus;
+  xbus.generic_gbps = 64;
+  p.hops = {pcie(3, 16), pcie(3, 16), xbus};
+  Transfer t;
+  t.bytes = 1 << 26;
+  t.access = Access::write;
+  EXPECT_NEAR(path_effective_gbps(p, t), 15.753846 * 256.0 / 280.0, 1e-5);
+  EXPECT_NEAR(p.peak_gbps(), 15.753846, 1e-5);
+}
+
+TEST(Models, RegistryListsModelsAndRejectsUnknownNames) {
+  EXPECT_EQ(find_model("default").name, "default");
+  EXPECT_EQ(all_models().size(), 4u);
+  try {
+    find_model("ahaed");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "unknown model 'ahaed' (did you mean 'ahead'?); valid models: default, ahead, peak, envelope");
+  }
+}
+
+}  // namespace
+}  // namespace linkcast::model

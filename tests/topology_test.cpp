@@ -1,0 +1,334 @@
+// topology: loading and validating node files (each error message asserted), routes on the
+// shipped nodes, the pair classes, and `topo import`.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "core/error.hpp"
+#include "test_util.hpp"
+#include "topology/describe.hpp"
+#include "topology/import.hpp"
+#include "topology/loader.hpp"
+
+namespace linkcast::topology {
+namespace {
+
+// A small two-socket node used by the error tests: errors are reported at file:line:column.
+constexpr const char* kMini = R"(schema_version: 1
+name: mini
+endpoints:
+  - id: cpu0
+    kind: cpu
+    memory: {capacity_gib: 256, bandwidth_gbps: 170}
+  - id: cpu1
+    kind: cpu
+    memory: {capacity_gib: 256, bandwidth_gbps: 170}
+  - id: gpu0
+    kind: gpu
+    memory: {capacity_gib: 16, bandwidth_gbps: 900}
+  - id: gpu1
+    kind: gpu
+    memory: {capacity_gib: 16, bandwidth_gbps: 900}
+links:
+  - {between: [cpu0, gpu0], type: nvlink, version: 2, count: 2}
+  - {between: [cpu1, gpu1], type: nvlink, version: 2, count: 2}
+  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}
+)";
+
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_node(yaml, "node.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return s.replace(at, from.size(), to);
+}
+
+TEST(Loader, AcceptsTheMiniNode) {
+  const Node n = parse_node(kMini, "node.yaml");
+  EXPECT_EQ(n.endpoints.size(), 4u);
+  EXPECT_EQ(n.links.size(), 3u);
+  EXPECT_EQ(n.links[0].id, "cpu0-gpu0");
+  // gpu1's host socket is the nearest cpu by route: cpu1.
+  EXPECT_EQ(n.endpoints[3].host, n.find("cpu1"));
+}
+
+TEST(Loader, UnknownKeySuggestsTheNearestValidKey) {
+  EXPECT_EQ(error_of(replace(kMini, "version: 2, count: 2}\n  - {between: [cpu1", "version: 2, cuont: 2}\n  - {between: [cpu1")),
+            "node.yaml:17:55: links[0] (nvlink link): unknown key 'cuont' (did you mean 'count'?); valid keys: "
+            "between, type, id, latency_ns, version, count, per_link_gbps");
+}
+
+TEST(Loader, ZeroBandwidthIsRejectedWithTheFix) {
+  EXPECT_EQ(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: 0")),
+            "node.yaml:19:57: links[2] (cpu0-cpu1).bandwidth_gbps must be > 0, got 0; give the real value from "
+            "the datasheet");
+  EXPECT_EQ(error_of(replace(kMini, "capacity_gib: 16, bandwidth_gbps: 900}\n  - id: gpu1",
+                             "capacity_gib: 16, bandwidth_gbps: -900}\n  - id: gpu1")),
+            "node.yaml:12:48: endpoint 'gpu0'.memory.bandwidth_gbps must be > 0, got -900; give the real value "
+            "from the datasheet");
+}
+
+TEST(Loader, DuplicateIdsAreRejected) {
+  EXPECT_EQ(error_of(replace(kMini, "  - id: cpu1\n", "  - id: cpu0\n")),
+            "node.yaml:7:9: duplicate endpoint id 'cpu0' (first defined on line 4); give each endpoint a unique id");
+}
+
+TEST(Loader, LinksToUnknownEndpointsAreRejected) {
+  EXPECT_EQ(error_of(replace(kMini, "[cpu1, gpu1]", "[cpu1, gpu7]")),
+            "node.yaml:18:22: links[1].between names unknown endpoint 'gpu7' (did you mean 'gpu0'?); define it "
+            "under endpoints first");
+}
+
+TEST(Loader, AGpuWithoutARouteToAHostIsRejected) {
+  EXPECT_EQ(error_of(replace(kMini, "  - {between: [cpu1, gpu1], type: nvlink, version: 2, count: 2}\n", "")),
+            "node.yaml:13:5: gpu 'gpu1' has no route to any cpu; add a link (e.g. PCIe or NVLink) from it, or "
+            "from a switch it connects to, to a cpu");
+}
+
+TEST(Loader, YamlSyntaxErrorsNameLineAndColumn) {
+  EXPECT_EQ(error_of("schema_version: 1\nname: [x\n"), "node.yaml:3:1: YAML syntax error: end of sequence flow not found");
+}
+
+TEST(Loader, SchemaErrorsNameTheKey) {
+  EXPECT_EQ(error_of(replace(kMini, "schema_version: 1", "schema_version: 2")),
+            "node.yaml:1:17: schema_version 2 is not supported; this linkcast reads version 1");
+  EXPECT_EQ(error_of(replace(kMini, "type: xbus, bandwidth_gbps: 64", "type: xbuss, bandwidth_gbps: 64")),
+            "node.yaml:19:35: links[2]: unknown link type 'xbuss' (did you mean 'xbus'?); valid types: pcie, "
+            "nvlink, xbus, upi, qpi, infinity_fabric, nvlink_c2c, hypertransport, generic");
+  EXPECT_EQ(error_of(replace(kMini, "    kind: gpu\n    memory: {capacity_gib: 16, bandwidth_gbps: 900}\n  - id: gpu1",
+                             "    kind: gpu\n  - id: gpu1")),
+            "node.yaml:10:5: endpoint 'gpu0': missing required key 'memory'");
+  EXPECT_EQ(error_of(replace(kMini, "name: mini\n", "name: mini\nnmae: x\n")),
+            "node.yaml:3:1: top level: unknown key 'nmae' (did you mean 'name'?); valid keys: schema_version, name, "
+            "description, endpoints, links, calibration, routes");
+  EXPECT_EQ(error_of(replace(kMini, "  - id: gpu0\n    kind: gpu\n", "  - id: gpu0\n    kind: gpu\n    copy_engines: many\n")),
+            "node.yaml:12:19: endpoint 'gpu0'.copy_engines must be a number, got 'many'");
+}
+
+TEST(Loader, PcieParametersAreChecked) {
+  const std::string with_pcie = replace(kMini, "  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}",
+                                        "  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}\n"
+                                        "  - {between: [cpu0, gpu1], type: pcie, gen: 7, lanes: 16}");
+  EXPECT_EQ(error_of(with_pcie), "node.yaml:20:46: links[3] (cpu0-gpu1).gen must be one of 1, 2, 3, 4, 5, 6, got 7");
+}
+
+TEST(Loader, ExplicitRoutesMustFollowLinks) {
+  const std::string routed = std::string(kMini) + "routes:\n  - {from: gpu0, to: gpu1, via: [cpu1]}\n";
+  EXPECT_EQ(error_of(routed),
+            "node.yaml:21:5: routes[0]: no link joins 'gpu0' and 'cpu1'; an explicit route must follow links of "
+            "the node (add the link or fix 'via')");
+}
+
+TEST(Loader, MissingFileSaysWhereNodesAre) {
+  try {
+    load_node("no/such/node.yaml");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "no/such/node.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)");
+  }
+}
+
+TEST(Routing, PrefersLowerLatencyThenHigherBottleneck) {
+  // gpu0 -> gpu1 in the mini node: gpu0 -> cpu0 -> cpu1 -> gpu1 is the only path (GPUs do not
+  // forward): 3 hops, 100 + 120 + 100 ns, bottleneck min(50, 64, 50) = 50 GB/s.
+  const Node n = parse_node(kMini, "node.yaml");
+  const Routes r(n);
+  const Path& p = r.path(n.find("gpu0"), n.find("gpu1"));
+  ASSERT_TRUE(p.reachable);
+  EXPECT_EQ(p.hops, 3);
+  EXPECT_DOUBLE_EQ(p.latency_ns, 320.0);
+  EXPECT_DOUBLE_EQ(p.bottleneck_gbps, 50.0);
+  EXPECT_EQ(pair_class(n, p), "SYS");
+  // Add a direct PCIe Gen3 x16 gpu0-gpu1 link (150 ns): lower latency wins over the NVLink path.
+  const Node m = parse_node(std::string(kMini) + "  - {between: [gpu0, gpu1], type: pcie, gen: 3, lanes: 16}\n", "m.yaml");
+  const Routes rm(m);
+  EXPECT_EQ(rm.path(m.find("gpu0"), m.find("gpu1")).hops, 1);
+  // Two equal-latency parallel links: the wider one is chosen.
+  const Node w = parse_node(std::string(kMini) +
+                                "  - {between: [gpu0, gpu1], type: nvlink, version: 2, count: 1}\n"
+                                "  - {between: [gpu0, gpu1], type: nvlink, version: 2, count: 3}\n",
+                            "w.yaml");
+  const Routes rw(w);
+  EXPECT_DOUBLE_EQ(rw.path(w.find("gpu0"), w.find("gpu1")).bottleneck_gbps, 75.0);
+}
+
+TEST(Routing, ExplicitRoutesOverrideInBothDirections) {
+  const std::string routed = std::string(kMini) +
+                             "  - {between: [gpu0, gpu1], type: pcie, gen: 3, lanes: 16}\n"
+                             "routes:\n  - {from: gpu0, to: gpu1, via: [cpu0, cpu1]}\n";
+  const Node n = parse_node(routed, "node.yaml");
+  const Routes r(n);
+  const Path& p = r.path(n.find("gpu0"), n.find("gpu1"));
+  EXPECT_TRUE(p.overridden);
+  EXPECT_EQ(p.hops, 3);
+  EXPECT_EQ(r.path(n.find("gpu1"), n.find("gpu0")).hops, 3);
+}
+
+// --- shipped nodes ----------------------------------------------------------------------------
+
+std::vector<std::string> shipped_configs() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_dir() + "/configs"))
+    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(ShippedConfigs, AllLoadAndEveryGpuReachesAHost) {
+  const auto files = shipped_configs();
+  ASSERT_GE(files.size(), 11u);
+  for (const auto& f : files) {
+    SCOPED_TRACE(f);
+    const Node n = load_node(f);
+    EXPECT_FALSE(n.gpus().empty());
+    for (int g : n.gpus()) EXPECT_GE(n.endpoints[static_cast<std::size_t>(g)].host, 0);
+  }
+}
+
+TEST(ShippedConfigs, EveryValueNamesItsSource) {
+  // Every "key: value" line carries a trailing "# source" comment (mapping keys without a value,
+  // like "memory:", do not).
+  const std::regex value_line(R"(^\s*(- )?[A-Za-z_]+:\s*[^\s#].*$)");
+  for (const auto& f : shipped_configs()) {
+    std::istringstream in(test::read_file(f));
+    std::string line;
+    int no = 0;
+    while (std::getline(in, line)) {
+      ++no;
+      if (!std::regex_match(line, value_line)) continue;
+      EXPECT_NE(line.find(" #"), std::string::npos) << f << ":" << no << ": value without a source comment: " << line;
+    }
+  }
+}
+
+TEST(ShippedConfigs, SummitCrossSocketGpuPairsGoThroughBothCpus) {
+  // Summit: gpu0 (socket 0) to gpu3 (socket 1): NVLink2 to cpu0, X-Bus, NVLink2 to gpu3.
+  const Node n = load_node(test::config("summit.yaml"));
+  const Routes r(n);
+  const Path& p = r.path(n.find("gpu0"), n.find("gpu3"));
+  EXPECT_EQ(p.endpoints, (std::vector<int>{n.find("gpu0"), n.find("cpu0"), n.find("cpu1"), n.find("gpu3")}));
+  EXPECT_DOUBLE_EQ(p.bottleneck_gbps, 50.0);
+  EXPECT_EQ(pair_class(n, r.path(n.find("gpu0"), n.find("gpu1"))), "NV2");
+}
+
+TEST(ShippedConfigs, Dgx1HybridCubeMeshHasSingleAndDoubleLinks) {
+  // DGX-1 V100 (nvidia-smi topo -m): gpu0-gpu3 and gpu0-gpu4 are NV2, gpu0-gpu1 and gpu0-gpu2
+  // NV1, gpu0-gpu5 has no NVLink (PCIe through both sockets).
+  const Node n = load_node(test::config("dgx1-v100.yaml"));
+  const Routes r(n);
+  auto cls = [&](const char* a, const char* b) { return pair_class(n, r.path(n.find(a), n.find(b))); };
+  EXPECT_EQ(cls("gpu0", "gpu3"), "NV2");
+  EXPECT_EQ(cls("gpu0", "gpu4"), "NV2");
+  EXPECT_EQ(cls("gpu0", "gpu1"), "NV1");
+  EXPECT_EQ(cls("gpu0", "gpu2"), "NV1");
+  EXPECT_EQ(cls("gpu0", "gpu5"), "SYS");
+  // Each V100 has 6 NVLinks in all.
+  for (int g : n.gpus()) {
+    int links = 0;
+    for (const Link& l : n.links)
+      if (l.spec.type == model::LinkType::nvlink && (l.a == g || l.b == g)) links += l.spec.nvlink.count;
+    EXPECT_EQ(links, 6) << n.endpoints[static_cast<std::size_t>(g)].id;
+  }
+}
+
+TEST(ShippedConfigs, HgxBoardsJoinAllGpuPairsNv18ThroughNvswitch) {
+  for (const char* file : {"hgx-h100.yaml", "hgx-h200.yaml"}) {
+    const Node n = load_node(test::config(file));
+    const Routes r(n);
+    ASSERT_EQ(n.gpus().size(), 8u) << file;
+    for (int a : n.gpus())
+      for (int b : n.gpus()) {
+        if (a == b) continue;
+        const Path& p = r.path(a, b);
+        EXPECT_EQ(pair_class(n, p), "NV18") << file;
+        EXPECT_EQ(p.hops, 2);
+        EXPECT_DOUBLE_EQ(p.bottleneck_gbps, 450.0);  // 18 x 25 GB/s per direction
+      }
+    // PCIe Gen5 x16 host links: 63.0 GB/s per direction.
+    EXPECT_NEAR(r.path(n.find("cpu0"), n.find("gpu0")).bottleneck_gbps, 63.015, 0.01) << file;
+  }
+}
+
+TEST(ShippedConfigs, Gb200Nvl72Has72GpusAnd36Graces) {
+  const Node n = load_node(test::config("gb200-nvl72.yaml"));
+  EXPECT_EQ(n.gpus().size(), 72u);
+  EXPECT_EQ(n.cpus().size(), 36u);
+  const Routes r(n);
+  EXPECT_DOUBLE_EQ(r.path(n.find("gpu0"), n.find("gpu71")).bottleneck_gbps, 900.0);  // NVLink5 x18
+}
+
+TEST(Describe, JsonListsEveryOrderedPair) {
+  const Node n = parse_node(kMini, "node.yaml");
+  const Routes r(n);
+  const std::string json = describe_json(n, r);
+  // 4 endpoints -> 12 ordered pairs.
+  std::size_t pairs = 0;
+  for (std::size_t at = json.find("\"src\""); at != std::string::npos; at = json.find("\"src\"", at + 1)) ++pairs;
+  EXPECT_EQ(pairs, 12u);
+  EXPECT_NE(json.find("\"latency_us\": 0.32"), std::string::npos);
+}
+
+// --- import -------------------------------------------------------------------------------------
+
+TEST(Import, NcclTopologyDumpBecomesASkeletonWithTodos) {
+  // A two-GPU NCCL dump: both GPUs behind one PCIe Gen5 switch, NV18 to an NVSwitch.
+  const std::string xml = test::write_temp("topo.xml", R"(<system version="1">
+  <cpu numaid="0" affinity="ffff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="143">
+    <pci busid="0000:17:00.0" class="0x060400" link_speed="32.0 GT/s PCIe" link_width="16">
+      <pci busid="0000:19:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="0" sm="90" rank="0" gdr="1"><nvlink target="0000:05:00.0" count="18" tclass="0x068000"/></gpu>
+      </pci>
+      <pci busid="0000:1a:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="1" sm="90" rank="1" gdr="1"><nvlink target="0000:05:00.0" count="18" tclass="0x068000"/></gpu>
+      </pci>
+    </pci>
+  </cpu>
+</system>
+)");
+  const std::string yaml = import_skeleton({xml, "", "two-h100"});
+  EXPECT_NE(yaml.find("  - id: gpu1\n    kind: gpu\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("  - between: [pcisw0, gpu0]\n    type: pcie\n    gen: 5\n    lanes: 16\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("  - between: [gpu1, nvswitch0]\n    type: nvlink\n    version: 4\n    count: 18\n"), std::string::npos) << yaml;
+  // Loading it fails exactly at the first value the user must fill in.
+  try {
+    parse_node(yaml, "skeleton.yaml");
+    FAIL() << "the skeleton should not load before its TODOs are filled in";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("memory.capacity_gib must be a number, got 'TODO'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Import, NvidiaSmiTopoInfersAnNvswitchFromNvCounts) {
+  // 4 GPUs all NV18 to each other: 3 x 18 links per GPU is more than any GPU has -> NVSwitch.
+  const std::string smi = test::write_temp("smi.txt",
+                                           "\tGPU0\tGPU1\tGPU2\tGPU3\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+                                           "GPU0\t X \tNV18\tNV18\tNV18\t0-47\t0\t\tN/A\n"
+                                           "GPU1\tNV18\t X \tNV18\tNV18\t0-47\t0\t\tN/A\n"
+                                           "GPU2\tNV18\tNV18\t X \tNV18\t48-95\t1\t\tN/A\n"
+                                           "GPU3\tNV18\tNV18\tNV18\t X \t48-95\t1\t\tN/A\n");
+  const std::string yaml = import_skeleton({"", smi, "four"});
+  EXPECT_NE(yaml.find("kind: nvswitch"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("  - id: gpu3\n    kind: gpu\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("host: cpu1"), std::string::npos) << yaml;
+}
+
+TEST(Import, RejectsFilesThatAreNotTopologies) {
+  const std::string bad = test::write_temp("bad.xml", "<html></html>");
+  try {
+    import_skeleton({bad, "", "x"});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no <system> element; this is not an NCCL topology dump"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace linkcast::topology

@@ -1,0 +1,204 @@
+"""NCCL collective timings through torch.distributed, counted as nccl-tests counts them.
+
+One invocation measures one variant in a fresh set of processes (one per GPU, started with
+torch.multiprocessing.spawn after the variant's environment is set, so NCCL reads it at init):
+  default      NCCL's own choice
+  ring         NCCL_ALGO=Ring
+  tree         NCCL_ALGO=Tree (allreduce only: NCCL has no Tree for the other collectives and
+               fails them with "no algorithm/protocol available")
+  p2p_disable  NCCL_P2P_DISABLE=1 (GPU-to-GPU traffic then goes through host shared memory)
+NVLink multicast (NVLS) is always off. NCCL_DEBUG=INFO with subsystems INIT,GRAPH,TUNING,ENV goes
+to the processes' stdout: redirect it to a log per variant. --dump-topology also writes NCCL's
+topology and graph XML (NCCL_TOPO_DUMP_FILE, NCCL_GRAPH_DUMP_FILE) into --out.
+
+Collectives (float32): allreduce, allgather, reducescatter, broadcast, alltoall
+(all_to_all_single). Sizes 8 B .. 512 MiB in powers of 4, plus 256 MiB and 1 GiB, each the whole
+buffer as nccl-tests counts it: allreduce/broadcast the buffer, allgather its output,
+reducescatter its input, alltoall each rank's send buffer (rounded down to whole elements per
+rank). Per size: 3 warm-up calls, then `iters` calls (20 up to 64 MiB, 5 above) between two CUDA
+events; time_us is the slowest rank's mean per call, algbw = bytes / time, busbw = algbw times
+the nccl-tests factor (allreduce 2(n-1)/n; allgather, reducescatter, alltoall (n-1)/n;
+broadcast 1).
+
+Rank 0 appends rows to --csv (header written when the file is new):
+  variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters
+and writes nccl_<variant>_meta.json (versions, environment, devices) into --out.
+"""
+
+import os
+
+# NVLink multicast stays off on shared multi-GPU hosts: set before torch (and NCCL) load, and
+# inherited by every spawned process.
+os.environ.update(
+    {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1", "NVSHMEM_DISABLE_NVLS": "1"}
+)
+
+import argparse  # noqa: E402
+import datetime  # noqa: E402
+import json  # noqa: E402
+import tempfile  # noqa: E402
+
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+import torch.multiprocessing as mp  # noqa: E402
+
+ALL_COLLECTIVES = ("allreduce", "allgather", "reducescatter", "broadcast", "alltoall")
+# variant -> (environment it sets, collectives it measures)
+VARIANTS = {
+    "default": ({}, ALL_COLLECTIVES),
+    "ring": ({"NCCL_ALGO": "Ring"}, ALL_COLLECTIVES),
+    "tree": ({"NCCL_ALGO": "Tree"}, ("allreduce",)),
+    "p2p_disable": ({"NCCL_P2P_DISABLE": "1"}, ALL_COLLECTIVES),
+}
+# Variables a variant may set; cleared first so that one variant never leaks into another.
+VARIANT_KEYS = ("NCCL_ALGO", "NCCL_PROTO", "NCCL_P2P_DISABLE")
+SIZES = sorted({8 * 4**k for k in range(14)} | {128 << 20, 256 << 20, 512 << 20, 1 << 30})
+DTYPE = torch.float32
+DTYPE_NAME = str(DTYPE).removeprefix("torch.")
+WARMUP = 3
+CSV_HEADER = "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters\n"
+
+
+def busbw_factor(collective, n):
+    if collective == "allreduce":
+        return 2 * (n - 1) / n
+    if collective == "broadcast":
+        return 1.0
+    return (n - 1) / n  # allgather, reducescatter, alltoall
+
+
+def iters_for(nbytes):
+    return 20 if nbytes <= 64 << 20 else 5
+
+
+def make_call(collective, nbytes, n, device):
+    """Allocates the buffers for one size; returns (counted bytes, callable doing one call)."""
+    esize = torch.tensor([], dtype=DTYPE).element_size()
+    elems = max(1, nbytes // esize)
+    if collective in ("allgather", "reducescatter", "alltoall"):
+        elems = max(1, elems // n) * n  # whole elements per rank
+    counted = elems * esize
+
+    def buf(numel):
+        return torch.ones(numel, dtype=DTYPE, device=device)
+
+    if collective == "allreduce":
+        x = buf(elems)
+        return counted, lambda: dist.all_reduce(x)
+    if collective == "broadcast":
+        x = buf(elems)
+        return counted, lambda: dist.broadcast(x, src=0)
+    if collective == "allgather":
+        inp, out = buf(elems // n), buf(elems)
+        return counted, lambda: dist.all_gather_into_tensor(out, inp)
+    if collective == "reducescatter":
+        inp, out = buf(elems), buf(elems // n)
+        return counted, lambda: dist.reduce_scatter_tensor(out, inp)
+    if collective == "alltoall":
+        inp, out = buf(elems), buf(elems)
+        return counted, lambda: dist.all_to_all_single(out, inp)
+    raise ValueError(f"unknown collective {collective}")
+
+
+def time_call(call, iters, device):
+    """Mean seconds per call over `iters` calls after the warm-up, the slowest rank's."""
+    for _ in range(WARMUP):
+        call()
+    torch.cuda.synchronize(device)
+    dist.barrier()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(iters):
+        call()
+    end.record()
+    end.synchronize()
+    seconds = torch.tensor([start.elapsed_time(end) / 1e3 / iters], device=device)
+    dist.all_reduce(seconds, op=dist.ReduceOp.MAX)
+    return seconds.item()
+
+
+def worker(rank, n, init_file, variant, csv_path, max_bytes):
+    device = torch.device("cuda", rank)
+    torch.cuda.set_device(device)
+    dist.init_process_group("nccl", init_method=f"file://{init_file}", rank=rank, world_size=n,
+                            device_id=device, timeout=datetime.timedelta(seconds=120))
+    try:
+        for collective in VARIANTS[variant][1]:
+            for nbytes in (s for s in SIZES if s <= max_bytes):
+                counted, call = make_call(collective, nbytes, n, device)
+                iters = iters_for(counted)
+                t = time_call(call, iters, device)
+                del call
+                if rank == 0:
+                    algbw = counted / t / 1e9
+                    busbw = algbw * busbw_factor(collective, n)
+                    with open(csv_path, "a") as f:
+                        f.write(f"{variant},{collective},{n},{counted},{DTYPE_NAME},{t * 1e6:.3f},"
+                                f"{algbw:.6g},{busbw:.6g},{iters}\n")
+            if rank == 0:
+                print(f"nccl_bench: {variant} {collective} done", flush=True)
+        dist.barrier()
+    finally:
+        dist.destroy_process_group()
+
+
+def nccl_version():
+    v = torch.cuda.nccl.version()  # a (major, minor, patch) tuple; an int in old releases
+    return ".".join(map(str, v)) if isinstance(v, tuple) else str(v)
+
+
+def parse_bytes(s):
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return int(s[:-1]) * units[s[-1]] if s[-1] in units else int(s)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", required=True, choices=sorted(VARIANTS))
+    ap.add_argument("--out", required=True, help="output folder (meta JSON, topology dumps)")
+    ap.add_argument("--csv", help="CSV to append rows to (default: <out>/nccl_bench.csv)")
+    ap.add_argument("--dump-topology", action="store_true",
+                    help="write nccl_topo.xml and nccl_graph.xml into --out")
+    ap.add_argument("--max-bytes", type=parse_bytes, default=1 << 30,
+                    help="largest size (suffix K, M or G allowed)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    csv_path = args.csv or os.path.join(args.out, "nccl_bench.csv")
+    n = torch.cuda.device_count()
+    if n < 2:
+        print(f"nccl_bench: {n} GPU(s): nothing to measure", flush=True)
+        return
+
+    for key in VARIANT_KEYS:
+        os.environ.pop(key, None)
+    env = dict(VARIANTS[args.variant][0])
+    env.update({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "INIT,GRAPH,TUNING,ENV"})
+    if args.dump_topology:
+        env["NCCL_TOPO_DUMP_FILE"] = os.path.join(args.out, "nccl_topo.xml")
+        env["NCCL_GRAPH_DUMP_FILE"] = os.path.join(args.out, "nccl_graph.xml")
+    os.environ.update(env)
+
+    meta = {
+        "variant": args.variant,
+        "nranks": n,
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "nccl": nccl_version(),
+        "env": {k: v for k, v in sorted(os.environ.items()) if k.startswith(("NCCL_", "TORCH_",
+                                                                            "NVSHMEM_"))},
+        "devices": [torch.cuda.get_device_name(d) for d in range(n)],
+    }
+    with open(os.path.join(args.out, f"nccl_{args.variant}_meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    if not os.path.exists(csv_path) or os.path.getsize(csv_path) == 0:
+        with open(csv_path, "w") as f:
+            f.write(CSV_HEADER)
+    print(f"nccl_bench: variant {args.variant}, {n} ranks, NCCL {meta['nccl']}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        mp.spawn(worker, args=(n, os.path.join(tmp, "rendezvous"), args.variant, csv_path,
+                               args.max_bytes), nprocs=n, join=True)
+
+
+if __name__ == "__main__":
+    main()
