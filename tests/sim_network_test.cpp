@@ -1,0 +1,240 @@
+// Max-min fair sharing and the flow clock (sim/network, sim/solver). Every test states the
+// system, the inputs and the reasoned expectation before asserting, as SimGrid's maxmin tests do.
+// Units: GB/s = bytes per ns, so 1e9 bytes at 1 GB/s take 1e9 ns.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "core/error.hpp"
+#include "sim/network.hpp"
+#include "sim/solver.hpp"
+
+namespace linkcast::sim {
+namespace {
+
+/// Runs the network to completion; returns each flow's finish time by start order (user id).
+std::vector<double> run_all(FlowNetwork& net, std::size_t n) {
+  std::vector<double> end(n, -1);
+  std::vector<FlowId> done;
+  while (net.active_flows() > 0) {
+    const double t = net.next_completion();
+    done.clear();
+    net.advance_to(t, done);
+    for (FlowId f : done) end[net.user(f)] = t;
+  }
+  return end;
+}
+
+class SharingTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  std::unique_ptr<Solver> solver = make_solver(GetParam());
+};
+
+TEST_P(SharingTest, TwoFlowsShareOneLinkEqually) {
+  // System: one 50 GB/s link. Two flows of 1 GB each, uncapped.
+  // Expectation: each gets half, 25 GB/s, and both finish at 1e9 / 25 = 40e6 ns.
+  FlowNetwork net(*solver);
+  const ResourceId link = net.add_resource(50);
+  const RouteId route = net.add_route(std::vector<ResourceId>{link});
+  const FlowId a = net.start(route, 1e9, {}, kNoCap, 0);
+  const FlowId b = net.start(route, 1e9, {}, kNoCap, 1);
+  EXPECT_NEAR(net.rate(a), 25.0, 1e-12);
+  EXPECT_NEAR(net.rate(b), 25.0, 1e-12);
+  const auto end = run_all(net, 2);
+  EXPECT_NEAR(end[0], 40e6, 1e-6);
+  EXPECT_NEAR(end[1], 40e6, 1e-6);
+  EXPECT_NEAR(net.data_bytes(link), 2e9, 1e-3);
+}
+
+TEST_P(SharingTest, ParkingLot) {
+  // System: links L1, L2, L3 of 10 GB/s in a row. Flow 0 crosses all three; flows 1, 2, 3 use one
+  // link each. Every link carries two flows, so max-min gives every flow 5 GB/s.
+  FlowNetwork net(*solver);
+  std::vector<ResourceId> links = {net.add_resource(10), net.add_resource(10), net.add_resource(10)};
+  const RouteId long_route = net.add_route(links);
+  std::vector<FlowId> f = {net.start(long_route, 1e9, {}, kNoCap, 0)};
+  for (std::size_t i = 0; i < 3; ++i)
+    f.push_back(net.start(net.add_route(std::vector<ResourceId>{links[i]}), 1e9, {}, kNoCap, i + 1));
+  for (FlowId id : f) EXPECT_NEAR(net.rate(id), 5.0, 1e-12);
+}
+
+TEST_P(SharingTest, ParkingLotWithUnequalLinks) {
+  // System: L1 = 10 GB/s, L2 = 4 GB/s. Flow 0 crosses both, flow 1 uses L1, flow 2 uses L2.
+  // L2 is the tighter: flows 0 and 2 get 2 GB/s each. L1 then has 10 - 2 = 8 GB/s left, all for
+  // flow 1 (the capacity flow 0 cannot use is released to it).
+  FlowNetwork net(*solver);
+  const ResourceId l1 = net.add_resource(10), l2 = net.add_resource(4);
+  const FlowId f0 = net.start(net.add_route(std::vector<ResourceId>{l1, l2}), 1e9, {}, kNoCap, 0);
+  const FlowId f1 = net.start(net.add_route(std::vector<ResourceId>{l1}), 1e9, {}, kNoCap, 1);
+  const FlowId f2 = net.start(net.add_route(std::vector<ResourceId>{l2}), 1e9, {}, kNoCap, 2);
+  EXPECT_NEAR(net.rate(f0), 2.0, 1e-12);
+  EXPECT_NEAR(net.rate(f1), 8.0, 1e-12);
+  EXPECT_NEAR(net.rate(f2), 2.0, 1e-12);
+}
+
+TEST_P(SharingTest, CappedFlowReleasesCapacity) {
+  // System: one 50 GB/s link, three flows on it; flow 0 is capped at 5 GB/s by its own model
+  // (say, pageable staging). Max-min: flow 0 takes its 5 GB/s, the other two split the rest,
+  // (50 - 5) / 2 = 22.5 GB/s each.
+  FlowNetwork net(*solver);
+  const ResourceId link = net.add_resource(50);
+  const RouteId route = net.add_route(std::vector<ResourceId>{link});
+  const FlowId capped = net.start(route, 1e9, {}, 5.0, 0);
+  const FlowId a = net.start(route, 1e9, {}, kNoCap, 1);
+  const FlowId b = net.start(route, 1e9, {}, kNoCap, 2);
+  EXPECT_NEAR(net.rate(capped), 5.0, 1e-12);
+  EXPECT_NEAR(net.rate(a), 22.5, 1e-12);
+  EXPECT_NEAR(net.rate(b), 22.5, 1e-12);
+  // Flows a and b finish at 1e9 / 22.5 ns; then flow 0 alone is still held at 5 GB/s, having
+  // moved 5 * 1e9 / 22.5 bytes, so it finishes at 1e9 / 5 = 200e6 ns.
+  const auto end = run_all(net, 3);
+  EXPECT_NEAR(end[1], 1e9 / 22.5, 1e-6);
+  EXPECT_NEAR(end[0], 200e6, 1e-6);
+}
+
+TEST_P(SharingTest, CapAboveFairShareDoesNotBind) {
+  // System: one 10 GB/s link, two flows, one capped at 8 GB/s. The fair share (5 GB/s) is below
+  // the cap, so both get 5. When the uncapped flow finishes (0.5 GB at 5 GB/s = 1e8 ns), the
+  // capped one rises to its cap, 8 GB/s, not to the link's 10, for its remaining 0.5 GB.
+  FlowNetwork net(*solver);
+  const ResourceId link = net.add_resource(10);
+  const RouteId route = net.add_route(std::vector<ResourceId>{link});
+  const FlowId capped = net.start(route, 1e9, {}, 8.0, 0);
+  net.start(route, 0.5e9, {}, kNoCap, 1);
+  EXPECT_NEAR(net.rate(capped), 5.0, 1e-12);
+  const auto end = run_all(net, 2);
+  EXPECT_NEAR(end[1], 1e8, 1e-6);
+  EXPECT_NEAR(end[0], 1e8 + 0.5e9 / 8.0, 1e-6);
+}
+
+TEST_P(SharingTest, WeightsChargePacketOverhead) {
+  // System: one 25 GB/s NVLink direction. Flow 0 moves 256-byte packets with a 16-byte header
+  // flit: 272 wire bytes per 256 data bytes, weight 17/16. Flow 1 has weight 1. Max-min on data
+  // rates: both get x with (17/16 + 1) x = 25, x = 25 * 16 / 33 = 12.1212... GB/s; the link is
+  // full (wire rate 25).
+  FlowNetwork net(*solver);
+  const ResourceId link = net.add_resource(25);
+  const RouteId route = net.add_route(std::vector<ResourceId>{link});
+  const std::vector<double> w = {17.0 / 16.0};
+  const FlowId a = net.start(route, 1e9, w, kNoCap, 0);
+  const FlowId b = net.start(route, 1e9, std::vector<double>{1.0}, kNoCap, 1);
+  EXPECT_NEAR(net.rate(a), 25.0 * 16.0 / 33.0, 1e-12);
+  EXPECT_NEAR(net.rate(b), 25.0 * 16.0 / 33.0, 1e-12);
+}
+
+TEST_P(SharingTest, ArrivalAndDepartureChangeRates) {
+  // System: one 10 GB/s link. Flow 0 (1 GB) starts at 0 alone at 10 GB/s. At 50e6 ns (0.5 GB
+  // done) flow 1 (0.25 GB) arrives: both at 5 GB/s; flow 1 ends after 0.25 / 5 = 50e6 ns, at
+  // 100e6, flow 0 then has 0.25 GB left at 10 GB/s: ends at 125e6 ns.
+  FlowNetwork net(*solver);
+  const ResourceId link = net.add_resource(10);
+  const RouteId route = net.add_route(std::vector<ResourceId>{link});
+  net.start(route, 1e9, {}, kNoCap, 0);
+  std::vector<FlowId> done;
+  net.advance_to(50e6, done);
+  EXPECT_TRUE(done.empty());
+  net.start(route, 0.25e9, {}, kNoCap, 1);
+  const auto end = run_all(net, 2);
+  EXPECT_NEAR(end[1], 100e6, 1e-6);
+  EXPECT_NEAR(end[0], 125e6, 1e-6);
+  // Utilisation: the link was full the whole 125e6 ns.
+  EXPECT_NEAR(net.wire_bytes(link), 10 * 125e6, 1e-3);
+}
+
+TEST_P(SharingTest, IndependentComponentsDoNotInterfere) {
+  // System: two unrelated links of 10 and 20 GB/s, one flow each, then a second flow on the
+  // first link. The second link's flow keeps 20 GB/s throughout.
+  FlowNetwork net(*solver);
+  const ResourceId l1 = net.add_resource(10), l2 = net.add_resource(20);
+  const RouteId r1 = net.add_route(std::vector<ResourceId>{l1}), r2 = net.add_route(std::vector<ResourceId>{l2});
+  net.start(r1, 1e9, {}, kNoCap, 0);
+  const FlowId other = net.start(r2, 4e9, {}, kNoCap, 1);
+  net.start(r1, 1e9, {}, kNoCap, 2);
+  EXPECT_NEAR(net.rate(other), 20.0, 1e-12);
+  const auto end = run_all(net, 3);
+  EXPECT_NEAR(end[0], 2e8, 1e-6);
+  EXPECT_NEAR(end[1], 2e8, 1e-6);
+}
+
+TEST_P(SharingTest, FlowOverNoResourceRunsAtItsCap) {
+  // A copy within one device modelled without a memory resource: 1 GB at its cap of 450 GB/s.
+  FlowNetwork net(*solver);
+  const RouteId none = net.add_route(std::vector<ResourceId>{});
+  net.start(none, 0.9e9, {}, 450, 0);
+  const auto end = run_all(net, 1);
+  EXPECT_NEAR(end[0], 2e6, 1e-6);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, SharingTest, ::testing::Values("maxmin", "maxmin-reference"));
+
+TEST(SharingSolvers, IncrementalMatchesReferenceOnRandomFlows) {
+  // A random mesh: 12 links of 5..50 GB/s, 40 routes of 1..4 links, 400 flows of 1 MB..1 GB
+  // with random weights (1..1.3) and a quarter of them capped; flows arrive over time. The
+  // incremental solver must reproduce the reference's finish times (relative 1e-9).
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> cap_gbps(5, 50), bytes(1e6, 1e9), weight(1.0, 1.3), when(0, 5e7);
+  std::vector<double> capacities(12);
+  for (double& c : capacities) c = cap_gbps(rng);
+  std::vector<std::vector<ResourceId>> route_hops(40);
+  for (auto& hops : route_hops) {
+    const auto n = 1 + rng() % 4;
+    while (hops.size() < n) {
+      const auto r = static_cast<ResourceId>(rng() % capacities.size());
+      if (std::find(hops.begin(), hops.end(), r) == hops.end()) hops.push_back(r);
+    }
+  }
+  struct Spec {
+    double at, bytes, cap;
+    std::size_t route;
+    std::vector<double> weights;
+  };
+  std::vector<Spec> specs(400);
+  for (auto& s : specs) {
+    s.at = when(rng);
+    s.bytes = bytes(rng);
+    s.route = rng() % route_hops.size();
+    s.cap = rng() % 4 == 0 ? cap_gbps(rng) / 2 : kNoCap;
+    for (std::size_t h = 0; h < route_hops[s.route].size(); ++h) s.weights.push_back(weight(rng));
+  }
+  std::sort(specs.begin(), specs.end(), [](const Spec& a, const Spec& b) { return a.at < b.at; });
+  auto simulate = [&](const char* name) {
+    auto solver = make_solver(name);
+    FlowNetwork net(*solver);
+    for (double c : capacities) net.add_resource(c);
+    for (const auto& hops : route_hops) net.add_route(hops);
+    std::vector<double> end(specs.size(), -1);
+    std::vector<FlowId> done;
+    std::size_t next = 0;
+    while (next < specs.size() || net.active_flows() > 0) {
+      const double t_flow = net.next_completion();
+      const double t_arrive = next < specs.size() ? specs[next].at : std::numeric_limits<double>::infinity();
+      done.clear();
+      net.advance_to(std::min(t_flow, t_arrive), done);
+      for (FlowId f : done) end[net.user(f)] = net.now();
+      while (next < specs.size() && specs[next].at <= net.now()) {
+        const Spec& s = specs[next];
+        net.start(static_cast<RouteId>(s.route), s.bytes, s.weights, s.cap, next);
+        ++next;
+      }
+    }
+    return end;
+  };
+  const auto fast = simulate("maxmin");
+  const auto reference = simulate("maxmin-reference");
+  for (std::size_t i = 0; i < specs.size(); ++i) EXPECT_NEAR(fast[i], reference[i], 1e-9 * reference[i]) << i;
+}
+
+TEST(SharingSolvers, UnknownNameListsTheValidOnes) {
+  try {
+    (void)make_solver("maxmn");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "unknown solver 'maxmn' (did you mean 'maxmin'?); valid solvers: maxmin, maxmin-reference");
+  }
+}
+
+}  // namespace
+}  // namespace linkcast::sim
