@@ -21,7 +21,8 @@ Calibration calibrate(const workloads::Trace& trace) {
     Measured rate() const { return {count, ns > 0 ? bytes / ns : 0.0}; }
   } h2d_pageable, d2h_pageable, both, h2d_pinned, d2h_pinned;
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (trace.kinds()[i] != workloads::OpKind::copy) continue;
+    const workloads::OpKind kind = trace.kinds()[i];
+    if (kind != workloads::OpKind::copy && kind != workloads::OpKind::memset) continue;
     const std::int64_t d = trace.durations()[i];
     if (d <= 0) continue;
     const Category cat = categorize(trace, i);

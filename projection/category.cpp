@@ -46,8 +46,8 @@ std::optional<topology::CopyClass> copy_class_of(Category c) {
     case Category::h2d_pageable: return CopyClass::h2d_pageable;
     case Category::d2h_pinned: return CopyClass::d2h_pinned;
     case Category::d2h_pageable: return CopyClass::d2h_pageable;
-    case Category::d2d:
-    case Category::memset: return CopyClass::d2d;
+    case Category::d2d: return CopyClass::d2d;
+    case Category::memset: return CopyClass::memset;
     case Category::h2h: return CopyClass::h2h;
     case Category::access:
     case Category::migrate: return std::nullopt;  // by direction: see the projector

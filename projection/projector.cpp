@@ -32,7 +32,8 @@ EndpointMap parse_endpoint_map(std::string_view text) {
 namespace {
 
 /// Operations of at most this many bytes measure the 1-byte cost (L + O): below ~64 B the
-/// bandwidth term is under 1% of the ~1-2 us fixed cost on every node we ship.
+/// bandwidth term is under 1% of the ~1-2 us fixed cost on every node we ship. Memsets are
+/// kernels: their fixed cost is a launch, measured the same way on small memsets.
 constexpr std::uint64_t kSmallTransferBytes = 64;
 
 CopyClass class_of_path(model::PathClass cls, bool pageable) {
@@ -145,7 +146,8 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
   // Median duration of the trace's small transfers, per copy class.
   std::array<std::vector<std::int64_t>, topology::kCopyClassCount> small;
   for (std::size_t i = 0; i < trace_->size(); ++i) {
-    if (trace_->kinds()[i] != OpKind::copy || trace_->bytes()[i] > kSmallTransferBytes) continue;
+    const OpKind kind = trace_->kinds()[i];
+    if ((kind != OpKind::copy && kind != OpKind::memset) || trace_->bytes()[i] > kSmallTransferBytes) continue;
     const std::int64_t d = trace_->durations()[i];
     if (d <= 0) continue;
     const auto cls = copy_class_of(categories_[i]);
@@ -175,6 +177,7 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
       {CopyClass::p2p, CopyClass::h2d_pinned, CopyClass::d2h_pinned, CopyClass::h2h},     // d2d
       {CopyClass::d2d, CopyClass::d2h_pinned, CopyClass::h2d_pinned, CopyClass::h2h},     // p2p
       {CopyClass::h2d_pinned, CopyClass::d2h_pinned, CopyClass::d2d, CopyClass::p2p},     // h2h
+      {CopyClass::d2d, CopyClass::p2p, CopyClass::h2d_pinned, CopyClass::d2h_pinned},     // memset
   }};
   std::array<FixedCost, topology::kCopyClassCount> resolved = fixed_;
   const FixedCost* any_known = nullptr;

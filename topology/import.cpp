@@ -134,7 +134,8 @@ void import_nccl_xml(const std::string& path, Skeleton& sk) {
 
   std::vector<std::string> cpus;
   for (const pugi::xml_node& cpu : system.children("cpu")) {
-    const std::string id = fmt::format("cpu{}", cpu.attribute("numaid").as_int());
+    // Virtual machines report numaid -1: call that socket cpu0.
+    const std::string id = fmt::format("cpu{}", std::max(0, cpu.attribute("numaid").as_int()));
     cpus.push_back(id);
     sk.add({id, "cpu",
             fmt::format("{} {} family {} model {}", cpu.attribute("arch").as_string(), cpu.attribute("vendor").as_string(),

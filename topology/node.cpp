@@ -24,7 +24,7 @@ std::vector<std::string> endpoint_kind_names() {
 
 namespace {
 constexpr std::array<std::string_view, kCopyClassCount> kCopyClassNames = {
-    "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h"};
+    "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h", "memset"};
 }
 
 std::string_view to_string(CopyClass c) { return kCopyClassNames[static_cast<std::size_t>(c)]; }

@@ -51,7 +51,8 @@ struct Link {
   int line = 0;
 };
 
-/// The six path classes AHEAD and the projection report, plus host-to-host.
+/// The six path classes AHEAD and the projection report, plus host-to-host copies and memsets
+/// (whose fixed cost is a kernel launch, not a copy's).
 enum class CopyClass : unsigned char {
   h2d_pinned,
   h2d_pageable,
@@ -60,8 +61,9 @@ enum class CopyClass : unsigned char {
   d2d,
   p2p,
   h2h,
+  memset,
 };
-inline constexpr std::size_t kCopyClassCount = 7;
+inline constexpr std::size_t kCopyClassCount = 8;
 std::string_view to_string(CopyClass c);
 std::optional<CopyClass> parse_copy_class(std::string_view name);
 

@@ -14,7 +14,7 @@
 
 namespace linkcast::workloads {
 
-std::string read_maybe_gzip(const std::string& path) {
+std::string read_maybe_gzip(const std::string& path, std::size_t max_bytes) {
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) throw InputError(fmt::format("{}: cannot open the trace file", path));
   gzbuffer(f, 1 << 20);
@@ -30,6 +30,11 @@ std::string read_maybe_gzip(const std::string& path) {
     }
     if (n == 0) break;
     out.append(buf.data(), static_cast<std::size_t>(n));
+    if (max_bytes > 0 && out.size() >= max_bytes) {
+      gzclose(f);
+      out.resize(max_bytes);
+      return out;
+    }
   }
   int err = 0;
   const char* msg = gzerror(f, &err);

@@ -48,8 +48,13 @@ std::string detect_trace_format(const std::string& path) {
     }
     return kind;
   }
-  if (is_gzip(h)) return "kineto";
   const std::string_view t = trim(h);
+  if (is_gzip(h)) {
+    // Look inside: Kineto JSON and linkcast CSV are both shipped gzip'd.
+    const std::string inner = read_maybe_gzip(path, 64);
+    const std::string_view it = trim(inner);
+    return !it.empty() && (it.front() == '{' || it.front() == '[') ? "kineto" : "csv";
+  }
   if (!t.empty() && (t.front() == '{' || t.front() == '[')) return "kineto";
   return "csv";
 }
@@ -61,6 +66,7 @@ Trace read_trace(const std::string& path) {
     return format == "nvprof" ? read_nvprof(db) : read_nsys(db);
   }
   if (format == "kineto") return parse_kineto(read_maybe_gzip(path), path);
+  if (is_gzip(head(path, 2))) return parse_csv_trace(read_maybe_gzip(path), path);
   return read_csv_trace(path);
 }
 

@@ -1,6 +1,6 @@
 // One entry point for every trace format, chosen by content rather than file extension:
-// SQLite header -> nvprof or Nsight Systems (by their tables); gzip or JSON -> Kineto;
-// anything else -> linkcast CSV.
+// SQLite header -> nvprof or Nsight Systems (by their tables); JSON (plain or gzip'd) -> Kineto;
+// anything else (plain or gzip'd) -> linkcast CSV.
 #pragma once
 
 #include <string>
