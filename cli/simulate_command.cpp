@@ -1,0 +1,148 @@
+// linkcast simulate NODE.yaml (TRACE | --workload SPEC) [--gpus LIST] [--model NAME]
+//                  [--timeline FILE] [--format table|json] [-o FILE]
+//                  [--algo ring|tree] [--proto LL|LL128|Simple] [--solver NAME] [--bins N]
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/output.hpp"
+#include "core/strings.hpp"
+#include "projection/calibrate.hpp"
+#include "sim/plan.hpp"
+#include "sim/report.hpp"
+#include "sim/solver.hpp"
+#include "topology/loader.hpp"
+#include "workloads/csv.hpp"
+#include "workloads/reader.hpp"
+#include "workloads/workloads.hpp"
+
+namespace linkcast::cli {
+
+namespace {
+
+constexpr std::string_view kNcclModel = "nccl-model";
+
+std::vector<std::string> simulate_model_names() {
+  std::vector<std::string> names = model::model_names();
+  names.emplace_back(kNcclModel);
+  return names;
+}
+
+/// "0-3", "0;2;5" or "0,2,5": GPU numbers of the node.
+std::vector<int> parse_gpus(std::string text) {
+  std::replace(text.begin(), text.end(), ',', ';');
+  return workloads::parse_gpu_list(text, "--gpus");
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app, Runner& run) {
+  auto* cmd = app.add_subcommand(
+      "simulate",
+      "Replay a trace or a synthetic workload on a node with every transfer at once: links shared "
+      "max-min fairly, streams in order, NCCL collectives step by step");
+  struct Options {
+    std::string node, trace, workload, gpus, model = "default", timeline, format = "table", output = "-";
+    std::string algo, proto, solver = "maxmin";
+    int bins = 20;
+  };
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("node", opt->node, "Node description (YAML, configs/SCHEMA.md)")->required();
+  cmd->add_option("trace", opt->trace,
+                  "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV");
+  cmd->add_option("--workload", opt->workload,
+                  "Synthetic workload NAME[:key=value,...] instead of a trace, e.g. nccl-allreduce:bytes=1GiB");
+  cmd->add_option("--gpus", opt->gpus,
+                  "Node GPUs to run on, e.g. 0-3 or 4;5;6;7: a trace's gpu0, gpu1, ... are placed on them in "
+                  "order; a workload runs on them (its gpus= key wins)");
+  cmd->add_option("--model", opt->model,
+                  "Transfer model for rates and L + O (`linkcast models`), or nccl-model: collectives take "
+                  "NCCL's own predicted time instead of running step by step")
+      ->capture_default_str();
+  cmd->add_option("--timeline", opt->timeline, "Write a Chrome trace-event timeline (open in ui.perfetto.dev)");
+  cmd->add_option("--format", opt->format, "table | json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
+  cmd->add_option("--algo", opt->algo, "Collective algorithm: ring or tree (default: NCCL's choice by size)");
+  cmd->add_option("--proto", opt->proto, "NCCL protocol: LL, LL128 or Simple (default: NCCL's choice by size)");
+  cmd->add_option("--solver", opt->solver, "Bandwidth-sharing solver: " + join(sim::solver_names(), ", "))
+      ->capture_default_str();
+  cmd->add_option("--bins", opt->bins, "Utilisation-over-time bins per link")->check(CLI::Range(1, 100000))->capture_default_str();
+  cmd->callback([opt, &run]() {
+    run = [opt]() {
+      if (opt->trace.empty() == opt->workload.empty())
+        throw InputError("simulate: give a trace file or --workload SPEC (exactly one of them)");
+      sim::SimOptions options;
+      options.solver = opt->solver;
+      (void)sim::make_solver(opt->solver);  // unknown names fail before any work
+      if (opt->model == kNcclModel) {
+        options.nccl_model_collectives = true;
+      } else {
+        const auto names = model::model_names();
+        if (std::find(names.begin(), names.end(), opt->model) == names.end())
+          throw InputError(fmt::format("--model: unknown model '{}'{}; valid models: {}", opt->model,
+                                       did_you_mean(opt->model, simulate_model_names()),
+                                       join(simulate_model_names(), ", ")));
+        options.model = &model::find_model(opt->model);
+      }
+      if (!opt->algo.empty()) {
+        options.algo = workloads::parse_coll_algo(to_lower(opt->algo));
+        if (!options.algo) throw InputError(fmt::format("--algo: '{}' is not an algorithm; valid: ring, tree", opt->algo));
+      }
+      if (!opt->proto.empty()) {
+        options.proto = sim::nccl::parse_proto(opt->proto);
+        if (!options.proto)
+          throw InputError(fmt::format("--proto: '{}' is not a protocol; valid: {}", opt->proto,
+                                       join(sim::nccl::proto_names(), ", ")));
+      }
+      options.bins = opt->bins;
+      options.keep_transfers = !opt->timeline.empty();
+
+      const topology::Node node = topology::load_node(opt->node);
+      std::vector<int> gpus;
+      if (!opt->gpus.empty())
+        for (int g : parse_gpus(opt->gpus)) gpus.push_back(node.require(fmt::format("gpu{}", g), "--gpus"));
+
+      workloads::Trace trace;
+      if (!opt->workload.empty()) {
+        std::string spec = opt->workload;
+        if (!opt->gpus.empty() && spec.find("gpus=") == std::string::npos) {
+          std::string list = opt->gpus;
+          std::replace(list.begin(), list.end(), ',', ';');
+          spec += (spec.find(':') == std::string::npos ? ":" : ",") + ("gpus=" + list);
+        }
+        workloads::WorkloadRun w = workloads::run_workload_full(spec, &node);
+        trace = std::move(w.trace);
+        if (w.collectives.algo_given && !options.algo) options.algo = w.collectives.algo;
+        if (w.collectives.channels > 0) options.channels = w.collectives.channels;
+        if (w.collectives.chunk_bytes > 0) options.chunk_bytes = w.collectives.chunk_bytes;
+      } else {
+        trace = workloads::read_trace(opt->trace);
+        options.gpus = gpus;
+        // L + O measured by the trace's own small copies where it has them.
+        const projection::Calibration measured = projection::calibrate(trace);
+        for (std::size_t c = 0; c < topology::kCopyClassCount; ++c)
+          if (measured.one_byte_ns[c].count > 0) options.fixed_ns[c] = measured.one_byte_ns[c].value;
+      }
+      for (const auto& w : trace.warnings) std::cerr << "linkcast: warning: " << w << "\n";
+
+      const sim::SimResult result = sim::simulate(node, trace, options);
+
+      AtomicOutput out(opt->output);
+      if (opt->format == "json") sim::render_json(node, trace, result, out.stream());
+      else sim::render_table(node, trace, result, out.stream());
+      std::optional<AtomicOutput> timeline;
+      if (!opt->timeline.empty()) {
+        timeline.emplace(opt->timeline);
+        sim::render_timeline(node, trace, result, timeline->stream());
+      }
+      if (timeline) timeline->commit();
+      out.commit();
+      for (const auto& w : result.warnings) std::cerr << "linkcast: warning: " << w << "\n";
+      return 0;
+    };
+  });
+}
+
+}  // namespace linkcast::cli

@@ -1,0 +1,151 @@
+#include "sim/engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace linkcast::sim {
+
+TaskId Engine::add_transfer(RouteId route, double bytes, std::span<const double> weights, double cap_gbps,
+                            double fixed_ns) {
+  Task t;
+  t.route = route;
+  t.is_flow = bytes > 0;
+  t.bytes = bytes;
+  t.cap = cap_gbps;
+  t.fixed_ns = std::max(fixed_ns, 0.0);
+  if (!weights.empty()) {
+    t.weights_at = static_cast<std::uint32_t>(weights_.size());
+    t.weights_count = static_cast<std::uint32_t>(weights.size());
+    weights_.insert(weights_.end(), weights.begin(), weights.end());
+  }
+  tasks_.push_back(t);
+  return static_cast<TaskId>(tasks_.size() - 1);
+}
+
+TaskId Engine::add_delay(double ns) {
+  Task t;
+  t.fixed_ns = std::max(ns, 0.0);
+  tasks_.push_back(t);
+  return static_cast<TaskId>(tasks_.size() - 1);
+}
+
+void Engine::depend(TaskId after, TaskId before) { edges_.emplace_back(before, after); }
+
+PoolId Engine::add_pool(int slots) {
+  if (slots <= 0) throw std::invalid_argument("Engine::add_pool: slots must be > 0");
+  Pool p;
+  p.free = slots;
+  pools_.push_back(std::move(p));
+  return static_cast<PoolId>(pools_.size() - 1);
+}
+
+void Engine::on_ready(TaskId id) {
+  TaskTiming& tm = timings_[id];
+  tm.ready_ns = net_->now();
+  const Task& t = tasks_[id];
+  if (t.pool != kNoPool) {
+    Pool& p = pools_[t.pool];
+    if (p.free == 0) {
+      p.waiting.push_back(id);
+      return;
+    }
+    --p.free;
+  }
+  on_start(id);
+}
+
+void Engine::on_start(TaskId id) {
+  timings_[id].start_ns = net_->now();
+  const Task& t = tasks_[id];
+  if (t.fixed_ns > 0) schedule(net_->now() + t.fixed_ns, id, t.is_flow ? Phase::data : Phase::end);
+  else if (t.is_flow) on_data(id);
+  else now_do(id, Phase::end);
+}
+
+void Engine::on_data(TaskId id) {
+  timings_[id].data_ns = net_->now();
+  const Task& t = tasks_[id];
+  const std::span<const double> w(weights_.data() + t.weights_at, t.weights_count);
+  net_->start(t.route, t.bytes, w, t.cap, id);
+}
+
+void Engine::on_end(TaskId id) {
+  TaskTiming& tm = timings_[id];
+  tm.end_ns = net_->now();
+  if (tm.data_ns < 0) tm.data_ns = tm.end_ns;
+  makespan_ns_ = std::max(makespan_ns_, tm.end_ns);
+  const Task& t = tasks_[id];
+  if (t.pool != kNoPool) {
+    Pool& p = pools_[t.pool];
+    if (p.head < p.waiting.size()) now_do(p.waiting[p.head++], Phase::start);
+    else ++p.free;
+  }
+  for (std::uint32_t i = succ_at_[id]; i < succ_at_[id + 1]; ++i) {
+    const TaskId s = succ_[i];
+    if (--waiting_on_[s] > 0) continue;
+    if (tasks_[s].release_ns > net_->now()) schedule(tasks_[s].release_ns, s, Phase::ready);
+    else now_do(s, Phase::ready);
+  }
+}
+
+void Engine::drain() {
+  for (std::size_t i = 0; i < immediate_.size(); ++i) {
+    const auto [task, phase] = immediate_[i];
+    switch (phase) {
+      case Phase::ready: on_ready(task); break;
+      case Phase::start: on_start(task); break;
+      case Phase::data: on_data(task); break;
+      case Phase::end: on_end(task); break;
+    }
+  }
+  immediate_.clear();
+}
+
+void Engine::run() {
+  const std::size_t n = tasks_.size();
+  timings_.assign(n, TaskTiming{});
+  waiting_on_.assign(n, 0);
+  succ_at_.assign(n + 1, 0);
+  for (const auto& [before, after] : edges_) {
+    ++succ_at_[before + 1];
+    ++waiting_on_[after];
+  }
+  for (std::size_t i = 0; i < n; ++i) succ_at_[i + 1] += succ_at_[i];
+  succ_.assign(edges_.size(), 0);
+  {
+    std::vector<std::uint32_t> fill(succ_at_.begin(), succ_at_.end() - 1);
+    for (const auto& [before, after] : edges_) succ_[fill[before]++] = after;
+  }
+  for (TaskId id = 0; id < n; ++id)
+    if (waiting_on_[id] == 0) schedule(tasks_[id].release_ns, id, Phase::ready);
+
+  std::vector<FlowId> done;
+  std::size_t ended = 0;
+  while (true) {
+    const double t_flow = net_->next_completion();
+    const double t_timer = timers_.empty() ? std::numeric_limits<double>::infinity() : timers_.top().t;
+    const double t = std::min(t_flow, t_timer);
+    if (!std::isfinite(t)) break;
+    done.clear();
+    net_->advance_to(std::max(t, net_->now()), done);
+    for (FlowId f : done) {
+      ++events_;
+      on_end(static_cast<TaskId>(net_->user(f)));
+    }
+    drain();
+    while (!timers_.empty() && timers_.top().t <= net_->now()) {
+      const Timer timer = timers_.top();
+      timers_.pop();
+      ++events_;
+      now_do(timer.task, timer.phase);
+    }
+    drain();
+  }
+  for (const TaskTiming& tm : timings_) ended += tm.end_ns >= 0 ? 1 : 0;
+  if (ended != n)
+    throw std::logic_error("Engine::run: " + std::to_string(n - ended) +
+                           " tasks never started: their dependencies form a cycle");
+}
+
+}  // namespace linkcast::sim
