@@ -1,0 +1,127 @@
+// End-to-end tests of build/linkcast: golden outputs (regenerate with LINKCAST_UPDATE_GOLDEN=1
+// after an intended change, and review the diff), exit codes, and no half-written output files.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "test_util.hpp"
+
+namespace linkcast {
+namespace {
+
+using test::run_linkcast;
+
+void expect_golden(const std::string& name, const std::string& actual) {
+  const std::string path = test::source_dir() + "/tests/golden/" + name;
+  if (std::getenv("LINKCAST_UPDATE_GOLDEN")) {
+    std::ofstream(path) << actual;
+    GTEST_SKIP() << "updated " << path;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path)) << path << " is missing; run with LINKCAST_UPDATE_GOLDEN=1";
+  EXPECT_EQ(actual, test::read_file(path)) << "output differs from " << path;
+}
+
+TEST(CliGolden, TopoTableOfSummit) {
+  const auto r = run_linkcast("topo configs/summit.yaml");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_golden("topo_summit.txt", r.out);
+}
+
+TEST(CliGolden, TopoJsonOfTitan) {
+  const auto r = run_linkcast("topo configs/titan.yaml --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_golden("topo_titan.json", r.out);
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["pairs"].size(), 6u);  // 3 endpoints -> 6 ordered pairs
+  EXPECT_EQ(j["pairs"][0]["src"], "cpu0");
+  EXPECT_DOUBLE_EQ(j["pairs"][0]["bandwidth_gbps"].get<double>(), 8.0);
+}
+
+TEST(CliGolden, TopoDotOfDgx1) {
+  const auto r = run_linkcast("topo configs/dgx1-v100.yaml --format dot");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_golden("topo_dgx1.dot", r.out);
+}
+
+TEST(CliGolden, ProjectH100CopySweepOntoH200) {
+  // The README's main job: the copy sweep recorded on the H100 machine projected onto the
+  // 2 x H200 machine and scored against the sweep recorded there.
+  const auto r = run_linkcast(
+      "project --from configs/testbed-h100-1gpu.yaml --to configs/testbed-h200-2gpu.yaml "
+      "tests/data/real/h100-1gpu/copybench_trace.csv.gz --actual tests/data/real/h200-2gpu/copybench_trace.csv.gz");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_golden("project_h100_to_h200.txt", r.out);
+}
+
+TEST(CliGolden, ProjectTitanToSummitJson) {
+  LINKCAST_REQUIRE_SHARED();
+  const std::string titan = test::ahead("Titan_Data/Bandwidth_Benchmarking/profiler-bandwidth-output-dtod.nvvp");
+  const std::string summit = test::ahead("Summit_Data/Bandwidth_Benchmarking/sqlite/profiler-bandwidth-output-dtod.nvvp");
+  const auto r = run_linkcast("project --from configs/titan.yaml --to configs/summit.yaml " + titan + " --actual " +
+                              summit + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["matched_ops"], 2929);
+  EXPECT_EQ(j["unmatched_ops"], 0);
+  for (const char* m : {"default", "ahead", "peak", "envelope"}) {
+    EXPECT_TRUE(j["models"][m].contains("projected_total_s")) << m;
+    EXPECT_TRUE(j["models"][m].contains("wmape_pct")) << m;
+    EXPECT_TRUE(j["by_kind"]["d2d"][m].contains("actual_total_s")) << m;
+  }
+  EXPECT_LT(j["by_kind"]["d2d"]["default"]["wmape_pct"].get<double>(), 15.0);
+}
+
+TEST(CliGolden, ModelsList) {
+  const auto r = run_linkcast("models");
+  ASSERT_EQ(r.exit_code, 0);
+  expect_golden("models.txt", r.out);
+}
+
+TEST(CliErrors, BadInputExitsTwoAndWritesNothing) {
+  const std::string out = ::testing::TempDir() + "should_not_exist.txt";
+  std::filesystem::remove(out);
+  const std::string bad = test::write_temp("bad_trace.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu0,12\ncopy,cpu0,gpu0,-1\n");
+  const auto r = run_linkcast("project --from configs/titan.yaml --to configs/summit.yaml " + bad + " -o " + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: " + bad + ":3: column 'bytes': '-1' is negative; it must be a non-negative whole number\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliErrors, UnknownModelListsTheValidOnes) {
+  const auto r = run_linkcast("project --from configs/titan.yaml --to configs/summit.yaml x.csv --model fastest");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: unknown model 'fastest'; valid models: default, ahead, peak, envelope\n");
+}
+
+TEST(CliErrors, EndpointTheTargetLacks) {
+  const std::string t = test::write_temp("gpu5.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu5,8\n");
+  const auto r = run_linkcast("project --from configs/hgx-h100.yaml --to configs/titan.yaml " + t);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("record 1 (line 2): endpoint 'gpu5' is not in the target node 'titan'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--map gpu5=<endpoint>"), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_linkcast("").exit_code, 2);                       // no subcommand
+  EXPECT_EQ(run_linkcast("topo configs/summit.yaml --format xml").exit_code, 2);
+  EXPECT_EQ(run_linkcast("frobnicate").exit_code, 2);
+  const auto r = run_linkcast("topo configs/nope.yaml");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: configs/nope.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)\n");
+}
+
+TEST(CliHelp, EveryCommandDocumentsItsOptions) {
+  const auto top = run_linkcast("--help");
+  EXPECT_EQ(top.exit_code, 0);
+  for (const char* cmd : {"topo", "project", "models", "calibrate"}) {
+    EXPECT_NE(top.out.find(cmd), std::string::npos) << cmd;
+    const auto r = run_linkcast(std::string(cmd) + " --help");
+    EXPECT_EQ(r.exit_code, 0) << cmd;
+    EXPECT_NE(r.out.find("Options:"), std::string::npos) << cmd << ": " << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace linkcast

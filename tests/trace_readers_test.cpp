@@ -1,0 +1,306 @@
+// workloads/ readers: linkcast CSV, nvprof SQLite (real AHEAD files), Nsight Systems SQLite (a
+// fixture built here to the documented export schema), Kineto JSON (real PyTorch profiler traces
+// recorded for this project), and the errors for bad input.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <zlib.h>
+
+#include "core/error.hpp"
+#include "test_util.hpp"
+#include "workloads/csv.hpp"
+#include "workloads/kineto.hpp"
+#include "workloads/reader.hpp"
+
+namespace linkcast::workloads {
+namespace {
+
+using model::MemKind;
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(CsvTrace, ReadsRequiredAndOptionalColumnsWithDefaults) {
+  const Trace t = parse_csv_trace(
+      "# comment before the header\n"
+      "kind,src,dst,bytes,src_mem,duration_ns,group,comm,object,line\n"
+      "copy,cpu0,gpu1,4096,pageable,1500,,,halo,\"stencil.cu:42\"\n"
+      "copy,gpu1,cpu0,8,,900,,,,\n"
+      "allreduce,gpu0,gpu0,1048576,,,0-3,world,,\n",
+      "t.csv");
+  ASSERT_EQ(t.size(), 3u);
+  const Op a = t.op(0);
+  EXPECT_EQ(t.endpoint_name(a.src), "cpu0");
+  EXPECT_EQ(a.src_mem, MemKind::pageable);
+  EXPECT_EQ(a.dst_mem, MemKind::device);  // default on a GPU
+  EXPECT_EQ(a.duration_ns, 1500);
+  EXPECT_EQ(a.start_ns, kUnknownTime);
+  EXPECT_EQ(t.objects[a.object], "halo");
+  EXPECT_EQ(t.lines[a.line], "stencil.cu:42");
+  EXPECT_EQ(t.op(1).dst_mem, MemKind::pinned);  // default on a host
+  const Op c = t.op(2);
+  EXPECT_EQ(c.kind, OpKind::allreduce);
+  ASSERT_EQ(t.group(c.group).size(), 4u);
+  EXPECT_EQ(t.endpoint_name(t.group(c.group)[3]), "gpu3");
+  EXPECT_EQ(t.comms[c.comm], "world");
+  EXPECT_EQ(t.describe_record(2), "record 3 (line 5)");
+}
+
+TEST(CsvTrace, RoundTripsThroughTheWriter) {
+  const std::string text =
+      "kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream,group,root,object,line,comm,issuer\n"
+      "access,gpu1,gpu0,128,device,device,10,20,3,,,\"a,b\",k.cu:7,,gpu0\n"
+      "broadcast,gpu2,gpu2,64,device,device,,,0,0;2,1,,,nccl,\n";
+  const Trace t = parse_csv_trace(text, "t.csv");
+  std::ostringstream out;
+  write_csv_trace(t, out);
+  EXPECT_EQ(out.str(), text);
+}
+
+TEST(CsvTrace, ErrorsNameFileLineAndColumn) {
+  const std::string header = "kind,src,dst,bytes\n";
+  EXPECT_EQ(error_of([&] { parse_csv_trace(header + "copy,cpu0,gpu0,-5\n", "t.csv"); }),
+            "t.csv:2: column 'bytes': '-5' is negative; it must be a non-negative whole number");
+  EXPECT_EQ(error_of([&] { parse_csv_trace(header + "copy,cpu0,gpu0,1\ncpoy,cpu0,gpu0,1\n", "t.csv"); }),
+            "t.csv:3: column 'kind': 'cpoy' is not an operation kind (did you mean 'copy'?); use copy, access, "
+            "migrate, memset, allreduce, allgather, reducescatter, broadcast, reduce, alltoall, send, recv");
+  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,dst,byte\n", "t.csv"); }),
+            "t.csv:1: unknown column 'byte' (did you mean 'bytes'?) in the header; columns are "
+            "kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream,group,root,object,line,comm,issuer");
+  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,bytes\n", "t.csv"); }),
+            "t.csv:1: the header lacks the required column 'dst' (required: kind,src,dst,bytes)");
+  EXPECT_EQ(error_of([&] { parse_csv_trace(header + "copy,cpu0,gpu0\n", "t.csv"); }),
+            "t.csv:2: 3 fields, but the header has 4 columns");
+  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,dst,bytes,group\nallreduce,gpu0,gpu0,8,0-x\n", "t.csv"); }),
+            "t.csv:2: column 'group': '0-x' is not a GPU list; write 0-3 or 0;2;5");
+  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,dst,bytes\nallgather,gpu0,gpu0,8\n", "t.csv"); }),
+            "t.csv:2: a allgather needs the GPUs taking part in column 'group' (e.g. 0-3)");
+  EXPECT_EQ(error_of([&] { parse_csv_trace(header + "copy,cpu0,gpu0,1,pinnned\n", "t.csv"); }),
+            "t.csv:2: 5 fields, but the header has 4 columns");
+  EXPECT_EQ(error_of([&] { parse_csv_trace("", "t.csv"); }),
+            "t.csv: empty trace: no header line (expected at least kind,src,dst,bytes)");
+}
+
+TEST(TraceFormat, IsChosenByContentNotExtension) {
+  // A CSV named .nvvp is read as CSV; a gzip'd CSV as CSV; a gzip'd JSON as Kineto.
+  const std::string csv = test::write_temp("looks_like.nvvp", "kind,src,dst,bytes\ncopy,cpu0,gpu0,8\n");
+  EXPECT_EQ(detect_trace_format(csv), "csv");
+  EXPECT_EQ(read_trace(csv).size(), 1u);
+  const std::string gz = ::testing::TempDir() + "trace.csv.gz";
+  gzFile f = gzopen(gz.c_str(), "wb");
+  const std::string body = "kind,src,dst,bytes\ncopy,gpu0,cpu0,16\n";
+  gzwrite(f, body.data(), static_cast<unsigned>(body.size()));
+  gzclose(f);
+  EXPECT_EQ(detect_trace_format(gz), "csv");
+  EXPECT_EQ(read_trace(gz).bytes()[0], 16u);
+}
+
+// --- nvprof (real AHEAD databases) -------------------------------------------------------------
+
+TEST(Nvprof, ReadsTheTitanPinnedBandwidthTest) {
+  LINKCAST_REQUIRE_SHARED();
+  // bandwidthTest --htod --memory=pinned: 29 sizes (1 B .. 256 MiB) x 100 repetitions, all
+  // HtoD (copyKind 1) from pinned (srcKind 2) to device (dstKind 3) memory on the K20X.
+  const Trace t = read_trace(test::ahead("Titan_Data/Bandwidth_Benchmarking/profiler-bandwidth-output-htod-pinned.nvvp"));
+  EXPECT_EQ(t.format, "nvprof");
+  ASSERT_EQ(t.size(), 2900u);
+  EXPECT_EQ(t.device_names.at(0), "Tesla K20X");
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    ASSERT_EQ(t.endpoint_name(t.srcs()[i]), "host");
+    ASSERT_EQ(t.endpoint_name(t.dsts()[i]), "gpu0");
+    ASSERT_EQ(t.src_mems()[i], MemKind::pinned);
+    ASSERT_EQ(t.dst_mems()[i], MemKind::device);
+    ASSERT_GT(t.durations()[i], 0);
+  }
+  // Ordered by start time; the largest size is 256 MiB.
+  EXPECT_TRUE(std::is_sorted(t.starts().begin(), t.starts().end()));
+  EXPECT_EQ(*std::max_element(t.bytes().begin(), t.bytes().end()), 268435456u);
+}
+
+TEST(Nvprof, ReadsPageableDeviceToHostWithItsSetupCopies) {
+  LINKCAST_REQUIRE_SHARED();
+  // The dtoh test first fills the device with one pageable HtoD per size (29), then times 100
+  // DtoH copies per size (2900), device (3) -> pageable (1).
+  const Trace t = read_trace(test::ahead("Summit_Data/Bandwidth_Benchmarking/sqlite/profiler-bandwidth-output-dtoh-pageable.nvvp"));
+  ASSERT_EQ(t.size(), 2929u);
+  std::size_t d2h = 0;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (t.endpoint_name(t.dsts()[i]) == "host" && t.dst_mems()[i] == MemKind::pageable) ++d2h;
+  EXPECT_EQ(d2h, 2900u);
+  EXPECT_EQ(t.device_names.at(0), "Tesla V100-SXM2-16GB");
+}
+
+TEST(Nvprof, TruncatedDatabaseIsRejectedWithTheFile) {
+  LINKCAST_REQUIRE_SHARED();
+  const std::string src = test::read_file(test::ahead("Summit_Data/Applications_Traces/minife/peak-51117-minife-h41n08-46561.nvvp"));
+  const std::string cut = test::write_temp("truncated.nvvp", src.substr(0, src.size() / 3));
+  const std::string err = error_of([&] { read_trace(cut); });
+  EXPECT_NE(err.find(cut + ": "), std::string::npos) << err;
+  EXPECT_NE(err.find("the database is corrupt or truncated"), std::string::npos) << err;
+}
+
+TEST(SqliteTrace, ADatabaseWithoutCuptiTablesIsNotAProfile) {
+  const std::string path = ::testing::TempDir() + "other.sqlite";
+  std::remove(path.c_str());
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_exec(db, "CREATE TABLE notes(x TEXT); INSERT INTO notes VALUES('hi');", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  EXPECT_EQ(error_of([&] { read_trace(path); }),
+            path + ": an SQLite database, but not an nvprof or Nsight Systems export (no "
+                   "CUPTI_ACTIVITY_KIND_MEMCPY; tables: notes)");
+}
+
+// --- Nsight Systems ------------------------------------------------------------------------------
+
+/// A minimal `nsys export --type sqlite` database built to the documented schema (Nsight Systems
+/// "SQLite Export Schema Reference": CUPTI_ACTIVITY_KIND_MEMCPY with srcKind/dstKind numbered
+/// from 0, srcDeviceId/dstDeviceId for peer copies, copyKind 11 for unified-memory HtoD;
+/// TARGET_INFO_GPU; StringIds; META_DATA_EXPORT). Not a recorded file: nsys does not run on the
+/// machines this project could use (see README).
+std::string make_nsys_fixture(bool with_enum_table) {
+  const std::string path = ::testing::TempDir() + (with_enum_table ? "nsys_enum.sqlite" : "nsys.sqlite");
+  std::remove(path.c_str());
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  std::string sql =
+      "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+      "CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT);"
+      "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3');"
+      "CREATE TABLE TARGET_INFO_GPU (id INTEGER, name TEXT, busLocation TEXT, totalMemory INTEGER);"
+      "INSERT INTO TARGET_INFO_GPU VALUES (0, 'NVIDIA H200', '0000:06:00.0', 150109880320),"
+      "                                  (1, 'NVIDIA H200', '0000:07:00.0', 150109880320);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT "
+      "NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, "
+      "bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL, deprecatedSrcId INTEGER, srcKind INTEGER, dstKind "
+      "INTEGER, srcDeviceId INTEGER, srcContextId INTEGER, dstDeviceId INTEGER, dstContextId INTEGER, "
+      "migrationCause INTEGER, graphNodeId INTEGER);"
+      // pageable (0) -> device (2) HtoD on gpu0; device -> pinned (1) DtoH; a peer copy
+      // gpu0 -> gpu1 (copyKind 10); a unified-memory migration HtoD (11) onto gpu1.
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES"
+      " (1000, 3000, 0, 1, 7, 1, 1, 4096, 1, 0, 0, 2, 0, 1, 0, 1, 0, 0),"
+      " (4000, 5000, 0, 1, 7, 2, 1, 8192, 2, 0, 2, 1, 0, 1, 0, 1, 0, 0),"
+      " (6000, 6500, 0, 1, 7, 3, 1, 65536, 10, 0, 2, 2, 0, 1, 1, 2, 0, 0),"
+      " (7000, 9000, 1, 2, 9, 4, 1, 2097152, 11, 0, 4, 4, 0, 0, 1, 2, 1, 0);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER, "
+      "streamId INTEGER, correlationId INTEGER, globalPid INTEGER, value INTEGER, bytes INTEGER, graphNodeId "
+      "INTEGER, memKind INTEGER);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (500, 700, 1, 2, 9, 9, 1, 0, 1024, 0, 2);";
+  if (with_enum_table) {
+    // A database that says so itself: ids renumbered on purpose to prove the table is used.
+    sql += "CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
+           "INSERT INTO ENUM_CUDA_MEM_KIND VALUES (0, 'CUDA_MEMOPR_MEMORY_KIND_PINNED', 'Pinned'),"
+           " (1, 'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE', 'Pageable'), (2, 'CUDA_MEMOPR_MEMORY_KIND_DEVICE', 'Device'),"
+           " (4, 'CUDA_MEMOPR_MEMORY_KIND_MANAGED', 'Managed');";
+  }
+  char* err = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+  sqlite3_close(db);
+  return path;
+}
+
+TEST(Nsys, MemoryKindsAreNumberedFromZero) {
+  const Trace t = read_trace(make_nsys_fixture(false));
+  EXPECT_EQ(t.format, "nsys");
+  ASSERT_EQ(t.size(), 5u);  // sorted by start: memset first
+  EXPECT_EQ(t.op(0).kind, OpKind::memset);
+  EXPECT_EQ(t.endpoint_name(t.op(0).src), "gpu1");
+  // srcKind 0 is pageable in Nsight Systems (it would be "unknown" in CUPTI/nvprof numbering).
+  EXPECT_EQ(t.op(1).src_mem, MemKind::pageable);
+  EXPECT_EQ(t.op(1).dst_mem, MemKind::device);
+  EXPECT_EQ(t.op(2).dst_mem, MemKind::pinned);
+  EXPECT_EQ(t.endpoint_name(t.op(3).src), "gpu0");
+  EXPECT_EQ(t.endpoint_name(t.op(3).dst), "gpu1");
+  EXPECT_EQ(t.op(4).kind, OpKind::migrate);
+  EXPECT_EQ(t.endpoint_name(t.op(4).dst), "gpu1");
+  EXPECT_EQ(t.op(4).duration_ns, 2000);
+  EXPECT_EQ(t.device_names, (std::vector<std::string>{"NVIDIA H200", "NVIDIA H200"}));
+}
+
+TEST(Nsys, UsesTheDatabasesOwnMemoryKindTable) {
+  const Trace t = read_trace(make_nsys_fixture(true));
+  EXPECT_EQ(t.op(1).src_mem, MemKind::pinned);    // id 0 is "Pinned" in this database
+  EXPECT_EQ(t.op(2).dst_mem, MemKind::pageable);  // id 1 is "Pageable" in this database
+}
+
+// --- Kineto ----------------------------------------------------------------------------------
+
+TEST(Kineto, ReadsARecordedCopySweep) {
+  // PyTorch 2.11 profiler on one H200 (tests/data/real/h200-2gpu): copies of 1 KiB .. 1 GiB,
+  // pinned and pageable, both directions, device-to-device and GPU0 -> GPU1.
+  const Trace t = read_trace(test::source_dir() + "/tests/data/real/h200-2gpu/torch_copy_sweep.json.gz");
+  EXPECT_EQ(t.format, "kineto");
+  EXPECT_EQ(t.device_names.at(0), "NVIDIA H200");
+  std::size_t p2p = 0, pageable_h2d = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const Op op = t.op(i);
+    if (t.endpoint_name(op.src) == "gpu0" && t.endpoint_name(op.dst) == "gpu1") ++p2p;
+    if (t.endpoint_name(op.src) == "host" && op.src_mem == MemKind::pageable) ++pageable_h2d;
+  }
+  EXPECT_GT(p2p, 0u);
+  EXPECT_GT(pageable_h2d, 0u);
+  EXPECT_TRUE(std::is_sorted(t.starts().begin(), t.starts().end()));
+}
+
+TEST(Kineto, ReadsNcclCollectivesWithTheirArguments) {
+  // DDP on 2 H200s: gradient allreduces as ncclDevKernel_AllReduce_* with "Collective name",
+  // "In msg nelems", dtype Float (4 B) and "Process Group Ranks" "[0, 1]".
+  const Trace t = read_trace(test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank1.json.gz");
+  std::size_t allreduces = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const Op op = t.op(i);
+    if (op.kind != OpKind::allreduce) continue;
+    ++allreduces;
+    EXPECT_EQ(t.endpoint_name(op.src), "gpu1");
+    ASSERT_EQ(t.group(op.group).size(), 2u);
+    EXPECT_EQ(op.bytes % 4, 0u);
+    EXPECT_EQ(t.comms[op.comm], "pg:0");
+  }
+  EXPECT_GT(allreduces, 0u);
+}
+
+TEST(Kineto, ParsesTheEventsItUnderstandsAndSkipsTheRest) {
+  const Trace t = parse_kineto(R"json({"traceEvents": [
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy PtoP (Device -> Device)", "ts": 10.5, "dur": 2.25,
+     "args": {"fromDevice": 2, "toDevice": 3, "stream": 7, "bytes": 65536}},
+    {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllGather_RING_LL(x)", "ts": 1.0, "dur": 5.0,
+     "args": {"device": 1, "Collective name": "_allgather_base", "In msg nelems": 10, "Out msg nelems": 40,
+              "dtype": "BFloat16", "Process Group Name": "3", "Process Group Ranks": "[0, 1, 2, 3]"}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::copy_", "ts": 0.0, "dur": 50.0}],
+    "deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}]})json",
+                               "inline.json");
+  ASSERT_EQ(t.size(), 2u);
+  const Op ag = t.op(0);  // sorted by start
+  EXPECT_EQ(ag.kind, OpKind::allgather);
+  EXPECT_EQ(ag.bytes, 80u);  // allgather counts its output: 40 x 2 B
+  EXPECT_EQ(t.group(ag.group).size(), 4u);
+  const Op p = t.op(1);
+  EXPECT_EQ(t.endpoint_name(p.src), "gpu2");
+  EXPECT_EQ(t.endpoint_name(p.dst), "gpu3");
+  EXPECT_EQ(p.start_ns, 10500);
+  EXPECT_EQ(p.duration_ns, 2250);
+  EXPECT_EQ(t.device_names.at(0), "NVIDIA H100 80GB HBM3");
+}
+
+TEST(Kineto, TruncatedJsonIsRejected) {
+  const std::string err = error_of([] { parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
+  EXPECT_NE(err.find("cut.json: invalid JSON at byte"), std::string::npos) << err;
+  EXPECT_NE(err.find("the file is not a Kineto trace or is truncated"), std::string::npos) << err;
+  EXPECT_EQ(error_of([] { parse_kineto(R"({"schemaVersion": 1})", "other.json"); }),
+            "other.json: JSON without a \"traceEvents\" list: not a PyTorch profiler / Kineto Chrome trace");
+}
+
+TEST(Kineto, TruncatedGzipIsRejected) {
+  const std::string src = test::read_file(test::source_dir() + "/tests/data/real/h100-1gpu/torch_copy_sweep.json.gz");
+  const std::string cut = test::write_temp("cut.json.gz", src.substr(0, src.size() / 2));
+  const std::string err = error_of([&] { read_trace(cut); });
+  EXPECT_NE(err.find("the gzip file is corrupt or truncated"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace linkcast::workloads
