@@ -247,11 +247,12 @@ CommTopology search_rings(const topology::Node& node, const topology::Routes& ro
   return topo;
 }
 
-ProtocolCost protocol_cost(workloads::OpKind kind, int nranks, CollAlgo algo, Proto proto, const CommTopology& topo) {
+ProtocolCost protocol_cost(workloads::OpKind kind, int nranks, CollAlgo algo, Proto proto, const CommTopology& topo,
+                           int channels) {
   ProtocolCost c;
   const bool alltoall = kind == workloads::OpKind::alltoall;
   const double bus = bus_bandwidth_gbps(alltoall ? workloads::OpKind::allgather : kind, nranks, algo, proto, topo.graph);
-  c.channel_cap_gbps = bus > 0 ? bus / topo.channels() : 0;
+  c.channel_cap_gbps = bus > 0 ? bus / (channels > 0 ? channels : topo.channels()) : 0;
   c.step_latency_ns = step_latency_ns(algo, proto, topo.graph.nvlink);
   c.base_latency_ns = base_latency_ns(algo, proto);
   switch (proto) {

@@ -50,7 +50,8 @@ struct ProtocolCost {
   double base_latency_ns = 0;   // once per call and rank (NCCL's baseLat)
   std::uint64_t chunk_bytes = 0;  // data per chunk; 0: the decomposition's default (Simple)
 };
+/// `channels`: the communicator's channel count the call's ranks run (0: topo.channels()).
 ProtocolCost protocol_cost(workloads::OpKind kind, int nranks, CollAlgo algo, Proto proto,
-                           const CommTopology& topo);
+                           const CommTopology& topo, int channels = 0);
 
 }  // namespace linkcast::sim::nccl

@@ -331,7 +331,8 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   c.nccl_model = choice;
 
   // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
-  const nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo);
+  const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
+  const nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
   std::vector<TaskId> launch(static_cast<std::size_t>(n)), join(static_cast<std::size_t>(n));
   TaskId first_launch = 0;
   bool have_first = false;
@@ -376,7 +377,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   spec.nranks = n;
   spec.bytes = c.bytes;
   spec.algo = c.algo;
-  spec.channels = options_.channels > 0 ? options_.channels : topo.channels();
+  spec.channels = comm_channels;
   const int used = workloads::effective_channels(spec);
   c.channels = used;
   std::vector<int> per_ring(topo.rings.size(), 0);
