@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   linkcast::cli::add_project_command(app, run);
   linkcast::cli::add_calibrate_command(app, run);
   linkcast::cli::add_simulate_command(app, run);
+  linkcast::cli::add_matrix_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
