@@ -396,6 +396,8 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     const int ring_channels = per_ring[ring_index];
     if (ring_channels == 0) continue;
     const auto& ring = topo.rings[ring_index];
+    c.rings.emplace_back();
+    for (int k : ring) c.rings.back().push_back(c.gpus[static_cast<std::size_t>(k)]);
     workloads::CollectiveSpec part = spec;
     part.channels = ring_channels;
     const std::uint64_t elems = --rings_left == 0 ? elems_left : total_elems * static_cast<std::uint64_t>(ring_channels) / static_cast<std::uint64_t>(used);

@@ -87,6 +87,12 @@ void render_json(const topology::Node& node, const workloads::Trace& trace, cons
     const CollectiveResult& c = r.collectives[k];
     json gpus = json::array();
     for (int g : c.gpus) gpus.push_back(ep_name(node, g));
+    json rings = json::array();
+    for (const auto& ring : c.rings) {
+      json names = json::array();
+      for (int g : ring) names.push_back(ep_name(node, g));
+      rings.push_back(names);
+    }
     collectives.push_back({{"index", k},
                            {"kind", workloads::to_string(c.kind)},
                            {"comm", c.comm},
@@ -102,7 +108,8 @@ void render_json(const topology::Node& node, const workloads::Trace& trace, cons
                            {"nccl_model_s", seconds(c.nccl_model.time_ns)},
                            {"nccl_graph", {{"channels", c.graph.channels},
                                            {"bw_per_channel_gbps", c.graph.bw_per_channel_gbps},
-                                           {"nvlink", c.graph.nvlink}}}});
+                                           {"nvlink", c.graph.nvlink}}},
+                           {"rings", rings}});
   }
   json links = json::array();
   for (const LinkResult& l : r.links) {

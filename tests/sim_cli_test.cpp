@@ -1,0 +1,121 @@
+// `linkcast simulate` end to end: the printed JSON and table, the timeline file, and the errors
+// (exit 2, nothing half written).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "model/models.hpp"
+#include "test_util.hpp"
+#include "topology/loader.hpp"
+#include "topology/routing.hpp"
+
+namespace linkcast {
+namespace {
+
+using nlohmann::json;
+
+std::string two_copies_csv() {
+  return test::write_temp("sim_two_copies.csv",
+                          "kind,src,dst,bytes,stream\n"
+                          "copy,gpu0,gpu1,1073741824,1\n"
+                          "copy,gpu0,gpu1,1073741824,2\n");
+}
+
+TEST(SimCli, JsonHasMakespanOpsAndLinks) {
+  // Two 1 GiB copies gpu0 -> gpu1 on a DGX-1 share one NVLink direction: both end at
+  // L + 2 x (the default model's time alone - L), which is the makespan.
+  const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + two_copies_csv() +
+                                    " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const topology::Node n = topology::load_node(test::config("dgx1-v100.yaml"));
+  const topology::Routes routes(n);
+  const auto spec = topology::make_path_spec(n, routes, n.find("gpu0"), n.find("gpu1"));
+  model::Transfer t;
+  t.bytes = 1073741824.0;
+  t.access = model::Access::write;
+  const double data_ns = model::default_time_ns(spec, t);
+  EXPECT_NEAR(j["makespan_s"].get<double>(), (spec.latency_ns + 2 * data_ns) * 1e-9, 1e-12);
+  ASSERT_EQ(j["ops"].size(), 2u);
+  EXPECT_EQ(j["ops"][1]["src"], "gpu0");
+  EXPECT_EQ(j["ops"][1]["dst"], "gpu1");
+  EXPECT_EQ(j["ops"][1]["bytes"], 1073741824);
+  ASSERT_EQ(j["links"].size(), 1u);
+  EXPECT_EQ(j["links"][0]["from"], "gpu0");
+  EXPECT_EQ(j["links"][0]["to"], "gpu1");
+  EXPECT_NEAR(j["links"][0]["bytes"].get<double>(), 2147483648.0, 1.0);
+  EXPECT_EQ(j["model"], "default");
+  EXPECT_EQ(j["matrix"]["endpoints"], json::array({"gpu0", "gpu1"}));
+}
+
+TEST(SimCli, TableAndTimeline) {
+  const std::string timeline = ::testing::TempDir() + "sim_timeline.json";
+  std::filesystem::remove(timeline);
+  const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + two_copies_csv() +
+                                    " --timeline " + timeline);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("makespan: 91.3 ms"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gpu0->gpu1  25.0  2.15 GB       100.0%  100.0%"), std::string::npos) << r.out;
+  // Chrome trace events: a complete event per copy on its stream's track, a counter per link.
+  const json j = json::parse(test::read_file(timeline));
+  int copies = 0, counters = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] == "X" && e["name"] == "copy 1 GiB gpu0->gpu1") ++copies;
+    if (e["ph"] == "C" && e["name"] == "gpu0->gpu1") ++counters;
+  }
+  EXPECT_EQ(copies, 2);
+  EXPECT_GE(counters, 2);
+}
+
+TEST(SimCli, WorkloadCollectiveBesideNcclsModel) {
+  // nccl-allreduce of 1 GiB on the HGX-H100's 8 GPUs with NCCL's model as the whole answer:
+  // the makespan is NCCL's time, 8.4 + 14 x 3.4 us + 1 GiB / (360 x 8 / 14 GB/s).
+  const auto r = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") +
+                                    " --workload nccl-allreduce:bytes=1GiB --model nccl-model --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const double nccl_s = (56000 + 1073741824.0 / (360.0 * 8 / 14)) * 1e-9;
+  EXPECT_NEAR(j["makespan_s"].get<double>(), nccl_s, 1e-12);
+  EXPECT_NEAR(j["collectives"][0]["nccl_model_s"].get<double>(), nccl_s, 1e-12);
+  EXPECT_EQ(j["collectives"][0]["algo"], "ring");
+  EXPECT_EQ(j["collectives"][0]["proto"], "Simple");
+  EXPECT_EQ(j["model"], "default + nccl-model");
+}
+
+TEST(SimCli, UnknownModelListsTheValidOnes) {
+  const std::string out = ::testing::TempDir() + "sim_never_written.json";
+  std::filesystem::remove(out);
+  const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + two_copies_csv() +
+                                    " --model nccl -o " + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "linkcast: error: --model: unknown model 'nccl'; valid models: default, ahead, peak, envelope, "
+            "nccl-model\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(SimCli, NeedsATraceOrAWorkload) {
+  const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: simulate: give a trace file or --workload SPEC (exactly one of them)\n");
+}
+
+TEST(SimCli, BadRecordLeavesNoOutput) {
+  // A GPU the node lacks: exit 2 naming file, record and fix; neither -o nor --timeline written.
+  const std::string csv = test::write_temp("sim_bad.csv", "kind,src,dst,bytes\ncopy,gpu0,gpu12,4096\n");
+  const std::string out = ::testing::TempDir() + "sim_bad_out.json";
+  const std::string timeline = ::testing::TempDir() + "sim_bad_timeline.json";
+  std::filesystem::remove(out);
+  std::filesystem::remove(timeline);
+  const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + csv + " -o " + out +
+                                    " --timeline " + timeline);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(csv + ": record 1 (line 2): endpoint 'gpu12' is not in node 'dgx1-v100'"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(timeline));
+}
+
+}  // namespace
+}  // namespace linkcast
