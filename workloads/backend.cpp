@@ -118,6 +118,7 @@ Address Backend::malloc_device(int device, std::uint64_t bytes, std::string_view
   a.endpoint = device_endpoint_[static_cast<std::size_t>(device)];
   a.object = object_id(name, site);
   allocations_.push_back(a);
+  bases_.push_back(a.base);
   return a.base;
 }
 
@@ -134,6 +135,7 @@ Address Backend::malloc_host(std::uint64_t bytes, model::MemKind kind, std::stri
   a.endpoint = host_endpoint(socket);
   a.object = object_id(name, site);
   allocations_.push_back(a);
+  bases_.push_back(a.base);
   return a.base;
 }
 
@@ -149,6 +151,7 @@ Address Backend::malloc_managed(std::uint64_t bytes, std::string_view name, std:
   a.first_page = static_cast<std::uint32_t>(page_location_.size());
   page_location_.resize(page_location_.size() + pages, kUnpopulated);
   allocations_.push_back(a);
+  bases_.push_back(a.base);
   return a.base;
 }
 
@@ -163,13 +166,27 @@ void Backend::free(Address base) {
 }
 
 std::ptrdiff_t Backend::find(Address address) const {
-  // Bases only grow, so the table is sorted: the candidate is the last base <= address.
-  const auto it = std::upper_bound(allocations_.begin(), allocations_.end(), address,
-                                   [](Address v, const Allocation& a) { return v < a.base; });
-  if (it == allocations_.begin()) return -1;
-  const auto& a = *(it - 1);
+  // Bases only grow, so the table is sorted: the candidate is the last base <= address. A
+  // branchless binary search: the comparisons of a random lookup are unpredictable, and
+  // mispredicted branches would cost more than the search itself.
+  if (bases_.empty() || address < bases_.front()) return -1;
+  std::uint32_t& memo = memo_[static_cast<std::size_t>(address >> 16) & (kMemoSize - 1)];
+  if (memo < allocations_.size()) {
+    const Allocation& m = allocations_[memo];
+    if (address >= m.base && address < m.base + m.bytes) return memo;
+  }
+  const Address* first = bases_.data();
+  std::size_t len = bases_.size();
+  while (len > 1) {
+    const std::size_t half = len / 2;
+    first = first[half] <= address ? first + half : first;
+    len -= half;
+  }
+  const std::ptrdiff_t i = first - bases_.data();
+  const Allocation& a = allocations_[static_cast<std::size_t>(i)];
   if (address >= a.base + a.bytes) return -1;
-  return it - 1 - allocations_.begin();
+  memo = static_cast<std::uint32_t>(i);
+  return i;
 }
 
 const Backend::Allocation& Backend::lookup(Address address, std::uint64_t bytes, std::string_view context) const {

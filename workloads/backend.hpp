@@ -233,6 +233,11 @@ class Backend {
   std::vector<std::string> device_names_;
   std::vector<std::uint8_t> peer_;  // device x device
   std::vector<Allocation> allocations_;  // sorted by base (addresses only grow)
+  std::vector<Address> bases_;           // allocations_[i].base, dense for the binary search
+  // Memo of the last allocation found per 64 KiB granule of the address space (direct-mapped,
+  // verified on use): turns most lookups that miss a kernel's one-entry cache into one load.
+  static constexpr std::size_t kMemoSize = 16384;
+  mutable std::vector<std::uint32_t> memo_ = std::vector<std::uint32_t>(kMemoSize, 0xFFFFFFFFu);
   std::vector<std::int8_t> page_location_;  // managed pages: device, kOnHost or kUnpopulated
   Address next_address_ = Address{1} << 40;
   std::uint32_t next_stream_ = 0;
