@@ -13,6 +13,8 @@
 #include "core/strings.hpp"
 #include "topology/routing.hpp"
 
+#include <queue>
+
 namespace linkcast::topology {
 
 namespace {
@@ -303,6 +305,42 @@ void read_link(const SchemaReader& r, const YAML::Node& l, std::size_t index, No
   node.links.push_back(std::move(link));
 }
 
+/// For every endpoint, the CPU reached with the lowest total latency (-1 if none), found by one
+/// Dijkstra from all CPUs at once over the reversed links, expanding only vertices that forward
+/// traffic (CPUs and switches), as the routes do.
+std::vector<int> nearest_cpu(const Node& node) {
+  const std::size_t n = node.endpoints.size();
+  std::vector<std::vector<std::pair<int, double>>> adjacent(n);
+  for (const Link& l : node.links) {
+    adjacent[static_cast<std::size_t>(l.a)].emplace_back(l.b, l.spec.latency_ns);
+    adjacent[static_cast<std::size_t>(l.b)].emplace_back(l.a, l.spec.latency_ns);
+  }
+  std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+  std::vector<int> origin(n, -1);
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  for (int c : node.cpus()) {
+    dist[static_cast<std::size_t>(c)] = 0;
+    origin[static_cast<std::size_t>(c)] = c;
+    queue.emplace(0.0, c);
+  }
+  while (!queue.empty()) {
+    const auto [d, u] = queue.top();
+    queue.pop();
+    const auto uu = static_cast<std::size_t>(u);
+    if (d > dist[uu] || !node.endpoints[uu].forwards()) continue;
+    for (const auto& [v, latency] : adjacent[uu]) {
+      const auto vv = static_cast<std::size_t>(v);
+      if (d + latency < dist[vv]) {
+        dist[vv] = d + latency;
+        origin[vv] = origin[uu];
+        queue.emplace(dist[vv], v);
+      }
+    }
+  }
+  return origin;
+}
+
 }  // namespace
 
 Node parse_node(const std::string& yaml_text, const std::string& file) {
@@ -375,29 +413,36 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
     }
   }
 
-  // Semantic checks that need the whole graph: explicit routes follow links, every GPU reaches
-  // a host, every GPU has a host socket.
-  const Routes routing(node);  // throws for an explicit route that skips a link
-  for (Endpoint& e : node.endpoints) {
-    if (e.kind != EndpointKind::gpu) continue;
-    const int gpu = node.find(e.id);
-    int best = -1;
-    double best_latency = 0;
-    for (int cpu : node.cpus()) {
-      const Path& p = routing.path(gpu, cpu);
-      if (!p.reachable) continue;
-      if (best < 0 || p.latency_ns < best_latency) {
-        best = cpu;
-        best_latency = p.latency_ns;
+  // Semantic checks that need the whole graph: explicit routes follow links (checked when
+  // routes are computed), and every GPU reaches a host; a GPU's default host is the nearest one.
+  for (const RouteOverride& ro : node.routes) {
+    std::vector<int> at = {ro.from};
+    at.insert(at.end(), ro.via.begin(), ro.via.end());
+    at.push_back(ro.to);
+    for (std::size_t k = 0; k + 1 < at.size(); ++k) {
+      const bool joined = std::any_of(node.links.begin(), node.links.end(), [&](const Link& l) {
+        return (l.a == at[k] && l.b == at[k + 1]) || (l.b == at[k] && l.a == at[k + 1]);
+      });
+      if (!joined) {
+        throw InputError(fmt::format(
+            "{}: routes[{}]: no link joins '{}' and '{}'; an explicit route must follow links of the node (add the "
+            "link or fix 'via')",
+            location(file, ro.line, ro.column), &ro - node.routes.data(),
+            node.endpoints[static_cast<std::size_t>(at[k])].id, node.endpoints[static_cast<std::size_t>(at[k + 1])].id));
       }
     }
-    if (best < 0) {
+  }
+  const std::vector<int> nearest = nearest_cpu(node);
+  for (std::size_t i = 0; i < node.endpoints.size(); ++i) {
+    Endpoint& e = node.endpoints[i];
+    if (e.kind != EndpointKind::gpu) continue;
+    if (nearest[i] < 0) {
       throw InputError(fmt::format(
           "{}: gpu '{}' has no route to any cpu; add a link (e.g. PCIe or NVLink) from it, or "
           "from a switch it connects to, to a cpu",
           location(file, e.line, e.column), e.id));
     }
-    if (e.host < 0) e.host = best;
+    if (e.host < 0) e.host = nearest[i];
   }
   return node;
 }

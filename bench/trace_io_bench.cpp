@@ -1,0 +1,76 @@
+// Trace ingest (Kineto JSON target >= 100 MB/s) and the linkcast CSV reader, on generated text
+// shaped like the real files (Kineto: PyTorch 2.11's event layout with CPU-op noise around the
+// GPU memcpy/memset/NCCL events).
+#include <benchmark/benchmark.h>
+
+#include <fmt/format.h>
+
+#include <random>
+
+#include "workloads/csv.hpp"
+#include "workloads/kineto.hpp"
+
+namespace {
+
+std::string kineto_text(std::size_t events) {
+  std::string s = "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}],\n"
+                  " \"traceEvents\": [\n";
+  std::mt19937_64 rng(7);
+  for (std::size_t i = 0; i < events; ++i) {
+    const double ts = 1.7e12 + static_cast<double>(i) * 3.5;
+    switch (i % 4) {
+      case 0:
+        fmt::format_to(std::back_inserter(s),
+                       "  {{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::copy_\", \"pid\": 123, \"tid\": 123, "
+                       "\"ts\": {:.3f}, \"dur\": 12.1, \"args\": {{\"External id\": {}, \"Record function id\": 0, "
+                       "\"Sequence number\": {}, \"Fwd thread id\": 0, \"Ev Idx\": {}}}}},\n",
+                       ts, i, i, i);
+        break;
+      case 1:
+        fmt::format_to(std::back_inserter(s),
+                       "  {{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pinned -> Device)\", "
+                       "\"pid\": 0, \"tid\": 7, \"ts\": {:.3f}, \"dur\": 4.5, \"args\": {{\"External id\": {}, "
+                       "\"device\": 0, \"context\": 1, \"stream\": 7, \"correlation\": {}, \"bytes\": {}, "
+                       "\"memory bandwidth (GB/s)\": 1.2}}}},\n",
+                       ts, i, i, 1u << (rng() % 28));
+        break;
+      case 2:
+        fmt::format_to(std::back_inserter(s),
+                       "  {{\"ph\": \"f\", \"id\": {}, \"pid\": 0, \"tid\": 7, \"ts\": {:.3f}, \"cat\": \"ac2g\", "
+                       "\"name\": \"ac2g\", \"bp\": \"e\"}},\n",
+                       i, ts);
+        break;
+      default:
+        fmt::format_to(std::back_inserter(s),
+                       "  {{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)\", "
+                       "\"pid\": 0, \"tid\": 17, \"ts\": {:.3f}, \"dur\": 78.8, \"args\": {{\"device\": 0, "
+                       "\"stream\": 17, \"grid\": [24, 1, 1], \"block\": [544, 1, 1], \"Collective name\": "
+                       "\"allreduce\", \"In msg nelems\": 4216842, \"Out msg nelems\": 4216842, \"Group size\": 2, "
+                       "\"dtype\": \"Float\", \"Process Group Name\": \"0\", \"Process Group Ranks\": \"[0, 1]\"}}}},\n",
+                       ts);
+    }
+  }
+  s += "  {\"ph\": \"i\", \"name\": \"end\", \"ts\": 0}\n], \"traceName\": \"bench\"}\n";
+  return s;
+}
+
+void BM_KinetoIngest(benchmark::State& state) {
+  const std::string text = kineto_text(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(linkcast::workloads::parse_kineto(text, "bench.json"));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+  state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
+}
+BENCHMARK(BM_KinetoIngest)->Arg(200000)->Unit(benchmark::kMillisecond);
+
+void BM_CsvIngest(benchmark::State& state) {
+  std::string text = "kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream\n";
+  for (std::int64_t i = 0; i < state.range(0); ++i)
+    fmt::format_to(std::back_inserter(text), "copy,cpu0,gpu{},{},pinned,device,{},{},{}\n", i % 8, 1 << (i % 28),
+                   i * 1000, 500 + i % 7000, i % 4);
+  for (auto _ : state) benchmark::DoNotOptimize(linkcast::workloads::parse_csv_trace(text, "bench.csv"));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_CsvIngest)->Arg(1000000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
