@@ -177,7 +177,8 @@ struct CollectiveConfig {
   CollAlgo algo = CollAlgo::ring;
   bool algo_given = false;  // false: the consumer may choose by size, as NCCL does
   int channels = 0;         // 0: default
-  std::uint64_t chunk_bytes = 0;
+  bool channels_given = false;  // false: `channels` is a default (the node's or kDefaultChannels)
+  std::uint64_t chunk_bytes = 0;  // 0: NCCL's default
   std::uint32_t elem_bytes = 4;
 };
 

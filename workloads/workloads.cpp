@@ -324,7 +324,8 @@ void read_collective_keys(Context& ctx, CollAlgo default_algo) {
   CollectiveConfig& c = ctx.collectives;
   c.algo_given = p.has("algo");
   c.algo = *parse_coll_algo(p.choice("algo", std::string(to_string(default_algo)), {"ring", "tree"}));
-  if (p.has("channels")) {
+  c.channels_given = p.has("channels");
+  if (c.channels_given) {
     c.channels = static_cast<int>(p.count("channels", 0, 1, nccl::kMaxChannels));
   } else if (ctx.node && !ctx.gpu_endpoints.empty()) {
     c.channels = default_channels(*ctx.node, ctx.gpu_endpoints);
