@@ -76,6 +76,11 @@ class IndexedHeap {
     return id;
   }
 
+  /// Adds `delta` to every key (order is unchanged).
+  void shift_keys(double delta) {
+    for (Entry& e : heap_) e.key += delta;
+  }
+
   void clear() {
     for (const Entry& e : heap_) (*pos_)[e.id] = kAbsent;
     heap_.clear();

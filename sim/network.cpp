@@ -15,6 +15,9 @@ namespace {
 constexpr double kTimeSlackNs = 1e-6;
 /// After this many removals a route class recomputes its weight sums exactly (no drift).
 constexpr std::uint32_t kRecomputeAfter = 4096;
+/// A class clock beyond this many bytes is rebased to 0 (its members' tags with it), so tags keep
+/// sub-byte precision however long the class stays busy.
+constexpr double kRebaseBytes = 1099511627776.0;  // 2^40
 }  // namespace
 
 FlowNetwork::FlowNetwork(const Solver& solver)
@@ -30,6 +33,7 @@ ResourceId FlowNetwork::add_resource(double capacity_gbps) {
   resources_.push_back(std::move(r));
   scratch_.rem.push_back(0);
   scratch_.load.push_back(0);
+  scratch_.share.push_back(0);
   scratch_.count.push_back(0);
   new_wire_rate_.push_back(0);
   return static_cast<ResourceId>(resources_.size() - 1);
@@ -120,11 +124,13 @@ double FlowNetwork::rate(FlowId f) {
 
 void FlowNetwork::settle_resource(Resource& res) {
   const double dt = now_ - res.since;
-  if (dt > 0) {
-    res.wire_bytes += res.wire_rate * dt;
-    res.data_bytes += res.data_rate * dt;
-  }
+  if (dt > 0) res.wire_bytes += res.wire_rate * dt;
   res.since = now_;
+}
+
+void FlowNetwork::settle_route(Route& route) {
+  route.data_bytes += route.data_rate * (now_ - route.data_since);
+  route.data_since = now_;
 }
 
 double FlowNetwork::wire_bytes(ResourceId r) const {
@@ -133,8 +139,12 @@ double FlowNetwork::wire_bytes(ResourceId r) const {
 }
 
 double FlowNetwork::data_bytes(ResourceId r) const {
-  const Resource& res = resources_[r];
-  return res.data_bytes + res.data_rate * (now_ - res.since);
+  // Kept per route class (cheaper to maintain); a resource carried what its routes did.
+  double bytes = 0;
+  for (const Route& route : routes_)
+    if (std::find(route.hops.begin(), route.hops.end(), r) != route.hops.end())
+      bytes += route.data_bytes + route.data_rate * (now_ - route.data_since);
+  return bytes;
 }
 
 void FlowNetwork::recompute_weight_sum(Route& route) {
@@ -146,6 +156,14 @@ void FlowNetwork::recompute_weight_sum(Route& route) {
     if (f.state == FlowState::capped) route.capped_rate += f.cap;
   }
   route.removals = 0;
+}
+
+void FlowNetwork::rebase(Route& route) {
+  if (!(route.clock > kRebaseBytes)) return;
+  route.tags.shift_keys(-route.clock);
+  for (const CapEntry& e : route.by_cap)
+    if (flows_[e.flow].state == FlowState::uncapped) flows_[e.flow].tag -= route.clock;
+  route.clock = 0;
 }
 
 void FlowNetwork::update_route_event(RouteId r) {
@@ -199,6 +217,8 @@ void FlowNetwork::solve() {
     Route& route = routes_[g];
     route.clock = clock_now(route);
     route.clock_at = now_;
+    rebase(route);
+    settle_route(route);
     const std::uint32_t k = new_capped_[g];
     std::uint32_t capped_left = route.n_capped;
     for (std::uint32_t i = 0; i < route.by_cap.size() && (i < k || capped_left > 0); ++i) {
@@ -243,17 +263,15 @@ void FlowNetwork::solve() {
     route.tags.set(id, f.tag);
   }
   pending_.clear();
-  for (RouteId g : comp_routes_) update_route_event(g);
+  for (RouteId g : comp_routes_) {
+    Route& route = routes_[g];
+    route.data_rate = static_cast<double>(route.members() - route.n_capped) * route.level + route.capped_rate;
+    update_route_event(g);
+  }
   for (ResourceId r : comp_resources_) {
     Resource& res = resources_[r];
-    double data = 0;
-    for (RouteId g : res.routes) {
-      const Route& route = routes_[g];
-      data += static_cast<double>(route.members() - route.n_capped) * route.level + route.capped_rate;
-    }
     const bool changed = res.wire_rate != new_wire_rate_[r];
     res.wire_rate = new_wire_rate_[r];
-    res.data_rate = data;
     if (record_series_ && changed) res.series.push_back({now_, res.wire_bytes});
   }
 }
@@ -262,6 +280,9 @@ void FlowNetwork::finish(FlowId id, std::vector<FlowId>& done) {
   Flow& f = flows_[id];
   const RouteId g = f.route;
   Route& route = routes_[g];
+  settle_route(route);
+  // Until the next solve (at this same time) the others keep their rates.
+  route.data_rate -= f.state == FlowState::capped ? f.cap : f.state == FlowState::uncapped ? route.level : 0.0;
   if (f.state == FlowState::capped) {
     capped_.erase(id);
     --route.n_capped;
@@ -279,6 +300,7 @@ void FlowNetwork::finish(FlowId id, std::vector<FlowId>& done) {
     route.capped_rate = 0;
     route.removals = 0;
     route.level = 0;
+    route.data_rate = 0;
     route_events_.erase(g);
     for (ResourceId r : route.hops) {
       auto& list = resources_[r].routes;
@@ -307,8 +329,15 @@ void FlowNetwork::advance_to(double t_ns, std::vector<FlowId>& done) {
     Route& route = routes_[g];
     route.clock = clock_now(route);
     route.clock_at = now_;
-    const double slack = route.level * kTimeSlackNs;
-    while (!route.tags.empty() && route.tags.top_key() <= route.clock + slack) finish(route.tags.top(), done);
+    // Due: within the slack of this event, or so close that the time of its own finish would not
+    // be later than this event (below the clock's resolution).
+    while (!route.tags.empty()) {
+      const double left = route.tags.top_key() - route.clock;
+      const double slack = route.level * kTimeSlackNs + 1e-13 * std::fabs(route.tags.top_key());
+      if (left > slack && now_ + left / route.level > due) break;
+      finish(route.tags.top(), done);
+    }
+    rebase(route);
     update_route_event(g);
   }
 }

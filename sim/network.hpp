@@ -121,6 +121,9 @@ class FlowNetwork {
     double clock = 0;                // bytes served to each uncapped member, at clock_at
     double clock_at = 0;
     double capped_rate = 0;          // sum of capped members' caps
+    double data_rate = 0;            // all members together, as last solved
+    double data_bytes = 0;           // carried up to data_since
+    double data_since = 0;
     IndexedHeap tags;                // uncapped members by tag
     std::uint32_t visit = 0;         // component search epoch
     std::uint32_t removals = 0;      // since weight_sum was last recomputed exactly
@@ -130,9 +133,7 @@ class FlowNetwork {
     double capacity = 0;
     std::vector<RouteId> routes;  // routes with at least one member
     double wire_rate = 0;         // current consumption, units per ns
-    double data_rate = 0;
     double wire_bytes = 0;        // accumulated up to `since`
-    double data_bytes = 0;
     double since = 0;
     std::uint32_t visit = 0;
     std::vector<SeriesPoint> series;
@@ -143,7 +144,9 @@ class FlowNetwork {
   void solve();
   void finish(FlowId f, std::vector<FlowId>& done);
   void update_route_event(RouteId r);
+  void rebase(Route& route);
   void settle_resource(Resource& res);
+  void settle_route(Route& route);
   void recompute_weight_sum(Route& route);
 
   const Solver* solver_;
@@ -170,7 +173,7 @@ class FlowNetwork {
   std::vector<std::uint32_t> new_capped_;  // by route: members capped, a prefix of by_cap
   std::vector<double> new_wire_rate_;      // by resource: consumption, units per ns
   struct Scratch {
-    std::vector<double> rem, load;          // by resource
+    std::vector<double> rem, load, share;   // by resource
     std::vector<std::uint32_t> count;       // by resource: uncapped members not yet frozen
     std::vector<double> route_load;         // by route hop (Route::scratch_at + h)
     std::vector<std::uint32_t> frozen;      // by route: epoch when frozen

@@ -14,6 +14,8 @@ namespace linkcast::sim {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Components of up to this many resources find the lowest share by scanning.
+constexpr std::size_t kScanResources = 48;
 }
 
 void IncrementalMaxMin::do_solve(FlowNetwork& net) const {
@@ -24,6 +26,21 @@ void IncrementalMaxMin::do_solve(FlowNetwork& net) const {
   // The network's solve epoch marks the routes frozen in this solve.
   const std::uint32_t epoch = net.epoch_;
 
+  // One route class alone with no capped member (a pair on its own link, most components):
+  // its members share the narrowest hop.
+  if (net.comp_routes_.size() == 1 && !std::isfinite(routes[net.comp_routes_[0]].by_cap.front().cap)) {
+    const RouteId g = net.comp_routes_[0];
+    const auto& route = routes[g];
+    double level = kInf;
+    for (std::size_t h = 0; h < route.hops.size(); ++h)
+      level = std::min(level, resources[route.hops[h]].capacity / route.weight_sum[h]);
+    net.new_capped_[g] = 0;
+    net.new_level_[g] = level;
+    for (ResourceId r : net.comp_resources_) net.new_wire_rate_[r] = 0;
+    for (std::size_t h = 0; h < route.hops.size(); ++h)
+      net.new_wire_rate_[route.hops[h]] = std::min(level * route.weight_sum[h], resources[route.hops[h]].capacity);
+    return;
+  }
   for (ResourceId r : net.comp_resources_) {
     s.rem[r] = resources[r].capacity;
     s.load[r] = 0;
@@ -42,8 +59,17 @@ void IncrementalMaxMin::do_solve(FlowNetwork& net) const {
     }
     if (std::isfinite(route.by_cap.front().cap)) s.caps.set(g, route.by_cap.front().cap);
   }
-  for (ResourceId r : net.comp_resources_)
-    if (s.count[r] > 0) s.shares.set(r, s.rem[r] / s.load[r]);
+  // Small components (most of them) scan their resources for the lowest share; large ones keep
+  // the shares in a heap.
+  const bool use_heap = net.comp_resources_.size() > kScanResources;
+  std::size_t active = 0;
+  for (ResourceId r : net.comp_resources_) {
+    s.share[r] = kInf;
+    if (s.count[r] == 0) continue;
+    ++active;
+    s.share[r] = s.rem[r] / s.load[r];
+    if (use_heap) s.shares.set(r, s.share[r]);
+  }
 
   // Removes `weight` units per ns-rate of load (and `members` flows) from resource r, whose
   // remaining capacity drops by `used`.
@@ -52,15 +78,34 @@ void IncrementalMaxMin::do_solve(FlowNetwork& net) const {
     s.count[r] -= members;
     if (s.count[r] == 0) {
       s.load[r] = 0;
-      s.shares.erase(r);
+      s.share[r] = kInf;
+      --active;
+      if (use_heap) s.shares.erase(r);
     } else {
       s.load[r] = std::max(s.load[r] - weight, 1e-300);
-      s.shares.set(r, s.rem[r] / s.load[r]);
+      s.share[r] = s.rem[r] / s.load[r];
+      if (use_heap) s.shares.set(r, s.share[r]);
     }
   };
+  // The resource with the lowest share (remaining capacity per unit of unfrozen load).
+  auto lowest = [&](ResourceId& r) {
+    if (use_heap) {
+      r = s.shares.top();
+      return s.shares.top_key();
+    }
+    double best = kInf;
+    for (ResourceId c : net.comp_resources_) {
+      if (s.share[c] < best) {
+        best = s.share[c];
+        r = c;
+      }
+    }
+    return best;
+  };
 
-  while (!s.shares.empty() || !s.caps.empty()) {
-    const double share = s.shares.empty() ? kInf : s.shares.top_key();
+  while (active > 0 || !s.caps.empty()) {
+    ResourceId r = 0;
+    const double share = active == 0 ? kInf : lowest(r);
     const double cap = s.caps.empty() ? kInf : s.caps.top_key();
     if (cap <= share) {
       // The route's lowest-capped unfrozen member reaches its own cap first.
@@ -79,7 +124,6 @@ void IncrementalMaxMin::do_solve(FlowNetwork& net) const {
       continue;
     }
     // Resource r runs out at rate `share`: every unfrozen route through it freezes there.
-    const ResourceId r = s.shares.top();
     for (RouteId g : resources[r].routes) {
       if (s.frozen[g] == epoch) continue;
       auto& route = routes[g];
@@ -92,7 +136,12 @@ void IncrementalMaxMin::do_solve(FlowNetwork& net) const {
         consume(route.hops[h], w * share, w, unfrozen);
       }
     }
-    s.shares.erase(r);  // normally already gone: its count reached 0
+    if (s.count[r] != 0) {  // cannot happen: every route through r froze; never loop on it
+      s.count[r] = 0;
+      s.share[r] = kInf;
+      --active;
+      if (use_heap) s.shares.erase(r);
+    }
   }
   for (ResourceId r : net.comp_resources_)
     net.new_wire_rate_[r] = std::max(resources[r].capacity - s.rem[r], 0.0);

@@ -1,0 +1,143 @@
+// Simulator speed (build with -O2, the default build type):
+//  BM_RandomFlowsDgx1/K: flows between random GPU pairs of the DGX-1 (cube-mesh NVLink, PCIe
+//    where GPUs are not neighbours), sizes log-uniform 64 KiB..64 MiB, K kept in flight (a new
+//    flow starts whenever one ends). items_per_second = flow events (starts + completions) per
+//    second. Target: >= 1 M/s.
+//  BM_SimulateCopies: 100,000 copies on 1,000 streams (100 each) over the DGX-1 through
+//    sim::simulate (planning, event loop, results), as `linkcast simulate` runs them.
+//  BM_SimulateRingAllreduce: a 1 GiB ring allreduce on 8 GPUs with NCCL's default chunking.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <random>
+
+#include "sim/network.hpp"
+#include "sim/plan.hpp"
+#include "sim/solver.hpp"
+#include "topology/loader.hpp"
+#include "topology/routing.hpp"
+
+namespace {
+
+using namespace linkcast;
+
+const topology::Node& dgx1() {
+  static const topology::Node node = topology::load_node(std::string(LINKCAST_SOURCE_DIR) + "/configs/dgx1-v100.yaml");
+  return node;
+}
+
+void random_flows(benchmark::State& state, const char* solver_name) {
+  const topology::Node& node = dgx1();
+  const topology::Routes routes(node);
+  const auto solver = sim::make_solver(solver_name);
+  const auto gpus = node.gpus();
+  const auto in_flight = static_cast<std::size_t>(state.range(0));
+  std::uint64_t events = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    sim::FlowNetwork net(*solver);
+    for (const auto& l : node.links) {
+      net.add_resource(l.spec.gbps());
+      net.add_resource(l.spec.gbps());
+    }
+    std::vector<sim::RouteId> pair_route;
+    for (int a : gpus)
+      for (int b : gpus) {
+        if (a == b) continue;
+        std::vector<sim::ResourceId> hops;
+        for (const auto& dl : routes.path(a, b).links)
+          hops.push_back(static_cast<sim::ResourceId>(dl.link * 2 + (dl.forward ? 0 : 1)));
+        pair_route.push_back(net.add_route(hops));
+      }
+    std::mt19937_64 rng(42);
+    std::uniform_int_distribution<std::size_t> pick(0, pair_route.size() - 1);
+    std::uniform_real_distribution<double> log_size(std::log(64.0 * 1024), std::log(64.0 * 1024 * 1024));
+    const std::size_t total = 200'000;
+    std::size_t started = 0;
+    state.ResumeTiming();
+    auto start_one = [&] {
+      net.start(pair_route[pick(rng)], std::exp(log_size(rng)), {}, sim::kNoCap, started);
+      ++started;
+      ++events;
+    };
+    while (started < in_flight) start_one();
+    std::vector<sim::FlowId> done;
+    while (net.active_flows() > 0) {
+      const double t = net.next_completion();
+      done.clear();
+      net.advance_to(t, done);
+      events += done.size();
+      for (std::size_t k = 0; k < done.size() && started < total; ++k) start_one();
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(events));
+  state.counters["in_flight"] = static_cast<double>(in_flight);
+}
+
+void BM_RandomFlowsDgx1(benchmark::State& state) { random_flows(state, "maxmin"); }
+BENCHMARK(BM_RandomFlowsDgx1)->Arg(16)->Arg(256)->Arg(4096)->Unit(benchmark::kMillisecond);
+
+void BM_RandomFlowsDgx1Reference(benchmark::State& state) { random_flows(state, "maxmin-reference"); }
+BENCHMARK(BM_RandomFlowsDgx1Reference)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+workloads::Trace copies_trace(std::size_t copies, std::uint32_t streams) {
+  workloads::Trace t;
+  std::mt19937_64 rng(1);
+  const std::vector<std::string> eps = {"cpu0", "cpu1", "gpu0", "gpu1", "gpu2", "gpu3", "gpu4", "gpu5", "gpu6", "gpu7"};
+  std::vector<std::uint16_t> ids;
+  for (const auto& e : eps) ids.push_back(t.endpoint(e));
+  std::uniform_int_distribution<std::size_t> pick(0, ids.size() - 1);
+  std::uniform_real_distribution<double> log_size(std::log(4096.0), std::log(16.0 * 1024 * 1024));
+  t.reserve(copies);
+  for (std::size_t i = 0; i < copies; ++i) {
+    workloads::Op op;
+    op.kind = workloads::OpKind::copy;
+    do {
+      op.src = ids[pick(rng)];
+      op.dst = ids[pick(rng)];
+    } while (op.src == op.dst || (op.src < 2 && op.dst < 2));
+    op.src_mem = op.src < 2 ? model::MemKind::pinned : model::MemKind::device;
+    op.dst_mem = op.dst < 2 ? model::MemKind::pinned : model::MemKind::device;
+    op.bytes = static_cast<std::uint64_t>(std::exp(log_size(rng)));
+    op.stream = static_cast<std::uint32_t>(i % streams);
+    t.push(op);
+  }
+  return t;
+}
+
+void BM_SimulateCopies(benchmark::State& state) {
+  const workloads::Trace trace = copies_trace(100'000, 1000);
+  for (auto _ : state) {
+    const sim::SimResult r = sim::simulate(dgx1(), trace, {});
+    benchmark::DoNotOptimize(r.makespan_ns);
+    state.counters["events"] = static_cast<double>(r.events);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 100'000);
+}
+BENCHMARK(BM_SimulateCopies)->Unit(benchmark::kMillisecond);
+
+void BM_SimulateRingAllreduce(benchmark::State& state) {
+  workloads::Trace t;
+  std::vector<std::uint16_t> members;
+  for (int g = 0; g < 8; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
+  const std::uint32_t group = t.add_group(members);
+  for (int g = 0; g < 8; ++g) {
+    workloads::Op op;
+    op.kind = workloads::OpKind::allreduce;
+    op.src = op.dst = members[static_cast<std::size_t>(g)];
+    op.bytes = 1ull << 30;
+    op.group = group;
+    t.push(op);
+  }
+  sim::SimOptions o;
+  o.algo = workloads::CollAlgo::ring;
+  static const topology::Node h100 = topology::load_node(std::string(LINKCAST_SOURCE_DIR) + "/configs/hgx-h100.yaml");
+  for (auto _ : state) {
+    const sim::SimResult r = sim::simulate(h100, t, o);
+    benchmark::DoNotOptimize(r.makespan_ns);
+    state.counters["transfers"] = static_cast<double>(r.collectives[0].transfers);
+  }
+}
+BENCHMARK(BM_SimulateRingAllreduce)->Unit(benchmark::kMillisecond);
+
+}  // namespace
