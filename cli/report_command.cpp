@@ -1,0 +1,150 @@
+// linkcast report (TRACE | --workload SPEC) --node NODE.yaml [--to TARGET.yaml] [--model NAME]
+//                 [--bins N] [--rows N] -o report.html
+#include <fmt/format.h>
+
+#include <iostream>
+#include <optional>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/output.hpp"
+#include "core/strings.hpp"
+#include "matrix/matrix.hpp"
+#include "projection/calibrate.hpp"
+#include "projection/summary.hpp"
+#include "report/report.hpp"
+#include "sim/plan.hpp"
+#include "topology/loader.hpp"
+#include "workloads/reader.hpp"
+#include "workloads/workloads.hpp"
+
+namespace linkcast::cli {
+
+namespace {
+
+/// A shell word as the user would type it (quoted only when needed), for the page's header.
+std::string shell_word(const std::string& s) {
+  if (!s.empty() && s.find_first_of(" \t\"'\\$`;&|<>()*?[]{}") == std::string::npos) return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, Runner& run) {
+  auto* cmd = app.add_subcommand(
+      "report",
+      "Write one self-contained HTML page about a trace or workload on a node: topology coloured by simulated link "
+      "utilisation (OSU INAM), system/object/code/device views with heatmaps (Snoopie, ComScribe), communicators "
+      "(mpisee), the projection onto another node, and the simulated timeline");
+  struct Options {
+    std::string trace, workload, node, to, model, output;
+    int bins = 40;
+    int rows = 25;
+  };
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("trace", opt->trace, "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV");
+  cmd->add_option("--workload", opt->workload,
+                  "Run a synthetic workload instead: NAME[:key=value,...]; `linkcast report --workload help` lists them");
+  cmd->add_option("--node", opt->node, "Node the trace ran on (YAML): simulated, drawn, and the projection's source")->required();
+  cmd->add_option("--to", opt->to, "Also project the trace onto this node (YAML) and show the projection view");
+  cmd->add_option("--model", opt->model,
+                  "Transfer model (`linkcast models`) for the simulation and the projection (default: 'default' for the "
+                  "simulation, every model for the projection)");
+  cmd->add_option("--bins", opt->bins, "Time bins of the utilisation-over-time charts")->check(CLI::Range(1, 400))->capture_default_str();
+  cmd->add_option("--rows", opt->rows, "Rows per table and bars per chart; the rest is summed up in one line")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", opt->output, "The HTML file to write")->required();
+  cmd->callback([opt, &run]() {
+    run = [opt]() {
+      if (opt->workload == "help") {
+        std::cout << workloads::workload_help();
+        return 0;
+      }
+      if (opt->trace.empty() == opt->workload.empty())
+        throw InputError(
+            "report: give a trace file or --workload SPEC (exactly one of them), e.g. `linkcast report --workload "
+            "stencil2d --node configs/dgx1-v100.yaml -o report.html`");
+      const model::Model* chosen = nullptr;
+      if (!opt->model.empty()) {
+        const auto names = model::model_names();
+        if (std::find(names.begin(), names.end(), opt->model) == names.end())
+          throw InputError(fmt::format("--model: unknown model '{}'{}; valid models: {}", opt->model, did_you_mean(opt->model, names),
+                                       join(names, ", ")));
+        chosen = &model::find_model(opt->model);
+      }
+      // Fail on an unwritable output before the (possibly long) work; nothing is left behind
+      // if anything below throws.
+      AtomicOutput out(opt->output);
+      const topology::Node node = topology::load_node(opt->node);
+      std::optional<topology::Node> target;
+      if (!opt->to.empty()) target = topology::load_node(opt->to);
+
+      workloads::Trace trace;
+      matrix::Options matrix_options;
+      matrix_options.node = &node;
+      sim::SimOptions sim_options;
+      sim_options.model = chosen;
+      sim_options.bins = opt->bins;
+      if (!opt->workload.empty()) {
+        workloads::WorkloadRun w = workloads::run_workload_full(opt->workload, &node);
+        trace = std::move(w.trace);
+        matrix_options.collectives = w.collectives;
+        // As `linkcast simulate`: what the spec says about its collectives, else NCCL's choices.
+        const workloads::WorkloadSpec parsed = workloads::parse_workload_spec(opt->workload);
+        auto given = [&](std::string_view key) {
+          return std::any_of(parsed.params.begin(), parsed.params.end(), [&](const auto& kv) { return kv.first == key; });
+        };
+        if (w.collectives.algo_given) sim_options.algo = w.collectives.algo;
+        if (given("channels")) sim_options.channels = w.collectives.channels;
+        if (given("chunk")) sim_options.chunk_bytes = w.collectives.chunk_bytes;
+      } else {
+        trace = workloads::read_trace(opt->trace);
+        // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them.
+        const projection::Calibration measured = projection::calibrate(trace);
+        for (std::size_t c = 0; c < topology::kCopyClassCount; ++c)
+          if (measured.one_byte_ns[c].count > 0) sim_options.fixed_ns[c] = measured.one_byte_ns[c].value;
+      }
+
+      const matrix::Report matrix = matrix::build(trace, matrix_options);
+      const sim::SimResult result = sim::simulate(node, trace, sim_options);
+
+      report::Inputs inputs;
+      inputs.node = &node;
+      inputs.trace = &trace;
+      inputs.matrix = &matrix;
+      inputs.sim = &result;
+      inputs.warnings = trace.warnings;
+      inputs.warnings.insert(inputs.warnings.end(), result.warnings.begin(), result.warnings.end());
+      std::optional<projection::ProjectionSummary> on_source, on_target;
+      if (target) {
+        std::vector<const model::Model*> models;
+        if (chosen) models.push_back(chosen);
+        else
+          for (const auto& m : model::all_models()) models.push_back(&m);
+        const projection::Projector self(node, node, trace);
+        const projection::Projector onto(node, *target, trace);
+        on_source = projection::summarize(self, models, nullptr, nullptr);
+        on_target = projection::summarize(onto, models, nullptr, nullptr);
+        inputs.on_source = &*on_source;
+        inputs.on_target = &*on_target;
+        for (const auto& w : onto.warnings()) inputs.warnings.push_back(w);
+      }
+
+      report::Options options;
+      options.max_rows = static_cast<std::size_t>(opt->rows);
+      options.command = "linkcast report " +
+                        (opt->workload.empty() ? shell_word(opt->trace) : "--workload " + shell_word(opt->workload)) +
+                        " --node " + shell_word(opt->node) + (opt->to.empty() ? "" : " --to " + shell_word(opt->to)) +
+                        (opt->model.empty() ? "" : " --model " + shell_word(opt->model)) + " -o " + shell_word(opt->output);
+      report::render_html(inputs, options, out.stream());
+      out.commit();
+      for (const auto& w : inputs.warnings) std::cerr << "linkcast: warning: " << w << "\n";
+      return 0;
+    };
+  });
+}
+
+}  // namespace linkcast::cli

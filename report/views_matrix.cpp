@@ -1,0 +1,482 @@
+// The views built from matrix::Report: Snoopie's system (with ComScribe's heatmaps), object,
+// code and device views, and mpisee's communicator view.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+
+#include "core/units.hpp"
+#include "report/charts.hpp"
+#include "report/html.hpp"
+#include "report/views.hpp"
+#include "topology/describe.hpp"
+
+namespace linkcast::report {
+
+namespace {
+
+using matrix::CommType;
+using matrix::kCommTypeCount;
+
+double dbl(std::uint64_t v) { return static_cast<double>(v); }
+std::string bytes_text(double v) {
+  return v >= 0 && v < 9.0e18 && v == static_cast<double>(static_cast<std::uint64_t>(v))
+             ? format_bytes(static_cast<std::uint64_t>(v))
+             : format_bytes(v);
+}
+std::string count_text(double v) { return thousands(static_cast<std::uint64_t>(std::max(v, 0.0))); }
+std::string share(double part, double whole) { return whole > 0 ? percent(part / whole) : "-"; }
+
+/// A full matrix table for a few endpoints; the busiest pairs for many.
+std::string matrix_table(const Context& c, const std::vector<std::uint64_t>& values, bool bytes, const std::string& id) {
+  const auto& labels = c.m.endpoints;
+  const std::size_t n = labels.size();
+  auto cell = [&](double v) { return bytes ? bytes_cell(v) : count_cell(static_cast<std::uint64_t>(v)); };
+  const double total = dbl(std::accumulate(values.begin(), values.end(), std::uint64_t{0}));
+  if (n <= 16) {
+    std::vector<HtmlTable::Column> cols{{bytes ? "bytes: from \\ to" : "transfers: from \\ to"}};
+    for (const auto& l : labels) cols.push_back({l, true});
+    cols.push_back({"sent", true});
+    HtmlTable t(cols, id);
+    std::vector<double> received(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::vector<Cell> row{text_cell(labels[i])};
+      double sent = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        const double v = dbl(values[i * n + j]);
+        row.push_back(cell(v));
+        sent += v;
+        received[j] += v;
+      }
+      row.push_back(cell(sent));
+      t.add_row(std::move(row));
+    }
+    std::vector<Cell> foot{text_cell("received")};
+    for (double v : received) foot.push_back(cell(v));
+    foot.push_back(cell(total));
+    t.set_footer(std::move(foot));
+    return t.render();
+  }
+  std::vector<std::size_t> idx;
+  for (std::size_t k = 0; k < values.size(); ++k)
+    if (values[k] > 0) idx.push_back(k);
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return values[a] > values[b]; });
+  HtmlTable t({{"from"}, {"to"}, {bytes ? "bytes" : "transfers", true}, {"share", true}}, id);
+  for (std::size_t r = 0; r < idx.size() && r < c.opt.max_rows; ++r) {
+    const double v = dbl(values[idx[r]]);
+    t.add_row({text_cell(labels[idx[r] / n]), text_cell(labels[idx[r] % n]), cell(v), number_cell(v / std::max(total, 1.0), share(v, total))});
+  }
+  if (idx.size() > c.opt.max_rows) {
+    double rest = 0;
+    for (std::size_t r = c.opt.max_rows; r < idx.size(); ++r) rest += dbl(values[idx[r]]);
+    t.set_more(fmt::format("{} more pairs: {}", idx.size() - c.opt.max_rows, bytes ? bytes_text(rest) : count_text(rest) + " transfers"));
+  }
+  t.set_footer({text_cell("all pairs"), text_cell(""), cell(total), text_cell("")});
+  return t.render();
+}
+
+std::string heatmap_pair(const Context& c, const matrix::Matrix& mat, bool bytes, const std::string& key) {
+  MatrixHeatmap h;
+  h.id = fmt::format("heat-{}-{}", key, bytes ? "bytes" : "count");
+  h.labels = c.m.endpoints;
+  const auto& src = bytes ? mat.bytes : mat.count;
+  h.values.resize(src.size());
+  std::transform(src.begin(), src.end(), h.values.begin(), [](std::uint64_t v) { return dbl(v); });
+  h.format = bytes ? Formatter(bytes_text) : Formatter(count_text);
+  h.short_format = bytes ? Formatter(short_bytes) : Formatter(short_count);
+  h.unit = bytes ? "bytes" : "transfers";
+  h.check = fmt::format("sum-{}-{}", key, bytes ? "bytes" : "count");
+  const double total = dbl(bytes ? mat.total_bytes() : mat.total_count());
+  return pair_block(matrix_heatmap_svg(h), matrix_table(c, src, bytes, fmt::format("table-{}-{}", key, bytes ? "bytes" : "count"))) +
+         check_line(h.check, total, fmt::format("{} in the cells of this heatmap:", bytes ? "bytes" : "transfers"));
+}
+
+/// Aggregated attribution: one key (object or line) with its totals and per-series bytes.
+struct Agg {
+  std::string key;
+  std::uint64_t bytes = 0, count = 0;
+  std::map<std::string, std::uint64_t> by_series;  // issuer or type -> bytes
+  std::vector<std::string> issuers;
+};
+
+/// Stacked bars of the top aggregates (series = the `series_cap` largest series overall, the
+/// rest as "other"), with one more bar for everything below the cap, so that the bars add up
+/// to the whole.
+BarChart stacked_chart(const std::string& id, const std::vector<Agg>& aggs, std::size_t shown, std::string_view what,
+                       const std::string& check) {
+  std::map<std::string, std::uint64_t> series_total;
+  for (const Agg& a : aggs)
+    for (const auto& [s, b] : a.by_series) series_total[s] += b;
+  std::vector<std::pair<std::string, std::uint64_t>> series(series_total.begin(), series_total.end());
+  std::stable_sort(series.begin(), series.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  constexpr std::size_t kSeriesCap = 8;
+  const bool other = series.size() > kSeriesCap;
+  if (other) series.resize(kSeriesCap);
+  BarChart chart;
+  chart.id = id;
+  chart.check = check;
+  chart.format = bytes_text;
+  std::map<std::string, std::size_t> series_index;
+  for (const auto& [name, b] : series) {
+    series_index[name] = chart.series.size();
+    chart.series.push_back(name);
+  }
+  if (other) chart.series.push_back("other");
+  auto add = [&](BarRow& row, const Agg& a) {
+    for (const auto& [s, b] : a.by_series) {
+      const auto it = series_index.find(s);
+      row.values[it == series_index.end() ? chart.series.size() - 1 : it->second] += dbl(b);
+    }
+  };
+  for (std::size_t r = 0; r < aggs.size() && r < shown; ++r) {
+    BarRow row{aggs[r].key, std::vector<double>(chart.series.size(), 0.0),
+               fmt::format("{} in {} transfers", bytes_text(dbl(aggs[r].bytes)), thousands(aggs[r].count))};
+    add(row, aggs[r]);
+    chart.rows.push_back(std::move(row));
+  }
+  if (aggs.size() > shown) {
+    BarRow row{fmt::format("{} more {}", aggs.size() - shown, what), std::vector<double>(chart.series.size(), 0.0), ""};
+    for (std::size_t r = shown; r < aggs.size(); ++r) add(row, aggs[r]);
+    chart.rows.push_back(std::move(row));
+  }
+  return chart;
+}
+
+void sort_aggs(std::vector<Agg>& aggs) {
+  std::sort(aggs.begin(), aggs.end(), [](const Agg& a, const Agg& b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes : a.key < b.key;
+  });
+}
+
+std::string issuer_list(std::vector<std::string> issuers) {
+  std::sort(issuers.begin(), issuers.end());
+  issuers.erase(std::unique(issuers.begin(), issuers.end()), issuers.end());
+  if (issuers.size() > 4) {
+    const std::size_t more = issuers.size() - 3;
+    issuers.resize(3);
+    issuers.push_back(fmt::format("+{} more", more));
+  }
+  std::string out;
+  for (const auto& s : issuers) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+std::string system_section(const Context& c) {
+  const matrix::Report& m = c.m;
+  std::string out = section_open(
+      "system", "System view",
+      fmt::format("Who sent what to whom (Snoopie's system view, ComScribe's matrices): rows send, columns receive, "
+                  "host first. {} in {} transfers between {} endpoints; collectives are decomposed into the peer "
+                  "transfers NCCL makes ({}). Cells are coloured on a log scale; hover for exact values.",
+                  bytes_text(dbl(m.total.total_bytes())), thousands(m.total.total_count()), m.endpoints.size(),
+                  workloads::to_string(m.collectives.algo)));
+  out += fmt::format("<h3>All communication types: {} in {} transfers</h3>", bytes_text(dbl(m.total.total_bytes())),
+                     thousands(m.total.total_count()));
+  out += heatmap_pair(c, m.total, true, "system");
+  out += heatmap_pair(c, m.total, false, "system");
+
+  // The GPU graph: endpoints with traffic, edges with widths by bytes.
+  const std::size_t n = m.endpoints.size();
+  std::vector<std::size_t> shown;
+  std::vector<std::size_t> graph_index(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    if (m.total.sent_bytes(i) + m.total.received_bytes(i) > 0) {
+      graph_index[i] = shown.size();
+      shown.push_back(i);
+    }
+  std::vector<GraphNode> nodes;
+  for (std::size_t i : shown) {
+    const double sent = dbl(m.total.sent_bytes(i)), received = dbl(m.total.received_bytes(i));
+    const double within = dbl(m.total.bytes_at(i, i));
+    nodes.push_back({m.endpoints[i], sent + received,
+                     fmt::format("{}: sent {} ({} B), received {} ({} B){}", m.endpoints[i], bytes_text(sent), exact(sent),
+                                 bytes_text(received), exact(received),
+                                 within > 0 ? fmt::format(", of which {} within itself", bytes_text(within)) : "")});
+  }
+  auto route_text = [&](std::size_t i, std::size_t j) -> std::string {
+    const int a = c.node.find(m.endpoints[i]), b = c.node.find(m.endpoints[j]);
+    if (a < 0 || b < 0) return "-";
+    const topology::Path& p = c.routes.path(a, b);
+    if (i == j) return "within";
+    return fmt::format("{}, {} hop{}", topology::pair_class(c.node, p), p.hops, p.hops == 1 ? "" : "s");
+  };
+  std::vector<GraphEdge> edges;
+  struct PairRow {
+    std::size_t i, j;
+    std::uint64_t bytes, count;
+  };
+  std::vector<PairRow> pairs;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint64_t b = m.total.bytes_at(i, j);
+      if (b == 0 && m.total.count_at(i, j) == 0) continue;
+      pairs.push_back({i, j, b, m.total.count_at(i, j)});
+      if (i == j || b == 0) continue;
+      edges.push_back({graph_index[i], graph_index[j], dbl(b),
+                       fmt::format("{} \u2192 {}: {} ({} B) in {} transfers; route {}", m.endpoints[i], m.endpoints[j],
+                                   bytes_text(dbl(b)), b, thousands(m.total.count_at(i, j)), route_text(i, j))});
+    }
+  std::stable_sort(pairs.begin(), pairs.end(), [](const PairRow& a, const PairRow& b) { return a.bytes > b.bytes; });
+  const double total = dbl(m.total.total_bytes());
+  HtmlTable pt({{"from"}, {"to"}, {"bytes", true}, {"transfers", true}, {"share", true}, {"route on the node"}}, "table-pairs");
+  for (std::size_t r = 0; r < pairs.size() && r < c.opt.max_rows; ++r) {
+    const PairRow& p = pairs[r];
+    pt.add_row({text_cell(m.endpoints[p.i]), text_cell(m.endpoints[p.j]), bytes_cell(dbl(p.bytes)), count_cell(p.count),
+                number_cell(dbl(p.bytes) / std::max(total, 1.0), share(dbl(p.bytes), total)), text_cell(route_text(p.i, p.j))});
+  }
+  if (pairs.size() > c.opt.max_rows) pt.set_more(fmt::format("{} more pairs", pairs.size() - c.opt.max_rows));
+  out += "<h3>Communication graph</h3><p class=\"note\">Each endpoint with traffic is a circle (area by bytes sent "
+         "and received); each arrow a sender-receiver pair, its width by bytes. Routes are the node's "
+         "(nvidia-smi topo classes).</p>";
+  out += pair_block(flow_graph_svg("graph-system", nodes, edges), pt.render());
+
+  // Per type.
+  out += "<h3>Per communication type</h3>";
+  std::size_t types = 0;
+  for (std::size_t t = 0; t < kCommTypeCount; ++t) {
+    const matrix::Matrix& mat = m.by_type[t];
+    if (mat.total_count() == 0 && m.ops_by_type[t] == 0) continue;
+    ++types;
+    const auto type = static_cast<CommType>(t);
+    out += fmt::format("<div class=\"type\" data-type=\"{}\"><h4>{}: {} in {} transfers ({} trace records)</h4><p class=\"note\">{}</p>",
+                       escape(matrix::to_string(type)), escape(matrix::to_string(type)), bytes_text(dbl(mat.total_bytes())),
+                       thousands(mat.total_count()), thousands(m.ops_by_type[t]), escape(matrix::describe(type)));
+    const std::string key = "type-" + std::string(matrix::to_string(type));
+    out += heatmap_pair(c, mat, true, key);
+    out += heatmap_pair(c, mat, false, key);
+    out += "</div>";
+  }
+  if (types == 0) out += "<p class=\"note\">No transfers between endpoints.</p>";
+  out += "</section>";
+  return out;
+}
+
+std::string objects_section(const Context& c) {
+  const matrix::Report& m = c.m;
+  std::string out = section_open(
+      "objects", "Object view",
+      "Per endpoint, the data objects in its memory (allocation name and call site) and who moved them (Snoopie's "
+      "object view): bars by issuing device, \"(host API)\" for copies the host asked for.");
+  // owner -> key -> aggregate
+  std::unordered_map<std::string, std::unordered_map<std::string, Agg>> by_owner;
+  bool any_named = false;
+  for (const matrix::AttributionRow& r : m.objects) {
+    Agg& a = by_owner[r.owner][r.key];
+    a.key = r.key;
+    a.bytes += r.bytes;
+    a.count += r.count;
+    a.by_series[r.issuer] += r.bytes;
+    any_named = any_named || r.key != "(unknown)";
+  }
+  if (m.objects.empty()) return out + "<p class=\"note\">No transfers to attribute.</p></section>";
+  if (!any_named)
+    out += "<p class=\"note\">The trace names no data objects (no <code>object</code> column or allocation records): "
+           "everything is under (unknown).</p>";
+  std::vector<std::pair<std::string, std::string>> tabs;
+  std::string panels;
+  for (const std::string& owner : m.endpoints) {
+    const auto it = by_owner.find(owner);
+    if (it == by_owner.end()) continue;
+    std::vector<Agg> aggs;
+    std::uint64_t owner_bytes = 0, owner_count = 0;
+    for (auto& [key, a] : it->second) {
+      owner_bytes += a.bytes;
+      owner_count += a.count;
+      aggs.push_back(std::move(a));
+    }
+    sort_aggs(aggs);
+    const std::string panel = "objects-" + owner;
+    tabs.emplace_back(panel, fmt::format("{} ({})", owner, bytes_text(dbl(owner_bytes))));
+    const BarChart chart = stacked_chart("chart-" + panel, aggs, c.chart_rows(), "objects", "sum-" + panel);
+    HtmlTable t({{"object"}, {"issued by"}, {"type"}, {"bytes", true}, {"transfers", true}, {"share of its bytes", true}},
+                "table-" + panel);
+    std::size_t rows = 0, more_rows = 0;
+    std::uint64_t more_bytes = 0, more_count = 0;
+    for (const matrix::AttributionRow& r : m.objects) {
+      if (r.owner != owner) continue;
+      if (rows < c.opt.max_rows) {
+        t.add_row({text_cell(r.key), text_cell(r.issuer), text_cell(std::string(matrix::to_string(r.type))), bytes_cell(dbl(r.bytes)),
+                   count_cell(r.count), number_cell(dbl(r.bytes) / std::max(dbl(owner_bytes), 1.0), share(dbl(r.bytes), dbl(owner_bytes)))});
+        ++rows;
+      } else {
+        ++more_rows;
+        more_bytes += r.bytes;
+        more_count += r.count;
+      }
+    }
+    if (more_rows)
+      t.set_more(fmt::format("{} more rows: {} in {} transfers", thousands(more_rows), bytes_text(dbl(more_bytes)), thousands(more_count)));
+    t.set_footer({text_cell(fmt::format("{} objects", thousands(aggs.size()))), text_cell(""), text_cell(""),
+                  bytes_cell(dbl(owner_bytes)), count_cell(owner_count), text_cell("")});
+    panels += fmt::format("<div class=\"tab-panel\" id=\"{}\" data-owner=\"{}\"><h3>Objects in {}'s memory: {} in {} transfers</h3>",
+                          escape(panel), escape(owner), escape(owner), bytes_text(dbl(owner_bytes)), thousands(owner_count));
+    panels += pair_block(bar_chart_svg(chart), t.render());
+    panels += check_line("sum-" + panel, dbl(owner_bytes), "bytes in these bars:");
+    panels += "</div>";
+  }
+  out += tab_bar(tabs) + panels + "</section>";
+  return out;
+}
+
+std::string code_section(const Context& c) {
+  const matrix::Report& m = c.m;
+  std::string out = section_open("code", "Code view",
+                                 "Source lines and their share of the traffic (Snoopie's code view): bytes by "
+                                 "communication type, and the share of bytes and of transfers.");
+  if (m.lines.empty()) return out + "<p class=\"note\">No transfers to attribute.</p></section>";
+  std::unordered_map<std::string, Agg> lines;
+  std::uint64_t total_bytes = 0, total_count = 0;
+  for (const matrix::AttributionRow& r : m.lines) {
+    Agg& a = lines[r.key];
+    a.key = r.key;
+    a.bytes += r.bytes;
+    a.count += r.count;
+    a.by_series[std::string(matrix::to_string(r.type))] += r.bytes;
+    a.issuers.push_back(r.issuer);
+    total_bytes += r.bytes;
+    total_count += r.count;
+  }
+  std::vector<Agg> aggs;
+  for (auto& [k, a] : lines) aggs.push_back(std::move(a));
+  sort_aggs(aggs);
+  if (aggs.size() == 1 && aggs[0].key == "(unknown)")
+    out += "<p class=\"note\">The trace names no source lines (no <code>line</code> column): everything is under (unknown).</p>";
+  const BarChart chart = stacked_chart("chart-code", aggs, c.chart_rows(), "lines", "sum-code-bytes");
+  HtmlTable t({{"source line"}, {"bytes", true}, {"share of bytes", true}, {"transfers", true}, {"share of transfers", true},
+               {"issued by"}, {"types"}},
+              "table-code");
+  for (std::size_t r = 0; r < aggs.size() && r < c.opt.max_rows; ++r) {
+    const Agg& a = aggs[r];
+    std::string types;
+    for (const auto& [name, b] : a.by_series) types += (types.empty() ? "" : ", ") + name;
+    t.add_row({text_cell(a.key), bytes_cell(dbl(a.bytes)),
+               number_cell(dbl(a.bytes) / std::max(dbl(total_bytes), 1.0), share(dbl(a.bytes), dbl(total_bytes))), count_cell(a.count),
+               number_cell(dbl(a.count) / std::max(dbl(total_count), 1.0), share(dbl(a.count), dbl(total_count))),
+               text_cell(issuer_list(a.issuers)), text_cell(types)});
+  }
+  if (aggs.size() > c.opt.max_rows) {
+    std::uint64_t b = 0, n = 0;
+    for (std::size_t r = c.opt.max_rows; r < aggs.size(); ++r) {
+      b += aggs[r].bytes;
+      n += aggs[r].count;
+    }
+    t.set_more(fmt::format("{} more lines: {} ({}) in {} transfers", thousands(aggs.size() - c.opt.max_rows), bytes_text(dbl(b)),
+                           share(dbl(b), dbl(total_bytes)), thousands(n)));
+  }
+  t.set_footer({text_cell(fmt::format("{} lines", thousands(aggs.size()))), bytes_cell(dbl(total_bytes)), text_cell("100%"),
+                count_cell(total_count), text_cell("100%"), text_cell(""), text_cell("")});
+  out += pair_block(bar_chart_svg(chart), t.render());
+  out += check_line("sum-code-bytes", dbl(total_bytes), "bytes in these bars:");
+  return out + "</section>";
+}
+
+std::string devices_section(const Context& c) {
+  const matrix::Report& m = c.m;
+  std::string out = section_open("devices", "Device view",
+                                 "What each device issued (Snoopie's device view): bytes by communication type, and "
+                                 "the objects it moved. \"(host API)\" is the host's copy calls.");
+  if (m.devices.empty()) return out + "<p class=\"note\">No transfers to attribute.</p></section>";
+  std::vector<Agg> aggs;
+  std::map<std::string, std::size_t> index;
+  std::uint64_t total_bytes = 0;
+  for (const matrix::DeviceRow& d : m.devices) {
+    auto [it, fresh] = index.emplace(d.device, aggs.size());
+    if (fresh) aggs.push_back(Agg{d.device, 0, 0, {}, {}});
+    Agg& a = aggs[it->second];
+    a.bytes += d.bytes;
+    a.count += d.count;
+    a.by_series[std::string(matrix::to_string(d.type))] += d.bytes;
+    total_bytes += d.bytes;
+  }
+  const BarChart chart = stacked_chart("chart-devices", aggs, aggs.size(), "devices", "sum-device-bytes");
+  HtmlTable t({{"device"}, {"type"}, {"bytes", true}, {"transfers", true}, {"share", true}}, "table-devices");
+  std::size_t rows = 0;
+  for (const matrix::DeviceRow& d : m.devices) {
+    if (rows++ >= c.opt.max_rows) break;
+    t.add_row({text_cell(d.device), text_cell(std::string(matrix::to_string(d.type))), bytes_cell(dbl(d.bytes)), count_cell(d.count),
+               number_cell(dbl(d.bytes) / std::max(dbl(total_bytes), 1.0), share(dbl(d.bytes), dbl(total_bytes)))});
+  }
+  if (m.devices.size() > c.opt.max_rows) t.set_more(fmt::format("{} more rows", m.devices.size() - c.opt.max_rows));
+  out += pair_block(bar_chart_svg(chart), t.render());
+  out += check_line("sum-device-bytes", dbl(total_bytes), "bytes in these bars:");
+
+  // The objects each device moved (the device view's object table), a few per device.
+  constexpr std::size_t kPerDevice = 5;
+  HtmlTable ot({{"device"}, {"object"}, {"memory on"}, {"type"}, {"bytes", true}, {"transfers", true}}, "table-device-objects");
+  std::map<std::string, std::size_t> shown;
+  std::size_t more = 0;
+  // Grouped by device (in the device table's order), each device's objects by bytes.
+  std::vector<const matrix::AttributionRow*> rows_by_device;
+  rows_by_device.reserve(m.objects.size());
+  for (const matrix::AttributionRow& r : m.objects) rows_by_device.push_back(&r);  // sorted by bytes
+  std::stable_sort(rows_by_device.begin(), rows_by_device.end(), [&](const auto* x, const auto* y) {
+    const auto ix = index.find(x->issuer), iy = index.find(y->issuer);
+    return (ix == index.end() ? index.size() : ix->second) < (iy == index.end() ? index.size() : iy->second);
+  });
+  for (const matrix::AttributionRow* row : rows_by_device) {
+    const matrix::AttributionRow& r = *row;
+    std::size_t& k = shown[r.issuer];
+    if (k >= kPerDevice || ot.rows() >= c.opt.max_rows * 2) {
+      ++more;
+      continue;
+    }
+    ++k;
+    ot.add_row({text_cell(r.issuer), text_cell(r.key), text_cell(r.owner), text_cell(std::string(matrix::to_string(r.type))),
+                bytes_cell(dbl(r.bytes)), count_cell(r.count)});
+  }
+  if (more) ot.set_more(fmt::format("{} more rows (at most {} per device shown)", thousands(more), kPerDevice));
+  out += "<h3>Objects each device moved</h3>" + std::string("<div class=\"tbl\">") + ot.render() + "</div>";
+  return out + "</section>";
+}
+
+std::string communicators_section(const Context& c) {
+  const matrix::Report& m = c.m;
+  std::string out = section_open(
+      "communicators", "Communicator view",
+      "Per communicator and operation (mpisee): calls, bytes as nccl-tests counts them, mpisee's lower bound on the "
+      "volume, the part of it that must cross between ranks, and what the decomposition moved between ranks.");
+  if (m.comms.empty()) return out + "<p class=\"note\">No collective or point-to-point records.</p></section>";
+  BarChart chart;
+  chart.id = "chart-comms";
+  chart.series = {"moved between ranks", "inter-rank lower bound"};
+  chart.stacked = false;
+  chart.format = bytes_text;
+  chart.check = "sum-comms";
+  HtmlTable t({{"communicator"}, {"members"}, {"operation"}, {"calls", true}, {"bytes (nccl-tests)", true},
+               {"lower bound", true}, {"inter-rank bound", true}, {"moved between ranks", true}, {"moved / bound", true}, {"complete"}},
+              "table-comms");
+  std::size_t rows = 0, more = 0;
+  double chart_sum = 0;
+  for (const matrix::CommRow& comm : m.comms) {
+    std::string members;
+    for (const auto& mb : comm.members) members += (members.empty() ? "" : " ") + mb;
+    for (const matrix::CommOpRow& op : comm.ops) {
+      if (rows >= c.opt.max_rows) {
+        ++more;
+        continue;
+      }
+      ++rows;
+      const std::string op_name(workloads::to_string(op.op));
+      t.add_row({text_cell(comm.name), text_cell(members), text_cell(op_name), count_cell(op.calls), bytes_cell(dbl(op.bytes)),
+                 bytes_cell(dbl(op.lower_bound_bytes)), bytes_cell(dbl(op.inter_rank_bound_bytes)), bytes_cell(dbl(op.moved_bytes)),
+                 number_cell(op.inter_rank_bound_bytes ? dbl(op.moved_bytes) / dbl(op.inter_rank_bound_bytes) : 0,
+                             op.inter_rank_bound_bytes ? fmt::format("{:.2f}", dbl(op.moved_bytes) / dbl(op.inter_rank_bound_bytes)) : "-"),
+                 text_cell(op.complete ? "yes" : "no: a member missed calls")},
+                op.complete ? "" : "fail-row");
+      if (chart.rows.size() < c.chart_rows()) {
+        chart.rows.push_back({comm.name + " \u00b7 " + op_name, {dbl(op.moved_bytes), dbl(op.inter_rank_bound_bytes)}, members});
+        chart_sum += dbl(op.moved_bytes) + dbl(op.inter_rank_bound_bytes);
+      }
+    }
+  }
+  if (more) t.set_more(fmt::format("{} more communicator operations", more));
+  out += pair_block(bar_chart_svg(chart), t.render());
+  out += check_line("sum-comms", chart_sum, "bytes in these bars:");
+  return out + "</section>";
+}
+
+}  // namespace linkcast::report
