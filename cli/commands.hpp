@@ -16,6 +16,7 @@ void add_project_command(CLI::App& app, Runner& run);
 void add_calibrate_command(CLI::App& app, Runner& run);
 void add_simulate_command(CLI::App& app, Runner& run);
 void add_matrix_command(CLI::App& app, Runner& run);
+void add_report_command(CLI::App& app, Runner& run);
 
 /// A CLI11 validator for sizes with units (B, KB, MiB, ...).
 CLI::Validator size_validator();

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   linkcast::cli::add_calibrate_command(app, run);
   linkcast::cli::add_simulate_command(app, run);
   linkcast::cli::add_matrix_command(app, run);
+  linkcast::cli::add_report_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
