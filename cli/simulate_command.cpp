@@ -114,15 +114,10 @@ void add_simulate_command(CLI::App& app, Runner& run) {
         }
         workloads::WorkloadRun w = workloads::run_workload_full(spec, &node);
         trace = std::move(w.trace);
-        // What the spec says about its collectives; where it is silent, NCCL's choices (the
-        // workload fills in defaults of its own that would hide them).
-        const workloads::WorkloadSpec parsed = workloads::parse_workload_spec(spec);
-        auto given = [&](std::string_view key) {
-          return std::any_of(parsed.params.begin(), parsed.params.end(), [&](const auto& kv) { return kv.first == key; });
-        };
+        // What the spec says about its collectives; where it is silent, NCCL's own choices.
         if (w.collectives.algo_given && !options.algo) options.algo = w.collectives.algo;
-        if (given("channels")) options.channels = w.collectives.channels;
-        if (given("chunk")) options.chunk_bytes = w.collectives.chunk_bytes;
+        if (w.collectives.channels_given) options.channels = w.collectives.channels;
+        if (w.collectives.chunk_bytes > 0) options.chunk_bytes = w.collectives.chunk_bytes;
       } else {
         trace = workloads::read_trace(opt->trace);
         options.gpus = gpus;
