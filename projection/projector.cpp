@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
@@ -65,9 +66,66 @@ int Projector::resolve(const topology::Node& node, const EndpointMap& map, std::
   return cpus.empty() ? -1 : cpus.front();
 }
 
+TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
+  categories.resize(t.size());
+  first_record.assign(t.endpoint_count(), std::numeric_limits<std::size_t>::max());
+  std::vector<char> pair_seen(t.endpoint_count() * t.endpoint_count(), 0);
+  std::vector<char> group_seen(t.group_count(), 0);
+  std::array<std::vector<std::int64_t>, topology::kCopyClassCount> small;
+  auto note = [&](std::uint16_t e, std::size_t i) {
+    if (first_record[e] == std::numeric_limits<std::size_t>::max()) first_record[e] = i;
+  };
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::uint16_t s = t.srcs()[i], d = t.dsts()[i];
+    note(s, i);
+    note(d, i);
+    categories[i] = categorize(t, i);
+    const OpKind kind = t.kinds()[i];
+    if (workloads::is_collective(kind)) {
+      const std::uint32_t g = t.op(i).group;
+      if (!group_seen[g]) {
+        group_seen[g] = 1;
+        groups.emplace_back(g, i);
+        for (std::uint16_t m : t.group(g)) note(m, i);
+      }
+      continue;
+    }
+    char& seen = pair_seen[static_cast<std::size_t>(s) * t.endpoint_count() + d];
+    if (!seen) {
+      seen = 1;
+      pairs.push_back({s, d, i});
+    }
+    // Copies and memsets of at most kSmallTransferBytes measure the 1-byte cost (L + O).
+    if ((kind == OpKind::copy || kind == OpKind::memset) && t.bytes()[i] <= kSmallTransferBytes &&
+        t.durations()[i] > 0) {
+      if (const auto cls = copy_class_of(categories[i])) small[static_cast<std::size_t>(*cls)].push_back(t.durations()[i]);
+    }
+  }
+  for (std::size_t c = 0; c < small.size(); ++c) {
+    auto& v = small[c];
+    small_count[c] = v.size();
+    if (v.empty()) continue;
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+    small_median_ns[c] = static_cast<double>(v[v.size() / 2]);
+  }
+}
+
 Projector::Projector(const topology::Node& from, const topology::Node& to, const Trace& trace,
                      const EndpointMap& map)
-    : from_(&from), to_(&to), trace_(&trace), routes_(to), endpoints_(trace.endpoint_count()) {
+    : from_(&from), to_(&to), trace_(&trace), owned_index_(std::make_unique<TraceIndex>(trace)),
+      index_(owned_index_.get()), routes_(to), endpoints_(trace.endpoint_count()) {
+  prepare(from, map);
+}
+
+Projector::Projector(const topology::Node& from, const topology::Node& to, const TraceIndex& index,
+                     const EndpointMap& map)
+    : from_(&from), to_(&to), trace_(index.trace), index_(&index), routes_(to), endpoints_(index.trace->endpoint_count()) {
+  prepare(from, map);
+}
+
+void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
+  const Trace& trace = *trace_;
+  const topology::Node& to = *to_;
   for (const auto& [name, target] : map) {
     const auto& names = trace.endpoint_names();
     if (std::find(names.begin(), names.end(), name) == names.end())
@@ -76,10 +134,16 @@ Projector::Projector(const topology::Node& from, const topology::Node& to, const
       throw InputError(fmt::format("--map {}={}: node '{}' ({}) has no endpoint '{}'{}", name, target, to.name,
                                    to.file, target, did_you_mean(target, to.endpoint_ids())));
   }
-  // Which trace endpoints exist on each node.
-  auto check_endpoint = [&](std::uint16_t id, std::size_t record) {
+  // Every endpoint the trace uses exists on both nodes (the target after --map); the message
+  // names the first record that uses a missing one.
+  std::vector<std::pair<std::size_t, std::uint16_t>> used;
+  for (std::size_t e = 0; e < index_->first_record.size(); ++e)
+    if (index_->first_record[e] != std::numeric_limits<std::size_t>::max())
+      used.emplace_back(index_->first_record[e], static_cast<std::uint16_t>(e));
+  std::sort(used.begin(), used.end());
+  for (const auto& [record, id] : used) {
     const std::string& name = trace.endpoint_name(id);
-    if (name == "host") return;
+    if (name == "host") continue;
     if (from.find(name) < 0)
       throw InputError(fmt::format("{}: {}: endpoint '{}' is not in the source node '{}' ({}){}", trace.source_file,
                                    trace.describe_record(record), name, from.name, from.file,
@@ -91,76 +155,39 @@ Projector::Projector(const topology::Node& from, const topology::Node& to, const
                                    "that is with --map {}=<endpoint> (target has {})",
                                    trace.source_file, trace.describe_record(record), mapped, to.name, to.file, name,
                                    join(to.endpoint_ids(), ", ")));
-  };
-  std::vector<char> checked(endpoints_, 0);
-  categories_.resize(trace.size());
+  }
   pairs_.resize(endpoints_ * endpoints_);
+  for (const TraceIndex::Use& u : index_->pairs) {
+    PreparedPair& p = pairs_[static_cast<std::size_t>(u.src) * endpoints_ + u.dst];
+    const int ts = resolve(to, map, u.src, u.dst), td = resolve(to, map, u.dst, u.src);
+    try {
+      p.spec = topology::make_path_spec(to, routes_, ts, td);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}: {}", trace.source_file, trace.describe_record(u.first_record), e.what()));
+    }
+    p.ready = true;
+  }
   groups_.resize(trace.group_count());
-  std::vector<char> group_ready(trace.group_count(), 0);
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const std::uint16_t s = trace.srcs()[i], d = trace.dsts()[i];
-    for (std::uint16_t e : {s, d}) {
-      if (!checked[e]) {
-        check_endpoint(e, i);
-        checked[e] = 1;
-      }
+  for (const auto& [group, record] : index_->groups) {
+    PreparedGroup g;
+    std::vector<int> targets;
+    for (std::uint16_t m : trace.group(group)) targets.push_back(resolve(to, map, m, m));
+    for (std::size_t k = 0; k < targets.size() && targets.size() > 1; ++k) {
+      g.ring.push_back(topology::make_path_spec(to, routes_, targets[k], targets[(k + 1) % targets.size()]));
+      if (k > 0) g.from_first.push_back(topology::make_path_spec(to, routes_, targets[0], targets[k]));
     }
-    categories_[i] = categorize(trace, i);
-    const workloads::Op op = trace.op(i);
-    if (workloads::is_collective(op.kind)) {
-      if (!group_ready[op.group]) {
-        const auto& members = trace.group(op.group);
-        PreparedGroup g;
-        std::vector<int> targets;
-        for (std::uint16_t m : members) {
-          if (!checked[m]) {
-            check_endpoint(m, i);
-            checked[m] = 1;
-          }
-          targets.push_back(resolve(to, map, m, m));
-        }
-        for (std::size_t k = 0; k < targets.size() && targets.size() > 1; ++k) {
-          g.ring.push_back(topology::make_path_spec(to, routes_, targets[k], targets[(k + 1) % targets.size()]));
-          if (k > 0) g.from_first.push_back(topology::make_path_spec(to, routes_, targets[0], targets[k]));
-        }
-        groups_[op.group] = std::move(g);
-        group_ready[op.group] = 1;
-      }
-      continue;
-    }
-    PreparedPair& p = pairs_[static_cast<std::size_t>(s) * endpoints_ + d];
-    if (!p.ready) {
-      const int ts = resolve(to, map, s, d), td = resolve(to, map, d, s);
-      try {
-        p.spec = topology::make_path_spec(to, routes_, ts, td);
-      } catch (const InputError& e) {
-        throw InputError(fmt::format("{}: {}: {}", trace.source_file, trace.describe_record(i), e.what()));
-      }
-      p.ready = true;
-    }
+    groups_[group] = std::move(g);
   }
   estimate_fixed_costs(from);
 }
 
 void Projector::estimate_fixed_costs(const topology::Node& from) {
-  // Median duration of the trace's small transfers, per copy class.
-  std::array<std::vector<std::int64_t>, topology::kCopyClassCount> small;
-  for (std::size_t i = 0; i < trace_->size(); ++i) {
-    const OpKind kind = trace_->kinds()[i];
-    if ((kind != OpKind::copy && kind != OpKind::memset) || trace_->bytes()[i] > kSmallTransferBytes) continue;
-    const std::int64_t d = trace_->durations()[i];
-    if (d <= 0) continue;
-    const auto cls = copy_class_of(categories_[i]);
-    if (cls) small[static_cast<std::size_t>(*cls)].push_back(d);
-  }
   for (std::size_t c = 0; c < topology::kCopyClassCount; ++c) {
     FixedCost& f = fixed_[c];
-    auto& v = small[c];
     const auto cls = static_cast<CopyClass>(c);
-    if (!v.empty()) {
-      std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-      f = {static_cast<double>(v[v.size() / 2]),
-           fmt::format("source trace: median of {} copies <= {} B", v.size(), kSmallTransferBytes), true};
+    if (index_->small_count[c] > 0) {
+      f = {index_->small_median_ns[c],
+           fmt::format("source trace: median of {} copies <= {} B", index_->small_count[c], kSmallTransferBytes), true};
     } else if (const auto t = to_->calibration.get(cls)) {
       f = {*t, fmt::format("target node '{}' calibration", to_->name), true};
     } else if (const auto s = from.calibration.get(cls)) {
@@ -206,7 +233,7 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
 }
 
 double Projector::time_ns(std::size_t i, const model::Model& m) const {
-  const Category cat = categories_[i];
+  const Category cat = index_->categories[i];
   const OpKind kind = trace_->kinds()[i];
   if (workloads::is_collective(kind)) return collective_time_ns(i, m);
   const std::uint16_t s = trace_->srcs()[i], d = trace_->dsts()[i];
@@ -226,6 +253,39 @@ double Projector::time_ns(std::size_t i, const model::Model& m) const {
   const auto cls = copy_class_of(cat);
   t.fixed_ns = fixed_[static_cast<std::size_t>(cls ? *cls : class_of_path(spec.cls, pageable))].ns;
   return m.time_ns(spec, t);
+}
+
+std::string Projector::bound_by(std::size_t i) const {
+  const OpKind kind = trace_->kinds()[i];
+  const model::Model& m = model::find_model("default");
+  const double total = time_ns(i, m);
+  const model::PathSpec* spec = nullptr;
+  double bytes = static_cast<double>(trace_->bytes()[i]);
+  if (workloads::is_collective(kind)) {
+    const PreparedGroup& g = groups_[trace_->op(i).group];
+    if (g.ring.empty()) return "fixed cost";
+    spec = &g.ring.front();
+    for (const auto& p : g.ring)
+      if (p.peak_gbps() < spec->peak_gbps()) spec = &p;
+  } else {
+    spec = &pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
+  }
+  const Category cat = index_->categories[i];
+  const auto cls = copy_class_of(cat);
+  const double fixed = workloads::is_collective(kind) ? 0.0 : fixed_[static_cast<std::size_t>(cls ? *cls : CopyClass::p2p)].ns;
+  if (total <= 0 || fixed >= total - fixed) return "fixed cost";
+  if (spec->hops.empty()) return "GPU memory";
+  model::Transfer t;
+  t.bytes = bytes;
+  t.access = model::copy_access(spec->cls);
+  const double link_gbps = model::path_effective_gbps(*spec, t);
+  if ((cat == Category::h2d_pageable || cat == Category::d2h_pageable) && spec->host_copy_gbps > 0 &&
+      spec->host_copy_gbps < link_gbps)
+    return "host copy";
+  const model::LinkSpec* slowest = &spec->hops.front();
+  for (const auto& hop : spec->hops)
+    if (model::effective_gbps(hop, bytes, t.access) < model::effective_gbps(*slowest, bytes, t.access)) slowest = &hop;
+  return slowest->describe();
 }
 
 double Projector::collective_time_ns(std::size_t i, const model::Model& m) const {

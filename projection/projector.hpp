@@ -6,6 +6,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,26 @@ namespace linkcast::projection {
 using EndpointMap = std::map<std::string, std::string>;
 EndpointMap parse_endpoint_map(std::string_view text);
 
+/// What a projection needs from a trace independently of the nodes, computed once per trace (a
+/// sweep projects one trace onto thousands of nodes): each operation's category, the distinct
+/// (source, destination) pairs and collective groups used with the first record using each, and
+/// the trace's own 1-byte costs (median duration of its copies and memsets <= 64 B per class).
+struct TraceIndex {
+  explicit TraceIndex(const workloads::Trace& trace);
+
+  struct Use {
+    std::uint16_t src = 0, dst = 0;  // endpoint ids
+    std::size_t first_record = 0;
+  };
+  const workloads::Trace* trace;
+  std::vector<Category> categories;
+  std::vector<Use> pairs;                          // non-collective operations
+  std::vector<std::pair<std::uint32_t, std::size_t>> groups;  // collective group id, first record
+  std::vector<std::size_t> first_record;           // per endpoint id (SIZE_MAX when unused)
+  std::array<std::size_t, topology::kCopyClassCount> small_count{};
+  std::array<double, topology::kCopyClassCount> small_median_ns{};
+};
+
 /// Where each copy class's 1-byte cost came from.
 struct FixedCost {
   double ns = 0;
@@ -33,12 +54,20 @@ class Projector {
   /// prepares the routes. Throws InputError naming the trace record for an endpoint a node lacks.
   Projector(const topology::Node& from, const topology::Node& to, const workloads::Trace& trace,
             const EndpointMap& map = {});
+  /// The same on a trace indexed beforehand; `index` must outlive the projector.
+  Projector(const topology::Node& from, const topology::Node& to, const TraceIndex& index,
+            const EndpointMap& map = {});
 
   /// Projected duration of operation i on the target node under `model`, ns.
   double time_ns(std::size_t i, const model::Model& model) const;
 
-  Category category(std::size_t i) const { return categories_[i]; }
-  const std::vector<Category>& categories() const { return categories_; }
+  /// What bounds operation i on the target under linkcast's model: "fixed cost" when L + O
+  /// outweighs the bandwidth term, else "host copy" (pageable staging), "GPU memory" (within one
+  /// GPU) or the slowest link on its path ("PCIe Gen5 x16", "NV18 (NVLink4)", ...).
+  std::string bound_by(std::size_t i) const;
+
+  Category category(std::size_t i) const { return index_->categories[i]; }
+  const std::vector<Category>& categories() const { return index_->categories; }
   const std::array<FixedCost, topology::kCopyClassCount>& fixed_costs() const { return fixed_; }
   const workloads::Trace& trace() const { return *trace_; }
   const topology::Node& target() const { return *to_; }
@@ -55,6 +84,7 @@ class Projector {
     std::vector<model::PathSpec> from_first;  // path member 0 -> member k, for all-to-all
   };
 
+  void prepare(const topology::Node& from, const EndpointMap& map);
   int resolve(const topology::Node& node, const EndpointMap& map, std::uint16_t id, std::uint16_t other) const;
   const PreparedPair& pair(std::uint16_t src, std::uint16_t dst) const {
     return pairs_[static_cast<std::size_t>(src) * endpoints_ + dst];
@@ -65,11 +95,12 @@ class Projector {
   const topology::Node* from_;
   const topology::Node* to_;
   const workloads::Trace* trace_;
+  std::unique_ptr<TraceIndex> owned_index_;  // when constructed from a trace
+  const TraceIndex* index_;
   topology::Routes routes_;
   std::size_t endpoints_ = 0;
   std::vector<PreparedPair> pairs_;     // endpoints_ x endpoints_
   std::vector<PreparedGroup> groups_;   // by trace group id
-  std::vector<Category> categories_;
   std::array<FixedCost, topology::kCopyClassCount> fixed_;
   std::vector<std::string> warnings_;
 };

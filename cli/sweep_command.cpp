@@ -1,0 +1,188 @@
+// linkcast sweep STUDY.yaml [-j N] [-o results.csv|results.json]
+// Under `mpirun -n K`, rank r evaluates points r, r+K, r+2K, ... and rank 0 gathers, writes the
+// results (identical to a single-process run) and prints the summary.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/output.hpp"
+#include "projection/sweep.hpp"
+
+#ifdef LINKCAST_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace linkcast::cli {
+
+namespace {
+
+/// MPI when launched by an MPI launcher (Open MPI, MPICH/PMI), else a single process.
+class Ranks {
+ public:
+  Ranks() {
+#ifdef LINKCAST_HAVE_MPI
+    if (std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") || std::getenv("PMIX_RANK")) {
+      MPI_Init(nullptr, nullptr);
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+      MPI_Comm_size(MPI_COMM_WORLD, &size_);
+      active_ = true;
+    }
+#endif
+  }
+  ~Ranks() {
+#ifdef LINKCAST_HAVE_MPI
+    if (active_) MPI_Finalize();
+#endif
+  }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  /// Rank 0 receives every rank's text (in rank order); other ranks get an empty list.
+  std::vector<std::string> gather(const std::string& text) const {
+    if (size_ == 1) return {text};
+#ifdef LINKCAST_HAVE_MPI
+    const int length = static_cast<int>(text.size());
+    std::vector<int> lengths(static_cast<std::size_t>(size_));
+    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<int> offsets(static_cast<std::size_t>(size_), 0);
+    for (std::size_t r = 1; r < offsets.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
+    std::string all(rank_ == 0 ? static_cast<std::size_t>(offsets.back() + lengths.back()) : 0, '\0');
+    MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+                MPI_COMM_WORLD);
+    std::vector<std::string> out;
+    if (rank_ == 0)
+      for (std::size_t r = 0; r < lengths.size(); ++r)
+        out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+    return out;
+#else
+    return {text};
+#endif
+  }
+
+ private:
+  int rank_ = 0, size_ = 1;
+  bool active_ = false;
+};
+
+// Point results cross ranks as JSON; doubles round-trip exactly.
+nlohmann::json to_json(const projection::PointResult& p) {
+  nlohmann::json j = {{"point", p.point}, {"node", p.node_name}, {"items", nlohmann::json::array()}};
+  for (const auto& i : p.items)
+    j["items"].push_back({{"ok", i.ok},
+                          {"error", i.error},
+                          {"figure", i.figure_s},
+                          {"models", i.model_totals_s},
+                          {"kinds", i.by_kind_s},
+                          {"bound", i.bound_by},
+                          {"share", i.bound_share}});
+  return j;
+}
+
+projection::PointResult from_json(const nlohmann::json& j) {
+  projection::PointResult p;
+  p.point = j["point"].get<std::size_t>();
+  p.node_name = j["node"].get<std::string>();
+  for (const auto& ji : j["items"]) {
+    projection::ItemResult i;
+    i.ok = ji["ok"].get<bool>();
+    i.error = ji["error"].get<std::string>();
+    i.figure_s = ji["figure"].get<double>();
+    i.model_totals_s = ji["models"].get<std::vector<double>>();
+    i.by_kind_s = ji["kinds"].get<std::array<double, projection::kCategoryCount>>();
+    i.bound_by = ji["bound"].get<std::string>();
+    i.bound_share = ji["share"].get<double>();
+    p.items.push_back(std::move(i));
+  }
+  return p;
+}
+
+/// A progress bar on a terminal, plain lines every 10% otherwise (standard error).
+class Progress {
+ public:
+  Progress(std::size_t total, bool enabled) : total_(total), enabled_(enabled && total > 0), tty_(::isatty(2)) {}
+  void update(std::size_t done) {
+    if (!enabled_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::size_t pct = 100 * done / total_;
+    if (tty_) {
+      const std::size_t width = 40, fill = width * done / total_;
+      std::cerr << fmt::format("\rsweep [{}{}] {:3}% {}/{} points", std::string(fill, '#'),
+                               std::string(width - fill, '.'), pct, done, total_)
+                << (done == total_ ? "\n" : "") << std::flush;
+    } else if (pct / 10 > last_decile_ || done == total_) {
+      last_decile_ = pct / 10;
+      std::cerr << fmt::format("sweep: {}/{} points ({}%)\n", done, total_, pct);
+    }
+  }
+
+ private:
+  std::size_t total_;
+  bool enabled_, tty_;
+  std::size_t last_decile_ = 0;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, Runner& run) {
+  auto* cmd = app.add_subcommand(
+      "sweep",
+      "What-if study: evaluate a study file's grid of node variants on its traces (projected) and "
+      "workloads (simulated); under mpirun the grid is split across ranks");
+  struct Options {
+    std::string study, output;
+    int threads = 0;
+    bool quiet = false;
+  };
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("study", opt->study, "Study file (YAML; examples in configs/studies/)")->required();
+  cmd->add_option("-j,--jobs", opt->threads, "Worker threads per process (default: all cores)")->check(CLI::Range(1, 1024));
+  cmd->add_option("-o,--output", opt->output, "Write the results here: .json for JSON, anything else CSV");
+  cmd->add_flag("-q,--quiet", opt->quiet, "No progress on standard error");
+  cmd->callback([opt, &run]() {
+    run = [opt]() {
+      const Ranks ranks;
+      const projection::Study study = projection::load_study(opt->study);
+      const projection::Sweep sweep(study);
+      const std::size_t total = study.points();
+      std::vector<std::size_t> mine;
+      for (std::size_t p = static_cast<std::size_t>(ranks.rank()); p < total; p += static_cast<std::size_t>(ranks.size()))
+        mine.push_back(p);
+      const int threads = opt->threads > 0 ? opt->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      // Rank 0 shows its own share's progress (the ranks advance together).
+      Progress progress(mine.size(), !opt->quiet && ranks.rank() == 0);
+      std::vector<projection::PointResult> rows =
+          sweep.run(mine, threads, [&](std::size_t done) { progress.update(done); });
+      if (ranks.size() > 1) {
+        nlohmann::json local = nlohmann::json::array();
+        for (const auto& r : rows) local.push_back(to_json(r));
+        const std::vector<std::string> parts = ranks.gather(local.dump());
+        rows.clear();
+        for (const std::string& part : parts)
+          for (const auto& j : nlohmann::json::parse(part)) rows.push_back(from_json(j));
+        if (ranks.rank() != 0) return 0;
+        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.point < b.point; });
+      }
+      const projection::PointResult base = sweep.evaluate_base();
+      if (!opt->output.empty()) {
+        AtomicOutput out(opt->output);
+        const bool json = opt->output.size() >= 5 && opt->output.substr(opt->output.size() - 5) == ".json";
+        if (json) projection::write_results_json(sweep, base, rows, out.stream());
+        else projection::write_results_csv(sweep, base, rows, out.stream());
+        out.commit();
+      }
+      std::cout << projection::summarize_sweep(sweep, base, rows);
+      if (!opt->output.empty()) std::cout << fmt::format("\nResults: {}\n", opt->output);
+      return 0;
+    };
+  });
+}
+
+}  // namespace linkcast::cli

@@ -1,0 +1,154 @@
+// Studies and sweeps: axis paths, study validation (each error asserted), evaluation against
+// hand-computed projections, failed points, and results identical for any number of threads.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/error.hpp"
+#include "projection/sweep.hpp"
+#include "test_util.hpp"
+#include "topology/edit.hpp"
+#include "topology/loader.hpp"
+
+namespace linkcast::projection {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(AxisPath, SelectsAndWritesNodeValues) {
+  topology::Node n = topology::load_node(test::config("summit.yaml"));
+  const auto p = topology::parse_axis_path("links[type=nvlink,between=cpu*].count");
+  // Summit: 6 CPU-GPU NVLink connections (3 per socket); the 6 GPU-GPU ones are not selected.
+  EXPECT_EQ(topology::select(n, p).size(), 6u);
+  topology::apply(n, p, "3");
+  EXPECT_EQ(n.links[static_cast<std::size_t>(topology::select(n, p)[0])].spec.gbps(), 75.0);
+  EXPECT_EQ(topology::current_value(n, p), "3");
+  const auto gpu_bw = topology::parse_axis_path("endpoints[kind=gpu].memory.bandwidth_gbps");
+  topology::apply(n, gpu_bw, "1200");
+  EXPECT_EQ(n.endpoints[static_cast<std::size_t>(n.find("gpu5"))].memory.bandwidth_gbps, 1200.0);
+}
+
+TEST(AxisPath, ErrorsNameThePathAndTheChoices) {
+  EXPECT_EQ(error_of([] { topology::parse_axis_path("links[type=pcie].gne"); }),
+            "axis path 'links[type=pcie].gne': unknown field 'gne' (did you mean 'gen'?); links fields "
+            "are gen, lanes, mps, mrrs, rcb, addressing, version, count, per_link_gbps, bandwidth_gbps, latency_ns");
+  EXPECT_EQ(error_of([] { topology::parse_axis_path("link[type=pcie].gen"); }),
+            "axis path 'link[type=pcie].gen': unknown section 'link' (did you mean 'links'?); use endpoints or links");
+  topology::Node n = topology::load_node(test::config("summit.yaml"));
+  EXPECT_EQ(error_of([&] { topology::apply(n, topology::parse_axis_path("links[type=pcie].gen"), "7"); }),
+            "links[type=pcie].gen: 7 is not one of 1, 2, 3, 4, 5, 6");
+  EXPECT_EQ(error_of([&] { topology::apply(n, topology::parse_axis_path("links[type=nvlink].gen"), "4"); }),
+            "links[type=nvlink].gen: field 'gen' applies to pcie links; link 'cpu0-gpu0' is nvlink");
+}
+
+std::string write_study(const std::string& name, const std::string& body) {
+  // Studies refer to files relative to themselves: write them beside the shipped configs' folder.
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << body;
+  return path;
+}
+
+const std::string kConfigs = LINKCAST_SOURCE_DIR "/configs/";
+
+TEST(Study, ErrorsNameFileLineAndPath) {
+  const std::string head = "study_version: 1\nname: s\nbase: " + kConfigs + "summit.yaml\n";
+  const std::string tail = "workloads:\n  - {spec: \"nccl-allreduce:bytes=1MiB,gpus=0-1\"}\n";
+  auto err = [&](const std::string& axes) {
+    const std::string f = write_study("study.yaml", head + axes + tail);
+    return error_of([&] { load_study(f); });
+  };
+  const std::string f = ::testing::TempDir() + "study.yaml";
+  EXPECT_EQ(err("axes:\n  - {path: \"links[type=upi].bandwidth_gbps\", values: [8]}\n"),
+            f + ":5:12: axes[0] (links[type=upi].bandwidth_gbps): 'links[type=upi].bandwidth_gbps' selects nothing in the base node "
+                "'summit' (" + kConfigs + "summit.yaml)");
+  EXPECT_EQ(err("axes:\n  - {path: \"links[type=nvlink].count\", values: []}\n"),
+            f + ":5:48: axes[0] (links[type=nvlink].count): values must be a non-empty list");
+  EXPECT_EQ(err("axes:\n  - {path: \"links[type=nvlink].count\", values: [2, two]}\n"),
+            f + ":5:52: axes[0] (links[type=nvlink].count): values[1]: links[type=nvlink].count: 'two' is not a number");
+  EXPECT_EQ(err("axes:\n  - {path: \"links[type=nvlink].cuont\", values: [2]}\n"),
+            f + ":5:12: axes[0] (links[type=nvlink].cuont): axis path 'links[type=nvlink].cuont': unknown field "
+                "'cuont' (did you mean 'count'?); links fields are gen, lanes, mps, mrrs, rcb, addressing, version, "
+                "count, per_link_gbps, bandwidth_gbps, latency_ns");
+  EXPECT_EQ(err("axes:\n  - {path: node, values: [" + kConfigs + "nosuch.yaml]}\n"),
+            f + ":5:27: axes[0] (node): values[0]: " + kConfigs + "nosuch.yaml: no such file; shipped nodes are in "
+                "configs/ (e.g. configs/summit.yaml)");
+  EXPECT_EQ(err("axes:\n  - {pth: node, values: [x]}\n"),
+            f + ":5:6: axes[0]: unknown key 'pth' (did you mean 'path'?); valid keys: path, values");
+}
+
+TEST(Sweep, ProjectsEachPointAsProjectWould) {
+  // Two-point study on a two-GPU node: the host link at 20 then 40 GB/s. One 1 MB pinned H2D copy
+  // with L + O from its 8-byte sibling (1000 ns): 1000 + 1e6/20 = 51000 ns, then
+  // 1000 + 1e6/40 = 26000 ns (generic links carry no packet overhead); the 8-byte copy adds
+  // 1000 + 8/20 = 1000.4 and 1000.2 ns: 53000.8 and 28000.4 ns in all, a speed-up of 1.89285867.
+  const std::string node = test::write_temp("sweep_node.yaml", R"(schema_version: 1
+name: two
+endpoints:
+  - {id: cpu0, kind: cpu, memory: {capacity_gib: 64, bandwidth_gbps: 100}}
+  - {id: gpu0, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 1000}}
+links:
+  - {between: [cpu0, gpu0], type: generic, bandwidth_gbps: 20}
+)");
+  const std::string trace = test::write_temp("sweep_trace.csv", "kind,src,dst,bytes,duration_ns\ncopy,cpu0,gpu0,8,1000\n"
+                                                               "copy,cpu0,gpu0,1000000,60000\ncopy,cpu0,gpu0,8,1000\n");
+  const std::string f = write_study("sweep_study.yaml", "study_version: 1\nname: t\nbase: sweep_node.yaml\naxes:\n"
+                                                        "  - {path: \"links[type=generic].bandwidth_gbps\", values: [20, 40]}\n"
+                                                        "traces:\n  - {name: copies, file: sweep_trace.csv, from: sweep_node.yaml}\n");
+  const Study study = load_study(f);
+  ASSERT_EQ(study.points(), 2u);
+  const Sweep sweep(study);
+  EXPECT_EQ(sweep.trace_sizes()[0], (std::pair<std::size_t, std::size_t>{2, 3}));  // 2 distinct of 3
+  const auto rows = sweep.run({0, 1}, 2);
+  EXPECT_NEAR(rows[0].items[0].figure_s * 1e9, 51000.0 + 2 * 1000.4, 1e-6);
+  EXPECT_NEAR(rows[1].items[0].figure_s * 1e9, 26000.0 + 2 * 1000.2, 1e-6);
+  EXPECT_EQ(rows[0].items[0].bound_by, "link 20 GB/s");
+  const PointResult base = sweep.evaluate_base();
+  std::ostringstream csv;
+  write_results_csv(sweep, base, rows, csv);
+  EXPECT_EQ(csv.str(),
+            "point,links[type=generic].bandwidth_gbps,node,item,type,status,figure_s,speedup,total_default_s,"
+            "time_h2d_pinned_s,bound_by,bound_share,error\n"
+            "base,base,two,copies,trace,ok,5.30008e-05,1,5.30008e-05,5.30008e-05,link 20 GB/s,0.962249626,\n"
+            "0,20,two,copies,trace,ok,5.30008e-05,1,5.30008e-05,5.30008e-05,link 20 GB/s,0.962249626,\n"
+            "1,40,two,copies,trace,ok,2.80004e-05,1.89285867,2.80004e-05,2.80004e-05,link 40 GB/s,0.928558163,\n");
+}
+
+TEST(Sweep, AFailedPointIsReportedAndTheOthersKept) {
+  // A node axis whose second node lacks the trace's gpu1: that point fails, the first does not.
+  const std::string trace = test::write_temp("sweep_gpu1.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu1,4096\n");
+  const std::string f = write_study("sweep_fail.yaml", "study_version: 1\nname: f\nbase: " + kConfigs + "summit.yaml\n"
+                                                       "axes:\n  - {path: node, values: [" + kConfigs + "summit.yaml, " +
+                                                       kConfigs + "titan.yaml]}\ntraces:\n  - {file: sweep_gpu1.csv, from: " +
+                                                       kConfigs + "summit.yaml}\n");
+  const Study study = load_study(f);
+  const Sweep sweep(study);
+  const auto rows = sweep.run({0, 1}, 1);
+  EXPECT_TRUE(rows[0].items[0].ok);
+  EXPECT_FALSE(rows[1].items[0].ok);
+  EXPECT_NE(rows[1].items[0].error.find("endpoint 'gpu1' is not in the target node 'titan'"), std::string::npos)
+      << rows[1].items[0].error;
+  const std::string summary = summarize_sweep(sweep, sweep.evaluate_base(), rows);
+  EXPECT_NE(summary.find("1 evaluations failed"), std::string::npos) << summary;
+}
+
+TEST(Sweep, ResultsDoNotDependOnThreads) {
+  const Study study = load_study(kConfigs + "studies/training-pcie-nvlink.yaml");
+  const Sweep sweep(study);
+  std::vector<std::size_t> all;
+  for (std::size_t p = 0; p < study.points(); ++p) all.push_back(p);
+  const PointResult base = sweep.evaluate_base();
+  std::ostringstream one, two;
+  write_results_csv(sweep, base, sweep.run(all, 1), one);
+  write_results_csv(sweep, base, sweep.run(all, 2), two);
+  EXPECT_EQ(one.str(), two.str());
+}
+
+}  // namespace
+}  // namespace linkcast::projection
