@@ -113,13 +113,13 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
 Projector::Projector(const topology::Node& from, const topology::Node& to, const Trace& trace,
                      const EndpointMap& map)
     : from_(&from), to_(&to), trace_(&trace), owned_index_(std::make_unique<TraceIndex>(trace)),
-      index_(owned_index_.get()), routes_(to), endpoints_(trace.endpoint_count()) {
+      index_(owned_index_.get()), routes_(to, topology::Routes::Compute::on_demand), endpoints_(trace.endpoint_count()) {
   prepare(from, map);
 }
 
 Projector::Projector(const topology::Node& from, const topology::Node& to, const TraceIndex& index,
                      const EndpointMap& map)
-    : from_(&from), to_(&to), trace_(index.trace), index_(&index), routes_(to), endpoints_(index.trace->endpoint_count()) {
+    : from_(&from), to_(&to), trace_(index.trace), index_(&index), routes_(to, topology::Routes::Compute::on_demand), endpoints_(index.trace->endpoint_count()) {
   prepare(from, map);
 }
 
@@ -255,10 +255,9 @@ double Projector::time_ns(std::size_t i, const model::Model& m) const {
   return m.time_ns(spec, t);
 }
 
-std::string Projector::bound_by(std::size_t i) const {
+std::string Projector::bound_by(std::size_t i, double total_ns) const {
   const OpKind kind = trace_->kinds()[i];
-  const model::Model& m = model::find_model("default");
-  const double total = time_ns(i, m);
+  const double total = total_ns >= 0 ? total_ns : time_ns(i, model::find_model("default"));
   const model::PathSpec* spec = nullptr;
   double bytes = static_cast<double>(trace_->bytes()[i]);
   if (workloads::is_collective(kind)) {
@@ -283,8 +282,14 @@ std::string Projector::bound_by(std::size_t i) const {
       spec->host_copy_gbps < link_gbps)
     return "host copy";
   const model::LinkSpec* slowest = &spec->hops.front();
-  for (const auto& hop : spec->hops)
-    if (model::effective_gbps(hop, bytes, t.access) < model::effective_gbps(*slowest, bytes, t.access)) slowest = &hop;
+  double slowest_gbps = model::effective_gbps(*slowest, bytes, t.access);
+  for (const auto& hop : spec->hops) {
+    const double g = model::effective_gbps(hop, bytes, t.access);
+    if (g < slowest_gbps) {
+      slowest = &hop;
+      slowest_gbps = g;
+    }
+  }
   return slowest->describe();
 }
 

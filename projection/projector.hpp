@@ -61,10 +61,11 @@ class Projector {
   /// Projected duration of operation i on the target node under `model`, ns.
   double time_ns(std::size_t i, const model::Model& model) const;
 
-  /// What bounds operation i on the target under linkcast's model: "fixed cost" when L + O
-  /// outweighs the bandwidth term, else "host copy" (pageable staging), "GPU memory" (within one
-  /// GPU) or the slowest link on its path ("PCIe Gen5 x16", "NV18 (NVLink4)", ...).
-  std::string bound_by(std::size_t i) const;
+  /// What bounds operation i on the target under linkcast's `default` model: "fixed cost" when
+  /// L + O outweighs the bandwidth term, else "host copy" (pageable staging), "GPU memory"
+  /// (within one GPU) or the slowest link on its path ("PCIe Gen5 x16", "NV18 (NVLink4)", ...).
+  /// `default_ns`: the operation's time under `default` if already known.
+  std::string bound_by(std::size_t i, double default_ns = -1) const;
 
   Category category(std::size_t i) const { return index_->categories[i]; }
   const std::vector<Category>& categories() const { return index_->categories; }

@@ -132,13 +132,16 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
       const Projector projector(t->from, node, *t->index, t->map);
       item.model_totals_s.assign(models.size(), 0.0);
       std::map<std::string, double> bound;
+      const model::Model& default_model = model::find_model("default");
       for (const auto& g : t->groups) {
         for (std::size_t m = 0; m < models.size(); ++m) {
-          const double ns = projector.time_ns(g.representative, *models[m]) * g.count;
+          const double one = projector.time_ns(g.representative, *models[m]);
+          const double ns = one * g.count;
           item.model_totals_s[m] += ns / 1e9;
           if (m == 0) {
             item.by_kind_s[static_cast<std::size_t>(projector.category(g.representative))] += ns / 1e9;
-            bound[projector.bound_by(g.representative)] += ns;
+            const double default_ns = models[m] == &default_model ? one : -1.0;
+            bound[projector.bound_by(g.representative, default_ns)] += ns;
           }
         }
       }

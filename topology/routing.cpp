@@ -101,62 +101,66 @@ std::optional<DirectedLink> best_link(const Node& node, int a, int b) {
 
 }  // namespace
 
-Routes::Routes(const Node& node) : node_(&node), n_(node.endpoints.size()), graph_(build_graph(node)) {
-  paths_.resize(n_ * n_);
-  std::vector<char> forwards(n_);
-  for (std::size_t i = 0; i < n_; ++i) forwards[i] = node.endpoints[i].forwards() ? 1 : 0;
+Routes::Routes(const Node& node, Compute compute)
+    : node_(&node), n_(node.endpoints.size()), graph_(build_graph(node)), forwards_(n_), paths_(n_ * n_),
+      computed_(n_, 0) {
+  for (std::size_t i = 0; i < n_; ++i) forwards_[i] = node.endpoints[i].forwards() ? 1 : 0;
+  if (compute == Compute::all)
+    for (std::size_t s = 0; s < n_; ++s) compute_source(s);
+}
 
+void Routes::compute_source(std::size_t s) const {
+  const Node& node = *node_;
   std::vector<Cost> dist(n_);
   std::vector<Graph::edge_descriptor> pred_edge(n_);
-  std::vector<char> has_pred(n_);
-  for (std::size_t s = 0; s < n_; ++s) {
-    ForwardingFilter filter{&forwards, &graph_, s};
-    boost::filtered_graph<Graph, ForwardingFilter> fg(graph_, filter);
-    std::fill(has_pred.begin(), has_pred.end(), 0);
-    struct Recorder : boost::default_dijkstra_visitor {
-      std::vector<Graph::edge_descriptor>* pred;
-      std::vector<char>* has;
-      void edge_relaxed(Graph::edge_descriptor e, const boost::filtered_graph<Graph, ForwardingFilter>& g) {
-        const std::size_t t = boost::target(e, g);
-        (*pred)[t] = e;
-        (*has)[t] = 1;
-      }
-    } recorder;
-    recorder.pred = &pred_edge;
-    recorder.has = &has_pred;
-    boost::dijkstra_shortest_paths_no_color_map(
-        fg, s,
-        boost::weight_map(boost::get(boost::edge_bundle, graph_))
-            .distance_map(boost::make_iterator_property_map(dist.begin(),
-                                                            boost::get(boost::vertex_index, graph_)))
-            .distance_compare(CostLess{})
-            .distance_combine(CostCombine{})
-            .distance_inf(Cost{std::numeric_limits<double>::infinity(), 0.0})
-            .distance_zero(Cost{0.0, std::numeric_limits<double>::infinity()})
-            .visitor(recorder));
-    for (std::size_t t = 0; t < n_; ++t) {
-      Path& p = paths_[s * n_ + t];
-      if (t == s) {
-        p.reachable = true;
-        p.endpoints = {static_cast<int>(s)};
-        continue;
-      }
-      if (!has_pred[t]) continue;
-      std::vector<DirectedLink> links;
-      for (std::size_t v = t; v != s;) {
-        const auto e = pred_edge[v];
-        const EdgeProps& ep = graph_[e];
-        links.push_back({ep.link, ep.forward});
-        v = boost::source(e, graph_);
-      }
-      std::reverse(links.begin(), links.end());
-      p = make_path(node, static_cast<int>(s), links);
+  std::vector<char> has_pred(n_, 0);
+  ForwardingFilter filter{&forwards_, &graph_, s};
+  boost::filtered_graph<Graph, ForwardingFilter> fg(graph_, filter);
+  struct Recorder : boost::default_dijkstra_visitor {
+    std::vector<Graph::edge_descriptor>* pred;
+    std::vector<char>* has;
+    void edge_relaxed(Graph::edge_descriptor e, const boost::filtered_graph<Graph, ForwardingFilter>& g) {
+      const std::size_t t = boost::target(e, g);
+      (*pred)[t] = e;
+      (*has)[t] = 1;
     }
+  } recorder;
+  recorder.pred = &pred_edge;
+  recorder.has = &has_pred;
+  boost::dijkstra_shortest_paths_no_color_map(
+      fg, s,
+      boost::weight_map(boost::get(boost::edge_bundle, graph_))
+          .distance_map(boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, graph_)))
+          .distance_compare(CostLess{})
+          .distance_combine(CostCombine{})
+          .distance_inf(Cost{std::numeric_limits<double>::infinity(), 0.0})
+          .distance_zero(Cost{0.0, std::numeric_limits<double>::infinity()})
+          .visitor(recorder));
+  for (std::size_t t = 0; t < n_; ++t) {
+    Path& p = paths_[s * n_ + t];
+    if (t == s) {
+      p.reachable = true;
+      p.endpoints = {static_cast<int>(s)};
+      continue;
+    }
+    if (!has_pred[t]) continue;
+    std::vector<DirectedLink> links;
+    for (std::size_t v = t; v != s;) {
+      const auto e = pred_edge[v];
+      const EdgeProps& ep = graph_[e];
+      links.push_back({ep.link, ep.forward});
+      v = boost::source(e, graph_);
+    }
+    std::reverse(links.begin(), links.end());
+    p = make_path(node, static_cast<int>(s), links);
   }
 
-  // Explicit routes where the real node routes otherwise.
+  // Explicit routes from this source, where the real node routes otherwise.
   for (std::size_t r = 0; r < node.routes.size(); ++r) {
     const RouteOverride& ro = node.routes[r];
+    const bool forward = static_cast<std::size_t>(ro.from) == s;
+    const bool backward = ro.symmetric && static_cast<std::size_t>(ro.to) == s;
+    if (!forward && !backward) continue;
     std::vector<int> hops_at = {ro.from};
     hops_at.insert(hops_at.end(), ro.via.begin(), ro.via.end());
     hops_at.push_back(ro.to);
@@ -172,17 +176,20 @@ Routes::Routes(const Node& node) : node_(&node), n_(node.endpoints.size()), grap
       }
       links.push_back(*dl);
     }
-    Path p = make_path(node, ro.from, links);
-    p.overridden = true;
-    paths_[static_cast<std::size_t>(ro.from) * n_ + static_cast<std::size_t>(ro.to)] = p;
-    if (ro.symmetric) {
+    if (forward) {
+      Path p = make_path(node, ro.from, links);
+      p.overridden = true;
+      paths_[s * n_ + static_cast<std::size_t>(ro.to)] = p;
+    }
+    if (backward) {
       std::vector<DirectedLink> back(links.rbegin(), links.rend());
       for (DirectedLink& dl : back) dl.forward = !dl.forward;
       Path q = make_path(node, ro.to, back);
       q.overridden = true;
-      paths_[static_cast<std::size_t>(ro.to) * n_ + static_cast<std::size_t>(ro.from)] = q;
+      paths_[s * n_ + static_cast<std::size_t>(ro.from)] = q;
     }
   }
+  computed_[s] = 1;
 }
 
 model::PathClass path_class(const Node& node, int src, int dst) {

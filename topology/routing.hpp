@@ -43,21 +43,31 @@ struct Path {
 
 class Routes {
  public:
-  /// Computes every ordered pair's route. Throws InputError for an explicit route that does not
-  /// follow the node's links.
-  explicit Routes(const Node& node);
+  enum class Compute : unsigned char {
+    all,        // every ordered pair up front (thread-safe reads afterwards)
+    on_demand,  // each source's routes when first asked for (not thread-safe; for one user)
+  };
+  /// Throws InputError for an explicit route that does not follow the node's links.
+  explicit Routes(const Node& node, Compute compute = Compute::all);
 
   const Path& path(int src, int dst) const {
-    return paths_[static_cast<std::size_t>(src) * n_ + static_cast<std::size_t>(dst)];
+    const auto s = static_cast<std::size_t>(src);
+    if (!computed_[s]) compute_source(s);
+    return paths_[s * n_ + static_cast<std::size_t>(dst)];
   }
   const Graph& graph() const { return graph_; }
   const Node& node() const { return *node_; }
 
  private:
+  /// Dijkstra from `s` (lowest latency, then widest), then the explicit routes from `s`.
+  void compute_source(std::size_t s) const;
+
   const Node* node_;
   std::size_t n_;
   Graph graph_;
-  std::vector<Path> paths_;  // n x n, row = source
+  std::vector<char> forwards_;
+  mutable std::vector<Path> paths_;  // n x n, row = source
+  mutable std::vector<char> computed_;
 };
 
 /// The class of a transfer between two endpoints (h2d, d2h, d2d, p2p, h2h). Throws InputError
