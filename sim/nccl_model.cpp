@@ -20,26 +20,28 @@ constexpr int idx(Proto p) { return static_cast<int>(p); }
 
 // baseLat: fixed cost of one call per algorithm and protocol (kernel launch, setup), us.
 constexpr double kBaseLatUs[2][3] = {
-    {6.8, 14.0, 0.0},  // tree
+    {6.8, 14.0, 8.4},  // tree
     {6.6, 14.0, 8.4},  // ring
 };
 // hwLat[NVLINK]: cost of one algorithm step between two GPUs over NVLink (handshake, fences), us.
 constexpr double kNvlinkStepUs[2][3] = {
-    {0.6, 1.25, 28.0},  // tree (Simple: ~ the latency of one 256 KiB chunk)
-    {0.6, 1.9, 3.4},    // ring
+    {0.6, 1.25, 4.0},  // tree
+    {0.6, 1.9, 3.4},   // ring
 };
 // hwLat[PCI]: the same over PCIe, us.
 constexpr double kPciStepUs[2][3] = {
-    {1.0, 1.9, 28.0},  // tree
-    {1.0, 2.5, 5.7},   // ring
+    {1.0, 1.9, 4.0},  // tree
+    {1.0, 2.5, 5.7},  // ring
 };
-// Per-architecture ceilings, GB/s, one node (index 0 of NCCL's N1/N2/N4 column), rows by
-// compute capability: Volta, Ampere, Hopper (Blackwell uses Hopper's row, as NCCL 2.21 does).
-constexpr double kLlMaxBw[3] = {39.0, 87.7, 87.7};                 // llMaxBws: LL, whole call
-constexpr double kPerChMaxRingLl128Bw[3] = {20.0, 20.0, 36.7};     // LL128 ring, per channel
-constexpr double kPerChMaxTreeLl128Bw[3] = {20.0, 20.0, 36.7};     // LL128 tree, per channel
-constexpr double kPerChMaxTreeBw[3] = {26.5, 24.0, 38.7};          // tree, per channel
-// Ring/LL128 moves 120 B of data per 128 B line; NCCL charges 0.92 ("120.0/128.0") on one node.
+// Per-architecture ceilings, GB/s, one node (the N1 column of NCCL's N1/N2/N4 tables), rows
+// by compute capability: Volta, Ampere, Hopper, Blackwell (2x Hopper's).
+constexpr double kLlMaxBw[4] = {39.0, 87.7, 141.0, 282.0};               // llMaxBws: LL, whole call
+constexpr double kPerChMaxRingLl128Bw[4] = {20.0, 20.0, 36.7, 73.4};     // LL128 ring, per channel
+constexpr double kPerChMaxTreeLl128Bw[4] = {20.0, 20.0, 36.7, 73.4};     // LL128 tree, per channel
+constexpr double kPerChMaxTreeBw[4] = {26.5, 24.0, 38.7, 77.4};          // tree, per channel
+// Ring/LL: half the bus bandwidth (8-byte lines carry 4 bytes of data), at most llMaxBw.
+constexpr double kRingLlFactor = 0.5;
+// Ring/LL128 moves 120 B of data per 128 B line; NCCL charges 0.92 ("120.0/128.0").
 constexpr double kLl128RingFactor = 0.92;
 // Tree refinements: x0.92 overall; LL /3.8; LL128 x7/9 on one node.
 constexpr double kTreeFactor = 0.92;
@@ -52,7 +54,7 @@ constexpr double kTreeCorrection[3][23] = {
     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9},
 };
 
-int arch_row(int cc) { return cc >= 90 ? 2 : cc >= 80 ? 1 : 0; }
+int arch_row(int cc) { return cc >= 100 ? 3 : cc >= 90 ? 2 : cc >= 80 ? 1 : 0; }
 
 /// NCCL's nsteps per collective for the ring (allreduce 2(n-1); allgather and reducescatter
 /// n-1; broadcast and reduce n).
@@ -123,8 +125,7 @@ double bus_bandwidth_gbps(OpKind kind, int nranks, CollAlgo algo, Proto proto, c
   const int row = arch_row(g.compute_capability);
   double bus = g.channels * g.bw_per_channel_gbps;
   if (algo == CollAlgo::ring) {
-    if (proto == Proto::ll)
-      bus = std::min(kLlMaxBw[row], bus * (kind == OpKind::allreduce || kind == OpKind::reduce ? 1.0 / 4.0 : 1.0 / 3.0));
+    if (proto == Proto::ll) bus = std::min(kLlMaxBw[row], bus * kRingLlFactor);
     if (proto == Proto::ll128) bus = std::min(bus * kLl128RingFactor, g.channels * kPerChMaxRingLl128Bw[row]);
   } else {
     bus = std::min(bus * kTreeFactor, g.channels * kPerChMaxTreeBw[row]);

@@ -1,10 +1,11 @@
-// NCCL's own cost model (src/graph/tuning.cc, NCCL 2.19-2.21), the `nccl-model` baseline: every
+// NCCL's own cost model (src/graph/tuning.cc as of NCCL 2.23-2.28; the ground truth in
+// tests/data/real ran 2.28.9, whose logged tuning table this reproduces), the `nccl-model` baseline: every
 // collective the simulator runs is also priced the way NCCL prices it when it picks an algorithm
 // and protocol, time = latency + bytes / bandwidth, with
 //   latency   = baseLat[algo][proto] + steps * hwLat[link][algo][proto]   (ring)
 //             = baseLat + 2 (n - 1) hwLat                                  (tree, one node)
 //   bandwidth = channels * per-channel bandwidth of NCCL's topology search, refined per
-//               protocol (LL: /4 or /3 and a per-arch ceiling; LL128: x0.92 and a per-channel
+//               protocol (LL: x1/2 and a per-arch ceiling; LL128: x0.92 and a per-channel
 //               ceiling; tree: x0.92, per-channel ceiling, /3.8 for LL, x7/9 for LL128, a
 //               correction factor by size), then converted from bus to algorithm bandwidth
 //               (ring: n / steps; tree: 1/2).

@@ -31,13 +31,14 @@ TEST(NcclModel, RingAllreduceSimple) {
 }
 
 TEST(NcclModel, ProtocolRefinements) {
-  // Ring/LL: busBw x 1/4 for allreduce (1/3 for allgather), at most llMaxBw (Ampere 87.7):
-  // 240/4 = 60 and 240/3 = 80. Ring/LL128: min(240 x 0.92, 12 x 20.0) = 220.8.
-  EXPECT_DOUBLE_EQ(bus_bandwidth_gbps(OpKind::allreduce, 8, CollAlgo::ring, Proto::ll, a100()), 60.0);
-  EXPECT_DOUBLE_EQ(bus_bandwidth_gbps(OpKind::allgather, 8, CollAlgo::ring, Proto::ll, a100()), 80.0);
+  // Ring/LL: busBw x 1/2, at most llMaxBw (Ampere 87.7): min(87.7, 240/2 = 120) = 87.7 for every
+  // collective. Ring/LL128: min(240 x 0.92, 12 x 20.0) = 220.8.
+  EXPECT_DOUBLE_EQ(bus_bandwidth_gbps(OpKind::allreduce, 8, CollAlgo::ring, Proto::ll, a100()), 87.7);
+  EXPECT_DOUBLE_EQ(bus_bandwidth_gbps(OpKind::allgather, 8, CollAlgo::ring, Proto::ll, a100()), 87.7);
   EXPECT_DOUBLE_EQ(bus_bandwidth_gbps(OpKind::allreduce, 8, CollAlgo::ring, Proto::ll128, a100()), 220.8);
-  // Hopper's LL ceiling: min(87.7, 360/4 = 90) = 87.7.
-  EXPECT_DOUBLE_EQ(bus_bandwidth_gbps(OpKind::allreduce, 8, CollAlgo::ring, Proto::ll, h100()), 87.7);
+  // Hopper's LL ceiling: min(141, 360/2 = 180) = 141; a 4-GPU graph of 12 x 30 gives the
+  // same, as NCCL 2.28.9 printed on the 4 x H200 test machine ("Broadcast ... 7.2/ 141.0").
+  EXPECT_DOUBLE_EQ(bus_bandwidth_gbps(OpKind::allreduce, 8, CollAlgo::ring, Proto::ll, h100()), 141.0);
   // Tree/Simple: min(360 x 0.92, 12 x 38.7) = 331.2; tree/LL128 x 7/9 of that.
   EXPECT_DOUBLE_EQ(bus_bandwidth_gbps(OpKind::allreduce, 8, CollAlgo::tree, Proto::simple, h100()), 331.2);
   EXPECT_NEAR(bus_bandwidth_gbps(OpKind::allreduce, 8, CollAlgo::tree, Proto::ll128, h100()), 331.2 * 7 / 9, 1e-9);
@@ -59,8 +60,8 @@ TEST(NcclModel, ChoiceBySize) {
   // H100 graph (12 x 30 GB/s, Hopper), 8 ranks:
   //  1 KiB: ring/LL 6.6 + 14 x 0.6 = 15.0 us beats tree/LL 6.8 + 2 x 7 x 0.6 = 15.2 us.
   //  16 MiB: ring/LL128 14 + 14 x 1.9 = 40.6 us + 16 MiB / (331.2 x 8/14) = 129.2 us beats
-  //          ring/Simple 56 us + 16 MiB / (360 x 8/14) = 137.6 us.
-  //  1 GiB: ring/Simple 5.276 ms beats ring/LL128 5.71 ms and tree/Simple 6.54 ms.
+  //          ring/Simple 56 us + 16 MiB / (360 x 8/14) = 137.6 us and tree/LL128 176 us.
+  //  1 GiB: ring/Simple 5.276 ms beats ring/LL128 5.71 ms and tree/Simple 6.48 ms.
   const Estimate small = choose(OpKind::allreduce, 8, 1024, h100());
   EXPECT_EQ(small.algo, CollAlgo::ring);
   EXPECT_EQ(small.proto, Proto::ll);
@@ -79,10 +80,47 @@ TEST(NcclModel, ChoiceBySize) {
 
 TEST(NcclModel, TreeCorrectionBySize) {
   // Tree/Simple at 1 MiB: log2(1 MiB / 64) = 14: correction 0.5 (NCCL's table), so the
-  // algorithm bandwidth is 331.2 x 0.5 x 0.5 = 82.8 GB/s; latency 0 + 2 x 7 x 28 us = 392 us.
+  // algorithm bandwidth is 331.2 x 0.5 x 0.5 = 82.8 GB/s; latency 8.4 + 2 x 7 x 4.0 us = 64.4 us.
   const Estimate e = estimate(OpKind::allreduce, 8, kMiB, CollAlgo::tree, Proto::simple, h100());
   EXPECT_DOUBLE_EQ(e.algbw_gbps, 82.8);
-  EXPECT_DOUBLE_EQ(e.latency_ns, 392000);
+  EXPECT_NEAR(e.latency_ns, 64400, 1e-9);
+}
+
+TEST(NcclModel, ReproducesNcclsLoggedTuningTable) {
+  // NCCL 2.28.9 on the 4 x H200 test machine (tests/data/real/h200-4gpu/logs/nccl_default.log.gz)
+  // printed latency (us) / algorithm bandwidth (GB/s) per collective for its 12 x 30 graph:
+  //   AllReduce  tree LL 10.4/43.6, tree LL128 21.5/128.8, tree Simple 32.4/165.6,
+  //              ring LL 10.2/94.0, ring LL128 25.4/220.8, ring Simple 28.8/240.0
+  //   AllGather  ring LL 8.4/188.0, ring LL128 19.7/441.6, ring Simple 18.6/480.0
+  //   Broadcast  ring LL 7.2/141.0, ring LL128 15.9/331.2, ring Simple 11.8/360.0
+  const Graph g{12, 30.0, true, 90};
+  struct Row {
+    OpKind kind;
+    CollAlgo algo;
+    Proto proto;
+    double latency_us, algbw;
+  };
+  const Row rows[] = {
+      {OpKind::allreduce, CollAlgo::tree, Proto::ll, 10.4, 43.6},
+      {OpKind::allreduce, CollAlgo::tree, Proto::ll128, 21.5, 128.8},
+      {OpKind::allreduce, CollAlgo::tree, Proto::simple, 32.4, 165.6},
+      {OpKind::allreduce, CollAlgo::ring, Proto::ll, 10.2, 94.0},
+      {OpKind::allreduce, CollAlgo::ring, Proto::ll128, 25.4, 220.8},
+      {OpKind::allreduce, CollAlgo::ring, Proto::simple, 28.8, 240.0},
+      {OpKind::allgather, CollAlgo::ring, Proto::ll, 8.4, 188.0},
+      {OpKind::allgather, CollAlgo::ring, Proto::ll128, 19.7, 441.6},
+      {OpKind::allgather, CollAlgo::ring, Proto::simple, 18.6, 480.0},
+      {OpKind::broadcast, CollAlgo::ring, Proto::ll, 7.2, 141.0},
+      {OpKind::broadcast, CollAlgo::ring, Proto::ll128, 15.9, 331.2},
+      {OpKind::broadcast, CollAlgo::ring, Proto::simple, 11.8, 360.0},
+  };
+  for (const Row& r : rows) {
+    // 1 GiB: no tree size correction, so the bandwidth is the table's.
+    const Estimate e = estimate(r.kind, 4, kGiB, r.algo, r.proto, g);
+    ASSERT_TRUE(e.available);
+    EXPECT_NEAR(e.latency_ns / 1000, r.latency_us, 0.05) << workloads::to_string(r.kind) << " " << to_string(r.proto);
+    EXPECT_NEAR(e.algbw_gbps, r.algbw, 0.05) << workloads::to_string(r.kind) << " " << to_string(r.proto);
+  }
 }
 
 TEST(NcclLinks, NominalBandwidths) {
