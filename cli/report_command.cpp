@@ -1,5 +1,5 @@
 // linkcast report (TRACE | --workload SPEC) --node NODE.yaml [--to TARGET.yaml] [--model NAME]
-//                 [--bins N] [--rows N] -o report.html
+//                 [--map gpu0=gpu2,...] [--bins N] [--rows N] -o report.html
 #include <fmt/format.h>
 
 #include <iostream>
@@ -39,7 +39,7 @@ void add_report_command(CLI::App& app, Runner& run) {
       "utilisation (OSU INAM), system/object/code/device views with heatmaps (Snoopie, ComScribe), communicators "
       "(mpisee), the projection onto another node, and the simulated timeline");
   struct Options {
-    std::string trace, workload, node, to, model, output;
+    std::string trace, workload, node, to, map, model, output;
     int bins = 40;
     int rows = 25;
   };
@@ -49,6 +49,7 @@ void add_report_command(CLI::App& app, Runner& run) {
                   "Run a synthetic workload instead: NAME[:key=value,...]; `linkcast report --workload help` lists them");
   cmd->add_option("--node", opt->node, "Node the trace ran on (YAML): simulated, drawn, and the projection's source")->required();
   cmd->add_option("--to", opt->to, "Also project the trace onto this node (YAML) and show the projection view");
+  cmd->add_option("--map", opt->map, "With --to: place trace endpoints on other endpoints of the target, e.g. gpu0=gpu2,gpu1=gpu3");
   cmd->add_option("--model", opt->model,
                   "Transfer model (`linkcast models`) for the simulation and the projection (default: 'default' for the "
                   "simulation, every model for the projection)");
@@ -75,6 +76,9 @@ void add_report_command(CLI::App& app, Runner& run) {
                                        join(names, ", ")));
         chosen = &model::find_model(opt->model);
       }
+      const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
+      if (!map.empty() && opt->to.empty())
+        throw InputError("--map: give --to TARGET.yaml too; --map places trace endpoints on the target node");
       // Fail on an unwritable output before the (possibly long) work; nothing is left behind
       // if anything below throws.
       AtomicOutput out(opt->output);
@@ -125,7 +129,7 @@ void add_report_command(CLI::App& app, Runner& run) {
         else
           for (const auto& m : model::all_models()) models.push_back(&m);
         const projection::Projector self(node, node, trace);
-        const projection::Projector onto(node, *target, trace);
+        const projection::Projector onto(node, *target, trace, map);
         on_source = projection::summarize(self, models, nullptr, nullptr);
         on_target = projection::summarize(onto, models, nullptr, nullptr);
         inputs.on_source = &*on_source;
@@ -138,6 +142,7 @@ void add_report_command(CLI::App& app, Runner& run) {
       options.command = "linkcast report " +
                         (opt->workload.empty() ? shell_word(opt->trace) : "--workload " + shell_word(opt->workload)) +
                         " --node " + shell_word(opt->node) + (opt->to.empty() ? "" : " --to " + shell_word(opt->to)) +
+                        (opt->map.empty() ? "" : " --map " + shell_word(opt->map)) +
                         (opt->model.empty() ? "" : " --model " + shell_word(opt->model)) + " -o " + shell_word(opt->output);
       report::render_html(inputs, options, out.stream());
       out.commit();

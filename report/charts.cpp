@@ -134,7 +134,7 @@ std::string truncate_label(std::string_view text, std::size_t max_chars) {
 
 std::string matrix_heatmap_svg(const MatrixHeatmap& h) {
   const std::size_t n = h.labels.size();
-  const double cell = n <= 10 ? 46 : n <= 20 ? 30 : n <= 40 ? 16 : 8;
+  const double cell = n <= 10 ? 42 : n <= 20 ? 28 : n <= 40 ? 16 : 8;
   const Formatter& brief = h.short_format ? h.short_format : h.format;
   std::size_t longest = 1;
   for (const auto& l : h.labels) longest = std::max(longest, std::min<std::size_t>(l.size(), 16));
@@ -404,10 +404,6 @@ std::string flow_graph_svg(const std::string& id, const std::vector<GraphNode>& 
     rad[i] = max_size > 0 ? r_max * (0.45 + 0.55 * std::sqrt(nodes[i].size / max_size)) : r_max * 0.45;
   }
   std::string out = svg_open(id, size, size, "communication graph", check);
-  out += fmt::format(
-      "<defs><marker id=\"{}-arrow\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" "
-      "orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\" fill=\"#4e79a7\"/></marker></defs>",
-      escape(id));
   for (const GraphEdge& e : edges) {
     if (e.from == e.to || e.from >= n || e.to >= n || e.value <= 0) continue;
     const double dx = x[e.to] - x[e.from], dy = y[e.to] - y[e.from];
@@ -423,11 +419,17 @@ std::string flow_graph_svg(const std::string& id, const std::vector<GraphNode>& 
     };
     const auto [sx, sy] = toward(x[e.from], y[e.from], mx, my, rad[e.from] + 2);
     const auto [tx, ty] = toward(x[e.to], y[e.to], mx, my, rad[e.to] + 4);
-    const double w = 1.2 + 9.0 * (max_edge > 0 ? e.value / max_edge : 0);
+    const double w = 1.5 + 6.5 * (max_edge > 0 ? e.value / max_edge : 0);
+    // Arrowhead along the curve's end tangent (end - control point); the line stops at its base.
+    const double head = 6 + 1.6 * w, half = 3 + 0.9 * w;
+    const double ex = tx - mx, ey = ty - my, el = std::max(std::hypot(ex, ey), 1e-9);
+    const double dx2 = ex / el, dy2 = ey / el;
+    const double bx = tx - dx2 * head, by = ty - dy2 * head;
     out += fmt::format(
-        "<path d=\"M{} {}Q{} {} {} {}\" fill=\"none\" stroke=\"#4e79a7\" stroke-opacity=\"0.72\" stroke-width=\"{}\" "
-        "marker-end=\"url(#{}-arrow)\" data-v=\"{}\">{}</path>",
-        fmt_px(sx), fmt_px(sy), fmt_px(mx), fmt_px(my), fmt_px(tx), fmt_px(ty), fmt_px(w), escape(id), exact(e.value),
+        "<g data-v=\"{}\"><path d=\"M{} {}Q{} {} {} {}\" fill=\"none\" stroke=\"#4e79a7\" stroke-opacity=\"0.72\" "
+        "stroke-width=\"{}\"/><path d=\"M{} {}L{} {}L{} {}z\" fill=\"#4e79a7\" fill-opacity=\"0.85\"/>{}</g>",
+        exact(e.value), fmt_px(sx), fmt_px(sy), fmt_px(mx), fmt_px(my), fmt_px(bx + dx2 * 1.5), fmt_px(by + dy2 * 1.5), fmt_px(w),
+        fmt_px(tx), fmt_px(ty), fmt_px(bx - dy2 * half), fmt_px(by + dx2 * half), fmt_px(bx + dy2 * half), fmt_px(by - dx2 * half),
         title_tag(e.title));
   }
   const int fs = n > 24 ? 8 : 11;

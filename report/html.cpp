@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/units.hpp"
@@ -24,8 +25,14 @@ std::string escape(std::string_view text) {
   return out;
 }
 
+double tidy(double v) {
+  const double r = std::round(v);
+  return std::fabs(v - r) <= 1e-9 * std::max(1.0, std::fabs(v)) ? r : v;
+}
+
 std::string exact(double v) {
   if (!std::isfinite(v)) return "0";
+  v = tidy(v);
   if (v == std::floor(v) && std::fabs(v) < 9.0e15) return fmt::format("{:.0f}", v);
   return fmt::format("{}", v);
 }
@@ -48,6 +55,7 @@ std::string thousands(std::uint64_t v) {
 Cell text_cell(std::string text, std::string title) { return {std::move(text), "", std::move(title)}; }
 
 Cell bytes_cell(double bytes) {
+  bytes = tidy(bytes);
   const bool whole = bytes >= 0 && bytes == std::floor(bytes) && bytes < 9.0e18;
   std::string text = whole ? format_bytes(static_cast<std::uint64_t>(bytes)) : format_bytes(bytes);
   return {std::move(text), exact(bytes), exact(bytes) + " B"};

@@ -14,7 +14,11 @@ namespace linkcast::report {
 /// Escapes & < > " ' so that `text` is safe as element text and as a quoted attribute value.
 std::string escape(std::string_view text);
 
-/// The shortest text that reads back as exactly `v` ("286720", "0.0123"); "0" for NaN.
+/// `v` rounded to the nearest whole number when it is one up to floating-point noise (a relative
+/// 1e-9: byte counts summed by the simulator), else `v`.
+double tidy(double v);
+
+/// The shortest text that reads back as `tidy(v)` ("286720", "0.0123"); "0" for NaN.
 std::string exact(double v);
 
 /// "12.3%" of a fraction (0.123).

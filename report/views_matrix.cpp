@@ -22,6 +22,7 @@ using matrix::kCommTypeCount;
 
 double dbl(std::uint64_t v) { return static_cast<double>(v); }
 std::string bytes_text(double v) {
+  v = tidy(v);
   return v >= 0 && v < 9.0e18 && v == static_cast<double>(static_cast<std::uint64_t>(v))
              ? format_bytes(static_cast<std::uint64_t>(v))
              : format_bytes(v);
@@ -33,7 +34,10 @@ std::string share(double part, double whole) { return whole > 0 ? percent(part /
 std::string matrix_table(const Context& c, const std::vector<std::uint64_t>& values, bool bytes, const std::string& id) {
   const auto& labels = c.m.endpoints;
   const std::size_t n = labels.size();
-  auto cell = [&](double v) { return bytes ? bytes_cell(v) : count_cell(static_cast<std::uint64_t>(v)); };
+  auto cell = [&](double v) {
+    if (v == 0) return Cell{"0", "0", ""};
+    return bytes ? bytes_cell(v) : count_cell(static_cast<std::uint64_t>(v));
+  };
   const double total = dbl(std::accumulate(values.begin(), values.end(), std::uint64_t{0}));
   if (n <= 16) {
     std::vector<HtmlTable::Column> cols{{bytes ? "bytes: from \\ to" : "transfers: from \\ to"}};
@@ -232,7 +236,10 @@ std::string system_section(const Context& c) {
   out += "<h3>Communication graph</h3><p class=\"note\">Each endpoint with traffic is a circle (area by bytes sent "
          "and received); each arrow a sender-receiver pair, its width by bytes. Routes are the node's "
          "(nvidia-smi topo classes).</p>";
-  out += pair_block(flow_graph_svg("graph-system", nodes, edges), pt.render());
+  double graph_bytes = 0;
+  for (const GraphEdge& e : edges) graph_bytes += e.value;
+  out += pair_block(flow_graph_svg("graph-system", nodes, edges, "sum-graph-bytes"), pt.render());
+  out += check_line("sum-graph-bytes", graph_bytes, "bytes on the arrows (between different endpoints):");
 
   // Per type.
   out += "<h3>Per communication type</h3>";

@@ -1,0 +1,125 @@
+// `linkcast report` end to end: a page is written, bad input exits 2 with a message naming the
+// file or option, and no file (nor a temporary) is left behind; an existing file is kept.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "test_util.hpp"
+
+namespace linkcast {
+namespace {
+
+using test::run_linkcast;
+
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + name; }
+
+/// Files in the folder of `path` whose name starts with its file name (the output and any
+/// AtomicOutput temporary beside it).
+std::size_t files_like(const std::string& path) {
+  const std::filesystem::path p(path);
+  std::size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(p.parent_path()))
+    if (e.path().filename().string().rfind(p.filename().string(), 0) == 0) ++n;
+  return n;
+}
+
+TEST(ReportCli, WritesOnePageForAWorkloadProjectedOntoAnotherNode) {
+  const std::string out = temp_path("report_cli_stencil.html");
+  std::filesystem::remove(out);
+  const auto r = run_linkcast("report --workload stencil2d:iters=10,periodic=1 --node " + test::config("dgx1-v100.yaml") +
+                              " --to " + test::config("hgx-h100.yaml") + " --model default -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const std::string html = test::read_file(out);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
+  EXPECT_NE(html.find("<title>linkcast report: stencil2d:iters=10,periodic=1 on dgx1-v100</title>"), std::string::npos);
+  EXPECT_NE(html.find("<section id=\"view-projection\""), std::string::npos);
+  // --model narrows the projection to one model.
+  EXPECT_NE(html.find("id=\"projection-default\""), std::string::npos);
+  EXPECT_EQ(html.find("id=\"projection-ahead\""), std::string::npos);
+  EXPECT_NE(html.find("<output id=\"sum-system-bytes\" data-expect=\"655360\">"), std::string::npos);
+  EXPECT_NE(html.find("</script></body></html>\n"), std::string::npos);
+  EXPECT_EQ(files_like(out), 1u);
+  std::filesystem::remove(out);
+}
+
+TEST(ReportCli, RecordedKinetoTraceWithMeasuredDurations) {
+  // PyTorch DDP, rank 0 of 2 on the H200 machine: 400 records, 120 memsets; NCCL allreduces on
+  // 'pg:0' of which only rank 0 is in the file, which the communicator view and checks show.
+  const std::string out = temp_path("report_cli_ddp.html");
+  const auto r = run_linkcast("report " + test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz --node " +
+                              test::config("testbed-h200-2gpu.yaml") + " --to " + test::config("hgx-h200.yaml") + " -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = test::read_file(out);
+  EXPECT_NE(html.find("400 operations (kineto)"), std::string::npos);
+  EXPECT_NE(html.find("<output id=\"sum-system-bytes\" data-expect=\"1716235840\">"), std::string::npos);
+  EXPECT_NE(html.find("no: a member missed calls"), std::string::npos);
+  EXPECT_NE(html.find("<b>FAIL</b> collectives: every member recorded every call"), std::string::npos);
+  EXPECT_NE(html.find("measured on testbed-h200-2gpu"), std::string::npos);  // the trace has durations
+  std::filesystem::remove(out);
+}
+
+TEST(ReportCli, BadInputExitsTwoAndLeavesNoFile) {
+  const std::string out = temp_path("report_cli_bad.html");
+  std::filesystem::remove(out);
+  const std::string dgx1 = test::config("dgx1-v100.yaml");
+  struct Case {
+    std::string args, err;
+  };
+  const std::vector<Case> cases = {
+      {"report --node " + dgx1 + " -o " + out,
+       "linkcast: error: report: give a trace file or --workload SPEC (exactly one of them), e.g. `linkcast report "
+       "--workload stencil2d --node configs/dgx1-v100.yaml -o report.html`\n"},
+      {"report t.csv --workload stencil2d --node " + dgx1 + " -o " + out,
+       "linkcast: error: report: give a trace file or --workload SPEC (exactly one of them), e.g. `linkcast report "
+       "--workload stencil2d --node configs/dgx1-v100.yaml -o report.html`\n"},
+      {"report --workload stencil2d -o " + out,
+       "linkcast: error: --node is required\nRun 'linkcast --help' or 'linkcast <command> --help'.\n"},
+      {"report --workload stencil2d --node " + dgx1,
+       "linkcast: error: --output is required\nRun 'linkcast --help' or 'linkcast <command> --help'.\n"},
+      {"report --workload stencil2d --node " + dgx1 + " --model defualt -o " + out,
+       "linkcast: error: --model: unknown model 'defualt' (did you mean 'default'?); valid models: default, ahead, peak, "
+       "envelope\n"},
+      {"report --workload stencil2d --node no-such-node.yaml -o " + out,
+       "linkcast: error: no-such-node.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)\n"},
+      {"report no-such-trace.csv --node " + dgx1 + " -o " + out, "linkcast: error: no-such-trace.csv: no such trace file\n"},
+      {"report --workload stencil2d:iter=3 --node " + dgx1 + " -o " + out,
+       "linkcast: error: workload 'stencil2d': unknown key 'iter' (did you mean 'iters'?); its keys are nx, ny, iters, "
+       "elem, periodic, mode, gpus, sample, sample-seed\n"},
+      {"report --workload stencil2d --node " + dgx1 + " --map gpu0=gpu1 -o " + out,
+       "linkcast: error: --map: give --to TARGET.yaml too; --map places trace endpoints on the target node\n"},
+      // The projection fails after the matrices and the simulation: still no file.
+      {"report --workload stencil2d --node " + dgx1 + " --to " + test::config("titan.yaml") + " -o " + out,
+       "linkcast: error: stencil2d: record 1: endpoint 'gpu1' is not in the target node 'titan' (" + test::config("titan.yaml") +
+           "); map it onto one that is with --map gpu1=<endpoint> (target has cpu0, gpu0, gemini0)\n"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_linkcast(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args;
+    EXPECT_EQ(r.err, c.err) << c.args;
+    EXPECT_EQ(files_like(out), 0u) << c.args;
+  }
+  const auto r = run_linkcast("report --workload stencil2d --node " + dgx1 + " -o /nonexistent-folder/r.html");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: cannot write '/nonexistent-folder/r.html': the folder does not exist or is not writable\n");
+}
+
+TEST(ReportCli, FailedRunKeepsTheExistingPage) {
+  const std::string out = temp_path("report_cli_keep.html");
+  test::write_temp("report_cli_keep.html", "old page");
+  const auto r = run_linkcast("report --workload stencil2d --node " + test::config("dgx1-v100.yaml") + " --to " +
+                              test::config("titan.yaml") + " -o " + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(test::read_file(out), "old page");
+  EXPECT_EQ(files_like(out), 1u);
+  std::filesystem::remove(out);
+}
+
+TEST(ReportCli, WorkloadHelp) {
+  const auto r = run_linkcast("report --workload help --node x.yaml -o x.html");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("stencil2d"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace linkcast

@@ -1,0 +1,302 @@
+// The HTML report's building blocks (report/): INAM's utilisation bands, escaping and exact
+// numbers, capped tables, the node layout, the timeline summary, and whole pages rendered in
+// process: every view present, numbers that agree with the matrices and the simulation, nothing
+// fetched, rows capped on large inputs.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "matrix/matrix.hpp"
+#include "report/charts.hpp"
+#include "report/html.hpp"
+#include "report/report.hpp"
+#include "report/topology_view.hpp"
+#include "sim/plan.hpp"
+#include "test_util.hpp"
+#include "topology/loader.hpp"
+#include "workloads/workloads.hpp"
+
+namespace linkcast::report {
+namespace {
+
+std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + needle.size())) ++n;
+  return n;
+}
+
+/// The data-expect of the script-check output with this id.
+std::string expected_sum(const std::string& html, const std::string& id) {
+  const std::size_t at = html.find("<output id=\"" + id + "\" data-expect=\"");
+  if (at == std::string::npos) return "(no check " + id + ")";
+  const std::size_t from = html.find("data-expect=\"", at) + 13;
+  return html.substr(from, html.find('"', from) - from);
+}
+
+struct Page {
+  topology::Node node;
+  workloads::Trace trace;
+  matrix::Report matrix;
+  sim::SimResult sim;
+  std::string html;
+};
+
+/// Builds a page the way `linkcast report` does, in process.
+Page render(const std::string& node_file, const workloads::Trace& trace, std::size_t max_rows = 25,
+            workloads::CollectiveConfig collectives = {}) {
+  Page p;
+  p.node = topology::load_node(test::config(node_file));
+  p.trace = trace;
+  matrix::Options mo;
+  mo.node = &p.node;
+  mo.collectives = collectives;
+  p.matrix = matrix::build(p.trace, mo);
+  sim::SimOptions so;
+  so.bins = 8;
+  p.sim = sim::simulate(p.node, p.trace, so);
+  Inputs in;
+  in.node = &p.node;
+  in.trace = &p.trace;
+  in.matrix = &p.matrix;
+  in.sim = &p.sim;
+  Options opt;
+  opt.max_rows = max_rows;
+  std::ostringstream out;
+  render_html(in, opt, out);
+  p.html = out.str();
+  return p;
+}
+
+TEST(ReportBands, FollowOsuInamThresholds) {
+  // Kousha et al., sec. IV: grey 0%, light green up to 25%, dark green 25-50%, orange 50-75%,
+  // red 75-100%. The upper edges belong to the lower band; anything above 100% stays red.
+  EXPECT_EQ(utilisation_band(0.0), Band::idle);
+  EXPECT_EQ(utilisation_band(-0.1), Band::idle);
+  EXPECT_EQ(utilisation_band(std::nan("")), Band::idle);
+  EXPECT_EQ(utilisation_band(1e-12), Band::low);
+  EXPECT_EQ(utilisation_band(0.25), Band::low);
+  EXPECT_EQ(utilisation_band(0.2501), Band::medium);
+  EXPECT_EQ(utilisation_band(0.5), Band::medium);
+  EXPECT_EQ(utilisation_band(0.75), Band::high);
+  EXPECT_EQ(utilisation_band(0.7501), Band::critical);
+  EXPECT_EQ(utilisation_band(1.0), Band::critical);
+  EXPECT_EQ(utilisation_band(1.7), Band::critical);
+  EXPECT_EQ(band_colour(Band::idle), "#b0b0b0");
+  EXPECT_EQ(band_colour(Band::low), "#9ccc65");
+  EXPECT_EQ(band_colour(Band::medium), "#2e7d32");
+  EXPECT_EQ(band_colour(Band::high), "#fb8c00");
+  EXPECT_EQ(band_colour(Band::critical), "#e53935");
+  EXPECT_EQ(band_label(Band::high), "<=75%");
+}
+
+TEST(ReportHtml, EscapesAndWritesExactNumbers) {
+  EXPECT_EQ(escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+  EXPECT_EQ(exact(286720), "286720");
+  EXPECT_EQ(exact(40960.00000003018), "40960");  // the simulator's floating-point noise
+  EXPECT_EQ(exact(0.5), "0.5");
+  EXPECT_EQ(exact(std::nan("")), "0");
+  EXPECT_EQ(thousands(1234567), "1,234,567");
+  EXPECT_EQ(thousands(999), "999");
+  EXPECT_EQ(percent(0.123), "12.3%");
+  EXPECT_EQ(short_bytes(40960), "40 KiB");
+  EXPECT_EQ(short_bytes(716549920), "683 MiB");
+  EXPECT_EQ(short_bytes(512), "512 B");
+  EXPECT_EQ(short_count(7200), "7200");
+  EXPECT_EQ(short_count(12345), "12.3k");
+  EXPECT_EQ(truncate_label("abcdefgh", 5), "abcd\u2026");
+  const Cell b = bytes_cell(65536);
+  EXPECT_EQ(b.text, "64 KiB");
+  EXPECT_EQ(b.sort, "65536");
+  EXPECT_EQ(b.title, "65536 B");
+}
+
+TEST(ReportHtml, TableWithFooterAndMoreLine) {
+  HtmlTable t({{"object"}, {"bytes", true}}, "t1");
+  t.add_row({text_cell("a<b"), bytes_cell(1024)});
+  t.set_more("3 more objects");
+  t.set_footer({text_cell("all"), bytes_cell(2048)});
+  EXPECT_EQ(t.render(),
+            "<table class=\"data sortable\" id=\"t1\"><thead><tr><th>object</th><th class=\"n\">bytes</th></tr></thead>"
+            "<tbody><tr><td>a&lt;b</td><td class=\"n\" data-sort=\"1024\" title=\"1024 B\">1 KiB</td></tr></tbody>"
+            "<tfoot><tr class=\"more\"><td colspan=\"2\">3 more objects</td></tr><tr class=\"total\"><td>all</td>"
+            "<td class=\"n\" data-sort=\"2048\" title=\"2048 B\">2 KiB</td></tr></tfoot></table>");
+}
+
+TEST(ReportLayout, Dgx1InLayersSocketsOnTop) {
+  // DGX-1: sockets (layer 0), PCIe switches one hop down (1), NICs under the switches (2), GPUs
+  // below every switch and NIC (3). GPUs keep their order under their switches.
+  const topology::Node node = topology::load_node(test::config("dgx1-v100.yaml"));
+  const NodeLayout lay = layout_node(node);
+  auto layer = [&](const char* id) { return lay.layer[static_cast<std::size_t>(node.find(id))]; };
+  auto x = [&](const char* id) { return lay.at[static_cast<std::size_t>(node.find(id))].x; };
+  EXPECT_EQ(layer("cpu0"), 0);
+  EXPECT_EQ(layer("cpu1"), 0);
+  EXPECT_EQ(layer("sw0"), 1);
+  EXPECT_EQ(layer("nic3"), 2);
+  for (int g = 0; g < 8; ++g) EXPECT_EQ(layer(("gpu" + std::to_string(g)).c_str()), 3) << g;
+  for (int g = 0; g + 1 < 8; ++g)
+    EXPECT_LT(x(("gpu" + std::to_string(g)).c_str()), x(("gpu" + std::to_string(g + 1)).c_str())) << g;
+  EXPECT_LT(x("cpu0"), x("cpu1"));
+  EXPECT_LT(x("sw0"), x("sw3"));
+  // Layers go down the page; no two boxes of a layer overlap.
+  EXPECT_LT(lay.at[static_cast<std::size_t>(node.find("cpu0"))].y, lay.at[static_cast<std::size_t>(node.find("sw0"))].y);
+  EXPECT_LT(lay.at[static_cast<std::size_t>(node.find("nic0"))].y, lay.at[static_cast<std::size_t>(node.find("gpu0"))].y);
+  EXPECT_GE(x("gpu1") - x("gpu0"), lay.box_width);
+  EXPECT_GT(lay.height, lay.at[static_cast<std::size_t>(node.find("gpu0"))].y);
+}
+
+TEST(ReportLayout, NvswitchBelowTheGpusAndGb200Fits) {
+  const topology::Node hgx = topology::load_node(test::config("hgx-h100.yaml"));
+  const NodeLayout lay = layout_node(hgx);
+  const int gpu = lay.layer[static_cast<std::size_t>(hgx.find("gpu0"))];
+  for (std::size_t e = 0; e < hgx.endpoints.size(); ++e) {
+    if (hgx.endpoints[e].kind == topology::EndpointKind::nvswitch) {
+      EXPECT_EQ(lay.layer[e], gpu + 1) << hgx.endpoints[e].id;
+    }
+    if (hgx.endpoints[e].kind == topology::EndpointKind::cpu) {
+      EXPECT_EQ(lay.layer[e], 0) << hgx.endpoints[e].id;
+    }
+  }
+  // 72 GPUs in a row: narrower boxes, every one inside the drawing.
+  const topology::Node gb = topology::load_node(test::config("gb200-nvl72.yaml"));
+  const NodeLayout big = layout_node(gb);
+  EXPECT_EQ(big.box_width, 48);
+  for (const Point& p : big.at) {
+    EXPECT_GT(p.x - big.box_width / 2, 0);
+    EXPECT_LT(p.x + big.box_width / 2, big.width);
+  }
+}
+
+TEST(ReportSummary, SpreadsOperationsOverTimeBins) {
+  // Makespan 100 ns in 4 bins of 25 ns. gpu0 runs A over [0, 50) and B over [10, 35): bin 0 gets
+  // 25/25 + 15/25 = 1.6 operations in flight, bin 1 gets 25/25 + 10/25 = 1.4. gpu1 runs C over
+  // [75, 100]: bin 3 gets 1.0. A and C are copies gpu0 -> gpu1 (p2p), B one gpu0 -> cpu0 (d2h).
+  const topology::Node node = topology::load_node(test::config("summit.yaml"));
+  workloads::Trace t;
+  auto push = [&](const char* src, const char* dst, std::uint64_t bytes, std::int64_t measured_ns) {
+    workloads::Op op;
+    op.kind = workloads::OpKind::copy;
+    op.src = t.endpoint(src);
+    op.dst = t.endpoint(dst);
+    op.bytes = bytes;
+    op.duration_ns = measured_ns;
+    t.push(op);
+  };
+  push("gpu0", "gpu1", 1000, 40);
+  push("gpu0", "cpu0", 2000, -1);
+  push("gpu0", "gpu1", 3000, 20);
+  sim::SimResult r;
+  r.makespan_ns = 100;
+  const int gpu0 = node.find("gpu0"), gpu1 = node.find("gpu1");
+  r.ops = {{0, 50, gpu0, gpu1, gpu0, -1}, {10, 35, gpu0, node.find("cpu0"), gpu0, -1}, {75, 100, gpu0, gpu1, gpu1, -1}};
+  const SimulationSummary s = summarize_simulation(node, t, r, 4);
+  ASSERT_EQ(s.activity.devices, (std::vector<int>{gpu0, gpu1}));
+  EXPECT_DOUBLE_EQ(s.activity.bin_ns, 25);
+  EXPECT_EQ(s.activity.ops, (std::vector<std::uint64_t>{2, 1}));
+  EXPECT_DOUBLE_EQ(s.activity.busy_ns[0], 75);
+  const auto& g0 = s.activity.in_flight[0];
+  EXPECT_DOUBLE_EQ(g0[0], 1.6);
+  EXPECT_DOUBLE_EQ(g0[1], 1.4);
+  EXPECT_DOUBLE_EQ(g0[2], 0);
+  EXPECT_DOUBLE_EQ(s.activity.in_flight[1][3], 1.0);
+  const CategoryTimes& p2p = s.by_category[static_cast<std::size_t>(projection::Category::p2p)];
+  EXPECT_EQ(p2p.ops, 2u);
+  EXPECT_DOUBLE_EQ(p2p.bytes, 4000);
+  EXPECT_DOUBLE_EQ(p2p.simulated_ns, 75);  // 50 + 25
+  EXPECT_EQ(p2p.measured_ops, 2u);
+  EXPECT_DOUBLE_EQ(p2p.measured_ns, 60);
+  EXPECT_EQ(s.by_category[static_cast<std::size_t>(projection::Category::d2h_pinned)].ops, 1u);
+}
+
+TEST(ReportPage, StencilOnDgx1HasEveryViewAndAgreesWithTheMatrix) {
+  // 8 GPUs, periodic, 10 iterations of 1024 x 4 B halos: each neighbour pair moves 40960 B per
+  // direction, 655360 B in 5120 transfers in all (as `linkcast matrix` says, matrix_cli_test).
+  const Page p = render("dgx1-v100.yaml", workloads::run_workload("stencil2d:iters=10,periodic=1", nullptr));
+  const std::string& h = p.html;
+  for (const char* view : {"topology", "system", "objects", "code", "devices", "communicators", "simulation", "checks"})
+    EXPECT_NE(h.find(std::string("<section id=\"view-") + view + "\""), std::string::npos) << view;
+  EXPECT_EQ(h.find("view-projection"), std::string::npos);  // no --to
+  EXPECT_EQ(expected_sum(h, "sum-system-bytes"), "655360");
+  EXPECT_EQ(expected_sum(h, "sum-system-count"), "5120");
+  EXPECT_EQ(expected_sum(h, "sum-type-peer-access-bytes"), "655360");
+  EXPECT_EQ(expected_sum(h, "sum-code-bytes"), "655360");
+  EXPECT_EQ(expected_sum(h, "sum-device-bytes"), "655360");
+  EXPECT_EQ(expected_sum(h, "sum-objects-gpu0"), "81920");  // a and a_new, read by gpu1 and gpu7
+  EXPECT_NE(h.find("id=\"card-ops\"><b>5,120</b><span>operations</span>"), std::string::npos);
+  // Every link of the node is two lanes; gpu0 -> gpu1 is one NVLink2 brick carrying 40960 B.
+  EXPECT_EQ(count_of(h, "class=\"lane\""), 2 * p.node.links.size());
+  EXPECT_NE(h.find("<title>gpu0 \u2192 gpu1 (gpu0-gpu1, NV1 (NVLink2)): 40 KiB of data (40960 B;"), std::string::npos);
+  // The lanes' bytes add up to what the simulation says the links carried.
+  double carried = 0;
+  for (const auto& l : p.sim.links) carried += l.data_bytes;
+  EXPECT_EQ(expected_sum(h, "sum-topology-bytes"), exact(carried));
+  // A heatmap cell with its exact value on hover.
+  EXPECT_NE(h.find("<title>gpu3 \u2192 gpu4: 40 KiB (40960 bytes)</title>"), std::string::npos);
+  // The route of the pair that crosses the sockets.
+  EXPECT_NE(h.find("gpu3 \u2192 gpu4: 40 KiB (40960 B) in 320 transfers; route SYS, 5 hops"), std::string::npos);
+  // Self-contained: nothing to fetch.
+  EXPECT_EQ(h.find("http://"), std::string::npos);
+  EXPECT_EQ(h.find("https://"), std::string::npos);
+  EXPECT_EQ(h.find("<link"), std::string::npos);
+  EXPECT_EQ(h.find(" src="), std::string::npos);
+  EXPECT_EQ(h.find("url(http"), std::string::npos);
+  EXPECT_EQ(count_of(h, "<script>"), 1u);
+}
+
+TEST(ReportPage, CapsRowsAndEscapesNames) {
+  // 60 objects on gpu0 read by gpu1, one of them named like markup; 10 rows per table. The
+  // tables show 10 rows and say how many more; the bars still add up to everything.
+  workloads::Trace t;
+  for (int k = 0; k < 60; ++k) {
+    workloads::Op op;
+    op.kind = workloads::OpKind::access;
+    op.src = t.endpoint("gpu0");
+    op.dst = t.endpoint("gpu1");
+    op.issuer = op.dst;
+    op.bytes = 1000 + static_cast<std::uint64_t>(k);
+    op.object = t.objects.intern(k == 59 ? "<script>alert(1)</script>" : "buf" + std::to_string(k));
+    op.line = t.lines.intern("k.cu:" + std::to_string(k));
+    t.push(op);
+  }
+  const Page p = render("summit.yaml", t, 10);
+  const std::string& h = p.html;
+  EXPECT_NE(h.find("50 more rows: 51.23 KB in 50 transfers"), std::string::npos);  // 1000..1049
+  EXPECT_NE(h.find("50 more objects"), std::string::npos);
+  EXPECT_NE(h.find("50 more lines: 51.23 KB (82.9%) in 50 transfers"), std::string::npos);
+  EXPECT_EQ(expected_sum(h, "sum-objects-gpu0"), "61770");  // sum of 1000..1059
+  EXPECT_EQ(expected_sum(h, "sum-code-bytes"), "61770");
+  EXPECT_EQ(h.find("<script>alert"), std::string::npos);
+  EXPECT_NE(h.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+}
+
+TEST(ReportPage, ManyOperationsGiveASmallPage) {
+  // 200,000 accesses over 8 GPUs with 50,000 distinct objects and 20,000 source lines: the page
+  // aggregates and caps, so it stays far below a megabyte and no row exists per operation.
+  workloads::Trace t;
+  t.reserve(200000);
+  for (std::uint32_t i = 0; i < 200000; ++i) {
+    workloads::Op op;
+    op.kind = workloads::OpKind::access;
+    op.src = t.endpoint("gpu" + std::to_string(i % 8));
+    op.dst = t.endpoint("gpu" + std::to_string((i + 1) % 8));
+    op.issuer = op.dst;
+    op.bytes = 128;
+    op.stream = i % 8;
+    op.object = t.objects.intern("obj" + std::to_string(i % 50000));
+    op.line = t.lines.intern("f.cu:" + std::to_string(i % 20000));
+    t.push(op);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const Page p = render("dgx1-v100.yaml", t);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(p.html.size(), 1'000'000u);
+  EXPECT_EQ(expected_sum(p.html, "sum-system-bytes"), "25600000");
+  EXPECT_NE(p.html.find("19,975 more lines"), std::string::npos);
+  EXPECT_LT(count_of(p.html, "<tr"), 1500u);
+  EXPECT_LT(seconds, 30.0);  // matrices, simulation and page together; ~2 s in the -O2 build
+}
+
+}  // namespace
+}  // namespace linkcast::report
