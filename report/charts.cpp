@@ -54,7 +54,7 @@ double log_position(double v, double lo, double hi) {
 
 std::string text_colour_on(double t) { return t > 0.55 ? "#ffffff" : "#1b1f23"; }
 
-/// A horizontal gradient legend: "lo [gradient] hi".
+/// A horizontal gradient legend starting at x: "lo [gradient] hi (scale)".
 std::string ramp_legend(const std::string& id, double x, double y, const std::string& lo, const std::string& hi,
                         std::string_view scale) {
   std::string out = fmt::format("<defs><linearGradient id=\"{}-grad\">", escape(id));
@@ -63,11 +63,11 @@ std::string ramp_legend(const std::string& id, double x, double y, const std::st
     out += fmt::format("<stop offset=\"{}%\" stop-color=\"{}\"/>", s * 25, ramp_colour(t));
   }
   out += "</linearGradient></defs>";
-  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\" text-anchor=\"end\">{}</text>", fmt_px(x + 60), fmt_px(y + 10),
-                     escape(lo));
-  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"140\" height=\"12\" fill=\"url(#{}-grad)\"/>", fmt_px(x + 66),
+  const double bar_x = x + kCharPx * dbl(lo.size()) + 6;
+  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{}</text>", fmt_px(x), fmt_px(y + 10), escape(lo));
+  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"110\" height=\"12\" fill=\"url(#{}-grad)\"/>", fmt_px(bar_x),
                      fmt_px(y), escape(id));
-  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{} ({})</text>", fmt_px(x + 212), fmt_px(y + 10), escape(hi),
+  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{} ({})</text>", fmt_px(bar_x + 116), fmt_px(y + 10), escape(hi),
                      scale);
   return out;
 }
@@ -142,7 +142,7 @@ std::string matrix_heatmap_svg(const MatrixHeatmap& h) {
   const bool rotate = cell < 40 && longest > 4;
   const double top = rotate ? 12 + kCharPx * dbl(longest) * 0.75 : 24;
   const double grid = cell * dbl(n);
-  const double width = std::max(left + grid + 10, 330.0);
+  const double width = std::max(left + grid + 10, 300.0);
   const double height = top + grid + 40;
   const bool annotate = cell >= 40;
 
@@ -195,7 +195,7 @@ std::string matrix_heatmap_svg(const MatrixHeatmap& h) {
     out += fmt::format("<path d=\"{}\" stroke=\"#ffffff\" stroke-width=\"1\" fill=\"none\"/>", d);
   }
   if (hi > 0)
-    out += ramp_legend(h.id, left - 60, top + grid + 16, brief(lo), brief(hi), "log scale");
+    out += ramp_legend(h.id, 4, top + grid + 16, brief(lo), brief(hi), "log scale");
   else
     out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">no traffic</text>", fmt_px(left), fmt_px(top + grid + 26));
   out += "</svg>";
@@ -255,7 +255,7 @@ std::string strip_heatmap_svg(const StripHeatmap& h) {
     }
   } else if (hi > 0) {
     const Formatter& brief = h.short_format ? h.short_format : h.format;
-    out += ramp_legend(h.id, left - 60, axis_y + 24, brief(0), brief(hi), "linear");
+    out += ramp_legend(h.id, 4, axis_y + 24, brief(0), brief(hi), "linear");
   }
   out += "</svg>";
   return out;

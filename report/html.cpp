@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/units.hpp"
@@ -52,13 +53,25 @@ std::string thousands(std::uint64_t v) {
   return out;
 }
 
+std::string human_bytes(double bytes) {
+  constexpr std::array<std::string_view, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  bytes = tidy(bytes);
+  std::size_t u = 0;
+  double scale = 1;
+  while (u + 1 < kUnits.size() && std::fabs(bytes) >= scale * 1024) {
+    scale *= 1024;
+    ++u;
+  }
+  const double v = bytes / scale;
+  if (v == std::floor(v)) return fmt::format("{:.0f} {}", v, kUnits[u]);
+  return fmt::format("{:.2f} {}", v, kUnits[u]);
+}
+
 Cell text_cell(std::string text, std::string title) { return {std::move(text), "", std::move(title)}; }
 
 Cell bytes_cell(double bytes) {
   bytes = tidy(bytes);
-  const bool whole = bytes >= 0 && bytes == std::floor(bytes) && bytes < 9.0e18;
-  std::string text = whole ? format_bytes(static_cast<std::uint64_t>(bytes)) : format_bytes(bytes);
-  return {std::move(text), exact(bytes), exact(bytes) + " B"};
+  return {human_bytes(bytes), exact(bytes), exact(bytes) + " B"};
 }
 
 Cell count_cell(std::uint64_t count) { return {thousands(count), std::to_string(count), ""}; }

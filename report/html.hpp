@@ -43,6 +43,10 @@ Cell percent_cell(double fraction);
 /// Any number shown with `text`, sorted by `v`.
 Cell number_cell(double v, std::string text);
 
+/// Bytes in binary units as `linkcast matrix` prints them: exact when whole ("40 KiB"), else to
+/// two decimals ("270.02 MiB").
+std::string human_bytes(double bytes);
+
 /// "1,234,567".
 std::string thousands(std::uint64_t v);
 

@@ -34,7 +34,7 @@ svg.chart{max-width:100%;height:auto;display:block}
 .tbl{max-height:440px;overflow:auto;border:1px solid var(--line);border-radius:6px;max-width:100%;width:fit-content}
 table.data{border-collapse:collapse;font-size:12.5px}
 table.data caption{text-align:left;font-weight:600;padding:4px 8px}
-table.data th,table.data td{padding:2px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;text-align:left}
+table.data th,table.data td{padding:2px 6px;border-bottom:1px solid #eaeef2;white-space:nowrap;text-align:left}
 table.data th{position:sticky;top:0;background:var(--panel);cursor:pointer;z-index:1}
 table.data th[data-dir=asc]::after{content:" \25B2"}table.data th[data-dir=desc]::after{content:" \25BC"}
 table.data .n{text-align:right;font-variant-numeric:tabular-nums}
@@ -140,8 +140,11 @@ constexpr std::string_view kScript = R"JS(
     });
   });
   // #only-<view> shows that view alone (for links and screenshots).
-  var only = /^#only-([a-z]+)$/.exec(location.hash);
-  if (only) each('main > section', function (s) { s.hidden = s.id !== 'view-' + only[1]; });
+  var only = /^#only-([a-z,]+)$/.exec(location.hash);
+  if (only) {
+    var keep = only[1].split(',');
+    each('main > section', function (s) { s.hidden = keep.indexOf(s.getAttribute('data-view')) < 0; });
+  }
   // Render time: force style and layout, then read the clock (ms since navigation start).
   void document.body.offsetHeight;
   var ms = performance.now();
@@ -257,7 +260,7 @@ void render_html(const Inputs& in, const Options& options, std::ostream& os) {
     head += fmt::format("<div class=\"card\" id=\"{}\"><b>{}</b><span>{}</span></div>", id, escape(value), escape(label));
   };
   card(thousands(c.trace.size()), "operations", "card-ops");
-  card(format_bytes(c.m.total.total_bytes()), "moved between endpoints", "card-bytes");
+  card(human_bytes(static_cast<double>(c.m.total.total_bytes())), "moved between endpoints", "card-bytes");
   card(thousands(c.m.total.total_count()), "transfers", "card-transfers");
   card(format_duration_ns(c.sim.makespan_ns), "simulated makespan", "card-sim-makespan");
   std::size_t used = 0;

@@ -21,12 +21,7 @@ using matrix::CommType;
 using matrix::kCommTypeCount;
 
 double dbl(std::uint64_t v) { return static_cast<double>(v); }
-std::string bytes_text(double v) {
-  v = tidy(v);
-  return v >= 0 && v < 9.0e18 && v == static_cast<double>(static_cast<std::uint64_t>(v))
-             ? format_bytes(static_cast<std::uint64_t>(v))
-             : format_bytes(v);
-}
+std::string bytes_text(double v) { return human_bytes(v); }
 std::string count_text(double v) { return thousands(static_cast<std::uint64_t>(std::max(v, 0.0))); }
 std::string share(double part, double whole) { return whole > 0 ? percent(part / whole) : "-"; }
 

@@ -17,10 +17,7 @@ namespace linkcast::report {
 namespace {
 
 double dbl(std::size_t v) { return static_cast<double>(v); }
-std::string bytes_text(double v) {
-  v = tidy(v);
-  return v >= 0 && v < 9.0e18 && v == std::floor(v) ? format_bytes(static_cast<std::uint64_t>(v)) : format_bytes(v);
-}
+std::string bytes_text(double v) { return human_bytes(v); }
 std::string time_text(double ns) { return format_duration_ns(ns); }
 
 /// One direction of one link, for tables and the over-time charts.

@@ -46,8 +46,11 @@ std::string find_chromium() {
   return "";
 }
 
+/// Skips without Chromium; runs from the repository root so that the pages (and screenshots)
+/// name configs/... and tests/data/... as a user would type them.
 #define REQUIRE_CHROMIUM()                                                                                \
   do {                                                                                                    \
+    fs::current_path(LINKCAST_SOURCE_DIR);                                                                \
     if (find_chromium().empty())                                                                          \
       GTEST_SKIP() << "Chromium is not installed (Debian: apt install chromium; setup.sh installs it), or " \
                       "set LINKCAST_CHROMIUM=/path/to/chromium: the report's browser test is skipped";     \
@@ -205,7 +208,7 @@ double table_value(const std::string& dom, const std::string& id, const std::str
 TEST(ReportBrowser, StencilOnDgx1ProjectedOntoHgxH100) {
   REQUIRE_CHROMIUM();
   const std::string spec = "stencil2d:iters=10,periodic=1";
-  const std::string dgx1 = test::config("dgx1-v100.yaml"), hgx = test::config("hgx-h100.yaml");
+  const std::string dgx1 = "configs/dgx1-v100.yaml", hgx = "configs/hgx-h100.yaml";
   const fs::path page = out_dir() / "stencil-dgx1-to-hgx-h100.html";
   const auto made = run_linkcast("report --workload " + spec + " --node " + dgx1 + " --to " + hgx + " -o " + page.string());
   ASSERT_EQ(made.exit_code, 0) << made.err;
@@ -256,7 +259,7 @@ TEST(ReportBrowser, DataParallelOnDgx1ShowsCollectivesAndCongestedLinks) {
   REQUIRE_CHROMIUM();
   // 4 steps: each GPU loads a 16 MiB batch over PCIe, gradients all-reduced on a tree (a chain).
   const std::string spec = "data-parallel:steps=4";
-  const std::string dgx1 = test::config("dgx1-v100.yaml");
+  const std::string dgx1 = "configs/dgx1-v100.yaml";
   const fs::path page = out_dir() / "data-parallel-dgx1.html";
   const auto made = run_linkcast("report --workload " + spec + " --node " + dgx1 + " -o " + page.string());
   ASSERT_EQ(made.exit_code, 0) << made.err;
@@ -290,7 +293,7 @@ TEST(ReportBrowser, DataParallelOnDgx1ShowsCollectivesAndCongestedLinks) {
     screenshot(page, "report-topology", "#only-topology", 1400, 1250);
     screenshot(page, "report-system", "#only-system", 1400, 2000);
     screenshot(page, "report-objects", "#only-objects", 1400, 800);
-    screenshot(page, "report-code-devices", "#only-devices", 1400, 1000);
+    screenshot(page, "report-code-devices", "#only-code,devices", 1400, 1500);
     screenshot(page, "report-communicators", "#only-communicators", 1400, 700);
     screenshot(page, "report-timeline", "#only-simulation", 1400, 2300);
   }
@@ -300,8 +303,8 @@ TEST(ReportBrowser, RecordedDdpTraceOnTheH200Machine) {
   REQUIRE_CHROMIUM();
   // PyTorch DDP rank 0 recorded on 2 x H200 (Kineto): copies, memsets and NCCL allreduces with
   // measured durations; projected onto an 8-GPU HGX H200.
-  const std::string trace = test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz";
-  const std::string node = test::config("testbed-h200-2gpu.yaml"), hgx = test::config("hgx-h200.yaml");
+  const std::string trace = "tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz";
+  const std::string node = "configs/testbed-h200-2gpu.yaml", hgx = "configs/hgx-h200.yaml";
   const fs::path page = out_dir() / "ddp-h200.html";
   const auto made = run_linkcast("report " + trace + " --node " + node + " --to " + hgx + " -o " + page.string());
   ASSERT_EQ(made.exit_code, 0) << made.err;
@@ -341,7 +344,7 @@ TEST(ReportBrowser, MillionOperationTraceStaysSmallAndFast) {
   // under 3 s. tests/browser/large_report.sh measures the same at 10 million operations.
   const fs::path page = out_dir() / "stencil-1M.html";
   const auto start = std::chrono::steady_clock::now();
-  const auto made = run_linkcast("report --workload stencil2d:iters=2232 --node " + test::config("dgx1-v100.yaml") + " -o " +
+  const auto made = run_linkcast("report --workload stencil2d:iters=2232 --node configs/dgx1-v100.yaml -o " +
                                  page.string());
   const double generate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(made.exit_code, 0) << made.err;
