@@ -262,9 +262,9 @@ TEST(ReportPage, CapsRowsAndEscapesNames) {
   }
   const Page p = render("summit.yaml", t, 10);
   const std::string& h = p.html;
-  EXPECT_NE(h.find("50 more rows: 51.23 KB in 50 transfers"), std::string::npos);  // 1000..1049
+  EXPECT_NE(h.find("50 more rows: 50.02 KiB in 50 transfers"), std::string::npos);  // 1000..1049
   EXPECT_NE(h.find("50 more objects"), std::string::npos);
-  EXPECT_NE(h.find("50 more lines: 51.23 KB (82.9%) in 50 transfers"), std::string::npos);
+  EXPECT_NE(h.find("50 more lines: 50.02 KiB (82.9%) in 50 transfers"), std::string::npos);
   EXPECT_EQ(expected_sum(h, "sum-objects-gpu0"), "61770");  // sum of 1000..1059
   EXPECT_EQ(expected_sum(h, "sum-code-bytes"), "61770");
   EXPECT_EQ(h.find("<script>alert"), std::string::npos);
