@@ -25,6 +25,12 @@ using workloads::OpKind;
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Host-memory bytes a device's DMA write into host memory costs per byte written. Writes that
+/// land in DRAM cost more than reads: four H200s writing 256 MiB each into one Emerald Rapids
+/// socket at once moved 159 GB/s in all (44% of its DDR5 peak), reading 206 GB/s
+/// (tests/data/real/h200-4gpu, all_d2h / all_h2d); 2 is the round factor that puts writes at
+/// half the peak. An assumption the recordings support, not a fit per pattern.
+constexpr double kDmaWriteCost = 2.0;
 
 /// Wire bytes per data byte a model charges on one link (its packet accounting), >= 1.
 double hop_weight(const model::Model& m, const model::LinkSpec& hop, const model::Transfer& t) {
@@ -60,7 +66,7 @@ class Simulation {
         trace_(trace),
         options_(options),
         model_(options.model ? *options.model : model::find_model("default")),
-        routes_(node),
+        routes_(node, topology::Routes::Compute::on_demand),
         solver_(make_solver(options.solver)),
         net_(*solver_),
         engine_(net_) {
@@ -83,7 +89,8 @@ class Simulation {
     bool ready = false;
     model::PathSpec spec;
     std::vector<ResourceId> hops;
-    std::vector<model::LinkSpec> hop_specs;  // empty for a memory route
+    std::vector<model::LinkSpec> hop_specs;  // the link hops (empty for a memory route)
+    double host_weight = 0;  // > 0: the last hop is host memory, this many bytes per data byte
     RouteId route = 0;
   };
 
@@ -99,7 +106,7 @@ class Simulation {
   void add_collectives();
   void add_call(const std::vector<std::size_t>& records, std::size_t call_index);
   void collect(SimResult& r);
-  PoolId pool_for(int endpoint);
+  PoolId pool_for(int gpu, model::PathClass cls);
 
   const topology::Node& node_;
   const workloads::Trace& trace_;
@@ -116,7 +123,7 @@ class Simulation {
   /// Channel engines of a collective: (communicator, rank, channel, algo, proto) -> resource.
   std::map<std::tuple<std::uint32_t, int, int, int, int>, ResourceId> channel_engines_;
   std::map<std::tuple<int, int, ResourceId>, RouteId> engine_routes_;
-  std::vector<PoolId> pools_;  // by endpoint: copy engines
+  std::map<std::pair<int, int>, PoolId> pools_;  // (GPU, direction class or -1) -> copy engines
   std::vector<TaskId> begin_, end_;  // by trace record
   std::vector<std::int32_t> collective_of_;
   std::vector<std::array<int, 3>> op_endpoints_;  // by trace record: issuer, src, dst
@@ -190,6 +197,13 @@ Simulation::Pair& Simulation::pair(int src, int dst, std::size_t record) {
       p.hops.push_back(static_cast<ResourceId>(dl.link * 2 + (dl.forward ? 0 : 1)));
       p.hop_specs.push_back(node_.links[static_cast<std::size_t>(dl.link)].spec);
     }
+    // DMA between a GPU and host memory also uses the socket's memory bandwidth, which every
+    // such copy on the socket shares: a read once per byte, a write twice (kDmaWriteCost).
+    const int host = p.spec.cls == model::PathClass::h2d ? src : p.spec.cls == model::PathClass::d2h ? dst : -1;
+    if (host >= 0 && memory_[static_cast<std::size_t>(host)] != kNoResource) {
+      p.hops.push_back(memory_[static_cast<std::size_t>(host)]);
+      p.host_weight = p.spec.cls == model::PathClass::h2d ? 1.0 : kDmaWriteCost;
+    }
   }
   p.route = net_.add_route(p.hops);
   p.ready = true;
@@ -216,8 +230,9 @@ TransferPlan Simulation::plan_transfer(int src, int dst, const model::Transfer& 
   if (p.hop_specs.empty()) {
     if (!p.hops.empty()) plan.weights = {std::max(net_.capacity(p.hops[0]) / rate, 1e-3)};
   } else {
-    plan.weights.reserve(p.hop_specs.size());
+    plan.weights.reserve(p.hops.size());
     for (const auto& hop : p.hop_specs) plan.weights.push_back(hop_weight(model_, hop, t));
+    if (p.host_weight > 0) plan.weights.push_back(p.host_weight);
   }
   if (p.hops.empty() && !std::isfinite(plan.cap)) plan.cap = 1e6;  // nothing limits it: ~instant
   // L + O, unless the model has no fixed term (envelope).
@@ -226,13 +241,16 @@ TransferPlan Simulation::plan_transfer(int src, int dst, const model::Transfer& 
   return plan;
 }
 
-PoolId Simulation::pool_for(int endpoint) {
-  if (pools_.empty()) pools_.assign(node_.endpoints.size(), kNoPool);
-  const auto& ep = node_.endpoints[static_cast<std::size_t>(endpoint)];
-  if (ep.kind != EndpointKind::gpu || ep.copy_engines <= 0) return kNoPool;
-  PoolId& p = pools_[static_cast<std::size_t>(endpoint)];
-  if (p == kNoPool) p = engine_.add_pool(ep.copy_engines);
-  return p;
+PoolId Simulation::pool_for(int gpu, model::PathClass cls) {
+  const auto& ep = node_.endpoints[static_cast<std::size_t>(gpu)];
+  if (ep.kind != EndpointKind::gpu) return kNoPool;
+  // `copy_engines: N` in the node: N engines shared by all the GPU's copies. Otherwise CUDA's
+  // behaviour: copies in one direction run one at a time (one engine each for copies into the
+  // GPU, out to the host, out to peers and within the GPU), different directions overlap.
+  const int key = ep.copy_engines > 0 ? -1 : static_cast<int>(cls);
+  auto it = pools_.find({gpu, key});
+  if (it == pools_.end()) it = pools_.emplace(std::make_pair(gpu, key), engine_.add_pool(ep.copy_engines > 0 ? ep.copy_engines : 1)).first;
+  return it->second;
 }
 
 void Simulation::add_copy(std::size_t i) {
@@ -258,7 +276,7 @@ void Simulation::add_copy(std::size_t i) {
   // Copies hold a copy engine of the GPU that runs them.
   if (op.kind == OpKind::copy) {
     const int issuer = cls == model::PathClass::h2d ? dst : src;
-    const PoolId pool = pool_for(issuer);
+    const PoolId pool = pool_for(issuer, cls);
     if (pool != kNoPool) engine_.set_pool(task, pool);
   }
   begin_[i] = end_[i] = task;
@@ -449,7 +467,10 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
         std::vector<double> weights;
         for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * cost.wire_factor);
         weights.push_back(1.0);
-        t = engine_.add_transfer(rt->second, bytes, weights, kInf, cost.step_latency_ns);
+        // A step's handshake shows only in the first loop: later chunks' handshakes overlap
+        // the data of the chunks before them (NCCL keeps NCCL_STEPS slots in flight), which is
+        // also how NCCL's model counts it (steps x hwLat, once).
+        t = engine_.add_transfer(rt->second, bytes, weights, kInf, step.chunk == 0 ? cost.step_latency_ns : 0.0);
       }
       ++flows_;
       task[s] = t;

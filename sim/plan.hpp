@@ -16,7 +16,9 @@
 //    per-channel bandwidth ceilings and protocol wire overheads, every step a flow on the links.
 // Ordering: operations on one stream (of the device that issues them) run in trace order; a
 // known start_ns (relative to the trace's earliest) releases an operation no earlier than that;
-// different streams are independent.
+// different streams are independent. Copy engines: a GPU runs its copies of one direction (into
+// it, out to the host, out to a peer, within it) one at a time, in the order they become ready,
+// as CUDA does; a node's `copy_engines: N` instead lets N copies of any direction run at once.
 #pragma once
 
 #include <array>

@@ -23,8 +23,8 @@ std::string two_copies_csv() {
 }
 
 TEST(SimCli, JsonHasMakespanOpsAndLinks) {
-  // Two 1 GiB copies gpu0 -> gpu1 on a DGX-1 share one NVLink direction: both end at
-  // L + 2 x (the default model's time alone - L), which is the makespan.
+  // Two 1 GiB copies gpu0 -> gpu1 on a DGX-1: gpu0 runs its peer copies one at a time, so the
+  // makespan is twice one copy alone, 2 x (L + the default model's time).
   const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + two_copies_csv() +
                                     " --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -36,7 +36,7 @@ TEST(SimCli, JsonHasMakespanOpsAndLinks) {
   t.bytes = 1073741824.0;
   t.access = model::Access::write;
   const double data_ns = model::default_time_ns(spec, t);
-  EXPECT_NEAR(j["makespan_s"].get<double>(), (spec.latency_ns + 2 * data_ns) * 1e-9, 1e-12);
+  EXPECT_NEAR(j["makespan_s"].get<double>(), 2 * (spec.latency_ns + data_ns) * 1e-9, 1e-12);
   ASSERT_EQ(j["ops"].size(), 2u);
   EXPECT_EQ(j["ops"][1]["src"], "gpu0");
   EXPECT_EQ(j["ops"][1]["dst"], "gpu1");

@@ -10,6 +10,7 @@
 #include "sim/plan.hpp"
 #include "test_util.hpp"
 #include "topology/loader.hpp"
+#include "topology/node.hpp"
 #include "topology/routing.hpp"
 
 namespace linkcast::sim {
@@ -71,20 +72,54 @@ TEST(SimPlan, CopyAloneReproducesTheTransferModel) {
   EXPECT_NEAR(r.makespan_ns, r.ops[0].end_ns, 1e-9);
 }
 
-TEST(SimPlan, TwoCopiesOnOneNvlinkTakeTwiceAsLong) {
-  // DGX-1: two 1 GiB gpu0 -> gpu1 copies on two streams share the one NVLink direction equally:
-  // each moves its data at half its alone rate, so both end at L + 2 x (alone time - L).
+TEST(SimPlan, SameDirectionCopiesOfOneGpuRunOneAtATime) {
+  // DGX-1: two 1 GiB gpu0 -> gpu1 copies on two streams. gpu0 runs its peer copies on one copy
+  // engine, one after the other (as the 4 x H200 fan-out recording shows): the first ends at
+  // L + data, the second starts then and ends at 2 (L + data). The link carried 2 GiB.
   Trace t;
   t.push(copy(t, "gpu0", "gpu1", kGiB, 1));
   t.push(copy(t, "gpu0", "gpu1", kGiB, 2));
   const SimResult r = simulate(node("dgx1-v100"), t, {});
-  const double l = latency_ns(node("dgx1-v100"), "gpu0", "gpu1");
-  const double data = alone_ns(node("dgx1-v100"), "gpu0", "gpu1", kGiB) - l;
-  EXPECT_NEAR(r.ops[0].end_ns, l + 2 * data, 1e-3);
-  EXPECT_NEAR(r.ops[1].end_ns, l + 2 * data, 1e-3);
-  // The link direction carried 2 GiB of data and was full while it did.
+  const double alone = alone_ns(node("dgx1-v100"), "gpu0", "gpu1", kGiB);
+  EXPECT_NEAR(r.ops[0].end_ns, alone, 1e-3);
+  EXPECT_NEAR(r.ops[1].start_ns, alone, 1e-3);
+  EXPECT_NEAR(r.ops[1].end_ns, 2 * alone, 1e-3);
   ASSERT_EQ(r.links.size(), 1u);
   EXPECT_NEAR(r.links[0].data_bytes, 2.0 * kGiB, 1.0);
+}
+
+/// Summit's cpu0 -> gpu0 connection (2 NVLink2 bricks, host staging at 13.62 GB/s) in a node
+/// whose GPU declares 4 copy engines, so copies in one direction may overlap.
+const topology::Node& two_engine_node() {
+  static const topology::Node n = topology::parse_node(R"(schema_version: 1
+name: two-engines
+endpoints:
+  - {id: cpu0, kind: cpu, memory: {capacity_gib: 256, bandwidth_gbps: 170, copy_bandwidth_gbps: 13.62}}
+  - {id: gpu0, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}, copy_engines: 4}
+  - {id: gpu1, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}, copy_engines: 4}
+links:
+  - {between: [cpu0, gpu0], type: nvlink, version: 2, count: 2}
+  - {between: [cpu0, gpu1], type: nvlink, version: 2, count: 2}
+  - {between: [gpu0, gpu1], type: nvlink, version: 2, count: 1}
+)",
+                                                       "two-engines.yaml");
+  return n;
+}
+
+TEST(SimPlan, CopiesOnAGpusEnginesShareTheLink) {
+  // With 4 copy engines (`copy_engines: 4`), two 1 GiB gpu0 -> gpu1 copies run at once and
+  // share the NVLink equally: each moves its data at half its alone rate, so both end at
+  // L + 2 x (alone time - L); the link direction was full while they ran.
+  const topology::Node& n = two_engine_node();
+  Trace t;
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 1));
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 2));
+  const SimResult r = simulate(n, t, {});
+  const double l = latency_ns(n, "gpu0", "gpu1");
+  const double data = alone_ns(n, "gpu0", "gpu1", kGiB) - l;
+  EXPECT_NEAR(r.ops[0].end_ns, l + 2 * data, 1e-3);
+  EXPECT_NEAR(r.ops[1].end_ns, l + 2 * data, 1e-3);
+  ASSERT_EQ(r.links.size(), 1u);
   EXPECT_NEAR(r.links[0].utilisation, 2 * data / r.makespan_ns, 1e-9);
 }
 
@@ -109,24 +144,35 @@ TEST(SimPlan, OppositeDirectionsDoNotInterfere) {
   EXPECT_NEAR(r.ops[1].end_ns, alone_ns(node("dgx1-v100"), "gpu1", "gpu0", kGiB), 1e-3);
 }
 
-TEST(SimPlan, FanOutSharesTheSourcesNvswitchPort) {
-  // HGX-H100: gpu0 sends 256 MiB to each of gpu1..gpu7 at once. All seven cross gpu0's NV18
-  // port to the NVSwitch; each destination port carries one. Max-min: each gets 1/7 of gpu0's
-  // port, so each ends at L + 7 x (alone time - L).
+TEST(SimPlan, FanInSharesTheDestinationsNvswitchPort) {
+  // HGX-H100: gpu1..gpu7 each send 256 MiB to gpu0 at once (each on its own copy engine). All
+  // seven cross gpu0's NV18 port from the NVSwitch; each source port carries one. Max-min: each
+  // gets 1/7 of gpu0's port, so each ends at L + 7 x (alone time - L).
   Trace t;
-  for (int g = 1; g < 8; ++g) t.push(copy(t, "gpu0", "gpu" + std::to_string(g), 256 * kMiB, static_cast<std::uint32_t>(g)));
+  for (int g = 1; g < 8; ++g) t.push(copy(t, "gpu" + std::to_string(g), "gpu0", 256 * kMiB, static_cast<std::uint32_t>(g)));
   const SimResult r = simulate(node("hgx-h100"), t, {});
-  const double l = latency_ns(node("hgx-h100"), "gpu0", "gpu1");
-  const double data = alone_ns(node("hgx-h100"), "gpu0", "gpu1", 256 * kMiB) - l;
+  const double l = latency_ns(node("hgx-h100"), "gpu1", "gpu0");
+  const double data = alone_ns(node("hgx-h100"), "gpu1", "gpu0", 256 * kMiB) - l;
   for (std::size_t i = 0; i < 7; ++i) EXPECT_NEAR(r.ops[i].end_ns, l + 7 * data, 1e-3) << i;
 }
 
+TEST(SimPlan, FanOutFromOneGpuIsSerialised) {
+  // HGX-H100: gpu0 sends 256 MiB to each of gpu1..gpu7 on seven streams. Its peer copies share
+  // one copy engine: the k-th ends at k x (L + data), each at the full port rate.
+  Trace t;
+  for (int g = 1; g < 8; ++g) t.push(copy(t, "gpu0", "gpu" + std::to_string(g), 256 * kMiB, static_cast<std::uint32_t>(g)));
+  const SimResult r = simulate(node("hgx-h100"), t, {});
+  const double alone = alone_ns(node("hgx-h100"), "gpu0", "gpu1", 256 * kMiB);
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_NEAR(r.ops[i].end_ns, static_cast<double>(i + 1) * alone, 1e-3) << i;
+}
+
 TEST(SimPlan, PageableCopyHeldByStagingReleasesTheLinkToAPinnedOne) {
-  // Summit: cpu0 -> gpu0 over 2 NVLink2 bricks (50 GB/s). A pageable 256 MiB copy is held at
-  // the host's single-thread staging rate (copy_bandwidth_gbps 13.62); a pinned 256 MiB copy on
-  // another stream takes the rest of the link: data rate 50/w - 13.62, w = NVLink read wire
-  // bytes per data byte. The pinned copy ends first; the pageable one runs at 13.62 throughout.
-  const topology::Node& n = node("summit");
+  // Summit's cpu0 -> gpu0 (2 NVLink2 bricks, 50 GB/s) on a GPU with 4 copy engines. A pageable
+  // 256 MiB copy is held at the host's single-thread staging rate (copy_bandwidth_gbps 13.62);
+  // a pinned 256 MiB copy on another stream takes the rest of the link: data rate
+  // 50/w - 13.62, w = NVLink read wire bytes per data byte. The pinned copy ends first; the
+  // pageable one runs at 13.62 throughout.
+  const topology::Node& n = two_engine_node();
   Trace t;
   t.push(copy(t, "cpu0", "gpu0", 256 * kMiB, 1, model::MemKind::pageable));
   t.push(copy(t, "cpu0", "gpu0", 256 * kMiB, 2));

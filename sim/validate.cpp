@@ -1,0 +1,167 @@
+#include "sim/validate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "core/error.hpp"
+#include "core/strings.hpp"
+#include "workloads/reader.hpp"
+
+namespace linkcast::sim {
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot open it; is the recording complete?", path));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  for (auto h : split(line, ',')) header.emplace_back(trim(h));
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    if (trim(line).empty()) continue;
+    const auto fields = split(line, ',');
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = std::string(trim(fields[i]));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+const std::string& field(const std::map<std::string, std::string>& row, const std::string& key, const std::string& file) {
+  const auto it = row.find(key);
+  if (it == row.end()) throw InputError(fmt::format("{}: a row has no column '{}'", file, key));
+  return it->second;
+}
+
+/// A trace of the records `ids` of `full` (names, streams, sizes, memory kinds).
+workloads::Trace subtrace(const workloads::Trace& full, const std::vector<std::size_t>& ids) {
+  workloads::Trace t;
+  t.source_file = full.source_file;
+  for (std::size_t i : ids) {
+    workloads::Op op = full.op(i);
+    op.src = t.endpoint(full.endpoint_name(op.src));
+    op.dst = t.endpoint(full.endpoint_name(op.dst));
+    op.issuer = workloads::kNoEndpoint;
+    op.object = op.line = op.comm = op.group = 0;
+    t.push(op);
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node, double* overhead_ns) {
+  const workloads::Trace trace = workloads::read_trace(dir + "/concurrency_trace.csv.gz");
+  // Instances by object "<pattern>/<size>/rep<r>".
+  std::map<std::string, std::vector<std::size_t>> instances;
+  for (std::size_t i = 0; i < trace.size(); ++i) instances[trace.objects[trace.op(i).object]].push_back(i);
+  // Measured makespans by (pattern, bytes), and the recording's overhead from the alone runs.
+  const std::string summary = dir + "/concurrency_summary.csv";
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<double>> measured;
+  std::vector<double> overhead;
+  for (const auto& r : read_csv(summary)) {
+    const std::string& pattern = field(r, "pattern", summary);
+    const std::uint64_t bytes = std::stoull(field(r, "bytes_per_op", summary));
+    const double makespan = std::stod(field(r, "makespan_ns", summary));
+    measured[{pattern, bytes}].push_back(makespan);
+    if (pattern.find(".alone") != std::string::npos)
+      overhead.push_back(makespan - std::stod(field(r, "op_durations_ns", summary)));
+  }
+  const double extra = median(overhead);
+  if (overhead_ns) *overhead_ns = extra;
+  // One simulation per (pattern, size): the repetitions are the same input.
+  std::vector<ValidationCase> out;
+  std::map<std::pair<std::string, std::uint64_t>, bool> done;
+  for (const auto& [object, ids] : instances) {
+    const auto parts = split(object, '/');
+    if (parts.size() != 3) continue;
+    const std::string pattern(parts[0]);
+    const std::uint64_t bytes = trace.bytes()[ids.front()];
+    if (pattern.find(".alone") != std::string::npos || done[{pattern, bytes}]) continue;
+    done[{pattern, bytes}] = true;
+    const SimResult r = simulate(node, subtrace(trace, ids), {});
+    double alone = 0;  // no contention: each copy as if alone, all started together
+    for (std::size_t id : ids) alone = std::max(alone, simulate(node, subtrace(trace, {id}), {}).makespan_ns);
+    ValidationCase c;
+    c.group = "copies";
+    c.name = pattern;
+    c.bytes = bytes;
+    c.ops = static_cast<int>(ids.size());
+    c.measured_ns = median(measured[{pattern, bytes}]) - extra;
+    c.simulated_ns = r.makespan_ns;
+    c.baseline_ns = alone;
+    out.push_back(c);
+  }
+  std::sort(out.begin(), out.end(), [](const ValidationCase& a, const ValidationCase& b) {
+    return a.name != b.name ? a.name < b.name : a.bytes < b.bytes;
+  });
+  return out;
+}
+
+std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node) {
+  const std::string bench = dir + "/nccl_bench.csv";
+  std::vector<ValidationCase> out;
+  if (!std::filesystem::exists(bench)) return out;
+  for (const auto& r : read_csv(bench)) {
+    const std::string& variant = field(r, "variant", bench);
+    if (variant != "default" && variant != "ring" && variant != "tree") continue;  // p2p_disable: host path
+    const auto kind = workloads::parse_op_kind(field(r, "collective", bench));
+    if (!kind) continue;
+    const int n = std::stoi(field(r, "nranks", bench));
+    const std::uint64_t bytes = std::stoull(field(r, "bytes", bench));
+    workloads::Trace t;
+    std::vector<std::uint16_t> members;
+    for (int g = 0; g < n; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
+    const std::uint32_t group = t.add_group(members);
+    const std::uint32_t comm = t.comms.intern("W");
+    for (int g = 0; g < n; ++g) {
+      workloads::Op op;
+      op.kind = *kind;
+      op.src = op.dst = members[static_cast<std::size_t>(g)];
+      op.bytes = bytes;
+      op.group = group;
+      op.comm = comm;
+      op.root = *kind == workloads::OpKind::broadcast || *kind == workloads::OpKind::reduce ? 0 : -1;
+      t.push(op);
+    }
+    SimOptions o;
+    if (variant == "ring") o.algo = workloads::CollAlgo::ring;
+    if (variant == "tree") o.algo = workloads::CollAlgo::tree;
+    const SimResult s = simulate(node, t, o);
+    const CollectiveResult& c = s.collectives.at(0);
+    ValidationCase v;
+    v.group = "nccl/" + variant;
+    v.name = std::string(workloads::to_string(*kind));
+    v.bytes = bytes;
+    v.ops = n;
+    v.measured_ns = std::stod(field(r, "time_us", bench)) * 1e3;
+    v.simulated_ns = c.end_ns - c.start_ns;
+    v.baseline_ns = c.nccl_model.time_ns;
+    v.note = fmt::format("{}/{}", workloads::to_string(c.algo), nccl::to_string(c.proto));
+    out.push_back(v);
+  }
+  return out;
+}
+
+double geomean_abs(const std::vector<double>& errors) {
+  if (errors.empty()) return std::nan("");
+  double s = 0;
+  for (double e : errors) s += std::log(std::max(std::fabs(e), 1e-4));
+  return std::exp(s / static_cast<double>(errors.size()));
+}
+
+}  // namespace linkcast::sim

@@ -1,0 +1,87 @@
+// linkcast_validate_real: `linkcast simulate` against GPU recordings (sim/validate.hpp says how),
+// one or more machines, with geometric-mean errors per machine and over all of them.
+//
+// Usage: linkcast_validate_real MACHINE_DIR NODE.yaml [MACHINE_DIR NODE.yaml ...]
+//                               [--min-bytes SIZE] [--csv FILE]
+// e.g.   linkcast_validate_real tests/data/real/h200-4gpu configs/testbed-h200-4gpu.yaml
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "sim/validate.hpp"
+#include "topology/loader.hpp"
+
+int main(int argc, char** argv) {
+  using namespace linkcast;
+  try {
+    std::vector<std::pair<std::string, std::string>> machines;
+    std::uint64_t min_bytes = 128ull << 20;
+    std::string csv;
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--min-bytes" && i + 1 < argc) min_bytes = parse_size_bytes(argv[++i], "--min-bytes");
+      else if (a == "--csv" && i + 1 < argc) csv = argv[++i];
+      else if (i + 1 < argc) {
+        machines.emplace_back(a, argv[i + 1]);
+        ++i;
+      } else {
+        throw InputError(fmt::format("'{}' has no node file after it", a));
+      }
+    }
+    if (machines.empty()) {
+      std::fprintf(stderr, "usage: %s MACHINE_DIR NODE.yaml [MACHINE_DIR NODE.yaml ...] [--min-bytes SIZE] [--csv FILE]\n",
+                   argv[0]);
+      return 2;
+    }
+    const std::string big = ">= " + format_bytes(min_bytes);
+    std::map<std::string, std::vector<double>> sim_err, base_err;  // summary key -> errors
+    std::ofstream csv_out;
+    if (!csv.empty()) {
+      csv_out.open(csv);
+      csv_out << "machine,group,case,bytes,ops,measured_ns,simulated_ns,baseline_ns,note\n";
+    }
+    for (const auto& [dir, node_file] : machines) {
+      const topology::Node node = topology::load_node(node_file);
+      double overhead = 0;
+      std::vector<sim::ValidationCase> cases = sim::validate_copies(dir, node, &overhead);
+      for (auto& c : sim::validate_collectives(dir, node)) cases.push_back(std::move(c));
+      std::printf("== %s on %s (recording overhead subtracted from copy makespans: %.1f us)\n", dir.c_str(),
+                  node_file.c_str(), overhead / 1e3);
+      std::printf("%-14s %-16s %9s %4s %11s %11s %8s %11s %8s  %s\n", "group", "case", "size", "n", "measured",
+                  "simulated", "error", "baseline", "error", "");
+      for (const auto& c : cases) {
+        std::printf("%-14s %-16s %9s %4d %11s %11s %+7.1f%% %11s %+7.1f%%  %s\n", c.group.c_str(), c.name.c_str(),
+                    format_bytes(c.bytes).c_str(), c.ops, format_duration_ns(c.measured_ns).c_str(),
+                    format_duration_ns(c.simulated_ns).c_str(), 100 * c.error(), format_duration_ns(c.baseline_ns).c_str(),
+                    100 * c.baseline_error(), c.note.c_str());
+        std::vector<std::string> keys;
+        if (c.group == "copies") keys = {dir + ": concurrent copies", "all machines: concurrent copies"};
+        else if (c.bytes >= min_bytes)
+          keys = {dir + ": NCCL " + big, "all machines: NCCL " + big, "all machines: copies + NCCL " + big};
+        if (c.group == "copies") keys.push_back("all machines: copies + NCCL " + big);
+        for (const auto& k : keys) {
+          sim_err[k].push_back(c.error());
+          base_err[k].push_back(c.baseline_error());
+        }
+        if (csv_out)
+          csv_out << fmt::format("{},{},{},{},{},{:.0f},{:.0f},{:.0f},{}\n", dir, c.group, c.name, c.bytes, c.ops,
+                                 c.measured_ns, c.simulated_ns, c.baseline_ns, c.note);
+      }
+      std::printf("\n");
+    }
+    std::printf("geometric mean |error| (baseline: no contention for copies, NCCL's own model for collectives)\n");
+    for (const auto& [key, errs] : sim_err)
+      std::printf("  %-58s %3zu cases: simulated %5.1f%%  baseline %5.1f%%\n", key.c_str(), errs.size(),
+                  100 * sim::geomean_abs(errs), 100 * sim::geomean_abs(base_err[key]));
+    return 0;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "linkcast_validate_real: error: %s\n", e.what());
+    return 2;
+  }
+}
