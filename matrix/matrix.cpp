@@ -67,8 +67,9 @@ struct CollKey {
   std::size_t n;
   std::uint64_t bytes;
   int root;
+  int channels;
   bool operator<(const CollKey& o) const {
-    return std::tie(kind, n, bytes, root) < std::tie(o.kind, o.n, o.bytes, o.root);
+    return std::tie(kind, n, bytes, root, channels) < std::tie(o.kind, o.n, o.bytes, o.root, o.channels);
   }
 };
 
@@ -132,6 +133,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
   r.format = trace.format;
   r.ops = trace.size();
   r.collectives = options.collectives;
+  r.node_channels = options.collectives.channels == 0 && options.node != nullptr;
   const topology::Node* node = options.node;
 
   // --- endpoints -------------------------------------------------------------------------
@@ -256,6 +258,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
   std::map<std::uint32_t, std::uint32_t> name_group;  // comm name id -> group id
   std::vector<std::string> name_conflicts;
   std::map<CollKey, Decomposed> cache;
+  std::map<std::uint32_t, int> group_channels;  // node-based default channels per group
   std::size_t undecomposed = 0;
 
   auto comm_acc = [&](const workloads::Op& op) -> CommAcc& {
@@ -283,7 +286,21 @@ Report build(const workloads::Trace& trace, const Options& options) {
   };
 
   auto decomposed = [&](const workloads::Op& op, std::size_t size, std::size_t record) -> const Decomposed& {
-    const CollKey key{op.kind, size, op.bytes, std::max<int>(op.root, 0)};
+    // Channels: as given; else, on a node, what NCCL would find for these GPUs; else the default.
+    int channels = options.collectives.channels;
+    if (channels == 0 && node) {
+      auto [g, fresh_group] = group_channels.try_emplace(op.group, 0);
+      if (fresh_group) {
+        std::vector<int> gpus;
+        for (std::uint16_t m : trace.group(op.group)) {
+          const int e = node->find(trace.endpoint_name(m));
+          if (e >= 0) gpus.push_back(e);
+        }
+        g->second = gpus.size() == trace.group(op.group).size() ? workloads::default_channels(*node, gpus) : 0;
+      }
+      channels = g->second;
+    }
+    const CollKey key{op.kind, size, op.bytes, std::max<int>(op.root, 0), channels};
     auto [it, fresh] = cache.try_emplace(key);
     if (!fresh) return it->second;
     Decomposed& d = it->second;
@@ -293,7 +310,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
     spec.bytes = op.bytes;
     spec.root = key.root;
     spec.algo = options.collectives.algo;
-    spec.channels = options.collectives.channels;
+    spec.channels = channels;
     spec.chunk_bytes = options.collectives.chunk_bytes;
     spec.elem_bytes = options.collectives.elem_bytes;
     // A tree is only NCCL's for allreduce, broadcast and reduce: the others run rings.

@@ -123,10 +123,13 @@ struct Report {
   std::vector<Check> checks;
   std::vector<std::string> warnings;
   workloads::CollectiveConfig collectives;
+  /// Collectives took each communicator's channel count from the node (no count was given).
+  bool node_channels = false;
 };
 
 struct Options {
-  /// How collectives are decomposed (traces carry no algorithm): ring unless told.
+  /// How collectives are decomposed (traces carry no algorithm): ring unless told; channels 0:
+  /// the node's count for the communicator's GPUs (default_channels), else kDefaultChannels.
   workloads::CollectiveConfig collectives;
   /// Optional: resolves "host" to each GPU's socket and lists every CPU and GPU of the node.
   const topology::Node* node = nullptr;

@@ -78,6 +78,7 @@ std::string title(const Report& r) {
   if (r.ops_by_type[static_cast<std::size_t>(CommType::collective)] > 0) {
     coll = fmt::format("; collectives decomposed as NCCL {} with {} channels", workloads::to_string(r.collectives.algo),
                        r.collectives.channels > 0 ? fmt::format("{}", r.collectives.channels)
+                       : r.node_channels          ? std::string("the node's")
                                                   : fmt::format("{} (default)", workloads::kDefaultChannels));
   }
   return fmt::format("Communication of '{}' ({}, {} operations{}{})\n", r.source, r.format, r.ops,
@@ -316,7 +317,9 @@ void render_json(const Report& r, std::ostream& out) {
   j["ops"] = r.ops;
   j["ignored_ops"] = r.ignored_ops;
   j["collectives"] = {{"algo", workloads::to_string(r.collectives.algo)},
-                      {"channels", r.collectives.channels > 0 ? r.collectives.channels : workloads::kDefaultChannels},
+                      {"channels", r.collectives.channels > 0 ? json(r.collectives.channels)
+                                   : r.node_channels          ? json("node")
+                                                              : json(workloads::kDefaultChannels)},
                       {"chunk_bytes", r.collectives.chunk_bytes}};
   j["warnings"] = r.warnings;
   print_json(j, 0, out);

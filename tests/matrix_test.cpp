@@ -318,6 +318,23 @@ TEST(Matrix, HostResolvesToEachGpusSocketOnANode) {
   EXPECT_EQ(plain.endpoints, (std::vector<std::string>{"host", "gpu1", "gpu4"}));
 }
 
+TEST(Matrix, TracesOnANodeTakeTheNodesChannelCount) {
+  // A DGX A100 allgather of 8 MiB: the workload uses 24 channels (12 NVLinks x 2). Read as a
+  // plain trace with the node, the matrix finds the same 24 for the group's GPUs: each GPU sends
+  // 7 blocks of 1 MiB split over 24 channels in 4096-byte grains (43,691 B -> 45,056 B chunks:
+  // 23 full and one short), 7 x 24 = 168 transfers per GPU, 1344 in all, as with the workload.
+  const auto a100 = topology::load_node(test::config("dgx-a100.yaml"));
+  workloads::WorkloadRun run = workloads::run_workload_full("nccl-allgather:bytes=8MiB", &a100);
+  Options o;
+  o.node = &a100;
+  const Report from_trace = build(run.trace, o);
+  EXPECT_TRUE(from_trace.node_channels);
+  EXPECT_EQ(from_trace.total.total_count(), 1344u);
+  EXPECT_EQ(of_workload("nccl-allgather:bytes=8MiB", &a100).total.total_count(), 1344u);
+  // Without the node: 2 channels, 7 x 2 = 14 transfers per GPU.
+  EXPECT_EQ(build(run.trace, Options{}).total.total_count(), 112u);
+}
+
 TEST(Matrix, RejectsACollectiveRecordedOutsideItsGroup) {
   const std::string csv = "kind,src,dst,bytes,group\nallreduce,gpu5,gpu5,1024,0-3\n";
   try {
