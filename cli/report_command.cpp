@@ -1,7 +1,8 @@
 // linkcast report (TRACE | --workload SPEC) --node NODE.yaml [--to TARGET.yaml] [--model NAME]
-//                 [--map gpu0=gpu2,...] [--bins N] [--rows N] -o report.html
+//                 [--map gpu0=gpu2,...] [--bins N] [--rows N] [--timings] -o report.html
 #include <fmt/format.h>
 
+#include <chrono>
 #include <iostream>
 #include <optional>
 
@@ -42,6 +43,7 @@ void add_report_command(CLI::App& app, Runner& run) {
     std::string trace, workload, node, to, map, model, output;
     int bins = 40;
     int rows = 25;
+    bool timings = false;
   };
   auto opt = std::make_shared<Options>();
   cmd->add_option("trace", opt->trace, "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV");
@@ -57,6 +59,7 @@ void add_report_command(CLI::App& app, Runner& run) {
   cmd->add_option("--rows", opt->rows, "Rows per table and bars per chart; the rest is summed up in one line")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
+  cmd->add_flag("--timings", opt->timings, "Print how long each step took (reading, matrices, simulation, projection, page) to standard error");
   cmd->add_option("-o,--output", opt->output, "The HTML file to write")->required();
   cmd->callback([opt, &run]() {
     run = [opt]() {
@@ -79,6 +82,14 @@ void add_report_command(CLI::App& app, Runner& run) {
       const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
       if (!map.empty() && opt->to.empty())
         throw InputError("--map: give --to TARGET.yaml too; --map places trace endpoints on the target node");
+      // Seconds per step, for --timings.
+      std::vector<std::pair<std::string, double>> steps;
+      auto clock = std::chrono::steady_clock::now();
+      auto lap = [&](std::string what) {
+        const auto now = std::chrono::steady_clock::now();
+        steps.emplace_back(std::move(what), std::chrono::duration<double>(now - clock).count());
+        clock = now;
+      };
       // Fail on an unwritable output before the (possibly long) work; nothing is left behind
       // if anything below throws.
       AtomicOutput out(opt->output);
@@ -112,8 +123,11 @@ void add_report_command(CLI::App& app, Runner& run) {
           if (measured.one_byte_ns[c].count > 0) sim_options.fixed_ns[c] = measured.one_byte_ns[c].value;
       }
 
+      lap(fmt::format("{} {} operations", opt->workload.empty() ? "read" : "ran", trace.size()));
       const matrix::Report matrix = matrix::build(trace, matrix_options);
+      lap("matrices");
       const sim::SimResult result = sim::simulate(node, trace, sim_options);
+      lap("simulation");
 
       report::Inputs inputs;
       inputs.node = &node;
@@ -135,6 +149,7 @@ void add_report_command(CLI::App& app, Runner& run) {
         inputs.on_source = &*on_source;
         inputs.on_target = &*on_target;
         for (const auto& w : onto.warnings()) inputs.warnings.push_back(w);
+        lap(fmt::format("projection ({} models, on both nodes)", models.size()));
       }
 
       report::Options options;
@@ -146,6 +161,15 @@ void add_report_command(CLI::App& app, Runner& run) {
                         (opt->model.empty() ? "" : " --model " + shell_word(opt->model)) + " -o " + shell_word(opt->output);
       report::render_html(inputs, options, out.stream());
       out.commit();
+      lap("page");
+      if (opt->timings) {
+        double total = 0;
+        for (const auto& [what, s] : steps) {
+          std::cerr << fmt::format("linkcast: report: {}: {:.2f} s\n", what, s);
+          total += s;
+        }
+        std::cerr << fmt::format("linkcast: report: total {:.2f} s\n", total);
+      }
       for (const auto& w : inputs.warnings) std::cerr << "linkcast: warning: " << w << "\n";
       return 0;
     };

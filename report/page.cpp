@@ -43,7 +43,7 @@ tr.total td{font-weight:600;border-top:1px solid var(--line);background:#fbfcfd}
 tr.fail-row td{color:#cf222e}
 tr.band-low td:first-child{box-shadow:inset 4px 0 #9ccc65}tr.band-medium td:first-child{box-shadow:inset 4px 0 #2e7d32}
 tr.band-high td:first-child{box-shadow:inset 4px 0 #fb8c00}tr.band-critical td:first-child{box-shadow:inset 4px 0 #e53935}
-.ax{font-size:11px;fill:#57606a}.lg{font-size:11px;fill:#1f2328}.cv{font-size:10px}.bv{font-size:10.5px;fill:#1f2328}
+.ax{font-size:11px;fill:#57606a}.lg{font-size:11px;fill:#1f2328}.cv{font-size:9px}.bv{font-size:10.5px;fill:#1f2328}
 .nl{font-size:12px;font-weight:600;fill:#1f2328}.nm{font-size:9.5px;fill:#57606a}
 .ll{font-size:10.5px;fill:#1f2328;paint-order:stroke;stroke:#ffffff;stroke-width:3px;stroke-linejoin:round}
 svg.topo .lane:hover{stroke-width:7}
