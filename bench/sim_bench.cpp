@@ -1,8 +1,8 @@
 // Simulator speed (build with -O2, the default build type):
-//  BM_RandomFlowsDgx1/K: flows between random GPU pairs of the DGX-1 (cube-mesh NVLink, PCIe
-//    where GPUs are not neighbours), sizes log-uniform 64 KiB..64 MiB, K kept in flight (a new
-//    flow starts whenever one ends). items_per_second = flow events (starts + completions) per
-//    second. Target: >= 1 M/s.
+//  BM_RandomFlowsDgx1/K/N: N flows between random GPU pairs of the DGX-1 (cube-mesh NVLink,
+//    PCIe where GPUs are not neighbours), sizes log-uniform 64 KiB..64 MiB, K kept in flight (a
+//    new flow starts whenever one ends). items_per_second = flow events (starts + completions)
+//    per second. Target: >= 1 M/s. The Reference variant runs the textbook solver.
 //  BM_SimulateCopies: 100,000 copies on 1,000 streams (100 each) over the DGX-1 through
 //    sim::simulate (planning, event loop, results), as `linkcast simulate` runs them.
 //  BM_SimulateRingAllreduce: a 1 GiB ring allreduce on 8 GPUs with NCCL's default chunking.
@@ -52,7 +52,7 @@ void random_flows(benchmark::State& state, const char* solver_name) {
     std::mt19937_64 rng(42);
     std::uniform_int_distribution<std::size_t> pick(0, pair_route.size() - 1);
     std::uniform_real_distribution<double> log_size(std::log(64.0 * 1024), std::log(64.0 * 1024 * 1024));
-    const std::size_t total = 200'000;
+    const auto total = static_cast<std::size_t>(state.range(1));
     std::size_t started = 0;
     state.ResumeTiming();
     auto start_one = [&] {
@@ -75,10 +75,11 @@ void random_flows(benchmark::State& state, const char* solver_name) {
 }
 
 void BM_RandomFlowsDgx1(benchmark::State& state) { random_flows(state, "maxmin"); }
-BENCHMARK(BM_RandomFlowsDgx1)->Arg(16)->Arg(256)->Arg(4096)->Unit(benchmark::kMillisecond);
+// Args: flows in flight, flows in all.
+BENCHMARK(BM_RandomFlowsDgx1)->Args({16, 200'000})->Args({256, 200'000})->Args({4096, 200'000})->Unit(benchmark::kMillisecond);
 
 void BM_RandomFlowsDgx1Reference(benchmark::State& state) { random_flows(state, "maxmin-reference"); }
-BENCHMARK(BM_RandomFlowsDgx1Reference)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_RandomFlowsDgx1Reference)->Args({16, 20'000})->Unit(benchmark::kMillisecond)->Iterations(1);
 
 workloads::Trace copies_trace(std::size_t copies, std::uint32_t streams) {
   workloads::Trace t;
