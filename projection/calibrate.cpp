@@ -20,12 +20,13 @@ Calibration calibrate(const workloads::Trace& trace) {
     void add(double b, double t) { bytes += b; ns += t; ++count; }
     Measured rate() const { return {count, ns > 0 ? bytes / ns : 0.0}; }
   } h2d_pageable, d2h_pageable, both, h2d_pinned, d2h_pinned;
+  const std::vector<char> host = host_flags(trace);
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const workloads::OpKind kind = trace.kinds()[i];
     if (kind != workloads::OpKind::copy && kind != workloads::OpKind::memset) continue;
     const std::int64_t d = trace.durations()[i];
     if (d <= 0) continue;
-    const Category cat = categorize(trace, i);
+    const Category cat = categorize(trace, i, host);
     const std::uint64_t bytes = trace.bytes()[i];
     if (bytes <= 64) {
       if (const auto cls = copy_class_of(cat)) small[static_cast<std::size_t>(*cls)].push_back(d);

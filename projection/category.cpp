@@ -13,7 +13,16 @@ constexpr std::array<std::string_view, kSizeBucketCount> kBuckets = {
 
 std::string_view to_string(Category c) { return kNames[static_cast<std::size_t>(c)]; }
 
-Category categorize(const workloads::Trace& trace, std::size_t i) {
+std::vector<char> host_flags(const workloads::Trace& trace) {
+  std::vector<char> host(trace.endpoint_count());
+  for (std::size_t e = 0; e < host.size(); ++e)
+    host[e] = workloads::is_host_name(trace.endpoint_name(static_cast<std::uint16_t>(e))) ? 1 : 0;
+  return host;
+}
+
+Category categorize(const workloads::Trace& trace, std::size_t i) { return categorize(trace, i, host_flags(trace)); }
+
+Category categorize(const workloads::Trace& trace, std::size_t i, const std::vector<char>& host) {
   using workloads::OpKind;
   const OpKind kind = trace.kinds()[i];
   switch (kind) {
@@ -31,8 +40,8 @@ Category categorize(const workloads::Trace& trace, std::size_t i) {
     case OpKind::copy: break;
   }
   const std::uint16_t src = trace.srcs()[i], dst = trace.dsts()[i];
-  const bool src_host = workloads::is_host_name(trace.endpoint_name(src));
-  const bool dst_host = workloads::is_host_name(trace.endpoint_name(dst));
+  const bool src_host = host[src] != 0;
+  const bool dst_host = host[dst] != 0;
   if (src_host && dst_host) return Category::h2h;
   if (src_host) return trace.src_mems()[i] == model::MemKind::pageable ? Category::h2d_pageable : Category::h2d_pinned;
   if (dst_host) return trace.dst_mems()[i] == model::MemKind::pageable ? Category::d2h_pageable : Category::d2h_pinned;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "topology/node.hpp"
 #include "workloads/trace.hpp"
@@ -38,6 +39,10 @@ std::string_view to_string(Category c);
 
 /// The category of operation i of the trace.
 Category categorize(const workloads::Trace& trace, std::size_t i);
+/// The same with `host[e]` = whether endpoint id e names a host, computed once per trace
+/// (host_flags) for loops over many operations.
+Category categorize(const workloads::Trace& trace, std::size_t i, const std::vector<char>& host);
+std::vector<char> host_flags(const workloads::Trace& trace);
 
 /// The copy class whose 1-byte cost (L + O) prices this category, if any.
 std::optional<topology::CopyClass> copy_class_of(Category c);

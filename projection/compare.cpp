@@ -36,9 +36,10 @@ MatchResult match_ops(const workloads::Trace& source, const std::vector<Category
     std::size_t next = 0;
   };
   std::unordered_map<Key, Queue, KeyHash> queues;
+  const std::vector<char> host = host_flags(actual);
   for (std::size_t j = 0; j < actual.size(); ++j) {
     if (actual.durations()[j] < 0) continue;  // nothing to score against
-    queues[key_of(actual, j, categorize(actual, j))].indices.push_back(static_cast<std::uint32_t>(j));
+    queues[key_of(actual, j, categorize(actual, j, host))].indices.push_back(static_cast<std::uint32_t>(j));
   }
   MatchResult r;
   r.actual_index.assign(source.size(), -1);

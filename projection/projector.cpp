@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
@@ -66,8 +67,33 @@ int Projector::resolve(const topology::Node& node, const EndpointMap& map, std::
   return cpus.empty() ? -1 : cpus.front();
 }
 
+namespace {
+
+struct GroupKey {
+  std::uint8_t kind, category, src_mem, dst_mem;
+  std::uint16_t src, dst, issuer;
+  std::uint32_t group;
+  std::uint64_t bytes;
+  bool operator==(const GroupKey&) const = default;
+};
+
+struct GroupKeyHash {
+  std::size_t operator()(const GroupKey& k) const {
+    std::uint64_t h = k.bytes * 0x9E3779B97F4A7C15ull;
+    h ^= (std::uint64_t{k.kind} << 56) ^ (std::uint64_t{k.category} << 48) ^ (std::uint64_t{k.src_mem} << 40) ^
+         (std::uint64_t{k.dst_mem} << 32) ^ (std::uint64_t{k.src} << 16) ^ k.dst ^ (std::uint64_t{k.group} << 20) ^
+         (std::uint64_t{k.issuer} << 4);
+    return static_cast<std::size_t>(h ^ (h >> 31));
+  }
+};
+
+}  // namespace
+
 TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
   categories.resize(t.size());
+  group_of.resize(t.size());
+  const std::vector<char> host = host_flags(t);
+  std::unordered_map<GroupKey, std::uint32_t, GroupKeyHash> groups_by_key;
   first_record.assign(t.endpoint_count(), std::numeric_limits<std::size_t>::max());
   std::vector<char> pair_seen(t.endpoint_count() * t.endpoint_count(), 0);
   std::vector<char> group_seen(t.group_count(), 0);
@@ -79,10 +105,21 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
     const std::uint16_t s = t.srcs()[i], d = t.dsts()[i];
     note(s, i);
     note(d, i);
-    categories[i] = categorize(t, i);
+    categories[i] = categorize(t, i, host);
     const OpKind kind = t.kinds()[i];
+    const workloads::Op op = t.op(i);
+    const GroupKey key{static_cast<std::uint8_t>(kind), static_cast<std::uint8_t>(categories[i]),
+                       static_cast<std::uint8_t>(op.src_mem), static_cast<std::uint8_t>(op.dst_mem), s, d, op.issuer,
+                       op.group, op.bytes};
+    const auto [it, inserted] = groups_by_key.emplace(key, static_cast<std::uint32_t>(group_first.size()));
+    if (inserted) {
+      group_first.push_back(i);
+      group_count.push_back(0.0);
+    }
+    group_of[i] = it->second;
+    group_count[it->second] += 1.0;
     if (workloads::is_collective(kind)) {
-      const std::uint32_t g = t.op(i).group;
+      const std::uint32_t g = op.group;
       if (!group_seen[g]) {
         group_seen[g] = 1;
         groups.emplace_back(g, i);
@@ -253,6 +290,13 @@ double Projector::time_ns(std::size_t i, const model::Model& m) const {
   const auto cls = copy_class_of(cat);
   t.fixed_ns = fixed_[static_cast<std::size_t>(cls ? *cls : class_of_path(spec.cls, pageable))].ns;
   return m.time_ns(spec, t);
+}
+
+std::vector<double> Projector::group_times(const std::vector<const model::Model*>& models) const {
+  std::vector<double> out(index_->group_first.size() * models.size());
+  for (std::size_t g = 0; g < index_->group_first.size(); ++g)
+    for (std::size_t m = 0; m < models.size(); ++m) out[g * models.size() + m] = time_ns(index_->group_first[g], *models[m]);
+  return out;
 }
 
 std::string Projector::bound_by(std::size_t i, double total_ns) const {

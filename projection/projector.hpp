@@ -39,6 +39,11 @@ struct TraceIndex {
   std::vector<std::size_t> first_record;           // per endpoint id (SIZE_MAX when unused)
   std::array<std::size_t, topology::kCopyClassCount> small_count{};
   std::array<double, topology::kCopyClassCount> small_median_ns{};
+  /// Operations that any projection prices identically (same kind, category, endpoints, memory
+  /// kinds, size, issuer and group) form one group: each group is priced once.
+  std::vector<std::uint32_t> group_of;    // per operation
+  std::vector<std::size_t> group_first;   // per group: its first operation
+  std::vector<double> group_count;        // per group: how many operations
 };
 
 /// Where each copy class's 1-byte cost came from.
@@ -60,6 +65,10 @@ class Projector {
 
   /// Projected duration of operation i on the target node under `model`, ns.
   double time_ns(std::size_t i, const model::Model& model) const;
+  /// Every group's projected duration under each model, [group * models.size() + m]: operation
+  /// i's time under models[m] is at [index.group_of[i] * models.size() + m].
+  std::vector<double> group_times(const std::vector<const model::Model*>& models) const;
+  const TraceIndex& index() const { return *index_; }
 
   /// What bounds operation i on the target under linkcast's `default` model: "fixed cost" when
   /// L + O outweighs the bandwidth term, else "host copy" (pageable staging), "GPU memory"

@@ -38,14 +38,17 @@ ProjectionSummary summarize(const Projector& projector, const std::vector<const 
 
   const auto& bytes = trace.bytes();
   const auto& durations = trace.durations();
+  const std::vector<double> times = projector.group_times(models);
+  const auto& group_of = projector.index().group_of;
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const auto c = static_cast<std::size_t>(projector.category(i));
     const std::size_t b = size_bucket(bytes[i]);
     const double source = durations[i] > 0 ? static_cast<double>(durations[i]) : 0.0;
     const std::int64_t a_index = s.has_actual ? match->actual_index[i] : -1;
     const double a = a_index >= 0 ? static_cast<double>(actual->durations()[static_cast<std::size_t>(a_index)]) : 0.0;
+    const double* op_times = &times[group_of[i] * models.size()];
     for (std::size_t m = 0; m < models.size(); ++m) {
-      const double p = projector.time_ns(i, *models[m]);
+      const double p = op_times[m];
       for (Cell* cell : {&s.overall[m], &s.by_category[m][c], &s.by_bucket[m][b]}) {
         ++cell->count;
         cell->source_ns += source;
@@ -186,6 +189,8 @@ void render_ops_csv(const Projector& projector, const std::vector<const model::M
   }
   out << line << "\n";
   std::string row;
+  const std::vector<double> times = projector.group_times(models);
+  const auto& group_of = projector.index().group_of;
   for (std::size_t i = 0; i < trace.size(); ++i) {
     row.clear();
     const auto d = trace.durations()[i];
@@ -202,8 +207,8 @@ void render_ops_csv(const Projector& projector, const std::vector<const model::M
         fmt::format_to(std::back_inserter(row), "{:.0f}", a);
       }
     }
-    for (const auto* m : models) {
-      const double p = projector.time_ns(i, *m);
+    for (std::size_t m = 0; m < models.size(); ++m) {
+      const double p = times[group_of[i] * models.size() + m];
       fmt::format_to(std::back_inserter(row), ",{:.1f}", p);
       if (match) {
         row += ',';

@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <thread>
-#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
@@ -24,37 +23,16 @@ namespace linkcast::projection {
 
 /// A trace read once: its index, its source node, and its distinct operations with their counts
 /// (a projection prices operations that differ only in time identically).
+/// A trace read once, with its index (whose groups are the distinct operations a point prices)
+/// and its source node.
 struct Sweep::PreparedTrace {
   workloads::Trace trace;
   std::unique_ptr<TraceIndex> index;
   topology::Node from;
   EndpointMap map;
-  struct Group {
-    std::size_t representative;
-    double count;
-  };
-  std::vector<Group> groups;
 };
 
 namespace {
-
-struct OpKey {
-  std::uint8_t kind, category, src_mem, dst_mem;
-  std::uint16_t src, dst, issuer;
-  std::uint32_t group;
-  std::uint64_t bytes;
-  bool operator==(const OpKey&) const = default;
-};
-
-struct OpKeyHash {
-  std::size_t operator()(const OpKey& k) const {
-    std::uint64_t h = k.bytes * 0x9E3779B97F4A7C15ull;
-    h ^= (std::uint64_t{k.kind} << 56) ^ (std::uint64_t{k.category} << 48) ^ (std::uint64_t{k.src_mem} << 40) ^
-         (std::uint64_t{k.dst_mem} << 32) ^ (std::uint64_t{k.src} << 16) ^ k.dst ^ (std::uint64_t{k.group} << 20) ^
-         (std::uint64_t{k.issuer} << 4);
-    return static_cast<std::size_t>(h ^ (h >> 31));
-  }
-};
 
 std::string fmt_num(double v) { return fmt::format("{:.9g}", v); }
 
@@ -79,16 +57,6 @@ Sweep::Sweep(const Study& study) : study_(&study) {
     p->index = std::make_unique<TraceIndex>(p->trace);
     p->from = topology::load_node(t.from_file);
     p->map = t.map;
-    std::unordered_map<OpKey, std::size_t, OpKeyHash> seen;
-    for (std::size_t i = 0; i < p->trace.size(); ++i) {
-      const workloads::Op op = p->trace.op(i);
-      const OpKey key{static_cast<std::uint8_t>(op.kind), static_cast<std::uint8_t>(p->index->categories[i]),
-                      static_cast<std::uint8_t>(op.src_mem), static_cast<std::uint8_t>(op.dst_mem), op.src, op.dst,
-                      op.issuer, op.group, op.bytes};
-      const auto [it, inserted] = seen.emplace(key, p->groups.size());
-      if (inserted) p->groups.push_back({i, 0.0});
-      p->groups[it->second].count += 1.0;
-    }
     // The base node must accept the trace; a point that does not is reported per point.
     (void)Projector(p->from, study.base, *p->index, p->map);
     traces_.push_back(std::move(p));
@@ -99,7 +67,7 @@ Sweep::~Sweep() = default;
 
 std::vector<std::pair<std::size_t, std::size_t>> Sweep::trace_sizes() const {
   std::vector<std::pair<std::size_t, std::size_t>> out;
-  for (const auto& t : traces_) out.emplace_back(t->groups.size(), t->trace.size());
+  for (const auto& t : traces_) out.emplace_back(t->index->group_first.size(), t->trace.size());
   return out;
 }
 
@@ -133,15 +101,17 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
       item.model_totals_s.assign(models.size(), 0.0);
       std::map<std::string, double> bound;
       const model::Model& default_model = model::find_model("default");
-      for (const auto& g : t->groups) {
+      const TraceIndex& index = *t->index;
+      for (std::size_t g = 0; g < index.group_first.size(); ++g) {
+        const std::size_t first = index.group_first[g];
         for (std::size_t m = 0; m < models.size(); ++m) {
-          const double one = projector.time_ns(g.representative, *models[m]);
-          const double ns = one * g.count;
+          const double one = projector.time_ns(first, *models[m]);
+          const double ns = one * index.group_count[g];
           item.model_totals_s[m] += ns / 1e9;
           if (m == 0) {
-            item.by_kind_s[static_cast<std::size_t>(projector.category(g.representative))] += ns / 1e9;
+            item.by_kind_s[static_cast<std::size_t>(projector.category(first))] += ns / 1e9;
             const double default_ns = models[m] == &default_model ? one : -1.0;
-            bound[projector.bound_by(g.representative, default_ns)] += ns;
+            bound[projector.bound_by(first, default_ns)] += ns;
           }
         }
       }

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -47,6 +48,20 @@ std::vector<std::string> column_names() { return {kColumnNames.begin(), kColumnN
 void split_fields(std::string_view line, std::vector<std::string_view>& fields,
                   std::vector<std::string>& scratch) {
   fields.clear();
+  if (std::memchr(line.data(), '"', line.size()) == nullptr) {
+    // No quotes (the common case): split at every comma.
+    const char* p = line.data();
+    const char* end = p + line.size();
+    while (true) {
+      const char* comma = static_cast<const char*>(std::memchr(p, ',', static_cast<std::size_t>(end - p)));
+      if (!comma) {
+        fields.emplace_back(p, static_cast<std::size_t>(end - p));
+        return;
+      }
+      fields.emplace_back(p, static_cast<std::size_t>(comma - p));
+      p = comma + 1;
+    }
+  }
   std::size_t i = 0;
   std::size_t quoted = 0;
   while (true) {
@@ -149,10 +164,27 @@ class CsvParser {
 
   std::string_view field(int c) const {
     const int i = index_[c];
-    return i < 0 ? std::string_view() : trim(fields_[static_cast<std::size_t>(i)]);
+    if (i < 0) return {};
+    const std::string_view f = fields_[static_cast<std::size_t>(i)];
+    if (!f.empty() && (f.front() == ' ' || f.back() == ' ' || f.front() == '\t' || f.back() == '\t')) return trim(f);
+    return f;
   }
 
   std::uint64_t uint_field(int c, std::string_view v) const {
+    // Fast path: up to 18 plain digits cannot overflow.
+    if (!v.empty() && v.size() <= 18) {
+      std::uint64_t out = 0;
+      bool digits = true;
+      for (char ch : v) {
+        const unsigned d = static_cast<unsigned>(ch) - '0';
+        if (d > 9) {
+          digits = false;
+          break;
+        }
+        out = out * 10 + d;
+      }
+      if (digits) return out;
+    }
     if (!v.empty() && v.front() == '-')
       fail(c, v, "is negative; it must be a non-negative whole number");
     std::uint64_t out = 0;
@@ -169,10 +201,18 @@ class CsvParser {
 
   std::uint16_t endpoint_field(int c, std::string_view v) {
     if (v.empty()) fail(c, v, "is empty; name an endpoint such as cpu0, gpu1 or host");
+    // Consecutive records mostly name the same few endpoints: try the last ones seen first.
+    for (const auto& [name, id] : recent_)
+      if (name == v) return id;
     const auto cached = endpoint_cache_.find(v);
-    if (cached != endpoint_cache_.end()) return cached->second;
+    if (cached != endpoint_cache_.end()) {
+      recent_[recent_next_++ % recent_.size()] = {cached->first, cached->second};
+      return cached->second;
+    }
     const std::uint16_t id = trace_.endpoint(v);
-    endpoint_cache_.emplace(trace_.endpoint_name(id), id);
+    // Views into the map's keys stay valid (its nodes never move).
+    const auto inserted = endpoint_cache_.emplace(trace_.endpoint_name(id), id).first;
+    if (recent_.size() < 16) recent_.emplace_back(inserted->first, id);
     return id;
   }
 
@@ -244,6 +284,8 @@ class CsvParser {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, std::uint16_t, Hash, std::equal_to<>> endpoint_cache_;
+  std::vector<std::pair<std::string_view, std::uint16_t>> recent_;  // views into endpoint_cache_'s keys
+  std::size_t recent_next_ = 0;
 };
 
 }  // namespace

@@ -13,8 +13,15 @@ SqliteDb::SqliteDb(const std::string& path) : path_(path) {
     db_ = nullptr;
     throw InputError(fmt::format("{}: cannot open as an SQLite database: {}", path, msg));
   }
-  Statement s(*this, "SELECT name FROM sqlite_master WHERE type='table'");
-  while (s.step()) tables_.insert(s.text(0));
+  try {
+    Statement s(*this, "SELECT name FROM sqlite_master WHERE type='table'");
+    while (s.step()) tables_.insert(s.text(0));
+  } catch (...) {
+    // A constructor that throws runs no destructor: close the handle here.
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
 }
 
 SqliteDb::~SqliteDb() { sqlite3_close(db_); }
