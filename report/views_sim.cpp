@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "core/units.hpp"
@@ -41,6 +42,22 @@ std::vector<Lane> all_lanes(const Context& c) {
     return x.t->data_bytes > y.t->data_bytes;
   });
   return lanes;
+}
+
+/// Every value of a strip chart as a table (rows as drawn, a column per bin), folded away.
+std::string bins_table(const std::string& id, const StripHeatmap& h, const std::function<Cell(double)>& cell) {
+  const std::size_t bins = h.values.empty() ? 0 : h.values.front().size();
+  const double bin_ns = bins ? h.span_ns / dbl(bins) : 0;
+  std::vector<HtmlTable::Column> cols{{"bin starts at"}};
+  for (std::size_t b = 0; b < bins; ++b) cols.push_back({format_duration_ns(bin_ns * dbl(b)), true});
+  HtmlTable t(cols, id);
+  for (std::size_t r = 0; r < h.rows.size(); ++r) {
+    std::vector<Cell> row{text_cell(h.rows[r])};
+    for (double v : h.values[r]) row.push_back(cell(v));
+    t.add_row(std::move(row));
+  }
+  return "<details class=\"bins\"><summary>Every bin of this chart as a table</summary><div class=\"tbl\">" + t.render() +
+         "</div></details>";
 }
 
 std::string band_swatch(Band b) {
@@ -187,6 +204,7 @@ std::string simulation_section(const Context& c) {
     out += "<h3>Activity per issuing device over time</h3><p class=\"note\">Mean number of the device's operations "
            "running in each of the makespan's bins (several streams and copy engines run at once).</p>";
     out += pair_block(strip_heatmap_svg(h), at.render());
+    out += bins_table("table-activity-bins", h, [](double v) { return number_cell(v, fmt::format("{:.2f}", v)); });
   }
 
   // Collectives.
@@ -231,7 +249,17 @@ std::string simulation_section(const Context& c) {
         cc.rows.push_back({std::string(workloads::to_string(static_cast<workloads::OpKind>(k))), {per_kind[k].first, per_kind[k].second},
                            fmt::format("{} calls", calls[k])});
     out += fmt::format("<h3>Collectives: {} calls</h3>", thousands(r.collectives.size()));
-    out += pair_block(bar_chart_svg(cc), ct.render());
+    HtmlTable calls_table({{"kind"}, {"calls", true}, {"simulated (sum)", true}, {"NCCL model (sum)", true}, {"sim / NCCL", true}},
+                 "table-collective-kinds");
+    for (std::size_t k = 0; k < per_kind.size(); ++k)
+      if (calls[k])
+        calls_table.add_row({text_cell(std::string(workloads::to_string(static_cast<workloads::OpKind>(k)))), count_cell(calls[k]),
+                    time_cell(per_kind[k].first), time_cell(per_kind[k].second),
+                    per_kind[k].second > 0
+                        ? number_cell(per_kind[k].first / per_kind[k].second, fmt::format("{:.3f}", per_kind[k].first / per_kind[k].second))
+                        : text_cell("-")});
+    out += pair_block(bar_chart_svg(cc), calls_table.render());
+    out += "<h4>The longest calls</h4><div class=\"tbl\">" + ct.render() + "</div>";
   }
 
   // Link utilisation over time.
@@ -263,6 +291,7 @@ std::string simulation_section(const Context& c) {
   if (links.size() > c.opt.max_rows) lt.set_more(fmt::format("{} more lanes that carried data", links.size() - c.opt.max_rows));
   out += "<p class=\"note\">Each row is one direction of a link; each cell one bin of the makespan, in INAM's colours.</p>";
   out += pair_block(strip_heatmap_svg(lh), lt.render());
+  out += bins_table("table-link-time-bins", lh, [](double v) { return percent_cell(v); });
   if (links.size() > strip_rows) out += fmt::format("<p class=\"note\">{} more lanes not drawn.</p>", links.size() - strip_rows);
 
   // The busiest few as lines.
