@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -138,6 +139,7 @@ class Simulation {
   std::vector<PendingTransfer> transfers_;
   std::vector<std::vector<double>> matrix_;  // by node endpoint
   std::vector<std::string> warnings_;
+  std::set<std::uint32_t> warned_comms_;
   std::uint64_t flows_ = 0;
 };
 
@@ -370,8 +372,16 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     }
   }
   // Ranks the trace did not record launch with the first that did.
-  for (int r = 0; r < n; ++r)
-    if (record_of_rank[static_cast<std::size_t>(r)] < 0) engine_.depend(launch[static_cast<std::size_t>(r)], first_launch);
+  int missing = 0;
+  for (int r = 0; r < n; ++r) {
+    if (record_of_rank[static_cast<std::size_t>(r)] >= 0) continue;
+    engine_.depend(launch[static_cast<std::size_t>(r)], first_launch);
+    ++missing;
+  }
+  if (missing > 0 && warned_comms_.insert(comm_key).second)
+    warnings_.push_back(fmt::format("{}: communicator '{}' has {} ranks but the trace records {} of them; the others "
+                                    "are taken to launch each call with the first rank recorded",
+                                    trace_.source_file.empty() ? "trace" : trace_.source_file, c.comm, n, n - missing));
   if (n < 2 || c.bytes == 0) {
     c.channels = 0;
     collectives_.push_back(std::move(c));
