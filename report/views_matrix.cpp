@@ -92,12 +92,25 @@ std::string heatmap_pair(const Context& c, const matrix::Matrix& mat, bool bytes
          check_line(h.check, total, fmt::format("{} in the cells of this heatmap:", bytes ? "bytes" : "transfers"));
 }
 
-/// Aggregated attribution: one key (object or line) with its totals and per-series bytes.
+/// Aggregated attribution: one key (object, line or device) with its totals and per-series
+/// bytes. Strings are views into the matrix report's rows and static names, which outlive the
+/// page; a trace may hold millions of rows, so nothing is copied per row.
 struct Agg {
-  std::string key;
+  std::string_view key;
   std::uint64_t bytes = 0, count = 0;
-  std::map<std::string, std::uint64_t> by_series;  // issuer or type -> bytes
-  std::vector<std::string> issuers;
+  std::vector<std::pair<std::string_view, std::uint64_t>> by_series;  // issuer or type -> bytes
+  std::vector<std::string_view> issuers;                             // distinct
+  void add_series(std::string_view name, std::uint64_t b) {
+    for (auto& [k, v] : by_series)
+      if (k == name) {
+        v += b;
+        return;
+      }
+    by_series.emplace_back(name, b);
+  }
+  void add_issuer(std::string_view name) {
+    if (std::find(issuers.begin(), issuers.end(), name) == issuers.end()) issuers.push_back(name);
+  }
 };
 
 /// Stacked bars of the top aggregates (series = the `series_cap` largest series overall, the
@@ -105,11 +118,12 @@ struct Agg {
 /// to the whole.
 BarChart stacked_chart(const std::string& id, const std::vector<Agg>& aggs, std::size_t shown, std::string_view what,
                        const std::string& check) {
-  std::map<std::string, std::uint64_t> series_total;
+  std::unordered_map<std::string_view, std::uint64_t> series_total;
   for (const Agg& a : aggs)
-    for (const auto& [s, b] : a.by_series) series_total[s] += b;
-  std::vector<std::pair<std::string, std::uint64_t>> series(series_total.begin(), series_total.end());
-  std::stable_sort(series.begin(), series.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [name, b] : a.by_series) series_total[name] += b;
+  std::vector<std::pair<std::string_view, std::uint64_t>> series(series_total.begin(), series_total.end());
+  std::sort(series.begin(), series.end(),
+            [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
   constexpr std::size_t kSeriesCap = 8;
   const bool other = series.size() > kSeriesCap;
   if (other) series.resize(kSeriesCap);
@@ -117,20 +131,20 @@ BarChart stacked_chart(const std::string& id, const std::vector<Agg>& aggs, std:
   chart.id = id;
   chart.check = check;
   chart.format = bytes_text;
-  std::map<std::string, std::size_t> series_index;
+  std::unordered_map<std::string_view, std::size_t> series_index;
   for (const auto& [name, b] : series) {
     series_index[name] = chart.series.size();
-    chart.series.push_back(name);
+    chart.series.emplace_back(name);
   }
   if (other) chart.series.push_back("other");
   auto add = [&](BarRow& row, const Agg& a) {
-    for (const auto& [s, b] : a.by_series) {
-      const auto it = series_index.find(s);
+    for (const auto& [name, b] : a.by_series) {
+      const auto it = series_index.find(name);
       row.values[it == series_index.end() ? chart.series.size() - 1 : it->second] += dbl(b);
     }
   };
   for (std::size_t r = 0; r < aggs.size() && r < shown; ++r) {
-    BarRow row{aggs[r].key, std::vector<double>(chart.series.size(), 0.0),
+    BarRow row{std::string(aggs[r].key), std::vector<double>(chart.series.size(), 0.0),
                fmt::format("{} in {} transfers", bytes_text(dbl(aggs[r].bytes)), thousands(aggs[r].count))};
     add(row, aggs[r]);
     chart.rows.push_back(std::move(row));
@@ -149,16 +163,14 @@ void sort_aggs(std::vector<Agg>& aggs) {
   });
 }
 
-std::string issuer_list(std::vector<std::string> issuers) {
-  std::sort(issuers.begin(), issuers.end());
-  issuers.erase(std::unique(issuers.begin(), issuers.end()), issuers.end());
-  if (issuers.size() > 4) {
-    const std::size_t more = issuers.size() - 3;
-    issuers.resize(3);
-    issuers.push_back(fmt::format("+{} more", more));
-  }
+/// "a, b, c" (sorted), or "a, b, c, +N more" beyond four.
+std::string name_list(std::vector<std::string_view> names) {
+  std::sort(names.begin(), names.end());
   std::string out;
-  for (const auto& s : issuers) out += (out.empty() ? "" : ", ") + s;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i == 3 && names.size() > 4) return out + fmt::format(", +{} more", names.size() - 3);
+    out += (out.empty() ? "" : ", ") + std::string(names[i]);
+  }
   return out;
 }
 
@@ -263,15 +275,33 @@ std::string objects_section(const Context& c) {
       "objects", "Object view",
       "Per endpoint, the data objects in its memory (allocation name and call site) and who moved them (Snoopie's "
       "object view): bars by issuing device, \"(host API)\" for copies the host asked for.");
-  // owner -> key -> aggregate
-  std::unordered_map<std::string, std::unordered_map<std::string, Agg>> by_owner;
+  // Per owner (an endpoint of the report): its objects aggregated, and its rows (by bytes, as
+  // m.objects). Owners are few: found by a linear search that remembers the last one.
+  struct Owner {
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    std::vector<Agg> aggs;
+    std::vector<const matrix::AttributionRow*> rows;
+  };
+  std::vector<Owner> owners(m.endpoints.size());
+  std::size_t last = 0;
+  auto owner_of = [&](std::string_view name) {
+    if (last < m.endpoints.size() && m.endpoints[last] == name) return last;
+    for (std::size_t i = 0; i < m.endpoints.size(); ++i)
+      if (m.endpoints[i] == name) return last = i;
+    return m.endpoints.size();
+  };
   bool any_named = false;
   for (const matrix::AttributionRow& r : m.objects) {
-    Agg& a = by_owner[r.owner][r.key];
-    a.key = r.key;
+    const std::size_t o = owner_of(r.owner);
+    if (o == owners.size()) continue;
+    Owner& owner = owners[o];
+    const auto [it, fresh] = owner.index.try_emplace(r.key, static_cast<std::uint32_t>(owner.aggs.size()));
+    if (fresh) owner.aggs.push_back(Agg{r.key, 0, 0, {}, {}});
+    Agg& a = owner.aggs[it->second];
     a.bytes += r.bytes;
     a.count += r.count;
-    a.by_series[r.issuer] += r.bytes;
+    a.add_series(r.issuer, r.bytes);
+    owner.rows.push_back(&r);
     any_named = any_named || r.key != "(unknown)";
   }
   if (m.objects.empty()) return out + "<p class=\"note\">No transfers to attribute.</p></section>";
@@ -280,15 +310,14 @@ std::string objects_section(const Context& c) {
            "everything is under (unknown).</p>";
   std::vector<std::pair<std::string, std::string>> tabs;
   std::string panels;
-  for (const std::string& owner : m.endpoints) {
-    const auto it = by_owner.find(owner);
-    if (it == by_owner.end()) continue;
-    std::vector<Agg> aggs;
+  for (std::size_t o = 0; o < owners.size(); ++o) {
+    const std::string& owner = m.endpoints[o];
+    if (owners[o].rows.empty()) continue;
+    std::vector<Agg>& aggs = owners[o].aggs;
     std::uint64_t owner_bytes = 0, owner_count = 0;
-    for (auto& [key, a] : it->second) {
+    for (const Agg& a : aggs) {
       owner_bytes += a.bytes;
       owner_count += a.count;
-      aggs.push_back(std::move(a));
     }
     sort_aggs(aggs);
     const std::string panel = "objects-" + owner;
@@ -298,8 +327,8 @@ std::string objects_section(const Context& c) {
                 "table-" + panel);
     std::size_t rows = 0, more_rows = 0;
     std::uint64_t more_bytes = 0, more_count = 0;
-    for (const matrix::AttributionRow& r : m.objects) {
-      if (r.owner != owner) continue;
+    for (const matrix::AttributionRow* row : owners[o].rows) {
+      const matrix::AttributionRow& r = *row;
       if (rows < c.opt.max_rows) {
         t.add_row({text_cell(r.key), text_cell(r.issuer), text_cell(std::string(matrix::to_string(r.type))), bytes_cell(dbl(r.bytes)),
                    count_cell(r.count), number_cell(dbl(r.bytes) / std::max(dbl(owner_bytes), 1.0), share(dbl(r.bytes), dbl(owner_bytes)))});
@@ -330,20 +359,20 @@ std::string code_section(const Context& c) {
                                  "Source lines and their share of the traffic (Snoopie's code view): bytes by "
                                  "communication type, and the share of bytes and of transfers.");
   if (m.lines.empty()) return out + "<p class=\"note\">No transfers to attribute.</p></section>";
-  std::unordered_map<std::string, Agg> lines;
+  std::unordered_map<std::string_view, std::uint32_t> index;
+  std::vector<Agg> aggs;
   std::uint64_t total_bytes = 0, total_count = 0;
   for (const matrix::AttributionRow& r : m.lines) {
-    Agg& a = lines[r.key];
-    a.key = r.key;
+    const auto [it, fresh] = index.try_emplace(r.key, static_cast<std::uint32_t>(aggs.size()));
+    if (fresh) aggs.push_back(Agg{r.key, 0, 0, {}, {}});
+    Agg& a = aggs[it->second];
     a.bytes += r.bytes;
     a.count += r.count;
-    a.by_series[std::string(matrix::to_string(r.type))] += r.bytes;
-    a.issuers.push_back(r.issuer);
+    a.add_series(matrix::to_string(r.type), r.bytes);
+    a.add_issuer(r.issuer);
     total_bytes += r.bytes;
     total_count += r.count;
   }
-  std::vector<Agg> aggs;
-  for (auto& [k, a] : lines) aggs.push_back(std::move(a));
   sort_aggs(aggs);
   if (aggs.size() == 1 && aggs[0].key == "(unknown)")
     out += "<p class=\"note\">The trace names no source lines (no <code>line</code> column): everything is under (unknown).</p>";
@@ -353,12 +382,12 @@ std::string code_section(const Context& c) {
               "table-code");
   for (std::size_t r = 0; r < aggs.size() && r < c.opt.max_rows; ++r) {
     const Agg& a = aggs[r];
-    std::string types;
-    for (const auto& [name, b] : a.by_series) types += (types.empty() ? "" : ", ") + name;
-    t.add_row({text_cell(a.key), bytes_cell(dbl(a.bytes)),
+    std::vector<std::string_view> types;
+    for (const auto& [name, b] : a.by_series) types.push_back(name);
+    t.add_row({text_cell(std::string(a.key)), bytes_cell(dbl(a.bytes)),
                number_cell(dbl(a.bytes) / std::max(dbl(total_bytes), 1.0), share(dbl(a.bytes), dbl(total_bytes))), count_cell(a.count),
                number_cell(dbl(a.count) / std::max(dbl(total_count), 1.0), share(dbl(a.count), dbl(total_count))),
-               text_cell(issuer_list(a.issuers)), text_cell(types)});
+               text_cell(name_list(a.issuers)), text_cell(name_list(types))});
   }
   if (aggs.size() > c.opt.max_rows) {
     std::uint64_t b = 0, n = 0;
@@ -383,15 +412,15 @@ std::string devices_section(const Context& c) {
                                  "the objects it moved. \"(host API)\" is the host's copy calls.");
   if (m.devices.empty()) return out + "<p class=\"note\">No transfers to attribute.</p></section>";
   std::vector<Agg> aggs;
-  std::map<std::string, std::size_t> index;
+  std::unordered_map<std::string_view, std::size_t> index;
   std::uint64_t total_bytes = 0;
   for (const matrix::DeviceRow& d : m.devices) {
     auto [it, fresh] = index.emplace(d.device, aggs.size());
-    if (fresh) aggs.push_back(Agg{d.device, 0, 0, {}, {}});
+    if (fresh) aggs.push_back(Agg{d.device, 0, 0, {}, {}});  // m.devices is in device order
     Agg& a = aggs[it->second];
     a.bytes += d.bytes;
     a.count += d.count;
-    a.by_series[std::string(matrix::to_string(d.type))] += d.bytes;
+    a.add_series(matrix::to_string(d.type), d.bytes);
     total_bytes += d.bytes;
   }
   const BarChart chart = stacked_chart("chart-devices", aggs, aggs.size(), "devices", "sum-device-bytes");
@@ -409,27 +438,26 @@ std::string devices_section(const Context& c) {
   // The objects each device moved (the device view's object table), a few per device.
   constexpr std::size_t kPerDevice = 5;
   HtmlTable ot({{"device"}, {"object"}, {"memory on"}, {"type"}, {"bytes", true}, {"transfers", true}}, "table-device-objects");
-  std::map<std::string, std::size_t> shown;
+  // Grouped by device (in the device table's order), each device's largest objects first.
+  std::vector<std::vector<const matrix::AttributionRow*>> per_device(aggs.size());
   std::size_t more = 0;
-  // Grouped by device (in the device table's order), each device's objects by bytes.
-  std::vector<const matrix::AttributionRow*> rows_by_device;
-  rows_by_device.reserve(m.objects.size());
-  for (const matrix::AttributionRow& r : m.objects) rows_by_device.push_back(&r);  // sorted by bytes
-  std::stable_sort(rows_by_device.begin(), rows_by_device.end(), [&](const auto* x, const auto* y) {
-    const auto ix = index.find(x->issuer), iy = index.find(y->issuer);
-    return (ix == index.end() ? index.size() : ix->second) < (iy == index.end() ? index.size() : iy->second);
-  });
-  for (const matrix::AttributionRow* row : rows_by_device) {
-    const matrix::AttributionRow& r = *row;
-    std::size_t& k = shown[r.issuer];
-    if (k >= kPerDevice || ot.rows() >= c.opt.max_rows * 2) {
+  for (const matrix::AttributionRow& r : m.objects) {  // sorted by bytes
+    const auto it = index.find(r.issuer);
+    if (it == index.end() || per_device[it->second].size() >= kPerDevice) {
       ++more;
       continue;
     }
-    ++k;
-    ot.add_row({text_cell(r.issuer), text_cell(r.key), text_cell(r.owner), text_cell(std::string(matrix::to_string(r.type))),
-                bytes_cell(dbl(r.bytes)), count_cell(r.count)});
+    per_device[it->second].push_back(&r);
   }
+  for (const auto& device_rows : per_device)
+    for (const matrix::AttributionRow* r : device_rows) {
+      if (ot.rows() >= 2 * c.opt.max_rows) {
+        ++more;
+        continue;
+      }
+      ot.add_row({text_cell(r->issuer), text_cell(r->key), text_cell(r->owner), text_cell(std::string(matrix::to_string(r->type))),
+                  bytes_cell(dbl(r->bytes)), count_cell(r->count)});
+    }
   if (more) ot.set_more(fmt::format("{} more rows (at most {} per device shown)", thousands(more), kPerDevice));
   out += "<h3>Objects each device moved</h3>" + std::string("<div class=\"tbl\">") + ot.render() + "</div>";
   return out + "</section>";
