@@ -152,6 +152,8 @@ std::string matrix_heatmap_svg(const MatrixHeatmap& h) {
       lo = lo == 0 ? v : std::min(lo, v);
       hi = std::max(hi, v);
     }
+  // The scale spans at least two decades, so that values a few percent apart look alike.
+  lo = std::min(lo, hi / 100);
 
   std::string out = svg_open(h.id, width, height, "heatmap of " + h.unit, h.check);
   const int fs = cell >= 30 ? 11 : cell >= 15 ? 9 : 6;

@@ -32,7 +32,8 @@ std::string_view series_colour(std::size_t i);
 using Formatter = std::function<std::string(double)>;
 
 /// "gpu0 -> gpu3"-style square matrix, rows sending, columns receiving. Cells coloured on a log
-/// scale between the smallest non-zero and the largest value; zero cells are left pale.
+/// scale from the smallest non-zero value (or a hundredth of the largest, if that is smaller) to
+/// the largest; zero cells are left pale.
 struct MatrixHeatmap {
   std::string id;
   std::vector<std::string> labels;  // rows and columns alike

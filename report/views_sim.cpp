@@ -310,18 +310,15 @@ std::string simulation_section(const Context& c) {
   }
   lc.y_max = peak > 0.75 ? std::max(1.0, std::ceil(peak * 4) / 4) : std::max(0.25, std::ceil(peak * 20) / 20);
   lc.format_y = [](double v) { return percent(v, 0); };
-  HtmlTable bt({{"bin starts", true}}, "table-link-bins");
-  {
-    std::vector<HtmlTable::Column> cols{{"bin starts", true}};
-    for (const auto* l : by_peak) cols.push_back({sim::link_name(c.node, *l), true});
-    bt = HtmlTable(cols, "table-link-bins");
-    const std::size_t bins = by_peak.front()->bins.size();
-    const double bin_ns = bins ? r.makespan_ns / dbl(bins) : 0;
-    for (std::size_t b = 0; b < bins; ++b) {
-      std::vector<Cell> row{time_cell(bin_ns * dbl(b))};
-      for (const auto* l : by_peak) row.push_back(percent_cell(l->bins[b]));
-      bt.add_row(std::move(row));
-    }
+  std::vector<HtmlTable::Column> cols{{"bin starts", true}};
+  for (const auto* l : by_peak) cols.push_back({sim::link_name(c.node, *l), true});
+  HtmlTable bt(cols, "table-link-bins");
+  const std::size_t bins = by_peak.front()->bins.size();
+  const double bin_ns = bins ? r.makespan_ns / dbl(bins) : 0;
+  for (std::size_t b = 0; b < bins; ++b) {
+    std::vector<Cell> row{time_cell(bin_ns * dbl(b))};
+    for (const auto* l : by_peak) row.push_back(percent_cell(l->bins[b]));
+    bt.add_row(std::move(row));
   }
   out += "<h3>The lanes with the highest peaks, bin by bin</h3>" + pair_block(line_chart_svg(lc), bt.render());
   return out + "</section>";
