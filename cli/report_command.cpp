@@ -46,20 +46,28 @@ void add_report_command(CLI::App& app, Runner& run) {
     bool timings = false;
   };
   auto opt = std::make_shared<Options>();
-  cmd->add_option("trace", opt->trace, "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV");
-  cmd->add_option("--workload", opt->workload,
-                  "Run a synthetic workload instead: NAME[:key=value,...]; `linkcast report --workload help` lists them");
-  cmd->add_option("--node", opt->node, "Node the trace ran on (YAML): simulated, drawn, and the projection's source")->required();
+  cmd->add_option("trace", opt->trace,
+                  "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV");
+  cmd->add_option(
+      "--workload", opt->workload,
+      "Run a synthetic workload instead: NAME[:key=value,...]; `linkcast report --workload help` lists them");
+  cmd->add_option("--node", opt->node, "Node the trace ran on (YAML): simulated, drawn, and the projection's source")
+      ->required();
   cmd->add_option("--to", opt->to, "Also project the trace onto this node (YAML) and show the projection view");
-  cmd->add_option("--map", opt->map, "With --to: place trace endpoints on other endpoints of the target, e.g. gpu0=gpu2,gpu1=gpu3");
-  cmd->add_option("--model", opt->model,
-                  "Transfer model (`linkcast models`) for the simulation and the projection (default: 'default' for the "
-                  "simulation, every model for the projection)");
-  cmd->add_option("--bins", opt->bins, "Time bins of the utilisation-over-time charts")->check(CLI::Range(1, 400))->capture_default_str();
+  cmd->add_option("--map", opt->map,
+                  "With --to: place trace endpoints on other endpoints of the target, e.g. gpu0=gpu2,gpu1=gpu3");
+  cmd->add_option(
+      "--model", opt->model,
+      "Transfer model (`linkcast models`) for the simulation and the projection (default: 'default' for the "
+      "simulation, every model for the projection)");
+  cmd->add_option("--bins", opt->bins, "Time bins of the utilisation-over-time charts")
+      ->check(CLI::Range(1, 400))
+      ->capture_default_str();
   cmd->add_option("--rows", opt->rows, "Rows per table and bars per chart; the rest is summed up in one line")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
-  cmd->add_flag("--timings", opt->timings, "Print how long each step took (reading, matrices, simulation, projection, page) to standard error");
+  cmd->add_flag("--timings", opt->timings,
+                "Print how long each step took (reading, matrices, simulation, projection, page) to standard error");
   cmd->add_option("-o,--output", opt->output, "The HTML file to write")->required();
   cmd->callback([opt, &run]() {
     run = [opt]() {
@@ -75,8 +83,8 @@ void add_report_command(CLI::App& app, Runner& run) {
       if (!opt->model.empty()) {
         const auto names = model::model_names();
         if (std::find(names.begin(), names.end(), opt->model) == names.end())
-          throw InputError(fmt::format("--model: unknown model '{}'{}; valid models: {}", opt->model, did_you_mean(opt->model, names),
-                                       join(names, ", ")));
+          throw InputError(fmt::format("--model: unknown model '{}'{}; valid models: {}", opt->model,
+                                       did_you_mean(opt->model, names), join(names, ", ")));
         chosen = &model::find_model(opt->model);
       }
       const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
@@ -110,7 +118,8 @@ void add_report_command(CLI::App& app, Runner& run) {
         // As `linkcast simulate`: what the spec says about its collectives, else NCCL's choices.
         const workloads::WorkloadSpec parsed = workloads::parse_workload_spec(opt->workload);
         auto given = [&](std::string_view key) {
-          return std::any_of(parsed.params.begin(), parsed.params.end(), [&](const auto& kv) { return kv.first == key; });
+          return std::any_of(parsed.params.begin(), parsed.params.end(),
+                             [&](const auto& kv) { return kv.first == key; });
         };
         if (w.collectives.algo_given) sim_options.algo = w.collectives.algo;
         if (given("channels")) sim_options.channels = w.collectives.channels;
@@ -139,7 +148,8 @@ void add_report_command(CLI::App& app, Runner& run) {
       std::optional<projection::ProjectionSummary> on_source, on_target;
       if (target) {
         std::vector<const model::Model*> models;
-        if (chosen) models.push_back(chosen);
+        if (chosen)
+          models.push_back(chosen);
         else
           for (const auto& m : model::all_models()) models.push_back(&m);
         const projection::Projector self(node, node, trace);
@@ -158,7 +168,8 @@ void add_report_command(CLI::App& app, Runner& run) {
                         (opt->workload.empty() ? shell_word(opt->trace) : "--workload " + shell_word(opt->workload)) +
                         " --node " + shell_word(opt->node) + (opt->to.empty() ? "" : " --to " + shell_word(opt->to)) +
                         (opt->map.empty() ? "" : " --map " + shell_word(opt->map)) +
-                        (opt->model.empty() ? "" : " --model " + shell_word(opt->model)) + " -o " + shell_word(opt->output);
+                        (opt->model.empty() ? "" : " --model " + shell_word(opt->model)) + " -o " +
+                        shell_word(opt->output);
       report::render_html(inputs, options, out.stream());
       out.commit();
       lap("page");

@@ -15,9 +15,13 @@ namespace {
 
 constexpr double kCharPx = 6.4;  // average width of a character at the charts' 11 px font
 
-double dbl(std::size_t v) { return static_cast<double>(v); }
+double dbl(std::size_t v) {
+  return static_cast<double>(v);
+}
 
-std::string fmt_px(double v) { return fmt::format("{:.1f}", v); }
+std::string fmt_px(double v) {
+  return fmt::format("{:.1f}", v);
+}
 
 /// Opening tag of a chart: fixed size that scales down with the page (CSS max-width).
 std::string svg_open(const std::string& id, double w, double h, std::string_view label, const std::string& check) {
@@ -30,12 +34,16 @@ std::string svg_open(const std::string& id, double w, double h, std::string_view
   return out;
 }
 
-std::string title_tag(std::string_view text) { return fmt::format("<title>{}</title>", escape(text)); }
+std::string title_tag(std::string_view text) {
+  return fmt::format("<title>{}</title>", escape(text));
+}
 
 struct Rgb {
   double r, g, b;
 };
-Rgb mix(Rgb a, Rgb b, double t) { return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t}; }
+Rgb mix(Rgb a, Rgb b, double t) {
+  return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
 std::string hex(Rgb c) {
   auto ch = [](double v) { return static_cast<int>(std::lround(std::clamp(v, 0.0, 255.0))); };
   return fmt::format("#{:02x}{:02x}{:02x}", ch(c.r), ch(c.g), ch(c.b));
@@ -52,7 +60,9 @@ double log_position(double v, double lo, double hi) {
   return 0.18 + 0.82 * std::clamp(t, 0.0, 1.0);
 }
 
-std::string text_colour_on(double t) { return t > 0.55 ? "#ffffff" : "#1b1f23"; }
+std::string text_colour_on(double t) {
+  return t > 0.55 ? "#ffffff" : "#1b1f23";
+}
 
 /// A horizontal gradient legend starting at x: "lo [gradient] hi (scale)".
 std::string ramp_legend(const std::string& id, double x, double y, const std::string& lo, const std::string& hi,
@@ -67,8 +77,8 @@ std::string ramp_legend(const std::string& id, double x, double y, const std::st
   out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{}</text>", fmt_px(x), fmt_px(y + 10), escape(lo));
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"110\" height=\"12\" fill=\"url(#{}-grad)\"/>", fmt_px(bar_x),
                      fmt_px(y), escape(id));
-  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{} ({})</text>", fmt_px(bar_x + 116), fmt_px(y + 10), escape(hi),
-                     scale);
+  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{} ({})</text>", fmt_px(bar_x + 116), fmt_px(y + 10),
+                     escape(hi), scale);
   return out;
 }
 
@@ -160,8 +170,10 @@ std::string matrix_heatmap_svg(const MatrixHeatmap& h) {
   // Axis labels.
   for (std::size_t i = 0; i < n && cell >= 6; ++i) {
     const double c = top + cell * (dbl(i) + 0.5);
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" font-size=\"{}\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>",
-                       fmt_px(left - 4), fmt_px(c), fs, escape(truncate_label(h.labels[i], 16)));
+    out += fmt::format(
+        "<text x=\"{}\" y=\"{}\" class=\"ax\" font-size=\"{}\" text-anchor=\"end\" "
+        "dominant-baseline=\"middle\">{}</text>",
+        fmt_px(left - 4), fmt_px(c), fs, escape(truncate_label(h.labels[i], 16)));
     const double x = left + cell * (dbl(i) + 0.5);
     if (rotate)
       out += fmt::format("<text class=\"ax\" font-size=\"{}\" transform=\"translate({},{}) rotate(-50)\">{}</text>", fs,
@@ -170,8 +182,8 @@ std::string matrix_heatmap_svg(const MatrixHeatmap& h) {
       out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" font-size=\"{}\" text-anchor=\"middle\">{}</text>",
                          fmt_px(x), fmt_px(top - 6), fs, escape(h.labels[i]));
   }
-  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#d0d7de\"/>", fmt_px(left),
-                     fmt_px(top), fmt_px(grid), fmt_px(grid), kZeroFill);
+  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#d0d7de\"/>",
+                     fmt_px(left), fmt_px(top), fmt_px(grid), fmt_px(grid), kZeroFill);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       const double v = h.values[i * n + j];
@@ -181,9 +193,12 @@ std::string matrix_heatmap_svg(const MatrixHeatmap& h) {
       out += fmt::format("<g data-v=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>", exact(v),
                          fmt_px(x), fmt_px(y), fmt_px(cell), fmt_px(cell), ramp_colour(t));
       if (annotate)
-        out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"cv\" fill=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\">{}</text>",
-                           fmt_px(x + cell / 2), fmt_px(y + cell / 2), text_colour_on(t), escape(brief(v)));
-      out += title_tag(fmt::format("{} \u2192 {}: {} ({} {})", h.labels[i], h.labels[j], h.format(v), exact(v), h.unit));
+        out += fmt::format(
+            "<text x=\"{}\" y=\"{}\" class=\"cv\" fill=\"{}\" text-anchor=\"middle\" "
+            "dominant-baseline=\"middle\">{}</text>",
+            fmt_px(x + cell / 2), fmt_px(y + cell / 2), text_colour_on(t), escape(brief(v)));
+      out +=
+          title_tag(fmt::format("{} \u2192 {}: {} ({} {})", h.labels[i], h.labels[j], h.format(v), exact(v), h.unit));
       out += "</g>";
     }
   }
@@ -224,13 +239,16 @@ std::string strip_heatmap_svg(const StripHeatmap& h) {
   const double bin_ns = bins ? h.span_ns / dbl(bins) : 0;
   for (std::size_t r = 0; r < rows; ++r) {
     const double y = top + rh * dbl(r);
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>",
-                       fmt_px(left - 4), fmt_px(y + rh / 2), escape(truncate_label(h.rows[r], 28)));
+    out +=
+        fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>",
+                    fmt_px(left - 4), fmt_px(y + rh / 2), escape(truncate_label(h.rows[r], 28)));
     for (std::size_t b = 0; b < bins; ++b) {
       const double v = h.values[r][b];
       std::string fill;
-      if (h.bands) fill = std::string(band_colour(utilisation_band(v)));
-      else fill = v > 0 && hi > 0 ? ramp_colour(0.18 + 0.82 * v / hi) : std::string(kZeroFill);
+      if (h.bands)
+        fill = std::string(band_colour(utilisation_band(v)));
+      else
+        fill = v > 0 && hi > 0 ? ramp_colour(0.18 + 0.82 * v / hi) : std::string(kZeroFill);
       out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" data-v=\"{}\">{}</rect>",
                          fmt_px(left + bw * dbl(b)), fmt_px(y + 1), fmt_px(bw), fmt_px(rh - 2), fill, exact(v),
                          title_tag(fmt::format("{}, {} \u2013 {}: {}", h.rows[r], format_duration_ns(bin_ns * dbl(b)),
@@ -242,17 +260,23 @@ std::string strip_heatmap_svg(const StripHeatmap& h) {
   out += fmt::format("<path d=\"M{} {}h{}\" stroke=\"#57606a\"/>", fmt_px(left), fmt_px(axis_y), fmt_px(plot_w));
   for (int k = 0; k <= 4; ++k) {
     const double x = left + plot_w * k / 4.0;
-    out += fmt::format("<path d=\"M{} {}v4\" stroke=\"#57606a\"/><text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"{}\">{}</text>",
-                       fmt_px(x), fmt_px(axis_y), fmt_px(x), fmt_px(axis_y + 15), k == 0 ? "start" : k == 4 ? "end" : "middle",
-                       format_duration_ns(h.span_ns * k / 4.0));
+    out += fmt::format(
+        "<path d=\"M{} {}v4\" stroke=\"#57606a\"/><text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"{}\">{}</text>",
+        fmt_px(x), fmt_px(axis_y), fmt_px(x), fmt_px(axis_y + 15),
+        k == 0   ? "start"
+        : k == 4 ? "end"
+                 : "middle",
+        format_duration_ns(h.span_ns * k / 4.0));
   }
   if (h.bands) {
     double x = left;
     for (std::size_t b = 0; b < kBandCount; ++b) {
       const Band band = static_cast<Band>(b);
-      out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" class=\"lg\">{}</text>",
-                         fmt_px(x), fmt_px(axis_y + 24), band_colour(band), fmt_px(x + 15), fmt_px(axis_y + 33),
-                         escape(band_label(band)));
+      out += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+          "class=\"lg\">{}</text>",
+          fmt_px(x), fmt_px(axis_y + 24), band_colour(band), fmt_px(x + 15), fmt_px(axis_y + 33),
+          escape(band_label(band)));
       x += 70;
     }
   } else if (hi > 0) {
@@ -275,9 +299,7 @@ std::string bar_chart_svg(const BarChart& c) {
   const double top = legend_h + 4;
   const double width = left + plot_w + 90;
   const double height = top + row_h * dbl(c.rows.size()) + 24;
-  auto colour = [&](std::size_t s) {
-    return s < c.colours.size() ? c.colours[s] : std::string(series_colour(s));
-  };
+  auto colour = [&](std::size_t s) { return s < c.colours.size() ? c.colours[s] : std::string(series_colour(s)); };
   double max_v = 0;
   for (const auto& r : c.rows) {
     double total = 0;
@@ -293,17 +315,20 @@ std::string bar_chart_svg(const BarChart& c) {
   if (ns > 1) {
     double x = left;
     for (std::size_t s = 0; s < ns; ++s) {
-      out += fmt::format("<rect x=\"{}\" y=\"4\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"14\" class=\"lg\">{}</text>",
-                         fmt_px(x), colour(s), fmt_px(x + 16), escape(c.series[s]));
+      out += fmt::format(
+          "<rect x=\"{}\" y=\"4\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"14\" "
+          "class=\"lg\">{}</text>",
+          fmt_px(x), colour(s), fmt_px(x + 16), escape(c.series[s]));
       x += 28 + kCharPx * dbl(c.series[s].size());
     }
   }
   for (std::size_t r = 0; r < c.rows.size(); ++r) {
     const BarRow& row = c.rows[r];
     const double y = top + row_h * dbl(r);
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"end\" dominant-baseline=\"middle\">{}{}</text>",
-                       fmt_px(left - 6), fmt_px(y + row_h / 2 - 1), escape(truncate_label(row.label, 36)),
-                       title_tag(row.title.empty() ? row.label : row.label + ": " + row.title));
+    out +=
+        fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"end\" dominant-baseline=\"middle\">{}{}</text>",
+                    fmt_px(left - 6), fmt_px(y + row_h / 2 - 1), escape(truncate_label(row.label, 36)),
+                    title_tag(row.title.empty() ? row.label : row.label + ": " + row.title));
     double x = left, total = 0;
     for (std::size_t s = 0; s < row.values.size() && s < std::max<std::size_t>(ns, 1); ++s) {
       const double v = std::max(row.values[s], 0.0);
@@ -312,8 +337,8 @@ std::string bar_chart_svg(const BarChart& c) {
       const double bx = c.stacked ? x : left;
       const std::string name = ns > 0 ? c.series[s] : std::string();
       out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" data-v=\"{}\">{}</rect>",
-                         fmt_px(bx), fmt_px(by), fmt_px(v > 0 ? std::max(w, 1.0) : 0.0), fmt_px(c.stacked ? bar_h : bar_h - 1),
-                         colour(s), exact(v),
+                         fmt_px(bx), fmt_px(by), fmt_px(v > 0 ? std::max(w, 1.0) : 0.0),
+                         fmt_px(c.stacked ? bar_h : bar_h - 1), colour(s), exact(v),
                          title_tag(fmt::format("{}{}{}: {} ({})", row.label, name.empty() ? "" : " \u00b7 ", name,
                                                c.format(v), exact(v))));
       if (!c.stacked)
@@ -328,8 +353,9 @@ std::string bar_chart_svg(const BarChart& c) {
   }
   const double axis_y = top + row_h * dbl(c.rows.size()) + 2;
   out += fmt::format("<path d=\"M{} {}h{}\" stroke=\"#57606a\"/>", fmt_px(left), fmt_px(axis_y), fmt_px(plot_w));
-  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\">0</text><text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"end\">{}</text>",
-                     fmt_px(left), fmt_px(axis_y + 14), fmt_px(left + plot_w), fmt_px(axis_y + 14), escape(c.format(max_v)));
+  out += fmt::format(
+      "<text x=\"{}\" y=\"{}\" class=\"ax\">0</text><text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"end\">{}</text>",
+      fmt_px(left), fmt_px(axis_y + 14), fmt_px(left + plot_w), fmt_px(axis_y + 14), escape(c.format(max_v)));
   out += "</svg>";
   return out;
 }
@@ -350,20 +376,26 @@ std::string line_chart_svg(const LineChart& c) {
     for (std::size_t b = 1; b < kBandCount; ++b) {
       const double lo = 0.25 * dbl(b - 1), hi = 0.25 * dbl(b);
       if (lo >= y_max) break;
-      out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.12\"/>", fmt_px(left),
-                         fmt_px(ypx(hi)), fmt_px(plot_w), fmt_px(ypx(lo) - ypx(hi)), band_colour(static_cast<Band>(b)));
+      out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.12\"/>",
+                         fmt_px(left), fmt_px(ypx(hi)), fmt_px(plot_w), fmt_px(ypx(lo) - ypx(hi)),
+                         band_colour(static_cast<Band>(b)));
     }
   }
   // Axes and ticks.
-  out += fmt::format("<path d=\"M{} {}v{}h{}\" stroke=\"#57606a\" fill=\"none\"/>", fmt_px(left), fmt_px(top), fmt_px(plot_h),
-                     fmt_px(plot_w));
+  out += fmt::format("<path d=\"M{} {}v{}h{}\" stroke=\"#57606a\" fill=\"none\"/>", fmt_px(left), fmt_px(top),
+                     fmt_px(plot_h), fmt_px(plot_w));
   for (int k = 0; k <= 4; ++k) {
     const double v = y_max * k / 4.0;
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>",
-                       fmt_px(left - 4), fmt_px(ypx(v)), escape(c.format_y(v)));
+    out +=
+        fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>",
+                    fmt_px(left - 4), fmt_px(ypx(v)), escape(c.format_y(v)));
     const double x = left + plot_w * k / 4.0;
-    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"{}\">{}</text>", fmt_px(x), fmt_px(top + plot_h + 16),
-                       k == 0 ? "start" : k == 4 ? "end" : "middle", format_duration_ns(c.span_ns * k / 4.0));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\" text-anchor=\"{}\">{}</text>", fmt_px(x),
+                       fmt_px(top + plot_h + 16),
+                       k == 0   ? "start"
+                       : k == 4 ? "end"
+                                : "middle",
+                       format_duration_ns(c.span_ns * k / 4.0));
   }
   const double bin_ns = bins ? c.span_ns / dbl(bins) : 0;
   for (std::size_t s = 0; s < c.series.size(); ++s) {
@@ -371,23 +403,27 @@ std::string line_chart_svg(const LineChart& c) {
     std::string points;
     for (std::size_t b = 0; b < ls.y.size(); ++b)
       points += fmt::format("{}{},{}", b ? " " : "", fmt_px(xpx(dbl(b) + 0.5)), fmt_px(ypx(ls.y[b])));
-    out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.8\"/>", points, series_colour(s));
+    out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.8\"/>", points,
+                       series_colour(s));
     for (std::size_t b = 0; b < ls.y.size(); ++b)
-      out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3.2\" fill=\"{}\" fill-opacity=\"0.001\" data-v=\"{}\">{}</circle>",
-                         fmt_px(xpx(dbl(b) + 0.5)), fmt_px(ypx(ls.y[b])), series_colour(s), exact(ls.y[b]),
-                         title_tag(fmt::format("{}, {} \u2013 {}: {}", ls.name, format_duration_ns(bin_ns * dbl(b)),
-                                               format_duration_ns(bin_ns * dbl(b + 1)), c.format_y(ls.y[b]))));
+      out += fmt::format(
+          "<circle cx=\"{}\" cy=\"{}\" r=\"3.2\" fill=\"{}\" fill-opacity=\"0.001\" data-v=\"{}\">{}</circle>",
+          fmt_px(xpx(dbl(b) + 0.5)), fmt_px(ypx(ls.y[b])), series_colour(s), exact(ls.y[b]),
+          title_tag(fmt::format("{}, {} \u2013 {}: {}", ls.name, format_duration_ns(bin_ns * dbl(b)),
+                                format_duration_ns(bin_ns * dbl(b + 1)), c.format_y(ls.y[b]))));
     const double ly = top + 8 + 16 * dbl(s);
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"3\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" class=\"lg\" dominant-baseline=\"middle\">{}</text>",
-                       fmt_px(left + plot_w + 14), fmt_px(ly - 1.5), series_colour(s), fmt_px(left + plot_w + 32), fmt_px(ly),
-                       escape(truncate_label(ls.name, 26)));
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"3\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" class=\"lg\" "
+        "dominant-baseline=\"middle\">{}</text>",
+        fmt_px(left + plot_w + 14), fmt_px(ly - 1.5), series_colour(s), fmt_px(left + plot_w + 32), fmt_px(ly),
+        escape(truncate_label(ls.name, 26)));
   }
   out += "</svg>";
   return out;
 }
 
-std::string flow_graph_svg(const std::string& id, const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges,
-                           const std::string& check) {
+std::string flow_graph_svg(const std::string& id, const std::vector<GraphNode>& nodes,
+                           const std::vector<GraphEdge>& edges, const std::string& check) {
   const std::size_t n = nodes.size();
   const double ring = std::max(130.0, 16.0 * dbl(n));
   const double margin = 56;
@@ -430,17 +466,18 @@ std::string flow_graph_svg(const std::string& id, const std::vector<GraphNode>& 
     out += fmt::format(
         "<g data-v=\"{}\"><path d=\"M{} {}Q{} {} {} {}\" fill=\"none\" stroke=\"#4e79a7\" stroke-opacity=\"0.72\" "
         "stroke-width=\"{}\"/><path d=\"M{} {}L{} {}L{} {}z\" fill=\"#4e79a7\" fill-opacity=\"0.85\"/>{}</g>",
-        exact(e.value), fmt_px(sx), fmt_px(sy), fmt_px(mx), fmt_px(my), fmt_px(bx + dx2 * 1.5), fmt_px(by + dy2 * 1.5), fmt_px(w),
-        fmt_px(tx), fmt_px(ty), fmt_px(bx - dy2 * half), fmt_px(by + dx2 * half), fmt_px(bx + dy2 * half), fmt_px(by - dx2 * half),
-        title_tag(e.title));
+        exact(e.value), fmt_px(sx), fmt_px(sy), fmt_px(mx), fmt_px(my), fmt_px(bx + dx2 * 1.5), fmt_px(by + dy2 * 1.5),
+        fmt_px(w), fmt_px(tx), fmt_px(ty), fmt_px(bx - dy2 * half), fmt_px(by + dx2 * half), fmt_px(bx + dy2 * half),
+        fmt_px(by - dx2 * half), title_tag(e.title));
   }
   const int fs = n > 24 ? 8 : 11;
   for (std::size_t i = 0; i < n; ++i) {
     out += fmt::format(
         "<g><circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#e8f0f8\" stroke=\"#4e79a7\" stroke-width=\"1.5\"/>"
-        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\" class=\"nl\">{}</text>{}</g>",
-        fmt_px(x[i]), fmt_px(y[i]), fmt_px(rad[i]), fmt_px(x[i]), fmt_px(y[i]), fs, escape(truncate_label(nodes[i].label, 8)),
-        title_tag(nodes[i].title));
+        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\" "
+        "class=\"nl\">{}</text>{}</g>",
+        fmt_px(x[i]), fmt_px(y[i]), fmt_px(rad[i]), fmt_px(x[i]), fmt_px(y[i]), fs,
+        escape(truncate_label(nodes[i].label, 8)), title_tag(nodes[i].title));
   }
   out += "</svg>";
   return out;

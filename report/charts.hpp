@@ -51,9 +51,9 @@ struct StripHeatmap {
   std::vector<std::string> rows;
   std::vector<std::vector<double>> values;  // per row, per bin
   double span_ns = 0;                       // the time the bins cover
-  bool bands = false;        // values are utilisations (fractions): INAM colours
-  Formatter format;          // value text in titles
-  Formatter short_format;    // legend (default: format)
+  bool bands = false;                       // values are utilisations (fractions): INAM colours
+  Formatter format;                         // value text in titles
+  Formatter short_format;                   // legend (default: format)
   std::string check;
 };
 std::string strip_heatmap_svg(const StripHeatmap& h);
@@ -81,7 +81,7 @@ struct LineSeries {
 struct LineChart {
   std::string id;
   std::vector<LineSeries> series;
-  double span_ns = 0;       // x axis: 0 .. span, bins of equal width
+  double span_ns = 0;  // x axis: 0 .. span, bins of equal width
   double y_max = 1;
   bool band_background = false;  // INAM bands as horizontal stripes (y as a fraction)
   Formatter format_y;

@@ -15,12 +15,23 @@ std::string escape(std::string_view text) {
   out.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -67,20 +78,30 @@ std::string human_bytes(double bytes) {
   return fmt::format("{:.2f} {}", v, kUnits[u]);
 }
 
-Cell text_cell(std::string text, std::string title) { return {std::move(text), "", std::move(title)}; }
+Cell text_cell(std::string text, std::string title) {
+  return {std::move(text), "", std::move(title)};
+}
 
 Cell bytes_cell(double bytes) {
   bytes = tidy(bytes);
   return {human_bytes(bytes), exact(bytes), exact(bytes) + " B"};
 }
 
-Cell count_cell(std::uint64_t count) { return {thousands(count), std::to_string(count), ""}; }
+Cell count_cell(std::uint64_t count) {
+  return {thousands(count), std::to_string(count), ""};
+}
 
-Cell time_cell(double ns) { return {format_duration_ns(ns), exact(ns), exact(ns) + " ns"}; }
+Cell time_cell(double ns) {
+  return {format_duration_ns(ns), exact(ns), exact(ns) + " ns"};
+}
 
-Cell percent_cell(double fraction) { return {percent(fraction), exact(fraction), ""}; }
+Cell percent_cell(double fraction) {
+  return {percent(fraction), exact(fraction), ""};
+}
 
-Cell number_cell(double v, std::string text) { return {std::move(text), exact(v), ""}; }
+Cell number_cell(double v, std::string text) {
+  return {std::move(text), exact(v), ""};
+}
 
 HtmlTable::HtmlTable(std::vector<Column> columns, std::string id) : columns_(std::move(columns)), id_(std::move(id)) {}
 

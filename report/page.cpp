@@ -196,8 +196,8 @@ std::string check_line(const std::string& id, double expect, const std::string& 
 }
 
 std::string section_open(const std::string& key, const std::string& heading, const std::string& intro) {
-  return fmt::format("<section id=\"view-{}\" data-view=\"{}\"><h2>{}</h2><p class=\"intro\">{}</p>", escape(key), escape(key),
-                     escape(heading), escape(intro));
+  return fmt::format("<section id=\"view-{}\" data-view=\"{}\"><h2>{}</h2><p class=\"intro\">{}</p>", escape(key),
+                     escape(key), escape(heading), escape(intro));
 }
 
 std::string tab_bar(const std::vector<std::pair<std::string, std::string>>& ids_and_labels) {
@@ -228,17 +228,20 @@ void render_html(const Inputs& in, const Options& options, std::ostream& os) {
   body += simulation_section(c);
 
   // Checks and warnings.
-  std::string checks = "<section id=\"view-checks\" data-view=\"checks\"><h2>Checks and warnings</h2><ul class=\"checks\">";
+  std::string checks =
+      "<section id=\"view-checks\" data-view=\"checks\"><h2>Checks and warnings</h2><ul class=\"checks\">";
   for (const matrix::Check& k : c.m.checks)
-    checks += fmt::format("<li class=\"{}\"><b>{}</b> {}: {}</li>", k.ok ? "ok" : "fail", k.ok ? "ok" : "FAIL", escape(k.name),
-                          escape(k.detail));
+    checks += fmt::format("<li class=\"{}\"><b>{}</b> {}: {}</li>", k.ok ? "ok" : "fail", k.ok ? "ok" : "FAIL",
+                          escape(k.name), escape(k.detail));
   checks += "</ul>";
   std::vector<std::string> warnings = in.warnings;
   for (const auto& w : c.m.warnings) warnings.push_back(w);
   if (!warnings.empty()) {
     checks += "<h3>Warnings</h3><ul>";
-    for (std::size_t i = 0; i < warnings.size() && i < options.max_rows * 2; ++i) checks += "<li>" + escape(warnings[i]) + "</li>";
-    if (warnings.size() > options.max_rows * 2) checks += fmt::format("<li>{} more warnings</li>", warnings.size() - options.max_rows * 2);
+    for (std::size_t i = 0; i < warnings.size() && i < options.max_rows * 2; ++i)
+      checks += "<li>" + escape(warnings[i]) + "</li>";
+    if (warnings.size() > options.max_rows * 2)
+      checks += fmt::format("<li>{} more warnings</li>", warnings.size() - options.max_rows * 2);
     checks += "</ul>";
   }
   checks += "</section>";
@@ -246,18 +249,21 @@ void render_html(const Inputs& in, const Options& options, std::ostream& os) {
   std::string head = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-      "<meta name=\"generator\" content=\"linkcast 0.1.0\"><title>linkcast report: {} on {}</title><style>{}</style></head><body>",
+      "<meta name=\"generator\" content=\"linkcast 0.1.0\"><title>linkcast report: {} on "
+      "{}</title><style>{}</style></head><body>",
       escape(source), escape(c.node.name), kStyle);
   head += fmt::format("<header><h1>linkcast report: {} on {}{}</h1>", escape(source), escape(c.node.name),
                       projected ? " \u2192 " + escape(in.on_target->to_name) : "");
-  head += fmt::format("<p>{} operations ({}) from <code>{}</code> on node <b>{}</b> (<code>{}</code>){}.</p>", thousands(c.trace.size()),
-                      escape(c.trace.format), escape(source), escape(c.node.name), escape(c.node.file),
-                      projected ? fmt::format(", projected onto <b>{}</b> (<code>{}</code>)", escape(in.on_target->to_name),
-                                              escape(in.on_target->to_file))
+  head += fmt::format("<p>{} operations ({}) from <code>{}</code> on node <b>{}</b> (<code>{}</code>){}.</p>",
+                      thousands(c.trace.size()), escape(c.trace.format), escape(source), escape(c.node.name),
+                      escape(c.node.file),
+                      projected ? fmt::format(", projected onto <b>{}</b> (<code>{}</code>)",
+                                              escape(in.on_target->to_name), escape(in.on_target->to_file))
                                 : "");
   head += "<div class=\"cards\">";
   auto card = [&](const std::string& value, const std::string& label, const std::string& id) {
-    head += fmt::format("<div class=\"card\" id=\"{}\"><b>{}</b><span>{}</span></div>", id, escape(value), escape(label));
+    head +=
+        fmt::format("<div class=\"card\" id=\"{}\"><b>{}</b><span>{}</span></div>", id, escape(value), escape(label));
   };
   card(thousands(c.trace.size()), "operations", "card-ops");
   card(human_bytes(static_cast<double>(c.m.total.total_bytes())), "moved between endpoints", "card-bytes");
@@ -276,16 +282,22 @@ void render_html(const Inputs& in, const Options& options, std::ostream& os) {
          fmt::format("projected on {} ({})", in.on_target->to_name, in.on_target->models[0]), "card-projected");
   }
   head += "</div>";
-  head += "<nav><a href=\"#view-topology\">Topology</a><a href=\"#view-system\">System</a><a href=\"#view-objects\">Objects</a>"
-          "<a href=\"#view-code\">Code</a><a href=\"#view-devices\">Devices</a><a href=\"#view-communicators\">Communicators</a>";
+  head +=
+      "<nav><a href=\"#view-topology\">Topology</a><a href=\"#view-system\">System</a><a "
+      "href=\"#view-objects\">Objects</a>"
+      "<a href=\"#view-code\">Code</a><a href=\"#view-devices\">Devices</a><a "
+      "href=\"#view-communicators\">Communicators</a>";
   if (projected) head += "<a href=\"#view-projection\">Projection</a>";
   head += "<a href=\"#view-simulation\">Timeline</a><a href=\"#view-checks\">Checks</a></nav>";
-  head += "<p class=\"status\" id=\"script-status\">Static page (the inline script did not run): every value is in the tables.</p>"
-          "</header><main>";
+  head +=
+      "<p class=\"status\" id=\"script-status\">Static page (the inline script did not run): every value is in the "
+      "tables.</p>"
+      "</header><main>";
 
   std::string foot = fmt::format(
       "</main><footer>Made by linkcast 0.1.0{}. One self-contained file: styles, script and SVG charts are inline and "
-      "nothing is fetched. Rendered in <span id=\"render-ms\">?</span> ms, <span id=\"dom-nodes\">?</span> elements.</footer>"
+      "nothing is fetched. Rendered in <span id=\"render-ms\">?</span> ms, <span id=\"dom-nodes\">?</span> "
+      "elements.</footer>"
       "<script>{}</script></body></html>\n",
       options.command.empty() ? "" : fmt::format(": <code>{}</code>", escape(options.command)), kScript);
 

@@ -32,10 +32,10 @@ namespace linkcast::report {
 
 /// What the page is made of; the report only reads these.
 struct Inputs {
-  const topology::Node* node = nullptr;       // the node the trace ran on (required)
-  const workloads::Trace* trace = nullptr;    // required
-  const matrix::Report* matrix = nullptr;     // required: matrix::build of the trace on the node
-  const sim::SimResult* sim = nullptr;        // required: sim::simulate of the trace on the node
+  const topology::Node* node = nullptr;     // the node the trace ran on (required)
+  const workloads::Trace* trace = nullptr;  // required
+  const matrix::Report* matrix = nullptr;   // required: matrix::build of the trace on the node
+  const sim::SimResult* sim = nullptr;      // required: sim::simulate of the trace on the node
   /// Optional (both or neither): the trace modelled on its own node and projected onto the
   /// target node, with the same models in the same order.
   const projection::ProjectionSummary* on_source = nullptr;
@@ -55,18 +55,18 @@ struct Options {
 struct CategoryTimes {
   std::uint64_t ops = 0;
   double bytes = 0;
-  double simulated_ns = 0;         // sum of simulated durations
-  std::uint64_t measured_ops = 0;  // operations with a recorded duration
-  double measured_ns = 0;          // sum of their recorded durations
+  double simulated_ns = 0;              // sum of simulated durations
+  std::uint64_t measured_ops = 0;       // operations with a recorded duration
+  double measured_ns = 0;               // sum of their recorded durations
   double simulated_of_measured_ns = 0;  // sum of the simulated durations of those operations
 };
 
 /// The simulated timeline, summarised per issuing device over equal time bins.
 struct Activity {
-  std::vector<int> devices;                     // node endpoints that issued operations, node order
-  std::vector<std::uint64_t> ops;               // per device
-  std::vector<double> busy_ns;                  // per device: sum of simulated durations
-  std::vector<std::vector<double>> in_flight;   // per device, per bin: mean operations running
+  std::vector<int> devices;                    // node endpoints that issued operations, node order
+  std::vector<std::uint64_t> ops;              // per device
+  std::vector<double> busy_ns;                 // per device: sum of simulated durations
+  std::vector<std::vector<double>> in_flight;  // per device, per bin: mean operations running
   double bin_ns = 0;
 };
 

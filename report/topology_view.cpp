@@ -19,22 +19,33 @@ namespace {
 
 using topology::EndpointKind;
 
-double dbl(std::size_t v) { return static_cast<double>(v); }
-std::string px(double v) { return fmt::format("{:.1f}", v); }
+double dbl(std::size_t v) {
+  return static_cast<double>(v);
+}
+std::string px(double v) {
+  return fmt::format("{:.1f}", v);
+}
 
 constexpr double kLayerGap = 118;
 constexpr double kTop = 30;
 
 /// How far an arc between two endpoints of one layer bulges out, px.
-double arc_bulge(double dx) { return 22 + 0.2 * std::fabs(dx); }
+double arc_bulge(double dx) {
+  return 22 + 0.2 * std::fabs(dx);
+}
 
 std::string_view kind_fill(EndpointKind k) {
   switch (k) {
-    case EndpointKind::cpu: return "#dbe4f0";
-    case EndpointKind::gpu: return "#dff0d8";
-    case EndpointKind::pcie_switch: return "#eeeeee";
-    case EndpointKind::nvswitch: return "#e8dcf0";
-    case EndpointKind::nic: return "#f6e8d2";
+    case EndpointKind::cpu:
+      return "#dbe4f0";
+    case EndpointKind::gpu:
+      return "#dff0d8";
+    case EndpointKind::pcie_switch:
+      return "#eeeeee";
+    case EndpointKind::nvswitch:
+      return "#e8dcf0";
+    case EndpointKind::nic:
+      return "#f6e8d2";
   }
   return "#ffffff";
 }
@@ -65,7 +76,8 @@ NodeLayout layout_node(const topology::Node& node) {
     queue.pop_front();
     for (int m : adj[static_cast<std::size_t>(e)]) {
       const auto k = kind(m);
-      if ((k != EndpointKind::pcie_switch && k != EndpointKind::nic) || lay.layer[static_cast<std::size_t>(m)] >= 0) continue;
+      if ((k != EndpointKind::pcie_switch && k != EndpointKind::nic) || lay.layer[static_cast<std::size_t>(m)] >= 0)
+        continue;
       lay.layer[static_cast<std::size_t>(m)] = lay.layer[static_cast<std::size_t>(e)] + 1;
       deepest = std::max(deepest, lay.layer[static_cast<std::size_t>(m)]);
       queue.push_back(m);
@@ -123,8 +135,10 @@ NodeLayout layout_node(const topology::Node& node) {
     const auto a = static_cast<std::size_t>(l.a), b = static_cast<std::size_t>(l.b);
     if (lay.layer[a] != lay.layer[b]) continue;
     const double bulge = arc_bulge(lay.at[a].x - lay.at[b].x);
-    if (lay.layer[a] == 0) above = std::max(above, bulge);
-    else below[static_cast<std::size_t>(lay.layer[a])] = std::max(below[static_cast<std::size_t>(lay.layer[a])], bulge);
+    if (lay.layer[a] == 0)
+      above = std::max(above, bulge);
+    else
+      below[static_cast<std::size_t>(lay.layer[a])] = std::max(below[static_cast<std::size_t>(lay.layer[a])], bulge);
   }
   double y = kTop + above + lay.box_height / 2;
   std::vector<double> layer_y(static_cast<std::size_t>(layers));
@@ -185,23 +199,25 @@ std::string topology_svg(const topology::Node& node, const NodeLayout& lay,
       const std::string& to = node.endpoints[dir == 0 ? b : a].id;
       const std::string tip = fmt::format(
           "{} \u2192 {} ({}, {}): {} of data ({} B; {} B on the wire); utilisation average {}, peak {} of {:.1f} GB/s",
-          from, to, link.id, kind_text, short_bytes(tidy(lane.data_bytes)), exact(lane.data_bytes), exact(lane.wire_bytes),
-          percent(lane.utilisation), percent(lane.peak_utilisation), lane.capacity_gbps);
+          from, to, link.id, kind_text, short_bytes(tidy(lane.data_bytes)), exact(lane.data_bytes),
+          exact(lane.wire_bytes), percent(lane.utilisation), percent(lane.peak_utilisation), lane.capacity_gbps);
       out += fmt::format(
           "<path class=\"lane\" d=\"M{} {}Q{} {} {} {}\" fill=\"none\" stroke=\"{}\" stroke-width=\"4.2\" "
           "data-v=\"{}\" data-util=\"{}\" data-peak=\"{}\" data-band-avg=\"{}\" data-band-peak=\"{}\" "
           "data-c-avg=\"{}\" data-c-peak=\"{}\"><title>{}</title></path>",
           px(p.x + nx * o), px(p.y + ny * o), px(c.x + nx * o), px(c.y + ny * o), px(q.x + nx * o), px(q.y + ny * o),
-          band_colour(avg), exact(lane.data_bytes), exact(lane.utilisation), exact(lane.peak_utilisation), band_key(avg),
-          band_key(peak), band_colour(avg), band_colour(peak), escape(tip));
+          band_colour(avg), exact(lane.data_bytes), exact(lane.utilisation), exact(lane.peak_utilisation),
+          band_key(avg), band_key(peak), band_colour(avg), band_colour(peak), escape(tip));
     }
     out += "</g>";
     const double total = traffic[i][0].data_bytes + traffic[i][1].data_bytes;
     if (total > 0) {
       // The quadratic's midpoint.
       const double mx = 0.25 * p.x + 0.5 * c.x + 0.25 * q.x, my = 0.25 * p.y + 0.5 * c.y + 0.25 * q.y;
-      labels += fmt::format("<text class=\"ll\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\">{}<title>{}: {} B both ways</title></text>",
-                            px(mx), px(my), escape(short_bytes(tidy(total))), escape(link.id), exact(total));
+      labels += fmt::format(
+          "<text class=\"ll\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\">{}<title>{}: {} B "
+          "both ways</title></text>",
+          px(mx), px(my), escape(short_bytes(tidy(total))), escape(link.id), exact(total));
     }
   }
   out += labels;
@@ -212,10 +228,12 @@ std::string topology_svg(const topology::Node& node, const NodeLayout& lay,
     if (!ep.model.empty()) tip += ": " + ep.model;
     if (ep.memory.bandwidth_gbps > 0)
       tip += fmt::format("; memory {:g} GiB at {:g} GB/s", ep.memory.capacity_gib, ep.memory.bandwidth_gbps);
-    if (e < sent.size()) tip += fmt::format("; sent {} ({} B), received {} ({} B) in the simulation", short_bytes(tidy(sent[e])),
-                                            exact(sent[e]), short_bytes(tidy(received[e])), exact(received[e]));
+    if (e < sent.size())
+      tip += fmt::format("; sent {} ({} B), received {} ({} B) in the simulation", short_bytes(tidy(sent[e])),
+                         exact(sent[e]), short_bytes(tidy(received[e])), exact(received[e]));
     out += fmt::format(
-        "<g class=\"ep\" data-endpoint=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{}\" stroke=\"#57606a\"/>"
+        "<g class=\"ep\" data-endpoint=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{}\" "
+        "stroke=\"#57606a\"/>"
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"nl\">{}</text>",
         escape(ep.id), px(p.x - lay.box_width / 2), px(p.y - lay.box_height / 2), px(lay.box_width), px(lay.box_height),
         kind_fill(ep.kind), px(p.x), px(p.y - (lay.box_height > 32 ? 2 : 0)), escape(ep.id));

@@ -33,8 +33,8 @@ struct LaneTraffic {
   double capacity_gbps = 0;
   double data_bytes = 0;
   double wire_bytes = 0;
-  double utilisation = 0;       // average over the makespan (fraction)
-  double peak_utilisation = 0;  // highest bin
+  double utilisation = 0;                     // average over the makespan (fraction)
+  double peak_utilisation = 0;                // highest bin
   const std::vector<double>* bins = nullptr;  // utilisation per time bin, when it carried data
 };
 

@@ -20,13 +20,22 @@ namespace {
 using matrix::CommType;
 using matrix::kCommTypeCount;
 
-double dbl(std::uint64_t v) { return static_cast<double>(v); }
-std::string bytes_text(double v) { return human_bytes(v); }
-std::string count_text(double v) { return thousands(static_cast<std::uint64_t>(std::max(v, 0.0))); }
-std::string share(double part, double whole) { return whole > 0 ? percent(part / whole) : "-"; }
+double dbl(std::uint64_t v) {
+  return static_cast<double>(v);
+}
+std::string bytes_text(double v) {
+  return human_bytes(v);
+}
+std::string count_text(double v) {
+  return thousands(static_cast<std::uint64_t>(std::max(v, 0.0)));
+}
+std::string share(double part, double whole) {
+  return whole > 0 ? percent(part / whole) : "-";
+}
 
 /// A full matrix table for a few endpoints; the busiest pairs for many.
-std::string matrix_table(const Context& c, const std::vector<std::uint64_t>& values, bool bytes, const std::string& id) {
+std::string matrix_table(const Context& c, const std::vector<std::uint64_t>& values, bool bytes,
+                         const std::string& id) {
   const auto& labels = c.m.endpoints;
   const std::size_t n = labels.size();
   auto cell = [&](double v) {
@@ -65,12 +74,14 @@ std::string matrix_table(const Context& c, const std::vector<std::uint64_t>& val
   HtmlTable t({{"from"}, {"to"}, {bytes ? "bytes" : "transfers", true}, {"share", true}}, id);
   for (std::size_t r = 0; r < idx.size() && r < c.opt.max_rows; ++r) {
     const double v = dbl(values[idx[r]]);
-    t.add_row({text_cell(labels[idx[r] / n]), text_cell(labels[idx[r] % n]), cell(v), number_cell(v / std::max(total, 1.0), share(v, total))});
+    t.add_row({text_cell(labels[idx[r] / n]), text_cell(labels[idx[r] % n]), cell(v),
+               number_cell(v / std::max(total, 1.0), share(v, total))});
   }
   if (idx.size() > c.opt.max_rows) {
     double rest = 0;
     for (std::size_t r = c.opt.max_rows; r < idx.size(); ++r) rest += dbl(values[idx[r]]);
-    t.set_more(fmt::format("{} more pairs: {}", idx.size() - c.opt.max_rows, bytes ? bytes_text(rest) : count_text(rest) + " transfers"));
+    t.set_more(fmt::format("{} more pairs: {}", idx.size() - c.opt.max_rows,
+                           bytes ? bytes_text(rest) : count_text(rest) + " transfers"));
   }
   t.set_footer({text_cell("all pairs"), text_cell(""), cell(total), text_cell("")});
   return t.render();
@@ -88,7 +99,8 @@ std::string heatmap_pair(const Context& c, const matrix::Matrix& mat, bool bytes
   h.unit = bytes ? "bytes" : "transfers";
   h.check = fmt::format("sum-{}-{}", key, bytes ? "bytes" : "count");
   const double total = dbl(bytes ? mat.total_bytes() : mat.total_count());
-  return pair_block(matrix_heatmap_svg(h), matrix_table(c, src, bytes, fmt::format("table-{}-{}", key, bytes ? "bytes" : "count"))) +
+  return pair_block(matrix_heatmap_svg(h),
+                    matrix_table(c, src, bytes, fmt::format("table-{}-{}", key, bytes ? "bytes" : "count"))) +
          check_line(h.check, total, fmt::format("{} in the cells of this heatmap:", bytes ? "bytes" : "transfers"));
 }
 
@@ -99,7 +111,7 @@ struct Agg {
   std::string_view key;
   std::uint64_t bytes = 0, count = 0;
   std::vector<std::pair<std::string_view, std::uint64_t>> by_series;  // issuer or type -> bytes
-  std::vector<std::string_view> issuers;                             // distinct
+  std::vector<std::string_view> issuers;                              // distinct
   void add_series(std::string_view name, std::uint64_t b) {
     for (auto& [k, v] : by_series)
       if (k == name) {
@@ -122,8 +134,9 @@ BarChart stacked_chart(const std::string& id, const std::vector<Agg>& aggs, std:
   for (const Agg& a : aggs)
     for (const auto& [name, b] : a.by_series) series_total[name] += b;
   std::vector<std::pair<std::string_view, std::uint64_t>> series(series_total.begin(), series_total.end());
-  std::sort(series.begin(), series.end(),
-            [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+  std::sort(series.begin(), series.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
   constexpr std::size_t kSeriesCap = 8;
   const bool other = series.size() > kSeriesCap;
   if (other) series.resize(kSeriesCap);
@@ -158,9 +171,8 @@ BarChart stacked_chart(const std::string& id, const std::vector<Agg>& aggs, std:
 }
 
 void sort_aggs(std::vector<Agg>& aggs) {
-  std::sort(aggs.begin(), aggs.end(), [](const Agg& a, const Agg& b) {
-    return a.bytes != b.bytes ? a.bytes > b.bytes : a.key < b.key;
-  });
+  std::sort(aggs.begin(), aggs.end(),
+            [](const Agg& a, const Agg& b) { return a.bytes != b.bytes ? a.bytes > b.bytes : a.key < b.key; });
 }
 
 /// "a, b, c" (sorted), or "a, b, c, +N more" beyond four.
@@ -204,8 +216,8 @@ std::string system_section(const Context& c) {
     const double sent = dbl(m.total.sent_bytes(i)), received = dbl(m.total.received_bytes(i));
     const double within = dbl(m.total.bytes_at(i, i));
     nodes.push_back({m.endpoints[i], sent + received,
-                     fmt::format("{}: sent {} ({} B), received {} ({} B){}", m.endpoints[i], bytes_text(sent), exact(sent),
-                                 bytes_text(received), exact(received),
+                     fmt::format("{}: sent {} ({} B), received {} ({} B){}", m.endpoints[i], bytes_text(sent),
+                                 exact(sent), bytes_text(received), exact(received),
                                  within > 0 ? fmt::format(", of which {} within itself", bytes_text(within)) : "")});
   }
   auto route_text = [&](std::size_t i, std::size_t j) -> std::string {
@@ -233,16 +245,19 @@ std::string system_section(const Context& c) {
     }
   std::stable_sort(pairs.begin(), pairs.end(), [](const PairRow& a, const PairRow& b) { return a.bytes > b.bytes; });
   const double total = dbl(m.total.total_bytes());
-  HtmlTable pt({{"from"}, {"to"}, {"bytes", true}, {"transfers", true}, {"share", true}, {"route on the node"}}, "table-pairs");
+  HtmlTable pt({{"from"}, {"to"}, {"bytes", true}, {"transfers", true}, {"share", true}, {"route on the node"}},
+               "table-pairs");
   for (std::size_t r = 0; r < pairs.size() && r < c.opt.max_rows; ++r) {
     const PairRow& p = pairs[r];
     pt.add_row({text_cell(m.endpoints[p.i]), text_cell(m.endpoints[p.j]), bytes_cell(dbl(p.bytes)), count_cell(p.count),
-                number_cell(dbl(p.bytes) / std::max(total, 1.0), share(dbl(p.bytes), total)), text_cell(route_text(p.i, p.j))});
+                number_cell(dbl(p.bytes) / std::max(total, 1.0), share(dbl(p.bytes), total)),
+                text_cell(route_text(p.i, p.j))});
   }
   if (pairs.size() > c.opt.max_rows) pt.set_more(fmt::format("{} more pairs", pairs.size() - c.opt.max_rows));
-  out += "<h3>Communication graph</h3><p class=\"note\">Each endpoint with traffic is a circle (area by bytes sent "
-         "and received); each arrow a sender-receiver pair, its width by bytes. Routes are the node's "
-         "(nvidia-smi topo classes).</p>";
+  out +=
+      "<h3>Communication graph</h3><p class=\"note\">Each endpoint with traffic is a circle (area by bytes sent "
+      "and received); each arrow a sender-receiver pair, its width by bytes. Routes are the node's "
+      "(nvidia-smi topo classes).</p>";
   double graph_bytes = 0;
   for (const GraphEdge& e : edges) graph_bytes += e.value;
   out += pair_block(flow_graph_svg("graph-system", nodes, edges, "sum-graph-bytes"), pt.render());
@@ -256,9 +271,11 @@ std::string system_section(const Context& c) {
     if (mat.total_count() == 0 && m.ops_by_type[t] == 0) continue;
     ++types;
     const auto type = static_cast<CommType>(t);
-    out += fmt::format("<div class=\"type\" data-type=\"{}\"><h4>{}: {} in {} transfers ({} trace records)</h4><p class=\"note\">{}</p>",
-                       escape(matrix::to_string(type)), escape(matrix::to_string(type)), bytes_text(dbl(mat.total_bytes())),
-                       thousands(mat.total_count()), thousands(m.ops_by_type[t]), escape(matrix::describe(type)));
+    out += fmt::format(
+        "<div class=\"type\" data-type=\"{}\"><h4>{}: {} in {} transfers ({} trace records)</h4><p "
+        "class=\"note\">{}</p>",
+        escape(matrix::to_string(type)), escape(matrix::to_string(type)), bytes_text(dbl(mat.total_bytes())),
+        thousands(mat.total_count()), thousands(m.ops_by_type[t]), escape(matrix::describe(type)));
     const std::string key = "type-" + std::string(matrix::to_string(type));
     out += heatmap_pair(c, mat, true, key);
     out += heatmap_pair(c, mat, false, key);
@@ -306,8 +323,9 @@ std::string objects_section(const Context& c) {
   }
   if (m.objects.empty()) return out + "<p class=\"note\">No transfers to attribute.</p></section>";
   if (!any_named)
-    out += "<p class=\"note\">The trace names no data objects (no <code>object</code> column or allocation records): "
-           "everything is under (unknown).</p>";
+    out +=
+        "<p class=\"note\">The trace names no data objects (no <code>object</code> column or allocation records): "
+        "everything is under (unknown).</p>";
   std::vector<std::pair<std::string, std::string>> tabs;
   std::string panels;
   for (std::size_t o = 0; o < owners.size(); ++o) {
@@ -323,15 +341,17 @@ std::string objects_section(const Context& c) {
     const std::string panel = "objects-" + owner;
     tabs.emplace_back(panel, fmt::format("{} ({})", owner, bytes_text(dbl(owner_bytes))));
     const BarChart chart = stacked_chart("chart-" + panel, aggs, c.chart_rows(), "objects", "sum-" + panel);
-    HtmlTable t({{"object"}, {"issued by"}, {"type"}, {"bytes", true}, {"transfers", true}, {"share of its bytes", true}},
-                "table-" + panel);
+    HtmlTable t(
+        {{"object"}, {"issued by"}, {"type"}, {"bytes", true}, {"transfers", true}, {"share of its bytes", true}},
+        "table-" + panel);
     std::size_t rows = 0, more_rows = 0;
     std::uint64_t more_bytes = 0, more_count = 0;
     for (const matrix::AttributionRow* row : owners[o].rows) {
       const matrix::AttributionRow& r = *row;
       if (rows < c.opt.max_rows) {
-        t.add_row({text_cell(r.key), text_cell(r.issuer), text_cell(std::string(matrix::to_string(r.type))), bytes_cell(dbl(r.bytes)),
-                   count_cell(r.count), number_cell(dbl(r.bytes) / std::max(dbl(owner_bytes), 1.0), share(dbl(r.bytes), dbl(owner_bytes)))});
+        t.add_row({text_cell(r.key), text_cell(r.issuer), text_cell(std::string(matrix::to_string(r.type))),
+                   bytes_cell(dbl(r.bytes)), count_cell(r.count),
+                   number_cell(dbl(r.bytes) / std::max(dbl(owner_bytes), 1.0), share(dbl(r.bytes), dbl(owner_bytes)))});
         ++rows;
       } else {
         ++more_rows;
@@ -340,11 +360,13 @@ std::string objects_section(const Context& c) {
       }
     }
     if (more_rows)
-      t.set_more(fmt::format("{} more rows: {} in {} transfers", thousands(more_rows), bytes_text(dbl(more_bytes)), thousands(more_count)));
+      t.set_more(fmt::format("{} more rows: {} in {} transfers", thousands(more_rows), bytes_text(dbl(more_bytes)),
+                             thousands(more_count)));
     t.set_footer({text_cell(fmt::format("{} objects", thousands(aggs.size()))), text_cell(""), text_cell(""),
                   bytes_cell(dbl(owner_bytes)), count_cell(owner_count), text_cell("")});
-    panels += fmt::format("<div class=\"tab-panel\" id=\"{}\" data-owner=\"{}\"><h3>Objects in {}'s memory: {} in {} transfers</h3>",
-                          escape(panel), escape(owner), escape(owner), bytes_text(dbl(owner_bytes)), thousands(owner_count));
+    panels += fmt::format(
+        "<div class=\"tab-panel\" id=\"{}\" data-owner=\"{}\"><h3>Objects in {}'s memory: {} in {} transfers</h3>",
+        escape(panel), escape(owner), escape(owner), bytes_text(dbl(owner_bytes)), thousands(owner_count));
     panels += pair_block(bar_chart_svg(chart), t.render());
     panels += check_line("sum-" + panel, dbl(owner_bytes), "bytes in these bars:");
     panels += "</div>";
@@ -375,17 +397,25 @@ std::string code_section(const Context& c) {
   }
   sort_aggs(aggs);
   if (aggs.size() == 1 && aggs[0].key == "(unknown)")
-    out += "<p class=\"note\">The trace names no source lines (no <code>line</code> column): everything is under (unknown).</p>";
+    out +=
+        "<p class=\"note\">The trace names no source lines (no <code>line</code> column): everything is under "
+        "(unknown).</p>";
   const BarChart chart = stacked_chart("chart-code", aggs, c.chart_rows(), "lines", "sum-code-bytes");
-  HtmlTable t({{"source line"}, {"bytes", true}, {"share of bytes", true}, {"transfers", true}, {"share of transfers", true},
-               {"issued by"}, {"types"}},
+  HtmlTable t({{"source line"},
+               {"bytes", true},
+               {"share of bytes", true},
+               {"transfers", true},
+               {"share of transfers", true},
+               {"issued by"},
+               {"types"}},
               "table-code");
   for (std::size_t r = 0; r < aggs.size() && r < c.opt.max_rows; ++r) {
     const Agg& a = aggs[r];
     std::vector<std::string_view> types;
     for (const auto& [name, b] : a.by_series) types.push_back(name);
     t.add_row({text_cell(std::string(a.key)), bytes_cell(dbl(a.bytes)),
-               number_cell(dbl(a.bytes) / std::max(dbl(total_bytes), 1.0), share(dbl(a.bytes), dbl(total_bytes))), count_cell(a.count),
+               number_cell(dbl(a.bytes) / std::max(dbl(total_bytes), 1.0), share(dbl(a.bytes), dbl(total_bytes))),
+               count_cell(a.count),
                number_cell(dbl(a.count) / std::max(dbl(total_count), 1.0), share(dbl(a.count), dbl(total_count))),
                text_cell(name_list(a.issuers)), text_cell(name_list(types))});
   }
@@ -395,11 +425,11 @@ std::string code_section(const Context& c) {
       b += aggs[r].bytes;
       n += aggs[r].count;
     }
-    t.set_more(fmt::format("{} more lines: {} ({}) in {} transfers", thousands(aggs.size() - c.opt.max_rows), bytes_text(dbl(b)),
-                           share(dbl(b), dbl(total_bytes)), thousands(n)));
+    t.set_more(fmt::format("{} more lines: {} ({}) in {} transfers", thousands(aggs.size() - c.opt.max_rows),
+                           bytes_text(dbl(b)), share(dbl(b), dbl(total_bytes)), thousands(n)));
   }
-  t.set_footer({text_cell(fmt::format("{} lines", thousands(aggs.size()))), bytes_cell(dbl(total_bytes)), text_cell("100%"),
-                count_cell(total_count), text_cell("100%"), text_cell(""), text_cell("")});
+  t.set_footer({text_cell(fmt::format("{} lines", thousands(aggs.size()))), bytes_cell(dbl(total_bytes)),
+                text_cell("100%"), count_cell(total_count), text_cell("100%"), text_cell(""), text_cell("")});
   out += pair_block(bar_chart_svg(chart), t.render());
   out += check_line("sum-code-bytes", dbl(total_bytes), "bytes in these bars:");
   return out + "</section>";
@@ -428,7 +458,8 @@ std::string devices_section(const Context& c) {
   std::size_t rows = 0;
   for (const matrix::DeviceRow& d : m.devices) {
     if (rows++ >= c.opt.max_rows) break;
-    t.add_row({text_cell(d.device), text_cell(std::string(matrix::to_string(d.type))), bytes_cell(dbl(d.bytes)), count_cell(d.count),
+    t.add_row({text_cell(d.device), text_cell(std::string(matrix::to_string(d.type))), bytes_cell(dbl(d.bytes)),
+               count_cell(d.count),
                number_cell(dbl(d.bytes) / std::max(dbl(total_bytes), 1.0), share(dbl(d.bytes), dbl(total_bytes)))});
   }
   if (m.devices.size() > c.opt.max_rows) t.set_more(fmt::format("{} more rows", m.devices.size() - c.opt.max_rows));
@@ -437,7 +468,8 @@ std::string devices_section(const Context& c) {
 
   // The objects each device moved (the device view's object table), a few per device.
   constexpr std::size_t kPerDevice = 5;
-  HtmlTable ot({{"device"}, {"object"}, {"memory on"}, {"type"}, {"bytes", true}, {"transfers", true}}, "table-device-objects");
+  HtmlTable ot({{"device"}, {"object"}, {"memory on"}, {"type"}, {"bytes", true}, {"transfers", true}},
+               "table-device-objects");
   // Grouped by device (in the device table's order), each device's largest objects first.
   std::vector<std::vector<const matrix::AttributionRow*>> per_device(aggs.size());
   std::size_t more = 0;
@@ -455,8 +487,8 @@ std::string devices_section(const Context& c) {
         ++more;
         continue;
       }
-      ot.add_row({text_cell(r->issuer), text_cell(r->key), text_cell(r->owner), text_cell(std::string(matrix::to_string(r->type))),
-                  bytes_cell(dbl(r->bytes)), count_cell(r->count)});
+      ot.add_row({text_cell(r->issuer), text_cell(r->key), text_cell(r->owner),
+                  text_cell(std::string(matrix::to_string(r->type))), bytes_cell(dbl(r->bytes)), count_cell(r->count)});
     }
   if (more) ot.set_more(fmt::format("{} more rows (at most {} per device shown)", thousands(more), kPerDevice));
   out += "<h3>Objects each device moved</h3>" + std::string("<div class=\"tbl\">") + ot.render() + "</div>";
@@ -476,8 +508,16 @@ std::string communicators_section(const Context& c) {
   chart.stacked = false;
   chart.format = bytes_text;
   chart.check = "sum-comms";
-  HtmlTable t({{"communicator"}, {"members"}, {"operation"}, {"calls", true}, {"bytes (nccl-tests)", true},
-               {"lower bound", true}, {"inter-rank bound", true}, {"moved between ranks", true}, {"moved / bound", true}, {"complete"}},
+  HtmlTable t({{"communicator"},
+               {"members"},
+               {"operation"},
+               {"calls", true},
+               {"bytes (nccl-tests)", true},
+               {"lower bound", true},
+               {"inter-rank bound", true},
+               {"moved between ranks", true},
+               {"moved / bound", true},
+               {"complete"}},
               "table-comms");
   std::size_t rows = 0, more = 0;
   double chart_sum = 0;
@@ -491,14 +531,18 @@ std::string communicators_section(const Context& c) {
       }
       ++rows;
       const std::string op_name(workloads::to_string(op.op));
-      t.add_row({text_cell(comm.name), text_cell(members), text_cell(op_name), count_cell(op.calls), bytes_cell(dbl(op.bytes)),
-                 bytes_cell(dbl(op.lower_bound_bytes)), bytes_cell(dbl(op.inter_rank_bound_bytes)), bytes_cell(dbl(op.moved_bytes)),
+      t.add_row({text_cell(comm.name), text_cell(members), text_cell(op_name), count_cell(op.calls),
+                 bytes_cell(dbl(op.bytes)), bytes_cell(dbl(op.lower_bound_bytes)),
+                 bytes_cell(dbl(op.inter_rank_bound_bytes)), bytes_cell(dbl(op.moved_bytes)),
                  number_cell(op.inter_rank_bound_bytes ? dbl(op.moved_bytes) / dbl(op.inter_rank_bound_bytes) : 0,
-                             op.inter_rank_bound_bytes ? fmt::format("{:.2f}", dbl(op.moved_bytes) / dbl(op.inter_rank_bound_bytes)) : "-"),
+                             op.inter_rank_bound_bytes
+                                 ? fmt::format("{:.2f}", dbl(op.moved_bytes) / dbl(op.inter_rank_bound_bytes))
+                                 : "-"),
                  text_cell(op.complete ? "yes" : "no: a member missed calls")},
                 op.complete ? "" : "fail-row");
       if (chart.rows.size() < c.chart_rows()) {
-        chart.rows.push_back({comm.name + " \u00b7 " + op_name, {dbl(op.moved_bytes), dbl(op.inter_rank_bound_bytes)}, members});
+        chart.rows.push_back(
+            {comm.name + " \u00b7 " + op_name, {dbl(op.moved_bytes), dbl(op.inter_rank_bound_bytes)}, members});
         chart_sum += dbl(op.moved_bytes) + dbl(op.inter_rank_bound_bytes);
       }
     }

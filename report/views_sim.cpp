@@ -17,9 +17,15 @@ namespace linkcast::report {
 
 namespace {
 
-double dbl(std::size_t v) { return static_cast<double>(v); }
-std::string bytes_text(double v) { return human_bytes(v); }
-std::string time_text(double ns) { return format_duration_ns(ns); }
+double dbl(std::size_t v) {
+  return static_cast<double>(v);
+}
+std::string bytes_text(double v) {
+  return human_bytes(v);
+}
+std::string time_text(double ns) {
+  return format_duration_ns(ns);
+}
 
 /// One direction of one link, for tables and the over-time charts.
 struct Lane {
@@ -56,8 +62,8 @@ std::string bins_table(const std::string& id, const StripHeatmap& h, const std::
     for (double v : h.values[r]) row.push_back(cell(v));
     t.add_row(std::move(row));
   }
-  return "<details class=\"bins\"><summary>Every bin of this chart as a table</summary><div class=\"tbl\">" + t.render() +
-         "</div></details>";
+  return "<details class=\"bins\"><summary>Every bin of this chart as a table</summary><div class=\"tbl\">" +
+         t.render() + "</div></details>";
 }
 
 std::string band_swatch(Band b) {
@@ -84,25 +90,32 @@ std::string topology_section(const Context& c) {
                   "75%, red up to 100% of its bandwidth. Labels are the bytes a link carried both ways; hover a lane "
                   "for its numbers. {} of {} lanes carried data.",
                   c.node.description,
-                  c.node.description.empty()           ? ""
+                  c.node.description.empty()         ? ""
                   : c.node.description.back() == '.' ? " "
-                                                       : ". ",
-                  c.node.endpoints.size(), c.node.links.size(),
-                  used, lanes.size()));
+                                                     : ". ",
+                  c.node.endpoints.size(), c.node.links.size(), used, lanes.size()));
   out += fmt::format(
       "<div class=\"toggle\" role=\"group\"><span>Colour by </span><button type=\"button\" data-colour-mode=\"avg\" "
-      "class=\"on\">average utilisation over the makespan</button><button type=\"button\" data-colour-mode=\"peak\">peak "
+      "class=\"on\">average utilisation over the makespan</button><button type=\"button\" "
+      "data-colour-mode=\"peak\">peak "
       "utilisation (busiest of {} bins)</button></div>",
       c.sim.links.empty() ? 0 : c.sim.links.front().bins.size());
   out += "<p class=\"legend\" id=\"topology-legend\">";
   for (std::size_t b = 0; b < kBandCount; ++b) {
     const Band band = static_cast<Band>(b);
-    out += fmt::format("<span data-band=\"{}\">{}{} <b id=\"band-count-{}\">{}</b> lanes</span>", band_key(band), band_swatch(band),
-                       escape(band_label(band)), band_key(band), avg_counts[b]);
+    out += fmt::format("<span data-band=\"{}\">{}{} <b id=\"band-count-{}\">{}</b> lanes</span>", band_key(band),
+                       band_swatch(band), escape(band_label(band)), band_key(band), avg_counts[b]);
   }
   out += "</p>";
   const NodeLayout layout = layout_node(c.node);
-  HtmlTable t({{"lane"}, {"link"}, {"type"}, {"GB/s", true}, {"data", true}, {"average", true}, {"peak", true}, {"band (average)"}},
+  HtmlTable t({{"lane"},
+               {"link"},
+               {"type"},
+               {"GB/s", true},
+               {"data", true},
+               {"average", true},
+               {"peak", true},
+               {"band (average)"}},
               "table-lanes");
   std::size_t idle_more = 0, more = 0;
   for (const Lane& l : lanes) {
@@ -113,11 +126,11 @@ std::string topology_section(const Context& c) {
     }
     const auto& link = c.node.links[l.link];
     const Band band = utilisation_band(l.t->utilisation);
-    t.add_row({text_cell(l.name), text_cell(link.id), text_cell(link.spec.describe()),
-               number_cell(l.t->capacity_gbps, fmt::format("{:.1f}", l.t->capacity_gbps)), bytes_cell(l.t->data_bytes),
-               percent_cell(l.t->utilisation), percent_cell(l.t->peak_utilisation),
-               text_cell(std::string(band_label(band)))},
-              "band-" + std::string(band_key(band)));
+    t.add_row(
+        {text_cell(l.name), text_cell(link.id), text_cell(link.spec.describe()),
+         number_cell(l.t->capacity_gbps, fmt::format("{:.1f}", l.t->capacity_gbps)), bytes_cell(l.t->data_bytes),
+         percent_cell(l.t->utilisation), percent_cell(l.t->peak_utilisation), text_cell(std::string(band_label(band)))},
+        "band-" + std::string(band_key(band)));
   }
   if (more) t.set_more(fmt::format("{} more lanes ({} of them idle)", more, idle_more));
   out += "<div class=\"pair\"><figure class=\"wide\">" +
@@ -138,13 +151,14 @@ std::string simulation_section(const Context& c) {
                   c.node.name, r.model, r.solver));
   out += "<div class=\"cards\">";
   auto card = [&](const std::string& value, const std::string& label, const std::string& id = "") {
-    out += fmt::format("<div class=\"card\"{}><b>{}</b><span>{}</span></div>", id.empty() ? "" : " id=\"" + id + "\"", escape(value),
-                       escape(label));
+    out += fmt::format("<div class=\"card\"{}><b>{}</b><span>{}</span></div>", id.empty() ? "" : " id=\"" + id + "\"",
+                       escape(value), escape(label));
   };
   card(time_text(r.makespan_ns), "makespan", "card-makespan");
   card(thousands(c.trace.size()), "operations");
   card(thousands(r.collectives.size()), "collective calls");
-  card(fmt::format("{} / {} / {}", thousands(r.tasks), thousands(r.flows), thousands(r.events)), "tasks / flows / events");
+  card(fmt::format("{} / {} / {}", thousands(r.tasks), thousands(r.flows), thousands(r.events)),
+       "tasks / flows / events");
   if (matched > 0) card(fmt::format("{:.1f}%", wmape), fmt::format("WMAPE vs measured ({} ops)", thousands(matched)));
   out += "</div>";
 
@@ -159,7 +173,12 @@ std::string simulation_section(const Context& c) {
   kinds.stacked = false;
   kinds.format = time_text;
   kinds.check = "sum-sim-kinds";
-  HtmlTable kt({{"kind"}, {"ops", true}, {"bytes", true}, {"simulated (sum)", true}, {"measured (sum)", true}, {"simulated / measured", true}},
+  HtmlTable kt({{"kind"},
+                {"ops", true},
+                {"bytes", true},
+                {"simulated (sum)", true},
+                {"measured (sum)", true},
+                {"simulated / measured", true}},
                "table-sim-kinds");
   double kinds_sum = 0, sim_total = 0;
   for (std::size_t k = 0; k < cats.size(); ++k) {
@@ -174,10 +193,12 @@ std::string simulation_section(const Context& c) {
     const bool m = ct.measured_ops > 0 && ct.measured_ns > 0;
     kt.add_row({text_cell(name), count_cell(ct.ops), bytes_cell(ct.bytes), time_cell(ct.simulated_ns),
                 m ? time_cell(ct.measured_ns) : text_cell("-"),
-                m ? number_cell(ct.simulated_of_measured_ns / ct.measured_ns, fmt::format("{:.3f}", ct.simulated_of_measured_ns / ct.measured_ns))
+                m ? number_cell(ct.simulated_of_measured_ns / ct.measured_ns,
+                                fmt::format("{:.3f}", ct.simulated_of_measured_ns / ct.measured_ns))
                   : text_cell("-")});
   }
-  kt.set_footer({text_cell("all"), count_cell(c.trace.size()), text_cell(""), time_cell(sim_total), text_cell(""), text_cell("")});
+  kt.set_footer({text_cell("all"), count_cell(c.trace.size()), text_cell(""), time_cell(sim_total), text_cell(""),
+                 text_cell("")});
   out += "<h3>Operations by kind</h3>" + pair_block(bar_chart_svg(kinds), kt.render());
   out += check_line("sum-sim-kinds", kinds_sum, "nanoseconds in these bars:");
 
@@ -189,7 +210,11 @@ std::string simulation_section(const Context& c) {
     h.span_ns = r.makespan_ns;
     h.format = [](double v) { return fmt::format("{:.2f} operations in flight on average", v); };
     h.short_format = [](double v) { return fmt::format("{:.2f}", v); };
-    HtmlTable at({{"device"}, {"ops issued", true}, {"busy (sum of durations)", true}, {"mean in flight", true}, {"busiest bin", true}},
+    HtmlTable at({{"device"},
+                  {"ops issued", true},
+                  {"busy (sum of durations)", true},
+                  {"mean in flight", true},
+                  {"busiest bin", true}},
                  "table-activity");
     for (std::size_t d = 0; d < a.devices.size(); ++d) {
       const std::string& id = c.node.endpoints[static_cast<std::size_t>(a.devices[d])].id;
@@ -201,8 +226,9 @@ std::string simulation_section(const Context& c) {
                               fmt::format("{:.2f}", r.makespan_ns > 0 ? a.busy_ns[d] / r.makespan_ns : 0)),
                   number_cell(peak, fmt::format("{:.2f}", peak))});
     }
-    out += "<h3>Activity per issuing device over time</h3><p class=\"note\">Mean number of the device's operations "
-           "running in each of the makespan's bins (several streams and copy engines run at once).</p>";
+    out +=
+        "<h3>Activity per issuing device over time</h3><p class=\"note\">Mean number of the device's operations "
+        "running in each of the makespan's bins (several streams and copy engines run at once).</p>";
     out += pair_block(strip_heatmap_svg(h), at.render());
     out += bins_table("table-activity-bins", h, [](double v) { return number_cell(v, fmt::format("{:.2f}", v)); });
   }
@@ -212,24 +238,37 @@ std::string simulation_section(const Context& c) {
     std::vector<std::size_t> idx(r.collectives.size());
     std::iota(idx.begin(), idx.end(), 0);
     const std::size_t shown = std::min(idx.size(), c.opt.max_rows);
-    std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(shown), idx.end(), [&](std::size_t x, std::size_t y) {
-      return r.collectives[x].end_ns - r.collectives[x].start_ns > r.collectives[y].end_ns - r.collectives[y].start_ns;
-    });
-    HtmlTable ct({{"#", true}, {"kind"}, {"communicator"}, {"GPUs", true}, {"size", true}, {"algo / proto"}, {"channels", true},
-                  {"start", true}, {"simulated", true}, {"NCCL model", true}, {"sim / NCCL", true}},
+    std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(shown), idx.end(),
+                      [&](std::size_t x, std::size_t y) {
+                        return r.collectives[x].end_ns - r.collectives[x].start_ns >
+                               r.collectives[y].end_ns - r.collectives[y].start_ns;
+                      });
+    HtmlTable ct({{"#", true},
+                  {"kind"},
+                  {"communicator"},
+                  {"GPUs", true},
+                  {"size", true},
+                  {"algo / proto"},
+                  {"channels", true},
+                  {"start", true},
+                  {"simulated", true},
+                  {"NCCL model", true},
+                  {"sim / NCCL", true}},
                  "table-collectives");
     for (std::size_t k = 0; k < shown; ++k) {
       const sim::CollectiveResult& col = r.collectives[idx[k]];
       const double t = col.end_ns - col.start_ns;
-      ct.add_row({count_cell(idx[k]), text_cell(std::string(workloads::to_string(col.kind))), text_cell(col.comm), count_cell(col.gpus.size()),
-                  bytes_cell(static_cast<double>(col.bytes)),
+      ct.add_row({count_cell(idx[k]), text_cell(std::string(workloads::to_string(col.kind))), text_cell(col.comm),
+                  count_cell(col.gpus.size()), bytes_cell(static_cast<double>(col.bytes)),
                   text_cell(fmt::format("{} / {}", workloads::to_string(col.algo), sim::nccl::to_string(col.proto))),
-                  count_cell(static_cast<std::uint64_t>(std::max(col.channels, 0))), time_cell(col.start_ns), time_cell(t),
-                  time_cell(col.nccl_model.time_ns),
-                  col.nccl_model.time_ns > 0 ? number_cell(t / col.nccl_model.time_ns, fmt::format("{:.3f}", t / col.nccl_model.time_ns))
-                                             : text_cell("-")});
+                  count_cell(static_cast<std::uint64_t>(std::max(col.channels, 0))), time_cell(col.start_ns),
+                  time_cell(t), time_cell(col.nccl_model.time_ns),
+                  col.nccl_model.time_ns > 0
+                      ? number_cell(t / col.nccl_model.time_ns, fmt::format("{:.3f}", t / col.nccl_model.time_ns))
+                      : text_cell("-")});
     }
-    if (idx.size() > shown) ct.set_more(fmt::format("{} more calls (the longest are shown)", thousands(idx.size() - shown)));
+    if (idx.size() > shown)
+      ct.set_more(fmt::format("{} more calls (the longest are shown)", thousands(idx.size() - shown)));
     // Per kind: simulated vs NCCL's model, summed.
     std::array<std::pair<double, double>, workloads::kOpKindCount> per_kind{};
     std::array<std::size_t, workloads::kOpKindCount> calls{};
@@ -246,18 +285,21 @@ std::string simulation_section(const Context& c) {
     cc.format = time_text;
     for (std::size_t k = 0; k < per_kind.size(); ++k)
       if (calls[k])
-        cc.rows.push_back({std::string(workloads::to_string(static_cast<workloads::OpKind>(k))), {per_kind[k].first, per_kind[k].second},
+        cc.rows.push_back({std::string(workloads::to_string(static_cast<workloads::OpKind>(k))),
+                           {per_kind[k].first, per_kind[k].second},
                            fmt::format("{} calls", calls[k])});
     out += fmt::format("<h3>Collectives: {} calls</h3>", thousands(r.collectives.size()));
-    HtmlTable calls_table({{"kind"}, {"calls", true}, {"simulated (sum)", true}, {"NCCL model (sum)", true}, {"sim / NCCL", true}},
-                 "table-collective-kinds");
+    HtmlTable calls_table(
+        {{"kind"}, {"calls", true}, {"simulated (sum)", true}, {"NCCL model (sum)", true}, {"sim / NCCL", true}},
+        "table-collective-kinds");
     for (std::size_t k = 0; k < per_kind.size(); ++k)
       if (calls[k])
-        calls_table.add_row({text_cell(std::string(workloads::to_string(static_cast<workloads::OpKind>(k)))), count_cell(calls[k]),
-                    time_cell(per_kind[k].first), time_cell(per_kind[k].second),
-                    per_kind[k].second > 0
-                        ? number_cell(per_kind[k].first / per_kind[k].second, fmt::format("{:.3f}", per_kind[k].first / per_kind[k].second))
-                        : text_cell("-")});
+        calls_table.add_row({text_cell(std::string(workloads::to_string(static_cast<workloads::OpKind>(k)))),
+                             count_cell(calls[k]), time_cell(per_kind[k].first), time_cell(per_kind[k].second),
+                             per_kind[k].second > 0
+                                 ? number_cell(per_kind[k].first / per_kind[k].second,
+                                               fmt::format("{:.3f}", per_kind[k].first / per_kind[k].second))
+                                 : text_cell("-")});
     out += pair_block(bar_chart_svg(cc), calls_table.render());
     out += "<h4>The longest calls</h4><div class=\"tbl\">" + ct.render() + "</div>";
   }
@@ -265,8 +307,10 @@ std::string simulation_section(const Context& c) {
   // Link utilisation over time.
   std::vector<const sim::LinkResult*> links;
   for (const auto& l : r.links) links.push_back(&l);
-  std::stable_sort(links.begin(), links.end(), [](const sim::LinkResult* x, const sim::LinkResult* y) { return x->utilisation > y->utilisation; });
-  out += fmt::format("<h3>Link utilisation over time: {} of {} lanes carried data</h3>", links.size(), 2 * c.node.links.size());
+  std::stable_sort(links.begin(), links.end(),
+                   [](const sim::LinkResult* x, const sim::LinkResult* y) { return x->utilisation > y->utilisation; });
+  out += fmt::format("<h3>Link utilisation over time: {} of {} lanes carried data</h3>", links.size(),
+                     2 * c.node.links.size());
   if (links.empty()) return out + "<p class=\"note\">No link carried data.</p></section>";
   const std::size_t strip_rows = std::min<std::size_t>(links.size(), std::max<std::size_t>(c.opt.max_rows, 1));
   StripHeatmap lh;
@@ -278,26 +322,40 @@ std::string simulation_section(const Context& c) {
     lh.rows.push_back(sim::link_name(c.node, *links[k]));
     lh.values.push_back(links[k]->bins);
   }
-  HtmlTable lt({{"lane"}, {"link"}, {"GB/s", true}, {"data", true}, {"wire", true}, {"average", true}, {"peak", true}, {"busiest bin starts", true}},
+  HtmlTable lt({{"lane"},
+                {"link"},
+                {"GB/s", true},
+                {"data", true},
+                {"wire", true},
+                {"average", true},
+                {"peak", true},
+                {"busiest bin starts", true}},
                "table-link-time");
   for (std::size_t k = 0; k < links.size() && k < c.opt.max_rows; ++k) {
     const sim::LinkResult& l = *links[k];
-    const auto busiest = l.bins.empty() ? 0 : static_cast<std::size_t>(std::max_element(l.bins.begin(), l.bins.end()) - l.bins.begin());
+    const auto busiest =
+        l.bins.empty() ? 0 : static_cast<std::size_t>(std::max_element(l.bins.begin(), l.bins.end()) - l.bins.begin());
     const double bin_ns = l.bins.empty() ? 0 : r.makespan_ns / dbl(l.bins.size());
     lt.add_row({text_cell(sim::link_name(c.node, l)), text_cell(c.node.links[static_cast<std::size_t>(l.link)].id),
-                number_cell(l.capacity_gbps, fmt::format("{:.1f}", l.capacity_gbps)), bytes_cell(l.data_bytes), bytes_cell(l.wire_bytes),
-                percent_cell(l.utilisation), percent_cell(l.peak_utilisation), time_cell(bin_ns * dbl(busiest))});
+                number_cell(l.capacity_gbps, fmt::format("{:.1f}", l.capacity_gbps)), bytes_cell(l.data_bytes),
+                bytes_cell(l.wire_bytes), percent_cell(l.utilisation), percent_cell(l.peak_utilisation),
+                time_cell(bin_ns * dbl(busiest))});
   }
-  if (links.size() > c.opt.max_rows) lt.set_more(fmt::format("{} more lanes that carried data", links.size() - c.opt.max_rows));
-  out += "<p class=\"note\">Each row is one direction of a link; each cell one bin of the makespan, in INAM's colours.</p>";
+  if (links.size() > c.opt.max_rows)
+    lt.set_more(fmt::format("{} more lanes that carried data", links.size() - c.opt.max_rows));
+  out +=
+      "<p class=\"note\">Each row is one direction of a link; each cell one bin of the makespan, in INAM's "
+      "colours.</p>";
   out += pair_block(strip_heatmap_svg(lh), lt.render());
   out += bins_table("table-link-time-bins", lh, [](double v) { return percent_cell(v); });
-  if (links.size() > strip_rows) out += fmt::format("<p class=\"note\">{} more lanes not drawn.</p>", links.size() - strip_rows);
+  if (links.size() > strip_rows)
+    out += fmt::format("<p class=\"note\">{} more lanes not drawn.</p>", links.size() - strip_rows);
 
   // The busiest few as lines.
   std::vector<const sim::LinkResult*> by_peak = links;
-  std::stable_sort(by_peak.begin(), by_peak.end(),
-                   [](const sim::LinkResult* x, const sim::LinkResult* y) { return x->peak_utilisation > y->peak_utilisation; });
+  std::stable_sort(by_peak.begin(), by_peak.end(), [](const sim::LinkResult* x, const sim::LinkResult* y) {
+    return x->peak_utilisation > y->peak_utilisation;
+  });
   by_peak.resize(std::min<std::size_t>(by_peak.size(), 6));
   LineChart lc;
   lc.id = "line-links";
@@ -337,15 +395,20 @@ std::string projection_section(const Context& c) {
                   src.from_name, src.from_file, dst.to_name, dst.to_file,
                   measured ? "; measured: the durations the trace recorded on the source node" : ""));
   // Totals per model.
-  HtmlTable tt({{"model"}, {"ops", true}, {"measured on source", true}, {"modelled on source", true}, {"projected on target", true},
+  HtmlTable tt({{"model"},
+                {"ops", true},
+                {"measured on source", true},
+                {"modelled on source", true},
+                {"projected on target", true},
                 {"source / target", true}},
                "table-projection-totals");
   for (std::size_t mi = 0; mi < models; ++mi) {
     const auto& s = src.overall[mi];
     const auto& d = dst.overall[mi];
-    tt.add_row({text_cell(dst.models[mi]), count_cell(d.count), measured ? time_cell(d.source_ns) : text_cell("-"), time_cell(s.projected_ns),
-                time_cell(d.projected_ns),
-                d.projected_ns > 0 ? number_cell(s.projected_ns / d.projected_ns, fmt::format("{:.2f}x", s.projected_ns / d.projected_ns))
+    tt.add_row({text_cell(dst.models[mi]), count_cell(d.count), measured ? time_cell(d.source_ns) : text_cell("-"),
+                time_cell(s.projected_ns), time_cell(d.projected_ns),
+                d.projected_ns > 0 ? number_cell(s.projected_ns / d.projected_ns,
+                                                 fmt::format("{:.2f}x", s.projected_ns / d.projected_ns))
                                    : text_cell("-")},
                "");
   }
@@ -369,9 +432,14 @@ std::string projection_section(const Context& c) {
       if (measured) ch.series.push_back("measured on " + src.from_name);
       ch.series.push_back("modelled on " + src.from_name);
       ch.series.push_back("projected on " + dst.to_name);
-      ch.colours = measured ? std::vector<std::string>{"#9c755f", "#4e79a7", "#f28e2b"} : std::vector<std::string>{"#4e79a7", "#f28e2b"};
-      HtmlTable t({{by_kind ? "kind" : "size"}, {"ops", true}, {"measured on source", true}, {"modelled on source", true},
-                   {"projected on target", true}, {"source / target", true}},
+      ch.colours = measured ? std::vector<std::string>{"#9c755f", "#4e79a7", "#f28e2b"}
+                            : std::vector<std::string>{"#4e79a7", "#f28e2b"};
+      HtmlTable t({{by_kind ? "kind" : "size"},
+                   {"ops", true},
+                   {"measured on source", true},
+                   {"modelled on source", true},
+                   {"projected on target", true},
+                   {"source / target", true}},
                   "table-" + key);
       const std::size_t rows = by_kind ? projection::kCategoryCount : projection::kSizeBucketCount;
       double sum = 0;
@@ -379,16 +447,18 @@ std::string projection_section(const Context& c) {
         const projection::Cell& s = by_kind ? src.by_category[mi][k] : src.by_bucket[mi][k];
         const projection::Cell& d = by_kind ? dst.by_category[mi][k] : dst.by_bucket[mi][k];
         if (d.count == 0) continue;
-        const std::string label(by_kind ? projection::to_string(static_cast<projection::Category>(k)) : projection::size_bucket_label(k));
+        const std::string label(by_kind ? projection::to_string(static_cast<projection::Category>(k))
+                                        : projection::size_bucket_label(k));
         BarRow row{label, {}, fmt::format("{} ops", thousands(d.count))};
         if (measured) row.values.push_back(d.source_ns);
         row.values.push_back(s.projected_ns);
         row.values.push_back(d.projected_ns);
         for (double v : row.values) sum += v;
         ch.rows.push_back(std::move(row));
-        t.add_row({text_cell(label), count_cell(d.count), measured ? time_cell(d.source_ns) : text_cell("-"), time_cell(s.projected_ns),
-                   time_cell(d.projected_ns),
-                   d.projected_ns > 0 ? number_cell(s.projected_ns / d.projected_ns, fmt::format("{:.2f}x", s.projected_ns / d.projected_ns))
+        t.add_row({text_cell(label), count_cell(d.count), measured ? time_cell(d.source_ns) : text_cell("-"),
+                   time_cell(s.projected_ns), time_cell(d.projected_ns),
+                   d.projected_ns > 0 ? number_cell(s.projected_ns / d.projected_ns,
+                                                    fmt::format("{:.2f}x", s.projected_ns / d.projected_ns))
                                       : text_cell("-")});
       }
       panels += fmt::format("<h3>{}: per {}</h3>", escape(name), by_kind ? "kind" : "size bucket (AHEAD Fig. 1b)");
@@ -404,8 +474,8 @@ std::string projection_section(const Context& c) {
   for (std::size_t k = 0; k < dst.fixed.size(); ++k)
     ft.add_row({text_cell(std::string(topology::to_string(static_cast<topology::CopyClass>(k)))),
                 dst.fixed[k].known ? time_cell(dst.fixed[k].ns) : text_cell("-"), text_cell(dst.fixed[k].origin)});
-  out += "<details><summary>1-byte transfer cost (L + O) per copy class on the target</summary><div class=\"tbl\">" + ft.render() +
-         "</div></details>";
+  out += "<details><summary>1-byte transfer cost (L + O) per copy class on the target</summary><div class=\"tbl\">" +
+         ft.render() + "</div></details>";
   return out + "</section>";
 }
 

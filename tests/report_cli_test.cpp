@@ -11,7 +11,9 @@ namespace {
 
 using test::run_linkcast;
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + name; }
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + name;
+}
 
 /// Files in the folder of `path` whose name starts with its file name (the output and any
 /// AtomicOutput temporary beside it).
@@ -26,8 +28,9 @@ std::size_t files_like(const std::string& path) {
 TEST(ReportCli, WritesOnePageForAWorkloadProjectedOntoAnotherNode) {
   const std::string out = temp_path("report_cli_stencil.html");
   std::filesystem::remove(out);
-  const auto r = run_linkcast("report --workload stencil2d:iters=10,periodic=1 --node " + test::config("dgx1-v100.yaml") +
-                              " --to " + test::config("hgx-h100.yaml") + " --model default -o " + out);
+  const auto r =
+      run_linkcast("report --workload stencil2d:iters=10,periodic=1 --node " + test::config("dgx1-v100.yaml") +
+                   " --to " + test::config("hgx-h100.yaml") + " --model default -o " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   const std::string html = test::read_file(out);
@@ -47,8 +50,9 @@ TEST(ReportCli, RecordedKinetoTraceWithMeasuredDurations) {
   // PyTorch DDP, rank 0 of 2 on the H200 machine: 400 records, 120 memsets; NCCL allreduces on
   // 'pg:0' of which only rank 0 is in the file, which the communicator view and checks show.
   const std::string out = temp_path("report_cli_ddp.html");
-  const auto r = run_linkcast("report " + test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz --node " +
-                              test::config("testbed-h200-2gpu.yaml") + " --to " + test::config("hgx-h200.yaml") + " -o " + out);
+  const auto r =
+      run_linkcast("report " + test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz --node " +
+                   test::config("testbed-h200-2gpu.yaml") + " --to " + test::config("hgx-h200.yaml") + " -o " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = test::read_file(out);
   EXPECT_NE(html.find("400 operations (kineto)"), std::string::npos);
@@ -78,11 +82,13 @@ TEST(ReportCli, BadInputExitsTwoAndLeavesNoFile) {
       {"report --workload stencil2d --node " + dgx1,
        "linkcast: error: --output is required\nRun 'linkcast --help' or 'linkcast <command> --help'.\n"},
       {"report --workload stencil2d --node " + dgx1 + " --model defualt -o " + out,
-       "linkcast: error: --model: unknown model 'defualt' (did you mean 'default'?); valid models: default, ahead, peak, "
+       "linkcast: error: --model: unknown model 'defualt' (did you mean 'default'?); valid models: default, ahead, "
+       "peak, "
        "envelope\n"},
       {"report --workload stencil2d --node no-such-node.yaml -o " + out,
        "linkcast: error: no-such-node.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)\n"},
-      {"report no-such-trace.csv --node " + dgx1 + " -o " + out, "linkcast: error: no-such-trace.csv: no such trace file\n"},
+      {"report no-such-trace.csv --node " + dgx1 + " -o " + out,
+       "linkcast: error: no-such-trace.csv: no such trace file\n"},
       {"report --workload stencil2d:iter=3 --node " + dgx1 + " -o " + out,
        "linkcast: error: workload 'stencil2d': unknown key 'iter' (did you mean 'iters'?); its keys are nx, ny, iters, "
        "elem, periodic, mode, gpus, sample, sample-seed\n"},
@@ -90,7 +96,8 @@ TEST(ReportCli, BadInputExitsTwoAndLeavesNoFile) {
        "linkcast: error: --map: give --to TARGET.yaml too; --map places trace endpoints on the target node\n"},
       // The projection fails after the matrices and the simulation: still no file.
       {"report --workload stencil2d --node " + dgx1 + " --to " + test::config("titan.yaml") + " -o " + out,
-       "linkcast: error: stencil2d: record 1: endpoint 'gpu1' is not in the target node 'titan' (" + test::config("titan.yaml") +
+       "linkcast: error: stencil2d: record 1: endpoint 'gpu1' is not in the target node 'titan' (" +
+           test::config("titan.yaml") +
            "); map it onto one that is with --map gpu1=<endpoint> (target has cpu0, gpu0, gemini0)\n"},
   };
   for (const Case& c : cases) {
@@ -101,7 +108,9 @@ TEST(ReportCli, BadInputExitsTwoAndLeavesNoFile) {
   }
   const auto r = run_linkcast("report --workload stencil2d --node " + dgx1 + " -o /nonexistent-folder/r.html");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "linkcast: error: cannot write '/nonexistent-folder/r.html': the folder does not exist or is not writable\n");
+  EXPECT_EQ(
+      r.err,
+      "linkcast: error: cannot write '/nonexistent-folder/r.html': the folder does not exist or is not writable\n");
 }
 
 TEST(ReportCli, FailedRunKeepsTheExistingPage) {

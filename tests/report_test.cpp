@@ -2,6 +2,8 @@
 // numbers, capped tables, the node layout, the timeline summary, and whole pages rendered in
 // process: every view present, numbers that agree with the matrices and the simulation, nothing
 // fetched, rows capped on large inputs.
+#include "report/report.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,7 +13,6 @@
 #include "matrix/matrix.hpp"
 #include "report/charts.hpp"
 #include "report/html.hpp"
-#include "report/report.hpp"
 #include "report/topology_view.hpp"
 #include "sim/plan.hpp"
 #include "test_util.hpp"
@@ -141,8 +142,10 @@ TEST(ReportLayout, Dgx1InLayersSocketsOnTop) {
   EXPECT_LT(x("cpu0"), x("cpu1"));
   EXPECT_LT(x("sw0"), x("sw3"));
   // Layers go down the page; no two boxes of a layer overlap.
-  EXPECT_LT(lay.at[static_cast<std::size_t>(node.find("cpu0"))].y, lay.at[static_cast<std::size_t>(node.find("sw0"))].y);
-  EXPECT_LT(lay.at[static_cast<std::size_t>(node.find("nic0"))].y, lay.at[static_cast<std::size_t>(node.find("gpu0"))].y);
+  EXPECT_LT(lay.at[static_cast<std::size_t>(node.find("cpu0"))].y,
+            lay.at[static_cast<std::size_t>(node.find("sw0"))].y);
+  EXPECT_LT(lay.at[static_cast<std::size_t>(node.find("nic0"))].y,
+            lay.at[static_cast<std::size_t>(node.find("gpu0"))].y);
   EXPECT_GE(x("gpu1") - x("gpu0"), lay.box_width);
   EXPECT_GT(lay.height, lay.at[static_cast<std::size_t>(node.find("gpu0"))].y);
 }

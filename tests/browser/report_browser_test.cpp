@@ -48,12 +48,12 @@ std::string find_chromium() {
 
 /// Skips without Chromium; runs from the repository root so that the pages (and screenshots)
 /// name configs/... and tests/data/... as a user would type them.
-#define REQUIRE_CHROMIUM()                                                                                \
-  do {                                                                                                    \
-    fs::current_path(LINKCAST_SOURCE_DIR);                                                                \
-    if (find_chromium().empty())                                                                          \
+#define REQUIRE_CHROMIUM()                                                                                  \
+  do {                                                                                                      \
+    fs::current_path(LINKCAST_SOURCE_DIR);                                                                  \
+    if (find_chromium().empty())                                                                            \
       GTEST_SKIP() << "Chromium is not installed (Debian: apt install chromium; setup.sh installs it), or " \
-                      "set LINKCAST_CHROMIUM=/path/to/chromium: the report's browser test is skipped";     \
+                      "set LINKCAST_CHROMIUM=/path/to/chromium: the report's browser test is skipped";      \
   } while (0)
 
 fs::path out_dir() {
@@ -73,11 +73,12 @@ struct BrowserRun {
 BrowserRun chromium(const std::string& url, const std::string& extra) {
   char profile[] = "/tmp/linkcast-chromium-XXXXXX";
   const std::string dir = ::mkdtemp(profile) ? profile : "/tmp/linkcast-chromium";
-  const std::string cmd = "timeout 120 " + find_chromium() +
-                          " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
-                          " --disable-component-update --disable-sync --host-resolver-rules='MAP * ~NOTFOUND'"
-                          " --user-data-dir=" + dir + " " + extra + " '" + url +
-                          "' 2>/dev/null";
+  const std::string cmd =
+      "timeout 120 " + find_chromium() +
+      " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
+      " --disable-component-update --disable-sync --host-resolver-rules='MAP * ~NOTFOUND'"
+      " --user-data-dir=" +
+      dir + " " + extra + " '" + url + "' 2>/dev/null";
   BrowserRun r;
   const auto start = std::chrono::steady_clock::now();
   FILE* pipe = ::popen(cmd.c_str(), "r");
@@ -92,7 +93,9 @@ BrowserRun chromium(const std::string& url, const std::string& extra) {
   return r;
 }
 
-BrowserRun dump_dom(const fs::path& page) { return chromium("file://" + page.string(), "--dump-dom"); }
+BrowserRun dump_dom(const fs::path& page) {
+  return chromium("file://" + page.string(), "--dump-dom");
+}
 
 /// Width and height of a PNG (IHDR), {0, 0} if it is not one.
 std::pair<std::uint32_t, std::uint32_t> png_size(const fs::path& png) {
@@ -110,13 +113,14 @@ std::pair<std::uint32_t, std::uint32_t> png_size(const fs::path& png) {
 /// or, with LINKCAST_UPDATE_SCREENSHOTS=1, into docs/img/.
 fs::path screenshot(const fs::path& page, const std::string& name, const std::string& fragment, int width, int height) {
   const char* update = std::getenv("LINKCAST_UPDATE_SCREENSHOTS");
-  const fs::path dir = update && std::string(update) == "1" ? fs::path(LINKCAST_SOURCE_DIR) / "docs" / "img" : out_dir();
+  const fs::path dir =
+      update && std::string(update) == "1" ? fs::path(LINKCAST_SOURCE_DIR) / "docs" / "img" : out_dir();
   fs::create_directories(dir);
   const fs::path png = dir / (name + ".png");
   fs::remove(png);
-  const BrowserRun r = chromium("file://" + page.string() + fragment,
-                         "--hide-scrollbars --screenshot=" + png.string() + " --window-size=" + std::to_string(width) + "," +
-                             std::to_string(height));
+  const BrowserRun r = chromium("file://" + page.string() + fragment, "--hide-scrollbars --screenshot=" + png.string() +
+                                                                          " --window-size=" + std::to_string(width) +
+                                                                          "," + std::to_string(height));
   EXPECT_EQ(r.status, 0) << name;
   return png;
 }
@@ -179,7 +183,9 @@ std::size_t expect_rendered(const std::string& dom, bool projected) {
   return outputs;
 }
 
-double number(const std::string& text) { return std::strtod(text.c_str(), nullptr); }
+double number(const std::string& text) {
+  return std::strtod(text.c_str(), nullptr);
+}
 
 /// Sum of a `linkcast matrix --format json` byte matrix.
 double matrix_total(const nlohmann::json& j) {
@@ -212,7 +218,8 @@ TEST(ReportBrowser, StencilOnDgx1ProjectedOntoHgxH100) {
   const std::string spec = "stencil2d:iters=10,periodic=1";
   const std::string dgx1 = "configs/dgx1-v100.yaml", hgx = "configs/hgx-h100.yaml";
   const fs::path page = out_dir() / "stencil-dgx1-to-hgx-h100.html";
-  const auto made = run_linkcast("report --workload " + spec + " --node " + dgx1 + " --to " + hgx + " -o " + page.string());
+  const auto made =
+      run_linkcast("report --workload " + spec + " --node " + dgx1 + " --to " + hgx + " -o " + page.string());
   ASSERT_EQ(made.exit_code, 0) << made.err;
 
   const BrowserRun dom = dump_dom(page);
@@ -221,7 +228,8 @@ TEST(ReportBrowser, StencilOnDgx1ProjectedOntoHgxH100) {
 
   // System view: the cells add up to what `linkcast matrix` prints (8 pairs each way, 40960 B).
   const fs::path saved = out_dir() / "stencil.csv";
-  const auto m = run_linkcast("matrix --workload " + spec + " --node " + dgx1 + " --format json --save-trace " + saved.string());
+  const auto m =
+      run_linkcast("matrix --workload " + spec + " --node " + dgx1 + " --format json --save-trace " + saved.string());
   ASSERT_EQ(m.exit_code, 0) << m.err;
   const auto mj = nlohmann::json::parse(m.out);
   EXPECT_EQ(matrix_total(mj), 655360);
@@ -233,8 +241,9 @@ TEST(ReportBrowser, StencilOnDgx1ProjectedOntoHgxH100) {
   const auto sj = nlohmann::json::parse(s.out);
   EXPECT_NEAR(number(element(dom.out, "sum-topology-bytes").text), links_total(sj), 1e-6 * links_total(sj));
   EXPECT_EQ(element(dom.out, "card-sim-makespan").tag, "<div class=\"card\" id=\"card-sim-makespan\">");
-  EXPECT_NE(dom.out.find("<b>" + format_duration_ns(sj["makespan_s"].get<double>() * 1e9) + "</b><span>simulated makespan"),
-            std::string::npos);
+  EXPECT_NE(
+      dom.out.find("<b>" + format_duration_ns(sj["makespan_s"].get<double>() * 1e9) + "</b><span>simulated makespan"),
+      std::string::npos);
   // Projection: the default model's total is `linkcast project`'s for the same trace.
   const auto p = run_linkcast("project --from " + dgx1 + " --to " + hgx + " " + saved.string() + " --format json");
   ASSERT_EQ(p.exit_code, 0) << p.err;
@@ -245,11 +254,14 @@ TEST(ReportBrowser, StencilOnDgx1ProjectedOntoHgxH100) {
   }
   // Tabs: the script shows the first GPU's objects and hides the others.
   EXPECT_TRUE(element(dom.out, "objects-gpu0").found);
-  EXPECT_EQ(element(dom.out, "objects-gpu0").tag.find(" hidden"), std::string::npos) << element(dom.out, "objects-gpu0").tag;
-  EXPECT_NE(element(dom.out, "objects-gpu1").tag.find(" hidden=\"\""), std::string::npos) << element(dom.out, "objects-gpu1").tag;
+  EXPECT_EQ(element(dom.out, "objects-gpu0").tag.find(" hidden"), std::string::npos)
+      << element(dom.out, "objects-gpu0").tag;
+  EXPECT_NE(element(dom.out, "objects-gpu1").tag.find(" hidden=\"\""), std::string::npos)
+      << element(dom.out, "objects-gpu1").tag;
   // Hover texts are in the DOM: a heatmap cell and a lane.
   EXPECT_NE(dom.out.find("<title>gpu3 \u2192 gpu4: 40 KiB (40960 bytes)</title>"), std::string::npos);
-  EXPECT_NE(dom.out.find("<title>gpu0 \u2192 gpu1 (gpu0-gpu1, NV1 (NVLink2)): 40 KiB of data (40960 B;"), std::string::npos);
+  EXPECT_NE(dom.out.find("<title>gpu0 \u2192 gpu1 (gpu0-gpu1, NV1 (NVLink2)): 40 KiB of data (40960 B;"),
+            std::string::npos);
 
   const fs::path png = screenshot(page, "report-stencil-dgx1", "", 1400, 3000);
   EXPECT_EQ(png_size(png), std::make_pair(1400u, 3000u));
@@ -278,13 +290,18 @@ TEST(ReportBrowser, DataParallelOnDgx1ShowsCollectivesAndCongestedLinks) {
   // The host links are the busiest: every lane's band agrees with its utilisation in the JSON.
   for (const auto& l : sj["links"]) {
     const double u = l["utilisation"].get<double>();
-    const std::string band = u <= 0 ? "idle" : u <= 0.25 ? "low" : u <= 0.5 ? "medium" : u <= 0.75 ? "high" : "critical";
-    const std::string title = "<title>" + l["from"].get<std::string>() + " \u2192 " + l["to"].get<std::string>() + " (" +
-                              l["link"].get<std::string>() + ",";
+    const std::string band = u <= 0      ? "idle"
+                             : u <= 0.25 ? "low"
+                             : u <= 0.5  ? "medium"
+                             : u <= 0.75 ? "high"
+                                         : "critical";
+    const std::string title = "<title>" + l["from"].get<std::string>() + " \u2192 " + l["to"].get<std::string>() +
+                              " (" + l["link"].get<std::string>() + ",";
     const std::size_t at = dom.out.find(title);
     ASSERT_NE(at, std::string::npos) << title;
     const std::size_t tag = dom.out.rfind("<path class=\"lane\"", at);
-    EXPECT_NE(dom.out.substr(tag, at - tag).find("data-band-avg=\"" + band + "\""), std::string::npos) << title << " " << u;
+    EXPECT_NE(dom.out.substr(tag, at - tag).find("data-band-avg=\"" + band + "\""), std::string::npos)
+        << title << " " << u;
   }
   EXPECT_NE(dom.out.find("<section id=\"view-communicators\""), std::string::npos);
   EXPECT_TRUE(element(dom.out, "table-collectives").found);
@@ -331,7 +348,8 @@ TEST(ReportBrowser, RecordedDdpTraceOnTheH200Machine) {
   const auto sj = nlohmann::json::parse(s.out);
   char wmape[32];
   std::snprintf(wmape, sizeof wmape, "%.1f%%", sj["stats"]["wmape_vs_measured_percent"].get<double>());
-  EXPECT_NE(dom.out.find(std::string("<b>") + wmape + "</b><span>WMAPE vs measured (400 ops)"), std::string::npos) << wmape;
+  EXPECT_NE(dom.out.find(std::string("<b>") + wmape + "</b><span>WMAPE vs measured (400 ops)"), std::string::npos)
+      << wmape;
   // Only rank 0 is in the file: the communicator view and the checks say so.
   EXPECT_NE(dom.out.find("no: a member missed calls"), std::string::npos);
   EXPECT_NE(dom.out.find("<b>FAIL</b> collectives: every member recorded every call"), std::string::npos);
@@ -346,8 +364,8 @@ TEST(ReportBrowser, MillionOperationTraceStaysSmallAndFast) {
   // under 3 s. tests/browser/large_report.sh measures the same at 10 million operations.
   const fs::path page = out_dir() / "stencil-1M.html";
   const auto start = std::chrono::steady_clock::now();
-  const auto made = run_linkcast("report --workload stencil2d:iters=2232 --node configs/dgx1-v100.yaml -o " +
-                                 page.string());
+  const auto made =
+      run_linkcast("report --workload stencil2d:iters=2232 --node configs/dgx1-v100.yaml -o " + page.string());
   const double generate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(made.exit_code, 0) << made.err;
   const auto bytes = fs::file_size(page);
@@ -363,9 +381,10 @@ TEST(ReportBrowser, MillionOperationTraceStaysSmallAndFast) {
   EXPECT_LT(elements, 30000);
   RecordProperty("report_bytes", std::to_string(bytes));
   RecordProperty("render_ms", std::to_string(render_ms));
-  std::printf("1M-op report: %.2f MB, generated in %.1f s, laid out %.0f ms after navigation (%.0f elements); chromium "
-              "--dump-dom took %.1f s in all\n",
-              static_cast<double>(bytes) / 1e6, generate_s, render_ms, elements, dom.seconds);
+  std::printf(
+      "1M-op report: %.2f MB, generated in %.1f s, laid out %.0f ms after navigation (%.0f elements); chromium "
+      "--dump-dom took %.1f s in all\n",
+      static_cast<double>(bytes) / 1e6, generate_s, render_ms, elements, dom.seconds);
 }
 
 }  // namespace
