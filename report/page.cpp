@@ -152,7 +152,7 @@ constexpr std::string_view kScript = R"JS(
   set('render-ms', ms.toFixed(0));
   set('dom-nodes', String(document.getElementsByTagName('*').length));
   set('script-status', 'Interactive: ' + checked + ' chart sums checked against the tables' +
-      (failed ? ', ' + failed + ' MISMATCHED' : '') + '; ' + tabs + ' tab bars; laid out ' + ms.toFixed(0) + ' ms after the page was requested.');
+      (failed ? ', ' + failed + ' MISMATCHED' : '') + '; ' + tabs + ' tab bar' + (tabs === 1 ? '' : 's') + '; laid out ' + ms.toFixed(0) + ' ms after the page was requested.');
   document.documentElement.setAttribute('data-rendered', failed ? 'mismatch' : 'ok');
 })();
 )JS";
