@@ -5,9 +5,11 @@
 
 #include <cmath>
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
-#include <nlohmann/json.hpp>
+#include <optional>
+#include <simdjson.h>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
@@ -19,6 +21,7 @@ std::string read_maybe_gzip(const std::string& path, std::size_t max_bytes) {
   if (!f) throw InputError(fmt::format("{}: cannot open the trace file", path));
   gzbuffer(f, 1 << 20);
   std::string out;
+  out.reserve(1 << 20);
   std::vector<char> buf(1 << 22);
   while (true) {
     const int n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()));
@@ -44,12 +47,13 @@ std::string read_maybe_gzip(const std::string& path, std::size_t max_bytes) {
     throw InputError(fmt::format("{}: cannot decompress ({}); the gzip file is corrupt or truncated", path, m));
   }
   gzclose(f);
+  // Spare capacity for the JSON parser's padding, so it can read in place.
+  out.reserve(out.size() + 64);
   return out;
 }
 
 namespace {
 
-using nlohmann::json;
 using model::MemKind;
 
 /// Bytes per element of the dtype names PyTorch writes ("Float", "BFloat16", ...).
@@ -74,77 +78,33 @@ MemKind kineto_mem(std::string_view s) {
   return MemKind::unknown;
 }
 
-/// One complete event's fields we care about, gathered by the SAX handler.
+/// Fields of one complete event the reader uses, reused from event to event.
 struct Event {
-  std::string ph, cat, name;
+  std::string_view ph, cat, name;
   double ts = 0, dur = 0;
   bool has_ts = false;
-  std::map<std::string, std::string, std::less<>> args;  // values as text
-  void clear() {
-    ph.clear();
-    cat.clear();
-    name.clear();
-    ts = dur = 0;
-    has_ts = false;
-    args.clear();
-  }
+  double bytes = 0, device = 0, stream = 0, from_device = -1, to_device = -1;
+  double in_nelems = 0, out_nelems = 0, group_size = 0;
+  std::string_view collective, dtype, group_name;
+  std::string group_ranks;  // "[0, 1]" whether written as text or as a list
 };
 
-class Handler : public json::json_sax_t {
+class Reader {
  public:
-  Handler(Trace& trace, std::string name) : trace_(trace), name_(std::move(name)) {}
+  Reader(Trace& trace, std::string name) : trace_(trace), name_(std::move(name)) {}
 
-  bool null() override { return scalar("null"); }
-  bool boolean(bool v) override { return scalar(v ? "true" : "false"); }
-  bool number_integer(number_integer_t v) override { return number(static_cast<double>(v), std::to_string(v)); }
-  bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v), std::to_string(v)); }
-  bool number_float(number_float_t v, const string_t& s) override { return number(v, s); }
-  bool string(string_t& v) override { return scalar(v); }
-  bool binary(binary_t&) override { return true; }
-
-  bool start_object(std::size_t) override {
-    path_.push_back(pending_key_);
-    pending_key_.clear();
-    if (in_events() && path_.size() == 3) event_.clear();
-    if (path_.size() == 3 && path_[1] == "deviceProperties") device_ = {};
-    return true;
-  }
-  bool end_object() override {
-    if (in_events() && path_.size() == 3) finish_event();
-    if (path_.size() == 3 && path_[1] == "deviceProperties" && device_.id >= 0) {
-      const auto id = static_cast<std::size_t>(device_.id);
-      if (trace_.device_names.size() <= id) trace_.device_names.resize(id + 1);
-      trace_.device_names[id] = device_.name;
+  void read(simdjson::ondemand::document& doc) {
+    bool saw_events = false;
+    for (auto field : doc.get_object()) {
+      const std::string_view key = field.unescaped_key();
+      if (key == "traceEvents") {
+        saw_events = true;
+        for (auto value : field.value().get_array()) event(value.get_object());
+      } else if (key == "deviceProperties") {
+        for (auto value : field.value().get_array()) device(value.get_object());
+      }
     }
-    path_.pop_back();
-    return true;
-  }
-  bool start_array(std::size_t) override {
-    if (path_.size() == 1 && pending_key_ == "traceEvents") saw_events_ = true;
-    path_.push_back(pending_key_);
-    pending_key_.clear();
-    array_text_.clear();
-    return true;
-  }
-  bool end_array() override {
-    // Arrays inside args (e.g. Process Group Ranks as a list) are kept as "[a, b]" text.
-    if (in_events() && path_.size() == 5 && path_[3] == "args")
-      event_.args[path_[4]] = "[" + array_text_ + "]";
-    path_.pop_back();
-    return true;
-  }
-  bool key(string_t& k) override {
-    pending_key_ = k;
-    return true;
-  }
-  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
-    throw InputError(fmt::format("{}: invalid JSON at byte {} ({}); the file is not a Kineto trace or "
-                                 "is truncated", name_, position, ex.what()));
-  }
-
-  /// Checks the document was a Kineto trace and moves the ops, in start order, into the trace.
-  void finish() {
-    if (!saw_events_)
+    if (!saw_events)
       throw InputError(fmt::format("{}: JSON without a \"traceEvents\" list: not a PyTorch profiler / "
                                    "Kineto Chrome trace", name_));
     std::stable_sort(ops_.begin(), ops_.end(), [](const Op& a, const Op& b) { return a.start_ns < b.start_ns; });
@@ -152,90 +112,128 @@ class Handler : public json::json_sax_t {
     for (const Op& op : ops_) trace_.push(op);
   }
 
+  std::set<std::string> unknown_dtypes;
+  std::size_t skipped = 0;
+
  private:
-  bool in_events() const { return path_.size() >= 2 && path_[1] == "traceEvents"; }
-
-  bool number(double v, const std::string& text) {
-    if (in_events() && path_.size() == 3) {
-      if (pending_key_ == "ts") { event_.ts = v; event_.has_ts = true; }
-      else if (pending_key_ == "dur") event_.dur = v;
-      return true;
-    }
-    return scalar(text);
+  static double number(simdjson::ondemand::value v) {
+    if (v.type() == simdjson::ondemand::json_type::string) return std::atof(std::string(v.get_string().value()).c_str());
+    return v.get_double();
   }
 
-  bool scalar(const std::string& v) {
-    if (in_events()) {
-      if (path_.size() == 3) {
-        if (pending_key_ == "ph") event_.ph = v;
-        else if (pending_key_ == "cat") event_.cat = v;
-        else if (pending_key_ == "name") event_.name = v;
-      } else if (path_.size() == 4 && path_[3] == "args") {
-        event_.args[pending_key_] = v;
-      } else if (path_.size() == 5 && path_[3] == "args") {
-        if (!array_text_.empty()) array_text_ += ", ";
-        array_text_ += v;
+  void device(simdjson::ondemand::object obj) {
+    int id = -1;
+    std::string device_name;
+    for (auto field : obj) {
+      const std::string_view key = field.unescaped_key();
+      if (key == "id") id = static_cast<int>(number(field.value()));
+      else if (key == "name") device_name = std::string(field.value().get_string().value());
+    }
+    if (id < 0) return;
+    if (trace_.device_names.size() <= static_cast<std::size_t>(id)) trace_.device_names.resize(static_cast<std::size_t>(id) + 1);
+    trace_.device_names[static_cast<std::size_t>(id)] = device_name;
+  }
+
+  void event(simdjson::ondemand::object obj) {
+    Event e;
+    for (auto field : obj) {
+      const std::string_view key = field.unescaped_key();
+      if (key == "ph") e.ph = field.value().get_string();
+      else if (key == "cat") e.cat = field.value().get_string();
+      else if (key == "name") e.name = field.value().get_string();
+      else if (key == "ts") {
+        e.ts = number(field.value());
+        e.has_ts = true;
+      } else if (key == "dur") e.dur = number(field.value());
+      else if (key == "args") args(field.value().get_object(), e);
+    }
+    finish_event(e);
+  }
+
+  void args(simdjson::ondemand::object obj, Event& e) {
+    for (auto field : obj) {
+      const std::string_view key = field.unescaped_key();
+      if (key == "bytes") e.bytes = number(field.value());
+      else if (key == "device") e.device = number(field.value());
+      else if (key == "stream") e.stream = number(field.value());
+      else if (key == "fromDevice") e.from_device = number(field.value());
+      else if (key == "toDevice") e.to_device = number(field.value());
+      else if (key == "Collective name") e.collective = field.value().get_string();
+      else if (key == "In msg nelems") e.in_nelems = number(field.value());
+      else if (key == "Out msg nelems") e.out_nelems = number(field.value());
+      else if (key == "Group size") e.group_size = number(field.value());
+      else if (key == "dtype") e.dtype = field.value().get_string();
+      else if (key == "Process Group Name") e.group_name = field.value().get_string();
+      else if (key == "Process Group Ranks") {
+        auto v = field.value();
+        if (v.type() == simdjson::ondemand::json_type::array) {
+          e.group_ranks = "[";
+          for (auto r : v.get_array()) {
+            if (e.group_ranks.size() > 1) e.group_ranks += ", ";
+            e.group_ranks += fmt::format("{:g}", r.get_double().value());
+          }
+          e.group_ranks += "]";
+        } else {
+          e.group_ranks = std::string(v.get_string().value());
+        }
       }
-    } else if (path_.size() == 3 && path_[1] == "deviceProperties") {
-      if (pending_key_ == "id") device_.id = std::atoi(v.c_str());
-      else if (pending_key_ == "name") device_.name = v;
     }
-    pending_key_.clear();
-    return true;
   }
 
-  std::string arg(std::string_view key) const {
-    const auto it = event_.args.find(key);
-    return it == event_.args.end() ? std::string() : it->second;
-  }
-  int int_arg(std::string_view key, int fallback) const {
-    const std::string s = arg(key);
-    return s.empty() ? fallback : std::atoi(s.c_str());
+  std::uint16_t gpu(int index) {
+    index = std::max(0, index);
+    const auto i = static_cast<std::size_t>(index);
+    if (i < gpu_ids_.size() && gpu_ids_[i] != kNoEndpoint) return gpu_ids_[i];
+    const std::uint16_t id = trace_.endpoint(fmt::format("gpu{}", index));
+    if (gpu_ids_.size() <= i) gpu_ids_.resize(i + 1, kNoEndpoint);
+    gpu_ids_[i] = id;
+    return id;
   }
 
-  std::uint16_t gpu(int index) { return trace_.endpoint(fmt::format("gpu{}", std::max(0, index))); }
-
-  void finish_event() {
-    if (event_.ph != "X" || !event_.has_ts) return;
+  void finish_event(const Event& e) {
+    if (e.ph != "X" || !e.has_ts) return;
+    const bool memcpy = e.cat == "gpu_memcpy", memset = e.cat == "gpu_memset";
+    const bool nccl = e.cat == "kernel" && starts_with(e.name, "nccl");
+    if (!memcpy && !memset && !nccl) return;
     Op op;
-    op.start_ns = std::llround(event_.ts * 1000.0);
-    op.duration_ns = std::llround(event_.dur * 1000.0);
-    op.stream = static_cast<std::uint32_t>(std::max(0, int_arg("stream", 0)));
-    const int device = int_arg("device", 0);
-    if (event_.cat == "gpu_memcpy") {
+    op.start_ns = std::llround(e.ts * 1000.0);
+    op.duration_ns = std::llround(e.dur * 1000.0);
+    op.stream = static_cast<std::uint32_t>(std::max(0.0, e.stream));
+    const int device = static_cast<int>(e.device);
+    if (memcpy) {
       // "Memcpy HtoD (Pinned -> Device)"
-      const std::string& n = event_.name;
+      const std::string_view n = e.name;
       const std::size_t open = n.find('('), arrow = n.find("->"), close = n.find(')');
-      if (open != std::string::npos && arrow != std::string::npos && close != std::string::npos) {
-        op.src_mem = kineto_mem(std::string_view(n).substr(open + 1, arrow - open - 1));
-        op.dst_mem = kineto_mem(std::string_view(n).substr(arrow + 2, close - arrow - 2));
+      if (open != std::string_view::npos && arrow != std::string_view::npos && close != std::string_view::npos) {
+        op.src_mem = kineto_mem(n.substr(open + 1, arrow - open - 1));
+        op.dst_mem = kineto_mem(n.substr(arrow + 2, close - arrow - 2));
       }
-      op.bytes = static_cast<std::uint64_t>(std::max(0.0, std::atof(arg("bytes").c_str())));
-      const std::uint16_t host = trace_.endpoint("host");
-      if (n.find("HtoD") != std::string::npos) { op.src = host; op.dst = gpu(device); }
-      else if (n.find("DtoH") != std::string::npos) { op.src = gpu(device); op.dst = host; }
-      else if (n.find("PtoP") != std::string::npos) {
-        op.src = gpu(int_arg("fromDevice", device));
-        op.dst = gpu(int_arg("toDevice", device));
-      } else if (n.find("DtoD") != std::string::npos) { op.src = op.dst = gpu(device); }
-      else if (n.find("HtoH") != std::string::npos) { op.src = op.dst = host; }
-      else { ++skipped_; return; }
+      op.bytes = static_cast<std::uint64_t>(std::max(0.0, e.bytes));
+      if (host_ == kNoEndpoint) host_ = trace_.endpoint("host");
+      if (n.find("HtoD") != std::string_view::npos) { op.src = host_; op.dst = gpu(device); }
+      else if (n.find("DtoH") != std::string_view::npos) { op.src = gpu(device); op.dst = host_; }
+      else if (n.find("PtoP") != std::string_view::npos) {
+        op.src = gpu(e.from_device >= 0 ? static_cast<int>(e.from_device) : device);
+        op.dst = gpu(e.to_device >= 0 ? static_cast<int>(e.to_device) : device);
+      } else if (n.find("DtoD") != std::string_view::npos) { op.src = op.dst = gpu(device); }
+      else if (n.find("HtoH") != std::string_view::npos) { op.src = op.dst = host_; }
+      else { ++skipped; return; }
       op.kind = OpKind::copy;
       ops_.push_back(op);
-    } else if (event_.cat == "gpu_memset") {
+    } else if (memset) {
       op.kind = OpKind::memset;
       op.src = op.dst = gpu(device);
       op.src_mem = op.dst_mem = MemKind::device;
-      op.bytes = static_cast<std::uint64_t>(std::max(0.0, std::atof(arg("bytes").c_str())));
+      op.bytes = static_cast<std::uint64_t>(std::max(0.0, e.bytes));
       ops_.push_back(op);
-    } else if (event_.cat == "kernel" && starts_with(event_.name, "nccl")) {
-      collective(op, device);
+    } else {
+      collective(op, device, e);
     }
   }
 
-  void collective(Op& op, int device) {
-    std::string cname = to_lower(arg("Collective name"));
-    std::string lname = to_lower(event_.name);
+  void collective(Op& op, int device, const Event& e) {
+    const std::string cname = to_lower(e.collective);
+    const std::string lname = to_lower(e.name);
     auto has = [&](const char* s) { return cname.find(s) != std::string::npos || (cname.empty() && lname.find(s) != std::string::npos); };
     bool use_out = false;
     if (has("allgather") || has("all_gather")) { op.kind = OpKind::allgather; use_out = true; }
@@ -246,49 +244,33 @@ class Handler : public json::json_sax_t {
     else if (has("reduce")) op.kind = OpKind::reduce;
     else if (has("send")) op.kind = OpKind::send;
     else if (has("recv")) op.kind = OpKind::recv;
-    else { ++skipped_; return; }
-    const std::string dtype = arg("dtype");
-    const auto size = dtype_bytes(dtype);
-    if (!size && !dtype.empty()) unknown_dtypes_.insert(dtype);
-    const double nelems = std::atof(arg(use_out ? "Out msg nelems" : "In msg nelems").c_str());
+    else { ++skipped; return; }
+    const auto size = dtype_bytes(e.dtype);
+    if (!size && !e.dtype.empty()) unknown_dtypes.insert(std::string(e.dtype));
+    const double nelems = use_out ? e.out_nelems : e.in_nelems;
     op.bytes = static_cast<std::uint64_t>(std::max(0.0, nelems) * size.value_or(1));
     op.src = op.dst = gpu(device);
     op.src_mem = op.dst_mem = MemKind::device;
     // Ranks of the group -> GPUs (one GPU per rank on one node).
     std::vector<std::uint16_t> members;
-    std::string ranks = arg("Process Group Ranks");
+    std::string ranks = e.group_ranks;
     for (char& c : ranks) if (c == '[' || c == ']') c = ' ';
     for (std::string_view r : split(ranks, ',')) {
       r = trim(r);
       if (!r.empty()) members.push_back(gpu(std::atoi(std::string(r).c_str())));
     }
-    if (members.empty()) {
-      const int n = int_arg("Group size", 1);
-      for (int i = 0; i < n; ++i) members.push_back(gpu(i));
-    }
+    if (members.empty())
+      for (int i = 0; i < std::max(1, static_cast<int>(e.group_size)); ++i) members.push_back(gpu(i));
     op.group = trace_.add_group(members);
-    const std::string pg = arg("Process Group Name");
-    op.comm = trace_.comms.intern(pg.empty() ? "default_pg" : "pg:" + pg);
+    op.comm = trace_.comms.intern(e.group_name.empty() ? std::string("default_pg") : "pg:" + std::string(e.group_name));
     ops_.push_back(op);
   }
 
   Trace& trace_;
   std::string name_;
-  std::vector<std::string> path_ = {};
-  std::string pending_key_;
-  std::string array_text_;
-  Event event_;
-  bool saw_events_ = false;
-  struct Device {
-    int id = -1;
-    std::string name;
-  } device_;
   std::vector<Op> ops_;
-  std::size_t skipped_ = 0;
-
- public:
-  std::set<std::string> unknown_dtypes_;
-  std::size_t skipped() const { return skipped_; }
+  std::vector<std::uint16_t> gpu_ids_;
+  std::uint16_t host_ = kNoEndpoint;
 };
 
 }  // namespace
@@ -297,12 +279,29 @@ Trace parse_kineto(const std::string& text, const std::string& name) {
   Trace trace;
   trace.format = "kineto";
   trace.source_file = name;
-  Handler handler(trace, name);
-  json::sax_parse(text, &handler);
-  handler.finish();
-  if (handler.skipped() > 0)
-    trace.warnings.push_back(fmt::format("{}: skipped {} copy or NCCL events of unrecognised kind", name, handler.skipped()));
-  for (const std::string& d : handler.unknown_dtypes_)
+  Reader reader(trace, name);
+  // simdjson reads SIMDJSON_PADDING bytes past the end: use the string's own spare capacity
+  // when it has it (read_maybe_gzip leaves it), else a padded copy.
+  std::optional<simdjson::padded_string> copy;
+  simdjson::padded_string_view view;
+  if (text.capacity() >= text.size() + simdjson::SIMDJSON_PADDING) {
+    view = simdjson::padded_string_view(text.data(), text.size(), text.capacity());
+  } else {
+    copy.emplace(text);
+    view = *copy;
+  }
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  try {
+    doc = parser.iterate(view);
+    reader.read(doc);
+  } catch (const simdjson::simdjson_error& e) {
+    throw InputError(
+        fmt::format("{}: invalid JSON ({}); the file is not a Kineto trace or is truncated", name, e.what()));
+  }
+  if (reader.skipped > 0)
+    trace.warnings.push_back(fmt::format("{}: skipped {} copy or NCCL events of unrecognised kind", name, reader.skipped));
+  for (const std::string& d : reader.unknown_dtypes)
     trace.warnings.push_back(fmt::format("{}: unknown dtype '{}' in NCCL events; counted 1 byte per element", name, d));
   return trace;
 }
