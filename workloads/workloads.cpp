@@ -256,6 +256,13 @@ WorkloadRun run_workload_full(const std::string& text, const topology::Node* nod
   run.trace = backend.take_trace();
   run.trace.source_file = text;
   run.trace.format = "synthetic";
+  if (node) {  // device names by GPU index, as the readers fill them
+    for (std::size_t d = 0; d < gpu_ids.size(); ++d) {
+      const auto g = static_cast<std::size_t>(gpu_ids[d]);
+      if (run.trace.device_names.size() <= g) run.trace.device_names.resize(g + 1);
+      run.trace.device_names[g] = node->endpoints[static_cast<std::size_t>(endpoints[d])].model;
+    }
+  }
   return run;
 }
 
