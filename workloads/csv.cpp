@@ -2,10 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -329,37 +333,50 @@ Trace parse_csv_trace(const std::string& text, const std::string& name) {
 }
 
 Trace read_csv_trace(const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) throw InputError(fmt::format("{}: cannot open the trace file", path));
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw InputError(fmt::format("{}: cannot open the trace file", path));
+  struct Close {
+    int fd;
+    ~Close() { ::close(fd); }
+  } close_fd{fd};
+  struct stat st {};
+  const std::size_t size = ::fstat(fd, &st) == 0 ? static_cast<std::size_t>(st.st_size) : 0;
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   Trace trace;
   CsvParser parser(path, trace);
-  constexpr std::size_t kChunk = 1 << 22;
-  std::string buffer;
-  std::vector<char> chunk(kChunk);
-  std::string carry;
+  // Read in large blocks into one reused buffer (memory stays flat whatever the file size); a
+  // line cut by a block boundary moves to the buffer's front. The trace's columns are sized once
+  // from the line length of the first block.
+  constexpr std::size_t kBlock = 8u << 20;
+  std::vector<char> buffer(kBlock);
+  std::size_t have = 0;
+  bool reserved = false;
   while (true) {
-    const std::size_t got = std::fread(chunk.data(), 1, kChunk, f.get());
-    if (got == 0) break;
-    std::string_view data(chunk.data(), got);
+    const ssize_t got = ::read(fd, buffer.data() + have, buffer.size() - have);
+    if (got < 0) throw InputError(fmt::format("{}: read error", path));
+    const std::size_t total = have + static_cast<std::size_t>(got);
+    const std::string_view data(buffer.data(), total);
+    if (!reserved && total > 0) {
+      const auto lines = static_cast<std::size_t>(std::count(data.begin(), data.end(), '\n'));
+      if (lines > 1 && size > 0) trace.reserve(size / (total / lines) + 16);
+      reserved = true;
+    }
     std::size_t start = 0;
     while (true) {
-      const std::size_t nl = data.find('\n', start);
-      if (nl == std::string_view::npos) {
-        carry.append(data.substr(start));
-        break;
-      }
-      if (!carry.empty()) {
-        carry.append(data.substr(start, nl - start));
-        parser.line(carry);
-        carry.clear();
-      } else {
-        parser.line(data.substr(start, nl - start));
-      }
-      start = nl + 1;
+      const char* nl = static_cast<const char*>(std::memchr(data.data() + start, '\n', total - start));
+      if (!nl) break;
+      const std::size_t end = static_cast<std::size_t>(nl - data.data());
+      parser.line(data.substr(start, end - start));
+      start = end + 1;
     }
+    if (got == 0) {
+      if (start < total) parser.line(data.substr(start));  // last line without a newline
+      break;
+    }
+    have = total - start;
+    std::memmove(buffer.data(), buffer.data() + start, have);
+    if (have == buffer.size()) buffer.resize(buffer.size() * 2);  // a line longer than a block
   }
-  if (std::ferror(f.get())) throw InputError(fmt::format("{}: read error", path));
-  if (!carry.empty()) parser.line(carry);
   parser.finish();
   return trace;
 }
