@@ -38,17 +38,6 @@ namespace {
 /// kernels: their fixed cost is a launch, measured the same way on small memsets.
 constexpr std::uint64_t kSmallTransferBytes = 64;
 
-CopyClass class_of_path(model::PathClass cls, bool pageable) {
-  switch (cls) {
-    case model::PathClass::h2d: return pageable ? CopyClass::h2d_pageable : CopyClass::h2d_pinned;
-    case model::PathClass::d2h: return pageable ? CopyClass::d2h_pageable : CopyClass::d2h_pinned;
-    case model::PathClass::d2d: return CopyClass::d2d;
-    case model::PathClass::p2p: return CopyClass::p2p;
-    case model::PathClass::h2h: return CopyClass::h2h;
-  }
-  return CopyClass::p2p;
-}
-
 }  // namespace
 
 int Projector::resolve(const topology::Node& node, const EndpointMap& map, std::uint16_t id,
@@ -288,7 +277,7 @@ double Projector::time_ns(std::size_t i, const model::Model& m) const {
   }
   if (kind == OpKind::memset) t.write_only = true;
   const auto cls = copy_class_of(cat);
-  t.fixed_ns = fixed_[static_cast<std::size_t>(cls ? *cls : class_of_path(spec.cls, pageable))].ns;
+  t.fixed_ns = fixed_[static_cast<std::size_t>(cls ? *cls : topology::copy_class(spec.cls, pageable))].ns;
   return m.time_ns(spec, t);
 }
 

@@ -41,17 +41,6 @@ double hop_weight(const model::Model& m, const model::LinkSpec& hop, const model
   return eff > 0 ? std::max(hop.gbps() / eff, 1.0) : 1.0;
 }
 
-CopyClass copy_class(model::PathClass cls, bool pageable) {
-  switch (cls) {
-    case model::PathClass::h2d: return pageable ? CopyClass::h2d_pageable : CopyClass::h2d_pinned;
-    case model::PathClass::d2h: return pageable ? CopyClass::d2h_pageable : CopyClass::d2h_pinned;
-    case model::PathClass::d2d: return CopyClass::d2d;
-    case model::PathClass::p2p: return CopyClass::p2p;
-    case model::PathClass::h2h: return CopyClass::h2h;
-  }
-  return CopyClass::p2p;
-}
-
 /// The rate limits and costs of one transfer, ready for Engine::add_transfer.
 struct TransferPlan {
   RouteId route = 0;
@@ -239,7 +228,7 @@ TransferPlan Simulation::plan_transfer(int src, int dst, const model::Transfer& 
   if (p.hops.empty() && !std::isfinite(plan.cap)) plan.cap = 1e6;  // nothing limits it: ~instant
   // L + O, unless the model has no fixed term (envelope).
   t.fixed_ns = 1000.0;
-  if (model_.time_ns(p.spec, t) - alone_ns > 1.0) plan.fixed_ns = fixed_cost(copy_class(p.spec.cls, pageable), p);
+  if (model_.time_ns(p.spec, t) - alone_ns > 1.0) plan.fixed_ns = fixed_cost(topology::copy_class(p.spec.cls, pageable), p);
   return plan;
 }
 

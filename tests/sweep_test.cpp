@@ -13,14 +13,7 @@
 namespace linkcast::projection {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 TEST(AxisPath, SelectsAndWritesNodeValues) {
   topology::Node n = topology::load_node(test::config("summit.yaml"));

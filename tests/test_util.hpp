@@ -7,8 +7,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
+
+#include "core/error.hpp"
 
 namespace linkcast::test {
 
@@ -59,6 +62,16 @@ inline std::string write_temp(const std::string& name, const std::string& conten
   const std::string path = ::testing::TempDir() + name;
   std::ofstream(path) << content;
   return path;
+}
+
+/// The message of the InputError `f` throws, or "(no error)".
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 inline std::string read_file(const std::string& path) {

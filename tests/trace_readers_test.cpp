@@ -16,14 +16,7 @@ namespace {
 
 using model::MemKind;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 TEST(CsvTrace, ReadsRequiredAndOptionalColumnsWithDefaults) {
   const Trace t = parse_csv_trace(

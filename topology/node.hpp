@@ -66,6 +66,8 @@ enum class CopyClass : unsigned char {
 inline constexpr std::size_t kCopyClassCount = 8;
 std::string_view to_string(CopyClass c);
 std::optional<CopyClass> parse_copy_class(std::string_view name);
+/// The copy class of a copy-engine copy over a path of class `cls`.
+CopyClass copy_class(model::PathClass cls, bool pageable);
 
 /// Measured 1-byte transfer costs (L + O) per copy class, ns; NaN where not given.
 struct Calibration {

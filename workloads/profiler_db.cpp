@@ -161,6 +161,23 @@ void require_columns(const SqliteDb& db, const std::string& table, const std::ve
   }
 }
 
+/// CUPTI_ACTIVITY_KIND_MEMSET, the same in nvprof and Nsight Systems exports.
+void read_memsets(const SqliteDb& db, Builder& b) {
+  if (!db.has_table("CUPTI_ACTIVITY_KIND_MEMSET") || !db.has_column("CUPTI_ACTIVITY_KIND_MEMSET", "bytes")) return;
+  SqliteDb::Statement s(db, "SELECT bytes, start, end, deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMSET");
+  while (s.step()) {
+    Op op;
+    op.kind = OpKind::memset;
+    op.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, s.i64(0)));
+    op.start_ns = s.i64(1);
+    op.duration_ns = std::max<std::int64_t>(0, s.i64(2) - s.i64(1));
+    op.src = op.dst = b.gpu(static_cast<int>(s.i64(3)));
+    op.src_mem = op.dst_mem = MemKind::device;
+    op.stream = static_cast<std::uint32_t>(s.i64(4));
+    b.add(op);
+  }
+}
+
 }  // namespace
 
 std::string detect_profiler_db(const SqliteDb& db) {
@@ -203,20 +220,7 @@ Trace read_nvprof(const SqliteDb& db) {
       b.memcpy(r, cupti);
     }
   }
-  if (db.has_table("CUPTI_ACTIVITY_KIND_MEMSET") && db.has_column("CUPTI_ACTIVITY_KIND_MEMSET", "bytes")) {
-    SqliteDb::Statement s(db, "SELECT bytes, start, end, deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMSET");
-    while (s.step()) {
-      Op op;
-      op.kind = OpKind::memset;
-      op.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, s.i64(0)));
-      op.start_ns = s.i64(1);
-      op.duration_ns = std::max<std::int64_t>(0, s.i64(2) - s.i64(1));
-      op.src = op.dst = b.gpu(static_cast<int>(s.i64(3)));
-      op.src_mem = op.dst_mem = MemKind::device;
-      op.stream = static_cast<std::uint32_t>(s.i64(4));
-      b.add(op);
-    }
-  }
+  read_memsets(db, b);
   if (db.has_table("CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER") &&
       db.has_column("CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER", "srcId")) {
     // counterKind 1: bytes host -> device, 2: bytes device -> host (CUpti_ActivityUnifiedMemoryCounterKind).
@@ -292,20 +296,7 @@ Trace read_nsys(const SqliteDb& db) {
       b.memcpy(r, mem);
     }
   }
-  if (db.has_table("CUPTI_ACTIVITY_KIND_MEMSET") && db.has_column("CUPTI_ACTIVITY_KIND_MEMSET", "bytes")) {
-    SqliteDb::Statement s(db, "SELECT bytes, start, end, deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMSET");
-    while (s.step()) {
-      Op op;
-      op.kind = OpKind::memset;
-      op.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, s.i64(0)));
-      op.start_ns = s.i64(1);
-      op.duration_ns = std::max<std::int64_t>(0, s.i64(2) - s.i64(1));
-      op.src = op.dst = b.gpu(static_cast<int>(s.i64(3)));
-      op.src_mem = op.dst_mem = MemKind::device;
-      op.stream = static_cast<std::uint32_t>(s.i64(4));
-      b.add(op);
-    }
-  }
+  read_memsets(db, b);
   if (db.has_table("TARGET_INFO_GPU") && db.has_column("TARGET_INFO_GPU", "name") &&
       db.has_column("TARGET_INFO_GPU", "id")) {
     SqliteDb::Statement s(db, "SELECT id, name FROM TARGET_INFO_GPU ORDER BY id");
