@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "core/units.hpp"
 #include "test_util.hpp"
@@ -135,9 +134,11 @@ struct Element {
   std::string tag, text;
   bool found = false;
   std::string attr(const std::string& name) const {
-    const std::regex re(" " + name + "=\"([^\"]*)\"");
-    std::smatch m;
-    return std::regex_search(tag, m, re) ? m[1].str() : "";
+    const std::string key = " " + name + "=\"";
+    const std::size_t at = tag.find(key);
+    if (at == std::string::npos) return "";
+    const std::size_t from = at + key.size();
+    return tag.substr(from, tag.find('"', from) - from);
   }
 };
 Element element(const std::string& dom, const std::string& id) {
