@@ -116,20 +116,11 @@ void add_report_command(CLI::App& app, Runner& run) {
         trace = std::move(w.trace);
         matrix_options.collectives = w.collectives;
         // As `linkcast simulate`: what the spec says about its collectives, else NCCL's choices.
-        const workloads::WorkloadSpec parsed = workloads::parse_workload_spec(opt->workload);
-        auto given = [&](std::string_view key) {
-          return std::any_of(parsed.params.begin(), parsed.params.end(),
-                             [&](const auto& kv) { return kv.first == key; });
-        };
-        if (w.collectives.algo_given) sim_options.algo = w.collectives.algo;
-        if (given("channels")) sim_options.channels = w.collectives.channels;
-        if (given("chunk")) sim_options.chunk_bytes = w.collectives.chunk_bytes;
+        sim::apply_collective_config(w.collectives, sim_options);
       } else {
         trace = workloads::read_trace(opt->trace);
         // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them.
-        const projection::Calibration measured = projection::calibrate(trace);
-        for (std::size_t c = 0; c < topology::kCopyClassCount; ++c)
-          if (measured.one_byte_ns[c].count > 0) sim_options.fixed_ns[c] = measured.one_byte_ns[c].value;
+        projection::apply_fixed_costs(projection::calibrate(trace), sim_options);
       }
 
       lap(fmt::format("{} {} operations", opt->workload.empty() ? "read" : "ran", trace.size()));

@@ -114,17 +114,12 @@ void add_simulate_command(CLI::App& app, Runner& run) {
         }
         workloads::WorkloadRun w = workloads::run_workload_full(spec, &node);
         trace = std::move(w.trace);
-        // What the spec says about its collectives; where it is silent, NCCL's own choices.
-        if (w.collectives.algo_given && !options.algo) options.algo = w.collectives.algo;
-        if (w.collectives.channels_given) options.channels = w.collectives.channels;
-        if (w.collectives.chunk_bytes > 0) options.chunk_bytes = w.collectives.chunk_bytes;
+        sim::apply_collective_config(w.collectives, options);
       } else {
         trace = workloads::read_trace(opt->trace);
         options.gpus = gpus;
         // L + O measured by the trace's own small copies where it has them.
-        const projection::Calibration measured = projection::calibrate(trace);
-        for (std::size_t c = 0; c < topology::kCopyClassCount; ++c)
-          if (measured.one_byte_ns[c].count > 0) options.fixed_ns[c] = measured.one_byte_ns[c].value;
+        projection::apply_fixed_costs(projection::calibrate(trace), options);
       }
       for (const auto& w : trace.warnings) std::cerr << "linkcast: warning: " << w << "\n";
 

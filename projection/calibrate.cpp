@@ -7,31 +7,28 @@
 #include <vector>
 
 #include "projection/category.hpp"
+#include "projection/projector.hpp"
 
 namespace linkcast::projection {
 
 Calibration calibrate(const workloads::Trace& trace) {
   Calibration c;
   c.trace_file = trace.source_file;
-  std::array<std::vector<std::int64_t>, topology::kCopyClassCount> small;
+  // The 1-byte costs: the same medians a projection takes from the trace.
+  const TraceIndex index(trace);
+  for (std::size_t k = 0; k < topology::kCopyClassCount; ++k)
+    if (index.small_count[k] > 0) c.one_byte_ns[k] = {index.small_count[k], index.small_median_ns[k]};
   struct Sum {
     double bytes = 0, ns = 0;
     std::size_t count = 0;
     void add(double b, double t) { bytes += b; ns += t; ++count; }
     Measured rate() const { return {count, ns > 0 ? bytes / ns : 0.0}; }
   } h2d_pageable, d2h_pageable, both, h2d_pinned, d2h_pinned;
-  const std::vector<char> host = host_flags(trace);
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    const workloads::OpKind kind = trace.kinds()[i];
-    if (kind != workloads::OpKind::copy && kind != workloads::OpKind::memset) continue;
     const std::int64_t d = trace.durations()[i];
-    if (d <= 0) continue;
-    const Category cat = categorize(trace, i, host);
     const std::uint64_t bytes = trace.bytes()[i];
-    if (bytes <= 64) {
-      if (const auto cls = copy_class_of(cat)) small[static_cast<std::size_t>(*cls)].push_back(d);
-    }
-    if (bytes < kStagingMinBytes) continue;
+    if (trace.kinds()[i] != workloads::OpKind::copy || d <= 0 || bytes < kStagingMinBytes) continue;
+    const Category cat = index.categories[i];
     const auto b = static_cast<double>(bytes), t = static_cast<double>(d);
     switch (cat) {
       case Category::h2d_pageable: h2d_pageable.add(b, t); both.add(b, t); break;
@@ -41,18 +38,17 @@ Calibration calibrate(const workloads::Trace& trace) {
       default: break;
     }
   }
-  for (std::size_t k = 0; k < small.size(); ++k) {
-    auto& v = small[k];
-    if (v.empty()) continue;
-    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-    c.one_byte_ns[k] = {v.size(), static_cast<double>(v[v.size() / 2])};
-  }
   c.pageable_h2d_gbps = h2d_pageable.rate();
   c.pageable_d2h_gbps = d2h_pageable.rate();
   c.pageable_gbps = both.rate();
   c.pinned_h2d_gbps = h2d_pinned.rate();
   c.pinned_d2h_gbps = d2h_pinned.rate();
   return c;
+}
+
+void apply_fixed_costs(const Calibration& c, sim::SimOptions& options) {
+  for (std::size_t k = 0; k < topology::kCopyClassCount; ++k)
+    if (c.one_byte_ns[k].count > 0) options.fixed_ns[k] = c.one_byte_ns[k].value;
 }
 
 void render_calibration_yaml(const Calibration& c, std::ostream& out) {

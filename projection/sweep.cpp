@@ -36,18 +36,6 @@ namespace {
 
 std::string fmt_num(double v) { return fmt::format("{:.9g}", v); }
 
-/// A workload's collective settings as `linkcast simulate --workload` applies them: the algorithm
-/// when the spec names one, channels and chunk size only when the spec gives them.
-void apply_workload_options(const std::string& spec, const workloads::WorkloadRun& run, sim::SimOptions& options) {
-  const workloads::WorkloadSpec parsed = workloads::parse_workload_spec(spec);
-  auto given = [&](std::string_view key) {
-    return std::any_of(parsed.params.begin(), parsed.params.end(), [&](const auto& kv) { return kv.first == key; });
-  };
-  if (run.collectives.algo_given) options.algo = run.collectives.algo;
-  if (given("channels")) options.channels = run.collectives.channels;
-  if (given("chunk")) options.chunk_bytes = run.collectives.chunk_bytes;
-}
-
 }  // namespace
 
 Sweep::Sweep(const Study& study) : study_(&study) {
@@ -136,7 +124,7 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
       const workloads::WorkloadRun run = workloads::run_workload_full(w.spec, &node);
       sim::SimOptions options;
       options.model = &model::find_model(study_->sim_model);
-      apply_workload_options(w.spec, run, options);
+      sim::apply_collective_config(run.collectives, options);
       const sim::SimResult result = sim::simulate(node, run.trace, options);
       item.figure_s = result.makespan_ns / 1e9;
       const auto busiest = std::max_element(result.links.begin(), result.links.end(), [](const auto& a, const auto& b) {

@@ -653,4 +653,10 @@ SimResult simulate(const topology::Node& node, const workloads::Trace& trace, co
   return sim.run();
 }
 
+void apply_collective_config(const workloads::CollectiveConfig& c, SimOptions& options) {
+  if (c.algo_given && !options.algo) options.algo = c.algo;
+  if (c.channels_given) options.channels = c.channels;
+  if (c.chunk_bytes > 0) options.chunk_bytes = c.chunk_bytes;
+}
+
 }  // namespace linkcast::sim

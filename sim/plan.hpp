@@ -126,4 +126,9 @@ struct SimResult {
 /// node lacks, a collective without its group, or ranks that disagree about a call.
 SimResult simulate(const topology::Node& node, const workloads::Trace& trace, const SimOptions& options);
 
+/// What a workload's spec says about its collectives (algorithm, channels, chunk size) as
+/// simulator settings; where it is silent, the simulator takes NCCL's own choices. An algorithm
+/// already set in `options` (from --algo) wins.
+void apply_collective_config(const workloads::CollectiveConfig& c, SimOptions& options);
+
 }  // namespace linkcast::sim
