@@ -3,10 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <pugixml.hpp>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -164,15 +165,32 @@ void import_nccl_xml(const std::string& path, Skeleton& sk) {
   }
 }
 
+// nvidia-smi colours its matrix on a terminal: drop ESC [ digits/semicolons m sequences.
+std::string strip_ansi_colours(const std::string& line) {
+  std::string out;
+  out.reserve(line.size());
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\x1B' && i + 1 < line.size() && line[i + 1] == '[') {
+      std::size_t j = i + 2;
+      while (j < line.size() && (std::isdigit(static_cast<unsigned char>(line[j])) || line[j] == ';')) ++j;
+      if (j < line.size() && line[j] == 'm') {
+        i = j;
+        continue;
+      }
+    }
+    out += line[i];
+  }
+  return out;
+}
+
 void import_smi(const std::string& path, Skeleton& sk) {
   const std::string text = read_text(path, "nvidia-smi topo -m");
   std::istringstream in(text);
   std::string line;
   std::vector<std::string> columns;
   std::vector<std::vector<std::string>> rows;
-  const std::regex ansi("\x1B\\[[0-9;]*m");
   while (std::getline(in, line)) {
-    line = std::regex_replace(line, ansi, "");
+    line = strip_ansi_colours(line);
     std::vector<std::string> cells;
     std::istringstream ls(line);
     for (std::string c; ls >> c;) cells.push_back(c);
