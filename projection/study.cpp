@@ -1,13 +1,15 @@
 #include "projection/study.hpp"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <set>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "core/yaml.hpp"
 #include "model/models.hpp"
 #include "topology/loader.hpp"
 #include "workloads/workloads.hpp"
@@ -22,35 +24,13 @@ const std::vector<std::string> kAxisKeys = {"path", "values"};
 const std::vector<std::string> kTraceKeys = {"name", "file", "from", "map"};
 const std::vector<std::string> kWorkloadKeys = {"name", "spec"};
 
-class StudyReader {
+class StudyReader : public yaml::Reader {
  public:
-  explicit StudyReader(std::string file) : file_(std::move(file)) {
-    dir_ = std::filesystem::path(file_).parent_path();
-  }
+  explicit StudyReader(std::string file) : yaml::Reader(file) { dir_ = std::filesystem::path(file).parent_path(); }
 
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
-    const YAML::Mark m = at.Mark();
-    if (m.is_null()) throw InputError(fmt::format("{}: {}", file_, message));
-    throw InputError(fmt::format("{}: {}", location(file_, m.line + 1, m.column + 1), message));
-  }
-
-  void expect_map(const YAML::Node& node, const std::string& what, const std::vector<std::string>& keys) const {
-    if (!node.IsMap()) fail(node, what + " must be a mapping (key: value)");
-    std::set<std::string> seen;
-    for (const auto& kv : node) {
-      const std::string key = kv.first.as<std::string>();
-      if (std::find(keys.begin(), keys.end(), key) == keys.end())
-        fail(kv.first, fmt::format("{}: unknown key '{}'{}; valid keys: {}", what, key, did_you_mean(key, keys),
-                                   join(keys, ", ")));
-      if (!seen.insert(key).second) fail(kv.first, fmt::format("{}: duplicate key '{}'", what, key));
-    }
-  }
-
-  std::string scalar(const YAML::Node& map, const std::string& key, const std::string& what) const {
-    const YAML::Node v = map[key];
-    if (!v) fail(map, fmt::format("{}: missing required key '{}'", what, key));
-    if (!v.IsScalar()) fail(v, fmt::format("{}.{} must be a single value", what, key));
-    return v.as<std::string>();
+  /// The text of `map`'s required scalar `key`.
+  std::string scalar(const yaml::Node& map, const std::string& key, const std::string& what) const {
+    return string(require(map, key, what), what + "." + key);
   }
 
   /// A path written in the study, relative to the study file's folder.
@@ -59,11 +39,7 @@ class StudyReader {
     return path.is_absolute() || dir_.empty() ? p : (dir_ / path).lexically_normal().string();
   }
 
-  int line(const YAML::Node& n) const { return n.Mark().is_null() ? 0 : n.Mark().line + 1; }
-  const std::string& file() const { return file_; }
-
  private:
-  std::string file_;
   std::filesystem::path dir_;
 };
 
@@ -97,15 +73,12 @@ topology::Node Study::node_at(std::size_t p) const {
 
 Study load_study(const std::string& path) {
   StudyReader r(path);
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(fmt::format("{}: no such study file; examples are in configs/studies/", path));
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("{}: YAML syntax error: {}", location(path, e.mark.line + 1, e.mark.column + 1), e.msg));
-  }
-  if (!root || root.IsNull()) throw InputError(fmt::format("{}: the study file is empty", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: no such study file; examples are in configs/studies/", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  const yaml::Node root = yaml::parse(text.str(), path);
+  if (root.is_null()) throw InputError(fmt::format("{}: the study file is empty", path));
   r.expect_map(root, "top level", kTopKeys);
   Study s;
   s.file = path;
@@ -121,11 +94,11 @@ Study load_study(const std::string& path) {
   }
 
   if (root["models"]) {
-    const YAML::Node m = root["models"];
-    if (!m.IsSequence() || m.size() == 0) r.fail(m, "models must be a non-empty list, e.g. [default, ahead]");
+    const yaml::Node& m = root["models"];
+    if (!m.is_sequence() || m.size() == 0) r.fail(m, "models must be a non-empty list, e.g. [default, ahead]");
     s.models.clear();
     for (std::size_t i = 0; i < m.size(); ++i) {
-      const std::string name = m[i].as<std::string>();
+      const std::string name = r.string(m[i], fmt::format("models[{}]", i));
       try {
         (void)model::find_model(name);
       } catch (const InputError& e) {
@@ -144,14 +117,14 @@ Study load_study(const std::string& path) {
   }
 
   if (root["axes"]) {
-    const YAML::Node axes = root["axes"];
-    if (!axes.IsSequence()) r.fail(axes, "axes must be a list of {path: ..., values: [...]}");
+    const yaml::Node& axes = root["axes"];
+    if (!axes.is_sequence()) r.fail(axes, "axes must be a list of {path: ..., values: [...]}");
     std::set<std::string> names;
     for (std::size_t i = 0; i < axes.size(); ++i) {
       const std::string what = fmt::format("axes[{}]", i);
       r.expect_map(axes[i], what, kAxisKeys);
       StudyAxis a;
-      a.line = r.line(axes[i]);
+      a.line = axes[i].line();
       a.name = r.scalar(axes[i], "path", what);
       const std::string where = fmt::format("{} ({})", what, a.name);
       if (!names.insert(a.name).second) r.fail(axes[i]["path"], fmt::format("{}: the same path appears twice", where));
@@ -166,13 +139,13 @@ Study load_study(const std::string& path) {
           r.fail(axes[i]["path"], fmt::format("{}: {}", where, e.what()));
         }
       }
-      const YAML::Node values = axes[i]["values"];
+      const yaml::Node& values = axes[i]["values"];
       if (!values) r.fail(axes[i], fmt::format("{}: missing required key 'values'", where));
-      if (!values.IsSequence() || values.size() == 0)
+      if (!values.is_sequence() || values.size() == 0)
         r.fail(values, fmt::format("{}: values must be a non-empty list", where));
       for (std::size_t k = 0; k < values.size(); ++k) {
-        if (!values[k].IsScalar()) r.fail(values[k], fmt::format("{}: values[{}] must be a single value", where, k));
-        const std::string v = values[k].as<std::string>();
+        if (!values[k].is_scalar()) r.fail(values[k], fmt::format("{}: values[{}] must be a single value", where, k));
+        const std::string& v = values[k].scalar();
         try {
           if (a.whole_node) {
             a.values.push_back(r.resolve(v));
@@ -194,13 +167,13 @@ Study load_study(const std::string& path) {
 
   std::set<std::string> item_names;
   if (root["traces"]) {
-    const YAML::Node traces = root["traces"];
-    if (!traces.IsSequence()) r.fail(traces, "traces must be a list of {file: ..., from: ...}");
+    const yaml::Node& traces = root["traces"];
+    if (!traces.is_sequence()) r.fail(traces, "traces must be a list of {file: ..., from: ...}");
     for (std::size_t i = 0; i < traces.size(); ++i) {
       const std::string what = fmt::format("traces[{}]", i);
       r.expect_map(traces[i], what, kTraceKeys);
       StudyTrace t;
-      t.line = r.line(traces[i]);
+      t.line = traces[i].line();
       t.file = r.resolve(r.scalar(traces[i], "file", what));
       if (!std::filesystem::exists(t.file)) r.fail(traces[i]["file"], fmt::format("{}: no such trace file '{}'", what, t.file));
       t.from_file = r.resolve(r.scalar(traces[i], "from", what));
@@ -220,13 +193,13 @@ Study load_study(const std::string& path) {
     }
   }
   if (root["workloads"]) {
-    const YAML::Node workloads = root["workloads"];
-    if (!workloads.IsSequence()) r.fail(workloads, "workloads must be a list of {spec: ...}");
+    const yaml::Node& workloads = root["workloads"];
+    if (!workloads.is_sequence()) r.fail(workloads, "workloads must be a list of {spec: ...}");
     for (std::size_t i = 0; i < workloads.size(); ++i) {
       const std::string what = fmt::format("workloads[{}]", i);
       r.expect_map(workloads[i], what, kWorkloadKeys);
       StudyWorkload w;
-      w.line = r.line(workloads[i]);
+      w.line = workloads[i].line();
       w.spec = r.scalar(workloads[i], "spec", what);
       try {
         (void)workloads::parse_workload_spec(w.spec);

@@ -94,7 +94,10 @@ TEST(Loader, AGpuWithoutARouteToAHostIsRejected) {
 }
 
 TEST(Loader, YamlSyntaxErrorsNameLineAndColumn) {
-  EXPECT_EQ(error_of("schema_version: 1\nname: [x\n"), "node.yaml:3:1: YAML syntax error: end of sequence flow not found");
+  // libyaml reports where it gave up and where the unclosed sequence began.
+  EXPECT_EQ(error_of("schema_version: 1\nname: [x\n"),
+            "node.yaml:3:1: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at "
+            "line 2, column 7)");
 }
 
 TEST(Loader, SchemaErrorsNameTheKey) {

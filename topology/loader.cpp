@@ -1,7 +1,6 @@
 #include "topology/loader.hpp"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <cmath>
 #include <filesystem>
@@ -11,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "core/yaml.hpp"
 #include "topology/routing.hpp"
 
 #include <queue>
@@ -19,51 +19,15 @@ namespace linkcast::topology {
 
 namespace {
 
-/// Reads one YAML document against the schema, turning every problem into an InputError with
-/// the position of the offending node.
-class SchemaReader {
+/// Reads a node document against the schema: the shared YAML checks plus the value kinds a node
+/// file has. Every problem is an InputError with the position of the offending node.
+class SchemaReader : public yaml::Reader {
  public:
-  explicit SchemaReader(std::string file) : file_(std::move(file)) {}
+  using yaml::Reader::Reader;
 
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
-    const YAML::Mark mark = at.Mark();
-    if (mark.is_null()) throw InputError(fmt::format("{}: {}", file_, message));
-    throw InputError(fmt::format("{}: {}", location(file_, mark.line + 1, mark.column + 1), message));
-  }
-
-  int line(const YAML::Node& at) const { return at.Mark().is_null() ? 0 : at.Mark().line + 1; }
-  int column(const YAML::Node& at) const { return at.Mark().is_null() ? 0 : at.Mark().column + 1; }
-
-  /// Checks that `node` is a map whose keys are all in `allowed` and appear once.
-  void expect_map(const YAML::Node& node, const std::string& path,
-                  const std::vector<std::string>& allowed) const {
-    if (!node.IsMap()) fail(node, fmt::format("{} must be a mapping (key: value)", path));
-    std::set<std::string> seen;
-    for (const auto& kv : node) {
-      const std::string key = kv.first.as<std::string>();
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        fail(kv.first, fmt::format("{}: unknown key '{}'{}; valid keys: {}", path, key,
-                                   did_you_mean(key, allowed), join(allowed, ", ")));
-      }
-      if (!seen.insert(key).second) fail(kv.first, fmt::format("{}: duplicate key '{}'", path, key));
-    }
-  }
-
-  const YAML::Node require(const YAML::Node& map, const std::string& key,
-                           const std::string& path) const {
-    const YAML::Node value = map[key];
-    if (!value) fail(map, fmt::format("{}: missing required key '{}'", path, key));
-    return value;
-  }
-
-  std::string string(const YAML::Node& value, const std::string& what) const {
-    if (!value.IsScalar()) fail(value, fmt::format("{} must be a single value", what));
-    return value.as<std::string>();
-  }
-
-  double number(const YAML::Node& value, const std::string& what) const {
-    if (!value.IsScalar()) fail(value, fmt::format("{} must be a number", what));
-    const std::string text = value.as<std::string>();
+  double number(const yaml::Node& value, const std::string& what) const {
+    if (!value.is_scalar()) fail(value, fmt::format("{} must be a number", what));
+    const std::string& text = value.scalar();
     double out = 0;
     try {
       std::size_t used = 0;
@@ -76,23 +40,23 @@ class SchemaReader {
     return out;
   }
 
-  double positive(const YAML::Node& value, const std::string& what) const {
+  double positive(const yaml::Node& value, const std::string& what) const {
     const double v = number(value, what);
     if (v <= 0) {
       fail(value, fmt::format("{} must be > 0, got {}; give the real value from the datasheet", what,
-                              value.as<std::string>()));
+                              value.scalar()));
     }
     return v;
   }
 
-  int integer(const YAML::Node& value, const std::string& what) const {
+  int integer(const yaml::Node& value, const std::string& what) const {
     const double v = number(value, what);
     if (v != std::floor(v) || std::fabs(v) > 1e9)
-      fail(value, fmt::format("{} must be a whole number, got {}", what, value.as<std::string>()));
+      fail(value, fmt::format("{} must be a whole number, got {}", what, value.scalar()));
     return static_cast<int>(v);
   }
 
-  int one_of(const YAML::Node& value, const std::string& what, const std::vector<int>& allowed) const {
+  int one_of(const yaml::Node& value, const std::string& what, const std::vector<int>& allowed) const {
     const int v = integer(value, what);
     if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
       std::vector<std::string> names;
@@ -102,18 +66,13 @@ class SchemaReader {
     return v;
   }
 
-  bool boolean(const YAML::Node& value, const std::string& what) const {
-    if (!value.IsScalar()) fail(value, fmt::format("{} must be true or false", what));
-    const std::string s = to_lower(value.as<std::string>());
+  bool boolean(const yaml::Node& value, const std::string& what) const {
+    if (!value.is_scalar()) fail(value, fmt::format("{} must be true or false", what));
+    const std::string s = to_lower(value.scalar());
     if (s == "true" || s == "yes") return true;
     if (s == "false" || s == "no") return false;
-    fail(value, fmt::format("{} must be true or false, got '{}'", what, value.as<std::string>()));
+    fail(value, fmt::format("{} must be true or false, got '{}'", what, value.scalar()));
   }
-
-  const std::string& file() const { return file_; }
-
- private:
-  std::string file_;
 };
 
 const std::vector<std::string> kTopKeys = {"schema_version", "name",  "description", "endpoints",
@@ -145,15 +104,15 @@ bool id_has_prefix_number(const std::string& id, std::string_view prefix) {
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
-void read_endpoint(const SchemaReader& r, const YAML::Node& e, std::size_t index, Node& node,
-                   std::vector<std::pair<int, YAML::Node>>& pending_hosts) {
+void read_endpoint(const SchemaReader& r, const yaml::Node& e, std::size_t index, Node& node,
+                   std::vector<std::pair<int, const yaml::Node*>>& pending_hosts) {
   const std::string path = fmt::format("endpoints[{}]", index);
   r.expect_map(e, path, kEndpointKeys);
   Endpoint ep;
-  ep.line = r.line(e);
-  ep.column = r.column(e);
+  ep.line = e.line();
+  ep.column = e.column();
   ep.id = r.string(r.require(e, "id", path), path + ".id");
-  const YAML::Node kind_node = r.require(e, "kind", path);
+  const yaml::Node& kind_node = r.require(e, "kind", path);
   const std::string kind = r.string(kind_node, path + ".kind");
   const std::string where = fmt::format("endpoint '{}'", ep.id);
   if (kind == "cpu") ep.kind = EndpointKind::cpu;
@@ -183,7 +142,7 @@ void read_endpoint(const SchemaReader& r, const YAML::Node& e, std::size_t index
 
   const bool has_memory = ep.kind == EndpointKind::cpu || ep.kind == EndpointKind::gpu;
   if (has_memory) {
-    const YAML::Node mem = r.require(e, "memory", where);
+    const yaml::Node& mem = r.require(e, "memory", where);
     const auto& keys = ep.kind == EndpointKind::cpu ? kCpuMemoryKeys : kGpuMemoryKeys;
     r.expect_map(mem, where + ".memory", keys);
     ep.memory.capacity_gib =
@@ -212,11 +171,11 @@ void read_endpoint(const SchemaReader& r, const YAML::Node& e, std::size_t index
   if (e["chips"]) ep.chips = r.integer(e["chips"], where + ".chips");
   if (e["trays"]) (void)r.integer(e["trays"], where + ".trays");
   if (e["bandwidth_gbps"]) ep.nic_gbps = r.positive(e["bandwidth_gbps"], where + ".bandwidth_gbps");
-  if (e["host"]) pending_hosts.emplace_back(static_cast<int>(node.endpoints.size()), e["host"]);
+  if (e["host"]) pending_hosts.emplace_back(static_cast<int>(node.endpoints.size()), &e["host"]);
   node.endpoints.push_back(std::move(ep));
 }
 
-int endpoint_ref(const SchemaReader& r, const Node& node, const YAML::Node& value,
+int endpoint_ref(const SchemaReader& r, const Node& node, const yaml::Node& value,
                  const std::string& what) {
   const std::string id = r.string(value, what);
   const int index = node.find(id);
@@ -227,10 +186,10 @@ int endpoint_ref(const SchemaReader& r, const Node& node, const YAML::Node& valu
   return index;
 }
 
-void read_link(const SchemaReader& r, const YAML::Node& l, std::size_t index, Node& node) {
+void read_link(const SchemaReader& r, const yaml::Node& l, std::size_t index, Node& node) {
   const std::string path = fmt::format("links[{}]", index);
-  if (!l.IsMap()) r.fail(l, path + " must be a mapping");
-  const YAML::Node type_node = r.require(l, "type", path);
+  if (!l.is_map()) r.fail(l, path + " must be a mapping");
+  const yaml::Node& type_node = r.require(l, "type", path);
   const std::string type_name = r.string(type_node, path + ".type");
   const auto type = model::parse_link_type(type_name);
   if (!type) {
@@ -244,9 +203,9 @@ void read_link(const SchemaReader& r, const YAML::Node& l, std::size_t index, No
   r.expect_map(l, fmt::format("{} ({} link)", path, type_name), keys);
 
   Link link;
-  link.line = r.line(l);
-  const YAML::Node between = r.require(l, "between", path);
-  if (!between.IsSequence() || between.size() != 2)
+  link.line = l.line();
+  const yaml::Node& between = r.require(l, "between", path);
+  if (!between.is_sequence() || between.size() != 2)
     r.fail(between, fmt::format("{}.between must list two endpoint ids, e.g. [cpu0, gpu0]", path));
   link.a = endpoint_ref(r, node, between[0], path + ".between");
   link.b = endpoint_ref(r, node, between[1], path + ".between");
@@ -345,17 +304,11 @@ std::vector<int> nearest_cpu(const Node& node) {
 
 Node parse_node(const std::string& yaml_text, const std::string& file) {
   SchemaReader r(file);
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("{}: YAML syntax error: {}",
-                                 location(file, e.mark.line + 1, e.mark.column + 1), e.msg));
-  }
-  if (!root || root.IsNull()) throw InputError(fmt::format("{}: the file is empty; see configs/SCHEMA.md", file));
+  const yaml::Node root = yaml::parse(yaml_text, file);
+  if (root.is_null()) throw InputError(fmt::format("{}: the file is empty; see configs/SCHEMA.md", file));
   r.expect_map(root, "top level", kTopKeys);
 
-  const YAML::Node version = r.require(root, "schema_version", "top level");
+  const yaml::Node& version = r.require(root, "schema_version", "top level");
   const int v = r.integer(version, "schema_version");
   if (v != kSchemaVersion) {
     r.fail(version, fmt::format("schema_version {} is not supported; this linkcast reads version {}",
@@ -366,12 +319,13 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
   node.name = r.string(r.require(root, "name", "top level"), "name");
   if (root["description"]) node.description = r.string(root["description"], "description");
 
-  const YAML::Node endpoints = r.require(root, "endpoints", "top level");
-  if (!endpoints.IsSequence() || endpoints.size() == 0)
+  const yaml::Node& endpoints = r.require(root, "endpoints", "top level");
+  if (!endpoints.is_sequence() || endpoints.size() == 0)
     r.fail(endpoints, "endpoints must be a non-empty list");
-  std::vector<std::pair<int, YAML::Node>> pending_hosts;
+  std::vector<std::pair<int, const yaml::Node*>> pending_hosts;
   for (std::size_t i = 0; i < endpoints.size(); ++i) read_endpoint(r, endpoints[i], i, node, pending_hosts);
-  for (const auto& [index, value] : pending_hosts) {
+  for (const auto& [index, host] : pending_hosts) {
+    const yaml::Node& value = *host;
     Endpoint& gpu = node.endpoints[static_cast<std::size_t>(index)];
     gpu.host = endpoint_ref(r, node, value, fmt::format("endpoint '{}'.host", gpu.id));
     if (node.endpoints[static_cast<std::size_t>(gpu.host)].kind != EndpointKind::cpu)
@@ -379,13 +333,13 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
   }
 
   if (root["links"]) {
-    const YAML::Node links = root["links"];
-    if (!links.IsSequence()) r.fail(links, "links must be a list");
+    const yaml::Node& links = root["links"];
+    if (!links.is_sequence()) r.fail(links, "links must be a list");
     for (std::size_t i = 0; i < links.size(); ++i) read_link(r, links[i], i, node);
   }
 
   if (root["calibration"]) {
-    const YAML::Node cal = root["calibration"];
+    const yaml::Node& cal = root["calibration"];
     const std::vector<std::string> keys = calibration_keys();
     r.expect_map(cal, "calibration", keys);
     for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -394,18 +348,18 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
   }
 
   if (root["routes"]) {
-    const YAML::Node routes = root["routes"];
-    if (!routes.IsSequence()) r.fail(routes, "routes must be a list");
+    const yaml::Node& routes = root["routes"];
+    if (!routes.is_sequence()) r.fail(routes, "routes must be a list");
     for (std::size_t i = 0; i < routes.size(); ++i) {
       const std::string path = fmt::format("routes[{}]", i);
       r.expect_map(routes[i], path, kRouteKeys);
       RouteOverride ro;
-      ro.line = r.line(routes[i]);
-      ro.column = r.column(routes[i]);
+      ro.line = routes[i].line();
+      ro.column = routes[i].column();
       ro.from = endpoint_ref(r, node, r.require(routes[i], "from", path), path + ".from");
       ro.to = endpoint_ref(r, node, r.require(routes[i], "to", path), path + ".to");
-      const YAML::Node via = r.require(routes[i], "via", path);
-      if (!via.IsSequence()) r.fail(via, path + ".via must be a list of endpoint ids");
+      const yaml::Node& via = r.require(routes[i], "via", path);
+      if (!via.is_sequence()) r.fail(via, path + ".via must be a list of endpoint ids");
       for (std::size_t k = 0; k < via.size(); ++k)
         ro.via.push_back(endpoint_ref(r, node, via[k], fmt::format("{}.via[{}]", path, k)));
       if (routes[i]["symmetric"]) ro.symmetric = r.boolean(routes[i]["symmetric"], path + ".symmetric");
