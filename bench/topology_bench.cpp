@@ -1,4 +1,4 @@
-// Loading and validating the largest shipped node (gb200-nvl72: 108 endpoints; target < 5 ms)
+// Loading and validating the largest shipped node (gb200-nvl72: 109 endpoints; target < 5 ms)
 // and computing all-pairs routes on it (target < 50 ms).
 #include <benchmark/benchmark.h>
 
