@@ -85,4 +85,14 @@ std::string join_or(const std::vector<std::string>& items) {
   return join(head, ", ") + " or " + items.back();
 }
 
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 }  // namespace linkcast

@@ -25,4 +25,8 @@ std::string did_you_mean(std::string_view key, const std::vector<std::string>& c
 std::string join_or(const std::vector<std::string>& items);
 std::string join(const std::vector<std::string>& items, std::string_view sep);
 
+/// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or
+/// a line break; as it is otherwise.
+std::string csv_field(std::string_view s);
+
 }  // namespace linkcast

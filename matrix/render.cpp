@@ -245,16 +245,6 @@ void print_json(const nlohmann::ordered_json& j, int indent, std::ostream& out) 
   }
 }
 
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\n") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 void render_table(const Report& r, View view, Metric metric, std::ostream& out) {

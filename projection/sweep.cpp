@@ -190,16 +190,6 @@ Columns columns(const Sweep& sweep, const PointResult& base) {
   return c;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"') out += '"';
-    out += ch;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 void write_results_csv(const Sweep& sweep, const PointResult& base, const std::vector<PointResult>& rows,

@@ -56,6 +56,16 @@ TEST(Strings, SuggestsTheNearestKeyForTypos) {
   EXPECT_EQ(join_or({"a", "b", "c"}), "a, b or c");
 }
 
+TEST(Strings, CsvFieldsAreQuotedOnlyWhenTheyMustBe) {
+  // RFC 4180: a field with a comma, quote or line break is quoted and its quotes doubled.
+  EXPECT_EQ(csv_field("gpu0"), "gpu0");
+  EXPECT_EQ(csv_field(""), "");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csv_field("cr\r"), "\"cr\r\"");
+}
+
 TEST(AtomicOutput, LeavesNoFileWhenNotCommitted) {
   const std::string path = ::testing::TempDir() + "atomic_output_test.txt";
   std::filesystem::remove(path);

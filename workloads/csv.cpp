@@ -383,16 +383,6 @@ Trace read_csv_trace(const std::string& path) {
 
 namespace {
 
-std::string csv_escape(std::string_view s) {
-  if (s.find_first_of(",\"\n") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string group_text(const Trace& trace, std::uint32_t group) {
   std::string out;
   for (std::uint16_t m : trace.group(group)) {
@@ -411,17 +401,17 @@ void write_csv_trace(const Trace& trace, std::ostream& out) {
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const Op op = trace.op(i);
     row.clear();
-    fmt::format_to(std::back_inserter(row), "{},{},{},{},{},{},", to_string(op.kind), csv_escape(trace.endpoint_name(op.src)),
-                   csv_escape(trace.endpoint_name(op.dst)), op.bytes, model::to_string(op.src_mem),
+    fmt::format_to(std::back_inserter(row), "{},{},{},{},{},{},", to_string(op.kind), csv_field(trace.endpoint_name(op.src)),
+                   csv_field(trace.endpoint_name(op.dst)), op.bytes, model::to_string(op.src_mem),
                    model::to_string(op.dst_mem));
     if (op.start_ns >= 0) fmt::format_to(std::back_inserter(row), "{}", op.start_ns);
     row += ',';
     if (op.duration_ns >= 0) fmt::format_to(std::back_inserter(row), "{}", op.duration_ns);
     fmt::format_to(std::back_inserter(row), ",{},{},", op.stream, op.group ? group_text(trace, op.group) : "");
     if (op.root >= 0) fmt::format_to(std::back_inserter(row), "{}", op.root);
-    fmt::format_to(std::back_inserter(row), ",{},{},{},{}\n", csv_escape(trace.objects[op.object]),
-                   csv_escape(trace.lines[op.line]), csv_escape(trace.comms[op.comm]),
-                   op.issuer == kNoEndpoint ? "" : csv_escape(trace.endpoint_name(op.issuer)));
+    fmt::format_to(std::back_inserter(row), ",{},{},{},{}\n", csv_field(trace.objects[op.object]),
+                   csv_field(trace.lines[op.line]), csv_field(trace.comms[op.comm]),
+                   op.issuer == kNoEndpoint ? "" : csv_field(trace.endpoint_name(op.issuer)));
     out << row;
   }
 }
