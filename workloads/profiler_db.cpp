@@ -178,6 +178,16 @@ void read_memsets(const SqliteDb& db, Builder& b) {
   }
 }
 
+/// Device names by device id from `query` (columns: id, name).
+void read_device_names(const SqliteDb& db, const char* query, Trace& trace) {
+  SqliteDb::Statement s(db, query);
+  while (s.step()) {
+    const auto id = static_cast<std::size_t>(std::max<std::int64_t>(0, s.i64(0)));
+    if (trace.device_names.size() <= id) trace.device_names.resize(id + 1);
+    trace.device_names[id] = s.text(1);
+  }
+}
+
 }  // namespace
 
 std::string detect_profiler_db(const SqliteDb& db) {
@@ -239,13 +249,8 @@ Trace read_nvprof(const SqliteDb& db) {
     }
   }
   if (db.has_table("CUPTI_ACTIVITY_KIND_DEVICE") && db.has_table("StringTable")) {
-    SqliteDb::Statement s(db, "SELECT d.id, s.value FROM CUPTI_ACTIVITY_KIND_DEVICE d JOIN StringTable s "
-                              "ON d.name = s._id_ ORDER BY d.id");
-    while (s.step()) {
-      const auto id = static_cast<std::size_t>(std::max<std::int64_t>(0, s.i64(0)));
-      if (trace.device_names.size() <= id) trace.device_names.resize(id + 1);
-      trace.device_names[id] = s.text(1);
-    }
+    read_device_names(db, "SELECT d.id, s.value FROM CUPTI_ACTIVITY_KIND_DEVICE d JOIN StringTable s "
+                          "ON d.name = s._id_ ORDER BY d.id", trace);
   }
   b.finish();
   return trace;
@@ -299,12 +304,7 @@ Trace read_nsys(const SqliteDb& db) {
   read_memsets(db, b);
   if (db.has_table("TARGET_INFO_GPU") && db.has_column("TARGET_INFO_GPU", "name") &&
       db.has_column("TARGET_INFO_GPU", "id")) {
-    SqliteDb::Statement s(db, "SELECT id, name FROM TARGET_INFO_GPU ORDER BY id");
-    while (s.step()) {
-      const auto id = static_cast<std::size_t>(std::max<std::int64_t>(0, s.i64(0)));
-      if (trace.device_names.size() <= id) trace.device_names.resize(id + 1);
-      trace.device_names[id] = s.text(1);
-    }
+    read_device_names(db, "SELECT id, name FROM TARGET_INFO_GPU ORDER BY id", trace);
   }
   b.finish();
   return trace;
