@@ -288,14 +288,24 @@ std::vector<double> Projector::group_times(const std::vector<const model::Model*
   return out;
 }
 
-std::string Projector::bound_by(std::size_t i, double total_ns) const {
+std::string Projector::Bound::describe() const {
+  switch (what) {
+    case What::fixed_cost: return "fixed cost";
+    case What::host_copy: return "host copy";
+    case What::gpu_memory: return "GPU memory";
+    case What::link: return link->describe();
+  }
+  return "";
+}
+
+Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
   const OpKind kind = trace_->kinds()[i];
   const double total = total_ns >= 0 ? total_ns : time_ns(i, model::find_model("default"));
   const model::PathSpec* spec = nullptr;
   double bytes = static_cast<double>(trace_->bytes()[i]);
   if (workloads::is_collective(kind)) {
     const PreparedGroup& g = groups_[trace_->op(i).group];
-    if (g.ring.empty()) return "fixed cost";
+    if (g.ring.empty()) return {};
     spec = &g.ring.front();
     for (const auto& p : g.ring)
       if (p.peak_gbps() < spec->peak_gbps()) spec = &p;
@@ -305,15 +315,15 @@ std::string Projector::bound_by(std::size_t i, double total_ns) const {
   const Category cat = index_->categories[i];
   const auto cls = copy_class_of(cat);
   const double fixed = workloads::is_collective(kind) ? 0.0 : fixed_[static_cast<std::size_t>(cls ? *cls : CopyClass::p2p)].ns;
-  if (total <= 0 || fixed >= total - fixed) return "fixed cost";
-  if (spec->hops.empty()) return "GPU memory";
+  if (total <= 0 || fixed >= total - fixed) return {};
+  if (spec->hops.empty()) return {Bound::What::gpu_memory};
   model::Transfer t;
   t.bytes = bytes;
   t.access = model::copy_access(spec->cls);
   const double link_gbps = model::path_effective_gbps(*spec, t);
   if ((cat == Category::h2d_pageable || cat == Category::d2h_pageable) && spec->host_copy_gbps > 0 &&
       spec->host_copy_gbps < link_gbps)
-    return "host copy";
+    return {Bound::What::host_copy};
   const model::LinkSpec* slowest = &spec->hops.front();
   double slowest_gbps = model::effective_gbps(*slowest, bytes, t.access);
   for (const auto& hop : spec->hops) {
@@ -323,7 +333,7 @@ std::string Projector::bound_by(std::size_t i, double total_ns) const {
       slowest_gbps = g;
     }
   }
-  return slowest->describe();
+  return {Bound::What::link, slowest};
 }
 
 double Projector::collective_time_ns(std::size_t i, const model::Model& m) const {

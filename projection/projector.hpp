@@ -70,11 +70,21 @@ class Projector {
   std::vector<double> group_times(const std::vector<const model::Model*>& models) const;
   const TraceIndex& index() const { return *index_; }
 
-  /// What bounds operation i on the target under linkcast's `default` model: "fixed cost" when
-  /// L + O outweighs the bandwidth term, else "host copy" (pageable staging), "GPU memory"
-  /// (within one GPU) or the slowest link on its path ("PCIe Gen5 x16", "NV18 (NVLink4)", ...).
-  /// `default_ns`: the operation's time under `default` if already known.
-  std::string bound_by(std::size_t i, double default_ns = -1) const;
+  /// What bounds an operation: its fixed cost, the host's staging copy, GPU memory, or a link.
+  struct Bound {
+    enum class What : std::uint8_t { fixed_cost, host_copy, gpu_memory, link };
+    What what = What::fixed_cost;
+    const model::LinkSpec* link = nullptr;  // the slowest link, for What::link
+    bool operator==(const Bound&) const = default;
+    /// "fixed cost", "host copy", "GPU memory" or the link ("PCIe Gen5 x16", "NV18 (NVLink4)").
+    std::string describe() const;
+  };
+  /// What bounds operation i on the target under linkcast's `default` model: the fixed cost when
+  /// L + O outweighs the bandwidth term, else the host copy (pageable staging), GPU memory
+  /// (within one GPU) or the slowest link on its path. `default_ns`: the operation's time under
+  /// `default` if already known.
+  Bound bound(std::size_t i, double default_ns = -1) const;
+  std::string bound_by(std::size_t i, double default_ns = -1) const { return bound(i, default_ns).describe(); }
 
   Category category(std::size_t i) const { return index_->categories[i]; }
   const std::vector<Category>& categories() const { return index_->categories; }

@@ -87,7 +87,8 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
     try {
       const Projector projector(t->from, node, *t->index, t->map);
       item.model_totals_s.assign(models.size(), 0.0);
-      std::map<std::string, double> bound;
+      // Time per bound (few distinct ones: a linear search beats formatting names per group).
+      std::vector<std::pair<Projector::Bound, double>> bounds;
       const model::Model& default_model = model::find_model("default");
       const TraceIndex& index = *t->index;
       for (std::size_t g = 0; g < index.group_first.size(); ++g) {
@@ -99,11 +100,16 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
           if (m == 0) {
             item.by_kind_s[static_cast<std::size_t>(projector.category(first))] += ns / 1e9;
             const double default_ns = models[m] == &default_model ? one : -1.0;
-            bound[projector.bound_by(first, default_ns)] += ns;
+            const Projector::Bound b = projector.bound(first, default_ns);
+            auto at = std::find_if(bounds.begin(), bounds.end(), [&](const auto& e) { return e.first == b; });
+            if (at == bounds.end()) bounds.emplace_back(b, ns);
+            else at->second += ns;
           }
         }
       }
       item.figure_s = item.model_totals_s.front();
+      std::map<std::string, double> bound;  // links of one class on different hops count together
+      for (const auto& [b, ns] : bounds) bound[b.describe()] += ns;
       double total = 0;
       for (const auto& [name, ns] : bound) total += ns;
       const auto top = std::max_element(bound.begin(), bound.end(),
