@@ -45,15 +45,12 @@
 #include <string>
 #include <vector>
 
+#include "record_common.cuh"
+
 namespace {
 
-void check(cudaError_t e, const char* what, int line) {
-  if (e != cudaSuccess) {
-    throw std::runtime_error("concurrency.cu:" + std::to_string(line) + ": " + what + ": " +
-                             cudaGetErrorString(e));
-  }
-}
-#define CUDA_CHECK(call) check((call), #call, __LINE__)
+using record::split;
+
 
 constexpr int kHost = -1;  // endpoint index of host memory (cpu0)
 constexpr size_t kMiB = size_t{1} << 20;
@@ -363,17 +360,6 @@ struct Options {
                "                   [--trace PATH] [--summary PATH]\n",
                msg.c_str());
   std::exit(2);
-}
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> parts;
-  size_t begin = 0;
-  while (begin <= s.size()) {
-    const size_t end = std::min(s.find(',', begin), s.size());
-    if (end > begin) parts.push_back(s.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return parts;
 }
 
 long parse_long(const std::string& s) {

@@ -40,18 +40,15 @@
 #include <string>
 #include <vector>
 
+#include "record_common.cuh"
+
 namespace {
+
+using record::split;
 
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-void check(cudaError_t e, const char* what, int line) {
-  if (e != cudaSuccess) {
-    throw std::runtime_error("copybench.cu:" + std::to_string(line) + ": " + what + ": " +
-                             cudaGetErrorString(e));
-  }
-}
-#define CUDA_CHECK(call) check((call), #call, __LINE__)
 // Runs a CUDA call that moves data and evaluates to the source line of that call, which the
 // trace's `line` column reports.
 #define TRACED_CALL(call) (CUDA_CHECK(call), __LINE__)
@@ -463,17 +460,6 @@ double run_task(const Mode& m, int a, int b, Resources& res, const Options& opt,
   for (const Mode& m : kModes) std::fprintf(stderr, " %s", m.name);
   std::fprintf(stderr, "\n");
   std::exit(2);
-}
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> parts;
-  size_t begin = 0;
-  while (begin <= s.size()) {
-    const size_t end = std::min(s.find(',', begin), s.size());
-    if (end > begin) parts.push_back(s.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return parts;
 }
 
 size_t parse_bytes(const std::string& s) {
