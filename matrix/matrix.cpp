@@ -304,15 +304,8 @@ Report build(const workloads::Trace& trace, const Options& options) {
     auto [it, fresh] = cache.try_emplace(key);
     if (!fresh) return it->second;
     Decomposed& d = it->second;
-    workloads::CollectiveSpec spec;
-    spec.kind = op.kind;
-    spec.nranks = static_cast<int>(size);
-    spec.bytes = op.bytes;
-    spec.root = key.root;
-    spec.algo = options.collectives.algo;
+    workloads::CollectiveSpec spec = options.collectives.spec(op.kind, static_cast<int>(size), op.bytes, key.root);
     spec.channels = channels;
-    spec.chunk_bytes = options.collectives.chunk_bytes;
-    spec.elem_bytes = options.collectives.elem_bytes;
     // A tree is only NCCL's for allreduce, broadcast and reduce: the others run rings.
     if (spec.algo == workloads::CollAlgo::tree &&
         (op.kind == OpKind::allgather || op.kind == OpKind::reducescatter || op.kind == OpKind::alltoall))

@@ -180,6 +180,20 @@ struct CollectiveConfig {
   bool channels_given = false;  // false: `channels` is a default (the node's or kDefaultChannels)
   std::uint64_t chunk_bytes = 0;  // 0: NCCL's default
   std::uint32_t elem_bytes = 4;
+
+  /// One call of `kind` on `nranks` ranks under this configuration.
+  CollectiveSpec spec(OpKind kind, int nranks, std::uint64_t bytes, int root = 0) const {
+    CollectiveSpec s;
+    s.kind = kind;
+    s.nranks = nranks;
+    s.bytes = bytes;
+    s.root = root;
+    s.algo = algo;
+    s.channels = channels;
+    s.chunk_bytes = chunk_bytes;
+    s.elem_bytes = elem_bytes;
+    return s;
+  }
 };
 
 }  // namespace linkcast::workloads

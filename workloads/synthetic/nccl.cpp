@@ -19,15 +19,7 @@ void nccl(Context& ctx, OpKind kind) {
   const int root = rooted ? static_cast<int>(p.count("root", 0, 0, static_cast<std::uint64_t>(n - 1))) : -1;
 
   // Validate the call once, so a bad size or algorithm is reported against its key.
-  CollectiveSpec spec;
-  spec.kind = kind;
-  spec.nranks = n;
-  spec.bytes = bytes;
-  spec.root = rooted ? root : 0;
-  spec.algo = ctx.collectives.algo;
-  spec.channels = ctx.collectives.channels;
-  spec.chunk_bytes = ctx.collectives.chunk_bytes;
-  spec.elem_bytes = ctx.collectives.elem_bytes;
+  const CollectiveSpec spec = ctx.collectives.spec(kind, n, bytes, rooted ? root : 0);
   try {
     validate(spec);
   } catch (const InputError& e) {

@@ -23,13 +23,7 @@ void data_parallel(Context& ctx) {
   const std::uint64_t batch = p.size("batch", std::uint64_t{16} << 20, 1);
   const std::uint64_t steps = p.count("steps", 1);
   const int n = b.device_count();
-  CollectiveSpec spec;
-  spec.kind = OpKind::allreduce;
-  spec.nranks = n;
-  spec.bytes = params;
-  spec.algo = ctx.collectives.algo;
-  spec.channels = ctx.collectives.channels;
-  spec.chunk_bytes = ctx.collectives.chunk_bytes;
+  const CollectiveSpec spec = ctx.collectives.spec(OpKind::allreduce, n, params);
   try {
     validate(spec);
   } catch (const InputError& e) {
