@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the README's "Beat the paper" table: each Titan bandwidthTest trace projected onto
+# Reproduces the README's "Titan → Summit: beating AHEAD on its own data" table: each Titan bandwidthTest trace projected onto
 # Summit and scored against the Summit trace of the same test, WMAPE per model for the pair's
 # transfer kind. Needs build/linkcast and ../shared/data/ahead.
 set -euo pipefail
