@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/error.hpp"
+#include "test_util.hpp"
 #include "workloads/backend.hpp"
 
 namespace linkcast::workloads {
@@ -20,15 +21,6 @@ BackendOptions gpus(int n) {
   BackendOptions o;
   o.gpu_count = n;
   return o;
-}
-
-std::string err(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 struct Row {
@@ -61,11 +53,11 @@ TEST(Backend, AllocationsAreDisjointAndStayAttributableAfterFree) {
   // After the free the range still names its device and object (Snoopie, sec. 4.2).
   EXPECT_EQ(b.lookup(x + 10, 4, "test").device, 0);
   EXPECT_TRUE(b.lookup(x + 10, 4, "test").freed);
-  EXPECT_EQ(err([&] { b.lookup(x + 1000, 4, "kernel k"); }),
+  EXPECT_EQ(test::error_of([&] { b.lookup(x + 1000, 4, "kernel k"); }),
             fmt::format("kernel k: address {:#x} is not in any allocation (an illegal address)", x + 1000));
-  EXPECT_EQ(err([&] { b.lookup(x + 996, 8, "kernel k"); }),
+  EXPECT_EQ(test::error_of([&] { b.lookup(x + 996, 8, "kernel k"); }),
             "kernel k: 8 bytes at offset 996 run past the end of 'x (app.cu:10)' (device memory on gpu0) (1000 bytes)");
-  EXPECT_EQ(err([&] { b.free(x); }), "free: 'x (app.cu:10)' (device memory on gpu0) was already freed");
+  EXPECT_EQ(test::error_of([&] { b.free(x); }), "free: 'x (app.cu:10)' (device memory on gpu0) was already freed");
 }
 
 TEST(Backend, PeerLoadsAndStoresNeedPeerAccessAndNameTheIssuer) {
@@ -76,7 +68,7 @@ TEST(Backend, PeerLoadsAndStoresNeedPeerAccessAndNameTheIssuer) {
   {
     auto k = b.launch(0, "k");
     const std::uint32_t line = k.line("a.cu:40");
-    EXPECT_EQ(err([&] { k.load(remote, 128, line); }),
+    EXPECT_EQ(test::error_of([&] { k.load(remote, 128, line); }),
               "kernel 'k' on gpu0 loads from 'halo (a.cu:2)' (device memory on gpu1) at line 'a.cu:40' without peer "
               "access; call enable_peer_access(0, 1) first");
   }
@@ -115,7 +107,7 @@ TEST(Backend, ZeroCopyReachesPinnedHostMemoryOnly) {
   EXPECT_EQ(b.trace().endpoint_name(op.src), "cpu1");
   EXPECT_EQ(op.src_mem, MemKind::pinned);
   EXPECT_EQ(b.trace().endpoint_name(op.dst), "gpu0");
-  EXPECT_EQ(err([&] { k.store(pageable, 4, k.line("z.cu:21")); }),
+  EXPECT_EQ(test::error_of([&] { k.store(pageable, 4, k.line("z.cu:21")); }),
             "kernel 'zc' on gpu0 stores to 'p (z.cu:4)' (pageable memory on host) at line 'z.cu:21': pageable host "
             "memory is not mapped into the GPU's address space; allocate it pinned (cudaMallocHost) for zero-copy");
 }
@@ -174,10 +166,10 @@ TEST(Backend, MemcpyInfersDirectionsAndStagesPeerCopiesWithoutPeerAccess) {
   EXPECT_EQ(leg1.line, leg2.line);
   EXPECT_EQ(leg1.dst_mem, MemKind::pinned);
   EXPECT_EQ(b.stats().staged_copies, 1u);
-  EXPECT_EQ(err([&] { b.memcpy(d0, h, 8, Kind::device_to_host, "c.cu:20"); }),
+  EXPECT_EQ(test::error_of([&] { b.memcpy(d0, h, 8, Kind::device_to_host, "c.cu:20"); }),
             "memcpy (device_to_host) at c.cu:20: the source 'h (c.cu:1)' (pinned memory on host) is not device memory; "
             "use the kind that matches the pointers, or inferred (cudaMemcpyDefault)");
-  EXPECT_EQ(err([&] { b.memcpy_peer(d2, 1, d0, 0, 8, "c.cu:21"); }),
+  EXPECT_EQ(test::error_of([&] { b.memcpy_peer(d2, 1, d0, 0, 8, "c.cu:21"); }),
             "memcpy_peer at c.cu:21: the destination 'd2 (c.cu:5)' (device memory on gpu2) is not memory of device 1");
 }
 
@@ -239,7 +231,7 @@ TEST(Backend, CollectivesAreRecordedOncePerRank) {
     EXPECT_EQ(op.bytes, 4096u);
     EXPECT_EQ(t.objects[op.object], "r (n.cu:2)");
   }
-  EXPECT_EQ(err([&] { b.collective(OpKind::allreduce, w, {s0, s0}, {r0, r1}, 4096, "n.cu:31"); }),
+  EXPECT_EQ(test::error_of([&] { b.collective(OpKind::allreduce, w, {s0, s0}, {r0, r1}, 4096, "n.cu:31"); }),
             "allreduce on 'W' at n.cu:31: rank 1's send buffer 's (n.cu:1)' (device memory on gpu0) is not memory of "
             "its GPU gpu1");
 }

@@ -124,12 +124,16 @@ TEST(SimPlan, CopiesOnAGpusEnginesShareTheLink) {
 }
 
 TEST(SimPlan, OneStreamRunsInOrder) {
-  // The same two copies on one stream: the second starts when the first ends, each alone.
+  // On the 4-engine node, where the same two copies on two streams overlap and both end at
+  // L + 2 x data (above), on one stream the second starts when the first ends and runs alone:
+  // it ends at 2 x (L + data). Only stream order can make the difference.
+  const topology::Node& n = two_engine_node();
   Trace t;
   t.push(copy(t, "gpu0", "gpu1", kGiB, 7));
   t.push(copy(t, "gpu0", "gpu1", kGiB, 7));
-  const SimResult r = simulate(node("dgx1-v100"), t, {});
-  const double alone = alone_ns(node("dgx1-v100"), "gpu0", "gpu1", kGiB);
+  const SimResult r = simulate(n, t, {});
+  const double alone = alone_ns(n, "gpu0", "gpu1", kGiB);
+  EXPECT_NEAR(r.ops[0].end_ns, alone, 1e-3);
   EXPECT_NEAR(r.ops[1].start_ns, alone, 1e-3);
   EXPECT_NEAR(r.ops[1].end_ns, 2 * alone, 1e-3);
 }

@@ -42,7 +42,8 @@ TEST(AxisPath, ErrorsNameThePathAndTheChoices) {
 }
 
 std::string write_study(const std::string& name, const std::string& body) {
-  // Studies refer to files relative to themselves: write them beside the shipped configs' folder.
+  // Studies refer to files relative to themselves: written into the test temp folder, they name
+  // shipped configs by absolute path and nodes written beside them by relative path.
   const std::string path = ::testing::TempDir() + name;
   std::ofstream(path) << body;
   return path;

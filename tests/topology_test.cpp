@@ -37,12 +37,7 @@ links:
 )";
 
 std::string error_of(const std::string& yaml) {
-  try {
-    parse_node(yaml, "node.yaml");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_of([&] { parse_node(yaml, "node.yaml"); });
 }
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {

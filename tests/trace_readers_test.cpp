@@ -75,6 +75,9 @@ TEST(CsvTrace, ErrorsNameFileLineAndColumn) {
             "t.csv:2: a allgather needs the GPUs taking part in column 'group' (e.g. 0-3)");
   EXPECT_EQ(error_of([&] { parse_csv_trace(header + "copy,cpu0,gpu0,1,pinnned\n", "t.csv"); }),
             "t.csv:2: 5 fields, but the header has 4 columns");
+  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,dst,bytes,src_mem\ncopy,cpu0,gpu0,1,pinnned\n", "t.csv"); }),
+            "t.csv:2: column 'src_mem': 'pinnned' is not a memory kind; use pageable, pinned, device, managed or "
+            "unknown");
   EXPECT_EQ(error_of([&] { parse_csv_trace("", "t.csv"); }),
             "t.csv: empty trace: no header line (expected at least kind,src,dst,bytes)");
 }
@@ -91,6 +94,9 @@ TEST(TraceFormat, IsChosenByContentNotExtension) {
   gzclose(f);
   EXPECT_EQ(detect_trace_format(gz), "csv");
   EXPECT_EQ(read_trace(gz).bytes()[0], 16u);
+  // A recorded Kineto trace is stored gzip'd (tests/data/real): the format comes from the
+  // decompressed content.
+  EXPECT_EQ(detect_trace_format(test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz"), "kineto");
 }
 
 // --- nvprof (real AHEAD databases) -------------------------------------------------------------

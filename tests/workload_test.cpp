@@ -37,12 +37,7 @@ Pairs pairs(const Trace& t, OpKind kind) {
 std::string gpu(int i) { return "gpu" + std::to_string(i); }
 
 std::string err(const std::string& spec, const topology::Node* node = nullptr) {
-  try {
-    run_workload(spec, node);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_of([&] { run_workload(spec, node); });
 }
 
 TEST(Workloads, StencilPeriodicOnEightGpusTouchesOnlyNeighboursAndTheWrap) {

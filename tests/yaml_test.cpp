@@ -4,17 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "test_util.hpp"
 
 namespace linkcast::yaml {
 namespace {
 
 std::string error_of(const std::string& text) {
-  try {
-    (void)parse(text, "f.yaml");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_of([&] { (void)parse(text, "f.yaml"); });
 }
 
 TEST(Yaml, NodesKnowTheirLineAndColumn) {
