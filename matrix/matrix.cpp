@@ -57,7 +57,6 @@ struct Cell {
 /// One collective's decomposition as per-rank rows: bytes and transfers from rank i to j.
 struct Decomposed {
   bool ok = false;
-  std::size_t n = 0;
   std::vector<std::uint64_t> bytes, count;
   std::vector<std::uint64_t> row_inter_bytes;  // per rank: bytes sent to other ranks
 };
@@ -306,17 +305,13 @@ Report build(const workloads::Trace& trace, const Options& options) {
     workloads::CollectiveSpec spec = options.collectives.spec(op.kind, static_cast<int>(size), op.bytes, key.root);
     spec.channels = channels;
     // A tree is only NCCL's for allreduce, broadcast and reduce: the others run rings.
-    if (spec.algo == workloads::CollAlgo::tree &&
-        (op.kind == OpKind::allgather || op.kind == OpKind::reducescatter || op.kind == OpKind::alltoall))
-      spec.algo = workloads::CollAlgo::ring;
+    if (spec.algo == workloads::CollAlgo::tree && workloads::per_rank_block(op.kind)) spec.algo = workloads::CollAlgo::ring;
+    // A recorded size need not be a whole number of the assumed datatype's elements.
+    const std::uint64_t unit = std::uint64_t{spec.elem_bytes} * (workloads::per_rank_block(op.kind) ? size : 1);
+    if (op.bytes % unit != 0) spec.elem_bytes = 1;
     workloads::Decomposition dec;
     try {
-      try {
-        dec = workloads::decompose(spec);
-      } catch (const InputError&) {
-        spec.elem_bytes = 1;  // a recorded size need not be a multiple of the assumed datatype
-        dec = workloads::decompose(spec);
-      }
+      dec = workloads::decompose(spec);
     } catch (const InputError& e) {
       r.warnings.push_back(fmt::format("{}: cannot decompose this {} of {} bytes over {} ranks ({}); its traffic "
                                        "is left out of the matrices",
@@ -325,14 +320,11 @@ Report build(const workloads::Trace& trace, const Options& options) {
       return d;
     }
     d.ok = true;
-    d.n = size;
-    d.bytes.assign(size * size, 0);
+    d.bytes = dec.pair_bytes();
+    d.row_inter_bytes = dec.sent_bytes();
     d.count.assign(size * size, 0);
-    d.row_inter_bytes.assign(size, 0);
     for (const workloads::CollStep& s : dec.steps) {
-      d.bytes[s.src * size + s.dst] += s.bytes;
       d.count[s.src * size + s.dst] += 1;
-      if (s.src != s.dst) d.row_inter_bytes[s.src] += s.bytes;
     }
     return d;
   };

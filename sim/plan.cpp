@@ -395,15 +395,17 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   spec.bytes = c.bytes;
   spec.algo = c.algo;
   spec.channels = comm_channels;
+  // Rings share the buffer by their channels, in whole elements (whole per-rank blocks where the
+  // buffer is split per rank); a recorded size need not be whole elements of the assumed type.
+  const bool per_rank = workloads::per_rank_block(c.kind);
+  const std::uint64_t ranks_per_unit = per_rank ? static_cast<std::uint64_t>(n) : 1u;
+  spec.elem_bytes = c.bytes % (std::uint64_t{options_.elem_bytes} * ranks_per_unit) == 0 ? options_.elem_bytes : 1;
   const int used = workloads::effective_channels(spec);
   c.channels = used;
   std::vector<int> per_ring(topo.rings.size(), 0);
   for (int ch = 0; ch < used; ++ch)
     ++per_ring[static_cast<std::size_t>(topo.ring_of_channel[static_cast<std::size_t>(ch % topo.channels())])];
-  // Rings share the buffer by their channels, in whole elements (whole per-rank blocks where the
-  // buffer is split per rank).
-  const bool per_rank = c.kind == OpKind::allgather || c.kind == OpKind::reducescatter || c.kind == OpKind::alltoall;
-  const std::uint64_t elem = spec.elem_bytes * (per_rank ? static_cast<std::uint64_t>(n) : 1u);
+  const std::uint64_t elem = spec.elem_bytes * ranks_per_unit;
   const std::uint64_t total_elems = c.bytes / elem;
   std::uint64_t elems_left = total_elems;
   std::uint32_t channel_base = 0;
@@ -657,6 +659,7 @@ void apply_collective_config(const workloads::CollectiveConfig& c, SimOptions& o
   if (c.algo_given && !options.algo) options.algo = c.algo;
   if (c.channels_given) options.channels = c.channels;
   if (c.chunk_bytes > 0) options.chunk_bytes = c.chunk_bytes;
+  options.elem_bytes = c.elem_bytes;
 }
 
 }  // namespace linkcast::sim

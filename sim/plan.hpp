@@ -52,6 +52,9 @@ struct SimOptions {
   std::optional<nccl::Proto> proto;
   int channels = 0;
   std::uint64_t chunk_bytes = 0;
+  /// Bytes per element of the collectives' data (the datatype); a call whose size is not a whole
+  /// number of elements is split in bytes.
+  std::uint32_t elem_bytes = 4;
   /// Utilisation-over-time bins per link in the result.
   int bins = 20;
   /// Keep every collective transfer (for the timeline).

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "model/models.hpp"
 #include "sim/plan.hpp"
+#include "sim/report.hpp"
 #include "test_util.hpp"
 #include "topology/loader.hpp"
 #include "topology/node.hpp"
@@ -281,6 +282,23 @@ TEST(SimPlan, RingAllreduceRunsAtNcclsPerChannelRate) {
   EXPECT_NEAR(c.nccl_model.time_ns, nccl, 1e-6 * nccl);
   // Each GPU's port carried 2 x 7/8 of the buffer out (reduce-scatter, then all-gather).
   for (const LinkResult& l : r.links) EXPECT_NEAR(l.data_bytes, 2.0 * 7 / 8 * kGiB, 1.0);
+}
+
+TEST(SimPlan, CollectivesMoveEveryByteWhateverTheElementSize) {
+  // A 2-rank ring allreduce sends each rank's other half once in reduce-scatter and once in
+  // all-gather: 2 x (n-1)/n x S = S per GPU port. With S = 1,000,002 B (not a whole number of
+  // 4-byte elements, as a recorded size may be) every byte must still be moved: 1,000,002 B out
+  // of each GPU. With 2-byte elements (`elem_bytes`, the workload key `elem=2`) the same.
+  for (std::uint32_t elem : {4u, 2u}) {
+    SimOptions o;
+    o.elem_bytes = elem;
+    o.algo = workloads::CollAlgo::ring;
+    const SimResult r = simulate(node("hgx-h100"), allreduce_trace(2, 1'000'002), o);
+    double out_of_gpu0 = 0;
+    for (const LinkResult& l : r.links)
+      if (link_name(node("hgx-h100"), l) == "gpu0->nvswitch0") out_of_gpu0 = l.data_bytes;
+    EXPECT_NEAR(out_of_gpu0, 1'000'002.0, 1e-3) << "elem " << elem;
+  }
 }
 
 TEST(SimPlan, NcclModelModeTakesNcclsTime) {

@@ -19,15 +19,14 @@ std::optional<CollAlgo> parse_coll_algo(std::string_view name) {
   return std::nullopt;
 }
 
+bool per_rank_block(OpKind kind) {
+  return kind == OpKind::allgather || kind == OpKind::reducescatter || kind == OpKind::alltoall;
+}
+
 namespace {
 
 std::uint64_t div_up(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 std::uint64_t round_up(std::uint64_t a, std::uint64_t b) { return div_up(a, b) * b; }
-
-/// Bytes each rank's block has for the collectives whose buffer is split per rank.
-bool per_rank_block(OpKind kind) {
-  return kind == OpKind::allgather || kind == OpKind::reducescatter || kind == OpKind::alltoall;
-}
 
 /// Builds the step list. Steps of zero bytes (the tail of the last loop) are not emitted; a
 /// step depending on one inherits its dependencies instead, so the order constraints survive.

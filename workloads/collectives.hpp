@@ -145,6 +145,10 @@ std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels);
 /// never below 1.
 int effective_channels(const CollectiveSpec& spec);
 
+/// Whether the collective's buffer is split into one block per rank (allgather, reducescatter,
+/// alltoall): its size must divide by the ranks, and NCCL runs it without a tree.
+bool per_rank_block(OpKind kind);
+
 /// Checks the spec (kind is a collective, nranks >= 1, root in range, algorithm supported,
 /// sizes) and throws InputError naming the field and the fix.
 void validate(const CollectiveSpec& spec);
