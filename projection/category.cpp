@@ -20,12 +20,12 @@ std::vector<char> host_flags(const workloads::Trace& trace) {
   return host;
 }
 
-Category categorize(const workloads::Trace& trace, std::size_t i) { return categorize(trace, i, host_flags(trace)); }
+namespace {
 
-Category categorize(const workloads::Trace& trace, std::size_t i, const std::vector<char>& host) {
+/// Operation i's category, given whether its source and destination are hosts.
+Category categorize(const workloads::Trace& trace, std::size_t i, bool src_host, bool dst_host) {
   using workloads::OpKind;
-  const OpKind kind = trace.kinds()[i];
-  switch (kind) {
+  switch (trace.kinds()[i]) {
     case OpKind::access: return Category::access;
     case OpKind::migrate: return Category::migrate;
     case OpKind::memset: return Category::memset;
@@ -39,13 +39,21 @@ Category categorize(const workloads::Trace& trace, std::size_t i, const std::vec
     case OpKind::recv: return Category::sendrecv;
     case OpKind::copy: break;
   }
-  const std::uint16_t src = trace.srcs()[i], dst = trace.dsts()[i];
-  const bool src_host = host[src] != 0;
-  const bool dst_host = host[dst] != 0;
   if (src_host && dst_host) return Category::h2h;
   if (src_host) return trace.src_mems()[i] == model::MemKind::pageable ? Category::h2d_pageable : Category::h2d_pinned;
   if (dst_host) return trace.dst_mems()[i] == model::MemKind::pageable ? Category::d2h_pageable : Category::d2h_pinned;
-  return src == dst ? Category::d2d : Category::p2p;
+  return trace.srcs()[i] == trace.dsts()[i] ? Category::d2d : Category::p2p;
+}
+
+}  // namespace
+
+Category categorize(const workloads::Trace& trace, std::size_t i) {
+  return categorize(trace, i, workloads::is_host_name(trace.endpoint_name(trace.srcs()[i])),
+                    workloads::is_host_name(trace.endpoint_name(trace.dsts()[i])));
+}
+
+Category categorize(const workloads::Trace& trace, std::size_t i, const std::vector<char>& host) {
+  return categorize(trace, i, host[trace.srcs()[i]] != 0, host[trace.dsts()[i]] != 0);
 }
 
 std::optional<topology::CopyClass> copy_class_of(Category c) {

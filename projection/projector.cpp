@@ -276,9 +276,15 @@ double Projector::time_ns(std::size_t i, const model::Model& m) const {
     t.request_bytes = std::min(t.bytes, 128.0);  // one warp's coalesced 32 x 4 B request
   }
   if (kind == OpKind::memset) t.write_only = true;
-  const auto cls = copy_class_of(cat);
-  t.fixed_ns = fixed_[static_cast<std::size_t>(cls ? *cls : topology::copy_class(spec.cls, pageable))].ns;
+  t.fixed_ns = fixed_ns(i, spec);
   return m.time_ns(spec, t);
+}
+
+double Projector::fixed_ns(std::size_t i, const model::PathSpec& spec) const {
+  const Category cat = index_->categories[i];
+  const auto cls = copy_class_of(cat);
+  const bool pageable = cat == Category::h2d_pageable || cat == Category::d2h_pageable;
+  return fixed_[static_cast<std::size_t>(cls ? *cls : topology::copy_class(spec.cls, pageable))].ns;
 }
 
 std::vector<double> Projector::group_times(const std::vector<const model::Model*>& models) const {
@@ -300,7 +306,8 @@ std::string Projector::Bound::describe() const {
 
 Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
   const OpKind kind = trace_->kinds()[i];
-  const double total = total_ns >= 0 ? total_ns : time_ns(i, model::find_model("default"));
+  static const model::Model& default_model = model::find_model("default");
+  const double total = total_ns >= 0 ? total_ns : time_ns(i, default_model);
   const model::PathSpec* spec = nullptr;
   double bytes = static_cast<double>(trace_->bytes()[i]);
   if (workloads::is_collective(kind)) {
@@ -313,26 +320,23 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
     spec = &pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
   }
   const Category cat = index_->categories[i];
-  const auto cls = copy_class_of(cat);
-  const double fixed = workloads::is_collective(kind) ? 0.0 : fixed_[static_cast<std::size_t>(cls ? *cls : CopyClass::p2p)].ns;
+  const double fixed = workloads::is_collective(kind) ? 0.0 : fixed_ns(i, *spec);
   if (total <= 0 || fixed >= total - fixed) return {};
   if (spec->hops.empty()) return {Bound::What::gpu_memory};
-  model::Transfer t;
-  t.bytes = bytes;
-  t.access = model::copy_access(spec->cls);
-  const double link_gbps = model::path_effective_gbps(*spec, t);
-  if ((cat == Category::h2d_pageable || cat == Category::d2h_pageable) && spec->host_copy_gbps > 0 &&
-      spec->host_copy_gbps < link_gbps)
-    return {Bound::What::host_copy};
-  const model::LinkSpec* slowest = &spec->hops.front();
-  double slowest_gbps = model::effective_gbps(*slowest, bytes, t.access);
+  // The slowest hop at this size (path_effective_gbps's minimum, with its link).
+  const model::Access access = model::copy_access(spec->cls);
+  const model::LinkSpec* slowest = nullptr;
+  double slowest_gbps = std::numeric_limits<double>::infinity();
   for (const auto& hop : spec->hops) {
-    const double g = model::effective_gbps(hop, bytes, t.access);
+    const double g = model::effective_gbps(hop, bytes, access);
     if (g < slowest_gbps) {
       slowest = &hop;
       slowest_gbps = g;
     }
   }
+  if ((cat == Category::h2d_pageable || cat == Category::d2h_pageable) && spec->host_copy_gbps > 0 &&
+      spec->host_copy_gbps < slowest_gbps)
+    return {Bound::What::host_copy};
   return {Bound::What::link, slowest};
 }
 

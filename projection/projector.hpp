@@ -84,7 +84,6 @@ class Projector {
   /// (within one GPU) or the slowest link on its path. `default_ns`: the operation's time under
   /// `default` if already known.
   Bound bound(std::size_t i, double default_ns = -1) const;
-  std::string bound_by(std::size_t i, double default_ns = -1) const { return bound(i, default_ns).describe(); }
 
   Category category(std::size_t i) const { return index_->categories[i]; }
   const std::vector<Category>& categories() const { return index_->categories; }
@@ -110,6 +109,9 @@ class Projector {
     return pairs_[static_cast<std::size_t>(src) * endpoints_ + dst];
   }
   double collective_time_ns(std::size_t i, const model::Model& model) const;
+  /// L + O of operation i (not a collective) over `spec`: its copy class's, or by direction for
+  /// device-initiated accesses and migrations.
+  double fixed_ns(std::size_t i, const model::PathSpec& spec) const;
   void estimate_fixed_costs(const topology::Node& from);
 
   const topology::Node* from_;

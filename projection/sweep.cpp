@@ -21,8 +21,6 @@
 
 namespace linkcast::projection {
 
-/// A trace read once: its index, its source node, and its distinct operations with their counts
-/// (a projection prices operations that differ only in time identically).
 /// A trace read once, with its index (whose groups are the distinct operations a point prices)
 /// and its source node.
 struct Sweep::PreparedTrace {
@@ -39,11 +37,14 @@ std::string fmt_num(double v) { return fmt::format("{:.9g}", v); }
 }  // namespace
 
 Sweep::Sweep(const Study& study) : study_(&study) {
+  for (const std::string& m : study.models) models_.push_back(&model::find_model(m));
+  default_model_ = &model::find_model("default");
+  sim_model_ = &model::find_model(study.sim_model);
   for (const StudyTrace& t : study.traces) {
     auto p = std::make_unique<PreparedTrace>();
     p->trace = workloads::read_trace(t.file);
     p->index = std::make_unique<TraceIndex>(p->trace);
-    p->from = topology::load_node(t.from_file);
+    p->from = t.from_file == study.base_file ? study.base : topology::load_node(t.from_file);
     p->map = t.map;
     // The base node must accept the trace; a point that does not is reported per point.
     (void)Projector(p->from, study.base, *p->index, p->map);
@@ -80,8 +81,7 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
   PointResult r;
   r.point = point;
   r.node_name = node.name;
-  std::vector<const model::Model*> models;
-  for (const std::string& m : study_->models) models.push_back(&model::find_model(m));
+  const std::vector<const model::Model*>& models = models_;
   for (const auto& t : traces_) {
     ItemResult item;
     try {
@@ -89,17 +89,17 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
       item.model_totals_s.assign(models.size(), 0.0);
       // Time per bound (few distinct ones: a linear search beats formatting names per group).
       std::vector<std::pair<Projector::Bound, double>> bounds;
-      const model::Model& default_model = model::find_model("default");
       const TraceIndex& index = *t->index;
+      const std::vector<double> times = projector.group_times(models);
       for (std::size_t g = 0; g < index.group_first.size(); ++g) {
         const std::size_t first = index.group_first[g];
         for (std::size_t m = 0; m < models.size(); ++m) {
-          const double one = projector.time_ns(first, *models[m]);
+          const double one = times[g * models.size() + m];
           const double ns = one * index.group_count[g];
           item.model_totals_s[m] += ns / 1e9;
           if (m == 0) {
             item.by_kind_s[static_cast<std::size_t>(projector.category(first))] += ns / 1e9;
-            const double default_ns = models[m] == &default_model ? one : -1.0;
+            const double default_ns = models[m] == default_model_ ? one : -1.0;
             const Projector::Bound b = projector.bound(first, default_ns);
             auto at = std::find_if(bounds.begin(), bounds.end(), [&](const auto& e) { return e.first == b; });
             if (at == bounds.end()) bounds.emplace_back(b, ns);
@@ -129,7 +129,7 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
     try {
       const workloads::WorkloadRun run = workloads::run_workload_full(w.spec, &node);
       sim::SimOptions options;
-      options.model = &model::find_model(study_->sim_model);
+      options.model = sim_model_;
       sim::apply_collective_config(run.collectives, options);
       const sim::SimResult result = sim::simulate(node, run.trace, options);
       item.figure_s = result.makespan_ns / 1e9;

@@ -59,6 +59,9 @@ class Sweep {
   PointResult evaluate_node(std::size_t point, const topology::Node& node) const;
   const Study* study_;
   std::vector<std::unique_ptr<PreparedTrace>> traces_;
+  std::vector<const model::Model*> models_;  // the study's projection models, resolved once
+  const model::Model* default_model_ = nullptr;
+  const model::Model* sim_model_ = nullptr;
 };
 
 void write_results_csv(const Sweep& sweep, const PointResult& base, const std::vector<PointResult>& rows,

@@ -30,10 +30,11 @@ SimulationSummary summarize_simulation(const topology::Node& node, const workloa
   a.in_flight.assign(a.devices.size(), std::vector<double>(bins, 0.0));
   a.bin_ns = bins > 0 ? sim.makespan_ns / static_cast<double>(bins) : 0.0;
 
+  const std::vector<char> host = projection::host_flags(trace);
   for (std::size_t i = 0; i < n; ++i) {
     const sim::OpResult& o = sim.ops[i];
     const double duration = std::max(0.0, o.end_ns - o.start_ns);
-    CategoryTimes& c = s.by_category[static_cast<std::size_t>(projection::categorize(trace, i))];
+    CategoryTimes& c = s.by_category[static_cast<std::size_t>(projection::categorize(trace, i, host))];
     ++c.ops;
     c.bytes += static_cast<double>(bytes[i]);
     c.simulated_ns += duration;
