@@ -83,11 +83,9 @@ int Backend::device_socket(int device) const {
   return options_.gpu_sockets[static_cast<std::size_t>(device)];
 }
 
-void Backend::check_device(int device, std::string_view context) const {
-  if (device < 0 || device >= device_count()) {
-    throw InputError(fmt::format("{}: device {} does not exist; this run has devices 0..{} ({} GPUs)", context,
-                                 device, device_count() - 1, device_count()));
-  }
+void Backend::no_such_device(int device, const std::string& context) const {
+  throw InputError(fmt::format("{}: device {} does not exist; this run has devices 0..{} ({} GPUs)", context, device,
+                               device_count() - 1, device_count()));
 }
 
 Address Backend::reserve(std::uint64_t bytes, std::string_view what) {
@@ -109,7 +107,7 @@ std::uint16_t Backend::host_endpoint(int socket) {
 }
 
 Address Backend::malloc_device(int device, std::uint64_t bytes, std::string_view name, std::string_view site) {
-  check_device(device, fmt::format("cudaMalloc at {}", site));
+  check_device(device, [&] { return fmt::format("cudaMalloc at {}", site); });
   Allocation a;
   a.base = reserve(bytes, fmt::format("cudaMalloc at {}", site));
   a.bytes = bytes;
@@ -189,17 +187,14 @@ std::ptrdiff_t Backend::find(Address address) const {
   return i;
 }
 
-const Backend::Allocation& Backend::lookup(Address address, std::uint64_t bytes, std::string_view context) const {
-  const std::ptrdiff_t i = find(address);
-  if (i < 0) {
+void Backend::lookup_failed(Address address, std::uint64_t bytes, std::ptrdiff_t index,
+                            const std::string& context) const {
+  if (index < 0) {
     throw InputError(fmt::format("{}: address {:#x} is not in any allocation (an illegal address)", context, address));
   }
-  const Allocation& a = allocations_[static_cast<std::size_t>(i)];
-  if (address + bytes > a.base + a.bytes) {
-    throw InputError(fmt::format("{}: {} bytes at offset {} run past the end of {} ({} bytes)", context, bytes,
-                                 address - a.base, describe(a), a.bytes));
-  }
-  return a;
+  const Allocation& a = allocations_[static_cast<std::size_t>(index)];
+  throw InputError(fmt::format("{}: {} bytes at offset {} run past the end of {} ({} bytes)", context, bytes,
+                               address - a.base, describe(a), a.bytes));
 }
 
 std::string Backend::describe(const Allocation& a) const {
@@ -301,15 +296,15 @@ void Backend::touch_managed(const Allocation& a, Address address, std::uint64_t 
 void Backend::memcpy(Address dst, Address src, std::uint64_t bytes, CopyKind kind, std::string_view site,
                      std::uint32_t stream) {
   if (bytes == 0) return;
-  const std::string context = fmt::format("memcpy ({}) at {}", to_string(kind), site);
-  const Allocation& s = lookup(src, bytes, context + " source");
-  const Allocation& d = lookup(dst, bytes, context + " destination");
+  const auto context = [&] { return fmt::format("memcpy ({}) at {}", to_string(kind), site); };
+  const Allocation& s = lookup(src, bytes, [&] { return context() + " source"; });
+  const Allocation& d = lookup(dst, bytes, [&] { return context() + " destination"; });
   const bool src_host = on_host(s.kind), dst_host = on_host(d.kind);
   const bool src_dev = s.kind == model::MemKind::device, dst_dev = d.kind == model::MemKind::device;
   auto mismatch = [&](const Allocation& a, const char* end, const char* expected) {
     throw InputError(fmt::format("{}: the {} {} is not {} memory; use the kind that matches the pointers, or "
                                  "inferred (cudaMemcpyDefault)",
-                                 context, end, describe(a), expected));
+                                 context(), end, describe(a), expected));
   };
   switch (kind) {
     case CopyKind::host_to_host:
@@ -352,27 +347,27 @@ void Backend::memcpy(Address dst, Address src, std::uint64_t bytes, CopyKind kin
 
 void Backend::memcpy_peer(Address dst, int dst_device, Address src, int src_device, std::uint64_t bytes,
                           std::string_view site, std::uint32_t stream) {
-  const std::string context = fmt::format("memcpy_peer at {}", site);
+  const auto context = [&] { return fmt::format("memcpy_peer at {}", site); };
   check_device(dst_device, context);
   check_device(src_device, context);
-  const Allocation& s = lookup(src, bytes == 0 ? 1 : bytes, context + " source");
-  const Allocation& d = lookup(dst, bytes == 0 ? 1 : bytes, context + " destination");
+  const Allocation& s = lookup(src, bytes == 0 ? 1 : bytes, [&] { return context() + " source"; });
+  const Allocation& d = lookup(dst, bytes == 0 ? 1 : bytes, [&] { return context() + " destination"; });
   if (s.kind != model::MemKind::device || s.device != src_device) {
-    throw InputError(fmt::format("{}: the source {} is not memory of device {}", context, describe(s), src_device));
+    throw InputError(fmt::format("{}: the source {} is not memory of device {}", context(), describe(s), src_device));
   }
   if (d.kind != model::MemKind::device || d.device != dst_device) {
     throw InputError(
-        fmt::format("{}: the destination {} is not memory of device {}", context, describe(d), dst_device));
+        fmt::format("{}: the destination {} is not memory of device {}", context(), describe(d), dst_device));
   }
   memcpy(dst, src, bytes, CopyKind::device_to_device, site, stream);
 }
 
 void Backend::memset(Address dst, std::uint64_t bytes, std::string_view site, std::uint32_t stream) {
   if (bytes == 0) return;
-  const std::string context = fmt::format("memset at {}", site);
+  const auto context = [&] { return fmt::format("memset at {}", site); };
   const Allocation& d = lookup(dst, bytes, context);
   if (d.kind != model::MemKind::device) {
-    throw InputError(fmt::format("{}: {} is not device memory; cudaMemset writes GPU memory", context, describe(d)));
+    throw InputError(fmt::format("{}: {} is not device memory; cudaMemset writes GPU memory", context(), describe(d)));
   }
   Op op;
   op.kind = OpKind::memset;
@@ -387,7 +382,7 @@ void Backend::memset(Address dst, std::uint64_t bytes, std::string_view site, st
 
 void Backend::host_access(Address address, std::uint64_t bytes, std::string_view site) {
   if (bytes == 0) return;
-  const Allocation& a = lookup(address, bytes, fmt::format("host access at {}", site));
+  const Allocation& a = lookup(address, bytes, [&] { return fmt::format("host access at {}", site); });
   if (a.kind == model::MemKind::device) {
     throw InputError(fmt::format("host access at {}: {} is device memory; the host cannot touch it (copy it "
                                  "with memcpy)",
@@ -402,7 +397,7 @@ bool Backend::sample() {
 }
 
 Backend::Kernel Backend::launch(int device, std::string_view name, std::uint32_t stream) {
-  check_device(device, fmt::format("launch of kernel '{}'", name));
+  check_device(device, [&] { return fmt::format("launch of kernel '{}'", name); });
   return Kernel(*this, device, std::string(name), stream_for(device, stream),
                 device_endpoint_[static_cast<std::size_t>(device)]);
 }
@@ -413,14 +408,11 @@ void Backend::Kernel::access(Address address, std::uint32_t bytes, std::uint32_t
   Backend& b = *backend_;
   ++b.stats_.device_accesses;
   if (address < cached_begin_ || address + bytes > cached_end_) {
-    const std::ptrdiff_t i = b.find(address);
-    if (i < 0 || address + bytes > b.allocations_[static_cast<std::size_t>(i)].base +
-                                       b.allocations_[static_cast<std::size_t>(i)].bytes) {
-      (void)b.lookup(address, bytes,
-                     fmt::format("kernel '{}' on {} ({} at line '{}')", name_, b.device_names_[static_cast<std::size_t>(device_)],
-                                 store ? "store" : "load", b.trace_.lines[line]));
-    }
-    cached_index_ = static_cast<std::size_t>(i);
+    const Allocation& hit = b.lookup(address, bytes, [&] {
+      return fmt::format("kernel '{}' on {} ({} at line '{}')", name_, b.device_names_[static_cast<std::size_t>(device_)],
+                         store ? "store" : "load", b.trace_.lines[line]);
+    });
+    cached_index_ = static_cast<std::size_t>(&hit - b.allocations_.data());
     cached_begin_ = b.allocations_[cached_index_].base;
     cached_end_ = cached_begin_ + b.allocations_[cached_index_].bytes;
   }
@@ -564,16 +556,16 @@ Backend::Communicator Backend::comm_dup(const Communicator& parent) {
 void Backend::collective(OpKind kind, const Communicator& comm, const std::vector<Address>& send,
                          const std::vector<Address>& recv, std::uint64_t bytes, std::string_view site, int root,
                          std::uint32_t stream) {
-  const std::string context = fmt::format("{} on '{}' at {}", to_string(kind), comm.name, site);
-  if (!is_collective(kind)) throw InputError(fmt::format("{}: not a collective operation", context));
+  const auto context = [&] { return fmt::format("{} on '{}' at {}", to_string(kind), comm.name, site); };
+  if (!is_collective(kind)) throw InputError(fmt::format("{}: not a collective operation", context()));
   const std::size_t n = comm.devices.size();
   if (send.size() != n || recv.size() != n) {
-    throw InputError(fmt::format("{}: {} send and {} receive buffers for {} ranks; give one of each per rank", context,
+    throw InputError(fmt::format("{}: {} send and {} receive buffers for {} ranks; give one of each per rank", context(),
                                  send.size(), recv.size(), n));
   }
   const bool rooted = kind == OpKind::broadcast || kind == OpKind::reduce;
   if (rooted && (root < 0 || root >= static_cast<int>(n))) {
-    throw InputError(fmt::format("{}: root {} is not a rank; use 0..{}", context, root, n - 1));
+    throw InputError(fmt::format("{}: root {} is not a rank; use 0..{}", context(), root, n - 1));
   }
   const std::uint64_t block = n == 0 ? 0 : bytes / n;
   const std::uint64_t send_need = kind == OpKind::allgather ? block : bytes;
@@ -583,9 +575,9 @@ void Backend::collective(OpKind kind, const Communicator& comm, const std::vecto
     const int device = comm.devices[r];
     auto check = [&](Address addr, std::uint64_t need, const char* what) -> const Allocation& {
       const Allocation& a = lookup(addr, std::max<std::uint64_t>(need, 1),
-                                   fmt::format("{}: rank {} {} buffer", context, r, what));
+                                   [&] { return fmt::format("{}: rank {} {} buffer", context(), r, what); });
       if (a.kind != model::MemKind::device || a.device != device) {
-        throw InputError(fmt::format("{}: rank {}'s {} buffer {} is not memory of its GPU {}", context, r, what,
+        throw InputError(fmt::format("{}: rank {}'s {} buffer {} is not memory of its GPU {}", context(), r, what,
                                      describe(a), device_names_[static_cast<std::size_t>(device)]));
       }
       return a;

@@ -27,6 +27,7 @@
 // not match the pointers) raise InputError naming the kernel or call, object and site.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -119,7 +120,20 @@ class Backend {
   void free(Address base);
   /// The allocation containing [address, address + bytes); throws InputError naming `context`
   /// when there is none or the range crosses its end.
-  const Allocation& lookup(Address address, std::uint64_t bytes, std::string_view context) const;
+  const Allocation& lookup(Address address, std::uint64_t bytes, std::string_view context) const {
+    return lookup(address, bytes, [context] { return std::string(context); });
+  }
+  /// The same with the context made by `context()` only when the lookup fails: the calls of a
+  /// run format no message they do not print.
+  template <std::invocable Context>
+  const Allocation& lookup(Address address, std::uint64_t bytes, const Context& context) const {
+    const std::ptrdiff_t i = find(address);
+    if (i >= 0) {
+      const Allocation& a = allocations_[static_cast<std::size_t>(i)];
+      if (address + bytes <= a.base + a.bytes) return a;
+    }
+    lookup_failed(address, bytes, i, context());
+  }
   /// Index into allocations() of the allocation containing `address`, or -1.
   std::ptrdiff_t find(Address address) const;
   const std::vector<Allocation>& allocations() const { return allocations_; }
@@ -212,7 +226,16 @@ class Backend {
   static constexpr std::int8_t kUnpopulated = -2;
   static constexpr std::int8_t kOnHost = -1;
 
-  void check_device(int device, std::string_view context) const;
+  void check_device(int device, std::string_view context) const {
+    check_device(device, [context] { return std::string(context); });
+  }
+  template <std::invocable Context>
+  void check_device(int device, const Context& context) const {
+    if (device < 0 || device >= device_count()) no_such_device(device, context());
+  }
+  [[noreturn]] void no_such_device(int device, const std::string& context) const;
+  [[noreturn]] void lookup_failed(Address address, std::uint64_t bytes, std::ptrdiff_t index,
+                                  const std::string& context) const;
   Address reserve(std::uint64_t bytes, std::string_view what);
   std::uint32_t object_id(std::string_view name, std::string_view site);
   std::uint16_t host_endpoint(int socket);
