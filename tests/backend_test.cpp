@@ -140,6 +140,31 @@ TEST(Backend, ManagedPagesMigrateToWhoeverTouchesThem) {
   EXPECT_EQ(b.stats().migrated_pages, 5u);
 }
 
+TEST(Backend, DisablingPeerAccessStagesCopiesAgainAndStreamsAreDistinct) {
+  // gpu0 -> gpu1 with peer access: one direct copy; after cudaDeviceDisablePeerAccess the same
+  // memcpyPeer goes through the host (two records). Default streams are d + 1; created streams
+  // are new ids after every default stream, and a copy on one keeps that id.
+  Backend b(gpus(2));
+  const Address d0 = b.malloc_device(0, 4096, "d0", "c.cu:1");
+  const Address d1 = b.malloc_device(1, 4096, "d1", "c.cu:2");
+  b.enable_peer_access(0, 1);
+  b.memcpy_peer(d1, 1, d0, 0, 4096, "c.cu:3");
+  EXPECT_EQ(b.trace().size(), 1u);
+  b.disable_peer_access(0, 1);
+  EXPECT_FALSE(b.peer_access(0, 1));
+  b.memcpy_peer(d1, 1, d0, 0, 4096, "c.cu:4");
+  EXPECT_EQ(b.trace().size(), 3u);
+  EXPECT_EQ(b.default_stream(0), 1u);
+  EXPECT_EQ(b.default_stream(1), 2u);
+  const std::uint32_t s1 = b.create_stream(0), s2 = b.create_stream(1);
+  EXPECT_EQ(s1, 3u);
+  EXPECT_EQ(s2, 4u);
+  b.memcpy(d1, d1, 64, Kind::inferred, "c.cu:5", s2);
+  EXPECT_EQ(b.trace().op(3).stream, s2);
+  EXPECT_EQ(test::error_of([&] { (void)b.create_stream(2); }),
+            "create_stream: device 2 does not exist; this run has devices 0..1 (2 GPUs)");
+}
+
 TEST(Backend, MemcpyInfersDirectionsAndStagesPeerCopiesWithoutPeerAccess) {
   Backend b(gpus(3));
   const Address h = b.malloc_host(1 << 20, MemKind::pinned, "h", "c.cu:1");

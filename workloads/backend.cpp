@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/random.hpp"
 #include "core/units.hpp"
 
 namespace linkcast::workloads {
@@ -27,14 +28,6 @@ namespace {
 /// access running past one object never lands in the next.
 constexpr std::uint64_t kAlignBytes = 256;
 constexpr std::uint64_t kGuardBytes = 4096;
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  state += 0x9E3779B97F4A7C15ULL;
-  std::uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 bool on_host(model::MemKind k) { return k == model::MemKind::pinned || k == model::MemKind::pageable; }
 

@@ -244,8 +244,6 @@ void alltoall(const CollectiveSpec& s, Builder& b) {
   }
 }
 
-std::string_view kind_name(OpKind kind) { return to_string(kind); }
-
 }  // namespace
 
 int effective_channels(const CollectiveSpec& spec) {
@@ -286,37 +284,37 @@ void validate(const CollectiveSpec& s) {
   if (!is_collective(s.kind)) {
     throw InputError(fmt::format("collective: '{}' is not a collective; use allreduce, allgather, reducescatter, "
                                  "broadcast, reduce or alltoall",
-                                 kind_name(s.kind)));
+                                 to_string(s.kind)));
   }
   if (s.nranks < 1) throw InputError(fmt::format("{}: nranks is {}; a communicator has at least 1 rank",
-                                                 kind_name(s.kind), s.nranks));
+                                                 to_string(s.kind), s.nranks));
   if ((s.kind == OpKind::broadcast || s.kind == OpKind::reduce) && (s.root < 0 || s.root >= s.nranks)) {
-    throw InputError(fmt::format("{}: root {} is not a rank of the {}-rank communicator; use 0..{}", kind_name(s.kind),
+    throw InputError(fmt::format("{}: root {} is not a rank of the {}-rank communicator; use 0..{}", to_string(s.kind),
                                  s.root, s.nranks, s.nranks - 1));
   }
-  if (s.elem_bytes == 0) throw InputError(fmt::format("{}: element size is 0 bytes; use 1, 2, 4 or 8", kind_name(s.kind)));
+  if (s.elem_bytes == 0) throw InputError(fmt::format("{}: element size is 0 bytes; use 1, 2, 4 or 8", to_string(s.kind)));
   if (s.bytes % s.elem_bytes != 0) {
-    throw InputError(fmt::format("{}: bytes={} is not a whole number of {}-byte elements", kind_name(s.kind), s.bytes,
+    throw InputError(fmt::format("{}: bytes={} is not a whole number of {}-byte elements", to_string(s.kind), s.bytes,
                                  s.elem_bytes));
   }
   if (per_rank_block(s.kind) && s.bytes % (static_cast<std::uint64_t>(s.nranks) * s.elem_bytes) != 0) {
     throw InputError(fmt::format("{}: bytes={} does not split into {} equal blocks of whole {}-byte elements; "
                                  "give a multiple of {}",
-                                 kind_name(s.kind), s.bytes, s.nranks, s.elem_bytes,
+                                 to_string(s.kind), s.bytes, s.nranks, s.elem_bytes,
                                  static_cast<std::uint64_t>(s.nranks) * s.elem_bytes));
   }
   if (s.channels < 0 || s.channels > nccl::kMaxChannels) {
     throw InputError(fmt::format("{}: channels={} is out of range; NCCL runs 1..{} channels (MAXCHANNELS)",
-                                 kind_name(s.kind), s.channels, nccl::kMaxChannels));
+                                 to_string(s.kind), s.channels, nccl::kMaxChannels));
   }
   if (s.chunk_bytes != 0 && s.chunk_bytes % s.elem_bytes != 0) {
-    throw InputError(fmt::format("{}: chunk={} is not a whole number of {}-byte elements", kind_name(s.kind),
+    throw InputError(fmt::format("{}: chunk={} is not a whole number of {}-byte elements", to_string(s.kind),
                                  s.chunk_bytes, s.elem_bytes));
   }
   if (s.algo == CollAlgo::tree && (s.kind == OpKind::allgather || s.kind == OpKind::reducescatter)) {
     throw InputError(fmt::format("{}: NCCL runs {} with the ring algorithm only (its tree is for allreduce, "
                                  "broadcast and reduce); use algo=ring",
-                                 kind_name(s.kind), kind_name(s.kind)));
+                                 to_string(s.kind), to_string(s.kind)));
   }
   if (s.algo == CollAlgo::tree && s.kind == OpKind::alltoall) {
     throw InputError("alltoall: NCCL runs alltoall as point-to-point sends to every peer, neither ring nor tree; "

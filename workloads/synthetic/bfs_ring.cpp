@@ -13,19 +13,12 @@
 
 #include <algorithm>
 
+#include "core/random.hpp"
 #include "workloads/synthetic/synthetic.hpp"
 
 namespace linkcast::workloads::synthetic {
 
 namespace {
-
-std::uint64_t next_random(std::uint64_t& state) {
-  state += 0x9E3779B97F4A7C15ULL;
-  std::uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 struct Entry {
   std::uint32_t vertex;
@@ -60,7 +53,7 @@ void bfs_ring(Context& ctx) {
     std::uint64_t state = seed;
     for (std::uint64_t v = 0; v < vertices; ++v) {
       for (std::uint64_t e = 0; e < degree; ++e) {
-        const std::uint64_t u = next_random(state) % vertices;
+        const std::uint64_t u = splitmix64(state) % vertices;
         if (u == v) continue;
         adj[v].push_back(static_cast<std::uint32_t>(u));
         adj[u].push_back(static_cast<std::uint32_t>(v));
