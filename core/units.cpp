@@ -100,6 +100,19 @@ std::string format_bytes(double bytes) {
   return fmt::format("{:.2f} {}", v, kSi[u]);
 }
 
+std::string format_bytes_binary(double bytes) {
+  constexpr std::array<std::string_view, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  std::size_t u = 0;
+  double scale = 1;
+  while (u + 1 < kUnits.size() && std::fabs(bytes) >= scale * 1024) {
+    scale *= 1024;
+    ++u;
+  }
+  const double v = bytes / scale;
+  if (v == std::floor(v)) return fmt::format("{:.0f} {}", v, kUnits[u]);
+  return fmt::format("{:.2f} {}", v, kUnits[u]);
+}
+
 std::string format_duration_ns(double ns) {
   const double a = std::fabs(ns);
   if (a < 1e3) return fmt::format("{:.0f} ns", ns);

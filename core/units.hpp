@@ -16,6 +16,9 @@ std::uint64_t parse_size_bytes(std::string_view text, std::string_view what = "s
 /// "256 MiB" when the value is an exact binary multiple, else "1.50 GB", "17 B".
 std::string format_bytes(std::uint64_t bytes);
 std::string format_bytes(double bytes);
+/// Always binary units: "40 KiB" when whole, else two decimals ("13.50 MiB"); for tables that
+/// compare values in one unit family.
+std::string format_bytes_binary(double bytes);
 
 /// "1.79 us", "5.71 ms", "1.234 s": three significant figures and a unit.
 std::string format_duration_ns(double ns);

@@ -16,19 +16,8 @@ namespace {
 
 using Align = TextTable::Align;
 
-/// Bytes in binary units, exact when whole ("40 KiB", "64 MiB"), else to two decimals
-/// ("13.50 MiB", "4.27 TiB").
-std::string human_bytes(std::uint64_t v) {
-  static constexpr std::array<std::string_view, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  std::size_t u = 0;
-  std::uint64_t scale = 1;
-  while (u + 1 < kUnits.size() && v >= scale * 1024) {
-    scale *= 1024;
-    ++u;
-  }
-  if (v % scale == 0) return fmt::format("{} {}", v / scale, kUnits[u]);
-  return fmt::format("{:.2f} {}", static_cast<double>(v) / static_cast<double>(scale), kUnits[u]);
-}
+/// Bytes in binary units, exact when whole ("40 KiB", "64 MiB"), else to two decimals.
+std::string human_bytes(std::uint64_t v) { return format_bytes_binary(static_cast<double>(v)); }
 
 std::string cell_text(std::uint64_t v, Metric metric) {
   if (v == 0) return "0";
@@ -141,9 +130,10 @@ void render_device_view(const Report& r, std::ostream& out) {
   out << "Issued transfers per device (copies are issued through the host API):\n";
   TextTable t({"issued by", "type", "bytes", "transfers", "share"},
               {Align::left, Align::left, Align::right, Align::right, Align::right});
+  const std::uint64_t total = r.total.total_bytes();
   for (const DeviceRow& d : r.devices)
     t.add_row({d.device, std::string(to_string(d.type)), human_bytes(d.bytes), fmt::format("{}", d.count),
-               percent(d.bytes, r.total.total_bytes())});
+               percent(d.bytes, total)});
   out << t.render();
   out << "\nSent and received per endpoint (all types):\n";
   TextTable s({"endpoint", "sent", "received"}, {Align::left, Align::right, Align::right});

@@ -64,19 +64,7 @@ std::string thousands(std::uint64_t v) {
   return out;
 }
 
-std::string human_bytes(double bytes) {
-  constexpr std::array<std::string_view, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  bytes = tidy(bytes);
-  std::size_t u = 0;
-  double scale = 1;
-  while (u + 1 < kUnits.size() && std::fabs(bytes) >= scale * 1024) {
-    scale *= 1024;
-    ++u;
-  }
-  const double v = bytes / scale;
-  if (v == std::floor(v)) return fmt::format("{:.0f} {}", v, kUnits[u]);
-  return fmt::format("{:.2f} {}", v, kUnits[u]);
-}
+std::string human_bytes(double bytes) { return format_bytes_binary(tidy(bytes)); }
 
 Cell text_cell(std::string text, std::string title) {
   return {std::move(text), "", std::move(title)};

@@ -40,6 +40,14 @@ TEST(Units, RejectsBadSizesWithTheReason) {
   EXPECT_THROW(parse_size_bytes("0.5B"), InputError);  // half a byte is not a size
 }
 
+TEST(Units, FormatsBinaryUnitsWholeOrToTwoDecimals) {
+  // 40 * 1024 B is whole KiB; 13.5 MiB is not a whole MiB; 1000 B stays below 1 KiB.
+  EXPECT_EQ(format_bytes_binary(40 * 1024.0), "40 KiB");
+  EXPECT_EQ(format_bytes_binary(13.5 * 1024 * 1024), "13.50 MiB");
+  EXPECT_EQ(format_bytes_binary(1000), "1000 B");
+  EXPECT_EQ(format_bytes_binary(0), "0 B");
+}
+
 TEST(Units, FormatsBinaryMultiplesExactly) {
   EXPECT_EQ(format_bytes(std::uint64_t{256} * 1024 * 1024), "256 MiB");
   EXPECT_EQ(format_bytes(std::uint64_t{17}), "17 B");
