@@ -94,6 +94,11 @@ TEST(TraceFormat, IsChosenByContentNotExtension) {
   gzclose(f);
   EXPECT_EQ(detect_trace_format(gz), "csv");
   EXPECT_EQ(read_trace(gz).bytes()[0], 16u);
+  // Cut inside its deflate stream, a gzip'd CSV is an error, not a shorter trace.
+  const std::string whole = test::read_file(test::source_dir() + "/tests/data/real/h200-4gpu/copybench_trace.csv.gz");
+  const std::string cut = test::write_temp("cut.csv.gz", whole.substr(0, 100000));
+  EXPECT_EQ(test::error_of([&] { (void)read_trace(cut); }),
+            cut + ": cannot read (unexpected end of file); a gzip'd trace is corrupt or truncated");
   // A recorded Kineto trace is stored gzip'd (tests/data/real): the format comes from the
   // decompressed content.
   EXPECT_EQ(detect_trace_format(test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz"), "kineto");

@@ -21,10 +21,11 @@ std::string read_maybe_gzip(const std::string& path, std::size_t max_bytes) {
   if (!f) throw InputError(fmt::format("{}: cannot open the trace file", path));
   gzbuffer(f, 1 << 20);
   std::string out;
-  out.reserve(1 << 20);
-  std::vector<char> buf(1 << 22);
+  out.reserve(max_bytes > 0 ? std::min<std::size_t>(max_bytes, 1 << 20) : 1 << 20);
+  std::vector<char> buf(max_bytes > 0 ? std::min<std::size_t>(max_bytes, 1 << 22) : 1 << 22);
   while (true) {
-    const int n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()));
+    const std::size_t want = max_bytes > 0 ? std::min(buf.size(), max_bytes - out.size()) : buf.size();
+    const int n = gzread(f, buf.data(), static_cast<unsigned>(want));
     if (n < 0) {
       int err = 0;
       const std::string msg = gzerror(f, &err);

@@ -66,8 +66,7 @@ Trace read_trace(const std::string& path) {
     return format == "nvprof" ? read_nvprof(db) : read_nsys(db);
   }
   if (format == "kineto") return parse_kineto(read_maybe_gzip(path), path);
-  if (is_gzip(head(path, 2))) return parse_csv_trace(read_maybe_gzip(path), path);
-  return read_csv_trace(path);
+  return read_csv_trace(path);  // plain or gzip'd
 }
 
 }  // namespace linkcast::workloads
