@@ -106,6 +106,7 @@ void add_report_command(CLI::App& app, Runner& run) {
       if (!opt->to.empty()) target = topology::load_node(opt->to);
 
       workloads::Trace trace;
+      std::optional<projection::TraceIndex> index;  // built once: calibration and both projections
       matrix::Options matrix_options;
       matrix_options.node = &node;
       sim::SimOptions sim_options;
@@ -120,7 +121,8 @@ void add_report_command(CLI::App& app, Runner& run) {
       } else {
         trace = workloads::read_trace(opt->trace);
         // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them.
-        projection::apply_fixed_costs(projection::calibrate(trace), sim_options);
+        index.emplace(trace);
+        projection::apply_fixed_costs(projection::calibrate(*index), sim_options);
       }
 
       lap(fmt::format("{} {} operations", opt->workload.empty() ? "read" : "ran", trace.size()));
@@ -143,8 +145,9 @@ void add_report_command(CLI::App& app, Runner& run) {
           models.push_back(chosen);
         else
           for (const auto& m : model::all_models()) models.push_back(&m);
-        const projection::Projector self(node, node, trace);
-        const projection::Projector onto(node, *target, trace, map);
+        if (!index) index.emplace(trace);
+        const projection::Projector self(node, node, *index);
+        const projection::Projector onto(node, *target, *index, map);
         on_source = projection::summarize(self, models, nullptr, nullptr);
         on_target = projection::summarize(onto, models, nullptr, nullptr);
         inputs.on_source = &*on_source;

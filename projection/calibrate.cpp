@@ -11,11 +11,13 @@
 
 namespace linkcast::projection {
 
-Calibration calibrate(const workloads::Trace& trace) {
+Calibration calibrate(const workloads::Trace& trace) { return calibrate(TraceIndex(trace)); }
+
+Calibration calibrate(const TraceIndex& index) {
+  const workloads::Trace& trace = *index.trace;
   Calibration c;
   c.trace_file = trace.source_file;
   // The 1-byte costs: the same medians a projection takes from the trace.
-  const TraceIndex index(trace);
   for (std::size_t k = 0; k < topology::kCopyClassCount; ++k)
     if (index.small_count[k] > 0) c.one_byte_ns[k] = {index.small_count[k], index.small_median_ns[k]};
   struct Sum {

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "projection/projector.hpp"
 #include "sim/plan.hpp"
 #include "topology/node.hpp"
 #include "workloads/trace.hpp"
@@ -34,6 +35,8 @@ struct Calibration {
 inline constexpr std::uint64_t kStagingMinBytes = 4ull << 20;
 
 Calibration calibrate(const workloads::Trace& trace);
+/// The same from a trace indexed beforehand (its categories and 1-byte medians).
+Calibration calibrate(const TraceIndex& index);
 /// The measured 1-byte costs as the simulator's L + O, for the classes the trace measured.
 void apply_fixed_costs(const Calibration& c, sim::SimOptions& options);
 void render_calibration_yaml(const Calibration& c, std::ostream& out);
