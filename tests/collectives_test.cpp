@@ -11,13 +11,10 @@ namespace {
 constexpr std::uint64_t MiB = 1024 * 1024;
 
 CollectiveSpec spec(OpKind kind, int n, std::uint64_t bytes, CollAlgo algo = CollAlgo::ring, int channels = 2) {
-  CollectiveSpec s;
-  s.kind = kind;
-  s.nranks = n;
-  s.bytes = bytes;
-  s.algo = algo;
-  s.channels = channels;
-  return s;
+  CollectiveConfig c;
+  c.algo = algo;
+  c.channels = channels;
+  return c.spec(kind, n, bytes);
 }
 
 std::uint64_t at(const std::vector<std::uint64_t>& m, int n, int i, int j) {
