@@ -10,12 +10,13 @@
 
 #include <optional>
 
-#include "workloads/backend.hpp"
-#include "workloads/workloads.hpp"
+#include "synthetic/backend.hpp"
+#include "synthetic/catalog.hpp"
 
 namespace {
 
-using namespace linkcast::workloads;
+using namespace linkcast::synthetic;
+using linkcast::trace::Trace;
 
 constexpr int kAccesses = 1 << 20;
 constexpr int kObjects = 4096;

@@ -9,7 +9,7 @@
 #include <algorithm>
 
 #include "matrix/matrix.hpp"
-#include "workloads/workloads.hpp"
+#include "synthetic/catalog.hpp"
 
 namespace {
 
@@ -17,20 +17,20 @@ using namespace linkcast;
 
 /// About `ops` operations: model-parallel accesses (82,432 per step on 8 GPUs) topped up with
 /// copies and collectives.
-workloads::Trace mixed_trace(std::int64_t ops) {
+trace::Trace mixed_trace(std::int64_t ops) {
   const std::int64_t steps = std::max<std::int64_t>(1, ops * 9 / 10 / 82432);
-  workloads::Trace t = workloads::run_workload(fmt::format("model-parallel:steps={}", steps), nullptr);
+  trace::Trace t = synthetic::run_workload(fmt::format("model-parallel:steps={}", steps), nullptr);
   for (const std::string& spec :
        {fmt::format("stencil2d:mode=copy,iters={}", std::max<std::int64_t>(1, ops / 20 / 16)),
         fmt::format("stencil2d:mode=host,iters={}", std::max<std::int64_t>(1, ops / 40 / 32)),
         fmt::format("nccl-allreduce:bytes=64MiB,iters={}", std::max<std::int64_t>(1, ops / 40 / 8))}) {
-    const workloads::Trace part = workloads::run_workload(spec, nullptr);
+    const trace::Trace part = synthetic::run_workload(spec, nullptr);
     // Re-intern the part's endpoints, strings and groups into t.
     for (std::size_t i = 0; i < part.size(); ++i) {
-      workloads::Op op = part.op(i);
+      trace::Op op = part.op(i);
       op.src = t.endpoint(part.endpoint_name(op.src));
       op.dst = t.endpoint(part.endpoint_name(op.dst));
-      if (op.issuer != workloads::kNoEndpoint) op.issuer = t.endpoint(part.endpoint_name(op.issuer));
+      if (op.issuer != trace::kNoEndpoint) op.issuer = t.endpoint(part.endpoint_name(op.issuer));
       op.object = t.objects.intern(part.objects[op.object]);
       op.line = t.lines.intern(part.lines[op.line]);
       op.comm = t.comms.intern(part.comms[op.comm]);
@@ -46,7 +46,7 @@ workloads::Trace mixed_trace(std::int64_t ops) {
 }
 
 void BM_MatrixBuild(benchmark::State& state) {
-  const workloads::Trace t = mixed_trace(state.range(0));
+  const trace::Trace t = mixed_trace(state.range(0));
   for (auto _ : state) {
     const matrix::Report r = matrix::build(t, matrix::Options{});
     benchmark::DoNotOptimize(r.total.total_bytes());

@@ -12,15 +12,15 @@ namespace {
 
 using namespace linkcast;
 
-workloads::Trace generated_trace(std::size_t n) {
-  workloads::Trace t;
+trace::Trace generated_trace(std::size_t n) {
+  trace::Trace t;
   t.format = "generated";
   t.source_file = "generated";
   const std::uint16_t host = t.endpoint("host"), g0 = t.endpoint("gpu0"), g1 = t.endpoint("gpu1");
   std::mt19937_64 rng(42);
   t.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    workloads::Op op;
+    trace::Op op;
     switch (rng() % 5) {
       case 0: op.src = host; op.dst = g0; op.src_mem = model::MemKind::pinned; op.dst_mem = model::MemKind::device; break;
       case 1: op.src = g0; op.dst = host; op.src_mem = model::MemKind::device; op.dst_mem = model::MemKind::pageable; break;

@@ -11,22 +11,22 @@
 
 #include "matrix/matrix.hpp"
 #include "report/report.hpp"
-#include "sim/plan.hpp"
+#include "sim/simulate.hpp"
 #include "topology/loader.hpp"
-#include "workloads/workloads.hpp"
+#include "synthetic/catalog.hpp"
 
 namespace {
 
 using namespace linkcast;
 
 /// `ops` peer accesses round-robin over 8 GPUs, with `objects` distinct objects and lines.
-workloads::Trace access_trace(std::int64_t ops, std::uint32_t objects) {
-  workloads::Trace t;
+trace::Trace access_trace(std::int64_t ops, std::uint32_t objects) {
+  trace::Trace t;
   t.reserve(static_cast<std::size_t>(ops));
   for (std::int64_t i = 0; i < ops; ++i) {
     const auto k = static_cast<std::uint32_t>(i);
-    workloads::Op op;
-    op.kind = workloads::OpKind::access;
+    trace::Op op;
+    op.kind = trace::OpKind::access;
     op.src = t.endpoint("gpu" + std::to_string(k % 8));
     op.dst = t.endpoint("gpu" + std::to_string((k + 1) % 8));
     op.issuer = op.dst;
@@ -45,7 +45,7 @@ const topology::Node& dgx1() {
 }
 
 void BM_ReportSummarizeSimulation(benchmark::State& state) {
-  const workloads::Trace t = access_trace(state.range(0), 1000);
+  const trace::Trace t = access_trace(state.range(0), 1000);
   // Operations back to back on each device's stream: 100 ns each.
   sim::SimResult r;
   r.ops.resize(t.size());
@@ -55,7 +55,7 @@ void BM_ReportSummarizeSimulation(benchmark::State& state) {
   }
   r.makespan_ns = 100.0 * static_cast<double>(t.size() / 8 + 1);
   for (auto _ : state) {
-    const report::SimulationSummary s = report::summarize_simulation(dgx1(), t, r, 40);
+    const sim::SimulationSummary s = sim::summarize_simulation(dgx1(), t, r, 40);
     benchmark::DoNotOptimize(s.activity.in_flight.data());
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
@@ -63,7 +63,7 @@ void BM_ReportSummarizeSimulation(benchmark::State& state) {
 BENCHMARK(BM_ReportSummarizeSimulation)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
 
 void BM_ReportRenderHtml(benchmark::State& state) {
-  const workloads::Trace t = access_trace(200000, static_cast<std::uint32_t>(state.range(0)));
+  const trace::Trace t = access_trace(200000, static_cast<std::uint32_t>(state.range(0)));
   matrix::Options mo;
   mo.node = &dgx1();
   const matrix::Report m = matrix::build(t, mo);

@@ -12,7 +12,7 @@
 #include <random>
 
 #include "sim/network.hpp"
-#include "sim/plan.hpp"
+#include "sim/simulate.hpp"
 #include "sim/solver.hpp"
 #include "topology/loader.hpp"
 #include "topology/routing.hpp"
@@ -81,8 +81,8 @@ BENCHMARK(BM_RandomFlowsDgx1)->Args({16, 200'000})->Args({256, 200'000})->Args({
 void BM_RandomFlowsDgx1Reference(benchmark::State& state) { random_flows(state, "maxmin-reference"); }
 BENCHMARK(BM_RandomFlowsDgx1Reference)->Args({16, 20'000})->Unit(benchmark::kMillisecond)->Iterations(1);
 
-workloads::Trace copies_trace(std::size_t copies, std::uint32_t streams) {
-  workloads::Trace t;
+trace::Trace copies_trace(std::size_t copies, std::uint32_t streams) {
+  trace::Trace t;
   std::mt19937_64 rng(1);
   const std::vector<std::string> eps = {"cpu0", "cpu1", "gpu0", "gpu1", "gpu2", "gpu3", "gpu4", "gpu5", "gpu6", "gpu7"};
   std::vector<std::uint16_t> ids;
@@ -91,8 +91,8 @@ workloads::Trace copies_trace(std::size_t copies, std::uint32_t streams) {
   std::uniform_real_distribution<double> log_size(std::log(4096.0), std::log(16.0 * 1024 * 1024));
   t.reserve(copies);
   for (std::size_t i = 0; i < copies; ++i) {
-    workloads::Op op;
-    op.kind = workloads::OpKind::copy;
+    trace::Op op;
+    op.kind = trace::OpKind::copy;
     do {
       op.src = ids[pick(rng)];
       op.dst = ids[pick(rng)];
@@ -107,7 +107,7 @@ workloads::Trace copies_trace(std::size_t copies, std::uint32_t streams) {
 }
 
 void BM_SimulateCopies(benchmark::State& state) {
-  const workloads::Trace trace = copies_trace(100'000, 1000);
+  const trace::Trace trace = copies_trace(100'000, 1000);
   for (auto _ : state) {
     const sim::SimResult r = sim::simulate(dgx1(), trace, {});
     benchmark::DoNotOptimize(r.makespan_ns);
@@ -118,20 +118,20 @@ void BM_SimulateCopies(benchmark::State& state) {
 BENCHMARK(BM_SimulateCopies)->Unit(benchmark::kMillisecond);
 
 void BM_SimulateRingAllreduce(benchmark::State& state) {
-  workloads::Trace t;
+  trace::Trace t;
   std::vector<std::uint16_t> members;
   for (int g = 0; g < 8; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
   const std::uint32_t group = t.add_group(members);
   for (int g = 0; g < 8; ++g) {
-    workloads::Op op;
-    op.kind = workloads::OpKind::allreduce;
+    trace::Op op;
+    op.kind = trace::OpKind::allreduce;
     op.src = op.dst = members[static_cast<std::size_t>(g)];
     op.bytes = 1ull << 30;
     op.group = group;
     t.push(op);
   }
   sim::SimOptions o;
-  o.algo = workloads::CollAlgo::ring;
+  o.algo = nccl::CollAlgo::ring;
   static const topology::Node h100 = topology::load_node(std::string(LINKCAST_SOURCE_DIR) + "/configs/hgx-h100.yaml");
   for (auto _ : state) {
     const sim::SimResult r = sim::simulate(h100, t, o);

@@ -7,8 +7,8 @@
 
 #include <random>
 
-#include "workloads/csv.hpp"
-#include "workloads/kineto.hpp"
+#include "trace/csv.hpp"
+#include "trace/kineto.hpp"
 
 namespace {
 
@@ -56,7 +56,7 @@ std::string kineto_text(std::size_t events) {
 
 void BM_KinetoIngest(benchmark::State& state) {
   const std::string text = kineto_text(static_cast<std::size_t>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(linkcast::workloads::parse_kineto(text, "bench.json"));
+  for (auto _ : state) benchmark::DoNotOptimize(linkcast::trace::parse_kineto(text, "bench.json"));
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
@@ -67,7 +67,7 @@ void BM_CsvIngest(benchmark::State& state) {
   for (std::int64_t i = 0; i < state.range(0); ++i)
     fmt::format_to(std::back_inserter(text), "copy,cpu0,gpu{},{},pinned,device,{},{},{}\n", i % 8, 1 << (i % 28),
                    i * 1000, 500 + i % 7000, i % 4);
-  for (auto _ : state) benchmark::DoNotOptimize(linkcast::workloads::parse_csv_trace(text, "bench.csv"));
+  for (auto _ : state) benchmark::DoNotOptimize(linkcast::trace::parse_csv_trace(text, "bench.csv"));
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }

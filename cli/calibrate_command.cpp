@@ -2,7 +2,7 @@
 #include "cli/commands.hpp"
 #include "core/output.hpp"
 #include "projection/calibrate.hpp"
-#include "workloads/reader.hpp"
+#include "trace/reader.hpp"
 
 namespace linkcast::cli {
 
@@ -19,7 +19,7 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
   cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
   cmd->callback([opt, &run]() {
     run = [opt]() {
-      const workloads::Trace trace = workloads::read_trace(opt->trace);
+      const trace::Trace trace = trace::read_trace(opt->trace);
       AtomicOutput out(opt->output);
       projection::render_calibration_yaml(projection::calibrate(trace), out.stream());
       out.commit();

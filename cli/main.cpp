@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "core/version.hpp"
 
 namespace linkcast::cli {
 
@@ -31,7 +32,7 @@ int main(int argc, char** argv) {
       "Exit codes: 0 success, 2 bad input (message names the file, line, key or record)."};
   app.name("linkcast");
   app.require_subcommand(1);
-  app.set_version_flag("--version", "linkcast 0.1.0");
+  app.set_version_flag("--version", fmt::format("linkcast {}", linkcast::version()));
   linkcast::cli::Runner run;
   linkcast::cli::add_topo_command(app, run);
   linkcast::cli::add_models_command(app, run);

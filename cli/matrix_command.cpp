@@ -12,9 +12,9 @@
 #include "core/units.hpp"
 #include "matrix/matrix.hpp"
 #include "topology/loader.hpp"
-#include "workloads/csv.hpp"
-#include "workloads/reader.hpp"
-#include "workloads/workloads.hpp"
+#include "trace/csv.hpp"
+#include "trace/reader.hpp"
+#include "synthetic/catalog.hpp"
 
 namespace linkcast::cli {
 
@@ -48,7 +48,7 @@ void add_matrix_command(CLI::App& app, Runner& run) {
                   "Decompose collectives with NCCL's ring or tree (default: the workload's, else ring)")
       ->check(CLI::IsMember({"ring", "tree"}));
   cmd->add_option("--channels", opt->channels, "NCCL channels for collectives (default: the workload's, else 2)")
-      ->check(CLI::Range(1, workloads::nccl::kMaxChannels));
+      ->check(CLI::Range(1, nccl::kMaxChannels));
   cmd->add_option("--chunk", opt->chunk, "NCCL chunk bytes per rank and channel (default: NCCL's)")
       ->check(size_validator());
   cmd->add_option("--save-trace", opt->save_trace, "Also write the trace analysed as linkcast CSV");
@@ -56,7 +56,7 @@ void add_matrix_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       if (opt->workload == "help") {
-        std::cout << workloads::workload_help();
+        std::cout << synthetic::workload_help();
         return 0;
       }
       if (opt->trace.empty() == opt->workload.empty()) {
@@ -68,16 +68,16 @@ void add_matrix_command(CLI::App& app, Runner& run) {
       if (!opt->node.empty()) node = topology::load_node(opt->node);
       matrix::Options options;
       options.node = node ? &*node : nullptr;
-      workloads::Trace trace;
+      trace::Trace trace;
       if (!opt->workload.empty()) {
-        workloads::WorkloadRun w = workloads::run_workload_full(opt->workload, options.node);
+        synthetic::WorkloadRun w = synthetic::run_workload_full(opt->workload, options.node);
         trace = std::move(w.trace);
         options.collectives = w.collectives;
       } else {
-        trace = workloads::read_trace(opt->trace);
+        trace = trace::read_trace(opt->trace);
       }
       if (!opt->algo.empty()) {
-        options.collectives.algo = *workloads::parse_coll_algo(opt->algo);
+        options.collectives.algo = *nccl::parse_coll_algo(opt->algo);
         options.collectives.algo_given = true;
       }
       if (opt->channels > 0) options.collectives.channels = opt->channels;
@@ -87,7 +87,7 @@ void add_matrix_command(CLI::App& app, Runner& run) {
       std::optional<AtomicOutput> saved;
       if (!opt->save_trace.empty()) {
         saved.emplace(opt->save_trace);
-        workloads::write_csv_trace(trace, saved->stream());
+        trace::write_csv_trace(trace, saved->stream());
       }
       AtomicOutput out(opt->output);
       const matrix::View view = *matrix::parse_view(opt->by);

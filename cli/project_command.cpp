@@ -9,7 +9,7 @@
 #include "core/output.hpp"
 #include "projection/summary.hpp"
 #include "topology/loader.hpp"
-#include "workloads/reader.hpp"
+#include "trace/reader.hpp"
 
 namespace linkcast::cli {
 
@@ -45,9 +45,9 @@ void add_project_command(CLI::App& app, Runner& run) {
       const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
       const topology::Node from = topology::load_node(opt->from);
       const topology::Node to = topology::load_node(opt->to);
-      const workloads::Trace trace = workloads::read_trace(opt->trace);
-      std::optional<workloads::Trace> actual;
-      if (!opt->actual.empty()) actual = workloads::read_trace(opt->actual);
+      const trace::Trace trace = trace::read_trace(opt->trace);
+      std::optional<trace::Trace> actual;
+      if (!opt->actual.empty()) actual = trace::read_trace(opt->actual);
       const projection::Projector projector(from, to, trace, map);
       std::optional<projection::MatchResult> match;
       if (actual) match = projection::match_ops(trace, projector.categories(), *actual);

@@ -14,10 +14,10 @@
 #include "projection/calibrate.hpp"
 #include "projection/summary.hpp"
 #include "report/report.hpp"
-#include "sim/plan.hpp"
+#include "sim/simulate.hpp"
 #include "topology/loader.hpp"
-#include "workloads/reader.hpp"
-#include "workloads/workloads.hpp"
+#include "trace/reader.hpp"
+#include "synthetic/catalog.hpp"
 
 namespace linkcast::cli {
 
@@ -72,7 +72,7 @@ void add_report_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       if (opt->workload == "help") {
-        std::cout << workloads::workload_help();
+        std::cout << synthetic::workload_help();
         return 0;
       }
       if (opt->trace.empty() == opt->workload.empty())
@@ -105,24 +105,24 @@ void add_report_command(CLI::App& app, Runner& run) {
       std::optional<topology::Node> target;
       if (!opt->to.empty()) target = topology::load_node(opt->to);
 
-      workloads::Trace trace;
-      std::optional<projection::TraceIndex> index;  // built once: calibration and both projections
+      trace::Trace trace;
+      std::optional<trace::TraceIndex> index;  // built once: calibration and both projections
       matrix::Options matrix_options;
       matrix_options.node = &node;
       sim::SimOptions sim_options;
       sim_options.model = chosen;
       sim_options.bins = opt->bins;
       if (!opt->workload.empty()) {
-        workloads::WorkloadRun w = workloads::run_workload_full(opt->workload, &node);
+        synthetic::WorkloadRun w = synthetic::run_workload_full(opt->workload, &node);
         trace = std::move(w.trace);
         matrix_options.collectives = w.collectives;
         // As `linkcast simulate`: what the spec says about its collectives, else NCCL's choices.
         sim::apply_collective_config(w.collectives, sim_options);
       } else {
-        trace = workloads::read_trace(opt->trace);
+        trace = trace::read_trace(opt->trace);
         // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them.
         index.emplace(trace);
-        projection::apply_fixed_costs(projection::calibrate(*index), sim_options);
+        sim_options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(*index));
       }
 
       lap(fmt::format("{} {} operations", opt->workload.empty() ? "read" : "ran", trace.size()));

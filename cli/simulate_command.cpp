@@ -10,13 +10,13 @@
 #include "core/output.hpp"
 #include "core/strings.hpp"
 #include "projection/calibrate.hpp"
-#include "sim/plan.hpp"
-#include "sim/report.hpp"
+#include "sim/simulate.hpp"
+#include "sim/render.hpp"
 #include "sim/solver.hpp"
 #include "topology/loader.hpp"
-#include "workloads/csv.hpp"
-#include "workloads/reader.hpp"
-#include "workloads/workloads.hpp"
+#include "trace/csv.hpp"
+#include "trace/reader.hpp"
+#include "synthetic/catalog.hpp"
 
 namespace linkcast::cli {
 
@@ -33,7 +33,7 @@ std::vector<std::string> simulate_model_names() {
 /// "0-3", "0;2;5" or "0,2,5": GPU numbers of the node.
 std::vector<int> parse_gpus(std::string text) {
   std::replace(text.begin(), text.end(), ',', ';');
-  return workloads::parse_gpu_list(text, "--gpus");
+  return trace::parse_gpu_list(text, "--gpus");
 }
 
 }  // namespace
@@ -87,14 +87,14 @@ void add_simulate_command(CLI::App& app, Runner& run) {
         options.model = &model::find_model(opt->model);
       }
       if (!opt->algo.empty()) {
-        options.algo = workloads::parse_coll_algo(to_lower(opt->algo));
+        options.algo = nccl::parse_coll_algo(to_lower(opt->algo));
         if (!options.algo) throw InputError(fmt::format("--algo: '{}' is not an algorithm; valid: ring, tree", opt->algo));
       }
       if (!opt->proto.empty()) {
-        options.proto = sim::nccl::parse_proto(opt->proto);
+        options.proto = nccl::parse_proto(opt->proto);
         if (!options.proto)
           throw InputError(fmt::format("--proto: '{}' is not a protocol; valid: {}", opt->proto,
-                                       join(sim::nccl::proto_names(), ", ")));
+                                       join(nccl::proto_names(), ", ")));
       }
       options.bins = opt->bins;
       options.keep_transfers = !opt->timeline.empty();
@@ -104,7 +104,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
       if (!opt->gpus.empty())
         for (int g : parse_gpus(opt->gpus)) gpus.push_back(node.require(fmt::format("gpu{}", g), "--gpus"));
 
-      workloads::Trace trace;
+      trace::Trace trace;
       if (!opt->workload.empty()) {
         std::string spec = opt->workload;
         if (!opt->gpus.empty() && spec.find("gpus=") == std::string::npos) {
@@ -112,14 +112,14 @@ void add_simulate_command(CLI::App& app, Runner& run) {
           std::replace(list.begin(), list.end(), ',', ';');
           spec += (spec.find(':') == std::string::npos ? ":" : ",") + ("gpus=" + list);
         }
-        workloads::WorkloadRun w = workloads::run_workload_full(spec, &node);
+        synthetic::WorkloadRun w = synthetic::run_workload_full(spec, &node);
         trace = std::move(w.trace);
         sim::apply_collective_config(w.collectives, options);
       } else {
-        trace = workloads::read_trace(opt->trace);
+        trace = trace::read_trace(opt->trace);
         options.gpus = gpus;
         // L + O measured by the trace's own small copies where it has them.
-        projection::apply_fixed_costs(projection::calibrate(trace), options);
+        options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(trace));
       }
       for (const auto& w : trace.warnings) std::cerr << "linkcast: warning: " << w << "\n";
 

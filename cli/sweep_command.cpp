@@ -13,7 +13,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
-#include "projection/sweep.hpp"
+#include "study/sweep.hpp"
 
 #ifdef LINKCAST_HAVE_MPI
 #include <mpi.h>
@@ -72,7 +72,7 @@ class Ranks {
 };
 
 // Point results cross ranks as JSON; doubles round-trip exactly.
-nlohmann::json to_json(const projection::PointResult& p) {
+nlohmann::json to_json(const study::PointResult& p) {
   nlohmann::json j = {{"point", p.point}, {"node", p.node_name}, {"items", nlohmann::json::array()}};
   for (const auto& i : p.items)
     j["items"].push_back({{"ok", i.ok},
@@ -85,17 +85,17 @@ nlohmann::json to_json(const projection::PointResult& p) {
   return j;
 }
 
-projection::PointResult from_json(const nlohmann::json& j) {
-  projection::PointResult p;
+study::PointResult from_json(const nlohmann::json& j) {
+  study::PointResult p;
   p.point = j["point"].get<std::size_t>();
   p.node_name = j["node"].get<std::string>();
   for (const auto& ji : j["items"]) {
-    projection::ItemResult i;
+    study::ItemResult i;
     i.ok = ji["ok"].get<bool>();
     i.error = ji["error"].get<std::string>();
     i.figure_s = ji["figure"].get<double>();
     i.model_totals_s = ji["models"].get<std::vector<double>>();
-    i.by_kind_s = ji["kinds"].get<std::array<double, projection::kCategoryCount>>();
+    i.by_kind_s = ji["kinds"].get<std::array<double, trace::kCategoryCount>>();
     i.bound_by = ji["bound"].get<std::string>();
     i.bound_share = ji["share"].get<double>();
     p.items.push_back(std::move(i));
@@ -149,8 +149,8 @@ void add_sweep_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       const Ranks ranks;
-      const projection::Study study = projection::load_study(opt->study);
-      const projection::Sweep sweep(study);
+      const study::Study study = study::load_study(opt->study);
+      const study::Sweep sweep(study);
       const std::size_t total = study.points();
       std::vector<std::size_t> mine;
       for (std::size_t p = static_cast<std::size_t>(ranks.rank()); p < total; p += static_cast<std::size_t>(ranks.size()))
@@ -158,7 +158,7 @@ void add_sweep_command(CLI::App& app, Runner& run) {
       const int threads = opt->threads > 0 ? opt->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
       // Rank 0 shows its own share's progress (the ranks advance together).
       Progress progress(mine.size(), !opt->quiet && ranks.rank() == 0);
-      std::vector<projection::PointResult> rows =
+      std::vector<study::PointResult> rows =
           sweep.run(mine, threads, [&](std::size_t done) { progress.update(done); });
       if (ranks.size() > 1) {
         nlohmann::json local = nlohmann::json::array();
@@ -170,15 +170,15 @@ void add_sweep_command(CLI::App& app, Runner& run) {
         if (ranks.rank() != 0) return 0;
         std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.point < b.point; });
       }
-      const projection::PointResult base = sweep.evaluate_base();
+      const study::PointResult base = sweep.evaluate_base();
       if (!opt->output.empty()) {
         AtomicOutput out(opt->output);
         const bool json = opt->output.size() >= 5 && opt->output.substr(opt->output.size() - 5) == ".json";
-        if (json) projection::write_results_json(sweep, base, rows, out.stream());
-        else projection::write_results_csv(sweep, base, rows, out.stream());
+        if (json) study::write_results_json(sweep, base, rows, out.stream());
+        else study::write_results_csv(sweep, base, rows, out.stream());
         out.commit();
       }
-      std::cout << projection::summarize_sweep(sweep, base, rows);
+      std::cout << study::summarize_sweep(sweep, base, rows);
       if (!opt->output.empty()) std::cout << fmt::format("\nResults: {}\n", opt->output);
       return 0;
     };

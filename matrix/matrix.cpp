@@ -14,7 +14,7 @@
 
 namespace linkcast::matrix {
 
-using workloads::OpKind;
+using trace::OpKind;
 
 namespace {
 
@@ -44,8 +44,8 @@ struct EndpointOrder {
 
 EndpointOrder order_of(const std::string& name) {
   if (name == "host") return {0, -1, name};
-  if (const int c = workloads::endpoint_index(name, "cpu"); c >= 0) return {0, c, name};
-  if (const int g = workloads::endpoint_index(name, "gpu"); g >= 0) return {1, g, name};
+  if (const int c = trace::endpoint_index(name, "cpu"); c >= 0) return {0, c, name};
+  if (const int g = trace::endpoint_index(name, "gpu"); g >= 0) return {1, g, name};
   return {2, 0, name};
 }
 
@@ -126,7 +126,7 @@ std::optional<Metric> parse_metric(std::string_view name) {
   return std::nullopt;
 }
 
-Report build(const workloads::Trace& trace, const Options& options) {
+Report build(const trace::Trace& trace, const Options& options) {
   Report r;
   r.source = trace.source_file;
   r.format = trace.format;
@@ -139,7 +139,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
   const std::uint16_t host_id = [&] {
     for (std::size_t i = 0; i < trace.endpoint_count(); ++i)
       if (trace.endpoint_name(static_cast<std::uint16_t>(i)) == "host") return static_cast<std::uint16_t>(i);
-    return workloads::kNoEndpoint;
+    return trace::kNoEndpoint;
   }();
   std::vector<std::string> names;
   for (std::size_t i = 0; i < trace.endpoint_count(); ++i) {
@@ -161,7 +161,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
     }
   }
   // ComScribe's matrices always have the host first, even when nothing touched it.
-  if (std::none_of(names.begin(), names.end(), [](const std::string& s) { return workloads::is_host_name(s); }))
+  if (std::none_of(names.begin(), names.end(), [](const std::string& s) { return trace::is_host_name(s); }))
     names.push_back("host");
   std::vector<EndpointOrder> order;
   for (const std::string& n : names) order.push_back(order_of(n));
@@ -197,14 +197,14 @@ Report build(const workloads::Trace& trace, const Options& options) {
   std::vector<std::uint8_t> is_host(trace.endpoint_count(), 0), is_gpu(trace.endpoint_count(), 0);
   for (std::size_t i = 0; i < trace.endpoint_count(); ++i) {
     const std::string& name = trace.endpoint_name(static_cast<std::uint16_t>(i));
-    is_host[i] = workloads::is_host_name(name) ? 1 : 0;
-    is_gpu[i] = workloads::endpoint_index(name, "gpu") >= 0 ? 1 : 0;
+    is_host[i] = trace::is_host_name(name) ? 1 : 0;
+    is_gpu[i] = trace::endpoint_index(name, "gpu") >= 0 ? 1 : 0;
   }
   // Matrix index of endpoint `ep` of an op whose other end is `other`: "host" on a node becomes
   // the other end's socket (or the node's first CPU).
   auto place = [&](std::uint16_t ep, std::uint16_t other) -> std::size_t {
     if (ep == host_id && node) {
-      if (other != workloads::kNoEndpoint && socket_of[other] >= 0) return static_cast<std::size_t>(socket_of[other]);
+      if (other != trace::kNoEndpoint && socket_of[other] >= 0) return static_cast<std::size_t>(socket_of[other]);
       return static_cast<std::size_t>(first_cpu);
     }
     return static_cast<std::size_t>(ep_index[ep]);
@@ -259,7 +259,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
   std::map<std::uint32_t, int> group_channels;  // node-based default channels per group
   std::size_t undecomposed = 0;
 
-  auto comm_acc = [&](const workloads::Op& op) -> CommAcc& {
+  auto comm_acc = [&](const trace::Op& op) -> CommAcc& {
     // One row per (name, member list): a name reused for other members is reported, not merged.
     const std::uint64_t key = (std::uint64_t{op.comm} << 32) | op.group;
     auto [it, fresh] = comms.try_emplace(key);
@@ -283,7 +283,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
     return it->second;
   };
 
-  auto decomposed = [&](const workloads::Op& op, std::size_t size, std::size_t record) -> const Decomposed& {
+  auto decomposed = [&](const trace::Op& op, std::size_t size, std::size_t record) -> const Decomposed& {
     // Channels: as given; else, on a node, what NCCL would find for these GPUs; else the default.
     int channels = options.collectives.channels;
     if (channels == 0 && node) {
@@ -294,7 +294,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
           const int e = node->find(trace.endpoint_name(m));
           if (e >= 0) gpus.push_back(e);
         }
-        g->second = gpus.size() == trace.group(op.group).size() ? workloads::default_channels(*node, gpus) : 0;
+        g->second = gpus.size() == trace.group(op.group).size() ? nccl::default_channels(*node, gpus) : 0;
       }
       channels = g->second;
     }
@@ -302,20 +302,20 @@ Report build(const workloads::Trace& trace, const Options& options) {
     auto [it, fresh] = cache.try_emplace(key);
     if (!fresh) return it->second;
     Decomposed& d = it->second;
-    workloads::CollectiveSpec spec = options.collectives.spec(op.kind, static_cast<int>(size), op.bytes, key.root);
+    nccl::CollectiveSpec spec = options.collectives.spec(op.kind, static_cast<int>(size), op.bytes, key.root);
     spec.channels = channels;
     // A tree is only NCCL's for allreduce, broadcast and reduce: the others run rings.
-    if (spec.algo == workloads::CollAlgo::tree && workloads::per_rank_block(op.kind)) spec.algo = workloads::CollAlgo::ring;
+    if (spec.algo == nccl::CollAlgo::tree && nccl::per_rank_block(op.kind)) spec.algo = nccl::CollAlgo::ring;
     // A recorded size need not be a whole number of the assumed datatype's elements.
-    const std::uint64_t unit = std::uint64_t{spec.elem_bytes} * (workloads::per_rank_block(op.kind) ? size : 1);
+    const std::uint64_t unit = std::uint64_t{spec.elem_bytes} * (nccl::per_rank_block(op.kind) ? size : 1);
     if (op.bytes % unit != 0) spec.elem_bytes = 1;
-    workloads::Decomposition dec;
+    nccl::Decomposition dec;
     try {
-      dec = workloads::decompose(spec);
+      dec = nccl::decompose(spec);
     } catch (const InputError& e) {
       r.warnings.push_back(fmt::format("{}: cannot decompose this {} of {} bytes over {} ranks ({}); its traffic "
                                        "is left out of the matrices",
-                                       trace.describe_record(record), workloads::to_string(op.kind), op.bytes, size,
+                                       trace.describe_record(record), trace::to_string(op.kind), op.bytes, size,
                                        e.what()));
       return d;
     }
@@ -323,7 +323,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
     d.bytes = dec.pair_bytes();
     d.row_inter_bytes = dec.sent_bytes();
     d.count.assign(size * size, 0);
-    for (const workloads::CollStep& s : dec.steps) {
+    for (const nccl::CollStep& s : dec.steps) {
       d.count[s.src * size + s.dst] += 1;
     }
     return d;
@@ -332,14 +332,14 @@ Report build(const workloads::Trace& trace, const Options& options) {
   // --- the scan ----------------------------------------------------------------------------
   const std::size_t count = trace.size();
   for (std::size_t i = 0; i < count; ++i) {
-    const workloads::Op op = trace.op(i);
+    const trace::Op op = trace.op(i);
     CommType type;
     switch (op.kind) {
       case OpKind::memset: ++r.ignored_ops; continue;
       case OpKind::copy: {
         type = CommType::copy;
         if (i + 1 < count && is_gpu[op.src] && is_host[op.dst]) {
-          const workloads::Op next = trace.op(i + 1);
+          const trace::Op next = trace.op(i + 1);
           if (next.kind == OpKind::copy && next.src == op.dst && is_gpu[next.dst] && next.dst != op.src &&
               next.bytes == op.bytes && next.stream == op.stream && next.line == op.line) {
             // A peer copy staged through the host: both legs.
@@ -389,7 +389,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
           for (std::uint16_t e : members) m.push_back(trace.endpoint_name(e));
           throw InputError(fmt::format("{}: a {} recorded on {} whose group ({}) does not include it; a collective is "
                                        "recorded once per member, with src = dst = that member",
-                                       trace.describe_record(i), workloads::to_string(op.kind),
+                                       trace.describe_record(i), trace::to_string(op.kind),
                                        trace.endpoint_name(op.src), m.empty() ? "empty" : join(m, ";")));
         }
         const auto rank = static_cast<std::size_t>(pos - members.begin());
@@ -404,8 +404,8 @@ Report build(const workloads::Trace& trace, const Options& options) {
         }
         ++oa.records[rank];
         oa.bytes[rank] += op.bytes;
-        oa.lower[rank] += workloads::mpisee_lower_bound_bytes(op.kind, static_cast<int>(size), op.bytes);
-        oa.inter_lower[rank] += workloads::inter_rank_lower_bound_bytes(op.kind, static_cast<int>(size), op.bytes);
+        oa.lower[rank] += nccl::mpisee_lower_bound_bytes(op.kind, static_cast<int>(size), op.bytes);
+        oa.inter_lower[rank] += nccl::inter_rank_lower_bound_bytes(op.kind, static_cast<int>(size), op.bytes);
         ++r.ops_by_type[static_cast<std::size_t>(CommType::collective)];
         const Decomposed& d = decomposed(op, size, i);
         if (!d.ok) {
@@ -509,14 +509,14 @@ Report build(const workloads::Trace& trace, const Options& options) {
       if (!op.complete) {
         for (std::size_t k = 0; k < oa.records.size(); ++k) {
           if (oa.records[k] != op.calls) {
-            incomplete.push_back(fmt::format("{} on '{}': {} recorded {} of {} calls", workloads::to_string(kind),
+            incomplete.push_back(fmt::format("{} on '{}': {} recorded {} of {} calls", trace::to_string(kind),
                                              acc.name, row.members[k], oa.records[k], op.calls));
           }
         }
       }
       if (op.moved_bytes < op.inter_rank_bound_bytes) {
         below_bound.push_back(fmt::format("{} on '{}': {} bytes moved between ranks < lower bound {}",
-                                          workloads::to_string(kind), acc.name, op.moved_bytes,
+                                          trace::to_string(kind), acc.name, op.moved_bytes,
                                           op.inter_rank_bound_bytes));
       }
       row.ops.push_back(op);
@@ -572,7 +572,7 @@ Report build(const workloads::Trace& trace, const Options& options) {
     std::uint64_t bound = 0, moved = 0;
     for (const CommRow& c : r.comms)
       for (const CommOpRow& o : c.ops)
-        if (workloads::is_collective(o.op)) {
+        if (trace::is_collective(o.op)) {
           bound += o.inter_rank_bound_bytes;
           moved += o.moved_bytes;
         }

@@ -7,7 +7,7 @@
 //  - mpisee (Vardas et al.): communicator-centric tables (size, members; per operation: calls,
 //    bytes, lower-bound volume) with names that agree across ranks.
 // Collectives, recorded once per rank, are decomposed into the peer transfers NCCL makes
-// (workloads/collectives.hpp): each rank's record contributes the transfers that rank sends.
+// (nccl/collectives.hpp): each rank's record contributes the transfers that rank sends.
 #pragma once
 
 #include <array>
@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "workloads/collectives.hpp"
-#include "workloads/trace.hpp"
+#include "nccl/collectives.hpp"
+#include "trace/trace.hpp"
 
 namespace linkcast::topology {
 struct Node;
@@ -85,7 +85,7 @@ struct DeviceRow {
 
 /// mpisee: one operation on one communicator.
 struct CommOpRow {
-  workloads::OpKind op = workloads::OpKind::allreduce;
+  trace::OpKind op = trace::OpKind::allreduce;
   std::uint64_t calls = 0;    // collective: most records of any member; send/recv: records
   std::uint64_t bytes = 0;    // nccl-tests bytes summed over calls (send/recv: bytes moved)
   std::uint64_t lower_bound_bytes = 0;    // mpisee's bound, summed over calls
@@ -122,7 +122,7 @@ struct Report {
   std::vector<CommRow> comms;
   std::vector<Check> checks;
   std::vector<std::string> warnings;
-  workloads::CollectiveConfig collectives;
+  nccl::CollectiveConfig collectives;
   /// Collectives took each communicator's channel count from the node (no count was given).
   bool node_channels = false;
 };
@@ -130,14 +130,14 @@ struct Report {
 struct Options {
   /// How collectives are decomposed (traces carry no algorithm): ring unless told; channels 0:
   /// the node's count for the communicator's GPUs (default_channels), else kDefaultChannels.
-  workloads::CollectiveConfig collectives;
+  nccl::CollectiveConfig collectives;
   /// Optional: resolves "host" to each GPU's socket and lists every CPU and GPU of the node.
   const topology::Node* node = nullptr;
 };
 
 /// Builds every matrix, attribution and check of `trace`. Throws InputError for records it
 /// cannot place (a collective whose record is not a member of its group).
-Report build(const workloads::Trace& trace, const Options& options);
+Report build(const trace::Trace& trace, const Options& options);
 
 enum class View : std::uint8_t { type, object, line, comm, device };
 enum class Metric : std::uint8_t { bytes, count };

@@ -65,10 +65,10 @@ void render_matrix(const Report& r, const Matrix& m, Metric metric, std::ostream
 std::string title(const Report& r) {
   std::string coll;
   if (r.ops_by_type[static_cast<std::size_t>(CommType::collective)] > 0) {
-    coll = fmt::format("; collectives decomposed as NCCL {} with {} channels", workloads::to_string(r.collectives.algo),
+    coll = fmt::format("; collectives decomposed as NCCL {} with {} channels", nccl::to_string(r.collectives.algo),
                        r.collectives.channels > 0 ? fmt::format("{}", r.collectives.channels)
                        : r.node_channels          ? std::string("the node's")
-                                                  : fmt::format("{} (default)", workloads::kDefaultChannels));
+                                                  : fmt::format("{} (default)", nccl::kDefaultChannels));
   }
   return fmt::format("Communication of '{}' ({}, {} operations{}{})\n", r.source, r.format, r.ops,
                      r.ignored_ops ? fmt::format(", {} memsets ignored", r.ignored_ops) : std::string(), coll);
@@ -150,14 +150,14 @@ void render_comm_view(const Report& r, std::ostream& out) {
                Align::right, Align::left});
   for (const CommRow& c : r.comms) {
     for (const CommOpRow& o : c.ops) {
-      const bool coll = workloads::is_collective(o.op);
+      const bool coll = trace::is_collective(o.op);
       std::string check = "-";
       if (coll) {
         check = o.moved_bytes >= o.inter_rank_bound_bytes ? "ok" : "BELOW BOUND";
         if (!o.complete) check += ", incomplete";
       }
       t.add_row({c.name, fmt::format("{}", c.members.size()), join(c.members, ";"),
-                 std::string(workloads::to_string(o.op)), fmt::format("{}", o.calls), human_bytes(o.bytes),
+                 std::string(trace::to_string(o.op)), fmt::format("{}", o.calls), human_bytes(o.bytes),
                  coll ? human_bytes(o.lower_bound_bytes) : "-", human_bytes(o.moved_bytes), check});
     }
   }
@@ -277,9 +277,9 @@ void render_json(const Report& r, std::ostream& out) {
   for (const CommRow& c : r.comms) {
     json ops = json::array();
     for (const CommOpRow& o : c.ops) {
-      json op = {{"op", workloads::to_string(o.op)}, {"calls", o.calls}, {"bytes", o.bytes},
+      json op = {{"op", trace::to_string(o.op)}, {"calls", o.calls}, {"bytes", o.bytes},
                  {"moved_bytes", o.moved_bytes}};
-      if (workloads::is_collective(o.op)) {
+      if (trace::is_collective(o.op)) {
         op["lower_bound_bytes"] = o.lower_bound_bytes;
         op["inter_rank_lower_bound_bytes"] = o.inter_rank_bound_bytes;
         op["complete"] = o.complete;
@@ -296,10 +296,10 @@ void render_json(const Report& r, std::ostream& out) {
   j["format"] = r.format;
   j["ops"] = r.ops;
   j["ignored_ops"] = r.ignored_ops;
-  j["collectives"] = {{"algo", workloads::to_string(r.collectives.algo)},
+  j["collectives"] = {{"algo", nccl::to_string(r.collectives.algo)},
                       {"channels", r.collectives.channels > 0 ? json(r.collectives.channels)
                                    : r.node_channels          ? json("node")
-                                                              : json(workloads::kDefaultChannels)},
+                                                              : json(nccl::kDefaultChannels)},
                       {"chunk_bytes", r.collectives.chunk_bytes}};
   j["warnings"] = r.warnings;
   print_json(j, 0, out);
@@ -343,7 +343,7 @@ void render_csv(const Report& r, View view, std::ostream& out) {
       for (const CommRow& c : r.comms)
         for (const CommOpRow& o : c.ops)
           out << fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.name), c.members.size(),
-                             csv_field(join(c.members, ";")), workloads::to_string(o.op), o.calls, o.bytes,
+                             csv_field(join(c.members, ";")), trace::to_string(o.op), o.calls, o.bytes,
                              o.lower_bound_bytes, o.inter_rank_bound_bytes, o.moved_bytes, o.complete ? 1 : 0);
       break;
   }

@@ -39,4 +39,28 @@ double PathSpec::peak_gbps() const {
 
 Access copy_access(PathClass cls) { return cls == PathClass::h2d ? Access::read : Access::write; }
 
+namespace {
+constexpr std::array<std::string_view, kCopyClassCount> kCopyClassNames = {
+    "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h", "memset"};
+}
+
+std::string_view to_string(CopyClass c) { return kCopyClassNames[static_cast<std::size_t>(c)]; }
+
+std::optional<CopyClass> parse_copy_class(std::string_view name) {
+  for (std::size_t i = 0; i < kCopyClassNames.size(); ++i)
+    if (kCopyClassNames[i] == name) return static_cast<CopyClass>(i);
+  return std::nullopt;
+}
+
+CopyClass copy_class(PathClass cls, bool pageable) {
+  switch (cls) {
+    case PathClass::h2d: return pageable ? CopyClass::h2d_pageable : CopyClass::h2d_pinned;
+    case PathClass::d2h: return pageable ? CopyClass::d2h_pageable : CopyClass::d2h_pinned;
+    case PathClass::d2d: return CopyClass::d2d;
+    case PathClass::p2p: return CopyClass::p2p;
+    case PathClass::h2h: return CopyClass::h2h;
+  }
+  return CopyClass::p2p;
+}
+
 }  // namespace linkcast::model

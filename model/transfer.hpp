@@ -29,6 +29,24 @@ enum class PathClass : std::uint8_t {
 };
 std::string_view to_string(PathClass cls);
 
+/// The six path classes AHEAD and the projection report, plus host-to-host copies and memsets
+/// (whose fixed cost is a kernel launch, not a copy's).
+enum class CopyClass : unsigned char {
+  h2d_pinned,
+  h2d_pageable,
+  d2h_pinned,
+  d2h_pageable,
+  d2d,
+  p2p,
+  h2h,
+  memset,
+};
+inline constexpr std::size_t kCopyClassCount = 8;
+std::string_view to_string(CopyClass c);
+std::optional<CopyClass> parse_copy_class(std::string_view name);
+/// The copy class of a copy-engine copy over a path of class `cls`.
+CopyClass copy_class(PathClass cls, bool pageable);
+
 /// Everything a model needs to know about the route a transfer takes. Pure data.
 struct PathSpec {
   PathClass cls = PathClass::h2d;

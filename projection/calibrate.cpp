@@ -3,22 +3,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <vector>
 
-#include "projection/category.hpp"
+#include "trace/category.hpp"
 #include "projection/projector.hpp"
 
 namespace linkcast::projection {
 
-Calibration calibrate(const workloads::Trace& trace) { return calibrate(TraceIndex(trace)); }
+using trace::Category;
 
-Calibration calibrate(const TraceIndex& index) {
-  const workloads::Trace& trace = *index.trace;
+Calibration calibrate(const trace::Trace& trace) { return calibrate(trace::TraceIndex(trace)); }
+
+Calibration calibrate(const trace::TraceIndex& index) {
+  const trace::Trace& trace = *index.trace;
   Calibration c;
   c.trace_file = trace.source_file;
   // The 1-byte costs: the same medians a projection takes from the trace.
-  for (std::size_t k = 0; k < topology::kCopyClassCount; ++k)
+  for (std::size_t k = 0; k < model::kCopyClassCount; ++k)
     if (index.small_count[k] > 0) c.one_byte_ns[k] = {index.small_count[k], index.small_median_ns[k]};
   struct Sum {
     double bytes = 0, ns = 0;
@@ -29,7 +32,7 @@ Calibration calibrate(const TraceIndex& index) {
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const std::int64_t d = trace.durations()[i];
     const std::uint64_t bytes = trace.bytes()[i];
-    if (trace.kinds()[i] != workloads::OpKind::copy || d <= 0 || bytes < kStagingMinBytes) continue;
+    if (trace.kinds()[i] != trace::OpKind::copy || d <= 0 || bytes < kStagingMinBytes) continue;
     const Category cat = index.categories[i];
     const auto b = static_cast<double>(bytes), t = static_cast<double>(d);
     switch (cat) {
@@ -48,9 +51,11 @@ Calibration calibrate(const TraceIndex& index) {
   return c;
 }
 
-void apply_fixed_costs(const Calibration& c, sim::SimOptions& options) {
-  for (std::size_t k = 0; k < topology::kCopyClassCount; ++k)
-    if (c.one_byte_ns[k].count > 0) options.fixed_ns[k] = c.one_byte_ns[k].value;
+std::array<double, model::kCopyClassCount> fixed_costs_ns(const Calibration& c) {
+  std::array<double, model::kCopyClassCount> ns;
+  for (std::size_t k = 0; k < model::kCopyClassCount; ++k)
+    ns[k] = c.one_byte_ns[k].count > 0 ? c.one_byte_ns[k].value : std::nan("");
+  return ns;
 }
 
 void render_calibration_yaml(const Calibration& c, std::ostream& out) {
@@ -63,7 +68,7 @@ void render_calibration_yaml(const Calibration& c, std::ostream& out) {
       const Measured& m = c.one_byte_ns[k];
       if (m.count == 0) continue;
       out << fmt::format("  {}_ns: {:.0f}  # median of {} copies <= 64 B in {}\n",
-                         topology::to_string(static_cast<topology::CopyClass>(k)), m.value, m.count, c.trace_file);
+                         model::to_string(static_cast<model::CopyClass>(k)), m.value, m.count, c.trace_file);
     }
   } else {
     out << "# no copies <= 64 B: no 1-byte costs (calibration:) can be measured from this trace\n";

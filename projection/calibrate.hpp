@@ -8,10 +8,10 @@
 #include <iosfwd>
 #include <string>
 
-#include "projection/projector.hpp"
-#include "sim/plan.hpp"
+#include "model/transfer.hpp"
+#include "trace/index.hpp"
 #include "topology/node.hpp"
-#include "workloads/trace.hpp"
+#include "trace/trace.hpp"
 
 namespace linkcast::projection {
 
@@ -22,7 +22,7 @@ struct Measured {
 
 struct Calibration {
   std::string trace_file;
-  std::array<Measured, topology::kCopyClassCount> one_byte_ns;  // median of copies <= 64 B
+  std::array<Measured, model::kCopyClassCount> one_byte_ns;  // median of copies <= 64 B
   Measured pageable_h2d_gbps;  // total bytes / total time of pageable copies >= 4 MiB
   Measured pageable_d2h_gbps;
   Measured pageable_gbps;      // both directions together
@@ -34,11 +34,12 @@ struct Calibration {
 /// fixed cost are under a few percent of their time.
 inline constexpr std::uint64_t kStagingMinBytes = 4ull << 20;
 
-Calibration calibrate(const workloads::Trace& trace);
+Calibration calibrate(const trace::Trace& trace);
 /// The same from a trace indexed beforehand (its categories and 1-byte medians).
-Calibration calibrate(const TraceIndex& index);
-/// The measured 1-byte costs as the simulator's L + O, for the classes the trace measured.
-void apply_fixed_costs(const Calibration& c, sim::SimOptions& options);
+Calibration calibrate(const trace::TraceIndex& index);
+/// The measured 1-byte costs per copy class, ns, NaN for the classes the trace did not measure:
+/// what the simulator takes as L + O (sim::SimOptions::fixed_ns).
+std::array<double, model::kCopyClassCount> fixed_costs_ns(const Calibration& c);
 void render_calibration_yaml(const Calibration& c, std::ostream& out);
 
 }  // namespace linkcast::projection

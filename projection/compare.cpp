@@ -4,6 +4,10 @@
 
 namespace linkcast::projection {
 
+using trace::Category;
+using trace::categorize;
+using trace::host_flags;
+
 namespace {
 
 struct Key {
@@ -21,15 +25,15 @@ struct KeyHash {
   }
 };
 
-Key key_of(const workloads::Trace& t, std::size_t i, Category c) {
+Key key_of(const trace::Trace& t, std::size_t i, Category c) {
   return {static_cast<std::uint8_t>(t.kinds()[i]), static_cast<std::uint8_t>(c),
           static_cast<std::uint8_t>(t.src_mems()[i]), static_cast<std::uint8_t>(t.dst_mems()[i]), t.bytes()[i]};
 }
 
 }  // namespace
 
-MatchResult match_ops(const workloads::Trace& source, const std::vector<Category>& source_categories,
-                      const workloads::Trace& actual) {
+MatchResult match_ops(const trace::Trace& source, const std::vector<Category>& source_categories,
+                      const trace::Trace& actual) {
   // Queue of actual operations per key, in order of occurrence.
   struct Queue {
     std::vector<std::uint32_t> indices;

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "projection/category.hpp"
-#include "workloads/trace.hpp"
+#include "trace/category.hpp"
+#include "trace/trace.hpp"
 
 namespace linkcast::projection {
 
@@ -18,8 +18,8 @@ struct MatchResult {
   std::size_t unmatched_actual = 0;
 };
 
-MatchResult match_ops(const workloads::Trace& source, const std::vector<Category>& source_categories,
-                      const workloads::Trace& actual);
+MatchResult match_ops(const trace::Trace& source, const std::vector<trace::Category>& source_categories,
+                      const trace::Trace& actual);
 
 /// 100 * sum|A - P| / sum A; 0 when sum A is 0.
 double wmape_pct(double sum_abs_error, double sum_actual);

@@ -9,13 +9,17 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "nccl/pricing.hpp"
 
 namespace linkcast::projection {
 
-using topology::CopyClass;
+using trace::Category;
+using trace::copy_class_of;
+
+using model::CopyClass;
 using topology::EndpointKind;
-using workloads::OpKind;
-using workloads::Trace;
+using trace::OpKind;
+using trace::Trace;
 
 EndpointMap parse_endpoint_map(std::string_view text) {
   EndpointMap map;
@@ -30,15 +34,6 @@ EndpointMap parse_endpoint_map(std::string_view text) {
   }
   return map;
 }
-
-namespace {
-
-/// Operations of at most this many bytes measure the 1-byte cost (L + O): below ~64 B the
-/// bandwidth term is under 1% of the ~1-2 us fixed cost on every node we ship. Memsets are
-/// kernels: their fixed cost is a launch, measured the same way on small memsets.
-constexpr std::uint64_t kSmallTransferBytes = 64;
-
-}  // namespace
 
 int Projector::resolve(const topology::Node& node, const EndpointMap& map, std::uint16_t id,
                        std::uint16_t other) const {
@@ -56,94 +51,14 @@ int Projector::resolve(const topology::Node& node, const EndpointMap& map, std::
   return cpus.empty() ? -1 : cpus.front();
 }
 
-namespace {
-
-struct GroupKey {
-  std::uint8_t kind, category, src_mem, dst_mem;
-  std::uint16_t src, dst, issuer;
-  std::uint32_t group;
-  std::uint64_t bytes;
-  bool operator==(const GroupKey&) const = default;
-};
-
-struct GroupKeyHash {
-  std::size_t operator()(const GroupKey& k) const {
-    std::uint64_t h = k.bytes * 0x9E3779B97F4A7C15ull;
-    h ^= (std::uint64_t{k.kind} << 56) ^ (std::uint64_t{k.category} << 48) ^ (std::uint64_t{k.src_mem} << 40) ^
-         (std::uint64_t{k.dst_mem} << 32) ^ (std::uint64_t{k.src} << 16) ^ k.dst ^ (std::uint64_t{k.group} << 20) ^
-         (std::uint64_t{k.issuer} << 4);
-    return static_cast<std::size_t>(h ^ (h >> 31));
-  }
-};
-
-}  // namespace
-
-TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
-  categories.resize(t.size());
-  group_of.resize(t.size());
-  const std::vector<char> host = host_flags(t);
-  std::unordered_map<GroupKey, std::uint32_t, GroupKeyHash> groups_by_key;
-  first_record.assign(t.endpoint_count(), std::numeric_limits<std::size_t>::max());
-  std::vector<char> pair_seen(t.endpoint_count() * t.endpoint_count(), 0);
-  std::vector<char> group_seen(t.group_count(), 0);
-  std::array<std::vector<std::int64_t>, topology::kCopyClassCount> small;
-  auto note = [&](std::uint16_t e, std::size_t i) {
-    if (first_record[e] == std::numeric_limits<std::size_t>::max()) first_record[e] = i;
-  };
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const std::uint16_t s = t.srcs()[i], d = t.dsts()[i];
-    note(s, i);
-    note(d, i);
-    categories[i] = categorize(t, i, host);
-    const OpKind kind = t.kinds()[i];
-    const workloads::Op op = t.op(i);
-    const GroupKey key{static_cast<std::uint8_t>(kind), static_cast<std::uint8_t>(categories[i]),
-                       static_cast<std::uint8_t>(op.src_mem), static_cast<std::uint8_t>(op.dst_mem), s, d, op.issuer,
-                       op.group, op.bytes};
-    const auto [it, inserted] = groups_by_key.emplace(key, static_cast<std::uint32_t>(group_first.size()));
-    if (inserted) {
-      group_first.push_back(i);
-      group_count.push_back(0.0);
-    }
-    group_of[i] = it->second;
-    group_count[it->second] += 1.0;
-    if (workloads::is_collective(kind)) {
-      const std::uint32_t g = op.group;
-      if (!group_seen[g]) {
-        group_seen[g] = 1;
-        groups.emplace_back(g, i);
-        for (std::uint16_t m : t.group(g)) note(m, i);
-      }
-      continue;
-    }
-    char& seen = pair_seen[static_cast<std::size_t>(s) * t.endpoint_count() + d];
-    if (!seen) {
-      seen = 1;
-      pairs.push_back({s, d, i});
-    }
-    // Copies and memsets of at most kSmallTransferBytes measure the 1-byte cost (L + O).
-    if ((kind == OpKind::copy || kind == OpKind::memset) && t.bytes()[i] <= kSmallTransferBytes &&
-        t.durations()[i] > 0) {
-      if (const auto cls = copy_class_of(categories[i])) small[static_cast<std::size_t>(*cls)].push_back(t.durations()[i]);
-    }
-  }
-  for (std::size_t c = 0; c < small.size(); ++c) {
-    auto& v = small[c];
-    small_count[c] = v.size();
-    if (v.empty()) continue;
-    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-    small_median_ns[c] = static_cast<double>(v[v.size() / 2]);
-  }
-}
-
 Projector::Projector(const topology::Node& from, const topology::Node& to, const Trace& trace,
                      const EndpointMap& map)
-    : from_(&from), to_(&to), trace_(&trace), owned_index_(std::make_unique<TraceIndex>(trace)),
+    : from_(&from), to_(&to), trace_(&trace), owned_index_(std::make_unique<trace::TraceIndex>(trace)),
       index_(owned_index_.get()), routes_(to, topology::Routes::Compute::on_demand), endpoints_(trace.endpoint_count()) {
   prepare(from, map);
 }
 
-Projector::Projector(const topology::Node& from, const topology::Node& to, const TraceIndex& index,
+Projector::Projector(const topology::Node& from, const topology::Node& to, const trace::TraceIndex& index,
                      const EndpointMap& map)
     : from_(&from), to_(&to), trace_(index.trace), index_(&index), routes_(to, topology::Routes::Compute::on_demand), endpoints_(index.trace->endpoint_count()) {
   prepare(from, map);
@@ -183,7 +98,7 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
                                    join(to.endpoint_ids(), ", ")));
   }
   pairs_.resize(endpoints_ * endpoints_);
-  for (const TraceIndex::Use& u : index_->pairs) {
+  for (const trace::TraceIndex::Use& u : index_->pairs) {
     PreparedPair& p = pairs_[static_cast<std::size_t>(u.src) * endpoints_ + u.dst];
     const int ts = resolve(to, map, u.src, u.dst), td = resolve(to, map, u.dst, u.src);
     try {
@@ -195,7 +110,7 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
   }
   groups_.resize(trace.group_count());
   for (const auto& [group, record] : index_->groups) {
-    PreparedGroup g;
+    nccl::RingPaths g;
     std::vector<int> targets;
     for (std::uint16_t m : trace.group(group)) targets.push_back(resolve(to, map, m, m));
     for (std::size_t k = 0; k < targets.size() && targets.size() > 1; ++k) {
@@ -208,12 +123,12 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
 }
 
 void Projector::estimate_fixed_costs(const topology::Node& from) {
-  for (std::size_t c = 0; c < topology::kCopyClassCount; ++c) {
+  for (std::size_t c = 0; c < model::kCopyClassCount; ++c) {
     FixedCost& f = fixed_[c];
     const auto cls = static_cast<CopyClass>(c);
     if (index_->small_count[c] > 0) {
       f = {index_->small_median_ns[c],
-           fmt::format("source trace: median of {} copies <= {} B", index_->small_count[c], kSmallTransferBytes), true};
+           fmt::format("source trace: median of {} copies <= {} B", index_->small_count[c], trace::kSmallTransferBytes), true};
     } else if (const auto t = to_->calibration.get(cls)) {
       f = {*t, fmt::format("target node '{}' calibration", to_->name), true};
     } else if (const auto s = from.calibration.get(cls)) {
@@ -222,7 +137,7 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
   }
   // Classes still unknown borrow the closest known class, in order of likeness; else only the
   // links' latency is charged (in PathSpec) and the user is told.
-  const std::array<std::array<CopyClass, 4>, topology::kCopyClassCount> fallback = {{
+  const std::array<std::array<CopyClass, 4>, model::kCopyClassCount> fallback = {{
       {CopyClass::h2d_pageable, CopyClass::d2h_pinned, CopyClass::p2p, CopyClass::d2d},   // h2d_pinned
       {CopyClass::h2d_pinned, CopyClass::d2h_pageable, CopyClass::d2h_pinned, CopyClass::p2p},
       {CopyClass::d2h_pageable, CopyClass::h2d_pinned, CopyClass::p2p, CopyClass::d2d},   // d2h_pinned
@@ -232,16 +147,16 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
       {CopyClass::h2d_pinned, CopyClass::d2h_pinned, CopyClass::d2d, CopyClass::p2p},     // h2h
       {CopyClass::d2d, CopyClass::p2p, CopyClass::h2d_pinned, CopyClass::d2h_pinned},     // memset
   }};
-  std::array<FixedCost, topology::kCopyClassCount> resolved = fixed_;
+  std::array<FixedCost, model::kCopyClassCount> resolved = fixed_;
   const FixedCost* any_known = nullptr;
   for (const FixedCost& f : fixed_)
     if (f.known && !any_known) any_known = &f;
-  for (std::size_t c = 0; c < topology::kCopyClassCount; ++c) {
+  for (std::size_t c = 0; c < model::kCopyClassCount; ++c) {
     if (fixed_[c].known) continue;
     for (CopyClass alt : fallback[c]) {
       const FixedCost& a = fixed_[static_cast<std::size_t>(alt)];
       if (a.known) {
-        resolved[c] = {a.ns, fmt::format("borrowed from {} ({})", topology::to_string(alt), a.origin), true};
+        resolved[c] = {a.ns, fmt::format("borrowed from {} ({})", model::to_string(alt), a.origin), true};
         break;
       }
     }
@@ -261,7 +176,7 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
 double Projector::time_ns(std::size_t i, const model::Model& m) const {
   const Category cat = index_->categories[i];
   const OpKind kind = trace_->kinds()[i];
-  if (workloads::is_collective(kind)) return collective_time_ns(i, m);
+  if (trace::is_collective(kind)) return collective_time_ns(i, m);
   const std::uint16_t s = trace_->srcs()[i], d = trace_->dsts()[i];
   const model::PathSpec& spec = pair(s, d).spec;
   model::Transfer t;
@@ -284,7 +199,7 @@ double Projector::fixed_ns(std::size_t i, const model::PathSpec& spec) const {
   const Category cat = index_->categories[i];
   const auto cls = copy_class_of(cat);
   const bool pageable = cat == Category::h2d_pageable || cat == Category::d2h_pageable;
-  return fixed_[static_cast<std::size_t>(cls ? *cls : topology::copy_class(spec.cls, pageable))].ns;
+  return fixed_[static_cast<std::size_t>(cls ? *cls : model::copy_class(spec.cls, pageable))].ns;
 }
 
 std::vector<double> Projector::group_times(const std::vector<const model::Model*>& models) const {
@@ -310,8 +225,8 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
   const double total = total_ns >= 0 ? total_ns : time_ns(i, default_model);
   const model::PathSpec* spec = nullptr;
   double bytes = static_cast<double>(trace_->bytes()[i]);
-  if (workloads::is_collective(kind)) {
-    const PreparedGroup& g = groups_[trace_->op(i).group];
+  if (trace::is_collective(kind)) {
+    const nccl::RingPaths& g = groups_[trace_->op(i).group];
     if (g.ring.empty()) return {};
     spec = &g.ring.front();
     for (const auto& p : g.ring)
@@ -320,7 +235,7 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
     spec = &pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
   }
   const Category cat = index_->categories[i];
-  const double fixed = workloads::is_collective(kind) ? 0.0 : fixed_ns(i, *spec);
+  const double fixed = trace::is_collective(kind) ? 0.0 : fixed_ns(i, *spec);
   if (total <= 0 || fixed >= total - fixed) return {};
   if (spec->hops.empty()) return {Bound::What::gpu_memory};
   // The slowest hop at this size (path_effective_gbps's minimum, with its link).
@@ -341,36 +256,9 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
 }
 
 double Projector::collective_time_ns(std::size_t i, const model::Model& m) const {
-  const workloads::Op op = trace_->op(i);
-  const PreparedGroup& g = groups_[op.group];
-  const auto n = static_cast<double>(trace_->group(op.group).size());
-  if (g.ring.empty() || n < 2) return 0.0;
-  const double fixed = fixed_[static_cast<std::size_t>(CopyClass::p2p)].ns;
-  const double bytes = static_cast<double>(op.bytes);
-  // Slowest ring edge for a step of `step_bytes` (steps are synchronous around the ring).
-  auto step = [&](double step_bytes, const std::vector<model::PathSpec>& paths) {
-    model::Transfer t;
-    t.bytes = step_bytes;
-    t.access = model::Access::write;
-    t.fixed_ns = fixed;
-    double worst = 0;
-    for (const auto& p : paths) worst = std::max(worst, m.time_ns(p, t));
-    return worst;
-  };
-  // NCCL ring algorithms (bytes counted as nccl-tests does):
-  //   allreduce: reduce-scatter + all-gather, 2(n-1) steps of S/n;
-  //   allgather (S = output) and reducescatter (S = input): n-1 steps of S/n;
-  //   broadcast/reduce: the S bytes pipelined around the ring, n-1 hops of latency;
-  //   alltoall (S = one rank's send buffer): n-1 exchanges of S/n.
-  switch (op.kind) {
-    case OpKind::allreduce: return 2.0 * (n - 1.0) * step(bytes / n, g.ring);
-    case OpKind::allgather:
-    case OpKind::reducescatter: return (n - 1.0) * step(bytes / n, g.ring);
-    case OpKind::broadcast:
-    case OpKind::reduce: return step(bytes, g.ring) + (n - 2.0) * fixed;
-    case OpKind::alltoall: return (n - 1.0) * step(bytes / n, g.from_first);
-    default: return 0.0;
-  }
+  const trace::Op op = trace_->op(i);
+  return nccl::ring_time_ns(op.kind, trace_->group(op.group).size(), static_cast<double>(op.bytes),
+                            groups_[op.group], m, fixed_[static_cast<std::size_t>(CopyClass::p2p)].ns);
 }
 
 }  // namespace linkcast::projection

@@ -11,40 +11,17 @@
 #include <vector>
 
 #include "model/models.hpp"
-#include "projection/category.hpp"
+#include "nccl/pricing.hpp"
+#include "trace/category.hpp"
+#include "trace/index.hpp"
 #include "topology/routing.hpp"
-#include "workloads/trace.hpp"
+#include "trace/trace.hpp"
 
 namespace linkcast::projection {
 
 /// --map gpu0=gpu2,cpu0=cpu1: trace endpoint name -> target node endpoint name.
 using EndpointMap = std::map<std::string, std::string>;
 EndpointMap parse_endpoint_map(std::string_view text);
-
-/// What a projection needs from a trace independently of the nodes, computed once per trace (a
-/// sweep projects one trace onto thousands of nodes): each operation's category, the distinct
-/// (source, destination) pairs and collective groups used with the first record using each, and
-/// the trace's own 1-byte costs (median duration of its copies and memsets <= 64 B per class).
-struct TraceIndex {
-  explicit TraceIndex(const workloads::Trace& trace);
-
-  struct Use {
-    std::uint16_t src = 0, dst = 0;  // endpoint ids
-    std::size_t first_record = 0;
-  };
-  const workloads::Trace* trace;
-  std::vector<Category> categories;
-  std::vector<Use> pairs;                          // non-collective operations
-  std::vector<std::pair<std::uint32_t, std::size_t>> groups;  // collective group id, first record
-  std::vector<std::size_t> first_record;           // per endpoint id (SIZE_MAX when unused)
-  std::array<std::size_t, topology::kCopyClassCount> small_count{};
-  std::array<double, topology::kCopyClassCount> small_median_ns{};
-  /// Operations that any projection prices identically (same kind, category, endpoints, memory
-  /// kinds, size, issuer and group) form one group: each group is priced once.
-  std::vector<std::uint32_t> group_of;    // per operation
-  std::vector<std::size_t> group_first;   // per group: its first operation
-  std::vector<double> group_count;        // per group: how many operations
-};
 
 /// Where each copy class's 1-byte cost came from.
 struct FixedCost {
@@ -57,10 +34,10 @@ class Projector {
  public:
   /// Validates every operation's endpoints against both nodes (after `map` for the target) and
   /// prepares the routes. Throws InputError naming the trace record for an endpoint a node lacks.
-  Projector(const topology::Node& from, const topology::Node& to, const workloads::Trace& trace,
+  Projector(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
             const EndpointMap& map = {});
   /// The same on a trace indexed beforehand; `index` must outlive the projector.
-  Projector(const topology::Node& from, const topology::Node& to, const TraceIndex& index,
+  Projector(const topology::Node& from, const topology::Node& to, const trace::TraceIndex& index,
             const EndpointMap& map = {});
 
   /// Projected duration of operation i on the target node under `model`, ns.
@@ -68,7 +45,7 @@ class Projector {
   /// Every group's projected duration under each model, [group * models.size() + m]: operation
   /// i's time under models[m] is at [index.group_of[i] * models.size() + m].
   std::vector<double> group_times(const std::vector<const model::Model*>& models) const;
-  const TraceIndex& index() const { return *index_; }
+  const trace::TraceIndex& index() const { return *index_; }
 
   /// What bounds an operation: its fixed cost, the host's staging copy, GPU memory, or a link.
   struct Bound {
@@ -85,10 +62,10 @@ class Projector {
   /// `default` if already known.
   Bound bound(std::size_t i, double default_ns = -1) const;
 
-  Category category(std::size_t i) const { return index_->categories[i]; }
-  const std::vector<Category>& categories() const { return index_->categories; }
-  const std::array<FixedCost, topology::kCopyClassCount>& fixed_costs() const { return fixed_; }
-  const workloads::Trace& trace() const { return *trace_; }
+  trace::Category category(std::size_t i) const { return index_->categories[i]; }
+  const std::vector<trace::Category>& categories() const { return index_->categories; }
+  const std::array<FixedCost, model::kCopyClassCount>& fixed_costs() const { return fixed_; }
+  const trace::Trace& trace() const { return *trace_; }
   const topology::Node& target() const { return *to_; }
   const topology::Node& source() const { return *from_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -97,10 +74,6 @@ class Projector {
   struct PreparedPair {
     model::PathSpec spec;
     bool ready = false;
-  };
-  struct PreparedGroup {
-    std::vector<model::PathSpec> ring;  // path i -> i+1 (mod n) in group order
-    std::vector<model::PathSpec> from_first;  // path member 0 -> member k, for all-to-all
   };
 
   void prepare(const topology::Node& from, const EndpointMap& map);
@@ -116,14 +89,14 @@ class Projector {
 
   const topology::Node* from_;
   const topology::Node* to_;
-  const workloads::Trace* trace_;
-  std::unique_ptr<TraceIndex> owned_index_;  // when constructed from a trace
-  const TraceIndex* index_;
+  const trace::Trace* trace_;
+  std::unique_ptr<trace::TraceIndex> owned_index_;  // when constructed from a trace
+  const trace::TraceIndex* index_;
   topology::Routes routes_;
   std::size_t endpoints_ = 0;
   std::vector<PreparedPair> pairs_;     // endpoints_ x endpoints_
-  std::vector<PreparedGroup> groups_;   // by trace group id
-  std::array<FixedCost, topology::kCopyClassCount> fixed_;
+  std::vector<nccl::RingPaths> groups_;   // by trace group id
+  std::array<FixedCost, model::kCopyClassCount> fixed_;
   std::vector<std::string> warnings_;
 };
 

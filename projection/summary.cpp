@@ -10,9 +10,15 @@
 
 namespace linkcast::projection {
 
+using trace::Category;
+using trace::kCategoryCount;
+using trace::kSizeBucketCount;
+using trace::size_bucket_label;
+using trace::size_bucket;
+
 ProjectionSummary summarize(const Projector& projector, const std::vector<const model::Model*>& models,
-                            const workloads::Trace* actual, const MatchResult* match) {
-  const workloads::Trace& trace = projector.trace();
+                            const trace::Trace* actual, const MatchResult* match) {
+  const trace::Trace& trace = projector.trace();
   ProjectionSummary s;
   s.trace_file = trace.source_file;
   s.trace_format = trace.format;
@@ -76,7 +82,7 @@ void render_table(const ProjectionSummary& s, std::ostream& out) {
   out << "\n1-byte transfer cost (L + O) per copy class\n";
   TextTable fixed({"class", "L+O", "from"}, {TextTable::Align::left, TextTable::Align::right, TextTable::Align::left});
   for (std::size_t c = 0; c < s.fixed.size(); ++c)
-    fixed.add_row({std::string(topology::to_string(static_cast<topology::CopyClass>(c))),
+    fixed.add_row({std::string(model::to_string(static_cast<model::CopyClass>(c))),
                    s.fixed[c].known ? secs(s.fixed[c].ns) : "-", s.fixed[c].origin});
   out << fixed.render();
 
@@ -170,7 +176,7 @@ void render_json(const ProjectionSummary& s, std::ostream& out) {
   json fixed = json::object();
   for (std::size_t c = 0; c < s.fixed.size(); ++c) {
     const auto& f = s.fixed[c];
-    fixed[std::string(topology::to_string(static_cast<topology::CopyClass>(c)))] =
+    fixed[std::string(model::to_string(static_cast<model::CopyClass>(c)))] =
         f.known ? json{{"ns", f.ns}, {"from", f.origin}} : json{{"ns", nullptr}, {"from", f.origin}};
   }
   j["one_byte_cost"] = fixed;
@@ -179,8 +185,8 @@ void render_json(const ProjectionSummary& s, std::ostream& out) {
 }
 
 void render_ops_csv(const Projector& projector, const std::vector<const model::Model*>& models,
-                    const workloads::Trace* actual, const MatchResult* match, std::ostream& out) {
-  const workloads::Trace& trace = projector.trace();
+                    const trace::Trace* actual, const MatchResult* match, std::ostream& out) {
+  const trace::Trace& trace = projector.trace();
   std::string line = "index,kind,category,src,dst,bytes,source_ns";
   if (match) line += ",actual_ns";
   for (const auto* m : models) {
@@ -194,7 +200,7 @@ void render_ops_csv(const Projector& projector, const std::vector<const model::M
   for (std::size_t i = 0; i < trace.size(); ++i) {
     row.clear();
     const auto d = trace.durations()[i];
-    fmt::format_to(std::back_inserter(row), "{},{},{},{},{},{},", i, workloads::to_string(trace.kinds()[i]),
+    fmt::format_to(std::back_inserter(row), "{},{},{},{},{},{},", i, trace::to_string(trace.kinds()[i]),
                    to_string(projector.category(i)), trace.endpoint_name(trace.srcs()[i]),
                    trace.endpoint_name(trace.dsts()[i]), trace.bytes()[i]);
     if (d >= 0) fmt::format_to(std::back_inserter(row), "{}", d);

@@ -27,20 +27,20 @@ struct ProjectionSummary {
   bool has_actual = false;
   std::size_t matched = 0, unmatched_source = 0, unmatched_actual = 0;
   std::vector<Cell> overall;                                  // per model
-  std::vector<std::array<Cell, kCategoryCount>> by_category;  // per model
-  std::vector<std::array<Cell, kSizeBucketCount>> by_bucket;  // per model
-  std::array<FixedCost, topology::kCopyClassCount> fixed;
+  std::vector<std::array<Cell, trace::kCategoryCount>> by_category;  // per model
+  std::vector<std::array<Cell, trace::kSizeBucketCount>> by_bucket;  // per model
+  std::array<FixedCost, model::kCopyClassCount> fixed;
   std::vector<std::string> warnings;
 };
 
 ProjectionSummary summarize(const Projector& projector, const std::vector<const model::Model*>& models,
-                            const workloads::Trace* actual, const MatchResult* match);
+                            const trace::Trace* actual, const MatchResult* match);
 
 void render_table(const ProjectionSummary& s, std::ostream& out);
 void render_json(const ProjectionSummary& s, std::ostream& out);
 /// One row per operation: measured on the source, actual (when matched), projected and signed
 /// error per model.
 void render_ops_csv(const Projector& projector, const std::vector<const model::Model*>& models,
-                    const workloads::Trace* actual, const MatchResult* match, std::ostream& out);
+                    const trace::Trace* actual, const MatchResult* match, std::ostream& out);
 
 }  // namespace linkcast::projection

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/units.hpp"
+#include "core/version.hpp"
 #include "report/charts.hpp"
 #include "report/html.hpp"
 #include "report/views.hpp"
@@ -167,7 +168,7 @@ Context::Context(const Inputs& inputs, const Options& options)
       m(*inputs.matrix),
       sim(*inputs.sim),
       routes(*inputs.node),
-      summary(summarize_simulation(*inputs.node, *inputs.trace, *inputs.sim,
+      summary(sim::summarize_simulation(*inputs.node, *inputs.trace, *inputs.sim,
                                    inputs.sim->links.empty() ? 40 : inputs.sim->links.front().bins.size())),
       traffic(link_traffic(*inputs.node, *inputs.sim)) {
   sent_bytes.assign(node.endpoints.size(), 0.0);
@@ -249,9 +250,9 @@ void render_html(const Inputs& in, const Options& options, std::ostream& os) {
   std::string head = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-      "<meta name=\"generator\" content=\"linkcast 0.1.0\"><title>linkcast report: {} on "
+      "<meta name=\"generator\" content=\"linkcast {}\"><title>linkcast report: {} on "
       "{}</title><style>{}</style></head><body>",
-      escape(source), escape(c.node.name), kStyle);
+      version(), escape(source), escape(c.node.name), kStyle);
   head += fmt::format("<header><h1>linkcast report: {} on {}{}</h1>", escape(source), escape(c.node.name),
                       projected ? " \u2192 " + escape(in.on_target->to_name) : "");
   head += fmt::format("<p>{} operations ({}) from <code>{}</code> on node <b>{}</b> (<code>{}</code>){}.</p>",
@@ -295,11 +296,11 @@ void render_html(const Inputs& in, const Options& options, std::ostream& os) {
       "</header><main>";
 
   std::string foot = fmt::format(
-      "</main><footer>Made by linkcast 0.1.0{}. One self-contained file: styles, script and SVG charts are inline and "
+      "</main><footer>Made by linkcast {}{}. One self-contained file: styles, script and SVG charts are inline and "
       "nothing is fetched. Rendered in <span id=\"render-ms\">?</span> ms, <span id=\"dom-nodes\">?</span> "
       "elements.</footer>"
       "<script>{}</script></body></html>\n",
-      options.command.empty() ? "" : fmt::format(": <code>{}</code>", escape(options.command)), kScript);
+      version(), options.command.empty() ? "" : fmt::format(": <code>{}</code>", escape(options.command)), kScript);
 
   os << head << body << checks << foot;
 }

@@ -8,7 +8,7 @@
 //    communicator view (matrix/matrix.hpp);
 //  - with a target node, the projection per kind and per size bucket, source vs projected time
 //    per model (projection/summary.hpp);
-//  - the simulated timeline summary and link utilisation over time (sim/plan.hpp).
+//  - the simulated timeline summary and link utilisation over time (sim/simulate.hpp).
 // Every chart has a table beside it and an exact value on hover (SVG <title>). Tables and
 // charts are capped (Options::max_rows) with an "N more" line, so the page stays a few hundred
 // kilobytes whatever the trace's size. No asset is fetched when the page opens: CSS, script
@@ -22,18 +22,19 @@
 #include <vector>
 
 #include "matrix/matrix.hpp"
-#include "projection/category.hpp"
+#include "trace/category.hpp"
 #include "projection/summary.hpp"
-#include "sim/plan.hpp"
+#include "sim/simulate.hpp"
+#include "sim/summary.hpp"
 #include "topology/node.hpp"
-#include "workloads/trace.hpp"
+#include "trace/trace.hpp"
 
 namespace linkcast::report {
 
 /// What the page is made of; the report only reads these.
 struct Inputs {
   const topology::Node* node = nullptr;     // the node the trace ran on (required)
-  const workloads::Trace* trace = nullptr;  // required
+  const trace::Trace* trace = nullptr;  // required
   const matrix::Report* matrix = nullptr;   // required: matrix::build of the trace on the node
   const sim::SimResult* sim = nullptr;      // required: sim::simulate of the trace on the node
   /// Optional (both or neither): the trace modelled on its own node and projected onto the
@@ -50,35 +51,6 @@ struct Options {
   /// How the report was made, shown in the header and footer ("linkcast report ...").
   std::string command;
 };
-
-/// What the simulation did with one category of operations (projection::Category).
-struct CategoryTimes {
-  std::uint64_t ops = 0;
-  double bytes = 0;
-  double simulated_ns = 0;              // sum of simulated durations
-  std::uint64_t measured_ops = 0;       // operations with a recorded duration
-  double measured_ns = 0;               // sum of their recorded durations
-  double simulated_of_measured_ns = 0;  // sum of the simulated durations of those operations
-};
-
-/// The simulated timeline, summarised per issuing device over equal time bins.
-struct Activity {
-  std::vector<int> devices;                    // node endpoints that issued operations, node order
-  std::vector<std::uint64_t> ops;              // per device
-  std::vector<double> busy_ns;                 // per device: sum of simulated durations
-  std::vector<std::vector<double>> in_flight;  // per device, per bin: mean operations running
-  double bin_ns = 0;
-};
-
-struct SimulationSummary {
-  std::array<CategoryTimes, projection::kCategoryCount> by_category{};
-  Activity activity;
-};
-
-/// One pass over the operations: per-category times and per-device activity in `bins` bins of
-/// the makespan. Operations without an issuing device are counted per category only.
-SimulationSummary summarize_simulation(const topology::Node& node, const workloads::Trace& trace,
-                                       const sim::SimResult& sim, std::size_t bins);
 
 /// Writes the page. Throws std::invalid_argument when a required input is missing.
 void render_html(const Inputs& inputs, const Options& options, std::ostream& out);

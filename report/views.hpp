@@ -16,11 +16,11 @@ struct Context {
   const Inputs& in;
   const Options& opt;
   const topology::Node& node;
-  const workloads::Trace& trace;
+  const trace::Trace& trace;
   const matrix::Report& m;
   const sim::SimResult& sim;
   topology::Routes routes;
-  SimulationSummary summary;
+  sim::SimulationSummary summary;
   std::vector<std::array<LaneTraffic, 2>> traffic;
   std::vector<double> sent_bytes, received_bytes;  // per node endpoint, from the simulation
   /// Bars per chart: max_rows, at most 20 (a chart of more bars is no longer read).

@@ -196,7 +196,7 @@ std::string system_section(const Context& c) {
                   "host first. {} in {} transfers between {} endpoints; collectives are decomposed into the peer "
                   "transfers NCCL makes ({}). Cells are coloured on a log scale; hover for exact values.",
                   bytes_text(dbl(m.total.total_bytes())), thousands(m.total.total_count()), m.endpoints.size(),
-                  workloads::to_string(m.collectives.algo)));
+                  nccl::to_string(m.collectives.algo)));
   out += fmt::format("<h3>All communication types: {} in {} transfers</h3>", bytes_text(dbl(m.total.total_bytes())),
                      thousands(m.total.total_count()));
   out += heatmap_pair(c, m.total, true, "system");
@@ -530,7 +530,7 @@ std::string communicators_section(const Context& c) {
         continue;
       }
       ++rows;
-      const std::string op_name(workloads::to_string(op.op));
+      const std::string op_name(trace::to_string(op.op));
       t.add_row({text_cell(comm.name), text_cell(members), text_cell(op_name), count_cell(op.calls),
                  bytes_cell(dbl(op.bytes)), bytes_cell(dbl(op.lower_bound_bytes)),
                  bytes_cell(dbl(op.inter_rank_bound_bytes)), bytes_cell(dbl(op.moved_bytes)),

@@ -11,7 +11,7 @@
 #include "report/charts.hpp"
 #include "report/html.hpp"
 #include "report/views.hpp"
-#include "sim/report.hpp"
+#include "sim/render.hpp"
 
 namespace linkcast::report {
 
@@ -182,9 +182,9 @@ std::string simulation_section(const Context& c) {
                "table-sim-kinds");
   double kinds_sum = 0, sim_total = 0;
   for (std::size_t k = 0; k < cats.size(); ++k) {
-    const CategoryTimes& ct = cats[k];
+    const sim::CategoryTimes& ct = cats[k];
     if (ct.ops == 0) continue;
-    const std::string name(projection::to_string(static_cast<projection::Category>(k)));
+    const std::string name(trace::to_string(static_cast<trace::Category>(k)));
     BarRow row{name, {ct.simulated_ns}, fmt::format("{} ops, {}", thousands(ct.ops), bytes_text(ct.bytes))};
     if (any_measured) row.values.push_back(ct.measured_ns);
     kinds_sum += ct.simulated_ns + (any_measured ? ct.measured_ns : 0);
@@ -202,8 +202,8 @@ std::string simulation_section(const Context& c) {
   out += "<h3>Operations by kind</h3>" + pair_block(bar_chart_svg(kinds), kt.render());
   out += check_line("sum-sim-kinds", kinds_sum, "nanoseconds in these bars:");
 
-  // Activity per device over time.
-  const Activity& a = c.summary.activity;
+  // sim::Activity per device over time.
+  const sim::Activity& a = c.summary.activity;
   if (!a.devices.empty()) {
     StripHeatmap h;
     h.id = "strip-activity";
@@ -227,7 +227,7 @@ std::string simulation_section(const Context& c) {
                   number_cell(peak, fmt::format("{:.2f}", peak))});
     }
     out +=
-        "<h3>Activity per issuing device over time</h3><p class=\"note\">Mean number of the device's operations "
+        "<h3>sim::Activity per issuing device over time</h3><p class=\"note\">Mean number of the device's operations "
         "running in each of the makespan's bins (several streams and copy engines run at once).</p>";
     out += pair_block(strip_heatmap_svg(h), at.render());
     out += bins_table("table-activity-bins", h, [](double v) { return number_cell(v, fmt::format("{:.2f}", v)); });
@@ -258,9 +258,9 @@ std::string simulation_section(const Context& c) {
     for (std::size_t k = 0; k < shown; ++k) {
       const sim::CollectiveResult& col = r.collectives[idx[k]];
       const double t = col.end_ns - col.start_ns;
-      ct.add_row({count_cell(idx[k]), text_cell(std::string(workloads::to_string(col.kind))), text_cell(col.comm),
+      ct.add_row({count_cell(idx[k]), text_cell(std::string(trace::to_string(col.kind))), text_cell(col.comm),
                   count_cell(col.gpus.size()), bytes_cell(static_cast<double>(col.bytes)),
-                  text_cell(fmt::format("{} / {}", workloads::to_string(col.algo), sim::nccl::to_string(col.proto))),
+                  text_cell(fmt::format("{} / {}", nccl::to_string(col.algo), nccl::to_string(col.proto))),
                   count_cell(static_cast<std::uint64_t>(std::max(col.channels, 0))), time_cell(col.start_ns),
                   time_cell(t), time_cell(col.nccl_model.time_ns),
                   col.nccl_model.time_ns > 0
@@ -270,8 +270,8 @@ std::string simulation_section(const Context& c) {
     if (idx.size() > shown)
       ct.set_more(fmt::format("{} more calls (the longest are shown)", thousands(idx.size() - shown)));
     // Per kind: simulated vs NCCL's model, summed.
-    std::array<std::pair<double, double>, workloads::kOpKindCount> per_kind{};
-    std::array<std::size_t, workloads::kOpKindCount> calls{};
+    std::array<std::pair<double, double>, trace::kOpKindCount> per_kind{};
+    std::array<std::size_t, trace::kOpKindCount> calls{};
     for (const auto& col : r.collectives) {
       auto& p = per_kind[static_cast<std::size_t>(col.kind)];
       p.first += col.end_ns - col.start_ns;
@@ -285,7 +285,7 @@ std::string simulation_section(const Context& c) {
     cc.format = time_text;
     for (std::size_t k = 0; k < per_kind.size(); ++k)
       if (calls[k])
-        cc.rows.push_back({std::string(workloads::to_string(static_cast<workloads::OpKind>(k))),
+        cc.rows.push_back({std::string(trace::to_string(static_cast<trace::OpKind>(k))),
                            {per_kind[k].first, per_kind[k].second},
                            fmt::format("{} calls", calls[k])});
     out += fmt::format("<h3>Collectives: {} calls</h3>", thousands(r.collectives.size()));
@@ -294,7 +294,7 @@ std::string simulation_section(const Context& c) {
         "table-collective-kinds");
     for (std::size_t k = 0; k < per_kind.size(); ++k)
       if (calls[k])
-        calls_table.add_row({text_cell(std::string(workloads::to_string(static_cast<workloads::OpKind>(k)))),
+        calls_table.add_row({text_cell(std::string(trace::to_string(static_cast<trace::OpKind>(k)))),
                              count_cell(calls[k]), time_cell(per_kind[k].first), time_cell(per_kind[k].second),
                              per_kind[k].second > 0
                                  ? number_cell(per_kind[k].first / per_kind[k].second,
@@ -441,14 +441,14 @@ std::string projection_section(const Context& c) {
                    {"projected on target", true},
                    {"source / target", true}},
                   "table-" + key);
-      const std::size_t rows = by_kind ? projection::kCategoryCount : projection::kSizeBucketCount;
+      const std::size_t rows = by_kind ? trace::kCategoryCount : trace::kSizeBucketCount;
       double sum = 0;
       for (std::size_t k = 0; k < rows; ++k) {
         const projection::Cell& s = by_kind ? src.by_category[mi][k] : src.by_bucket[mi][k];
         const projection::Cell& d = by_kind ? dst.by_category[mi][k] : dst.by_bucket[mi][k];
         if (d.count == 0) continue;
-        const std::string label(by_kind ? projection::to_string(static_cast<projection::Category>(k))
-                                        : projection::size_bucket_label(k));
+        const std::string label(by_kind ? trace::to_string(static_cast<trace::Category>(k))
+                                        : trace::size_bucket_label(k));
         BarRow row{label, {}, fmt::format("{} ops", thousands(d.count))};
         if (measured) row.values.push_back(d.source_ns);
         row.values.push_back(s.projected_ns);
@@ -472,7 +472,7 @@ std::string projection_section(const Context& c) {
   // Where the target's 1-byte costs came from.
   HtmlTable ft({{"copy class"}, {"L + O on target", true}, {"from"}}, "table-projection-fixed");
   for (std::size_t k = 0; k < dst.fixed.size(); ++k)
-    ft.add_row({text_cell(std::string(topology::to_string(static_cast<topology::CopyClass>(k)))),
+    ft.add_row({text_cell(std::string(model::to_string(static_cast<model::CopyClass>(k)))),
                 dst.fixed[k].known ? time_cell(dst.fixed[k].ns) : text_cell("-"), text_cell(dst.fixed[k].origin)});
   out += "<details><summary>1-byte transfer cost (L + O) per copy class on the target</summary><div class=\"tbl\">" +
          ft.render() + "</div></details>";

@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
-#include "workloads/reader.hpp"
+#include "trace/reader.hpp"
 
 namespace linkcast::sim {
 
@@ -48,14 +48,14 @@ const std::string& field(const std::map<std::string, std::string>& row, const st
 }
 
 /// A trace of the records `ids` of `full` (names, streams, sizes, memory kinds).
-workloads::Trace subtrace(const workloads::Trace& full, const std::vector<std::size_t>& ids) {
-  workloads::Trace t;
+trace::Trace subtrace(const trace::Trace& full, const std::vector<std::size_t>& ids) {
+  trace::Trace t;
   t.source_file = full.source_file;
   for (std::size_t i : ids) {
-    workloads::Op op = full.op(i);
+    trace::Op op = full.op(i);
     op.src = t.endpoint(full.endpoint_name(op.src));
     op.dst = t.endpoint(full.endpoint_name(op.dst));
-    op.issuer = workloads::kNoEndpoint;
+    op.issuer = trace::kNoEndpoint;
     op.object = op.line = op.comm = op.group = 0;
     t.push(op);
   }
@@ -65,7 +65,7 @@ workloads::Trace subtrace(const workloads::Trace& full, const std::vector<std::s
 }  // namespace
 
 std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node, double* overhead_ns) {
-  const workloads::Trace trace = workloads::read_trace(dir + "/concurrency_trace.csv.gz");
+  const trace::Trace trace = trace::read_trace(dir + "/concurrency_trace.csv.gz");
   // Instances by object "<pattern>/<size>/rep<r>".
   std::map<std::string, std::vector<std::size_t>> instances;
   for (std::size_t i = 0; i < trace.size(); ++i) instances[trace.objects[trace.op(i).object]].push_back(i);
@@ -119,39 +119,39 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
   for (const auto& r : read_csv(bench)) {
     const std::string& variant = field(r, "variant", bench);
     if (variant != "default" && variant != "ring" && variant != "tree") continue;  // p2p_disable: host path
-    const auto kind = workloads::parse_op_kind(field(r, "collective", bench));
+    const auto kind = trace::parse_op_kind(field(r, "collective", bench));
     if (!kind) continue;
     const int n = std::stoi(field(r, "nranks", bench));
     const std::uint64_t bytes = std::stoull(field(r, "bytes", bench));
-    workloads::Trace t;
+    trace::Trace t;
     std::vector<std::uint16_t> members;
     for (int g = 0; g < n; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
     const std::uint32_t group = t.add_group(members);
     const std::uint32_t comm = t.comms.intern("W");
     for (int g = 0; g < n; ++g) {
-      workloads::Op op;
+      trace::Op op;
       op.kind = *kind;
       op.src = op.dst = members[static_cast<std::size_t>(g)];
       op.bytes = bytes;
       op.group = group;
       op.comm = comm;
-      op.root = *kind == workloads::OpKind::broadcast || *kind == workloads::OpKind::reduce ? 0 : -1;
+      op.root = *kind == trace::OpKind::broadcast || *kind == trace::OpKind::reduce ? 0 : -1;
       t.push(op);
     }
     SimOptions o;
-    if (variant == "ring") o.algo = workloads::CollAlgo::ring;
-    if (variant == "tree") o.algo = workloads::CollAlgo::tree;
+    if (variant == "ring") o.algo = nccl::CollAlgo::ring;
+    if (variant == "tree") o.algo = nccl::CollAlgo::tree;
     const SimResult s = simulate(node, t, o);
     const CollectiveResult& c = s.collectives.at(0);
     ValidationCase v;
     v.group = "nccl/" + variant;
-    v.name = std::string(workloads::to_string(*kind));
+    v.name = std::string(trace::to_string(*kind));
     v.bytes = bytes;
     v.ops = n;
     v.measured_ns = std::stod(field(r, "time_us", bench)) * 1e3;
     v.simulated_ns = c.end_ns - c.start_ns;
     v.baseline_ns = c.nccl_model.time_ns;
-    v.note = fmt::format("{}/{}", workloads::to_string(c.algo), nccl::to_string(c.proto));
+    v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
     out.push_back(v);
   }
   return out;

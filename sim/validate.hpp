@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/plan.hpp"
+#include "sim/simulate.hpp"
 #include "topology/node.hpp"
 
 namespace linkcast::sim {

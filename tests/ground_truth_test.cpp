@@ -8,10 +8,13 @@
 #include "projection/summary.hpp"
 #include "test_util.hpp"
 #include "topology/loader.hpp"
-#include "workloads/reader.hpp"
+#include "trace/reader.hpp"
 
 namespace linkcast::projection {
 namespace {
+
+using trace::kCategoryCount;
+using trace::Category;
 
 struct Scores {
   std::map<std::string, double> overall;                         // model -> WMAPE %
@@ -25,8 +28,8 @@ Scores h100_to_h200(const std::string& file, const std::string& target = "h200-2
   const std::string real = test::source_dir() + "/tests/data/real/";
   const auto from = topology::load_node(test::config("testbed-h100-1gpu.yaml"));
   const auto to = topology::load_node(test::config("testbed-" + target + ".yaml"));
-  const auto src = workloads::read_trace(real + "h100-1gpu/" + file);
-  const auto act = workloads::read_trace(real + target + "/" + file);
+  const auto src = trace::read_trace(real + "h100-1gpu/" + file);
+  const auto act = trace::read_trace(real + target + "/" + file);
   const Projector p(from, to, src);
   const MatchResult m = match_ops(src, p.categories(), act);
   std::vector<const model::Model*> models;

@@ -13,18 +13,18 @@
 #include "matrix/matrix.hpp"
 #include "test_util.hpp"
 #include "topology/loader.hpp"
-#include "workloads/backend.hpp"
-#include "workloads/csv.hpp"
-#include "workloads/workloads.hpp"
+#include "synthetic/backend.hpp"
+#include "trace/csv.hpp"
+#include "synthetic/catalog.hpp"
 
 namespace linkcast::matrix {
 namespace {
 
-using workloads::OpKind;
+using trace::OpKind;
 constexpr std::uint64_t MiB = 1024 * 1024;
 
 Report of_workload(const std::string& spec, const topology::Node* node = nullptr) {
-  workloads::WorkloadRun run = workloads::run_workload_full(spec, node);
+  synthetic::WorkloadRun run = synthetic::run_workload_full(spec, node);
   Options o;
   o.collectives = run.collectives;
   o.node = node;
@@ -193,7 +193,7 @@ TEST(Matrix, ChecksCatchMissingRecordsAndConflictingNames) {
       "allreduce,gpu0,gpu0,8388608,0-3,W\n"
       "allreduce,gpu4,gpu4,1048576,4-5,W\n"
       "allreduce,gpu5,gpu5,1048576,4-5,W\n";
-  const Report r = build(workloads::parse_csv_trace(csv, "t.csv"), Options{});
+  const Report r = build(trace::parse_csv_trace(csv, "t.csv"), Options{});
   ASSERT_EQ(r.comms.size(), 2u);
   EXPECT_EQ(r.comms[0].ops[0].calls, 2u);
   EXPECT_FALSE(r.comms[0].ops[0].complete);
@@ -217,7 +217,7 @@ TEST(Matrix, SendsMustMatchReceivesPerPair) {
       "send,gpu0,gpu1,1000\n"
       "send,gpu0,gpu1,1000\n"
       "recv,gpu0,gpu1,1000\n";
-  const Report r = build(workloads::parse_csv_trace(csv, "p.csv"), Options{});
+  const Report r = build(trace::parse_csv_trace(csv, "p.csv"), Options{});
   EXPECT_EQ(bytes(r, "gpu0", "gpu1"), 2000u);
   const Check& c = check(r, "point-to-point: sent == received per pair");
   EXPECT_FALSE(c.ok);
@@ -227,11 +227,11 @@ TEST(Matrix, SendsMustMatchReceivesPerPair) {
 TEST(Matrix, UnifiedMemoryAndZeroCopyAreTheirOwnTypes) {
   // GPU 0 reads 2 managed pages of 64 KiB first touched by the host (2 migrations host ->
   // gpu0), and reads 256 B of pinned host memory (zero-copy host -> gpu0).
-  workloads::BackendOptions one;
+  synthetic::BackendOptions one;
   one.gpu_count = 1;
-  workloads::Backend b(one);
-  const workloads::Address m = b.malloc_managed(128 * 1024, "u", "u.cu:1");
-  const workloads::Address h = b.malloc_host(4096, model::MemKind::pinned, "h", "u.cu:2");
+  synthetic::Backend b(one);
+  const synthetic::Address m = b.malloc_managed(128 * 1024, "u", "u.cu:1");
+  const synthetic::Address h = b.malloc_host(4096, model::MemKind::pinned, "h", "u.cu:2");
   b.host_access(m, 128 * 1024, "u.cu:5");
   auto k = b.launch(0, "k");
   k.load_range(m, 128 * 1024, 512, k.line("u.cu:9"));
@@ -310,11 +310,11 @@ TEST(Matrix, HostResolvesToEachGpusSocketOnANode) {
   const auto summit = topology::load_node(test::config("summit.yaml"));
   Options o;
   o.node = &summit;
-  const Report r = build(workloads::parse_csv_trace(csv, "h.csv"), o);
+  const Report r = build(trace::parse_csv_trace(csv, "h.csv"), o);
   EXPECT_EQ(bytes(r, "cpu1", "gpu4"), 100u);
   EXPECT_EQ(bytes(r, "gpu1", "cpu0"), 200u);
   // Without the node, "host" is one endpoint, listed first.
-  const Report plain = build(workloads::parse_csv_trace(csv, "h.csv"), Options{});
+  const Report plain = build(trace::parse_csv_trace(csv, "h.csv"), Options{});
   EXPECT_EQ(plain.endpoints, (std::vector<std::string>{"host", "gpu1", "gpu4"}));
 }
 
@@ -324,7 +324,7 @@ TEST(Matrix, TracesOnANodeTakeTheNodesChannelCount) {
   // 7 blocks of 1 MiB split over 24 channels in 4096-byte grains (43,691 B -> 45,056 B chunks:
   // 23 full and one short), 7 x 24 = 168 transfers per GPU, 1344 in all, as with the workload.
   const auto a100 = topology::load_node(test::config("dgx-a100.yaml"));
-  workloads::WorkloadRun run = workloads::run_workload_full("nccl-allgather:bytes=8MiB", &a100);
+  synthetic::WorkloadRun run = synthetic::run_workload_full("nccl-allgather:bytes=8MiB", &a100);
   Options o;
   o.node = &a100;
   const Report from_trace = build(run.trace, o);
@@ -338,7 +338,7 @@ TEST(Matrix, TracesOnANodeTakeTheNodesChannelCount) {
 TEST(Matrix, RejectsACollectiveRecordedOutsideItsGroup) {
   const std::string csv = "kind,src,dst,bytes,group\nallreduce,gpu5,gpu5,1024,0-3\n";
   try {
-    build(workloads::parse_csv_trace(csv, "bad.csv"), Options{});
+    build(trace::parse_csv_trace(csv, "bad.csv"), Options{});
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "record 1 (line 2): a allreduce recorded on gpu5 whose group (gpu0;gpu1;gpu2;gpu3) does "

@@ -9,13 +9,15 @@
 #include "projection/summary.hpp"
 #include "test_util.hpp"
 #include "topology/loader.hpp"
-#include "workloads/csv.hpp"
-#include "workloads/reader.hpp"
+#include "trace/csv.hpp"
+#include "trace/reader.hpp"
 
 namespace linkcast::projection {
 namespace {
 
-using workloads::parse_csv_trace;
+using trace::Category;
+
+using trace::parse_csv_trace;
 
 TEST(Wmape, IsTheTimeWeightedAbsoluteError) {
   // A = [100, 200], P = [110, 180]: |10| + |20| = 30 over sum A = 300 -> 10%.
@@ -135,8 +137,8 @@ struct PairResult {
 PairResult project_pair(const std::string& test, Category cat) {
   const topology::Node titan = topology::load_node(test::config("titan.yaml"));
   const topology::Node summit = topology::load_node(test::config("summit.yaml"));
-  const auto src = workloads::read_trace(test::ahead("Titan_Data/Bandwidth_Benchmarking/profiler-bandwidth-output-" + test + ".nvvp"));
-  const auto act = workloads::read_trace(
+  const auto src = trace::read_trace(test::ahead("Titan_Data/Bandwidth_Benchmarking/profiler-bandwidth-output-" + test + ".nvvp"));
+  const auto act = trace::read_trace(
       test::ahead("Summit_Data/Bandwidth_Benchmarking/sqlite/profiler-bandwidth-output-" + test + ".nvvp"));
   const Projector p(titan, summit, src);
   const MatchResult m = match_ops(src, p.categories(), act);
@@ -194,7 +196,7 @@ TEST(Calibrate, MeasuresSummitsStagingRateFromTheMiniFeTrace) {
   LINKCAST_REQUIRE_SHARED();
   // MiniFE on Summit has one 32 MB pageable H2D (14.56 GB/s) and one 32 MB pageable D2H
   // (12.81 GB/s): together 13.62 GB/s, the value configs/summit.yaml carries.
-  const auto t = workloads::read_trace(test::ahead("Summit_Data/Applications_Traces/minife/peak-51117-minife-h41n08-46561.nvvp"));
+  const auto t = trace::read_trace(test::ahead("Summit_Data/Applications_Traces/minife/peak-51117-minife-h41n08-46561.nvvp"));
   const Calibration c = calibrate(t);
   EXPECT_EQ(c.pageable_gbps.count, 2u);
   EXPECT_NEAR(c.pageable_gbps.value, 13.62, 0.005);

@@ -14,13 +14,16 @@
 #include "report/charts.hpp"
 #include "report/html.hpp"
 #include "report/topology_view.hpp"
-#include "sim/plan.hpp"
+#include "sim/simulate.hpp"
 #include "test_util.hpp"
 #include "topology/loader.hpp"
-#include "workloads/workloads.hpp"
+#include "synthetic/catalog.hpp"
 
 namespace linkcast::report {
 namespace {
+
+using sim::SimulationSummary;
+using sim::CategoryTimes;
 
 std::size_t count_of(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
@@ -38,15 +41,15 @@ std::string expected_sum(const std::string& html, const std::string& id) {
 
 struct Page {
   topology::Node node;
-  workloads::Trace trace;
+  trace::Trace trace;
   matrix::Report matrix;
   sim::SimResult sim;
   std::string html;
 };
 
 /// Builds a page the way `linkcast report` does, in process.
-Page render(const std::string& node_file, const workloads::Trace& trace, std::size_t max_rows = 25,
-            workloads::CollectiveConfig collectives = {}) {
+Page render(const std::string& node_file, const trace::Trace& trace, std::size_t max_rows = 25,
+            nccl::CollectiveConfig collectives = {}) {
   Page p;
   p.node = topology::load_node(test::config(node_file));
   p.trace = trace;
@@ -177,10 +180,10 @@ TEST(ReportSummary, SpreadsOperationsOverTimeBins) {
   // 25/25 + 15/25 = 1.6 operations in flight, bin 1 gets 25/25 + 10/25 = 1.4. gpu1 runs C over
   // [75, 100]: bin 3 gets 1.0. A and C are copies gpu0 -> gpu1 (p2p), B one gpu0 -> cpu0 (d2h).
   const topology::Node node = topology::load_node(test::config("summit.yaml"));
-  workloads::Trace t;
+  trace::Trace t;
   auto push = [&](const char* src, const char* dst, std::uint64_t bytes, std::int64_t measured_ns) {
-    workloads::Op op;
-    op.kind = workloads::OpKind::copy;
+    trace::Op op;
+    op.kind = trace::OpKind::copy;
     op.src = t.endpoint(src);
     op.dst = t.endpoint(dst);
     op.bytes = bytes;
@@ -194,7 +197,7 @@ TEST(ReportSummary, SpreadsOperationsOverTimeBins) {
   r.makespan_ns = 100;
   const int gpu0 = node.find("gpu0"), gpu1 = node.find("gpu1");
   r.ops = {{0, 50, gpu0, gpu1, gpu0, -1}, {10, 35, gpu0, node.find("cpu0"), gpu0, -1}, {75, 100, gpu0, gpu1, gpu1, -1}};
-  const SimulationSummary s = summarize_simulation(node, t, r, 4);
+  const SimulationSummary s = sim::summarize_simulation(node, t, r, 4);
   ASSERT_EQ(s.activity.devices, (std::vector<int>{gpu0, gpu1}));
   EXPECT_DOUBLE_EQ(s.activity.bin_ns, 25);
   EXPECT_EQ(s.activity.ops, (std::vector<std::uint64_t>{2, 1}));
@@ -204,19 +207,19 @@ TEST(ReportSummary, SpreadsOperationsOverTimeBins) {
   EXPECT_DOUBLE_EQ(g0[1], 1.4);
   EXPECT_DOUBLE_EQ(g0[2], 0);
   EXPECT_DOUBLE_EQ(s.activity.in_flight[1][3], 1.0);
-  const CategoryTimes& p2p = s.by_category[static_cast<std::size_t>(projection::Category::p2p)];
+  const CategoryTimes& p2p = s.by_category[static_cast<std::size_t>(trace::Category::p2p)];
   EXPECT_EQ(p2p.ops, 2u);
   EXPECT_DOUBLE_EQ(p2p.bytes, 4000);
   EXPECT_DOUBLE_EQ(p2p.simulated_ns, 75);  // 50 + 25
   EXPECT_EQ(p2p.measured_ops, 2u);
   EXPECT_DOUBLE_EQ(p2p.measured_ns, 60);
-  EXPECT_EQ(s.by_category[static_cast<std::size_t>(projection::Category::d2h_pinned)].ops, 1u);
+  EXPECT_EQ(s.by_category[static_cast<std::size_t>(trace::Category::d2h_pinned)].ops, 1u);
 }
 
 TEST(ReportPage, StencilOnDgx1HasEveryViewAndAgreesWithTheMatrix) {
   // 8 GPUs, periodic, 10 iterations of 1024 x 4 B halos: each neighbour pair moves 40960 B per
   // direction, 655360 B in 5120 transfers in all (as `linkcast matrix` says, matrix_cli_test).
-  const Page p = render("dgx1-v100.yaml", workloads::run_workload("stencil2d:iters=10,periodic=1", nullptr));
+  const Page p = render("dgx1-v100.yaml", synthetic::run_workload("stencil2d:iters=10,periodic=1", nullptr));
   const std::string& h = p.html;
   for (const char* view : {"topology", "system", "objects", "code", "devices", "communicators", "simulation", "checks"})
     EXPECT_NE(h.find(std::string("<section id=\"view-") + view + "\""), std::string::npos) << view;
@@ -251,10 +254,10 @@ TEST(ReportPage, StencilOnDgx1HasEveryViewAndAgreesWithTheMatrix) {
 TEST(ReportPage, CapsRowsAndEscapesNames) {
   // 60 objects on gpu0 read by gpu1, one of them named like markup; 10 rows per table. The
   // tables show 10 rows and say how many more; the bars still add up to everything.
-  workloads::Trace t;
+  trace::Trace t;
   for (int k = 0; k < 60; ++k) {
-    workloads::Op op;
-    op.kind = workloads::OpKind::access;
+    trace::Op op;
+    op.kind = trace::OpKind::access;
     op.src = t.endpoint("gpu0");
     op.dst = t.endpoint("gpu1");
     op.issuer = op.dst;
@@ -277,11 +280,11 @@ TEST(ReportPage, CapsRowsAndEscapesNames) {
 TEST(ReportPage, ManyOperationsGiveASmallPage) {
   // 200,000 accesses over 8 GPUs with 50,000 distinct objects and 20,000 source lines: the page
   // aggregates and caps, so it stays far below a megabyte and no row exists per operation.
-  workloads::Trace t;
+  trace::Trace t;
   t.reserve(200000);
   for (std::uint32_t i = 0; i < 200000; ++i) {
-    workloads::Op op;
-    op.kind = workloads::OpKind::access;
+    trace::Op op;
+    op.kind = trace::OpKind::access;
     op.src = t.endpoint("gpu" + std::to_string(i % 8));
     op.dst = t.endpoint("gpu" + std::to_string((i + 1) % 8));
     op.issuer = op.dst;

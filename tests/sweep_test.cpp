@@ -5,12 +5,12 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "projection/sweep.hpp"
+#include "study/sweep.hpp"
 #include "test_util.hpp"
 #include "topology/edit.hpp"
 #include "topology/loader.hpp"
 
-namespace linkcast::projection {
+namespace linkcast::study {
 namespace {
 
 using test::error_of;
@@ -145,4 +145,4 @@ TEST(Sweep, ResultsDoNotDependOnThreads) {
 }
 
 }  // namespace
-}  // namespace linkcast::projection
+}  // namespace linkcast::study

@@ -1,4 +1,4 @@
-// workloads/ readers: linkcast CSV, nvprof SQLite (real AHEAD files), Nsight Systems SQLite (a
+// trace/ readers: linkcast CSV, nvprof SQLite (real AHEAD files), Nsight Systems SQLite (a
 // fixture built here to the documented export schema), Kineto JSON (real PyTorch profiler traces
 // recorded for this project), and the errors for bad input.
 #include <gtest/gtest.h>
@@ -7,11 +7,11 @@
 
 #include "core/error.hpp"
 #include "test_util.hpp"
-#include "workloads/csv.hpp"
-#include "workloads/kineto.hpp"
-#include "workloads/reader.hpp"
+#include "trace/csv.hpp"
+#include "trace/kineto.hpp"
+#include "trace/reader.hpp"
 
-namespace linkcast::workloads {
+namespace linkcast::trace {
 namespace {
 
 using model::MemKind;
@@ -307,4 +307,4 @@ TEST(Kineto, TruncatedGzipIsRejected) {
 }
 
 }  // namespace
-}  // namespace linkcast::workloads
+}  // namespace linkcast::trace

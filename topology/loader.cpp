@@ -93,8 +93,8 @@ const std::vector<std::string> kRouteKeys = {"from", "to", "via", "symmetric"};
 
 std::vector<std::string> calibration_keys() {
   std::vector<std::string> keys;
-  for (std::size_t i = 0; i < kCopyClassCount; ++i)
-    keys.push_back(std::string(to_string(static_cast<CopyClass>(i))) + "_ns");
+  for (std::size_t i = 0; i < model::kCopyClassCount; ++i)
+    keys.push_back(std::string(to_string(static_cast<model::CopyClass>(i))) + "_ns");
   return keys;
 }
 

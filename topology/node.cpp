@@ -22,30 +22,6 @@ std::vector<std::string> endpoint_kind_names() {
   return {"cpu", "gpu", "pcie_switch", "nvswitch", "nic"};
 }
 
-namespace {
-constexpr std::array<std::string_view, kCopyClassCount> kCopyClassNames = {
-    "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h", "memset"};
-}
-
-std::string_view to_string(CopyClass c) { return kCopyClassNames[static_cast<std::size_t>(c)]; }
-
-std::optional<CopyClass> parse_copy_class(std::string_view name) {
-  for (std::size_t i = 0; i < kCopyClassNames.size(); ++i)
-    if (kCopyClassNames[i] == name) return static_cast<CopyClass>(i);
-  return std::nullopt;
-}
-
-CopyClass copy_class(model::PathClass cls, bool pageable) {
-  switch (cls) {
-    case model::PathClass::h2d: return pageable ? CopyClass::h2d_pageable : CopyClass::h2d_pinned;
-    case model::PathClass::d2h: return pageable ? CopyClass::d2h_pageable : CopyClass::d2h_pinned;
-    case model::PathClass::d2d: return CopyClass::d2d;
-    case model::PathClass::p2p: return CopyClass::p2p;
-    case model::PathClass::h2h: return CopyClass::h2h;
-  }
-  return CopyClass::p2p;
-}
-
 int Node::find(std::string_view id) const {
   for (std::size_t i = 0; i < endpoints.size(); ++i)
     if (endpoints[i].id == id) return static_cast<int>(i);

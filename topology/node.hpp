@@ -51,29 +51,11 @@ struct Link {
   int line = 0;
 };
 
-/// The six path classes AHEAD and the projection report, plus host-to-host copies and memsets
-/// (whose fixed cost is a kernel launch, not a copy's).
-enum class CopyClass : unsigned char {
-  h2d_pinned,
-  h2d_pageable,
-  d2h_pinned,
-  d2h_pageable,
-  d2d,
-  p2p,
-  h2h,
-  memset,
-};
-inline constexpr std::size_t kCopyClassCount = 8;
-std::string_view to_string(CopyClass c);
-std::optional<CopyClass> parse_copy_class(std::string_view name);
-/// The copy class of a copy-engine copy over a path of class `cls`.
-CopyClass copy_class(model::PathClass cls, bool pageable);
-
 /// Measured 1-byte transfer costs (L + O) per copy class, ns; NaN where not given.
 struct Calibration {
-  std::array<double, kCopyClassCount> one_byte_ns;
+  std::array<double, model::kCopyClassCount> one_byte_ns;
   Calibration() { one_byte_ns.fill(std::nan("")); }
-  std::optional<double> get(CopyClass c) const {
+  std::optional<double> get(model::CopyClass c) const {
     const double v = one_byte_ns[static_cast<std::size_t>(c)];
     return std::isnan(v) ? std::nullopt : std::optional<double>(v);
   }

@@ -1,6 +1,7 @@
 """Headline numbers of a recording, for summary.txt: enough to see at a glance whether the
-measurements look sane before unpacking the archive. Reads the CSVs that run_all.sh writes into
-RECORD_DIR; a missing file is reported and skipped. Standard library only.
+measurements look sane before unpacking the archive. Reads the CSVs that run_all.sh, run_apps.sh
+and run_nccl.sh write into RECORD_DIR; a missing file of run_all.sh's is reported, others are
+skipped. Standard library only.
 
 usage: python3 headline.py RECORD_DIR
 """
@@ -70,20 +71,79 @@ def nccl(path):
               f"busbw {float(hi['busbw_gbps']):8.1f} GB/s")
 
 
+def hostrates(path):
+    """Single-thread host memory rates (hostrates.csv of run_apps.sh)."""
+    print("hostrates (single thread, median GB/s)")
+    for r in rows(path):
+        print(f"  {r['measure']:12s} {fmt_bytes(int(r['bytes'])):>7s} "
+              f"{float(r['median_gbps']):8.2f} GB/s  (min {float(r['min_gbps']):.2f}, "
+              f"max {float(r['max_gbps']):.2f}, {r['reps']} reps)")
+
+
+def interference(path):
+    """Per copy, size and kernel: the copy and the kernel alone and beside each other."""
+    print("interference (medians; copy and kernel alone -> beside each other)")
+    for r in rows(path):
+        print(f"  {r['copy']:12s} {fmt_bytes(int(r['bytes'])):>7s} {r['kernel']:14s} "
+              f"copy {float(r['copy_alone_ns']) / 1e3:8.1f} -> {float(r['copy_beside_ns']) / 1e3:8.1f} us"
+              f"  kernel {float(r['kernel_alone_ns']) / 1e3:8.1f} -> "
+              f"{float(r['kernel_beside_ns']) / 1e3:8.1f} us")
+
+
+def kernel_rates(path):
+    print("kernel rates")
+    for r in rows(path):
+        print(f"  {r['kernel']:15s} {fmt_bytes(int(float(r['bytes']))):>7s} "
+              f"{float(r['ns']) / 1e3:9.1f} us  {float(r['gbps']):8.1f} GB/s  "
+              f"{float(r['tflops']):6.2f} TFLOP/s")
+
+
+def apps_steps(path):
+    """Per app and variant: median step time."""
+    groups = defaultdict(list)
+    for r in rows(path):
+        groups[(r["app"], r["variant"])].append(r)
+    print("torch apps (median step ms; loop_total: mean step ms of the whole loop)")
+    for app in dict.fromkeys(a for a, _ in groups):  # in the order of the file
+        parts = []
+        for variant in ("loop", "loop_total", "sync", "profiled"):
+            rs = groups.get((app, variant))
+            if not rs:
+                continue
+            if variant == "loop_total":
+                r = rs[0]
+                parts.append(f"{variant} {int(r['step_ns']) / max(int(r['step']), 1) / 1e6:.2f}")
+            else:
+                vals = [int(r["step_ns"]) for r in rs if not (variant == "profiled" and r["step"] == "0")]
+                parts.append(f"{variant} {statistics.median(vals) / 1e6:.2f}" if vals else variant)
+        print(f"  {app:20s} " + "  ".join(parts))
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[-1])
     rec = sys.argv[1]
-    for name, show in (("copybench_summary.csv", copybench),
-                       ("concurrency_summary.csv", concurrency),
-                       ("nccl_bench.csv", nccl)):
+    # run_all.sh's files: reported as "not written" when missing; run_apps.sh's files (the
+    # second group) are shown only when present.
+    shows = [("copybench_summary.csv", copybench, True),
+             ("concurrency_summary.csv", concurrency, True),
+             ("nccl_bench.csv", nccl, True),
+             ("hostrates.csv", hostrates, False),
+             ("interference.csv", interference, False),
+             ("kernel_rates.csv", kernel_rates, False),
+             ("apps_steps.csv", apps_steps, False)]
+    if any(os.path.exists(os.path.join(rec, n))
+           for n in ("command.txt", "hostrates.csv", "interference.csv", "apps_steps.csv")):
+        shows = [(n, f, False) for n, f, _ in shows]  # a run_apps.sh (or run_nccl.sh) recording
+    for name, show, required in shows:
         path = os.path.join(rec, name)
         if not os.path.exists(path):
-            print(f"{name}: not written")
+            if required:
+                print(f"{name}: not written")
             continue
         try:
             show(path)
-        except (KeyError, ValueError) as e:
+        except (KeyError, ValueError, ZeroDivisionError, statistics.StatisticsError) as e:
             print(f"{name}: unreadable ({type(e).__name__}: {e})")
     traces = sorted(f for f in os.listdir(rec) if f.endswith(".json.gz"))
     print("torch traces: " + (", ".join(

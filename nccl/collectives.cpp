@@ -1,0 +1,420 @@
+#include "nccl/collectives.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "topology/node.hpp"
+
+namespace linkcast::nccl {
+
+using trace::OpKind;
+using trace::is_collective;
+
+std::string_view to_string(CollAlgo algo) { return algo == CollAlgo::ring ? "ring" : "tree"; }
+
+std::optional<CollAlgo> parse_coll_algo(std::string_view name) {
+  if (name == "ring") return CollAlgo::ring;
+  if (name == "tree") return CollAlgo::tree;
+  return std::nullopt;
+}
+
+bool per_rank_block(OpKind kind) {
+  return kind == OpKind::allgather || kind == OpKind::reducescatter || kind == OpKind::alltoall;
+}
+
+namespace {
+
+std::uint64_t div_up(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+std::uint64_t round_up(std::uint64_t a, std::uint64_t b) { return div_up(a, b) * b; }
+
+/// Builds the step list. Steps of zero bytes (the tail of the last loop) are not emitted; a
+/// step depending on one inherits its dependencies instead, so the order constraints survive.
+/// Each logical step gets a slot; a slot's "effective" set is the emitted step itself or, for a
+/// skipped step, the union of its dependencies' effective sets.
+class Builder {
+ public:
+  static constexpr std::int64_t kNone = -1;
+
+  Builder(Decomposition& d, std::size_t max_steps) : d_(d), max_steps_(max_steps) {}
+
+  /// Adds a logical step depending on up to two earlier slots; returns its slot.
+  std::int64_t add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint32_t channel,
+                   std::uint32_t chunk, std::uint32_t step, std::int64_t dep_a, std::int64_t dep_b) {
+    scratch_.clear();
+    append_effective(dep_a);
+    append_effective(dep_b);
+    std::sort(scratch_.begin(), scratch_.end());
+    scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+    const auto slot = static_cast<std::int64_t>(slot_begin_.size());
+    if (bytes == 0) {
+      slot_begin_.push_back(static_cast<std::uint32_t>(pool_.size()));
+      slot_count_.push_back(static_cast<std::uint32_t>(scratch_.size()));
+      pool_.insert(pool_.end(), scratch_.begin(), scratch_.end());
+      return slot;
+    }
+    if (d_.steps.size() >= max_steps_) {
+      throw InputError(fmt::format(
+          "{} of {} on {} ranks in chunks of {} makes more than {} transfers; give a larger chunk",
+          to_string(d_.spec.kind), format_bytes(d_.spec.bytes), d_.spec.nranks,
+          format_bytes(d_.spec.chunk_bytes), max_steps_));
+    }
+    CollStep s;
+    s.src = src;
+    s.dst = dst;
+    s.bytes = bytes;
+    s.channel = channel;
+    s.chunk = chunk;
+    s.step = step;
+    s.dep_begin = static_cast<std::uint32_t>(d_.deps.size());
+    s.dep_count = static_cast<std::uint32_t>(scratch_.size());
+    d_.deps.insert(d_.deps.end(), scratch_.begin(), scratch_.end());
+    const auto index = static_cast<std::uint32_t>(d_.steps.size());
+    d_.steps.push_back(s);
+    slot_begin_.push_back(static_cast<std::uint32_t>(pool_.size()));
+    slot_count_.push_back(1);
+    pool_.push_back(index);
+    return slot;
+  }
+
+ private:
+  void append_effective(std::int64_t slot) {
+    if (slot == kNone) return;
+    const auto s = static_cast<std::size_t>(slot);
+    for (std::uint32_t i = 0; i < slot_count_[s]; ++i) scratch_.push_back(pool_[slot_begin_[s] + i]);
+  }
+
+  Decomposition& d_;
+  std::size_t max_steps_;
+  std::vector<std::uint32_t> slot_begin_, slot_count_, pool_;
+  std::vector<std::uint32_t> scratch_;
+};
+
+/// Ring chunks are rounded up to NCCL's 4096-byte grain when the chunk is a multiple of it (as
+/// NCCL's always are); a custom chunk that is not keeps element granularity.
+std::uint64_t ring_align(const CollectiveSpec& s) {
+  return s.chunk_bytes % nccl::kRingChunkAlignBytes == 0 ? nccl::kRingChunkAlignBytes : s.elem_bytes;
+}
+
+void ring_allreduce(const CollectiveSpec& s, Builder& b) {
+  const auto n = static_cast<std::uint64_t>(s.nranks);
+  const auto channels = static_cast<std::uint64_t>(s.channels);
+  const std::uint64_t size = s.bytes;
+  const std::uint64_t loop = channels * n * s.chunk_bytes;
+  // last[c][r]: slot of rank r's latest step on channel c (program order across loops).
+  std::vector<std::vector<std::int64_t>> last(channels, std::vector<std::int64_t>(n, Builder::kNone));
+  std::vector<std::int64_t> cur(n);
+  std::uint32_t loop_index = 0;
+  for (std::uint64_t grid = 0; grid < size; grid += loop, ++loop_index) {
+    std::uint64_t real = std::min(s.chunk_bytes, div_up(size - grid, channels * n));
+    real = round_up(real, ring_align(s));
+    for (std::uint64_t c = 0; c < channels; ++c) {
+      auto& prev = last[c];
+      const std::uint32_t steps = 2 * static_cast<std::uint32_t>(n) - 2;
+      for (std::uint32_t j = 0; j < steps; ++j) {
+        for (std::uint64_t r = 0; r < n; ++r) {
+          // Step j of rank r sends chunk (r - j - 1) mod n (runRing, src/device/all_reduce.h).
+          const std::uint64_t chunk = (r + 2 * n - (j % n) - 1) % n;
+          const std::uint64_t offset = grid + c * n * real + chunk * real;
+          const std::uint64_t bytes = offset >= size ? 0 : std::min(real, size - offset);
+          const std::int64_t data_dep = j == 0 ? Builder::kNone : prev[(r + n - 1) % n];
+          cur[r] = b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>((r + 1) % n), bytes,
+                         static_cast<std::uint32_t>(c), loop_index, j, data_dep, prev[r]);
+        }
+        prev = cur;
+      }
+    }
+  }
+}
+
+/// Allgather and reducescatter: n-1 ring steps per chunk over each rank's block.
+void ring_gather_scatter(const CollectiveSpec& s, Builder& b) {
+  const auto n = static_cast<std::uint64_t>(s.nranks);
+  const auto channels = static_cast<std::uint64_t>(s.channels);
+  const std::uint64_t block = s.bytes / n;
+  const std::uint64_t loop = channels * s.chunk_bytes;
+  std::vector<std::vector<std::int64_t>> last(channels, std::vector<std::int64_t>(n, Builder::kNone));
+  std::vector<std::int64_t> cur(n);
+  std::uint32_t loop_index = 0;
+  for (std::uint64_t grid = 0; grid < block; grid += loop, ++loop_index) {
+    std::uint64_t real = std::min(s.chunk_bytes, div_up(block - grid, channels));
+    real = round_up(real, ring_align(s));
+    for (std::uint64_t c = 0; c < channels; ++c) {
+      const std::uint64_t offset = grid + c * real;
+      const std::uint64_t bytes = offset >= block ? 0 : std::min(real, block - offset);
+      auto& prev = last[c];
+      for (std::uint32_t j = 0; j + 1 < n; ++j) {
+        for (std::uint64_t r = 0; r < n; ++r) {
+          const std::int64_t data_dep = j == 0 ? Builder::kNone : prev[(r + n - 1) % n];
+          cur[r] = b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>((r + 1) % n), bytes,
+                         static_cast<std::uint32_t>(c), loop_index, j, data_dep, prev[r]);
+        }
+        prev = cur;
+      }
+    }
+  }
+}
+
+/// Broadcast (from root) and reduce (to root): a chain along the ring, one chunk per channel per
+/// loop. `first` is the chain's first rank.
+void chain(const CollectiveSpec& s, Builder& b, std::uint64_t first) {
+  const auto n = static_cast<std::uint64_t>(s.nranks);
+  const auto channels = static_cast<std::uint64_t>(s.channels);
+  const std::uint64_t size = s.bytes;
+  const std::uint64_t loop = channels * s.chunk_bytes;
+  std::vector<std::vector<std::int64_t>> last(channels, std::vector<std::int64_t>(n, Builder::kNone));
+  std::uint32_t loop_index = 0;
+  for (std::uint64_t grid = 0; grid < size; grid += loop, ++loop_index) {
+    std::uint64_t real = std::min(s.chunk_bytes, div_up(size - grid, channels));
+    real = round_up(real, ring_align(s));
+    for (std::uint64_t c = 0; c < channels; ++c) {
+      const std::uint64_t offset = grid + c * real;
+      const std::uint64_t bytes = offset >= size ? 0 : std::min(real, size - offset);
+      std::int64_t hop_before = Builder::kNone;
+      for (std::uint32_t h = 0; h + 1 < n; ++h) {
+        const std::uint64_t from = (first + h) % n;
+        hop_before = b.add(static_cast<std::uint32_t>(from), static_cast<std::uint32_t>((from + 1) % n), bytes,
+                           static_cast<std::uint32_t>(c), loop_index, h, hop_before, last[c][from]);
+        last[c][from] = hop_before;
+      }
+    }
+  }
+}
+
+/// Tree allreduce inside a node: the chain 0 - 1 - ... - n-1 with rank 0 on top. Reduce up
+/// (n-1 -> 0), then broadcast down (0 -> n-1); up and down run on separate warps
+/// (runTreeSplit), so each direction keeps its own program order.
+void tree_allreduce(const CollectiveSpec& s, Builder& b) {
+  const auto n = static_cast<std::uint64_t>(s.nranks);
+  const auto channels = static_cast<std::uint64_t>(s.channels);
+  const std::uint64_t size = s.bytes;
+  std::uint64_t chunk = s.chunk_bytes;
+  if (channels * chunk > size) {
+    // runTreeSplit: if (loopSize > size) chunkSize = divUp(size, nChannels*minChunkSize)*minChunkSize
+    const std::uint64_t grain = std::max<std::uint64_t>(s.elem_bytes, std::min(nccl::kTreeMinChunkBytes, chunk));
+    chunk = std::max<std::uint64_t>(grain, div_up(size, channels * grain) * grain);
+  }
+  const std::uint64_t loop = channels * chunk;
+  std::vector<std::vector<std::int64_t>> last_up(channels, std::vector<std::int64_t>(n, Builder::kNone));
+  std::vector<std::vector<std::int64_t>> last_down(channels, std::vector<std::int64_t>(n, Builder::kNone));
+  std::uint32_t loop_index = 0;
+  const auto hops = static_cast<std::uint32_t>(n - 1);
+  for (std::uint64_t grid = 0; grid < size; grid += loop, ++loop_index) {
+    for (std::uint64_t c = 0; c < channels; ++c) {
+      const std::uint64_t offset = grid + c * chunk;
+      const std::uint64_t bytes = offset >= size ? 0 : std::min(chunk, size - offset);
+      std::int64_t before = Builder::kNone;
+      for (std::uint32_t u = 0; u < hops; ++u) {
+        const std::uint64_t from = n - 1 - u;
+        before = b.add(static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(from - 1), bytes,
+                       static_cast<std::uint32_t>(c), loop_index, u, before, last_up[c][from]);
+        last_up[c][from] = before;
+      }
+      for (std::uint32_t d = 0; d < hops; ++d) {
+        const std::uint64_t from = d;
+        before = b.add(static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(from + 1), bytes,
+                       static_cast<std::uint32_t>(c), loop_index, hops + d, before, last_down[c][from]);
+        last_down[c][from] = before;
+      }
+    }
+  }
+}
+
+/// Alltoall as nccl-tests runs it: grouped ncclSend/ncclRecv to every peer. Peers in NCCL's p2p
+/// round order (round i: send to r+i); each block in P2P chunks spread over the channels.
+void alltoall(const CollectiveSpec& s, Builder& b) {
+  const auto n = static_cast<std::uint64_t>(s.nranks);
+  const auto channels = static_cast<std::uint64_t>(s.channels);
+  const std::uint64_t block = s.bytes / n;
+  for (std::uint64_t r = 0; r < n; ++r) {
+    // The block a rank keeps is a local copy (src == dst), one step.
+    b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(r), block, 0, 0, 0, Builder::kNone,
+          Builder::kNone);
+    for (std::uint64_t i = 1; i < n; ++i) {
+      const std::uint64_t peer = (r + i) % n;
+      std::vector<std::int64_t> last(channels, Builder::kNone);
+      std::uint32_t piece = 0;
+      for (std::uint64_t offset = 0; offset < block; offset += s.chunk_bytes, ++piece) {
+        const std::uint64_t c = piece % channels;
+        last[c] = b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(peer),
+                        std::min(s.chunk_bytes, block - offset), static_cast<std::uint32_t>(c), piece, 0,
+                        last[c], Builder::kNone);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int effective_channels(const CollectiveSpec& spec) {
+  int nc = spec.channels > 0 ? spec.channels : kDefaultChannels;
+  nc = std::min(nc, nccl::kMaxChannels);
+  // getAlgoInfo: while (nBytes < nc * nt * threadThreshold) { if (nc >= 2) nc--; else break; }
+  // with nt = NCCL_SIMPLE_MAX_NTHREADS (ring) or NCCL_MAX_NTHREADS (tree, which always uses all).
+  const std::uint64_t nt = spec.algo == CollAlgo::tree ? nccl::kMaxThreads : nccl::kSimpleMaxThreads;
+  while (nc >= 2 && spec.bytes < static_cast<std::uint64_t>(nc) * nt * nccl::kSimpleThreadThreshold) --nc;
+  return std::max(nc, 1);
+}
+
+std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels) {
+  switch (spec.kind) {
+    case OpKind::alltoall: return nccl::kP2pChunkBytes;
+    case OpKind::allgather: return nccl::kStepBytes * nccl::kAllGatherChunkSteps;
+    case OpKind::reducescatter: return nccl::kStepBytes * nccl::kReduceScatterChunkSteps;
+    case OpKind::broadcast: return nccl::kStepBytes * nccl::kBroadcastChunkSteps;
+    case OpKind::reduce: return nccl::kStepBytes * nccl::kReduceChunkSteps;
+    default: break;
+  }
+  if (spec.algo == CollAlgo::ring) return nccl::kStepBytes * nccl::kAllReduceChunkSteps;
+  // Tree/Simple: chunkSteps = 1, then (calcCollChunking, pattern TreeUpDown):
+  //   while (nBytes / (nChannels*chunkSize) < depth*8 && chunkSize > 131072) chunkSize /= 2;
+  //   while (nBytes / (nChannels*chunkSize) < depth*4 && chunkSize > 65536) chunkSize /= 2;
+  //   while (nBytes / (nChannels*chunkSize) < depth && chunkSize > 32768) chunkSize /= 2;
+  // depth = nRanks/nNodes - 1 + log2(nNodes): the chain's n-1 within one node.
+  std::uint64_t chunk = nccl::kStepBytes;
+  const std::uint64_t depth = static_cast<std::uint64_t>(std::max(1, spec.nranks - 1));
+  const auto nc = static_cast<std::uint64_t>(std::max(1, channels));
+  while (spec.bytes / (nc * chunk) < depth * 8 && chunk > 131072) chunk /= 2;
+  while (spec.bytes / (nc * chunk) < depth * 4 && chunk > 65536) chunk /= 2;
+  while (spec.bytes / (nc * chunk) < depth && chunk > 32768) chunk /= 2;
+  return chunk;
+}
+
+void validate(const CollectiveSpec& s) {
+  if (!is_collective(s.kind)) {
+    throw InputError(fmt::format("collective: '{}' is not a collective; use allreduce, allgather, reducescatter, "
+                                 "broadcast, reduce or alltoall",
+                                 to_string(s.kind)));
+  }
+  if (s.nranks < 1) throw InputError(fmt::format("{}: nranks is {}; a communicator has at least 1 rank",
+                                                 to_string(s.kind), s.nranks));
+  if ((s.kind == OpKind::broadcast || s.kind == OpKind::reduce) && (s.root < 0 || s.root >= s.nranks)) {
+    throw InputError(fmt::format("{}: root {} is not a rank of the {}-rank communicator; use 0..{}", to_string(s.kind),
+                                 s.root, s.nranks, s.nranks - 1));
+  }
+  if (s.elem_bytes == 0) throw InputError(fmt::format("{}: element size is 0 bytes; use 1, 2, 4 or 8", to_string(s.kind)));
+  if (s.bytes % s.elem_bytes != 0) {
+    throw InputError(fmt::format("{}: bytes={} is not a whole number of {}-byte elements", to_string(s.kind), s.bytes,
+                                 s.elem_bytes));
+  }
+  if (per_rank_block(s.kind) && s.bytes % (static_cast<std::uint64_t>(s.nranks) * s.elem_bytes) != 0) {
+    throw InputError(fmt::format("{}: bytes={} does not split into {} equal blocks of whole {}-byte elements; "
+                                 "give a multiple of {}",
+                                 to_string(s.kind), s.bytes, s.nranks, s.elem_bytes,
+                                 static_cast<std::uint64_t>(s.nranks) * s.elem_bytes));
+  }
+  if (s.channels < 0 || s.channels > nccl::kMaxChannels) {
+    throw InputError(fmt::format("{}: channels={} is out of range; NCCL runs 1..{} channels (MAXCHANNELS)",
+                                 to_string(s.kind), s.channels, nccl::kMaxChannels));
+  }
+  if (s.chunk_bytes != 0 && s.chunk_bytes % s.elem_bytes != 0) {
+    throw InputError(fmt::format("{}: chunk={} is not a whole number of {}-byte elements", to_string(s.kind),
+                                 s.chunk_bytes, s.elem_bytes));
+  }
+  if (s.algo == CollAlgo::tree && (s.kind == OpKind::allgather || s.kind == OpKind::reducescatter)) {
+    throw InputError(fmt::format("{}: NCCL runs {} with the ring algorithm only (its tree is for allreduce, "
+                                 "broadcast and reduce); use algo=ring",
+                                 to_string(s.kind), to_string(s.kind)));
+  }
+  if (s.algo == CollAlgo::tree && s.kind == OpKind::alltoall) {
+    throw InputError("alltoall: NCCL runs alltoall as point-to-point sends to every peer, neither ring nor tree; "
+                     "leave algo out or use algo=ring");
+  }
+}
+
+Decomposition decompose(const CollectiveSpec& spec, std::size_t max_steps) {
+  validate(spec);
+  Decomposition d;
+  d.spec = spec;
+  d.spec.channels = effective_channels(spec);
+  if (d.spec.chunk_bytes == 0) d.spec.chunk_bytes = default_chunk_bytes(spec, d.spec.channels);
+  Builder b(d, max_steps);
+  if (spec.kind == OpKind::alltoall) {
+    alltoall(d.spec, b);
+    return d;
+  }
+  if (spec.nranks < 2 || spec.bytes == 0) return d;
+  switch (spec.kind) {
+    case OpKind::allreduce:
+      if (spec.algo == CollAlgo::tree) tree_allreduce(d.spec, b);
+      else ring_allreduce(d.spec, b);
+      break;
+    case OpKind::allgather:
+    case OpKind::reducescatter: ring_gather_scatter(d.spec, b); break;
+    case OpKind::broadcast: chain(d.spec, b, static_cast<std::uint64_t>(spec.root)); break;
+    case OpKind::reduce: chain(d.spec, b, static_cast<std::uint64_t>((spec.root + 1) % spec.nranks)); break;
+    default: break;
+  }
+  return d;
+}
+
+std::vector<std::uint64_t> Decomposition::sent_bytes() const {
+  std::vector<std::uint64_t> out(static_cast<std::size_t>(spec.nranks), 0);
+  for (const CollStep& s : steps)
+    if (s.src != s.dst) out[s.src] += s.bytes;
+  return out;
+}
+
+std::vector<std::uint64_t> Decomposition::pair_bytes() const {
+  const auto n = static_cast<std::size_t>(spec.nranks);
+  std::vector<std::uint64_t> out(n * n, 0);
+  for (const CollStep& s : steps) out[s.src * n + s.dst] += s.bytes;
+  return out;
+}
+
+std::uint64_t Decomposition::inter_rank_bytes() const {
+  std::uint64_t total = 0;
+  for (const CollStep& s : steps)
+    if (s.src != s.dst) total += s.bytes;
+  return total;
+}
+
+std::uint64_t mpisee_lower_bound_bytes(OpKind kind, int nranks, std::uint64_t bytes) {
+  const auto p = static_cast<std::uint64_t>(std::max(nranks, 1));
+  switch (kind) {
+    case OpKind::broadcast: return (p - 1) * bytes;
+    case OpKind::allreduce:
+    case OpKind::reduce: return p * bytes;
+    case OpKind::allgather:
+    case OpKind::reducescatter: return p * (bytes / p);
+    case OpKind::alltoall: return p * p * (bytes / p);
+    default: return 0;
+  }
+}
+
+std::uint64_t inter_rank_lower_bound_bytes(OpKind kind, int nranks, std::uint64_t bytes) {
+  if (nranks < 2) return 0;
+  const auto p = static_cast<std::uint64_t>(nranks);
+  switch (kind) {
+    case OpKind::reduce: return (p - 1) * bytes;
+    case OpKind::alltoall: return p * (p - 1) * (bytes / p);
+    default: return mpisee_lower_bound_bytes(kind, nranks, bytes);
+  }
+}
+
+int default_channels(const topology::Node& node, const std::vector<int>& gpu_endpoints) {
+  if (gpu_endpoints.size() < 2) return kDefaultChannels;
+  int narrowest = -1;
+  const std::size_t n = gpu_endpoints.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const int g = gpu_endpoints[i];
+    const int next = gpu_endpoints[(i + 1) % n];
+    int direct = 0, fabric = 0;
+    for (const topology::Link& l : node.links) {
+      if (l.spec.type != model::LinkType::nvlink || (l.a != g && l.b != g)) continue;
+      const int other = l.a == g ? l.b : l.a;
+      if (other == next) direct += l.spec.nvlink.count;
+      const auto& e = node.endpoints[static_cast<std::size_t>(other)];
+      if (e.kind == topology::EndpointKind::nvswitch) fabric += l.spec.nvlink.count;
+    }
+    const int links = direct > 0 ? direct : fabric;
+    narrowest = narrowest < 0 ? links : std::min(narrowest, links);
+  }
+  if (narrowest <= 0) return kDefaultChannels;
+  return std::clamp(2 * narrowest, kDefaultChannels, nccl::kMaxChannels);
+}
+
+}  // namespace linkcast::nccl

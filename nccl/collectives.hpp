@@ -1,0 +1,165 @@
+// NCCL's collectives as the peer transfers NCCL makes: one call decomposed, channel by channel
+// and chunk by chunk, into (src rank, dst rank, bytes) steps with the steps each depends on.
+//
+// What is modelled (single node, NCCL's Simple protocol):
+//  - ring (allreduce, allgather, reducescatter, broadcast, reduce): ranks in group order form
+//    the ring r -> r+1; every channel runs the same ring on its own slice of the buffer, in
+//    loops of `chunk_bytes` per rank and channel, exactly as the device code partitions it
+//    (runRing in src/device/all_reduce.h and its siblings, NCCL 2.18);
+//  - tree (allreduce, broadcast, reduce): inside one node NCCL's tree is a chain following the
+//    ring order with rank 0 at the top (Snoopie, ICS'24, sec. 5.3): reduce up the chain
+//    (n-1 -> ... -> 0), broadcast down (0 -> ... -> n-1); broadcast and reduce run the chain from
+//    and to their root;
+//  - alltoall: NCCL has no alltoall kernel; nccl-tests issues one ncclSend/ncclRecv pair per
+//    peer inside a group. Every rank sends bytes/n to every other rank in P2P chunks spread over
+//    the channels, and copies its own block locally (a step with src == dst).
+// Not modelled: NVLS/CollNet/PAT algorithms, the LL/LL128 protocols' chunking, buffer-slot flow
+// control (a slice may start before the previous one left, NCCL_STEPS deep), NCCL's topology
+// search (ring order and channel count come from the caller).
+//
+// Dependencies: each step lists the steps that must finish before it starts: the step that
+// delivered its input (data dependency) and the same rank's previous step on the same channel
+// and direction (a channel's primitives run in order). Steps are emitted in an order where every
+// dependency precedes its dependant, so `steps` is a topological order.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nccl/constants.hpp"
+#include "trace/trace.hpp"
+
+namespace linkcast::topology {
+struct Node;
+}
+
+namespace linkcast::nccl {
+
+enum class CollAlgo : std::uint8_t { ring, tree };
+std::string_view to_string(CollAlgo algo);
+std::optional<CollAlgo> parse_coll_algo(std::string_view name);
+
+
+/// Channels when neither the caller nor a node says: NCCL's topology search finds one ring on a
+/// PCIe-only node and duplicates it (ncclTopoPostset, src/graph/connect.cc): 2.
+inline constexpr int kDefaultChannels = 2;
+
+/// One collective call on a communicator of `nranks` ranks.
+struct CollectiveSpec {
+  trace::OpKind kind = trace::OpKind::allreduce;  // allreduce allgather reducescatter broadcast reduce alltoall
+  int nranks = 1;
+  /// Bytes as nccl-tests counts them: allgather's output, reducescatter's input, each rank's
+  /// alltoall send buffer, the whole buffer otherwise.
+  std::uint64_t bytes = 0;
+  int root = 0;  // broadcast/reduce: rank within the communicator
+  CollAlgo algo = CollAlgo::ring;
+  /// Channels the communicator has; 0: kDefaultChannels. Callers that know the node pass
+  /// default_channels(node, gpus). A small call runs on fewer (effective_channels).
+  int channels = 0;
+  /// Bytes per chunk per rank and channel; 0: NCCL's default for the algorithm (chunk_bytes()).
+  std::uint64_t chunk_bytes = 0;
+  /// Bytes per element; chunks never split an element.
+  std::uint32_t elem_bytes = 4;
+};
+
+/// One peer transfer.
+struct CollStep {
+  std::uint32_t src = 0;  // rank
+  std::uint32_t dst = 0;  // rank; == src for alltoall's local block
+  std::uint64_t bytes = 0;
+  std::uint32_t channel = 0;
+  std::uint32_t chunk = 0;  // loop index within the channel (alltoall: piece index)
+  /// Position in the algorithm's schedule for this chunk: ring step 0..2n-3 (allreduce) or
+  /// 0..n-2; tree: hop 0..n-2 reducing up, n-1..2n-3 broadcasting down; alltoall: 0.
+  std::uint32_t step = 0;
+  std::uint32_t dep_begin = 0;  // into Decomposition::deps
+  std::uint32_t dep_count = 0;
+};
+
+struct Decomposition {
+  CollectiveSpec spec;  // as resolved: channels and chunk_bytes filled in
+  std::vector<CollStep> steps;
+  std::vector<std::uint32_t> deps;  // indices into steps
+
+  std::span<const std::uint32_t> deps_of(std::size_t i) const {
+    return {deps.data() + steps[i].dep_begin, steps[i].dep_count};
+  }
+  /// Bytes each rank sends to other ranks (local copies excluded).
+  std::vector<std::uint64_t> sent_bytes() const;
+  /// n x n row-major: bytes rank i sends to rank j (the diagonal holds local copies).
+  std::vector<std::uint64_t> pair_bytes() const;
+  /// Sum of bytes over steps with src != dst.
+  std::uint64_t inter_rank_bytes() const;
+};
+
+/// The ring/tree chunk NCCL uses by default for this call (calcCollChunking, src/enqueue.cc):
+/// ring: 512 KiB x chunkSteps; tree allreduce: 512 KiB halved while the call has fewer than
+/// depth*8 / depth*4 / depth chunks per channel (down to 128/64/32 KiB); alltoall: the P2P
+/// chunk. `channels` is the effective channel count.
+std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels);
+
+/// Channels NCCL would run this call on: spec.channels (kDefaultChannels when 0), reduced while
+/// bytes < channels * nthreads * NCCL_SIMPLE_THREAD_THRESHOLD (getAlgoInfo, src/enqueue.cc),
+/// never below 1.
+int effective_channels(const CollectiveSpec& spec);
+
+/// Whether the collective's buffer is split into one block per rank (allgather, reducescatter,
+/// alltoall): its size must divide by the ranks, and NCCL runs it without a tree.
+bool per_rank_block(trace::OpKind kind);
+
+/// Checks the spec (kind is a collective, nranks >= 1, root in range, algorithm supported,
+/// sizes) and throws InputError naming the field and the fix.
+void validate(const CollectiveSpec& spec);
+
+/// Decomposes one call. Throws InputError for an invalid spec or one that would make more than
+/// `max_steps` steps (choose a larger chunk).
+Decomposition decompose(const CollectiveSpec& spec, std::size_t max_steps = 50'000'000);
+
+/// mpisee's lower bound on the communication volume of one call (Vardas et al., appendix A),
+/// with m the per-rank buffer: bcast (p-1)m, allreduce and reduce pm, allgather pm (m = each
+/// rank's block = bytes/p), reduce_scatter_block pm (m = bytes/p), alltoall p*p*m (m = bytes/p,
+/// the block per peer). `bytes` counts as CollectiveSpec::bytes does.
+std::uint64_t mpisee_lower_bound_bytes(trace::OpKind kind, int nranks, std::uint64_t bytes);
+/// The part of that bound that must cross between ranks: reduce's bound counts the root's own
+/// buffer and alltoall's each rank's block to itself, which never leave their GPU
+/// (reduce (p-1)m, alltoall p(p-1)m); others as above. 0 for one rank.
+std::uint64_t inter_rank_lower_bound_bytes(trace::OpKind kind, int nranks, std::uint64_t bytes);
+
+/// A node-aware channel count for a communicator over `gpu_endpoints` (indices into
+/// node.endpoints), approximating NCCL's search: it puts about one channel on each NVLink of the
+/// ring's narrowest hop and duplicates the channels, so 2 x (NVLinks on the GPU's narrowest
+/// NVLink connection toward the fabric or its ring neighbour), 2 where a GPU has no NVLink,
+/// capped at nccl::kMaxChannels. DGX-A100 (12 links to NVSwitch): 24; HGX-H100 (18): 32.
+int default_channels(const topology::Node& node, const std::vector<int>& gpu_endpoints);
+
+/// How the caller wants collectives decomposed where a trace does not say (traces carry no
+/// algorithm): what `--workload nccl-*:algo=,channels=,chunk=` and `linkcast matrix --algo`
+/// give.
+struct CollectiveConfig {
+  CollAlgo algo = CollAlgo::ring;
+  bool algo_given = false;  // false: the consumer may choose by size, as NCCL does
+  int channels = 0;         // 0: default
+  bool channels_given = false;  // false: `channels` is a default (the node's or kDefaultChannels)
+  std::uint64_t chunk_bytes = 0;  // 0: NCCL's default
+  std::uint32_t elem_bytes = 4;
+
+  /// One call of `kind` on `nranks` ranks under this configuration.
+  CollectiveSpec spec(trace::OpKind kind, int nranks, std::uint64_t bytes, int root = 0) const {
+    CollectiveSpec s;
+    s.kind = kind;
+    s.nranks = nranks;
+    s.bytes = bytes;
+    s.root = root;
+    s.algo = algo;
+    s.channels = channels;
+    s.chunk_bytes = chunk_bytes;
+    s.elem_bytes = elem_bytes;
+    return s;
+  }
+};
+
+}  // namespace linkcast::nccl

@@ -1,0 +1,296 @@
+#include "sim/render.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "core/table.hpp"
+#include "core/units.hpp"
+#include "topology/routing.hpp"
+
+namespace linkcast::sim {
+
+using trace::OpKind;
+
+namespace {
+
+const std::string& ep_name(const topology::Node& node, int e) {
+  static const std::string none = "-";
+  return e >= 0 ? node.endpoints[static_cast<std::size_t>(e)].id : none;
+}
+
+/// The class an operation is reported under: the copy class by where its ends are on the
+/// node, or its kind.
+std::string op_class(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::size_t i) {
+  const OpKind kind = trace.kinds()[i];
+  if (kind != OpKind::copy) return std::string(trace::to_string(kind));
+  const OpResult& o = r.ops[i];
+  const auto cls = topology::path_class(node, o.src, o.dst);
+  std::string name(model::to_string(cls));
+  const bool pageable = trace.src_mems()[i] == model::MemKind::pageable || trace.dst_mems()[i] == model::MemKind::pageable;
+  if (cls == model::PathClass::h2d || cls == model::PathClass::d2h) name += pageable ? " pageable" : " pinned";
+  return name;
+}
+
+double seconds(double ns) { return ns * 1e-9; }
+
+}  // namespace
+
+std::string link_name(const topology::Node& node, const LinkResult& l) {
+  return fmt::format("{}->{}", ep_name(node, l.from), ep_name(node, l.to));
+}
+
+double wmape_vs_measured(const trace::Trace& trace, const SimResult& r, std::size_t* matched) {
+  double err = 0, sum = 0;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const std::int64_t d = trace.durations()[i];
+    if (d <= 0) continue;
+    const double sim = r.ops[i].end_ns - r.ops[i].start_ns;
+    err += std::fabs(static_cast<double>(d) - sim);
+    sum += static_cast<double>(d);
+    ++n;
+  }
+  if (matched) *matched = n;
+  return sum > 0 ? 100.0 * err / sum : std::nan("");
+}
+
+void render_json(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out) {
+  using nlohmann::json;
+  // Operations are streamed (a trace may hold millions); the rest goes through nlohmann::json.
+  fmt::memory_buffer buf;
+  auto it = std::back_inserter(buf);
+  fmt::format_to(it, "{{\n  \"makespan_s\": {},\n  \"node\": {},\n  \"trace\": {},\n  \"model\": {},\n  \"solver\": {},\n",
+                 json(seconds(r.makespan_ns)).dump(), json(node.name).dump(), json(trace.source_file).dump(),
+                 json(r.model).dump(), json(r.solver).dump());
+  fmt::format_to(it, "  \"ops\": [");
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const OpResult& o = r.ops[i];
+    const trace::Op op = trace.op(i);
+    fmt::format_to(it, "{}\n    {{\"index\": {}, \"kind\": \"{}\", \"src\": {}, \"dst\": {}, \"bytes\": {}, \"stream\": {}, "
+                       "\"start_s\": {}, \"end_s\": {}, \"duration_s\": {}",
+                   i == 0 ? "" : ",", i, trace::to_string(op.kind), json(ep_name(node, o.src)).dump(),
+                   json(ep_name(node, o.dst)).dump(), op.bytes, op.stream, json(seconds(o.start_ns)).dump(),
+                   json(seconds(o.end_ns)).dump(), json(seconds(o.end_ns - o.start_ns)).dump());
+    if (op.duration_ns > 0) fmt::format_to(it, ", \"measured_s\": {}", json(seconds(static_cast<double>(op.duration_ns))).dump());
+    if (o.collective >= 0) fmt::format_to(it, ", \"collective\": {}", o.collective);
+    fmt::format_to(it, "}}");
+  }
+  fmt::format_to(it, "{}],\n", trace.empty() ? "" : "\n  ");
+
+  json collectives = json::array();
+  for (std::size_t k = 0; k < r.collectives.size(); ++k) {
+    const CollectiveResult& c = r.collectives[k];
+    json gpus = json::array();
+    for (int g : c.gpus) gpus.push_back(ep_name(node, g));
+    json rings = json::array();
+    for (const auto& ring : c.rings) {
+      json names = json::array();
+      for (int g : ring) names.push_back(ep_name(node, g));
+      rings.push_back(names);
+    }
+    collectives.push_back({{"index", k},
+                           {"kind", trace::to_string(c.kind)},
+                           {"comm", c.comm},
+                           {"gpus", gpus},
+                           {"bytes", c.bytes},
+                           {"algo", nccl::to_string(c.algo)},
+                           {"proto", nccl::to_string(c.proto)},
+                           {"channels", c.channels},
+                           {"transfers", c.transfers},
+                           {"start_s", seconds(c.start_ns)},
+                           {"end_s", seconds(c.end_ns)},
+                           {"time_s", seconds(c.end_ns - c.start_ns)},
+                           {"nccl_model_s", seconds(c.nccl_model.time_ns)},
+                           {"nccl_graph", {{"channels", c.graph.channels},
+                                           {"bw_per_channel_gbps", c.graph.bw_per_channel_gbps},
+                                           {"nvlink", c.graph.nvlink}}},
+                           {"rings", rings}});
+  }
+  json links = json::array();
+  for (const LinkResult& l : r.links) {
+    const auto& link = node.links[static_cast<std::size_t>(l.link)];
+    links.push_back({{"link", link.id},
+                     {"from", ep_name(node, l.from)},
+                     {"to", ep_name(node, l.to)},
+                     {"capacity_gbps", l.capacity_gbps},
+                     {"bytes", l.data_bytes},
+                     {"wire_bytes", l.wire_bytes},
+                     {"utilisation", l.utilisation},
+                     {"peak_utilisation", l.peak_utilisation},
+                     {"utilisation_bins", l.bins}});
+  }
+  json endpoints = json::array();
+  for (int e : r.matrix_endpoints) endpoints.push_back(ep_name(node, e));
+  std::size_t matched = 0;
+  const double wmape = wmape_vs_measured(trace, r, &matched);
+  json stats = {{"tasks", r.tasks}, {"flows", r.flows}, {"events", r.events}, {"solves", r.solves}};
+  if (matched > 0) {
+    stats["measured_ops"] = matched;
+    stats["wmape_vs_measured_percent"] = wmape;
+  }
+  fmt::format_to(it, "  \"collectives\": {},\n  \"links\": {},\n  \"matrix\": {},\n  \"stats\": {},\n  \"warnings\": {}\n}}\n",
+                 collectives.dump(), links.dump(),
+                 json{{"endpoints", endpoints}, {"bytes", r.matrix}}.dump(), stats.dump(), json(r.warnings).dump());
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+void render_table(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out) {
+  out << fmt::format("node {} ({}), trace {} ({} operations), model {}, solver {}\n", node.name, node.file,
+                     trace.source_file.empty() ? "-" : trace.source_file, trace.size(), r.model, r.solver);
+  out << fmt::format("makespan: {}\n\n", format_duration_ns(r.makespan_ns));
+
+  // By class.
+  struct Row {
+    std::size_t ops = 0, measured_ops = 0;
+    double bytes = 0, sim_ns = 0, measured_ns = 0, sim_of_measured_ns = 0;
+  };
+  std::map<std::string, Row> rows;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    Row& row = rows[op_class(node, trace, r, i)];
+    const double sim = r.ops[i].end_ns - r.ops[i].start_ns;
+    ++row.ops;
+    row.bytes += static_cast<double>(trace.bytes()[i]);
+    row.sim_ns += sim;
+    if (trace.durations()[i] > 0) {
+      ++row.measured_ops;
+      row.measured_ns += static_cast<double>(trace.durations()[i]);
+      row.sim_of_measured_ns += sim;
+    }
+  }
+  using A = TextTable::Align;
+  TextTable by_class({"class", "ops", "bytes", "simulated (sum)", "measured (sum)", "sim/measured"},
+                     {A::left, A::right, A::right, A::right, A::right, A::right});
+  for (const auto& [name, row] : rows) {
+    by_class.add_row({name, std::to_string(row.ops), format_bytes(row.bytes), format_duration_ns(row.sim_ns),
+                      row.measured_ops ? format_duration_ns(row.measured_ns) : "-",
+                      row.measured_ops ? fmt::format("{:.3f}", row.sim_of_measured_ns / row.measured_ns) : "-"});
+  }
+  out << by_class.render();
+  std::size_t matched = 0;
+  const double wmape = wmape_vs_measured(trace, r, &matched);
+  if (matched > 0) out << fmt::format("WMAPE of simulated vs measured durations: {:.1f}% over {} operations\n", wmape, matched);
+
+  if (!r.collectives.empty()) {
+    out << "\nCollectives (simulated beside NCCL's own cost model, src/graph/tuning.cc):\n";
+    TextTable coll({"#", "kind", "GPUs", "size", "algo/proto", "channels", "simulated", "nccl-model", "sim/nccl"},
+                   {A::right, A::left, A::right, A::right, A::left, A::right, A::right, A::right, A::right});
+    constexpr std::size_t kShown = 20;
+    for (std::size_t k = 0; k < r.collectives.size() && k < kShown; ++k) {
+      const CollectiveResult& c = r.collectives[k];
+      const double sim = c.end_ns - c.start_ns;
+      coll.add_row({std::to_string(k), std::string(trace::to_string(c.kind)), std::to_string(c.gpus.size()),
+                    format_bytes(c.bytes), fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto)),
+                    std::to_string(c.channels), format_duration_ns(sim), format_duration_ns(c.nccl_model.time_ns),
+                    c.nccl_model.time_ns > 0 ? fmt::format("{:.3f}", sim / c.nccl_model.time_ns) : "-"});
+    }
+    out << coll.render();
+    if (r.collectives.size() > kShown) out << fmt::format("... and {} more (--format json lists all)\n", r.collectives.size() - kShown);
+  }
+
+  if (!r.links.empty()) {
+    std::vector<const LinkResult*> links;
+    for (const auto& l : r.links) links.push_back(&l);
+    std::stable_sort(links.begin(), links.end(),
+                     [](const LinkResult* a, const LinkResult* b) { return a->utilisation > b->utilisation; });
+    constexpr std::size_t kShown = 10;
+    out << fmt::format("\nBusiest links ({} of {} directions that carried data):\n", std::min(kShown, links.size()),
+                       links.size());
+    TextTable lt({"link", "GB/s", "data", "utilisation", "peak"}, {A::left, A::right, A::right, A::right, A::right});
+    for (std::size_t k = 0; k < links.size() && k < kShown; ++k) {
+      const LinkResult& l = *links[k];
+      lt.add_row({link_name(node, l), fmt::format("{:.1f}", l.capacity_gbps), format_bytes(l.data_bytes),
+                  fmt::format("{:.1f}%", 100 * l.utilisation), fmt::format("{:.1f}%", 100 * l.peak_utilisation)});
+    }
+    out << lt.render();
+  }
+  out << fmt::format("\n{} tasks, {} flows, {} events, {} solves\n", r.tasks, r.flows, r.events, r.solves);
+}
+
+void render_timeline(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out) {
+  using nlohmann::json;
+  fmt::memory_buffer buf;
+  auto it = std::back_inserter(buf);
+  const int links_pid = static_cast<int>(node.endpoints.size()) + 1;
+  auto us = [](double ns) { return ns * 1e-3; };
+  fmt::format_to(it, "{{\"displayTimeUnit\": \"ns\", \"otherData\": {{\"node\": {}, \"trace\": {}, \"model\": {}}},\n"
+                     "\"traceEvents\": [\n",
+                 json(node.name).dump(), json(trace.source_file).dump(), json(r.model).dump());
+  bool first = true;
+  auto sep = [&] {
+    if (!first) fmt::format_to(it, ",\n");
+    first = false;
+  };
+  // Processes: devices, then the links.
+  for (std::size_t e = 0; e < node.endpoints.size(); ++e) {
+    sep();
+    fmt::format_to(it, "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {}, \"args\": {{\"name\": {}}}}}", e + 1,
+                   json(node.endpoints[e].id).dump());
+  }
+  sep();
+  fmt::format_to(it, "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {}, \"args\": {{\"name\": \"links (GB/s)\"}}}}",
+                 links_pid);
+  // Operations: one track per stream of the issuing device.
+  std::map<std::pair<int, std::uint32_t>, bool> named;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const OpResult& o = r.ops[i];
+    const trace::Op op = trace.op(i);
+    const int pid = o.issuer + 1;
+    if (!named[{pid, op.stream}]) {
+      named[{pid, op.stream}] = true;
+      sep();
+      fmt::format_to(it, "{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"args\": {{\"name\": \"stream {}\"}}}}",
+                     pid, op.stream, op.stream);
+    }
+    sep();
+    const std::string name = trace::is_collective(op.kind)
+                                 ? fmt::format("{} {}", trace::to_string(op.kind), format_bytes(op.bytes))
+                                 : fmt::format("{} {} {}->{}", trace::to_string(op.kind), format_bytes(op.bytes),
+                                               ep_name(node, o.src), ep_name(node, o.dst));
+    fmt::format_to(it, "{{\"name\": {}, \"cat\": \"{}\", \"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, "
+                       "\"args\": {{\"record\": {}, \"bytes\": {}}}}}",
+                   json(name).dump(), trace::to_string(op.kind), pid, op.stream, us(o.start_ns),
+                   us(o.end_ns - o.start_ns), i + 1, op.bytes);
+  }
+  // Collective transfers: one track per NCCL channel on the sending device.
+  constexpr std::uint32_t kChannelTid = 1u << 30;
+  for (const TransferRecord& t : r.transfers) {
+    const int pid = t.src + 1;
+    if (!named[{pid, kChannelTid + t.channel}]) {
+      named[{pid, kChannelTid + t.channel}] = true;
+      sep();
+      fmt::format_to(it, "{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"args\": {{\"name\": \"nccl channel {}\"}}}}",
+                     pid, kChannelTid + t.channel, t.channel);
+    }
+    sep();
+    fmt::format_to(it, "{{\"name\": \"{} -> {}\", \"cat\": \"nccl\", \"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, "
+                       "\"dur\": {:.3f}, \"args\": {{\"collective\": {}, \"bytes\": {}}}}}",
+                   ep_name(node, t.src), ep_name(node, t.dst), pid, kChannelTid + t.channel, us(t.start_ns),
+                   us(t.end_ns - t.start_ns), t.collective, t.bytes);
+  }
+  // Link load: a counter per direction, GB/s of wire bytes between changes.
+  for (const LinkResult& l : r.links) {
+    const std::string name = json(link_name(node, l)).dump();
+    double prev_t = 0, prev_b = 0;
+    for (const auto& p : l.series) {
+      if (p.t_ns > prev_t) {
+        sep();
+        fmt::format_to(it, "{{\"name\": {}, \"ph\": \"C\", \"pid\": {}, \"ts\": {:.3f}, \"args\": {{\"GB/s\": {:.3f}}}}}", name,
+                       links_pid, us(prev_t), (p.wire_bytes - prev_b) / (p.t_ns - prev_t));
+      }
+      prev_t = p.t_ns;
+      prev_b = p.wire_bytes;
+    }
+    sep();
+    fmt::format_to(it, "{{\"name\": {}, \"ph\": \"C\", \"pid\": {}, \"ts\": {:.3f}, \"args\": {{\"GB/s\": 0}}}}", name, links_pid,
+                   us(prev_t));
+  }
+  fmt::format_to(it, "\n]}}\n");
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+}  // namespace linkcast::sim

@@ -1,0 +1,33 @@
+// What `linkcast simulate` prints: a table for people, JSON for programs, a Chrome trace-event
+// timeline for Perfetto (ui.perfetto.dev) or chrome://tracing.
+#pragma once
+
+#include <iosfwd>
+
+#include "sim/simulate.hpp"
+#include "topology/node.hpp"
+#include "trace/trace.hpp"
+
+namespace linkcast::sim {
+
+/// {"makespan_s", "node", "trace", "model", "solver", "ops": [...], "collectives": [...],
+///  "links": [...], "matrix": {...}, "stats": {...}}; times in seconds, sizes in bytes.
+void render_json(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out);
+
+/// Makespan, operations by class (simulated against measured where the trace has durations),
+/// collectives beside NCCL's own model, the busiest links.
+void render_table(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out);
+
+/// Chrome trace events: one process per device with a track per stream (operations), one
+/// track per NCCL channel (collective transfers, when kept), and a counter per link (GB/s).
+void render_timeline(const topology::Node& node, const trace::Trace& trace, const SimResult& r,
+                     std::ostream& out);
+
+/// "gpu0->nvswitch0" for a direction of a link.
+std::string link_name(const topology::Node& node, const LinkResult& l);
+
+/// 100 * sum |measured - simulated| / sum measured over operations with a measured duration;
+/// NaN when none has one.
+double wmape_vs_measured(const trace::Trace& trace, const SimResult& r, std::size_t* matched = nullptr);
+
+}  // namespace linkcast::sim

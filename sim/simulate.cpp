@@ -1,0 +1,665 @@
+#include "sim/simulate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "core/error.hpp"
+#include "core/strings.hpp"
+#include "core/units.hpp"
+#include "model/packet.hpp"
+#include "sim/engine.hpp"
+#include "sim/solver.hpp"
+#include "topology/routing.hpp"
+
+namespace linkcast::sim {
+
+using model::CopyClass;
+using topology::EndpointKind;
+using trace::OpKind;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Host-memory bytes a device's DMA write into host memory costs per byte written. Writes that
+/// land in DRAM cost more than reads: four H200s writing 256 MiB each into one Emerald Rapids
+/// socket at once moved 159 GB/s in all (44% of its DDR5 peak), reading 206 GB/s
+/// (tests/data/real/h200-4gpu, all_d2h / all_h2d); 2 is the round factor that puts writes at
+/// half the peak. An assumption the recordings support, not a fit per pattern.
+constexpr double kDmaWriteCost = 2.0;
+
+/// Wire bytes per data byte a model charges on one link (its packet accounting), >= 1.
+double hop_weight(const model::Model& m, const model::LinkSpec& hop, const model::Transfer& t) {
+  double eff = hop.gbps();
+  if (m.name == "default") eff = model::effective_gbps(hop, t.bytes, t.access, t.request_bytes);
+  else if (m.name == "ahead") eff = model::ahead_effective_gbps(hop, t.bytes, t.access);
+  return eff > 0 ? std::max(hop.gbps() / eff, 1.0) : 1.0;
+}
+
+/// The rate limits and costs of one transfer, ready for Engine::add_transfer.
+struct TransferPlan {
+  RouteId route = 0;
+  std::vector<double> weights;
+  double cap = kInf;
+  double fixed_ns = 0;
+};
+
+class Simulation {
+ public:
+  Simulation(const topology::Node& node, const trace::Trace& trace, const SimOptions& options)
+      : node_(node),
+        trace_(trace),
+        options_(options),
+        model_(options.model ? *options.model : model::find_model("default")),
+        routes_(node, topology::Routes::Compute::on_demand),
+        solver_(make_solver(options.solver)),
+        net_(*solver_),
+        engine_(net_) {
+    for (const topology::Link& l : node.links) {
+      net_.add_resource(l.spec.gbps());
+      net_.add_resource(l.spec.gbps());
+    }
+    memory_.assign(node.endpoints.size(), kNoResource);
+    for (std::size_t e = 0; e < node.endpoints.size(); ++e)
+      if (node.endpoints[e].memory.bandwidth_gbps > 0) memory_[e] = net_.add_resource(node.endpoints[e].memory.bandwidth_gbps);
+    net_.record_series(true);
+  }
+
+  SimResult run();
+
+ private:
+  static constexpr ResourceId kNoResource = std::numeric_limits<ResourceId>::max();
+
+  struct Pair {
+    bool ready = false;
+    model::PathSpec spec;
+    std::vector<ResourceId> hops;
+    std::vector<model::LinkSpec> hop_specs;  // the link hops (empty for a memory route)
+    double host_weight = 0;  // > 0: the last hop is host memory, this many bytes per data byte
+    RouteId route = 0;
+  };
+
+  std::string where(std::size_t i) const {
+    return fmt::format("{}: {}", trace_.source_file.empty() ? "trace" : trace_.source_file, trace_.describe_record(i));
+  }
+  int resolve(std::uint16_t id, std::uint16_t other, std::size_t record) const;
+  int resolve_name(const std::string& name, std::size_t record) const;
+  Pair& pair(int src, int dst, std::size_t record);
+  TransferPlan plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
+  double fixed_cost(CopyClass cls, const Pair& p) const;
+  void add_copy(std::size_t i);
+  void add_collectives();
+  void add_call(const std::vector<std::size_t>& records, std::size_t call_index);
+  void collect(SimResult& r);
+  PoolId pool_for(int gpu, model::PathClass cls);
+
+  const topology::Node& node_;
+  const trace::Trace& trace_;
+  const SimOptions& options_;
+  const model::Model& model_;
+  topology::Routes routes_;
+  std::unique_ptr<Solver> solver_;
+  FlowNetwork net_;
+  Engine engine_;
+  std::vector<ResourceId> memory_;
+  mutable std::vector<int> resolved_;  // by trace endpoint id: node endpoint, -1 not yet
+  std::unordered_map<std::uint64_t, Pair> pairs_;
+  std::map<std::vector<int>, nccl::CommTopology> topologies_;
+  /// Channel engines of a collective: (communicator, rank, channel, algo, proto) -> resource.
+  std::map<std::tuple<std::uint32_t, int, int, int, int>, ResourceId> channel_engines_;
+  std::map<std::tuple<int, int, ResourceId>, RouteId> engine_routes_;
+  std::map<std::pair<int, int>, PoolId> pools_;  // (GPU, direction class or -1) -> copy engines
+  std::vector<TaskId> begin_, end_;  // by trace record
+  std::vector<std::int32_t> collective_of_;
+  std::vector<std::array<int, 3>> op_endpoints_;  // by trace record: issuer, src, dst
+  std::vector<CollectiveResult> collectives_;
+  struct PendingTransfer {
+    std::uint32_t collective;
+    int src, dst;
+    std::uint32_t channel;
+    std::uint64_t bytes;
+    TaskId task;
+  };
+  std::vector<PendingTransfer> transfers_;
+  std::vector<std::vector<double>> matrix_;  // by node endpoint
+  std::vector<std::string> warnings_;
+  std::set<std::uint32_t> warned_comms_;
+  std::uint64_t flows_ = 0;
+};
+
+int Simulation::resolve_name(const std::string& name, std::size_t record) const {
+  if (!options_.gpus.empty()) {
+    const int k = trace::endpoint_index(name, "gpu");
+    if (k >= 0) {
+      if (static_cast<std::size_t>(k) >= options_.gpus.size())
+        throw InputError(fmt::format("{}: endpoint '{}' has no GPU in --gpus (it lists {}); list at least {} GPUs",
+                                     where(record), name, options_.gpus.size(), k + 1));
+      return options_.gpus[static_cast<std::size_t>(k)];
+    }
+  }
+  const int e = node_.find(name);
+  if (e < 0)
+    throw InputError(fmt::format("{}: endpoint '{}' is not in node '{}' ({}){}; give --gpus to place the "
+                                 "trace's GPUs on the node's",
+                                 where(record), name, node_.name, node_.file, did_you_mean(name, node_.endpoint_ids())));
+  return e;
+}
+
+int Simulation::resolve(std::uint16_t id, std::uint16_t other, std::size_t record) const {
+  const std::string& name = trace_.endpoint_name(id);
+  if (name != "host") {
+    if (resolved_.size() <= id) resolved_.resize(static_cast<std::size_t>(id) + 1, -1);
+    int& cached = resolved_[id];
+    if (cached < 0) cached = resolve_name(name, record);
+    return cached;
+  }
+  // A host the recording did not place: the socket of the GPU at the other end.
+  const std::string& other_name = trace_.endpoint_name(other);
+  if (other_name != "host") {
+    const int g = resolve_name(other_name, record);
+    const auto& ep = node_.endpoints[static_cast<std::size_t>(g)];
+    if (ep.kind == EndpointKind::gpu && ep.host >= 0) return ep.host;
+  }
+  const auto cpus = node_.cpus();
+  if (cpus.empty()) throw InputError(fmt::format("{}: 'host' but node '{}' has no cpu", where(record), node_.name));
+  return cpus.front();
+}
+
+Simulation::Pair& Simulation::pair(int src, int dst, std::size_t record) {
+  const std::uint64_t key = static_cast<std::uint64_t>(src) << 32 | static_cast<std::uint32_t>(dst);
+  Pair& p = pairs_[key];
+  if (p.ready) return p;
+  try {
+    p.spec = topology::make_path_spec(node_, routes_, src, dst);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}", where(record), e.what()));
+  }
+  const topology::Path& path = routes_.path(src, dst);
+  if (path.links.empty()) {
+    // Within one device: its memory is the shared resource.
+    if (memory_[static_cast<std::size_t>(src)] != kNoResource) p.hops = {memory_[static_cast<std::size_t>(src)]};
+  } else {
+    for (const auto& dl : path.links) {
+      p.hops.push_back(static_cast<ResourceId>(dl.link * 2 + (dl.forward ? 0 : 1)));
+      p.hop_specs.push_back(node_.links[static_cast<std::size_t>(dl.link)].spec);
+    }
+    // DMA between a GPU and host memory also uses the socket's memory bandwidth, which every
+    // such copy on the socket shares: a read once per byte, a write twice (kDmaWriteCost).
+    const int host = p.spec.cls == model::PathClass::h2d ? src : p.spec.cls == model::PathClass::d2h ? dst : -1;
+    if (host >= 0 && memory_[static_cast<std::size_t>(host)] != kNoResource) {
+      p.hops.push_back(memory_[static_cast<std::size_t>(host)]);
+      p.host_weight = p.spec.cls == model::PathClass::h2d ? 1.0 : kDmaWriteCost;
+    }
+  }
+  p.route = net_.add_route(p.hops);
+  p.ready = true;
+  return p;
+}
+
+double Simulation::fixed_cost(CopyClass cls, const Pair& p) const {
+  const double given = options_.fixed_ns[static_cast<std::size_t>(cls)];
+  if (std::isfinite(given)) return given;
+  if (const auto c = node_.calibration.get(cls)) return *c;
+  return p.spec.latency_ns;
+}
+
+TransferPlan Simulation::plan_transfer(int src, int dst, const model::Transfer& transfer, bool pageable,
+                                       std::size_t record) {
+  Pair& p = pair(src, dst, record);
+  TransferPlan plan;
+  plan.route = p.route;
+  model::Transfer t = transfer;
+  t.fixed_ns = 0;
+  const double alone_ns = model_.time_ns(p.spec, t);
+  const double rate = alone_ns > 0 ? t.bytes / alone_ns : kInf;
+  plan.cap = rate;
+  if (p.hop_specs.empty()) {
+    if (!p.hops.empty()) plan.weights = {std::max(net_.capacity(p.hops[0]) / rate, 1e-3)};
+  } else {
+    plan.weights.reserve(p.hops.size());
+    for (const auto& hop : p.hop_specs) plan.weights.push_back(hop_weight(model_, hop, t));
+    if (p.host_weight > 0) plan.weights.push_back(p.host_weight);
+  }
+  if (p.hops.empty() && !std::isfinite(plan.cap)) plan.cap = 1e6;  // nothing limits it: ~instant
+  // L + O, unless the model has no fixed term (envelope).
+  t.fixed_ns = 1000.0;
+  if (model_.time_ns(p.spec, t) - alone_ns > 1.0) plan.fixed_ns = fixed_cost(model::copy_class(p.spec.cls, pageable), p);
+  return plan;
+}
+
+PoolId Simulation::pool_for(int gpu, model::PathClass cls) {
+  const auto& ep = node_.endpoints[static_cast<std::size_t>(gpu)];
+  if (ep.kind != EndpointKind::gpu) return kNoPool;
+  // `copy_engines: N` in the node: N engines shared by all the GPU's copies. Otherwise CUDA's
+  // behaviour: copies in one direction run one at a time (one engine each for copies into the
+  // GPU, out to the host, out to peers and within the GPU), different directions overlap.
+  const int key = ep.copy_engines > 0 ? -1 : static_cast<int>(cls);
+  auto it = pools_.find({gpu, key});
+  if (it == pools_.end()) it = pools_.emplace(std::make_pair(gpu, key), engine_.add_pool(ep.copy_engines > 0 ? ep.copy_engines : 1)).first;
+  return it->second;
+}
+
+void Simulation::add_copy(std::size_t i) {
+  const trace::Op op = trace_.op(i);
+  const int src = resolve(op.src, op.dst, i), dst = resolve(op.dst, op.src, i);
+  model::Transfer t;
+  t.bytes = static_cast<double>(op.bytes);
+  const bool pageable = op.src_mem == model::MemKind::pageable || op.dst_mem == model::MemKind::pageable;
+  const model::PathClass cls = topology::path_class(node_, src, dst);
+  t.pageable = pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h);
+  t.access = model::copy_access(cls);
+  if (op.kind == OpKind::access) {
+    // Device-initiated: a load pulls data to the issuer (read), a store pushes it (write), in
+    // warp-sized requests (one warp's coalesced 32 x 4 B).
+    const bool store = op.issuer != trace::kNoEndpoint && op.issuer == op.src;
+    t.access = store ? model::Access::write : model::Access::read;
+    t.request_bytes = std::min(t.bytes, 128.0);
+  }
+  if (op.kind == OpKind::memset) t.write_only = true;
+  const TransferPlan plan = plan_transfer(src, dst, t, t.pageable, i);
+  const TaskId task = engine_.add_transfer(plan.route, t.bytes, plan.weights, plan.cap, plan.fixed_ns);
+  if (op.bytes > 0) ++flows_;
+  // Copies hold a copy engine of the GPU that runs them.
+  if (op.kind == OpKind::copy) {
+    const int issuer = cls == model::PathClass::h2d ? dst : src;
+    const PoolId pool = pool_for(issuer, cls);
+    if (pool != kNoPool) engine_.set_pool(task, pool);
+  }
+  begin_[i] = end_[i] = task;
+  matrix_[static_cast<std::size_t>(src)][static_cast<std::size_t>(dst)] += t.bytes;
+}
+
+void Simulation::add_collectives() {
+  // The k-th collective of communicator C on each rank belong to the same call.
+  std::map<std::pair<std::uint32_t, std::uint16_t>, std::size_t> count;  // (comm key, rank) -> calls
+  std::map<std::pair<std::uint32_t, std::size_t>, std::vector<std::size_t>> calls;  // (comm key, k)
+  std::vector<std::pair<std::uint32_t, std::size_t>> order;
+  for (std::size_t i = 0; i < trace_.size(); ++i) {
+    if (!trace::is_collective(trace_.kinds()[i])) continue;
+    const trace::Op op = trace_.op(i);
+    if (op.group == 0 || trace_.group(op.group).empty())
+      throw InputError(fmt::format("{}: {} has no group (the GPUs of its communicator); add the `group` "
+                                   "column, e.g. group=0-7",
+                                   where(i), trace::to_string(op.kind)));
+    // Communicators without a name are told apart by their members.
+    const std::uint32_t key = op.comm != 0 ? op.comm : 0x80000000u | op.group;
+    const std::size_t k = count[{key, op.src}]++;
+    auto& records = calls[{key, k}];
+    if (records.empty()) order.emplace_back(key, k);
+    records.push_back(i);
+  }
+  for (const auto& key : order) add_call(calls[key], collectives_.size());
+}
+
+void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t call_index) {
+  const trace::Op first = trace_.op(records.front());
+  const std::uint32_t comm_key = first.comm != 0 ? first.comm : 0x80000000u | first.group;
+  const auto& members = trace_.group(first.group);
+  const int n = static_cast<int>(members.size());
+  CollectiveResult c;
+  c.kind = first.kind;
+  c.bytes = first.bytes;
+  c.comm = trace_.comms[first.comm];
+  for (std::uint16_t m : members) c.gpus.push_back(resolve(m, m, records.front()));
+  // Which rank recorded which op; every rank must agree on the call.
+  std::vector<std::int64_t> record_of_rank(static_cast<std::size_t>(n), -1);
+  for (std::size_t r : records) {
+    const trace::Op op = trace_.op(r);
+    if (op.kind != first.kind || op.bytes != first.bytes || op.group != first.group)
+      throw InputError(fmt::format("{}: this {} of {} disagrees with {} ({} of {}) about the same call (the k-th "
+                                   "on its communicator); every rank records the same kind, size and group",
+                                   where(r), trace::to_string(op.kind), format_bytes(op.bytes),
+                                   trace_.describe_record(records.front()), trace::to_string(first.kind),
+                                   format_bytes(first.bytes)));
+    const auto it = std::find(members.begin(), members.end(), op.src);
+    if (it == members.end())
+      throw InputError(fmt::format("{}: {} on '{}', which is not in its group", where(r), trace::to_string(op.kind),
+                                   trace_.endpoint_name(op.src)));
+    record_of_rank[static_cast<std::size_t>(it - members.begin())] = static_cast<std::int64_t>(r);
+    c.ops.push_back(r);
+    collective_of_[r] = static_cast<std::int32_t>(call_index);
+  }
+  auto topo_it = topologies_.find(c.gpus);
+  if (topo_it == topologies_.end()) topo_it = topologies_.emplace(c.gpus, nccl::search_rings(node_, routes_, c.gpus)).first;
+  const nccl::CommTopology& topo = topo_it->second;
+  c.graph = topo.graph;
+  // NCCL's choice (or the one asked for), and NCCL's own price for it.
+  const nccl::Estimate choice = nccl::choose(c.kind, n, c.bytes, topo.graph, options_.algo, options_.proto);
+  if (!choice.available)
+    throw InputError(fmt::format("{}: NCCL has no {}{} for {} on {} GPUs; choose another with --algo/--proto",
+                                 where(records.front()), options_.algo ? nccl::to_string(*options_.algo) : "",
+                                 options_.proto ? fmt::format(" {}", nccl::to_string(*options_.proto)) : "",
+                                 trace::to_string(c.kind), n));
+  c.algo = choice.algo;
+  c.proto = choice.proto;
+  c.nccl_model = choice;
+
+  // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
+  const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
+  const nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
+  std::vector<TaskId> launch(static_cast<std::size_t>(n)), join(static_cast<std::size_t>(n));
+  TaskId first_launch = 0;
+  bool have_first = false;
+  for (int r = 0; r < n; ++r) {
+    const double base = options_.nccl_model_collectives ? 0.0 : cost.base_latency_ns;
+    launch[static_cast<std::size_t>(r)] = engine_.add_delay(base);
+    join[static_cast<std::size_t>(r)] = engine_.add_delay(0);
+    engine_.depend(join[static_cast<std::size_t>(r)], launch[static_cast<std::size_t>(r)]);
+    const std::int64_t rec = record_of_rank[static_cast<std::size_t>(r)];
+    if (rec >= 0) {
+      begin_[static_cast<std::size_t>(rec)] = launch[static_cast<std::size_t>(r)];
+      end_[static_cast<std::size_t>(rec)] = join[static_cast<std::size_t>(r)];
+      if (!have_first) {
+        first_launch = launch[static_cast<std::size_t>(r)];
+        have_first = true;
+      }
+    }
+  }
+  // Ranks the trace did not record launch with the first that did.
+  int missing = 0;
+  for (int r = 0; r < n; ++r) {
+    if (record_of_rank[static_cast<std::size_t>(r)] >= 0) continue;
+    engine_.depend(launch[static_cast<std::size_t>(r)], first_launch);
+    ++missing;
+  }
+  if (missing > 0 && warned_comms_.insert(comm_key).second)
+    warnings_.push_back(fmt::format("{}: communicator '{}' has {} ranks but the trace records {} of them; the others "
+                                    "are taken to launch each call with the first rank recorded",
+                                    trace_.source_file.empty() ? "trace" : trace_.source_file, c.comm, n, n - missing));
+  if (n < 2 || c.bytes == 0) {
+    c.channels = 0;
+    collectives_.push_back(std::move(c));
+    return;
+  }
+  if (options_.nccl_model_collectives) {
+    // The baseline: every rank is busy for NCCL's predicted time once all have launched.
+    const TaskId call = engine_.add_delay(choice.time_ns);
+    for (int r = 0; r < n; ++r) {
+      engine_.depend(call, launch[static_cast<std::size_t>(r)]);
+      engine_.depend(join[static_cast<std::size_t>(r)], call);
+    }
+    c.channels = topo.channels();
+    collectives_.push_back(std::move(c));
+    return;
+  }
+
+  // Channels this call runs on (NCCL drops channels for small calls), grouped by ring.
+  nccl::CollectiveSpec spec;
+  spec.kind = c.kind;
+  spec.nranks = n;
+  spec.bytes = c.bytes;
+  spec.algo = c.algo;
+  spec.channels = comm_channels;
+  // Rings share the buffer by their channels, in whole elements (whole per-rank blocks where the
+  // buffer is split per rank); a recorded size need not be whole elements of the assumed type.
+  const bool per_rank = nccl::per_rank_block(c.kind);
+  const std::uint64_t ranks_per_unit = per_rank ? static_cast<std::uint64_t>(n) : 1u;
+  spec.elem_bytes = c.bytes % (std::uint64_t{options_.elem_bytes} * ranks_per_unit) == 0 ? options_.elem_bytes : 1;
+  const int used = nccl::effective_channels(spec);
+  c.channels = used;
+  std::vector<int> per_ring(topo.rings.size(), 0);
+  for (int ch = 0; ch < used; ++ch)
+    ++per_ring[static_cast<std::size_t>(topo.ring_of_channel[static_cast<std::size_t>(ch % topo.channels())])];
+  const std::uint64_t elem = spec.elem_bytes * ranks_per_unit;
+  const std::uint64_t total_elems = c.bytes / elem;
+  std::uint64_t elems_left = total_elems;
+  std::uint32_t channel_base = 0;
+  int rings_left = 0;
+  for (int k : per_ring) rings_left += k > 0 ? 1 : 0;
+  for (std::size_t ring_index = 0; ring_index < topo.rings.size(); ++ring_index) {
+    const int ring_channels = per_ring[ring_index];
+    if (ring_channels == 0) continue;
+    const auto& ring = topo.rings[ring_index];
+    c.rings.emplace_back();
+    for (int k : ring) c.rings.back().push_back(c.gpus[static_cast<std::size_t>(k)]);
+    nccl::CollectiveSpec part = spec;
+    part.channels = ring_channels;
+    const std::uint64_t elems = --rings_left == 0 ? elems_left : total_elems * static_cast<std::uint64_t>(ring_channels) / static_cast<std::uint64_t>(used);
+    elems_left -= elems;
+    part.bytes = elems * elem;
+    if (part.bytes == 0) continue;
+    part.chunk_bytes = options_.chunk_bytes > 0 ? options_.chunk_bytes : cost.chunk_bytes;
+    // Decomposition rank k is ring position k: comm rank ring[k] on GPU c.gpus[ring[k]].
+    std::vector<int> rank_at(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) rank_at[static_cast<std::size_t>(k)] = ring[static_cast<std::size_t>(k)];
+    if (c.kind == OpKind::broadcast || c.kind == OpKind::reduce) {
+      const int root = std::max<int>(first.root, 0);
+      part.root = static_cast<int>(std::find(ring.begin(), ring.end(), root) - ring.begin());
+    }
+    const nccl::Decomposition d = nccl::decompose(part);
+    std::vector<TaskId> task(d.steps.size());
+    for (std::size_t s = 0; s < d.steps.size(); ++s) {
+      const nccl::CollStep& step = d.steps[s];
+      const int rs = rank_at[step.src], rd = rank_at[step.dst];
+      const int gs = c.gpus[static_cast<std::size_t>(rs)], gd = c.gpus[static_cast<std::size_t>(rd)];
+      const std::uint32_t channel = channel_base + step.channel;
+      const double bytes = static_cast<double>(step.bytes);
+      TaskId t;
+      if (gs == gd) {
+        // A rank's own block: a copy within its GPU.
+        model::Transfer local;
+        local.bytes = bytes;
+        local.access = model::Access::write;
+        const TransferPlan plan = plan_transfer(gs, gd, local, false, records.front());
+        t = engine_.add_transfer(plan.route, bytes, plan.weights, plan.cap, 0);
+      } else {
+        Pair& p = pair(gs, gd, records.front());
+        // The sending rank's channel: NCCL's per-channel bandwidth for this protocol.
+        const auto engine_key = std::make_tuple(comm_key, rs, static_cast<int>(channel), static_cast<int>(c.algo),
+                                                static_cast<int>(c.proto));
+        auto ce = channel_engines_.find(engine_key);
+        if (ce == channel_engines_.end())
+          ce = channel_engines_.emplace(engine_key, net_.add_resource(cost.channel_cap_gbps > 0 ? cost.channel_cap_gbps : 1e6)).first;
+        const auto route_key = std::make_tuple(gs, gd, ce->second);
+        auto rt = engine_routes_.find(route_key);
+        if (rt == engine_routes_.end()) {
+          std::vector<ResourceId> hops = p.hops;
+          hops.push_back(ce->second);
+          rt = engine_routes_.emplace(route_key, net_.add_route(hops)).first;
+        }
+        model::Transfer wire;
+        wire.bytes = bytes;
+        wire.access = model::Access::write;
+        std::vector<double> weights;
+        for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * cost.wire_factor);
+        weights.push_back(1.0);
+        // A step's handshake shows only in the first loop: later chunks' handshakes overlap
+        // the data of the chunks before them (NCCL keeps NCCL_STEPS slots in flight), which is
+        // also how NCCL's model counts it (steps x hwLat, once).
+        t = engine_.add_transfer(rt->second, bytes, weights, kInf, step.chunk == 0 ? cost.step_latency_ns : 0.0);
+      }
+      ++flows_;
+      task[s] = t;
+      for (std::uint32_t dep : d.deps_of(s)) engine_.depend(t, task[dep]);
+      engine_.depend(t, launch[static_cast<std::size_t>(rs)]);
+      if (rd != rs) engine_.depend(t, launch[static_cast<std::size_t>(rd)]);
+      engine_.depend(join[static_cast<std::size_t>(rs)], t);
+      if (rd != rs) engine_.depend(join[static_cast<std::size_t>(rd)], t);
+      matrix_[static_cast<std::size_t>(gs)][static_cast<std::size_t>(gd)] += bytes;
+      if (options_.keep_transfers)
+        transfers_.push_back({static_cast<std::uint32_t>(call_index), gs, gd, channel, step.bytes, t});
+    }
+    c.transfers += d.steps.size();
+    channel_base += static_cast<std::uint32_t>(ring_channels);
+  }
+  collectives_.push_back(std::move(c));
+}
+
+SimResult Simulation::run() {
+  const std::size_t n = trace_.size();
+  begin_.assign(n, 0);
+  end_.assign(n, 0);
+  collective_of_.assign(n, -1);
+  op_endpoints_.assign(n, {-1, -1, -1});
+  matrix_.assign(node_.endpoints.size(), std::vector<double>(node_.endpoints.size(), 0.0));
+
+  // Matched sends and recvs: the k-th recv from A to B ends with the k-th send from A to B.
+  std::map<std::pair<std::uint16_t, std::uint16_t>, std::vector<std::size_t>> sends, recvs;
+  for (std::size_t i = 0; i < n; ++i) {
+    const OpKind kind = trace_.kinds()[i];
+    if (kind == OpKind::send) sends[{trace_.srcs()[i], trace_.dsts()[i]}].push_back(i);
+    if (kind == OpKind::recv) recvs[{trace_.srcs()[i], trace_.dsts()[i]}].push_back(i);
+  }
+  std::vector<std::int64_t> matched_send(n, -1);
+  for (const auto& [key, list] : recvs) {
+    const auto it = sends.find(key);
+    if (it == sends.end()) continue;
+    for (std::size_t k = 0; k < list.size() && k < it->second.size(); ++k)
+      matched_send[list[k]] = static_cast<std::int64_t>(it->second[k]);
+  }
+
+  // Tasks for every record.
+  for (std::size_t i = 0; i < n; ++i) {
+    const OpKind kind = trace_.kinds()[i];
+    if (trace::is_collective(kind)) continue;
+    if (kind == OpKind::recv && matched_send[i] >= 0) {
+      begin_[i] = end_[i] = engine_.add_delay(0);
+      continue;
+    }
+    add_copy(i);
+  }
+  add_collectives();
+
+  // Streams, releases, send/recv matches.
+  std::int64_t t0 = std::numeric_limits<std::int64_t>::max();
+  for (std::int64_t s : trace_.starts())
+    if (s >= 0) t0 = std::min(t0, s);
+  std::map<std::pair<int, std::uint32_t>, TaskId> last_on_stream;
+  for (std::size_t i = 0; i < n; ++i) {
+    const trace::Op op = trace_.op(i);
+    if (op.kind == OpKind::recv && matched_send[i] >= 0)
+      engine_.depend(end_[i], end_[static_cast<std::size_t>(matched_send[i])]);
+    // The stream belongs to the device that issues the operation.
+    const int src = resolve(op.src, op.dst, i), dst = resolve(op.dst, op.src, i);
+    int issuer = src;
+    if (!trace::is_collective(op.kind)) {
+      const bool src_gpu = node_.endpoints[static_cast<std::size_t>(src)].kind == EndpointKind::gpu;
+      issuer = src_gpu ? src : dst;
+      if (op.kind == OpKind::access && op.issuer != trace::kNoEndpoint) issuer = op.issuer == op.src ? src : dst;
+      if (op.kind == OpKind::recv || op.kind == OpKind::memset) issuer = dst;
+    }
+    op_endpoints_[i] = {issuer, src, dst};
+    const auto key = std::make_pair(issuer, op.stream);
+    const auto it = last_on_stream.find(key);
+    if (it != last_on_stream.end()) engine_.depend(begin_[i], it->second);
+    last_on_stream[key] = end_[i];
+    if (op.start_ns >= 0) engine_.set_release(begin_[i], static_cast<double>(op.start_ns - t0));
+  }
+
+  try {
+    engine_.run();
+  } catch (const std::logic_error& e) {
+    throw InputError(fmt::format("{}: {}: the trace's streams and matched send/recv wait on each other",
+                                 trace_.source_file, e.what()));
+  }
+  SimResult r;
+  collect(r);
+  return r;
+}
+
+void Simulation::collect(SimResult& r) {
+  r.makespan_ns = engine_.makespan_ns();
+  r.model = std::string(model_.name);
+  if (options_.nccl_model_collectives) r.model += " + nccl-model";
+  r.solver = options_.solver;
+  r.ops.resize(trace_.size());
+  for (std::size_t i = 0; i < trace_.size(); ++i) {
+    r.ops[i].start_ns = engine_.timing(begin_[i]).start_ns;
+    r.ops[i].end_ns = engine_.timing(end_[i]).end_ns;
+    r.ops[i].collective = collective_of_[i];
+    r.ops[i].issuer = op_endpoints_[i][0];
+    r.ops[i].src = op_endpoints_[i][1];
+    r.ops[i].dst = op_endpoints_[i][2];
+  }
+  for (CollectiveResult& c : collectives_) {
+    c.start_ns = kInf;
+    c.end_ns = 0;
+    for (std::size_t rec : c.ops) {
+      c.start_ns = std::min(c.start_ns, r.ops[rec].start_ns);
+      c.end_ns = std::max(c.end_ns, r.ops[rec].end_ns);
+    }
+  }
+  r.collectives = std::move(collectives_);
+  for (const PendingTransfer& t : transfers_) {
+    const TaskTiming& tm = engine_.timing(t.task);
+    r.transfers.push_back({t.collective, t.src, t.dst, t.channel, t.bytes, tm.start_ns, tm.end_ns});
+  }
+  // Links: every direction that carried data.
+  const int bins = std::max(options_.bins, 1);
+  for (std::size_t l = 0; l < node_.links.size(); ++l) {
+    for (int dir = 0; dir < 2; ++dir) {
+      const auto res = static_cast<ResourceId>(2 * l + static_cast<std::size_t>(dir));
+      const double wire = net_.wire_bytes(res);
+      if (!(wire > 0)) continue;
+      LinkResult lr;
+      lr.link = static_cast<int>(l);
+      lr.forward = dir == 0;
+      lr.from = dir == 0 ? node_.links[l].a : node_.links[l].b;
+      lr.to = dir == 0 ? node_.links[l].b : node_.links[l].a;
+      lr.capacity_gbps = net_.capacity(res);
+      lr.data_bytes = net_.data_bytes(res);
+      lr.wire_bytes = wire;
+      lr.series = net_.series(res);
+      lr.series.push_back({net_.now(), wire});
+      if (r.makespan_ns > 0) {
+        lr.utilisation = wire / (lr.capacity_gbps * r.makespan_ns);
+        // Cumulative wire bytes are linear between series points (the load is constant between
+        // changes): integrate each bin in one pass.
+        const double width = r.makespan_ns / bins;
+        double prev_t = 0, prev_b = 0, before = 0;
+        std::size_t k = 0;
+        for (int b = 0; b < bins; ++b) {
+          const double edge = width * (b + 1);
+          while (k < lr.series.size() && lr.series[k].t_ns <= edge) {
+            prev_t = lr.series[k].t_ns;
+            prev_b = lr.series[k].wire_bytes;
+            ++k;
+          }
+          double at = prev_b;
+          if (k < lr.series.size() && lr.series[k].t_ns > prev_t)
+            at = prev_b + (lr.series[k].wire_bytes - prev_b) * (edge - prev_t) / (lr.series[k].t_ns - prev_t);
+          lr.bins.push_back((at - before) / (lr.capacity_gbps * width));
+          before = at;
+        }
+        lr.peak_utilisation = *std::max_element(lr.bins.begin(), lr.bins.end());
+      }
+      r.links.push_back(std::move(lr));
+    }
+  }
+  // The matrix over the endpoints that moved data.
+  for (std::size_t e = 0; e < node_.endpoints.size(); ++e) {
+    bool any = false;
+    for (std::size_t o = 0; o < node_.endpoints.size(); ++o) any = any || matrix_[e][o] > 0 || matrix_[o][e] > 0;
+    if (any) r.matrix_endpoints.push_back(static_cast<int>(e));
+  }
+  for (int a : r.matrix_endpoints) {
+    r.matrix.emplace_back();
+    for (int b : r.matrix_endpoints) r.matrix.back().push_back(matrix_[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]);
+  }
+  r.tasks = engine_.size();
+  r.flows = flows_;
+  r.events = engine_.events();
+  r.solves = net_.counters().solves;
+  r.warnings = warnings_;
+}
+
+}  // namespace
+
+SimResult simulate(const topology::Node& node, const trace::Trace& trace, const SimOptions& options) {
+  Simulation sim(node, trace, options);
+  return sim.run();
+}
+
+void apply_collective_config(const nccl::CollectiveConfig& c, SimOptions& options) {
+  if (c.algo_given && !options.algo) options.algo = c.algo;
+  if (c.channels_given) options.channels = c.channels;
+  if (c.chunk_bytes > 0) options.chunk_bytes = c.chunk_bytes;
+  options.elem_bytes = c.elem_bytes;
+}
+
+}  // namespace linkcast::sim

@@ -1,0 +1,137 @@
+// `linkcast simulate`: a trace replayed on a node, all of it at once.
+//
+// Every operation becomes tasks of the event loop (sim/engine.hpp):
+//  - copies, accesses, migrations, memsets, sends: one transfer over the route between the two
+//    endpoints on the node. Its rate limits come from the transfer model (model/models.hpp): the
+//    flow may not run faster than the model's time for it alone (cap = bytes / model time
+//    without L + O), and on each link it consumes the model's wire bytes per data byte (packet
+//    headers: a flow alone reproduces the model exactly; flows together share the wire). A copy
+//    within one device reads and writes that device's memory, a shared resource too. L + O
+//    (the node's calibrated 1-byte cost of the copy class, else the route's link latencies) is
+//    charged before the data moves.
+//  - a recv matched with its send (k-th recv from A to B = k-th send) ends when the send does.
+//  - collectives: the ranks' records of one call (k-th call on a communicator) run as NCCL would
+//    (nccl/search.hpp, nccl/tuning.hpp): NCCL's choice of algorithm and protocol by size (or the one asked for), its
+//    rings, channels and chunks (nccl/collectives.hpp), its per-call and per-step latencies,
+//    per-channel bandwidth ceilings and protocol wire overheads, every step a flow on the links.
+// Ordering: operations on one stream (of the device that issues them) run in trace order; a
+// known start_ns (relative to the trace's earliest) releases an operation no earlier than that;
+// different streams are independent. Copy engines: a GPU runs its copies of one direction (into
+// it, out to the host, out to a peer, within it) one at a time, in the order they become ready,
+// as CUDA does; a node's `copy_engines: N` instead lets N copies of any direction run at once.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/models.hpp"
+#include "nccl/search.hpp"
+#include "sim/network.hpp"
+#include "topology/node.hpp"
+#include "nccl/collectives.hpp"
+#include "trace/trace.hpp"
+
+namespace linkcast::sim {
+
+struct SimOptions {
+  /// Transfer model for rates, wire overheads and L + O (`linkcast models`); nullptr: "default".
+  const model::Model* model = nullptr;
+  /// Price every collective with NCCL's own cost model (the `nccl-model` baseline) instead of
+  /// running its transfers: each call then occupies its ranks for NCCL's predicted time.
+  bool nccl_model_collectives = false;
+  std::string solver = "maxmin";
+  /// Node GPU endpoint for trace gpu0, gpu1, ... (empty: by name).
+  std::vector<int> gpus;
+  /// L + O per copy class, ns; NaN: the node's calibration, else the route's link latencies.
+  std::array<double, model::kCopyClassCount> fixed_ns;
+  /// Collective overrides: algorithm, protocol, channels, chunk (unset: NCCL's choice).
+  std::optional<nccl::CollAlgo> algo;
+  std::optional<nccl::Proto> proto;
+  int channels = 0;
+  std::uint64_t chunk_bytes = 0;
+  /// Bytes per element of the collectives' data (the datatype); a call whose size is not a whole
+  /// number of elements is split in bytes.
+  std::uint32_t elem_bytes = 4;
+  /// Utilisation-over-time bins per link in the result.
+  int bins = 20;
+  /// Keep every collective transfer (for the timeline).
+  bool keep_transfers = false;
+
+  SimOptions() { fixed_ns.fill(std::nan("")); }
+};
+
+struct OpResult {
+  double start_ns = 0;  // when it began (slot acquired; collectives: the rank's launch)
+  double end_ns = 0;
+  int src = -1, dst = -1;  // node endpoints
+  int issuer = -1;         // node endpoint whose stream runs it
+  std::int32_t collective = -1;  // index into SimResult::collectives
+};
+
+struct CollectiveResult {
+  trace::OpKind kind = trace::OpKind::allreduce;
+  std::vector<int> gpus;  // node endpoints, rank order
+  std::uint64_t bytes = 0;
+  std::string comm;
+  nccl::CollAlgo algo = nccl::CollAlgo::ring;
+  nccl::Proto proto = nccl::Proto::simple;
+  int channels = 0;      // channels the call ran on
+  std::size_t transfers = 0;
+  double start_ns = 0;   // first rank's launch
+  double end_ns = 0;     // last rank's end
+  nccl::Estimate nccl_model;  // NCCL's own prediction for the same algorithm and protocol
+  nccl::Graph graph;
+  std::vector<std::vector<int>> rings;  // node endpoints of each distinct ring the call used
+  std::vector<std::size_t> ops;  // trace records, one per rank present
+};
+
+/// One transfer of a collective, for the timeline.
+struct TransferRecord {
+  std::uint32_t collective = 0;
+  int src = 0, dst = 0;  // node endpoints
+  std::uint32_t channel = 0;
+  std::uint64_t bytes = 0;
+  double start_ns = 0, end_ns = 0;
+};
+
+struct LinkResult {
+  int link = 0;          // node.links index
+  bool forward = true;   // a -> b
+  int from = 0, to = 0;  // node endpoints
+  double capacity_gbps = 0;
+  double data_bytes = 0;  // data carried
+  double wire_bytes = 0;  // with packet and protocol overheads
+  double utilisation = 0;       // wire bytes / (capacity x makespan)
+  double peak_utilisation = 0;  // highest over the bins
+  std::vector<double> bins;     // utilisation per bin of makespan / bins
+  std::vector<FlowNetwork::SeriesPoint> series;  // (time, cumulative wire bytes) at each change
+};
+
+struct SimResult {
+  double makespan_ns = 0;
+  std::vector<OpResult> ops;  // by trace record
+  std::vector<CollectiveResult> collectives;
+  std::vector<TransferRecord> transfers;  // when keep_transfers
+  std::vector<LinkResult> links;          // directions that carried data
+  /// Bytes moved between node endpoints (row: source), copies and collective steps alike.
+  std::vector<std::vector<double>> matrix;
+  std::vector<int> matrix_endpoints;  // node endpoints of the matrix rows/columns
+  std::string model;
+  std::string solver;
+  std::uint64_t tasks = 0, flows = 0, events = 0, solves = 0;
+  std::vector<std::string> warnings;
+};
+
+/// Simulates `trace` on `node`. Throws InputError naming the trace record for an endpoint the
+/// node lacks, a collective without its group, or ranks that disagree about a call.
+SimResult simulate(const topology::Node& node, const trace::Trace& trace, const SimOptions& options);
+
+/// What a workload's spec says about its collectives (algorithm, channels, chunk size) as
+/// simulator settings; where it is silent, the simulator takes NCCL's own choices. An algorithm
+/// already set in `options` (from --algo) wins.
+void apply_collective_config(const nccl::CollectiveConfig& c, SimOptions& options);
+
+}  // namespace linkcast::sim

@@ -1,0 +1,75 @@
+// What-if studies for procurement: a study file names a base node, axes over any node value (or
+// whole alternative node files), the traces to project and the workloads to simulate on every
+// point of the grid. `linkcast sweep` evaluates it (sweep.hpp).
+//
+//   study_version: 1
+//   name: summit-options
+//   base: ../summit.yaml                  # paths are relative to the study file
+//   axes:
+//     - path: links[type=nvlink,between=cpu*].count    # topology/edit.hpp: any node value
+//       values: [1, 2, 3]
+//     - path: node                        # whole alternative node files
+//       values: [../summit.yaml, ../hgx-h100.yaml]
+//   traces:                               # projected onto every point
+//     - {name: lammps, file: ../../data/lammps.nvvp, from: ../summit.yaml, map: "gpu0=gpu1"}
+//   workloads:                            # simulated on every point
+//     - {name: allreduce, spec: "nccl-allreduce:bytes=256MiB,gpus=0-7"}
+//   models: [default, ahead]              # projection models; the first is the figure of merit
+//   sim_model: default                    # transfer model of the simulator
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "projection/projector.hpp"
+#include "topology/edit.hpp"
+#include "topology/node.hpp"
+
+namespace linkcast::study {
+
+struct StudyAxis {
+  std::string name;                 // the path as written, or "node"
+  bool whole_node = false;
+  topology::AxisPath path;          // when !whole_node
+  std::vector<std::string> values;  // as written; for whole_node, resolved file paths
+  std::vector<std::string> labels;  // for results: the value, or the node's name
+  std::vector<topology::Node> nodes;  // whole_node: the loaded alternatives
+  int line = 0;
+};
+
+struct StudyTrace {
+  std::string name, file, from_file;
+  projection::EndpointMap map;
+  int line = 0;
+};
+
+struct StudyWorkload {
+  std::string name, spec;
+  int line = 0;
+};
+
+struct Study {
+  std::string file, name, description;
+  std::string base_file;
+  topology::Node base;
+  std::vector<StudyAxis> axes;
+  std::vector<StudyTrace> traces;
+  std::vector<StudyWorkload> workloads;
+  std::vector<std::string> models = {"default"};
+  std::string sim_model = "default";
+
+  /// Number of grid points (the product of the axes' sizes; 1 without axes).
+  std::size_t points() const;
+  /// The value index of every axis at grid point `p` (the last axis varies fastest).
+  std::vector<std::size_t> coordinates(std::size_t p) const;
+  /// The node of point `p`: the base (or the whole-node axis' choice) with every other axis'
+  /// value written into it. Throws InputError when a value does not apply to that node.
+  topology::Node node_at(std::size_t p) const;
+};
+
+/// Loads and validates a study: every path parses and selects something in the base node, every
+/// value applies to it, node files and traces exist, names are unique. Errors name
+/// `file:line:column` and the path.
+Study load_study(const std::string& path);
+
+}  // namespace linkcast::study

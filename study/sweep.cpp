@@ -1,0 +1,397 @@
+#include "study/sweep.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/strings.hpp"
+#include "core/table.hpp"
+#include "sim/simulate.hpp"
+#include "sim/render.hpp"
+#include "topology/loader.hpp"
+#include "trace/reader.hpp"
+#include "synthetic/catalog.hpp"
+
+namespace linkcast::study {
+
+using projection::EndpointMap;
+using projection::Projector;
+
+using trace::Category;
+using trace::kCategoryCount;
+using trace::TraceIndex;
+
+/// A trace read once, with its index (whose groups are the distinct operations a point prices)
+/// and its source node.
+struct Sweep::PreparedTrace {
+  trace::Trace trace;
+  std::unique_ptr<TraceIndex> index;
+  topology::Node from;
+  EndpointMap map;
+};
+
+namespace {
+
+std::string fmt_num(double v) { return fmt::format("{:.9g}", v); }
+
+}  // namespace
+
+Sweep::Sweep(const Study& study) : study_(&study) {
+  for (const std::string& m : study.models) models_.push_back(&model::find_model(m));
+  default_model_ = &model::find_model("default");
+  sim_model_ = &model::find_model(study.sim_model);
+  for (const StudyTrace& t : study.traces) {
+    auto p = std::make_unique<PreparedTrace>();
+    p->trace = trace::read_trace(t.file);
+    p->index = std::make_unique<TraceIndex>(p->trace);
+    p->from = t.from_file == study.base_file ? study.base : topology::load_node(t.from_file);
+    p->map = t.map;
+    // The base node must accept the trace; a point that does not is reported per point.
+    (void)Projector(p->from, study.base, *p->index, p->map);
+    traces_.push_back(std::move(p));
+  }
+}
+
+Sweep::~Sweep() = default;
+
+std::vector<std::pair<std::size_t, std::size_t>> Sweep::trace_sizes() const {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (const auto& t : traces_) out.emplace_back(t->index->group_first.size(), t->trace.size());
+  return out;
+}
+
+PointResult Sweep::evaluate(std::size_t point) const {
+  try {
+    return evaluate_node(point, study_->node_at(point));
+  } catch (const InputError& e) {
+    PointResult r;
+    r.point = point;
+    r.items.resize(items());
+    for (ItemResult& item : r.items) {
+      item.ok = false;
+      item.error = e.what();
+    }
+    return r;
+  }
+}
+
+PointResult Sweep::evaluate_base() const { return evaluate_node(kBasePoint, study_->base); }
+
+PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) const {
+  PointResult r;
+  r.point = point;
+  r.node_name = node.name;
+  const std::vector<const model::Model*>& models = models_;
+  for (const auto& t : traces_) {
+    ItemResult item;
+    try {
+      const Projector projector(t->from, node, *t->index, t->map);
+      item.model_totals_s.assign(models.size(), 0.0);
+      // Time per bound (few distinct ones: a linear search beats formatting names per group).
+      std::vector<std::pair<Projector::Bound, double>> bounds;
+      const TraceIndex& index = *t->index;
+      const std::vector<double> times = projector.group_times(models);
+      for (std::size_t g = 0; g < index.group_first.size(); ++g) {
+        const std::size_t first = index.group_first[g];
+        for (std::size_t m = 0; m < models.size(); ++m) {
+          const double one = times[g * models.size() + m];
+          const double ns = one * index.group_count[g];
+          item.model_totals_s[m] += ns / 1e9;
+          if (m == 0) {
+            item.by_kind_s[static_cast<std::size_t>(projector.category(first))] += ns / 1e9;
+            const double default_ns = models[m] == default_model_ ? one : -1.0;
+            const Projector::Bound b = projector.bound(first, default_ns);
+            auto at = std::find_if(bounds.begin(), bounds.end(), [&](const auto& e) { return e.first == b; });
+            if (at == bounds.end()) bounds.emplace_back(b, ns);
+            else at->second += ns;
+          }
+        }
+      }
+      item.figure_s = item.model_totals_s.front();
+      std::map<std::string, double> bound;  // links of one class on different hops count together
+      for (const auto& [b, ns] : bounds) bound[b.describe()] += ns;
+      double total = 0;
+      for (const auto& [name, ns] : bound) total += ns;
+      const auto top = std::max_element(bound.begin(), bound.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+      if (top != bound.end() && total > 0) {
+        item.bound_by = top->first;
+        item.bound_share = top->second / total;
+      }
+    } catch (const InputError& e) {
+      item.ok = false;
+      item.error = e.what();
+    }
+    r.items.push_back(std::move(item));
+  }
+  for (const StudyWorkload& w : study_->workloads) {
+    ItemResult item;
+    try {
+      const synthetic::WorkloadRun run = synthetic::run_workload_full(w.spec, &node);
+      sim::SimOptions options;
+      options.model = sim_model_;
+      sim::apply_collective_config(run.collectives, options);
+      const sim::SimResult result = sim::simulate(node, run.trace, options);
+      item.figure_s = result.makespan_ns / 1e9;
+      const auto busiest = std::max_element(result.links.begin(), result.links.end(), [](const auto& a, const auto& b) {
+        return a.utilisation < b.utilisation;
+      });
+      if (busiest != result.links.end()) {
+        item.bound_by = node.links[static_cast<std::size_t>(busiest->link)].spec.describe() + " " +
+                        sim::link_name(node, *busiest);
+        item.bound_share = busiest->utilisation;
+      }
+    } catch (const InputError& e) {
+      item.ok = false;
+      item.error = e.what();
+    }
+    r.items.push_back(std::move(item));
+  }
+  return r;
+}
+
+std::vector<PointResult> Sweep::run(const std::vector<std::size_t>& points, int threads,
+                                    const std::function<void(std::size_t)>& progress) const {
+  std::vector<PointResult> out(points.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  auto worker = [&]() {
+    for (std::size_t k = next++; k < points.size(); k = next++) {
+      out[k] = evaluate(points[k]);
+      const std::size_t d = ++done;
+      if (progress) progress(d);
+    }
+  };
+  const int n = std::max(1, std::min<int>(threads, static_cast<int>(points.size())));
+  std::vector<std::thread> pool;
+  for (int i = 1; i < n; ++i) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  return out;
+}
+
+namespace {
+
+struct Columns {
+  std::vector<std::string> item_names, item_types;
+  std::vector<Category> kinds;
+};
+
+Columns columns(const Sweep& sweep, const PointResult& base) {
+  Columns c;
+  for (const auto& t : sweep.study().traces) {
+    c.item_names.push_back(t.name);
+    c.item_types.push_back("trace");
+  }
+  for (const auto& w : sweep.study().workloads) {
+    c.item_names.push_back(w.name);
+    c.item_types.push_back("workload");
+  }
+  // Kinds: those with time on the base node (the same operations exist on every point).
+  for (std::size_t k = 0; k < kCategoryCount; ++k)
+    for (const ItemResult& item : base.items)
+      if (item.ok && item.by_kind_s[k] > 0) {
+        c.kinds.push_back(static_cast<Category>(k));
+        break;
+      }
+  return c;
+}
+
+}  // namespace
+
+void write_results_csv(const Sweep& sweep, const PointResult& base, const std::vector<PointResult>& rows,
+                       std::ostream& out) {
+  const Study& s = sweep.study();
+  const Columns c = columns(sweep, base);
+  std::string header = "point";
+  for (const StudyAxis& a : s.axes) header += "," + csv_field(a.name);
+  header += ",node,item,type,status,figure_s,speedup";
+  for (const std::string& m : s.models) header += ",total_" + m + "_s";
+  for (Category k : c.kinds) header += fmt::format(",time_{}_s", to_string(k));
+  header += ",bound_by,bound_share,error\n";
+  out << header;
+  auto write_row = [&](const PointResult& p, const std::string& point_label, const std::vector<std::string>& labels) {
+    for (std::size_t i = 0; i < p.items.size(); ++i) {
+      const ItemResult& item = p.items[i];
+      std::string row = point_label;
+      for (const std::string& l : labels) row += "," + csv_field(l);
+      row += fmt::format(",{},{},{},{}", csv_field(p.node_name), csv_field(c.item_names[i]), c.item_types[i],
+                         item.ok ? "ok" : "failed");
+      const ItemResult& b = base.items[i];
+      if (item.ok) {
+        row += "," + fmt_num(item.figure_s) + "," + (b.ok && item.figure_s > 0 ? fmt_num(b.figure_s / item.figure_s) : "");
+        for (std::size_t m = 0; m < s.models.size(); ++m)
+          row += "," + (m < item.model_totals_s.size() ? fmt_num(item.model_totals_s[m]) : std::string());
+        for (Category k : c.kinds)
+          row += "," + (c.item_types[i] == "trace" ? fmt_num(item.by_kind_s[static_cast<std::size_t>(k)]) : std::string());
+        row += "," + csv_field(item.bound_by) + "," + fmt_num(item.bound_share) + ",";
+      } else {
+        row += ",,";
+        for (std::size_t m = 0; m < s.models.size() + c.kinds.size(); ++m) row += ",";
+        row += ",," + csv_field(item.error);
+      }
+      out << row << "\n";
+    }
+  };
+  std::vector<std::string> base_labels;
+  for (const StudyAxis& a : s.axes) {
+    (void)a;
+    base_labels.emplace_back("base");
+  }
+  write_row(base, "base", base_labels);
+  for (const PointResult& p : rows) {
+    std::vector<std::string> labels;
+    const auto coords = s.coordinates(p.point);
+    for (std::size_t k = 0; k < s.axes.size(); ++k) labels.push_back(s.axes[k].labels[coords[k]]);
+    write_row(p, std::to_string(p.point), labels);
+  }
+}
+
+void write_results_json(const Sweep& sweep, const PointResult& base, const std::vector<PointResult>& rows,
+                        std::ostream& out) {
+  using nlohmann::json;
+  const Study& s = sweep.study();
+  const Columns c = columns(sweep, base);
+  auto item_json = [&](const PointResult& p, std::size_t i) {
+    const ItemResult& item = p.items[i];
+    json j = {{"item", c.item_names[i]}, {"type", c.item_types[i]}, {"status", item.ok ? "ok" : "failed"}};
+    if (!item.ok) {
+      j["error"] = item.error;
+      return j;
+    }
+    j["figure_s"] = item.figure_s;
+    if (base.items[i].ok && item.figure_s > 0) j["speedup"] = base.items[i].figure_s / item.figure_s;
+    if (c.item_types[i] == "trace") {
+      for (std::size_t m = 0; m < s.models.size(); ++m) j["total_s"][s.models[m]] = item.model_totals_s[m];
+      for (Category k : c.kinds) j["time_s"][std::string(to_string(k))] = item.by_kind_s[static_cast<std::size_t>(k)];
+    }
+    j["bound_by"] = item.bound_by;
+    j["bound_share"] = item.bound_share;
+    return j;
+  };
+  json j;
+  j["study"] = s.name;
+  j["base"] = {{"node", base.node_name}};
+  for (std::size_t i = 0; i < base.items.size(); ++i) j["base"]["items"].push_back(item_json(base, i));
+  j["axes"] = json::array();
+  for (const StudyAxis& a : s.axes) j["axes"].push_back({{"path", a.name}, {"values", a.labels}});
+  j["points"] = json::array();
+  for (const PointResult& p : rows) {
+    json jp = {{"point", p.point}, {"node", p.node_name}};
+    const auto coords = s.coordinates(p.point);
+    for (std::size_t k = 0; k < s.axes.size(); ++k) jp["values"][s.axes[k].name] = s.axes[k].labels[coords[k]];
+    for (std::size_t i = 0; i < p.items.size(); ++i) jp["items"].push_back(item_json(p, i));
+    j["points"].push_back(jp);
+  }
+  out << j.dump(1) << "\n";
+}
+
+std::string summarize_sweep(const Sweep& sweep, const PointResult& base, const std::vector<PointResult>& rows) {
+  const Study& s = sweep.study();
+  const Columns c = columns(sweep, base);
+  std::string out;
+  std::size_t failed = 0;
+  for (const PointResult& p : rows)
+    for (const ItemResult& i : p.items) failed += i.ok ? 0 : 1;
+  out += fmt::format("Study {}: {} points x {} traces/workloads; {} evaluations failed\n", s.name, rows.size(),
+                     c.item_names.size(), failed);
+  const auto first_failed = std::find_if(rows.begin(), rows.end(), [](const PointResult& p) {
+    return std::any_of(p.items.begin(), p.items.end(), [](const ItemResult& i) { return !i.ok; });
+  });
+  if (first_failed != rows.end()) {
+    for (std::size_t i = 0; i < first_failed->items.size(); ++i)
+      if (!first_failed->items[i].ok) {
+        out += fmt::format("  first failure: point {} ({}): {}\n", first_failed->point, c.item_names[i],
+                           first_failed->items[i].error);
+        break;
+      }
+  }
+  auto describe_point = [&](const PointResult& p) {
+    std::vector<std::string> parts;
+    const auto coords = s.coordinates(p.point);
+    for (std::size_t k = 0; k < s.axes.size(); ++k) parts.push_back(s.axes[k].name + "=" + s.axes[k].labels[coords[k]]);
+    return join(parts, ", ");
+  };
+
+  out += "\nBest point per trace/workload (figure: projected transfer time, or simulated makespan)\n";
+  TextTable best({"item", "base", "best", "speed-up", "point"},
+                 {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right,
+                  TextTable::Align::left});
+  for (std::size_t i = 0; i < c.item_names.size(); ++i) {
+    const PointResult* b = nullptr;
+    for (const PointResult& p : rows)
+      if (p.items[i].ok && (!b || p.items[i].figure_s < b->items[i].figure_s)) b = &p;
+    if (!b || !base.items[i].ok) continue;
+    best.add_row({c.item_names[i], fmt::format("{:.4g} s", base.items[i].figure_s),
+                  fmt::format("{:.4g} s", b->items[i].figure_s),
+                  fmt::format("{:.2f}x", base.items[i].figure_s / b->items[i].figure_s),
+                  fmt::format("{}: {}", b->point, describe_point(*b))});
+  }
+  out += best.render();
+
+  // Sensitivity: along each axis, the mean relative change of the figure per step, over every
+  // setting of the other axes.
+  out += "\nSensitivity: mean change of the figure per step along each axis (over all other settings)\n";
+  std::vector<std::string> header = {"axis", "step"};
+  for (const auto& n : c.item_names) header.push_back(n);
+  TextTable sens(header);
+  std::vector<std::vector<double>> per_axis_mean(s.axes.size(), std::vector<double>(c.item_names.size(), 0.0));
+  std::map<std::size_t, const PointResult*> by_point;
+  for (const PointResult& p : rows) by_point[p.point] = &p;
+  std::size_t stride = 1;
+  std::vector<std::size_t> strides(s.axes.size());
+  for (std::size_t k = s.axes.size(); k-- > 0;) {
+    strides[k] = stride;
+    stride *= s.axes[k].values.size();
+  }
+  for (std::size_t k = 0; k < s.axes.size(); ++k) {
+    const StudyAxis& a = s.axes[k];
+    for (std::size_t v = 0; v + 1 < a.values.size(); ++v) {
+      std::vector<std::string> row = {a.name, a.labels[v] + " -> " + a.labels[v + 1]};
+      for (std::size_t i = 0; i < c.item_names.size(); ++i) {
+        double sum = 0;
+        std::size_t n = 0;
+        for (const auto& [index, p] : by_point) {
+          if (s.coordinates(index)[k] != v) continue;
+          const auto it = by_point.find(index + strides[k]);
+          if (it == by_point.end() || !p->items[i].ok || !it->second->items[i].ok || p->items[i].figure_s <= 0) continue;
+          sum += (it->second->items[i].figure_s - p->items[i].figure_s) / p->items[i].figure_s;
+          ++n;
+        }
+        const double mean = n ? 100.0 * sum / static_cast<double>(n) : 0.0;
+        per_axis_mean[k][i] += mean / static_cast<double>(a.values.size() - 1);
+        row.push_back(n ? fmt::format("{:+.1f}%", mean) : "-");
+      }
+      sens.add_row(row);
+    }
+  }
+  out += sens.render();
+
+  out += "\nVerdict (base node): what bounds each trace/workload, and what each axis buys\n";
+  for (std::size_t i = 0; i < c.item_names.size(); ++i) {
+    const ItemResult& b = base.items[i];
+    if (!b.ok) {
+      out += fmt::format("  {}: failed on the base node: {}\n", c.item_names[i], b.error);
+      continue;
+    }
+    out += fmt::format("  {}: bound by {} ({:.0f}% {})\n", c.item_names[i], b.bound_by.empty() ? "-" : b.bound_by,
+                       100.0 * b.bound_share, c.item_types[i] == "trace" ? "of the projected time" : "utilisation");
+    for (std::size_t k = 0; k < s.axes.size(); ++k) {
+      if (s.axes[k].values.size() < 2) continue;
+      const double m = per_axis_mean[k][i];
+      const char* verdict = std::fabs(m) >= 5.0  ? "under-provisioned: each step pays"
+                            : std::fabs(m) < 1.0 ? "over-provisioned: a step buys nothing"
+                                                 : "balanced: a step buys a little";
+      out += fmt::format("    {}: {:+.1f}% per step -> {}\n", s.axes[k].name, m, verdict);
+    }
+  }
+  return out;
+}
+
+}  // namespace linkcast::study

@@ -1,0 +1,238 @@
+// NCCL collectives decomposed into peer transfers (nccl/collectives.hpp). Every expected
+// value below is computed by hand from the algorithm; byte counts are exact (tolerance 0).
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "nccl/collectives.hpp"
+
+namespace linkcast::nccl {
+namespace {
+
+using trace::OpKind;
+
+constexpr std::uint64_t MiB = 1024 * 1024;
+
+CollectiveSpec spec(OpKind kind, int n, std::uint64_t bytes, CollAlgo algo = CollAlgo::ring, int channels = 2) {
+  CollectiveConfig c;
+  c.algo = algo;
+  c.channels = channels;
+  return c.spec(kind, n, bytes);
+}
+
+std::uint64_t at(const std::vector<std::uint64_t>& m, int n, int i, int j) {
+  return m[static_cast<std::size_t>(i * n + j)];
+}
+
+/// Every dependency precedes its dependant, and every step moves data.
+void expect_well_formed(const Decomposition& d) {
+  for (std::size_t i = 0; i < d.steps.size(); ++i) {
+    EXPECT_GT(d.steps[i].bytes, 0u) << "step " << i;
+    for (const std::uint32_t dep : d.deps_of(i)) EXPECT_LT(dep, i) << "step " << i;
+  }
+}
+
+TEST(Collectives, RingAllreduceEachRankSendsTwiceNMinusOneOverNOfTheBuffer) {
+  // 8 ranks, 64 MiB, 2 channels, NCCL's 2 MiB ring chunk (512 KiB x ALLREDUCE_CHUNKSTEPS 4):
+  // a loop covers 2 channels x 8 chunks x 2 MiB = 32 MiB, so 2 loops of equal 2 MiB chunks.
+  // Each rank sends 2(n-1) = 14 chunks per loop and channel: 14 x 2 MiB x 2 x 2 = 112 MiB
+  // = 2 x 7/8 x 64 MiB, all to its ring successor.
+  const Decomposition d = decompose(spec(OpKind::allreduce, 8, 64 * MiB));
+  EXPECT_EQ(d.spec.chunk_bytes, 2 * MiB);
+  EXPECT_EQ(d.spec.channels, 2);
+  const auto sent = d.sent_bytes();
+  for (int r = 0; r < 8; ++r) EXPECT_EQ(sent[static_cast<std::size_t>(r)], 112 * MiB) << "rank " << r;
+  const auto pairs = d.pair_bytes();
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) EXPECT_EQ(at(pairs, 8, i, j), j == (i + 1) % 8 ? 112 * MiB : 0u) << i << "->" << j;
+  EXPECT_EQ(d.steps.size(), 8u * 14 * 2 * 2);
+  expect_well_formed(d);
+}
+
+TEST(Collectives, RingAllreduceStepsFollowTheRingSchedule) {
+  // 3 ranks, 1 channel, a 3 x 4096-byte buffer: one loop, chunks of 4096 B. Rank r's step j
+  // sends chunk (r - j - 1) mod 3 to r+1; from step 1 on it needs rank r-1's step j-1 (the data
+  // it forwards) and its own step j-1 (program order).
+  const Decomposition d = decompose(spec(OpKind::allreduce, 3, 3 * 4096, CollAlgo::ring, 1));
+  ASSERT_EQ(d.steps.size(), 3u * 4);
+  // Emission order: step-major, rank-minor: index = j*3 + r.
+  for (std::uint32_t j = 0; j < 4; ++j) {
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      const std::size_t i = j * 3 + r;
+      const CollStep& s = d.steps[i];
+      EXPECT_EQ(s.src, r);
+      EXPECT_EQ(s.dst, (r + 1) % 3);
+      EXPECT_EQ(s.step, j);
+      EXPECT_EQ(s.bytes, 4096u);
+      const auto deps = d.deps_of(i);
+      if (j == 0) {
+        EXPECT_TRUE(deps.empty());
+      } else {
+        const std::vector<std::uint32_t> got(deps.begin(), deps.end());
+        std::vector<std::uint32_t> want = {(j - 1) * 3 + (r + 2) % 3, (j - 1) * 3 + r};
+        std::sort(want.begin(), want.end());
+        EXPECT_EQ(got, want) << "rank " << r << " step " << j;
+      }
+    }
+  }
+}
+
+TEST(Collectives, RingAllreduceTotalIsExactForBuffersThatDoNotDivideEvenly) {
+  // 1,000,000 bytes on 4 ranks and 2 channels: 8 chunks of 125,000 B rounded up to NCCL's
+  // 4096-byte grain (126,976 B), so the last chunk is short. Whatever the split, each chunk is
+  // sent 2(n-1) = 6 times: 6 x 1,000,000 bytes in all.
+  const Decomposition d = decompose(spec(OpKind::allreduce, 4, 1000000));
+  EXPECT_EQ(d.inter_rank_bytes(), 6u * 1000000);
+  expect_well_formed(d);
+}
+
+TEST(Collectives, TreeAllreduceIsAChainWhoseEndsSendHalf) {
+  // Inside a node NCCL's tree is the chain 0-1-...-7 (Snoopie sec. 5.3): reduce up (i -> i-1)
+  // and broadcast down (i -> i+1), S each way per link: 2(n-1)S = 14 x 64 MiB in all; ranks 0
+  // and 7 send S, the others 2S.
+  const Decomposition d = decompose(spec(OpKind::allreduce, 8, 64 * MiB, CollAlgo::tree));
+  // 64 MiB / (2 channels x 512 KiB) = 64 chunks per channel >= depth(7) x 8: no halving.
+  EXPECT_EQ(d.spec.chunk_bytes, 512 * 1024u);
+  const auto pairs = d.pair_bytes();
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j)
+      EXPECT_EQ(at(pairs, 8, i, j), (j == i - 1 || j == i + 1) ? 64 * MiB : 0u) << i << "->" << j;
+  const auto sent = d.sent_bytes();
+  EXPECT_EQ(sent[0], 64 * MiB);
+  EXPECT_EQ(sent[7], 64 * MiB);
+  for (int r = 1; r < 7; ++r) EXPECT_EQ(sent[static_cast<std::size_t>(r)], 128 * MiB);
+  EXPECT_EQ(d.inter_rank_bytes(), 14 * 64 * MiB);
+  expect_well_formed(d);
+}
+
+TEST(Collectives, TreeBroadcastDownNeedsTheRootToHaveReduced) {
+  // 3 ranks, 1 channel, one chunk: up 2->1 (hop 0), 1->0 (hop 1); down 0->1 (hop 2) needs 1->0,
+  // 1->2 (hop 3) needs 0->1.
+  const Decomposition d = decompose(spec(OpKind::allreduce, 3, 4096, CollAlgo::tree, 1));
+  ASSERT_EQ(d.steps.size(), 4u);
+  EXPECT_EQ(d.steps[0].src, 2u);
+  EXPECT_EQ(d.steps[1].src, 1u);
+  EXPECT_EQ(d.steps[2].src, 0u);
+  EXPECT_EQ(d.steps[3].src, 1u);
+  EXPECT_EQ(d.steps[3].dst, 2u);
+  EXPECT_EQ(std::vector<std::uint32_t>(d.deps_of(2).begin(), d.deps_of(2).end()), std::vector<std::uint32_t>{1});
+  EXPECT_EQ(std::vector<std::uint32_t>(d.deps_of(3).begin(), d.deps_of(3).end()), std::vector<std::uint32_t>{2});
+}
+
+TEST(Collectives, AllgatherAndReducescatterSendNMinusOneBlocks) {
+  // bytes counts allgather's output (reducescatter's input): 8 MiB on 4 ranks = 2 MiB blocks.
+  // Each rank forwards n-1 = 3 blocks to its successor: 6 MiB.
+  for (OpKind k : {OpKind::allgather, OpKind::reducescatter}) {
+    const Decomposition d = decompose(spec(k, 4, 8 * MiB));
+    const auto pairs = d.pair_bytes();
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j)
+        EXPECT_EQ(at(pairs, 4, i, j), j == (i + 1) % 4 ? 6 * MiB : 0u) << to_string(k) << " " << i << "->" << j;
+    expect_well_formed(d);
+  }
+}
+
+TEST(Collectives, BroadcastAndReduceRunAChainFromAndToTheRoot) {
+  // Broadcast from rank 2 of 4: 2 -> 3 -> 0 -> 1, the whole buffer on each hop.
+  CollectiveSpec b = spec(OpKind::broadcast, 4, 3 * MiB);
+  b.root = 2;
+  auto pairs = decompose(b).pair_bytes();
+  EXPECT_EQ(at(pairs, 4, 2, 3), 3 * MiB);
+  EXPECT_EQ(at(pairs, 4, 3, 0), 3 * MiB);
+  EXPECT_EQ(at(pairs, 4, 0, 1), 3 * MiB);
+  EXPECT_EQ(at(pairs, 4, 1, 2), 0u);
+  // Reduce to rank 0 of 4: 1 -> 2 -> 3 -> 0.
+  CollectiveSpec r = spec(OpKind::reduce, 4, 3 * MiB, CollAlgo::tree);
+  pairs = decompose(r).pair_bytes();
+  EXPECT_EQ(at(pairs, 4, 1, 2), 3 * MiB);
+  EXPECT_EQ(at(pairs, 4, 2, 3), 3 * MiB);
+  EXPECT_EQ(at(pairs, 4, 3, 0), 3 * MiB);
+  EXPECT_EQ(at(pairs, 4, 0, 1), 0u);
+}
+
+TEST(Collectives, AlltoallSendsOneBlockToEveryPeerAndKeepsItsOwn) {
+  // 4 MiB send buffer per rank on 4 ranks: 1 MiB to each peer (2 P2P chunks of 512 KiB), and
+  // the rank's own 1 MiB block copied locally (the diagonal).
+  const Decomposition d = decompose(spec(OpKind::alltoall, 4, 4 * MiB));
+  const auto pairs = d.pair_bytes();
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) EXPECT_EQ(at(pairs, 4, i, j), MiB) << i << "->" << j;
+  EXPECT_EQ(d.steps.size(), 4u * (1 + 3 * 2));
+  EXPECT_EQ(d.inter_rank_bytes(), 12 * MiB);
+  expect_well_formed(d);
+}
+
+TEST(Collectives, SmallCallsRunOnFewerChannelsAsNcclDoes) {
+  // getAlgoInfo drops a channel while bytes < channels x 512 threads x 64 = channels x 32 KiB.
+  EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 64 * 1024, CollAlgo::ring, 2)), 2);
+  EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 64 * 1024 - 4, CollAlgo::ring, 2)), 1);
+  EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 1 * MiB, CollAlgo::ring, 32)), 32);
+  EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 512 * 1024, CollAlgo::ring, 32)), 16);
+  // Tree runs NCCL_MAX_NTHREADS = 640 threads: 64 KiB < 2 x 640 x 64 = 80 KiB.
+  EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 64 * 1024, CollAlgo::tree, 2)), 1);
+}
+
+TEST(Collectives, TreeChunkHalvesForSmallCalls) {
+  // 1 MiB, 8 ranks (depth 7), 2 channels: 1 MiB/(2 x 512 KiB) = 1 < 56 -> 256 KiB -> 128 KiB
+  // (stops at 128 KiB); 1 MiB/(2 x 128 KiB) = 4 < 28 -> 64 KiB; 8 >= 7: 64 KiB.
+  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allreduce, 8, MiB, CollAlgo::tree), 2), 64 * 1024u);
+  EXPECT_EQ(default_chunk_bytes(spec(OpKind::broadcast, 8, MiB), 2), 512 * 1024u);
+  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allgather, 8, MiB), 2), 2 * MiB);
+}
+
+TEST(Collectives, MeetsMpiseeLowerBoundsForEveryKindAndSize) {
+  // mpisee's bounds (appendix A) with m the per-rank buffer; reduce and alltoall exclude the
+  // part that stays on its GPU. p >= 2, so NCCL's volumes are at least the bounds.
+  for (OpKind k : {OpKind::allreduce, OpKind::allgather, OpKind::reducescatter, OpKind::broadcast, OpKind::reduce,
+                   OpKind::alltoall}) {
+    for (int n : {2, 3, 8}) {
+      for (std::uint64_t bytes : {std::uint64_t{24} * 1024, 24 * MiB + 96}) {
+        for (CollAlgo a : {CollAlgo::ring, CollAlgo::tree}) {
+          if (a == CollAlgo::tree && (k == OpKind::allgather || k == OpKind::reducescatter || k == OpKind::alltoall))
+            continue;
+          const Decomposition d = decompose(spec(k, n, bytes, a));
+          EXPECT_GE(d.inter_rank_bytes(), inter_rank_lower_bound_bytes(k, n, bytes))
+              << to_string(k) << " n=" << n << " bytes=" << bytes << " " << to_string(a);
+          expect_well_formed(d);
+        }
+      }
+    }
+  }
+  // The bounds themselves: p = 4, 4 MiB.
+  EXPECT_EQ(mpisee_lower_bound_bytes(OpKind::broadcast, 4, 4 * MiB), 12 * MiB);
+  EXPECT_EQ(mpisee_lower_bound_bytes(OpKind::allreduce, 4, 4 * MiB), 16 * MiB);
+  EXPECT_EQ(mpisee_lower_bound_bytes(OpKind::allgather, 4, 4 * MiB), 4 * MiB);
+  EXPECT_EQ(mpisee_lower_bound_bytes(OpKind::alltoall, 4, 4 * MiB), 16 * MiB);
+  EXPECT_EQ(inter_rank_lower_bound_bytes(OpKind::alltoall, 4, 4 * MiB), 12 * MiB);
+  EXPECT_EQ(inter_rank_lower_bound_bytes(OpKind::reduce, 4, 4 * MiB), 12 * MiB);
+}
+
+TEST(Collectives, RejectsWhatNcclCannotDoWithTheFix) {
+  try {
+    decompose(spec(OpKind::allgather, 4, 4 * MiB, CollAlgo::tree));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "allgather: NCCL runs allgather with the ring algorithm only (its tree is for allreduce, "
+                           "broadcast and reduce); use algo=ring");
+  }
+  try {
+    decompose(spec(OpKind::alltoall, 3, 1000));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "alltoall: bytes=1000 does not split into 3 equal blocks of whole 4-byte elements; give "
+                           "a multiple of 12");
+  }
+  CollectiveSpec b = spec(OpKind::broadcast, 4, MiB);
+  b.root = 4;
+  try {
+    decompose(b);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "broadcast: root 4 is not a rank of the 4-rank communicator; use 0..3");
+  }
+  CollectiveSpec tiny = spec(OpKind::allreduce, 8, 1024 * MiB);
+  tiny.chunk_bytes = 4;
+  EXPECT_THROW(decompose(tiny, 1000), InputError);
+}
+
+}  // namespace
+}  // namespace linkcast::nccl

@@ -1,0 +1,364 @@
+// Traces simulated on shipped nodes (sim/simulate): copies against the transfer model, contention on
+// NVLink, NVSwitch and PCIe, pageable staging, stream order, releases, send/recv, collectives.
+// Each test states the system, the inputs and the reasoned expectation before asserting.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.hpp"
+#include "model/models.hpp"
+#include "sim/simulate.hpp"
+#include "sim/render.hpp"
+#include "test_util.hpp"
+#include "topology/loader.hpp"
+#include "topology/node.hpp"
+#include "topology/routing.hpp"
+
+namespace linkcast::sim {
+namespace {
+
+using trace::Op;
+using trace::OpKind;
+using trace::Trace;
+
+constexpr std::uint64_t kMiB = 1ull << 20;
+constexpr std::uint64_t kGiB = 1ull << 30;
+
+const topology::Node& node(const std::string& name) {
+  static std::map<std::string, topology::Node> cache;
+  auto it = cache.find(name);
+  if (it == cache.end()) it = cache.emplace(name, topology::load_node(test::config(name + ".yaml"))).first;
+  return it->second;
+}
+
+Op copy(Trace& t, const std::string& src, const std::string& dst, std::uint64_t bytes, std::uint32_t stream,
+        model::MemKind host_mem = model::MemKind::pinned) {
+  Op op;
+  op.kind = OpKind::copy;
+  op.src = t.endpoint(src);
+  op.dst = t.endpoint(dst);
+  op.src_mem = src.rfind("cpu", 0) == 0 ? host_mem : model::MemKind::device;
+  op.dst_mem = dst.rfind("cpu", 0) == 0 ? host_mem : model::MemKind::device;
+  op.bytes = bytes;
+  op.stream = stream;
+  return op;
+}
+
+/// The default model's time for one transfer alone, L + O = the route's link latencies (no
+/// calibration in these nodes), as the simulator charges it.
+double alone_ns(const topology::Node& n, const std::string& src, const std::string& dst, double bytes,
+                bool pageable = false) {
+  const topology::Routes routes(n);
+  const model::PathSpec spec = topology::make_path_spec(n, routes, n.find(src), n.find(dst));
+  model::Transfer t;
+  t.bytes = bytes;
+  t.access = model::copy_access(spec.cls);
+  t.pageable = pageable;
+  t.fixed_ns = spec.latency_ns;
+  return model::default_time_ns(spec, t);
+}
+
+double latency_ns(const topology::Node& n, const std::string& src, const std::string& dst) {
+  const topology::Routes routes(n);
+  return routes.path(n.find(src), n.find(dst)).latency_ns;
+}
+
+TEST(SimPlan, CopyAloneReproducesTheTransferModel) {
+  // DGX-1: 1 GiB gpu0 -> gpu1 over NVLink alone. The flow is capped at the model's own rate and
+  // charged the route latency first, so the simulated duration is the default model's time.
+  Trace t;
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 1));
+  const SimResult r = simulate(node("dgx1-v100"), t, {});
+  EXPECT_NEAR(r.ops[0].end_ns - r.ops[0].start_ns, alone_ns(node("dgx1-v100"), "gpu0", "gpu1", kGiB), 1e-3);
+  EXPECT_NEAR(r.makespan_ns, r.ops[0].end_ns, 1e-9);
+}
+
+TEST(SimPlan, SameDirectionCopiesOfOneGpuRunOneAtATime) {
+  // DGX-1: two 1 GiB gpu0 -> gpu1 copies on two streams. gpu0 runs its peer copies on one copy
+  // engine, one after the other (as the 4 x H200 fan-out recording shows): the first ends at
+  // L + data, the second starts then and ends at 2 (L + data). The link carried 2 GiB.
+  Trace t;
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 1));
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 2));
+  const SimResult r = simulate(node("dgx1-v100"), t, {});
+  const double alone = alone_ns(node("dgx1-v100"), "gpu0", "gpu1", kGiB);
+  EXPECT_NEAR(r.ops[0].end_ns, alone, 1e-3);
+  EXPECT_NEAR(r.ops[1].start_ns, alone, 1e-3);
+  EXPECT_NEAR(r.ops[1].end_ns, 2 * alone, 1e-3);
+  ASSERT_EQ(r.links.size(), 1u);
+  EXPECT_NEAR(r.links[0].data_bytes, 2.0 * kGiB, 1.0);
+}
+
+/// Summit's cpu0 -> gpu0 connection (2 NVLink2 bricks, host staging at 13.62 GB/s) in a node
+/// whose GPU declares 4 copy engines, so copies in one direction may overlap.
+const topology::Node& two_engine_node() {
+  static const topology::Node n = topology::parse_node(R"(schema_version: 1
+name: two-engines
+endpoints:
+  - {id: cpu0, kind: cpu, memory: {capacity_gib: 256, bandwidth_gbps: 170, copy_bandwidth_gbps: 13.62}}
+  - {id: gpu0, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}, copy_engines: 4}
+  - {id: gpu1, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}, copy_engines: 4}
+links:
+  - {between: [cpu0, gpu0], type: nvlink, version: 2, count: 2}
+  - {between: [cpu0, gpu1], type: nvlink, version: 2, count: 2}
+  - {between: [gpu0, gpu1], type: nvlink, version: 2, count: 1}
+)",
+                                                       "two-engines.yaml");
+  return n;
+}
+
+TEST(SimPlan, CopiesOnAGpusEnginesShareTheLink) {
+  // With 4 copy engines (`copy_engines: 4`), two 1 GiB gpu0 -> gpu1 copies run at once and
+  // share the NVLink equally: each moves its data at half its alone rate, so both end at
+  // L + 2 x (alone time - L); the link direction was full while they ran.
+  const topology::Node& n = two_engine_node();
+  Trace t;
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 1));
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 2));
+  const SimResult r = simulate(n, t, {});
+  const double l = latency_ns(n, "gpu0", "gpu1");
+  const double data = alone_ns(n, "gpu0", "gpu1", kGiB) - l;
+  EXPECT_NEAR(r.ops[0].end_ns, l + 2 * data, 1e-3);
+  EXPECT_NEAR(r.ops[1].end_ns, l + 2 * data, 1e-3);
+  ASSERT_EQ(r.links.size(), 1u);
+  EXPECT_NEAR(r.links[0].utilisation, 2 * data / r.makespan_ns, 1e-9);
+}
+
+TEST(SimPlan, OneStreamRunsInOrder) {
+  // On the 4-engine node, where the same two copies on two streams overlap and both end at
+  // L + 2 x data (above), on one stream the second starts when the first ends and runs alone:
+  // it ends at 2 x (L + data). Only stream order can make the difference.
+  const topology::Node& n = two_engine_node();
+  Trace t;
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 7));
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 7));
+  const SimResult r = simulate(n, t, {});
+  const double alone = alone_ns(n, "gpu0", "gpu1", kGiB);
+  EXPECT_NEAR(r.ops[0].end_ns, alone, 1e-3);
+  EXPECT_NEAR(r.ops[1].start_ns, alone, 1e-3);
+  EXPECT_NEAR(r.ops[1].end_ns, 2 * alone, 1e-3);
+}
+
+TEST(SimPlan, OppositeDirectionsDoNotInterfere) {
+  // gpu0 -> gpu1 and gpu1 -> gpu0 use the two directions of the link: each runs as if alone.
+  Trace t;
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 1));
+  t.push(copy(t, "gpu1", "gpu0", kGiB, 2));
+  const SimResult r = simulate(node("dgx1-v100"), t, {});
+  EXPECT_NEAR(r.ops[0].end_ns, alone_ns(node("dgx1-v100"), "gpu0", "gpu1", kGiB), 1e-3);
+  EXPECT_NEAR(r.ops[1].end_ns, alone_ns(node("dgx1-v100"), "gpu1", "gpu0", kGiB), 1e-3);
+}
+
+TEST(SimPlan, FanInSharesTheDestinationsNvswitchPort) {
+  // HGX-H100: gpu1..gpu7 each send 256 MiB to gpu0 at once (each on its own copy engine). All
+  // seven cross gpu0's NV18 port from the NVSwitch; each source port carries one. Max-min: each
+  // gets 1/7 of gpu0's port, so each ends at L + 7 x (alone time - L).
+  Trace t;
+  for (int g = 1; g < 8; ++g) t.push(copy(t, "gpu" + std::to_string(g), "gpu0", 256 * kMiB, static_cast<std::uint32_t>(g)));
+  const SimResult r = simulate(node("hgx-h100"), t, {});
+  const double l = latency_ns(node("hgx-h100"), "gpu1", "gpu0");
+  const double data = alone_ns(node("hgx-h100"), "gpu1", "gpu0", 256 * kMiB) - l;
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_NEAR(r.ops[i].end_ns, l + 7 * data, 1e-3) << i;
+}
+
+TEST(SimPlan, FanOutFromOneGpuIsSerialised) {
+  // HGX-H100: gpu0 sends 256 MiB to each of gpu1..gpu7 on seven streams. Its peer copies share
+  // one copy engine: the k-th ends at k x (L + data), each at the full port rate.
+  Trace t;
+  for (int g = 1; g < 8; ++g) t.push(copy(t, "gpu0", "gpu" + std::to_string(g), 256 * kMiB, static_cast<std::uint32_t>(g)));
+  const SimResult r = simulate(node("hgx-h100"), t, {});
+  const double alone = alone_ns(node("hgx-h100"), "gpu0", "gpu1", 256 * kMiB);
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_NEAR(r.ops[i].end_ns, static_cast<double>(i + 1) * alone, 1e-3) << i;
+}
+
+TEST(SimPlan, PageableCopyHeldByStagingReleasesTheLinkToAPinnedOne) {
+  // Summit's cpu0 -> gpu0 (2 NVLink2 bricks, 50 GB/s) on a GPU with 4 copy engines. A pageable
+  // 256 MiB copy is held at the host's single-thread staging rate (copy_bandwidth_gbps 13.62);
+  // a pinned 256 MiB copy on another stream takes the rest of the link: data rate
+  // 50/w - 13.62, w = NVLink read wire bytes per data byte. The pinned copy ends first; the
+  // pageable one runs at 13.62 throughout.
+  const topology::Node& n = two_engine_node();
+  Trace t;
+  t.push(copy(t, "cpu0", "gpu0", 256 * kMiB, 1, model::MemKind::pageable));
+  t.push(copy(t, "cpu0", "gpu0", 256 * kMiB, 2));
+  const SimResult r = simulate(n, t, {});
+  const double l = latency_ns(n, "cpu0", "gpu0");
+  const topology::Routes routes(n);
+  const auto spec = topology::make_path_spec(n, routes, n.find("cpu0"), n.find("gpu0"));
+  ASSERT_EQ(spec.hops.size(), 1u);
+  const double bytes = 256.0 * kMiB;
+  const double w = model::wire_bytes(spec.hops[0], bytes, model::Access::read) / bytes;
+  const double staging = n.endpoints[static_cast<std::size_t>(n.find("cpu0"))].memory.copy_bandwidth_gbps;
+  EXPECT_NEAR(r.ops[1].end_ns, l + bytes / (spec.hops[0].gbps() / w - staging), 1e-3);
+  EXPECT_NEAR(r.ops[0].end_ns, l + bytes / staging, 1e-3);
+}
+
+TEST(SimPlan, HostCopiesShareThePcieSwitchUplink) {
+  // DGX-1: gpu0 and gpu1 sit under PCIe switch sw0, whose x16 Gen3 uplink to cpu0 they share.
+  // Two 256 MiB host-to-device copies at once: each gets half of the uplink, so each takes
+  // L + 2 x (alone time - L) (the switch-to-GPU links are not the bottleneck).
+  const topology::Node& n = node("dgx1-v100");
+  Trace t;
+  t.push(copy(t, "cpu0", "gpu0", 256 * kMiB, 1));
+  t.push(copy(t, "cpu0", "gpu1", 256 * kMiB, 2));
+  const SimResult r = simulate(n, t, {});
+  const double l = latency_ns(n, "cpu0", "gpu0");
+  const double data = alone_ns(n, "cpu0", "gpu0", 256 * kMiB) - l;
+  EXPECT_NEAR(r.ops[0].end_ns, l + 2 * data, 1e-3);
+  EXPECT_NEAR(r.ops[1].end_ns, l + 2 * data, 1e-3);
+}
+
+TEST(SimPlan, StartTimesReleaseRelativeToTheEarliest) {
+  // Recorded starts 1'000'000 and 1'004'000 ns on different streams: the second is released
+  // 4000 ns after the simulation's start.
+  Trace t;
+  Op a = copy(t, "gpu0", "gpu1", 1 * kMiB, 1);
+  a.start_ns = 1'000'000;
+  Op b = copy(t, "gpu2", "gpu3", 1 * kMiB, 2);
+  b.start_ns = 1'004'000;
+  t.push(a);
+  t.push(b);
+  const SimResult r = simulate(node("dgx1-v100"), t, {});
+  EXPECT_DOUBLE_EQ(r.ops[0].start_ns, 0);
+  EXPECT_DOUBLE_EQ(r.ops[1].start_ns, 4000);
+}
+
+TEST(SimPlan, RecvEndsWithItsSend) {
+  // A send gpu0 -> gpu1 on gpu0's stream and the matching recv on gpu1's: the data moves once
+  // (the send's flow); the recv ends when the send does.
+  Trace t;
+  Op send = copy(t, "gpu0", "gpu1", 64 * kMiB, 1);
+  send.kind = OpKind::send;
+  Op recv = copy(t, "gpu0", "gpu1", 64 * kMiB, 2);
+  recv.kind = OpKind::recv;
+  t.push(recv);
+  t.push(send);
+  const SimResult r = simulate(node("dgx1-v100"), t, {});
+  EXPECT_NEAR(r.ops[1].end_ns, alone_ns(node("dgx1-v100"), "gpu0", "gpu1", 64 * kMiB), 1e-3);
+  EXPECT_DOUBLE_EQ(r.ops[0].end_ns, r.ops[1].end_ns);
+  EXPECT_NEAR(r.matrix[0][1] + r.matrix[1][0], 64.0 * kMiB, 0.5);
+}
+
+Trace allreduce_trace(int ranks, std::uint64_t bytes) {
+  Trace t;
+  std::vector<std::uint16_t> members;
+  for (int g = 0; g < ranks; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
+  const std::uint32_t group = t.add_group(members);
+  const std::uint32_t comm = t.comms.intern("W");
+  for (int g = 0; g < ranks; ++g) {
+    Op op;
+    op.kind = OpKind::allreduce;
+    op.src = op.dst = members[static_cast<std::size_t>(g)];
+    op.bytes = bytes;
+    op.group = group;
+    op.comm = comm;
+    op.stream = 100;
+    t.push(op);
+  }
+  return t;
+}
+
+TEST(SimPlan, RingAllreduceRunsAtNcclsPerChannelRate) {
+  // HGX-H100, 1 GiB allreduce over 8 GPUs on 32 channels. NCCL's search gives the ring graph
+  // 12 channels x 30 GB/s (nccl/search.hpp), so each of the 32 channels moves data at
+  // 360 / 32 = 11.25 GB/s; 32 channel flows out of a GPU ask 360 GB/s of its ~423 GB/s NVLink
+  // port, so the channels, not the links, set the pace. Each channel holds 32 MiB: two loops of
+  // 8 x 2 MiB chunks, 2 x 14 ring steps in a row, each 2 MiB / 11.25 GB/s, after the 8.4 us call
+  // latency; the first loop's 14 steps also pay NCCL's NVLink ring/Simple handshake, 3.4 us (the
+  // second loop's overlap the first's data).
+  SimOptions o;
+  o.channels = 32;
+  const SimResult r = simulate(node("hgx-h100"), allreduce_trace(8, kGiB), o);
+  ASSERT_EQ(r.collectives.size(), 1u);
+  const CollectiveResult& c = r.collectives[0];
+  EXPECT_EQ(c.algo, nccl::CollAlgo::ring);
+  EXPECT_EQ(c.proto, nccl::Proto::simple);
+  EXPECT_EQ(c.graph.channels, 12);
+  EXPECT_DOUBLE_EQ(c.graph.bw_per_channel_gbps, 30.0);
+  const double expected = 8400 + 14 * 3400 + 28 * (2.0 * kMiB / 11.25);
+  EXPECT_NEAR(c.end_ns - c.start_ns, expected, 1e-3 * expected);
+  // NCCL's own model: 8.4 + 14 x 3.4 us, bandwidth 360 x 8 / 14 GB/s.
+  const double nccl = 56000 + static_cast<double>(kGiB) / (360.0 * 8 / 14);
+  EXPECT_NEAR(c.nccl_model.time_ns, nccl, 1e-6 * nccl);
+  // Each GPU's port carried 2 x 7/8 of the buffer out (reduce-scatter, then all-gather).
+  for (const LinkResult& l : r.links) EXPECT_NEAR(l.data_bytes, 2.0 * 7 / 8 * kGiB, 1.0);
+}
+
+TEST(SimPlan, CollectivesMoveEveryByteWhateverTheElementSize) {
+  // A 2-rank ring allreduce sends each rank's other half once in reduce-scatter and once in
+  // all-gather: 2 x (n-1)/n x S = S per GPU port. With S = 1,000,002 B (not a whole number of
+  // 4-byte elements, as a recorded size may be) every byte must still be moved: 1,000,002 B out
+  // of each GPU. With 2-byte elements (`elem_bytes`, the workload key `elem=2`) the same.
+  for (std::uint32_t elem : {4u, 2u}) {
+    SimOptions o;
+    o.elem_bytes = elem;
+    o.algo = nccl::CollAlgo::ring;
+    const SimResult r = simulate(node("hgx-h100"), allreduce_trace(2, 1'000'002), o);
+    double out_of_gpu0 = 0;
+    for (const LinkResult& l : r.links)
+      if (link_name(node("hgx-h100"), l) == "gpu0->nvswitch0") out_of_gpu0 = l.data_bytes;
+    EXPECT_NEAR(out_of_gpu0, 1'000'002.0, 1e-3) << "elem " << elem;
+  }
+}
+
+TEST(SimPlan, NcclModelModeTakesNcclsTime) {
+  // --model nccl-model: the call occupies every rank for NCCL's predicted time, no transfers.
+  SimOptions o;
+  o.nccl_model_collectives = true;
+  const SimResult r = simulate(node("hgx-h100"), allreduce_trace(8, kGiB), o);
+  const double nccl = 56000 + static_cast<double>(kGiB) / (360.0 * 8 / 14);
+  EXPECT_NEAR(r.makespan_ns, nccl, 1e-6 * nccl);
+  EXPECT_TRUE(r.links.empty());
+}
+
+TEST(SimPlan, UnknownEndpointNamesTheRecordAndTheFix) {
+  Trace t;
+  t.source_file = "t.csv";
+  t.push(copy(t, "gpu0", "gpu9", kMiB, 1));
+  try {
+    (void)simulate(node("dgx1-v100"), t, {});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "t.csv: record 1: endpoint 'gpu9' is not in node 'dgx1-v100' (" + test::config("dgx1-v100.yaml") +
+                  ") (did you mean 'gpu0'?); give --gpus to place the trace's GPUs on the node's");
+  }
+}
+
+TEST(SimPlan, GpusOptionPlacesTraceGpus) {
+  // --gpus 4,5: the trace's gpu0 -> gpu1 runs on the node's gpu4 -> gpu5 (an NVLink pair).
+  Trace t;
+  t.push(copy(t, "gpu0", "gpu1", kGiB, 1));
+  SimOptions o;
+  o.gpus = {node("dgx1-v100").find("gpu4"), node("dgx1-v100").find("gpu5")};
+  const SimResult r = simulate(node("dgx1-v100"), t, o);
+  EXPECT_EQ(r.ops[0].src, node("dgx1-v100").find("gpu4"));
+  EXPECT_NEAR(r.ops[0].end_ns, alone_ns(node("dgx1-v100"), "gpu4", "gpu5", kGiB), 1e-3);
+}
+
+TEST(SimPlan, RanksDisagreeingAboutACallAreReported) {
+  Trace t = allreduce_trace(2, kMiB);
+  Op odd = t.op(1);
+  odd.bytes = 2 * kMiB;
+  Trace u;
+  std::vector<std::uint16_t> members = {u.endpoint("gpu0"), u.endpoint("gpu1")};
+  const std::uint32_t g = u.add_group(members);
+  Op a = t.op(0);
+  a.group = g;
+  a.comm = u.comms.intern("W");
+  odd.group = g;
+  odd.comm = a.comm;
+  u.push(a);
+  u.push(odd);
+  try {
+    (void)simulate(node("dgx1-v100"), u, {});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "trace: record 2: this allreduce of 2 MiB disagrees with record 1 (allreduce of 1 MiB) about the "
+                 "same call (the k-th on its communicator); every rank records the same kind, size and group");
+  }
+}
+
+}  // namespace
+}  // namespace linkcast::sim

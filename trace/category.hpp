@@ -1,0 +1,56 @@
+// The categories projections and matches are reported by: the six transfer classes AHEAD
+// reports (H2D/D2H pinned and pageable, D2D, P2P), host-to-host copies, and the other operation
+// kinds. A category depends only on the operation (kind, endpoint names, memory kinds), never
+// on the node, so traces from two nodes can be matched by it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "topology/node.hpp"
+#include "trace/trace.hpp"
+
+namespace linkcast::trace {
+
+enum class Category : std::uint8_t {
+  h2d_pinned,
+  h2d_pageable,
+  d2h_pinned,
+  d2h_pageable,
+  d2d,
+  p2p,
+  h2h,
+  access,
+  migrate,
+  memset,
+  allreduce,
+  allgather,
+  reducescatter,
+  broadcast,
+  reduce,
+  alltoall,
+  sendrecv,
+};
+inline constexpr std::size_t kCategoryCount = 17;
+std::string_view to_string(Category c);
+
+/// The category of operation i of the trace.
+Category categorize(const trace::Trace& trace, std::size_t i);
+/// The same with `host[e]` = whether endpoint id e names a host, computed once per trace
+/// (host_flags) for loops over many operations.
+Category categorize(const trace::Trace& trace, std::size_t i, const std::vector<char>& host);
+std::vector<char> host_flags(const trace::Trace& trace);
+
+/// The copy class whose 1-byte cost (L + O) prices this category, if any.
+std::optional<model::CopyClass> copy_class_of(Category c);
+
+/// AHEAD's Fig. 1 size buckets: <= 10 B, 10 B-1 KiB, 1-64 KiB, 64 KiB-1 MiB, 1-16 MiB,
+/// 16-256 MiB, > 256 MiB.
+inline constexpr std::size_t kSizeBucketCount = 7;
+std::size_t size_bucket(std::uint64_t bytes);
+std::string_view size_bucket_label(std::size_t bucket);
+
+}  // namespace linkcast::trace

@@ -1,0 +1,72 @@
+#include "trace/reader.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/strings.hpp"
+#include "trace/csv.hpp"
+#include "trace/kineto.hpp"
+#include "trace/profiler_db.hpp"
+
+namespace linkcast::trace {
+
+namespace {
+
+std::string head(const std::string& path, std::size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (!std::filesystem::exists(path)) throw InputError(fmt::format("{}: no such trace file", path));
+    throw InputError(fmt::format("{}: cannot read the trace file", path));
+  }
+  std::string buf(n, '\0');
+  in.read(buf.data(), static_cast<std::streamsize>(n));
+  buf.resize(static_cast<std::size_t>(in.gcount()));
+  return buf;
+}
+
+bool is_gzip(std::string_view h) {
+  return h.size() >= 2 && static_cast<unsigned char>(h[0]) == 0x1f && static_cast<unsigned char>(h[1]) == 0x8b;
+}
+
+}  // namespace
+
+std::string detect_trace_format(const std::string& path) {
+  const std::string h = head(path, 64);
+  if (h.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
+  if (looks_like_sqlite(h)) {
+    const SqliteDb db(path);
+    const std::string kind = detect_profiler_db(db);
+    if (kind.empty()) {
+      std::vector<std::string> tables(db.tables().begin(), db.tables().end());
+      if (tables.size() > 8) tables.resize(8);
+      throw InputError(fmt::format("{}: an SQLite database, but not an nvprof or Nsight Systems export "
+                                   "(no CUPTI_ACTIVITY_KIND_MEMCPY; tables: {})",
+                                   path, tables.empty() ? "none" : join(tables, ", ")));
+    }
+    return kind;
+  }
+  const std::string_view t = trim(h);
+  if (is_gzip(h)) {
+    // Look inside: Kineto JSON and linkcast CSV are both shipped gzip'd.
+    const std::string inner = read_maybe_gzip(path, 64);
+    const std::string_view it = trim(inner);
+    return !it.empty() && (it.front() == '{' || it.front() == '[') ? "kineto" : "csv";
+  }
+  if (!t.empty() && (t.front() == '{' || t.front() == '[')) return "kineto";
+  return "csv";
+}
+
+Trace read_trace(const std::string& path) {
+  const std::string format = detect_trace_format(path);
+  if (format == "nvprof" || format == "nsys") {
+    const SqliteDb db(path);
+    return format == "nvprof" ? read_nvprof(db) : read_nsys(db);
+  }
+  if (format == "kineto") return parse_kineto(read_maybe_gzip(path), path);
+  return read_csv_trace(path);  // plain or gzip'd
+}
+
+}  // namespace linkcast::trace

@@ -1,0 +1,162 @@
+#include "trace/trace.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <charconv>
+
+#include "core/error.hpp"
+
+namespace linkcast::trace {
+
+namespace {
+constexpr std::array<std::string_view, kOpKindCount> kOpKindNames = {
+    "copy",      "access", "migrate", "memset", "allreduce", "allgather",
+    "reducescatter", "broadcast", "reduce", "alltoall", "send", "recv"};
+}
+
+std::string_view to_string(OpKind kind) { return kOpKindNames[static_cast<std::size_t>(kind)]; }
+
+std::optional<OpKind> parse_op_kind(std::string_view name) {
+  for (std::size_t i = 0; i < kOpKindNames.size(); ++i)
+    if (kOpKindNames[i] == name) return static_cast<OpKind>(i);
+  return std::nullopt;
+}
+
+std::vector<std::string> op_kind_names() {
+  return std::vector<std::string>(kOpKindNames.begin(), kOpKindNames.end());
+}
+
+bool is_collective(OpKind kind) {
+  switch (kind) {
+    case OpKind::allreduce:
+    case OpKind::allgather:
+    case OpKind::reducescatter:
+    case OpKind::broadcast:
+    case OpKind::reduce:
+    case OpKind::alltoall: return true;
+    default: return false;
+  }
+}
+
+StringTable::StringTable() {
+  strings_.emplace_back();
+  index_.emplace("", 0);
+}
+
+std::uint32_t StringTable::intern(std::string_view s) {
+  if (s.empty()) return 0;
+  const auto it = index_.find(std::string(s));
+  if (it != index_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(strings_.size());
+  strings_.emplace_back(s);
+  index_.emplace(strings_.back(), id);
+  return id;
+}
+
+std::optional<std::uint32_t> StringTable::find(std::string_view s) const {
+  const auto it = index_.find(std::string(s));
+  if (it == index_.end()) return std::nullopt;
+  return it->second;
+}
+
+Trace::Trace() { groups_.emplace_back(); }
+
+std::uint16_t Trace::endpoint(std::string_view name) {
+  const auto it = endpoint_index_.find(std::string(name));
+  if (it != endpoint_index_.end()) return it->second;
+  if (endpoints_.size() >= kNoEndpoint)
+    throw InputError(fmt::format("trace has more than {} distinct endpoints", kNoEndpoint - 1));
+  const auto id = static_cast<std::uint16_t>(endpoints_.size());
+  endpoints_.emplace_back(name);
+  endpoint_index_.emplace(endpoints_.back(), id);
+  return id;
+}
+
+std::uint32_t Trace::add_group(const std::vector<std::uint16_t>& members) {
+  if (members.empty()) return 0;
+  for (std::size_t i = 1; i < groups_.size(); ++i)
+    if (groups_[i] == members) return static_cast<std::uint32_t>(i);
+  groups_.push_back(members);
+  return static_cast<std::uint32_t>(groups_.size() - 1);
+}
+
+void Trace::reserve(std::size_t n) {
+  kind_.reserve(n);
+  src_.reserve(n);
+  dst_.reserve(n);
+  issuer_.reserve(n);
+  src_mem_.reserve(n);
+  dst_mem_.reserve(n);
+  bytes_.reserve(n);
+  start_.reserve(n);
+  duration_.reserve(n);
+  stream_.reserve(n);
+  object_.reserve(n);
+  line_.reserve(n);
+  comm_.reserve(n);
+  group_.reserve(n);
+  root_.reserve(n);
+}
+
+void Trace::push(const Op& op) {
+  kind_.push_back(op.kind);
+  src_.push_back(op.src);
+  dst_.push_back(op.dst);
+  issuer_.push_back(op.issuer);
+  src_mem_.push_back(op.src_mem);
+  dst_mem_.push_back(op.dst_mem);
+  bytes_.push_back(op.bytes);
+  start_.push_back(op.start_ns);
+  duration_.push_back(op.duration_ns);
+  stream_.push_back(op.stream);
+  object_.push_back(op.object);
+  line_.push_back(op.line);
+  comm_.push_back(op.comm);
+  group_.push_back(op.group);
+  root_.push_back(op.root);
+}
+
+Op Trace::op(std::size_t i) const {
+  Op o;
+  o.kind = kind_[i];
+  o.src = src_[i];
+  o.dst = dst_[i];
+  o.issuer = issuer_[i];
+  o.src_mem = src_mem_[i];
+  o.dst_mem = dst_mem_[i];
+  o.bytes = bytes_[i];
+  o.start_ns = start_[i];
+  o.duration_ns = duration_[i];
+  o.stream = stream_[i];
+  o.object = object_[i];
+  o.line = line_[i];
+  o.comm = comm_[i];
+  o.group = group_[i];
+  o.root = root_[i];
+  return o;
+}
+
+std::size_t Trace::memory_bytes() const {
+  const std::size_t per_op = sizeof(OpKind) + 3 * sizeof(std::uint16_t) + 2 * sizeof(model::MemKind) +
+                             sizeof(std::uint64_t) + 2 * sizeof(std::int64_t) + 5 * sizeof(std::uint32_t) +
+                             sizeof(std::int16_t);
+  return kind_.capacity() * per_op;
+}
+
+std::string Trace::describe_record(std::size_t i) const {
+  if (record_line_offset > 0) return fmt::format("record {} (line {})", i + 1, record_line_offset + i);
+  return fmt::format("record {}", i + 1);
+}
+
+int endpoint_index(std::string_view name, std::string_view prefix) {
+  if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return -1;
+  int value = 0;
+  const char* begin = name.data() + prefix.size();
+  const char* end = name.data() + name.size();
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || ptr != end) return -1;
+  return value;
+}
+
+}  // namespace linkcast::trace

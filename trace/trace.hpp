@@ -1,0 +1,159 @@
+// One in-memory trace for every source (profiler databases, Kineto JSON, linkcast CSV, the
+// synthetic backend): a columnar table of operations plus string tables for the endpoint names,
+// data objects, source lines and communicators the operations refer to by id.
+//
+// Per operation it stores ~56 bytes: kind, src/dst/issuer endpoint ids, two memory kinds, bytes,
+// start and duration, stream, object/line/comm/group ids and a root.
+//
+// Conventions every reader, the synthetic backend and every consumer follow:
+//  - copy/migrate/send/recv: data moves from src to dst.
+//  - access: device-initiated loads/stores; data moves from src to dst; `issuer` is the device
+//    whose threads issued them (loads: dst, stores: src).
+//  - collectives are recorded once per rank, as profilers record them: src = dst = that rank's
+//    GPU, `group` = the GPUs of the communicator in rank order, `comm` = the communicator's
+//    name, `bytes` counted as nccl-tests does (allgather's output, reducescatter's input, each
+//    rank's alltoall send buffer, the whole buffer otherwise). The k-th collective of
+//    communicator C on each rank belong to the same call.
+//  - endpoint "host" is a host whose socket the recording did not tell; it resolves to the
+//    GPU's own socket on the node the trace is projected or simulated on.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "model/transfer.hpp"
+
+namespace linkcast::trace {
+
+enum class OpKind : std::uint8_t {
+  copy,           // copy-engine copy (cudaMemcpy*, PyTorch .to())
+  access,         // device-initiated loads/stores (peer access, zero-copy)
+  migrate,        // unified-memory page migration
+  memset,         // memset on a device
+  allreduce,
+  allgather,
+  reducescatter,
+  broadcast,
+  reduce,
+  alltoall,
+  send,
+  recv,
+};
+inline constexpr std::size_t kOpKindCount = 12;
+std::string_view to_string(OpKind kind);
+std::optional<OpKind> parse_op_kind(std::string_view name);
+std::vector<std::string> op_kind_names();
+bool is_collective(OpKind kind);
+
+/// Interned strings; id 0 is the empty string ("none").
+class StringTable {
+ public:
+  StringTable();
+  std::uint32_t intern(std::string_view s);
+  const std::string& operator[](std::uint32_t id) const { return strings_[id]; }
+  std::size_t size() const { return strings_.size(); }
+  std::optional<std::uint32_t> find(std::string_view s) const;
+
+ private:
+  std::vector<std::string> strings_;
+  std::unordered_map<std::string, std::uint32_t> index_;
+};
+
+inline constexpr std::uint16_t kNoEndpoint = 0xFFFF;
+inline constexpr std::int64_t kUnknownTime = -1;
+
+/// One row, by value: what builders push and what op(i) returns.
+struct Op {
+  OpKind kind = OpKind::copy;
+  std::uint16_t src = 0;  // endpoint ids (Trace::endpoint_name)
+  std::uint16_t dst = 0;
+  std::uint16_t issuer = kNoEndpoint;  // device that issued an access (loads: dst, stores: src)
+  model::MemKind src_mem = model::MemKind::unknown;
+  model::MemKind dst_mem = model::MemKind::unknown;
+  std::uint64_t bytes = 0;
+  std::int64_t start_ns = kUnknownTime;
+  std::int64_t duration_ns = kUnknownTime;
+  std::uint32_t stream = 0;
+  std::uint32_t object = 0;  // StringTable ids, 0 = none
+  std::uint32_t line = 0;
+  std::uint32_t comm = 0;
+  std::uint32_t group = 0;   // Trace::group id, 0 = none
+  std::int16_t root = -1;    // collective root rank within the group, -1 = none
+};
+
+class Trace {
+ public:
+  Trace();
+
+  /// Interns an endpoint name ("cpu0", "gpu3", or "host" for a host whose socket the recording
+  /// did not tell: it resolves to the GPU's own socket on the node it is projected onto).
+  std::uint16_t endpoint(std::string_view name);
+  const std::string& endpoint_name(std::uint16_t id) const { return endpoints_[id]; }
+  std::size_t endpoint_count() const { return endpoints_.size(); }
+  const std::vector<std::string>& endpoint_names() const { return endpoints_; }
+
+  /// Collective member lists (endpoint ids); id 0 is the empty group.
+  std::uint32_t add_group(const std::vector<std::uint16_t>& members);
+  const std::vector<std::uint16_t>& group(std::uint32_t id) const { return groups_[id]; }
+  std::size_t group_count() const { return groups_.size(); }
+
+  void reserve(std::size_t n);
+  void push(const Op& op);
+  Op op(std::size_t i) const;
+  std::size_t size() const { return kind_.size(); }
+  bool empty() const { return kind_.empty(); }
+
+  // Column access for tight loops.
+  const std::vector<OpKind>& kinds() const { return kind_; }
+  const std::vector<std::uint16_t>& srcs() const { return src_; }
+  const std::vector<std::uint16_t>& dsts() const { return dst_; }
+  const std::vector<std::uint64_t>& bytes() const { return bytes_; }
+  const std::vector<std::int64_t>& starts() const { return start_; }
+  const std::vector<std::int64_t>& durations() const { return duration_; }
+  const std::vector<model::MemKind>& src_mems() const { return src_mem_; }
+  const std::vector<model::MemKind>& dst_mems() const { return dst_mem_; }
+
+  StringTable objects;
+  StringTable lines;
+  StringTable comms;
+
+  // Metadata about where the trace came from.
+  std::string source_file;
+  std::string format;                     // "nvprof", "nsys", "kineto", "csv", "synthetic"
+  std::vector<std::string> device_names;  // by GPU index where known ("Tesla V100-SXM2-16GB")
+  /// Things the reader skipped or guessed, shown to the user on standard error.
+  std::vector<std::string> warnings;
+  /// For line-oriented formats: the file line of record 0 (record i is on line offset + i);
+  /// 0 when records have no line numbers.
+  std::size_t record_line_offset = 0;
+  /// "record 12 (line 14)" or "record 12", for messages about one operation.
+  std::string describe_record(std::size_t i) const;
+
+  /// Approximate heap bytes held, for the memory budget checks in benchmarks.
+  std::size_t memory_bytes() const;
+
+ private:
+  std::vector<std::string> endpoints_;
+  std::unordered_map<std::string, std::uint16_t> endpoint_index_;
+  std::vector<std::vector<std::uint16_t>> groups_;
+
+  std::vector<OpKind> kind_;
+  std::vector<std::uint16_t> src_, dst_, issuer_;
+  std::vector<model::MemKind> src_mem_, dst_mem_;
+  std::vector<std::uint64_t> bytes_;
+  std::vector<std::int64_t> start_, duration_;
+  std::vector<std::uint32_t> stream_, object_, line_, comm_, group_;
+  std::vector<std::int16_t> root_;
+};
+
+/// "gpu3" -> 3, "cpu1" -> 1; -1 for other names.
+int endpoint_index(std::string_view name, std::string_view prefix);
+inline bool is_host_name(std::string_view name) {
+  return name == "host" || endpoint_index(name, "cpu") >= 0;
+}
+
+}  // namespace linkcast::trace
