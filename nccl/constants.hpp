@@ -1,0 +1,47 @@
+// Constants from NCCL's source (github.com/NVIDIA/nccl), each with where it is defined: buffer
+// slots, step and chunk sizes, channel and thread limits. Shared by the decomposition of
+// collectives (collectives.hpp), the ring search (search.hpp) and the tuning model (tuning.hpp).
+#pragma once
+
+#include <cstdint>
+
+namespace linkcast::nccl {
+
+/// NCCL_STEPS (src/include/device.h): buffer slots per connection.
+inline constexpr int kSteps = 8;
+/// DEFAULT_BUFFSIZE / DEFAULT_BUFFER_SIZE_BYTES = 1 << 22 (src/init.cc, src/include/comm.h;
+/// env NCCL_BUFFSIZE): the Simple protocol's buffer per connection.
+inline constexpr std::uint64_t kBuffBytes = std::uint64_t{1} << 22;
+/// comm->buffSizes[NCCL_PROTO_SIMPLE] / NCCL_STEPS (calcCollChunking, src/enqueue.cc): 512 KiB.
+inline constexpr std::uint64_t kStepBytes = kBuffBytes / kSteps;
+/// ALLREDUCE_CHUNKSTEPS = NCCL_STEPS/2, ALLGATHER_CHUNKSTEPS = NCCL_STEPS/2,
+/// REDUCESCATTER_CHUNKSTEPS = NCCL_STEPS/2, BROADCAST_CHUNKSTEPS = 1, REDUCE_CHUNKSTEPS = 1
+/// (src/include/collectives.h). Ring chunk = stepSize * chunkSteps; tree uses 1 step.
+inline constexpr int kAllReduceChunkSteps = kSteps / 2;
+inline constexpr int kAllGatherChunkSteps = kSteps / 2;
+inline constexpr int kReduceScatterChunkSteps = kSteps / 2;
+inline constexpr int kBroadcastChunkSteps = 1;
+inline constexpr int kReduceChunkSteps = 1;
+/// NCCL_PARAM(P2pNvlChunkSize, "P2P_NVL_CHUNKSIZE", 1 << 19) (src/init.cc): send/recv chunk
+/// between GPUs of one node.
+inline constexpr std::uint64_t kP2pChunkBytes = std::uint64_t{1} << 19;
+/// MAXCHANNELS (src/include/device.h, NCCL 2.12-2.18).
+inline constexpr int kMaxChannels = 32;
+/// WARP_SIZE and NCCL_SIMPLE_MAX_NTHREADS (src/include/device.h); NCCL_MAX_NTHREADS = 640.
+inline constexpr int kWarpSize = 32;
+inline constexpr int kSimpleMaxThreads = 512;
+inline constexpr int kMaxThreads = 640;
+/// NCCL_SIMPLE_THREAD_THRESHOLD (src/include/comm.h): getAlgoInfo (src/enqueue.cc) drops
+/// channels while nBytes < nChannels * nThreads * 64.
+inline constexpr int kSimpleThreadThreshold = 64;
+/// Ring/Simple kernels run NCCL_SIMPLE_MAX_NTHREADS + WARP_SIZE threads ("Extra warp for sync",
+/// getAlgoInfo) and round a chunk up to (nthreads - WARP_SIZE) * 8 bytes (runRing):
+/// 512 * 8 = 4096 bytes.
+inline constexpr std::uint64_t kRingChunkAlignBytes = std::uint64_t{kSimpleMaxThreads} * 8;
+/// Tree/Simple kernels run NCCL_MAX_NTHREADS threads; when one loop covers the whole buffer the
+/// chunk becomes a multiple of (nthreads - 2*WARP_SIZE) * 8 * 8 bytes (runTreeSplit,
+/// src/device/all_reduce.h): 576 * 64 = 36864 bytes.
+inline constexpr std::uint64_t kTreeMinChunkBytes =
+    std::uint64_t{kMaxThreads - 2 * kWarpSize} * 8 * 8;
+
+}  // namespace linkcast::nccl

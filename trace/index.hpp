@@ -1,0 +1,49 @@
+// What every consumer of a trace computes once per trace, independently of any node: each
+// operation's category, the distinct (source, destination) pairs and collective groups with the
+// first record using each, the trace's own 1-byte costs (median duration of its copies and
+// memsets <= 64 B per copy class), and the groups of operations that any projection prices
+// identically. A sweep projects one trace onto thousands of nodes from one index.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "model/transfer.hpp"
+#include "trace/category.hpp"
+#include "trace/trace.hpp"
+
+namespace linkcast::trace {
+
+/// Operations of at most this many bytes measure the 1-byte cost (L + O): below ~64 B the
+/// bandwidth term is under 1% of the ~1-2 us fixed cost on every node we ship. Memsets are
+/// kernels: their fixed cost is a launch, measured the same way on small memsets.
+inline constexpr std::uint64_t kSmallTransferBytes = 64;
+
+/// What a projection needs from a trace independently of the nodes, computed once per trace (a
+/// sweep projects one trace onto thousands of nodes): each operation's category, the distinct
+/// (source, destination) pairs and collective groups used with the first record using each, and
+/// the trace's own 1-byte costs (median duration of its copies and memsets <= 64 B per class).
+struct TraceIndex {
+  explicit TraceIndex(const Trace& trace);
+
+  struct Use {
+    std::uint16_t src = 0, dst = 0;  // endpoint ids
+    std::size_t first_record = 0;
+  };
+  const Trace* trace;
+  std::vector<Category> categories;
+  std::vector<Use> pairs;                          // non-collective operations
+  std::vector<std::pair<std::uint32_t, std::size_t>> groups;  // collective group id, first record
+  std::vector<std::size_t> first_record;           // per endpoint id (SIZE_MAX when unused)
+  std::array<std::size_t, model::kCopyClassCount> small_count{};
+  std::array<double, model::kCopyClassCount> small_median_ns{};
+  /// Operations that any projection prices identically (same kind, category, endpoints, memory
+  /// kinds, size, issuer and group) form one group: each group is priced once.
+  std::vector<std::uint32_t> group_of;    // per operation
+  std::vector<std::size_t> group_first;   // per group: its first operation
+  std::vector<double> group_count;        // per group: how many operations
+};
+
+}  // namespace linkcast::trace
