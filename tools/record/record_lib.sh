@@ -1,0 +1,146 @@
+# record_lib.sh: shared by run_apps.sh and run_nccl.sh (source it; not a program). The same
+# step runner, machine capture and packing as run_all.sh, which keeps its own copy.
+#
+# The caller sets, before sourcing: OUTDIR (absolute), REC (staging folder, becomes record/ in
+# the archive), BUDGET (seconds), NVCC, PY, and optionally LOG_TAG (prefix of progress lines).
+# It then calls run_step / skip_step for its steps and finish_record at the end.
+
+T0=$SECONDS
+PACK_RESERVE=${PACK_RESERVE:-15}  # seconds kept back for the summary and the archive
+KILL_AFTER=5                      # grace between a step's SIGTERM and SIGKILL
+STEP_LINES=()
+FAILED=0
+
+log() { printf '[%s %4ds] %s\n' "${LOG_TAG:-record}" $((SECONDS - T0)) "$*"; }
+
+# Seconds a step started now may run: what is left of the budget after the reserve.
+time_left() { echo $((BUDGET - (SECONDS - T0) - PACK_RESERVE - KILL_AFTER)); }
+
+# run_step NAME CAP CMD [ARGS...]: runs CMD (a program or an exported function) with its output
+# in logs/NAME.log, limited to CAP seconds and to what is left of the budget.
+run_step() {
+  local name=$1 cap=$2
+  shift 2
+  local left
+  left=$(time_left)
+  if ((left < 10)); then
+    log "skip  $name: budget spent"
+    STEP_LINES+=("$(printf '%-20s %-22s %5s %6s' "$name" "skipped (no time)" - -)")
+    FAILED=$((FAILED + 1))
+    return
+  fi
+  local limit=$((cap < left ? cap : left))
+  log "start $name (limit ${limit}s)"
+  local start=$SECONDS
+  timeout --kill-after="$KILL_AFTER" "$limit" bash -c '"$@"' "$name" "$@" \
+    >"$REC/logs/$name.log" 2>&1
+  local rc=$?
+  local took=$((SECONDS - start)) status
+  case $rc in
+    0) status=ok ;;
+    124 | 137) status="timeout"; FAILED=$((FAILED + 1)) ;;
+    *) status="failed (rc=$rc)"; FAILED=$((FAILED + 1)) ;;
+  esac
+  log "end   $name: $status in ${took}s"
+  if [[ $status != ok ]]; then
+    tail -n 8 "$REC/logs/$name.log" | sed 's/^/    | /'
+  fi
+  STEP_LINES+=("$(printf '%-20s %-22s %4ds %5ds' "$name" "$status" "$took" "$limit")")
+}
+
+skip_step() {
+  log "skip  $1: $2"
+  STEP_LINES+=("$(printf '%-20s %-22s %5s %6s' "$1" "skipped ($2)" - -)")
+}
+
+# capture FILE CMD [ARGS...]: one machine-information command, its output (and exit status if
+# non-zero) in machine/FILE.
+capture() {
+  local file=$1
+  shift
+  timeout 20 "$@" >"$REC/machine/$file" 2>&1 || echo "(exit status $?)" >>"$REC/machine/$file"
+}
+
+# The same list as run_all.sh, plus the kernel's huge-page and overcommit settings (they decide
+# the cost of page faults in fresh host memory).
+machine_info() {
+  capture nvidia-smi.txt nvidia-smi
+  capture nvidia-smi-q.txt nvidia-smi -q
+  capture nvidia-smi-L.txt nvidia-smi -L
+  capture topo-m.txt nvidia-smi topo -m
+  local cap
+  for cap in r w n a; do capture "topo-p2p-$cap.txt" nvidia-smi topo -p2p "$cap"; done
+  capture nvlink-s.txt nvidia-smi nvlink -s
+  capture nvlink-c.txt nvidia-smi nvlink -c
+  capture gpus.csv nvidia-smi --format=csv --query-gpu=index,name,pci.bus_id,\
+pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,pcie.link.width.max,\
+memory.total,clocks.max.sm,clocks.max.memory,power.limit,driver_version
+  capture nvcc-version.txt "$NVCC" --version
+  capture versions.txt "$PY" -c '
+import sys, torch
+print("python", sys.version.split()[0])
+print("torch", torch.__version__, "cuda", torch.version.cuda)
+try:
+    v = torch.cuda.nccl.version()
+    print("nccl", ".".join(map(str, v)) if isinstance(v, tuple) else v)
+except Exception as e:
+    print("nccl unavailable:", e)
+for d in range(torch.cuda.device_count()):
+    print("device", d, torch.cuda.get_device_properties(d))
+try:
+    import cupy
+    print("cupy", cupy.__version__)
+except ImportError:
+    print("cupy not installed")'
+  capture lscpu.txt lscpu
+  capture numactl-H.txt numactl -H
+  capture free-g.txt free -g
+  capture df-dev-shm.txt df -h /dev/shm
+  capture meminfo.txt cat /proc/meminfo
+  capture date-u.txt date -u
+  capture uname-a.txt uname -a
+  capture nproc.txt nproc
+  capture env.txt bash -c 'env | grep -E "^(NCCL|TORCH|NVSHMEM|CUDA)_" | sort'
+  capture thp.txt bash -c 'for f in /sys/kernel/mm/transparent_hugepage/enabled \
+/sys/kernel/mm/transparent_hugepage/defrag /proc/sys/vm/overcommit_memory \
+/proc/sys/vm/max_map_count; do echo "$f: $(cat "$f" 2>&1)"; done'
+}
+export -f capture machine_info
+
+# finish_record TITLE HEADLINE_CMD...: writes summary.txt (into the archive and beside it), packs
+# REC into OUTDIR/record.tar.gz and removes REC when the archive reads back.
+finish_record() {
+  local title=$1
+  shift
+  local ngpu gpu_names
+  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  gpu_names=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
+    sed 's/^ *//' | paste -sd ';')
+  {
+    echo "$title"
+    echo "date:   $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+    echo "host:   $(uname -n), $ngpu GPU(s): $gpu_names"
+    echo "wall:   $((SECONDS - T0)) s of a ${BUDGET} s budget; $FAILED step(s) failed, timed out or skipped for time"
+    echo
+    printf '%-20s %-22s %5s %6s\n' step status wall limit
+    printf '%s\n' "${STEP_LINES[@]}"
+    echo
+    if (($# > 0)); then timeout 20 "$@" 2>&1 || echo "(headline numbers failed)"; fi
+  } >"$REC/summary.txt"
+  cp "$REC/summary.txt" "$OUTDIR/summary.txt"
+
+  log "packing"
+  local archive="$OUTDIR/record.tar.gz" size
+  if tar -C "$OUTDIR" -czf "$archive" record && tar -tzf "$archive" >/dev/null; then
+    rm -rf "$REC"
+    size=$(du -k "$archive" | cut -f1)
+    echo "archive: record.tar.gz, ${size} KiB" >>"$OUTDIR/summary.txt"
+    if ((size > 15 * 1024)); then
+      echo "WARNING: archive over 15 MiB; it may be too large to fetch" >>"$OUTDIR/summary.txt"
+    fi
+  else
+    echo "archive: FAILED; the files are left in $REC" >>"$OUTDIR/summary.txt"
+  fi
+  log "done"
+  cat "$OUTDIR/summary.txt"
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# run_apps.sh OUTDIR: record the ground truth for linkcast's anchored copy projection and its
+# whole-application replay on this (single-GPU) machine, in one command.
+#
+# Steps, each under its own time limit and all within one budget (RECORD_BUDGET_S, default
+# 480 s, of which 15 s are kept for the summary and the archive):
+#   machine       machine information (as run_all.sh, plus huge-page settings)
+#   build         nvcc interference.cu; g++ hostrates (hostprobe/host_rates.cpp)
+#   hostrates     host memory rates: DRAM/warm memcpy, copies into fresh memory, page faults
+#                 (pinned to NUMA node 0 with numactl when it exists)
+#   interference  copies beside compute- and memory-bound kernels; kernel rates
+#   torch_apps    PyTorch training apps, unprofiled step times and Kineto traces (all apps)
+# A failed or timed-out step is logged and the next one runs. At the end OUTDIR holds only:
+#   record.tar.gz  everything (record/: CSVs, traces, logs/, machine/, summary.txt, command.txt)
+#   summary.txt    what ran, what failed, wall time per step, headline numbers, archive size
+# Run from anywhere, e.g. from the repository root: bash tools/record/run_apps.sh "$OUT".
+# See README.md beside this script for the formats.
+
+set -uo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: bash run_apps.sh OUTDIR" >&2
+  exit 2
+fi
+mkdir -p "$1" || exit 1
+OUTDIR=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+REC="$OUTDIR/record"   # staging folder: becomes record/ inside the archive
+BIN=$(mktemp -d "${TMPDIR:-/tmp}/linkcast_apps.XXXXXX")
+trap 'rm -rf "$BIN"' EXIT
+rm -rf "$REC" "$OUTDIR/record.tar.gz" "$OUTDIR/summary.txt"
+mkdir -p "$REC/machine" "$REC/logs"
+
+# NVLink multicast must stay off on shared multi-GPU hosts, in every process started from here.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# CUDA device indices in PCI bus order, as nvidia-smi and NCCL's topology number them.
+export CUDA_DEVICE_ORDER=PCI_BUS_ID
+export PYTHONUNBUFFERED=1
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+PY=${PYTHON:-python3}
+BUDGET=${RECORD_BUDGET_S:-480}
+LOG_TAG=run_apps
+export REC BIN HERE REPO NVCC PY
+# shellcheck source=record_lib.sh
+source "$HERE/record_lib.sh"
+
+NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
+{
+  echo "command: bash tools/record/run_apps.sh OUTDIR"
+  echo "script:  run_apps.sh"
+  echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
+  echo "budget:  ${BUDGET} s"
+  echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+} >"$REC/command.txt"
+
+# nvcc and g++ in parallel; fails if either fails.
+build() {
+  "$NVCC" -O2 -arch=sm_90 -o "$BIN/interference" "$HERE/interference.cu" &
+  local a=$!
+  g++ -O2 -std=c++20 -I"$REPO" -o "$BIN/hostrates" "$HERE/hostrates_main.cpp" \
+    "$REPO/hostprobe/host_rates.cpp" &
+  local b=$!
+  local ra=0 rb=0
+  wait "$a" || ra=$?
+  wait "$b" || rb=$?
+  echo "nvcc: interference rc=$ra; g++: hostrates rc=$rb"
+  ((ra == 0 && rb == 0))
+}
+
+# torch_apps gets what is left of the budget and stops starting apps 10 s before its limit.
+torch_apps() {
+  "$PY" "$HERE/torch_apps.py" --out "$REC" --budget-s "$1"
+}
+export -f build torch_apps
+
+run_step machine 60 machine_info
+if [[ "$NGPU" -eq 0 ]]; then
+  log "no GPU seen by nvidia-smi; the GPU steps will fail and be logged"
+fi
+run_step build 150 build
+if [[ -x "$BIN/hostrates" ]]; then
+  # One thread on node 0 with its local memory, as the driver's staging thread runs.
+  if command -v numactl >/dev/null && numactl --cpunodebind=0 --membind=0 true 2>/dev/null; then
+    PIN=(numactl --cpunodebind=0 --membind=0)
+  else
+    PIN=()
+  fi
+  run_step hostrates 60 bash -c '"$@" > "$REC/hostrates.csv"' hostrates "${PIN[@]}" \
+    "$BIN/hostrates" --info "$REC/hostrates_info.csv"
+else
+  skip_step hostrates "not built"
+fi
+if [[ -x "$BIN/interference" ]]; then
+  run_step interference 120 "$BIN/interference" --out "$REC"
+else
+  skip_step interference "not built"
+fi
+LEFT=$(time_left)
+run_step torch_apps "$LEFT" torch_apps $((LEFT - 10))
+
+finish_record "linkcast ground-truth recording (run_apps.sh)" "$PY" "$HERE/headline.py" "$REC"

@@ -1,0 +1,897 @@
+"""PyTorch training "applications" on cuda:0, each timed without the profiler and traced with it,
+for linkcast's whole-application replay (kernels, copies, CPU ops, syncs) and its projection of
+step times onto other nodes.
+
+Every app runs in a fresh Python process of its own (so that one app's CUDA error, memory or
+profiler state never touches the next; --in-process runs them all in this one), and within it
+twice, after seeding everything:
+  1. WITHOUT the profiler: --warmup steps (default 5), then
+       loop  --steps steps (default 30) back to back, synchronized only before and after the
+             whole loop; a CUDA event recorded on the current stream after each step gives each
+             step's GPU-side time, and the host wall time of the whole loop is kept too;
+       sync  --steps steps, each followed by torch.cuda.synchronize(); each step's host wall time
+             (perf_counter_ns, step start to after the synchronize).
+  2. WITH the profiler: torch.profiler.profile(activities=[CPU, CUDA],
+       schedule=schedule(wait=0, warmup=1, active=K, repeat=1), record_shapes=True,
+       with_stack=False), prof.step() after each step, 1 + K steps (K = --active, default 8),
+       each followed by torch.cuda.synchronize() and timed exactly as `sync` (prof.step() itself
+       is outside the timing). The trace holds ProfilerStep#1 .. ProfilerStep#K (step 0 is the
+       profiler's warm-up and is not in it) and is written as app_<name>.json.gz.
+       --profile-sync none instead runs the profiled steps back to back like `loop`.
+Step numbers restart at 0 in each of loop, sync and profiled, and every app's behaviour depends
+only on the step number (e.g. a checkpoint after every 2nd step), so the three see the same
+program.
+
+Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 ms):
+  train_pinned        CNN (4 conv/BN/ReLU/pool blocks, width 64) on 256 x 3 x 160 x 160 float
+                      batches cycled from 4 pinned host batches, copied with non_blocking=True;
+                      SGD with momentum
+  train_pageable      the same with pageable host batches (.to(device), blocking)
+  gpt_mixed           (held out for final scoring) GPT-style decoder, 6 layers, d 768, 12 heads,
+                      vocabulary 16384, 16 x 512 tokens from pinned int64 batches
+                      (non_blocking), bf16 autocast, scaled_dot_product_attention (causal),
+                      gradient clipping, AdamW; after every 4th step (step % 4 == 3) a checkpoint
+                      of every parameter to FRESH pageable CPU tensors
+  ckpt_fresh          MLP 4 x Linear(4096, 4096) (67 M parameters), batch 2048 on the GPU, SGD;
+                      after every 2nd step (step % 2 == 0) {k: v.detach().cpu()} of the state
+                      dict: D2H into freshly allocated pageable memory (page faults)
+  ckpt_reuse          the same into pageable CPU buffers allocated (and touched) once:
+                      buf.copy_(v)
+  offload_pinned      MLP 12 x (Linear(2048, 2048), GELU), batch 4096, forward under
+                      torch.autograd.graph.save_on_cpu(pin_memory=True): saved activations go
+                      D2H (pinned) during the forward and H2D during the backward
+  prefetch_overlap    the train_pinned CNN and batches, the next batch prefetched on a side
+                      stream (torch.cuda.stream) while the current step computes; the compute
+                      stream wait_stream()s the side stream before using it
+  d2d_beside_compute  MLP 4 x (Linear(4096, 4096), LayerNorm, GELU), batch 2048, while a side
+                      stream copies 1 GiB device buffers (2 x dst.copy_(src), 2 x src.clone())
+                      each step; the compute stream waits for the side stream at step end
+  ckpt_fresh_mem      ckpt_fresh profiled with profile_memory=True (allocation events of the
+                      fresh destinations in the trace)
+
+Outputs (in --out):
+  apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
+                     sync (host wall, synchronized), profiled (host wall, synchronized, step =
+                     the ProfilerStep number), and loop_total (one row: step = the number of
+                     steps, step_ns = host wall time of the whole loop, synchronize to
+                     synchronize); with --profile-sync none also profiled_total
+  app_<name>.json.gz Kineto Chrome trace of the profiled steps
+  apps_meta.json     versions (torch, CUDA, cuDNN, NCCL, Python), the device, the settings, and
+                     per app: parameter count, batch shapes, bytes moved per step, precision,
+                     optimizer, step counts, median step times, trace size, status and traceback
+Exit status 1 if any app failed, timed out or was skipped for lack of time.
+
+Usage: python3 torch_apps.py --out DIR [--apps a,b] [--quick] [--steps 30] [--warmup 5]
+       [--active 8] [--budget-s S] [--per-app-s 150] [--profile-sync step|none] [--in-process]
+--quick shrinks every model, batch and step count (a dry run of a few seconds per app).
+"""
+
+import os
+
+# NVLink multicast stays off on shared multi-GPU hosts: set before torch (and NCCL) load, and
+# inherited by every process started from here.
+os.environ.update(
+    {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1", "NVSHMEM_DISABLE_NVLS": "1"}
+)
+
+import argparse  # noqa: E402
+import csv  # noqa: E402
+import datetime  # noqa: E402
+import gzip  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import random  # noqa: E402
+import shutil  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+import warnings  # noqa: E402
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from torch import nn  # noqa: E402
+from torch.profiler import ProfilerActivity, profile, schedule  # noqa: E402
+
+ACTIVITIES = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
+STEPS_CSV = "apps_steps.csv"
+META_JSON = "apps_meta.json"
+SEED = 0
+
+
+def log(msg):
+    print(f"torch_apps: {msg}", flush=True)
+
+
+def seed_all(seed=SEED):
+    random.seed(seed)
+    torch.manual_seed(seed)  # also seeds every CUDA device
+    torch.cuda.manual_seed_all(seed)
+
+
+def numel(model):
+    return sum(p.numel() for p in model.parameters())
+
+
+def nbytes(t):
+    return t.numel() * t.element_size()
+
+
+def host_batches(count, shape, pinned, gen, kind="float", high=10):
+    """`count` CPU tensors (uniform floats, or int64 in [0, high)), pinned or pageable."""
+    out = []
+    for _ in range(count):
+        if kind == "float":
+            t = torch.rand(shape, generator=gen)
+        else:
+            t = torch.randint(0, high, shape, generator=gen, dtype=torch.int64)
+        out.append(t.pin_memory() if pinned else t)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Models
+
+
+class ConvNet(nn.Module):
+    """Four conv/BatchNorm/ReLU/max-pool blocks (width, 2w, 4w, 8w channels) and a linear head."""
+
+    def __init__(self, width, classes):
+        super().__init__()
+        chans = [3, width, 2 * width, 4 * width, 8 * width]
+        layers = []
+        for cin, cout in zip(chans[:-1], chans[1:]):
+            layers += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                       nn.ReLU(inplace=True), nn.MaxPool2d(2)]
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                                  nn.Linear(chans[-1], classes))
+
+    def forward(self, x):
+        return self.head(self.features(x))
+
+
+def mlp(width, layers, kind):
+    """Linear(width, width) blocks followed by ReLU, GELU or LayerNorm + GELU."""
+    blocks = []
+    for _ in range(layers):
+        if kind == "relu":
+            blocks += [nn.Linear(width, width), nn.ReLU()]
+        elif kind == "gelu":
+            blocks += [nn.Linear(width, width), nn.GELU()]
+        else:  # "ln_gelu"
+            blocks += [nn.Linear(width, width), nn.LayerNorm(width), nn.GELU()]
+    return nn.Sequential(*blocks)
+
+
+class Block(nn.Module):
+    """Pre-norm decoder block: causal self-attention (scaled_dot_product_attention) and a 4x MLP."""
+
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        self.ln1 = nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.ln2 = nn.LayerNorm(d)
+        self.fc1 = nn.Linear(d, 4 * d)
+        self.fc2 = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(d, dim=2)
+        q = q.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+        k = k.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+        v = v.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(a.transpose(1, 2).reshape(b, t, d))
+        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+
+class GPT(nn.Module):
+    def __init__(self, vocab, seq, d, heads, layers):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d)
+        self.pos = nn.Embedding(seq, d)
+        self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d)
+        self.head = nn.Linear(d, vocab, bias=False)  # not tied: every parameter is its own tensor
+
+    def forward(self, idx):
+        t = idx.shape[1]
+        x = self.tok(idx) + self.pos(torch.arange(t, device=idx.device))
+        for block in self.blocks:
+            x = block(x)
+        return self.head(self.ln_f(x))
+
+
+# ---------------------------------------------------------------------------------------------
+# Apps. Each builds its model and data in __init__, fills self.meta, and runs one training step
+# in step(i) without synchronizing (except where the app itself must: blocking copies).
+
+
+class App:
+    name = ""
+
+    def __init__(self, quick):
+        self.quick = quick
+        self.dev = torch.device("cuda:0")
+        self.meta = {}
+
+    def step(self, i):
+        raise NotImplementedError
+
+
+class TrainCNN(App):
+    """CNN training on host batches: pinned + non_blocking, or pageable + blocking."""
+
+    pinned = True
+    prefetch = False
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, batch, side, pool = (8, 16, 32, 2) if quick else (64, 256, 160, 4)
+        classes = 100
+        gen = torch.Generator().manual_seed(SEED)
+        self.xs = host_batches(pool, (batch, 3, side, side), self.pinned, gen)
+        self.ys = host_batches(pool, (batch,), self.pinned, gen, kind="int", high=classes)
+        self.model = ConvNet(width, classes).to(self.dev)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.01, momentum=0.9)
+        self.loss_fn = nn.CrossEntropyLoss()
+        self.side = torch.cuda.Stream() if self.prefetch else None
+        self.next = None
+        self.meta.update({
+            "model": f"ConvNet(width={width}, classes={classes})",
+            "parameters": numel(self.model),
+            "batch_shapes": [list(self.xs[0].shape), list(self.ys[0].shape)],
+            "host_batches": pool,
+            "host_memory": "pinned" if self.pinned else "pageable",
+            "h2d_bytes_per_step": nbytes(self.xs[0]) + nbytes(self.ys[0]),
+            "copy": ("non_blocking=True on a side stream, prefetched one step ahead"
+                     if self.prefetch else
+                     "non_blocking=True" if self.pinned else ".to(device), blocking"),
+            "precision": "float32 (cuDNN convolutions may use TF32: torch defaults)",
+            "optimizer": "SGD(lr=0.01, momentum=0.9)",
+        })
+
+    def fetch(self, i):
+        k = i % len(self.xs)
+        return (self.xs[k].to(self.dev, non_blocking=self.pinned),
+                self.ys[k].to(self.dev, non_blocking=self.pinned))
+
+    def prefetched(self, i):
+        """The batch for step i, prefetched during step i - 1; issues the prefetch of i + 1."""
+        if self.next is None:
+            with torch.cuda.stream(self.side):
+                self.next = self.fetch(i)
+        cur = torch.cuda.current_stream()
+        cur.wait_stream(self.side)
+        x, y = self.next
+        x.record_stream(cur)
+        y.record_stream(cur)
+        with torch.cuda.stream(self.side):
+            self.next = self.fetch(i + 1)
+        return x, y
+
+    def step(self, i):
+        x, y = self.prefetched(i) if self.prefetch else self.fetch(i)
+        self.opt.zero_grad(set_to_none=True)
+        loss = self.loss_fn(self.model(x), y)
+        loss.backward()
+        self.opt.step()
+
+
+class TrainPinned(TrainCNN):
+    name = "train_pinned"
+
+
+class TrainPageable(TrainCNN):
+    name = "train_pageable"
+    pinned = False
+
+
+class PrefetchOverlap(TrainCNN):
+    name = "prefetch_overlap"
+    prefetch = True
+
+
+class Checkpoint(App):
+    """MLP training on GPU-resident batches with a checkpoint of the state dict to the CPU after
+    every 2nd step: into fresh pageable tensors, or into pageable buffers allocated once."""
+
+    fresh = True
+    every = 2
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (256, 2, 64) if quick else (4096, 4, 2048)
+        self.model = mlp(width, layers, "relu").to(self.dev)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
+        self.data = [(torch.randn(batch, width, device=self.dev),
+                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        self.saved = None
+        self.buffers = None
+        if not self.fresh:  # allocated and touched once, reused by every checkpoint
+            self.buffers = {k: torch.empty(v.shape, dtype=v.dtype).zero_()
+                            for k, v in self.model.state_dict().items()}
+        ckpt_bytes = sum(nbytes(v) for v in self.model.state_dict().values())
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), ReLU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width], [batch, width]],
+            "data": "on the GPU (no per-step H2D)",
+            "checkpoint": ("{k: v.detach().cpu() for k, v in state_dict().items()} (fresh pageable)"
+                           if self.fresh else "buf.copy_(v) into preallocated pageable buffers"),
+            "checkpoint_every": f"after steps with step % {self.every} == 0",
+            "checkpoint_bytes": ckpt_bytes,
+            "checkpoint_tensors": len(self.model.state_dict()),
+            "precision": "float32",
+            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
+        })
+
+    def checkpoint(self):
+        if self.fresh:
+            self.saved = {k: v.detach().cpu() for k, v in self.model.state_dict().items()}
+        else:
+            for k, v in self.model.state_dict().items():
+                self.buffers[k].copy_(v)
+
+    def step(self, i):
+        x, t = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(x), t)
+        loss.backward()
+        self.opt.step()
+        if i % self.every == 0:
+            self.checkpoint()
+
+
+class CkptFresh(Checkpoint):
+    name = "ckpt_fresh"
+
+
+class CkptFreshMem(Checkpoint):
+    name = "ckpt_fresh_mem"
+    profile_memory = True
+
+
+class CkptReuse(Checkpoint):
+    name = "ckpt_reuse"
+    fresh = False
+
+
+class OffloadPinned(App):
+    """Deep MLP whose forward runs under save_on_cpu(pin_memory=True)."""
+
+    name = "offload_pinned"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (256, 3, 64) if quick else (2048, 12, 4096)
+        self.model = mlp(width, layers, "gelu").to(self.dev)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
+        self.data = [(torch.randn(batch, width, device=self.dev),
+                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        act = batch * width * 4
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width], [batch, width]],
+            "data": "on the GPU (no per-step H2D)",
+            "offload": "torch.autograd.graph.save_on_cpu(pin_memory=True) around forward + loss",
+            "saved_bytes_per_step_estimate": layers * (2 * act + width * width * 4) + 2 * act,
+            "precision": "float32",
+            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
+        })
+
+    def step(self, i):
+        x, t = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autograd.graph.save_on_cpu(pin_memory=True):
+            loss = F.mse_loss(self.model(x), t)
+        loss.backward()
+        self.opt.step()
+
+
+class D2DBesideCompute(App):
+    """MLP training on the current stream while a side stream copies large device buffers."""
+
+    name = "d2d_beside_compute"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch, copy_bytes = (256, 2, 64, 16 << 20) if quick else \
+            (4096, 4, 2048, 1 << 30)
+        self.model = mlp(width, layers, "ln_gelu").to(self.dev)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
+        self.data = [(torch.randn(batch, width, device=self.dev),
+                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        self.side = torch.cuda.Stream()
+        self.src = torch.randn(copy_bytes // 4, device=self.dev)
+        self.dst = torch.empty_like(self.src)
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), LayerNorm, GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width], [batch, width]],
+            "data": "on the GPU (no per-step H2D)",
+            "side_stream_copies": f"2 x dst.copy_(src), 2 x src.clone(), {copy_bytes} bytes each, "
+                                  "issued at step start; current stream waits at step end",
+            "d2d_bytes_per_step": 4 * copy_bytes,
+            "precision": "float32",
+            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
+        })
+
+    def step(self, i):
+        with torch.cuda.stream(self.side):
+            for _ in range(2):
+                self.dst.copy_(self.src)
+                tmp = self.src.clone()
+                del tmp
+        x, t = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(x), t)
+        loss.backward()
+        self.opt.step()
+        torch.cuda.current_stream().wait_stream(self.side)
+
+
+class GptMixed(App):
+    """Small GPT: pinned token batches, bf16 autocast, AdamW, clipping, checkpoint every 4th."""
+
+    name = "gpt_mixed"
+    every = 4
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        if quick:
+            vocab, seq, d, heads, layers, batch, pool = 512, 64, 64, 4, 2, 4, 2
+        else:
+            vocab, seq, d, heads, layers, batch, pool = 16384, 512, 768, 12, 6, 16, 4
+        gen = torch.Generator().manual_seed(SEED)
+        self.tokens = host_batches(pool, (batch, seq + 1), True, gen, kind="int", high=vocab)
+        self.vocab = vocab
+        self.model = GPT(vocab, seq, d, heads, layers).to(self.dev)
+        self.opt = torch.optim.AdamW(self.model.parameters(), lr=3e-4, weight_decay=0.1)
+        self.saved = None
+        self.meta.update({
+            "model": f"GPT(vocab={vocab}, seq={seq}, d={d}, heads={heads}, layers={layers})",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, seq + 1]],
+            "host_batches": pool,
+            "host_memory": "pinned",
+            "h2d_bytes_per_step": nbytes(self.tokens[0]),
+            "copy": "non_blocking=True",
+            "precision": "bf16 autocast, float32 parameters",
+            "optimizer": "AdamW(lr=3e-4, weight_decay=0.1), clip_grad_norm_(1.0)",
+            "checkpoint": "{k: v.detach().cpu() for k, v in state_dict().items()} (fresh pageable)",
+            "checkpoint_every": f"after steps with step % {self.every} == {self.every - 1}",
+            "checkpoint_bytes": sum(nbytes(v) for v in self.model.state_dict().values()),
+        })
+
+    def step(self, i):
+        tok = self.tokens[i % len(self.tokens)].to(self.dev, non_blocking=True)
+        x, y = tok[:, :-1], tok[:, 1:]
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
+            logits = self.model(x)
+            loss = F.cross_entropy(logits.reshape(-1, self.vocab), y.reshape(-1))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+        self.opt.step()
+        if i % self.every == self.every - 1:
+            self.saved = {k: v.detach().cpu() for k, v in self.model.state_dict().items()}
+
+
+# Run order: a time limit cuts the last ones first.
+APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
+                                  OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Timing and tracing
+
+
+def append_rows(out, rows):
+    with open(os.path.join(out, STEPS_CSV), "a", newline="") as f:
+        csv.writer(f).writerows(rows)
+
+
+def median_ns(values):
+    return int(statistics.median(values)) if values else None
+
+
+def export_gz(prof, path_gz):
+    """Exports the profiler's Chrome trace and gzips it to `path_gz`."""
+    path_json = path_gz[: -len(".gz")]
+    prof.export_chrome_trace(path_json)
+    with open(path_json, "rb") as src, gzip.open(path_gz, "wb", compresslevel=6) as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    os.remove(path_json)
+
+
+def run_unprofiled(app, args, out, info):
+    """Warm-up, then the `loop` and `sync` variants; appends their rows."""
+    sync = torch.cuda.synchronize
+    t0 = time.perf_counter()
+    for i in range(args.warmup):
+        app.step(i)
+    sync()
+    info["warmup_s"] = round(time.perf_counter() - t0, 3)
+
+    n = args.steps
+    events = [torch.cuda.Event(enable_timing=True) for _ in range(n + 1)]
+    sync()
+    start = time.perf_counter_ns()
+    events[0].record()
+    for i in range(n):
+        app.step(i)
+        events[i + 1].record()
+    sync()
+    total = time.perf_counter_ns() - start
+    loop = [round(events[i].elapsed_time(events[i + 1]) * 1e6) for i in range(n)]
+
+    per_step = []
+    for i in range(n):
+        t = time.perf_counter_ns()
+        app.step(i)
+        sync()
+        per_step.append(time.perf_counter_ns() - t)
+
+    rows = [(app.name, "loop", i, v) for i, v in enumerate(loop)]
+    rows.append((app.name, "loop_total", n, total))
+    rows += [(app.name, "sync", i, v) for i, v in enumerate(per_step)]
+    append_rows(out, rows)
+    info.update({
+        "loop_total_ns": total,
+        "loop_mean_step_ns": total // n if n else None,
+        "loop_median_step_ns": median_ns(loop),
+        "sync_median_step_ns": median_ns(per_step),
+    })
+    log(f"{app.name}: loop {total / max(n, 1) / 1e6:.2f} ms/step (mean), "
+        f"sync {info['sync_median_step_ns'] / 1e6:.2f} ms/step (median)")
+
+
+def run_profiled(app, args, out, info):
+    """1 + active steps under the profiler; exports app_<name>.json.gz; appends the rows."""
+    k = args.active
+    memory = getattr(app, "profile_memory", False)
+    path = os.path.join(out, f"app_{app.name}.json.gz")
+    exported = []
+
+    def on_trace_ready(prof):
+        t = time.perf_counter()
+        export_gz(prof, path)
+        exported.append(round(time.perf_counter() - t, 3))
+
+    step_sync = args.profile_sync == "step"
+    torch.cuda.synchronize()
+    per_step = []
+    events = [torch.cuda.Event(enable_timing=True) for _ in range(k + 2)]
+    start = time.perf_counter_ns()
+    with profile(activities=ACTIVITIES,
+                 schedule=schedule(wait=0, warmup=1, active=k, repeat=1),
+                 on_trace_ready=on_trace_ready, record_shapes=True, profile_memory=memory,
+                 with_stack=False) as prof:
+        if not step_sync:
+            events[0].record()
+        for i in range(1 + k):
+            t = time.perf_counter_ns()
+            app.step(i)
+            if step_sync:
+                torch.cuda.synchronize()
+                per_step.append(time.perf_counter_ns() - t)
+            else:
+                events[i + 1].record()
+            prof.step()
+        if not step_sync:
+            torch.cuda.synchronize()
+            total = time.perf_counter_ns() - start
+    if not exported:  # the schedule did not complete: export what the profiler holds
+        log(f"{app.name}: on_trace_ready was not called; exporting after the profile")
+        export_gz(prof, path)
+    rows = []
+    if step_sync:
+        rows = [(app.name, "profiled", i, v) for i, v in enumerate(per_step)]
+    else:
+        per_step = [round(events[i].elapsed_time(events[i + 1]) * 1e6) for i in range(1 + k)]
+        rows = [(app.name, "profiled", i, v) for i, v in enumerate(per_step)]
+        rows.append((app.name, "profiled_total", 1 + k, total))
+    append_rows(out, rows)
+    size = os.path.getsize(path)
+    try:  # which ProfilerStep#N markers the trace holds (N = 1..K in PyTorch 2.x)
+        with gzip.open(path, "rt") as f:
+            trace = json.load(f)
+        events = trace.get("traceEvents", []) if isinstance(trace, dict) else trace
+        info["trace_profiler_steps"] = sorted(
+            {e.get("name") for e in events if str(e.get("name", "")).startswith("ProfilerStep#")},
+            key=lambda n: int(n.split("#")[1]) if n.split("#")[1].isdigit() else -1)
+        info["trace_events"] = len(events)
+    except Exception as e:  # noqa: BLE001
+        info["trace_profiler_steps"] = f"unreadable ({type(e).__name__}: {e})"
+    info.update({
+        "profiled_steps": 1 + k,
+        "profiled_active_steps": k,
+        "profiled_median_step_ns": median_ns(per_step[1:]),
+        "profile_memory": memory,
+        "trace": os.path.basename(path),
+        "trace_bytes": size,
+        "trace_export_s": exported[0] if exported else None,
+    })
+    log(f"{app.name}: profiled {info['profiled_median_step_ns'] / 1e6:.2f} ms/step (median of "
+        f"active), trace {size / 1024:.0f} KiB")
+    if size > 4 << 20:
+        log(f"{app.name}: WARNING trace over 4 MiB; the archive may grow too large")
+
+
+def run_app(name, args):
+    """Runs one app (both passes) in this process; returns its meta dict (status ok/failed)."""
+    info = {"app": name, "status": "running", "pid": os.getpid()}
+    t0 = time.perf_counter()
+    try:
+        seed_all()
+        torch.cuda.init()
+        torch.cuda.reset_peak_memory_stats()
+        app = APPS[name](args.quick)
+        info.update(app.meta)
+        info["build_s"] = round(time.perf_counter() - t0, 3)
+        write_part(args.out, info)
+        t = time.perf_counter()
+        run_unprofiled(app, args, args.out, info)
+        info["unprofiled_s"] = round(time.perf_counter() - t, 3)
+        write_part(args.out, info)
+        t = time.perf_counter()
+        run_profiled(app, args, args.out, info)
+        info["profiled_s"] = round(time.perf_counter() - t, 3)
+        torch.cuda.synchronize()
+        info["max_memory_allocated"] = torch.cuda.max_memory_allocated()
+        info["status"] = "ok"
+    except Exception:  # one failed app must not lose the others
+        tb = traceback.format_exc()
+        print(f"torch_apps: FAILED {name}:\n{tb}", file=sys.stderr, flush=True)
+        info["status"] = "failed"
+        info["error"] = tb
+    info["wall_s"] = round(time.perf_counter() - t0, 3)
+    write_part(args.out, info)
+    return info
+
+
+# ---------------------------------------------------------------------------------------------
+# Metadata
+
+
+def part_path(out, name):
+    return os.path.join(out, f".apps_meta_{name}.part.json")
+
+
+def write_part(out, info):
+    tmp = part_path(out, info["app"]) + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(info, f, indent=1, default=str)
+    os.replace(tmp, part_path(out, info["app"]))
+
+
+def nccl_version():
+    try:
+        v = torch.cuda.nccl.version()  # a (major, minor, patch) tuple; an int in old releases
+        return ".".join(map(str, v)) if isinstance(v, tuple) else str(v)
+    except Exception as e:  # noqa: BLE001
+        return f"unavailable ({type(e).__name__}: {e})"
+
+
+def precision_settings():
+    """The float32 matmul/convolution precision settings in force (torch defaults here)."""
+    s = {"float32_matmul_precision": torch.get_float32_matmul_precision(),
+         "cudnn_benchmark": torch.backends.cudnn.benchmark,
+         "cudnn_deterministic": torch.backends.cudnn.deterministic}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for key, get in (("cuda_matmul_allow_tf32", lambda: torch.backends.cuda.matmul.allow_tf32),
+                         ("cudnn_allow_tf32", lambda: torch.backends.cudnn.allow_tf32),
+                         ("cuda_matmul_fp32_precision",
+                          lambda: torch.backends.cuda.matmul.fp32_precision),
+                         ("cudnn_conv_fp32_precision",
+                          lambda: torch.backends.cudnn.conv.fp32_precision)):
+            try:
+                s[key] = get()
+            except Exception:  # noqa: BLE001 (a setting this release does not have)
+                pass
+    return s
+
+
+def versions():
+    cudnn = None
+    try:
+        cudnn = torch.backends.cudnn.version()
+    except Exception:  # noqa: BLE001
+        pass
+    return {"torch": torch.__version__, "cuda": torch.version.cuda, "cudnn": cudnn,
+            "nccl": nccl_version(), "python": sys.version.split()[0],
+            "platform": platform.platform()}
+
+
+def device_meta():
+    """Device properties of cuda:0 (initializes CUDA: children only)."""
+    p = torch.cuda.get_device_properties(0)
+    return {"name": p.name, "total_memory": p.total_memory,
+            "multi_processor_count": p.multi_processor_count,
+            "capability": f"{p.major}.{p.minor}", "device_count": torch.cuda.device_count()}
+
+
+def write_meta(args, apps_info, device, started):
+    meta = {
+        "script": "tools/record/torch_apps.py",
+        "argv": sys.argv,
+        "started_utc": started,
+        "written_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "host": platform.node(),
+        "versions": versions(),
+        "device": device,
+        "precision_settings": precision_settings(),
+        "env": {k: v for k, v in sorted(os.environ.items())
+                if k.startswith(("NCCL_", "TORCH_", "NVSHMEM_", "CUDA_", "PYTORCH_"))},
+        "settings": {
+            "quick": args.quick, "warmup_steps": args.warmup, "steps": args.steps,
+            "profiled_steps": 1 + args.active, "profiled_active_steps": args.active,
+            "profile_sync": args.profile_sync, "isolation": "in-process" if args.in_process
+            else "one process per app", "seed": SEED,
+            "profiler": "profile(activities=[CPU, CUDA], schedule=schedule(wait=0, warmup=1, "
+                        "active=K, repeat=1), record_shapes=True, with_stack=False, "
+                        "profile_memory=(ckpt_fresh_mem only))",
+        },
+        "apps": apps_info,
+    }
+    tmp = os.path.join(args.out, META_JSON + ".tmp")
+    with open(tmp, "w") as f:
+        json.dump(meta, f, indent=1, default=str)
+    os.replace(tmp, os.path.join(args.out, META_JSON))
+
+
+# ---------------------------------------------------------------------------------------------
+# Driver
+
+
+def child_args(args, name):
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", name, "--out", args.out,
+           "--steps", str(args.steps), "--warmup", str(args.warmup), "--active", str(args.active),
+           "--profile-sync", args.profile_sync]
+    if args.quick:
+        cmd.append("--quick")
+    return cmd
+
+
+def run_isolated(name, args, limit_s):
+    """Runs one app in a child process limited to `limit_s`; returns its meta dict."""
+    try:
+        os.remove(part_path(args.out, name))
+    except FileNotFoundError:
+        pass
+    status, rc = None, None
+    try:
+        rc = subprocess.run(child_args(args, name), timeout=limit_s).returncode
+    except subprocess.TimeoutExpired:
+        status = "timeout"
+        log(f"{name}: TIMEOUT after {limit_s:.0f} s (child killed)")
+    except Exception:  # noqa: BLE001
+        status = "failed"
+        traceback.print_exc()
+    info = {"app": name}
+    try:
+        with open(part_path(args.out, name)) as f:
+            info = json.load(f)
+        os.remove(part_path(args.out, name))
+    except (OSError, ValueError) as e:
+        info["error"] = f"no metadata from the child ({type(e).__name__}: {e})"
+    if status is not None:
+        info["status"] = status
+    elif rc != 0 and info.get("status") == "ok":
+        info["status"] = f"failed (rc={rc})"
+    elif info.get("status") in (None, "running"):
+        info["status"] = f"failed (rc={rc})"
+    info["child_returncode"] = rc
+    return info
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, help="output folder")
+    ap.add_argument("--apps", default=",".join(APPS), help="comma-separated, from: " +
+                    ",".join(APPS))
+    ap.add_argument("--quick", action="store_true", help="tiny models and few steps (dry run)")
+    ap.add_argument("--steps", type=int, default=None, help="timed steps per unprofiled variant "
+                    "(default 30; 3 with --quick)")
+    ap.add_argument("--warmup", type=int, default=None, help="warm-up steps (default 5; 1 quick)")
+    ap.add_argument("--active", type=int, default=None,
+                    help="profiled (active) steps after the profiler's warm-up step (default 8; "
+                         "2 quick)")
+    ap.add_argument("--profile-sync", choices=("step", "none"), default="step",
+                    help="synchronize after every profiled step (default) or not")
+    ap.add_argument("--budget-s", type=float, default=None,
+                    help="stop starting apps when less than 20 s of this is left")
+    ap.add_argument("--per-app-s", type=float, default=150.0, help="time limit of one app")
+    ap.add_argument("--in-process", action="store_true", help="run every app in this process")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.steps is None:
+        args.steps = 3 if args.quick else 30
+    if args.warmup is None:
+        args.warmup = 1 if args.quick else 5
+    if args.active is None:
+        args.active = 2 if args.quick else 8
+    if args.steps < 1 or args.warmup < 0 or args.active < 1:
+        ap.error("--steps and --active must be at least 1, --warmup at least 0")
+    args.out = os.path.abspath(args.out)
+    return ap, args
+
+
+def main():
+    ap, args = parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if args.child:  # one app in this (child) process
+        if not torch.cuda.is_available():
+            print("torch_apps: no CUDA device", file=sys.stderr)
+            sys.exit(1)
+        info = run_app(args.child, args)
+        try:
+            info["device"] = device_meta()
+        except Exception as e:  # noqa: BLE001 (a broken CUDA context after a failure)
+            info["device"] = f"unavailable ({type(e).__name__}: {e})"
+        write_part(args.out, info)
+        sys.exit(0 if info["status"] == "ok" else 1)
+
+    names = [n for n in args.apps.split(",") if n]
+    unknown = [n for n in names if n not in APPS]
+    if unknown:
+        ap.error(f"unknown app(s) {unknown}; known: {', '.join(APPS)}")
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    t_start = time.monotonic()
+    with open(os.path.join(args.out, STEPS_CSV), "w", newline="") as f:
+        csv.writer(f).writerow(["app", "variant", "step", "step_ns"])
+    log(f"apps {', '.join(names)}; torch {torch.__version__}, CUDA {torch.version.cuda}; "
+        f"{'quick, ' if args.quick else ''}warm-up {args.warmup}, steps {args.steps}, "
+        f"profiled 1 + {args.active}")
+
+    apps_info, device = [], None
+    for name in names:
+        left = None if args.budget_s is None else args.budget_s - (time.monotonic() - t_start)
+        if left is not None and left < 20:
+            log(f"{name}: SKIPPED, {left:.0f} s of the budget left")
+            apps_info.append({"app": name, "status": "skipped (no time)"})
+            write_meta(args, apps_info, device, started)
+            continue
+        t = time.monotonic()
+        log(f"{name}: start")
+        if args.in_process:
+            if not torch.cuda.is_available():
+                sys.exit("torch_apps: no CUDA device")
+            info = run_app(name, args)
+            device = device or device_meta()
+            try:
+                os.remove(part_path(args.out, name))
+            except FileNotFoundError:
+                pass
+            gc_cuda()
+        else:
+            limit = args.per_app_s if left is None else min(args.per_app_s, left - 5)
+            info = run_isolated(name, args, limit)
+            device = device or info.pop("device", None)
+            info.pop("device", None)
+        apps_info.append(info)
+        log(f"{name}: {info.get('status')} in {time.monotonic() - t:.1f} s")
+        write_meta(args, apps_info, device, started)
+
+    bad = [i["app"] for i in apps_info if i.get("status") != "ok"]
+    log(f"done in {time.monotonic() - t_start:.1f} s; "
+        + (f"NOT ok: {', '.join(bad)}" if bad else "all ok"))
+    sys.exit(1 if bad else 0)
+
+
+def gc_cuda():
+    import gc
+    gc.collect()
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
