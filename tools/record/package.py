@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh archive (record.tar.gz) into the committed
-ground-truth folder tests/data/real/<machine>/.
+"""package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh or run_nccl.sh archive
+(record.tar.gz) into a committed ground-truth folder: tests/data/real/<machine>/ for run_all.sh,
+and (suggested) tests/data/real/<machine>-apps/ and <machine>-nccl/ for the other two, so that
+no file of one recording overwrites another's (each has its own summary.txt and README.md).
 
 Keeps what the validation tests and the README read, gzip'd: the copybench and concurrency
 traces (linkcast CSV) and summaries, the host memcpy rates, the NCCL benchmark table, NCCL's
 topology and graph dumps and logs, the PyTorch profiler (Kineto) traces, and the machine
-description. Drops copybench_reps.csv (the CPU-side timings duplicate the traces' GPU times).
+description; from run_apps.sh also the host rates, the interference and kernel-rate tables
+(interference_reps.csv gzip'd), the PyTorch apps' step times, metadata and Kineto traces
+(app_<name>.json.gz), and command.txt. Drops copybench_reps.csv (the CPU-side timings duplicate
+the traces' GPU times).
 Files matching a SKIP_GLOB (e.g. 'torch_train_*') are left out, to keep the committed data small
 where another machine's folder already has the same recording. Writes DEST/README.md with the machine, driver, CUDA, NCCL versions, the date and the command.
 """
@@ -20,11 +25,34 @@ import fnmatch
 import tarfile
 
 KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv", "nccl_bench.csv",
-              "torch_copy_sweep.csv", "torch_meta.json", "summary.txt"]
-KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml"]
+              "torch_copy_sweep.csv", "torch_meta.json", "summary.txt",
+              # run_apps.sh
+              "hostrates.csv", "hostrates_info.csv", "interference.csv", "interference_meta.txt",
+              "kernel_rates.csv", "apps_steps.csv", "apps_meta.json", "command.txt"]
+KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
+             "interference_reps.csv"]
 MACHINE = ["topo-m.txt", "gpus.csv", "versions.txt", "lscpu.txt", "nvidia-smi.txt", "nvlink-s.txt",
            "nvcc-version.txt", "date-u.txt", "numactl-H.txt", "topo-p2p-r.txt", "topo-p2p-w.txt",
-           "meminfo.txt", "free-g.txt"]
+           "meminfo.txt", "free-g.txt", "thp.txt"]
+LOG_PREFIXES = ("logs/nccl", "logs/torch", "logs/interference", "logs/hostrates", "logs/build")
+# What each kept file is, for the README (only the files that were written are listed).
+DESCRIBE = {
+    "hostrates.csv": "single-thread host memory rates (`measure,bytes,reps,median_gbps,min_gbps,"
+                     "max_gbps`: dram_copy, warm_copy, first_touch into fresh mappings, "
+                     "fault_only)",
+    "hostrates_info.csv": "page size, last-level cache, transparent huge pages, headline rates",
+    "interference.csv": "copies (D2D, H2D/D2H pinned and pageable, 64/256 MiB) alone and beside "
+                        "compute- and memory-bound kernels: medians per case",
+    "interference_reps.csv.gz": "every repetition of interference.csv",
+    "interference_meta.txt": "device properties, kernel shapes and work of interference.cu",
+    "kernel_rates.csv": "achieved HBM bandwidth and FP32 rate of the fill, copy and triad kernels "
+                        "and of cudaMemcpy D2D",
+    "apps_steps.csv": "PyTorch apps' step times (`app,variant,step,step_ns`: loop, loop_total, "
+                      "sync, profiled)",
+    "apps_meta.json": "versions, device, settings and per-app details of torch_apps.py",
+    "app_*.json.gz": "Kineto traces of the apps' profiled steps (ProfilerStep#N markers)",
+    "command.txt": "the recording command, commit and budget",
+}
 
 
 def main():
@@ -51,23 +79,35 @@ def main():
         for name, member in members.items():
             if name.endswith(".json.gz"):
                 open(os.path.join(dest, os.path.basename(name)), "wb").write(read(name))
-            elif name.startswith("logs/") and (name.startswith("logs/nccl") or name.startswith("logs/torch")):
+            elif name.startswith(LOG_PREFIXES):
                 with gzip.open(os.path.join(dest, name + ".gz"), "wb", compresslevel=9) as out:
                     out.write(read(name))
             elif name.startswith("machine/") and os.path.basename(name) in MACHINE:
                 open(os.path.join(dest, name), "wb").write(read(name))
-        versions = read("machine/versions.txt").decode()
-        gpus = read("machine/gpus.csv").decode().strip().splitlines()
-        date = read("machine/date-u.txt").decode().strip()
-        nvcc = read("machine/nvcc-version.txt").decode()
+
+        def text(name):
+            return read(name).decode(errors="replace") if name in members else ""
+
+        versions = text("machine/versions.txt")
+        gpus = text("machine/gpus.csv").strip().splitlines()
+        date = text("machine/date-u.txt").strip() or "?"
+        nvcc = text("machine/nvcc-version.txt")
+        command = text("command.txt")
+    script = re.search(r"^script:\s*(\S+)", command, re.M)
+    script = script.group(1) if script else "run_all.sh"
+    written = sorted(os.listdir(dest))
     rows = [r.split(", ") for r in gpus[1:]]
-    cpu_model = re.search(r"Model:\s+(\d+)", read_text(dest, "machine/lscpu.txt"))
+    lscpu = os.path.join(dest, "machine/lscpu.txt")
+    cpu_model = re.search(r"Model:\s+(\d+)", open(lscpu).read() if os.path.exists(lscpu) else "")
     driver = rows[0][-1] if rows else "?"
     cuda = re.search(r"release ([0-9.]+)", nvcc)
     nccl = re.search(r"^nccl (.*)$", versions, re.M)
     torch = re.search(r"^torch (.*)$", versions, re.M)
     with open(os.path.join(dest, "README.md"), "w") as f:
-        f.write(f"# Ground truth: {len(rows)} x {rows[0][1] if rows else '?'} ({kind})\n\n")
+        what = {"run_apps.sh": "copy interference, host rates and PyTorch apps",
+                "run_nccl.sh": "NCCL sweep"}.get(script)
+        f.write(f"# Ground truth{' (' + what + ')' if what else ''}: {len(rows)} x "
+                f"{rows[0][1] if rows else '?'} ({kind})\n\n")
         f.write(f"- machine: device kind `{kind}` of this workplace: {len(rows)} GPU(s), "
                 f"{rows[0][1] if rows else '?'}, PCIe Gen{rows[0][3] if rows else '?'} to the host; "
                 "a Firecracker VM with one visible Intel Xeon socket (lscpu: family 6 model "
@@ -75,7 +115,7 @@ def main():
         f.write(f"- driver {driver}, CUDA {cuda.group(1) if cuda else '?'}, "
                 f"NCCL {nccl.group(1) if nccl else '?'}, PyTorch {torch.group(1) if torch else '?'}\n")
         f.write(f"- recorded {date}\n")
-        f.write("- command: `bash tools/record/run_all.sh $OUT` (on the device machine), then "
+        f.write(f"- command: `bash tools/record/{script} $OUT` (on the device machine), then "
                 f"`python3 tools/record/package.py record.tar.gz {dest} {kind}"
                 + "".join(f" '{g}'" for g in skip) + "` here\n\n")
         f.write("Files: see tools/record/README.md for the formats. `*_trace.csv.gz` are linkcast CSV "
@@ -83,10 +123,12 @@ def main():
                 "PyTorch profiler (Kineto) traces; `nccl_bench.csv` is the NCCL sweep; "
                 "`hostcopy.csv` the single-thread host memcpy rate; `machine/` what nvidia-smi, "
                 "lscpu and the versions said; `logs/` NCCL and PyTorch output.\n")
-
-
-def read_text(dest, name):
-    return open(os.path.join(dest, name)).read()
+        extra = [(n, d) for n, d in DESCRIBE.items()
+                 if any(fnmatch.fnmatch(w, n) for w in written)]
+        if extra:
+            f.write("\n| file | content |\n|---|---|\n")
+            for n, d in extra:
+                f.write(f"| `{n}` | {d} |\n")
 
 
 if __name__ == "__main__":
