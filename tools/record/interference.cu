@@ -27,7 +27,7 @@
 //   mem_persistent  streaming read + write (out = in * a + b, float4) over two 2 GiB buffers,
 //                   7 passes (~10 ms on an H100), persistent grid as above
 // If a kernel alone runs outside 3..40 ms its work is rescaled to ~10 ms once, and the meta file
-// says so.
+// says so (--quick: a quarter of each).
 //
 // Also a kernel-rate sweep for classing kernels: achieved HBM bandwidth of a streaming copy
 // kernel, a triad kernel and cudaMemcpyAsync device-to-device at 256 MiB .. 4 GiB per array, and
@@ -348,9 +348,10 @@ double time_alone(const Shape& shape, cudaStream_t st, int reps) {
   return median(ns);
 }
 
-// Scales `work` so that a kernel that took `ms` takes about target_ms; 0 when it needs none.
-long long rescaled(long long work, double ms, double target_ms) {
-  if (ms >= kSaneLowMs && ms <= kSaneHighMs) return 0;
+// Scales `work` so that a kernel that took `ms` takes about target_ms; 0 when it needs none
+// (`ms` within kSaneLowMs..kSaneHighMs, both times scale).
+long long rescaled(long long work, double ms, double target_ms, double scale) {
+  if (ms >= kSaneLowMs * scale && ms <= kSaneHighMs * scale) return 0;
   if (ms <= 0.0) return 0;
   return std::max<long long>(1, std::llround(static_cast<double>(work) * target_ms / ms));
 }
@@ -597,7 +598,7 @@ int main(int argc, char** argv) {
     int passes = kMemPasses;
     Shape probe = fma_shape("fma_persistent", fills, persistent_blocks, iters);
     const double fma_ms = time_alone(probe, s.kernel, 2) * 1e-6;
-    if (const long long w = rescaled(iters, fma_ms, kTargetMs * scale)) {
+    if (const long long w = rescaled(iters, fma_ms, kTargetMs * scale, scale)) {
       const int new_iters = static_cast<int>(std::max<long long>(kManyFactor, w / kManyFactor * kManyFactor));
       notes += "fma iters rescaled from " + std::to_string(iters) + " (" + std::to_string(fma_ms) +
                " ms) to " + std::to_string(new_iters) + "\n";
@@ -605,7 +606,7 @@ int main(int argc, char** argv) {
     }
     Shape mem_probe = mem_shape(d, fills, passes);
     const double mem_ms = time_alone(mem_probe, s.kernel, 2) * 1e-6;
-    if (const long long w = rescaled(passes, mem_ms, kTargetMs * scale)) {
+    if (const long long w = rescaled(passes, mem_ms, kTargetMs * scale, scale)) {
       notes += "mem passes rescaled from " + std::to_string(passes) + " (" +
                std::to_string(mem_ms) + " ms) to " + std::to_string(w) + "\n";
       passes = static_cast<int>(w);
