@@ -583,10 +583,10 @@ def run_profiled(app, args, out, info):
                 per_step.append(time.perf_counter_ns() - t)
             else:
                 events[i + 1].record()
+                if i == k:  # the whole loop, before the last prof.step() stops and exports
+                    torch.cuda.synchronize()
+                    total = time.perf_counter_ns() - start
             prof.step()
-        if not step_sync:
-            torch.cuda.synchronize()
-            total = time.perf_counter_ns() - start
     if not exported:  # the schedule did not complete: export what the profiler holds
         log(f"{app.name}: on_trace_ready was not called; exporting after the profile")
         export_gz(prof, path)
