@@ -7,13 +7,18 @@ torch.multiprocessing.spawn after the variant's environment is set, so NCCL read
   tree         NCCL_ALGO=Tree (allreduce only: NCCL has no Tree for the other collectives and
                fails them with "no algorithm/protocol available")
   p2p_disable  NCCL_P2P_DISABLE=1 (GPU-to-GPU traffic then goes through host shared memory)
+  ring_simple, ring_ll128, ring_ll    NCCL_ALGO=Ring with NCCL_PROTO=Simple, LL128 or LL
+  tree_simple, tree_ll128, tree_ll    NCCL_ALGO=Tree with NCCL_PROTO=Simple, LL128 or LL
+                                      (allreduce only, as tree)
+  proto_simple, proto_ll128, proto_ll NCCL_PROTO alone (NCCL picks the algorithm)
 NVLink multicast (NVLS) is always off. NCCL_DEBUG=INFO with subsystems INIT,GRAPH,TUNING,ENV goes
 to the processes' stdout: redirect it to a log per variant. --dump-topology also writes NCCL's
 topology and graph XML (NCCL_TOPO_DUMP_FILE, NCCL_GRAPH_DUMP_FILE) into --out.
 
 Collectives (float32): allreduce, allgather, reducescatter, broadcast, alltoall
-(all_to_all_single). Sizes 8 B .. 512 MiB in powers of 4, plus 256 MiB and 1 GiB, each the whole
-buffer as nccl-tests counts it: allreduce/broadcast the buffer, allgather its output,
+(all_to_all_single). Sizes (--sizes): `default` 8 B .. 512 MiB in powers of 4, plus 256 MiB and
+1 GiB; `pow2` every power of two from 1 MiB to 4 GiB; both cut at --max-bytes (default 1 GiB for
+`default`, 4 GiB for `pow2`). Each size is the whole buffer as nccl-tests counts it: allreduce/broadcast the buffer, allgather its output,
 reducescatter its input, alltoall each rank's send buffer (rounded down to whole elements per
 rank). Per size: 3 warm-up calls, then `iters` calls (20 up to 64 MiB, 5 above) between two CUDA
 events; time_us is the slowest rank's mean per call, algbw = bytes / time, busbw = algbw times
@@ -50,9 +55,17 @@ VARIANTS = {
     "tree": ({"NCCL_ALGO": "Tree"}, ("allreduce",)),
     "p2p_disable": ({"NCCL_P2P_DISABLE": "1"}, ALL_COLLECTIVES),
 }
+for _key, _proto in (("simple", "Simple"), ("ll128", "LL128"), ("ll", "LL")):
+    VARIANTS[f"ring_{_key}"] = ({"NCCL_ALGO": "Ring", "NCCL_PROTO": _proto}, ALL_COLLECTIVES)
+    VARIANTS[f"tree_{_key}"] = ({"NCCL_ALGO": "Tree", "NCCL_PROTO": _proto}, ("allreduce",))
+    VARIANTS[f"proto_{_key}"] = ({"NCCL_PROTO": _proto}, ALL_COLLECTIVES)
 # Variables a variant may set; cleared first so that one variant never leaks into another.
 VARIANT_KEYS = ("NCCL_ALGO", "NCCL_PROTO", "NCCL_P2P_DISABLE")
-SIZES = sorted({8 * 4**k for k in range(14)} | {128 << 20, 256 << 20, 512 << 20, 1 << 30})
+SIZE_SETS = {
+    "default": sorted({8 * 4**k for k in range(14)} | {128 << 20, 256 << 20, 512 << 20, 1 << 30}),
+    "pow2": [1 << k for k in range(20, 33)],  # 1 MiB .. 4 GiB
+}
+DEFAULT_MAX_BYTES = {"default": 1 << 30, "pow2": 4 << 30}
 DTYPE = torch.float32
 DTYPE_NAME = str(DTYPE).removeprefix("torch.")
 WARMUP = 3
@@ -118,14 +131,14 @@ def time_call(call, iters, device):
     return seconds.item()
 
 
-def worker(rank, n, init_file, variant, csv_path, max_bytes):
+def worker(rank, n, init_file, variant, csv_path, sizes):
     device = torch.device("cuda", rank)
     torch.cuda.set_device(device)
     dist.init_process_group("nccl", init_method=f"file://{init_file}", rank=rank, world_size=n,
                             device_id=device, timeout=datetime.timedelta(seconds=120))
     try:
         for collective in VARIANTS[variant][1]:
-            for nbytes in (s for s in SIZES if s <= max_bytes):
+            for nbytes in sizes:
                 counted, call = make_call(collective, nbytes, n, device)
                 iters = iters_for(counted)
                 t = time_call(call, iters, device)
@@ -136,6 +149,7 @@ def worker(rank, n, init_file, variant, csv_path, max_bytes):
                     with open(csv_path, "a") as f:
                         f.write(f"{variant},{collective},{n},{counted},{DTYPE_NAME},{t * 1e6:.3f},"
                                 f"{algbw:.6g},{busbw:.6g},{iters}\n")
+            torch.cuda.empty_cache()  # the next collective's largest buffers need the room
             if rank == 0:
                 print(f"nccl_bench: {variant} {collective} done", flush=True)
         dist.barrier()
@@ -160,11 +174,15 @@ def main():
     ap.add_argument("--csv", help="CSV to append rows to (default: <out>/nccl_bench.csv)")
     ap.add_argument("--dump-topology", action="store_true",
                     help="write nccl_topo.xml and nccl_graph.xml into --out")
-    ap.add_argument("--max-bytes", type=parse_bytes, default=1 << 30,
-                    help="largest size (suffix K, M or G allowed)")
+    ap.add_argument("--sizes", choices=sorted(SIZE_SETS), default="default",
+                    help="default: 8 B .. 1 GiB (powers of 4 and more); pow2: 1 MiB .. 4 GiB")
+    ap.add_argument("--max-bytes", type=parse_bytes, default=None,
+                    help="largest size (suffix K, M or G allowed; default 1G, 4G for pow2)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     csv_path = args.csv or os.path.join(args.out, "nccl_bench.csv")
+    max_bytes = DEFAULT_MAX_BYTES[args.sizes] if args.max_bytes is None else args.max_bytes
+    sizes = [s for s in SIZE_SETS[args.sizes] if s <= max_bytes]
     n = torch.cuda.device_count()
     if n < 2:
         print(f"nccl_bench: {n} GPU(s): nothing to measure", flush=True)
@@ -182,6 +200,8 @@ def main():
     meta = {
         "variant": args.variant,
         "nranks": n,
+        "sizes": args.sizes,
+        "max_bytes": max_bytes,
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "nccl": nccl_version(),
@@ -197,7 +217,7 @@ def main():
     print(f"nccl_bench: variant {args.variant}, {n} ranks, NCCL {meta['nccl']}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         mp.spawn(worker, args=(n, os.path.join(tmp, "rendezvous"), args.variant, csv_path,
-                               args.max_bytes), nprocs=n, join=True)
+                               sizes), nprocs=n, join=True)
 
 
 if __name__ == "__main__":

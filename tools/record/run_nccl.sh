@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# run_nccl.sh OUTDIR: the NCCL sweep for linkcast's collective models on a 2- to 8-GPU machine,
+# in one command: every power of two from 1 MiB to 4 GiB (nccl_bench.py --sizes pow2), for the
+# default variant (with NCCL's topology and graph dumps), then NCCL_ALGO=Ring and Tree, then the
+# forced algorithm/protocol pairs (Ring and Tree with NCCL_PROTO=LL, LL128, Simple), each in a
+# fresh set of processes with NCCL_DEBUG=INFO (INIT,GRAPH,TUNING,ENV) kept in
+# logs/nccl_<variant>.log.
+#
+# Each step runs under its own time limit and all within one budget (RECORD_BUDGET_S, default
+# 540 s, of which 15 s are kept for the summary and the archive); steps run most important
+# first, so that a short budget loses the protocol variants. At the end OUTDIR holds only:
+#   record.tar.gz  everything (record/: nccl_bench.csv, nccl_<variant>_meta.json, nccl_topo.xml,
+#                  nccl_graph.xml, logs/, machine/, command.txt, summary.txt)
+#   summary.txt    what ran, what failed, wall time per step, headline numbers, archive size
+# Buffers reach 4 GiB (alltoall: 4 GiB in and out per GPU), fine on 80 GB and 141 GB GPUs.
+# Run from anywhere, e.g. from the repository root: bash tools/record/run_nccl.sh "$OUT".
+
+set -uo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: bash run_nccl.sh OUTDIR" >&2
+  exit 2
+fi
+mkdir -p "$1" || exit 1
+OUTDIR=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+REC="$OUTDIR/record"   # staging folder: becomes record/ inside the archive
+rm -rf "$REC" "$OUTDIR/record.tar.gz" "$OUTDIR/summary.txt"
+mkdir -p "$REC/machine" "$REC/logs"
+
+# NVLink multicast must stay off on shared multi-GPU hosts, in every process started from here.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# CUDA device indices in PCI bus order, as nvidia-smi and NCCL's topology number them.
+export CUDA_DEVICE_ORDER=PCI_BUS_ID
+export PYTHONUNBUFFERED=1
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+PY=${PYTHON:-python3}
+BUDGET=${RECORD_BUDGET_S:-540}
+LOG_TAG=run_nccl
+export REC HERE REPO NVCC PY
+# shellcheck source=record_lib.sh
+source "$HERE/record_lib.sh"
+
+NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+if [[ "$NGPU" -eq 0 ]]; then
+  NGPU=$("$PY" -c 'import torch; print(torch.cuda.device_count())' 2>/dev/null || echo 0)
+fi
+log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
+{
+  echo "command: bash tools/record/run_nccl.sh OUTDIR"
+  echo "script:  run_nccl.sh"
+  echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
+  echo "budget:  ${BUDGET} s"
+  echo "sizes:   pow2 (1 MiB .. 4 GiB)"
+  echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+} >"$REC/command.txt"
+
+run_step machine 60 machine_info
+# Most important first.
+VARIANTS=(default ring tree ring_ll ring_ll128 ring_simple tree_ll tree_ll128 tree_simple)
+if [[ "$NGPU" -lt 2 ]]; then
+  for variant in "${VARIANTS[@]}"; do skip_step "nccl_$variant" "$NGPU GPU"; done
+else
+  run_step nccl_default 120 "$PY" "$HERE/nccl_bench.py" --variant default --out "$REC" \
+    --sizes pow2 --dump-topology
+  for variant in "${VARIANTS[@]:1}"; do
+    run_step "nccl_$variant" 90 "$PY" "$HERE/nccl_bench.py" --variant "$variant" --out "$REC" \
+      --sizes pow2
+  done
+fi
+
+finish_record "linkcast ground-truth recording (run_nccl.sh)" "$PY" "$HERE/headline.py" "$REC"
