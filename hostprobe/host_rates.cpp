@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -231,6 +232,43 @@ RateStat measure_fault_only(const ProbeOptions& o, std::size_t page, std::size_t
   return summarize("fault_only", bytes, std::move(ns));
 }
 
+// Chunk by chunk from a cold pre-touched source into one reused destination chunk.
+RateStat measure_stage_in(const ProbeOptions& o, std::size_t total, std::size_t chunk) {
+  Mapping src = touched(total, kFill);
+  Mapping dst = touched(chunk, 0);
+  Mapping flush = touched(total, 1);  // evicts the source from the cache between reps
+  std::vector<double> ns;
+  for (int rep = 0; rep < o.stage_reps; ++rep) {
+    std::memset(flush.data(), static_cast<int>(rep), flush.size());
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t off = 0; off + chunk <= total; off += chunk) std::memcpy(dst.data(), src.data() + off, chunk);
+    const auto t1 = std::chrono::steady_clock::now();
+    check_copy(dst.data(), chunk, kFill);
+    ns.push_back(elapsed_ns(t0, t1));
+  }
+  return summarize("stage_in", total, std::move(ns));
+}
+
+// One reused (cache-warm) source chunk into consecutive chunks of the destination: pre-touched
+// and reused across reps, or (fresh) a new mapping per rep.
+RateStat measure_stage_out(const ProbeOptions& o, std::size_t total, std::size_t chunk, bool fresh) {
+  Mapping src = touched(chunk, kFill);
+  std::vector<double> ns;
+  std::optional<Mapping> reused;
+  if (!fresh) reused.emplace(touched(total, 0));
+  for (int rep = 0; rep < o.stage_reps; ++rep) {
+    std::optional<Mapping> fresh_dst;
+    if (fresh) fresh_dst.emplace(total);
+    unsigned char* dst = fresh ? fresh_dst->data() : reused->data();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t off = 0; off + chunk <= total; off += chunk) std::memcpy(dst + off, src.data(), chunk);
+    const auto t1 = std::chrono::steady_clock::now();
+    check_copy(dst, total - total % chunk, kFill);
+    ns.push_back(elapsed_ns(t0, t1));
+  }
+  return summarize(fresh ? "stage_out_fresh" : "stage_out", total, std::move(ns));
+}
+
 void write_stat(std::ostream& out, const RateStat& s) {
   out << s.measure << ',' << s.bytes << ',' << s.reps << ',' << s.median_gbps << ','
       << s.min_gbps << ',' << s.max_gbps << '\n';
@@ -247,6 +285,8 @@ ProbeOptions ProbeOptions::quick() {
                                std::size_t{64} << 20};
   o.first_touch_reps = 3;
   o.first_touch_big_reps = 2;
+  o.stage_bytes = std::size_t{256} << 20;
+  o.stage_reps = 2;
   return o;
 }
 
@@ -281,6 +321,15 @@ HostRates measure_host_rates(const ProbeOptions& o) {
       r.fault_only.push_back(measure_fault_only(o, r.page_size_bytes, bytes));
     }
   }
+  const std::size_t stage = std::min(o.stage_bytes, o.max_bytes);
+  if (stage >= o.stage_chunk_bytes && o.stage_chunk_bytes > 0 && o.stage_reps > 0) {
+    r.stage_in = measure_stage_in(o, stage, o.stage_chunk_bytes);
+    r.stage_out = measure_stage_out(o, stage, o.stage_chunk_bytes, false);
+    r.stage_out_fresh = measure_stage_out(o, stage, o.stage_chunk_bytes, true);
+    r.stage_in_gbps = r.stage_in.median_gbps;
+    r.stage_out_gbps = r.stage_out.median_gbps;
+    r.stage_out_fresh_gbps = r.stage_out_fresh.median_gbps;
+  }
   if (!r.first_touch.empty()) r.first_touch_gbps = r.first_touch.back().median_gbps;
   if (!r.fault_only.empty()) {
     r.fault_only_gbps = r.fault_only.back().median_gbps;
@@ -299,6 +348,8 @@ void write_host_rates_csv(std::ostream& out, const HostRates& r) {
   for (const RateStat& s : r.warm_copy) write_stat(text, s);
   for (const RateStat& s : r.first_touch) write_stat(text, s);
   for (const RateStat& s : r.fault_only) write_stat(text, s);
+  for (const RateStat* s : {&r.stage_in, &r.stage_out, &r.stage_out_fresh})
+    if (s->reps > 0) write_stat(text, *s);
   out << text.str();
 }
 
@@ -315,7 +366,10 @@ void write_host_info_csv(std::ostream& out, const HostRates& r) {
        << "warm_copy_best_gbps," << r.warm_copy_best_gbps << '\n'
        << "first_touch_gbps," << r.first_touch_gbps << '\n'
        << "fault_only_gbps," << r.fault_only_gbps << '\n'
-       << "fault_ns_per_page," << r.fault_ns_per_page << '\n';
+       << "fault_ns_per_page," << r.fault_ns_per_page << '\n'
+       << "stage_in_gbps," << r.stage_in_gbps << '\n'
+       << "stage_out_gbps," << r.stage_out_gbps << '\n'
+       << "stage_out_fresh_gbps," << r.stage_out_fresh_gbps << '\n';
   out << text.str();
 }
 

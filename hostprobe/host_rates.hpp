@@ -38,6 +38,15 @@ struct ProbeOptions {
   int first_touch_reps = 5;
   /// Reps for first-touch sizes of 256 MiB and more (they take the most time).
   int first_touch_big_reps = 3;
+  /// Staging-shaped copies, as the CUDA driver stages a pageable copy through a small pinned
+  /// buffer: `stage_in` copies a cold (pre-touched, larger than the cache) source chunk by chunk
+  /// into one reused chunk-sized destination (a host-to-device copy's CPU side); `stage_out`
+  /// copies one reused chunk into consecutive chunks of a pre-touched destination (device to
+  /// host into a buffer used before), `stage_out_fresh` into a fresh mapping (device to host
+  /// into a new tensor). 0 bytes: skipped.
+  std::size_t stage_bytes = std::size_t{1} << 30;
+  std::size_t stage_chunk_bytes = std::size_t{2} << 20;
+  int stage_reps = 3;
   /// Cap on any one buffer; larger sizes are skipped.
   std::size_t max_bytes = std::size_t{1} << 30;
 
@@ -68,6 +77,9 @@ struct HostRates {
   std::vector<RateStat> warm_copy;    ///< one per warm size
   std::vector<RateStat> first_touch;  ///< one per size
   std::vector<RateStat> fault_only;   ///< one per size
+  RateStat stage_in;                  ///< cold source -> one reused chunk
+  RateStat stage_out;                 ///< one reused chunk -> pre-touched destination
+  RateStat stage_out_fresh;           ///< one reused chunk -> fresh destination
 
   // Headline figures (medians).
   double dram_copy_gbps = 0.0;       ///< single-thread memcpy, DRAM to DRAM
@@ -75,6 +87,9 @@ struct HostRates {
   double first_touch_gbps = 0.0;     ///< copy into fresh memory, largest size measured
   double fault_only_gbps = 0.0;      ///< bytes of fresh mapping faulted in per second, largest size
   double fault_ns_per_page = 0.0;    ///< page_size_bytes / fault_only_gbps, in ns
+  double stage_in_gbps = 0.0;        ///< stage_in median
+  double stage_out_gbps = 0.0;       ///< stage_out median
+  double stage_out_fresh_gbps = 0.0; ///< stage_out_fresh median
 };
 
 /// Runs every measurement of `options` on the calling thread. Throws std::runtime_error when a
@@ -82,7 +97,8 @@ struct HostRates {
 HostRates measure_host_rates(const ProbeOptions& options);
 
 /// CSV: header `measure,bytes,reps,median_gbps,min_gbps,max_gbps`, then one row per measurement
-/// (dram_copy, warm_copy per size, first_touch per size, fault_only per size).
+/// (dram_copy, warm_copy per size, first_touch per size, fault_only per size, stage_in,
+/// stage_out, stage_out_fresh).
 void write_host_rates_csv(std::ostream& out, const HostRates& rates);
 
 /// CSV `key,value`: page_size_bytes, llc_bytes, thp_mode, and the headline figures.
