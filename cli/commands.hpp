@@ -4,6 +4,10 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
+#include <string>
+
+#include "core/error.hpp"
 
 namespace linkcast::cli {
 
@@ -19,7 +23,25 @@ void add_simulate_command(CLI::App& app, Runner& run);
 void add_matrix_command(CLI::App& app, Runner& run);
 void add_report_command(CLI::App& app, Runner& run);
 
+/// The help of a positional TRACE: the formats linkcast reads.
+inline constexpr const char* kTraceHelp =
+    "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV";
+
 /// A CLI11 validator for sizes with units (B, KB, MiB, ...).
 CLI::Validator size_validator();
+
+/// The input of `matrix`, `simulate` and `report`: a trace file (the positional TRACE) or
+/// --workload SPEC, exactly one. CLI11 enforces it: the two options form an option group that
+/// requires one of them. `usage_error` is what a user who gives neither or both is told.
+void add_trace_or_workload(CLI::App& cmd, std::string& trace, std::string& workload, const std::string& workload_help,
+                           std::string usage_error);
+
+/// What linkcast prints for a CLI11 parse error of `app`: the chosen command's `usage_error`
+/// when the error is its trace-or-workload group's; nullopt for CLI11's own message.
+[[nodiscard]] std::optional<std::string> input_usage_error(const CLI::App& app, const CLI::ParseError& error);
+
+/// A ChoiceError as the user of `app`'s chosen command reads it: with the command's option for
+/// the choice (--map, --gpus, --algo/--proto) where it has one, else as the library says it.
+[[nodiscard]] std::string choice_message(const CLI::App& app, const ChoiceError& error);
 
 }  // namespace linkcast::cli

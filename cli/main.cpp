@@ -51,11 +51,18 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "linkcast: error: " << e.what() << "\nRun 'linkcast --help' or 'linkcast <command> --help'.\n";
+    if (const auto usage = linkcast::cli::input_usage_error(app, e)) {
+      std::cerr << "linkcast: error: " << *usage << "\n";
+    } else {
+      std::cerr << "linkcast: error: " << e.what() << "\nRun 'linkcast --help' or 'linkcast <command> --help'.\n";
+    }
     return linkcast::kExitBadInput;
   }
   try {
     return run ? run() : 0;
+  } catch (const linkcast::ChoiceError& e) {
+    std::cerr << "linkcast: error: " << linkcast::cli::choice_message(app, e) << "\n";
+    return linkcast::kExitBadInput;
   } catch (const linkcast::InputError& e) {
     std::cerr << "linkcast: error: " << e.what() << "\n";
     return linkcast::kExitBadInput;

@@ -29,10 +29,10 @@ void add_matrix_command(CLI::App& app, Runner& run) {
     int channels = 0;
   };
   auto opt = std::make_shared<Options>();
-  cmd->add_option("trace", opt->trace,
-                  "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV");
-  cmd->add_option("--workload", opt->workload,
-                  "Run a synthetic workload instead: NAME[:key=value,...]; `--workload help` lists them");
+  add_trace_or_workload(*cmd, opt->trace, opt->workload,
+                        "Run a synthetic workload instead: NAME[:key=value,...]; `--workload help` lists them",
+                        "matrix: give a trace file or --workload SPEC (one of them), e.g. `linkcast matrix --workload "
+                        "stencil2d:periodic=1`");
   cmd->add_option("--node", opt->node,
                   "Node (YAML): lists all its CPUs and GPUs, places 'host' on each GPU's socket, sets workload GPUs");
   cmd->add_option("--by", opt->by, "type | object | line | comm | device")
@@ -58,11 +58,6 @@ void add_matrix_command(CLI::App& app, Runner& run) {
       if (opt->workload == "help") {
         std::cout << synthetic::workload_help();
         return 0;
-      }
-      if (opt->trace.empty() == opt->workload.empty()) {
-        throw InputError(
-            "matrix: give a trace file or --workload SPEC (one of them), e.g. `linkcast matrix --workload "
-            "stencil2d:periodic=1`");
       }
       std::optional<topology::Node> node;
       if (!opt->node.empty()) node = topology::load_node(opt->node);

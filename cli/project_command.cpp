@@ -25,9 +25,7 @@ void add_project_command(CLI::App& app, Runner& run) {
   auto opt = std::make_shared<Options>();
   cmd->add_option("--from", opt->from, "Node the trace was recorded on (YAML)")->required();
   cmd->add_option("--to", opt->to, "Node to project onto (YAML)")->required();
-  cmd->add_option("trace", opt->trace,
-                  "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV")
-      ->required();
+  cmd->add_option("trace", opt->trace, kTraceHelp)->required();
   cmd->add_option("--actual", opt->actual, "Trace recorded on the target node, to score the projection (WMAPE)");
   cmd->add_option("--model", opt->models,
                   "Model(s) to project with (repeatable; default: all). `linkcast models` lists them");

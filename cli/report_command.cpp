@@ -46,11 +46,11 @@ void add_report_command(CLI::App& app, Runner& run) {
     bool timings = false;
   };
   auto opt = std::make_shared<Options>();
-  cmd->add_option("trace", opt->trace,
-                  "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV");
-  cmd->add_option(
-      "--workload", opt->workload,
-      "Run a synthetic workload instead: NAME[:key=value,...]; `linkcast report --workload help` lists them");
+  add_trace_or_workload(
+      *cmd, opt->trace, opt->workload,
+      "Run a synthetic workload instead: NAME[:key=value,...]; `linkcast report --workload help` lists them",
+      "report: give a trace file or --workload SPEC (exactly one of them), e.g. `linkcast report --workload stencil2d "
+      "--node configs/dgx1-v100.yaml -o report.html`");
   cmd->add_option("--node", opt->node, "Node the trace ran on (YAML): simulated, drawn, and the projection's source")
       ->required();
   cmd->add_option("--to", opt->to, "Also project the trace onto this node (YAML) and show the projection view");
@@ -75,10 +75,6 @@ void add_report_command(CLI::App& app, Runner& run) {
         std::cout << synthetic::workload_help();
         return 0;
       }
-      if (opt->trace.empty() == opt->workload.empty())
-        throw InputError(
-            "report: give a trace file or --workload SPEC (exactly one of them), e.g. `linkcast report --workload "
-            "stencil2d --node configs/dgx1-v100.yaml -o report.html`");
       const model::Model* chosen = nullptr;
       if (!opt->model.empty()) {
         const auto names = model::model_names();

@@ -50,10 +50,9 @@ void add_simulate_command(CLI::App& app, Runner& run) {
   };
   auto opt = std::make_shared<Options>();
   cmd->add_option("node", opt->node, "Node description (YAML, configs/SCHEMA.md)")->required();
-  cmd->add_option("trace", opt->trace,
-                  "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV");
-  cmd->add_option("--workload", opt->workload,
-                  "Synthetic workload NAME[:key=value,...] instead of a trace, e.g. nccl-allreduce:bytes=1GiB");
+  add_trace_or_workload(*cmd, opt->trace, opt->workload,
+                        "Synthetic workload NAME[:key=value,...] instead of a trace, e.g. nccl-allreduce:bytes=1GiB",
+                        "simulate: give a trace file or --workload SPEC (exactly one of them)");
   cmd->add_option("--gpus", opt->gpus,
                   "Node GPUs to run on, e.g. 0-3 or 4;5;6;7: a trace's gpu0, gpu1, ... are placed on them in "
                   "order; a workload runs on them (its gpus= key wins)");
@@ -71,8 +70,6 @@ void add_simulate_command(CLI::App& app, Runner& run) {
   cmd->add_option("--bins", opt->bins, "Utilisation-over-time bins per link")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->callback([opt, &run]() {
     run = [opt]() {
-      if (opt->trace.empty() == opt->workload.empty())
-        throw InputError("simulate: give a trace file or --workload SPEC (exactly one of them)");
       sim::SimOptions options;
       options.solver = opt->solver;
       (void)sim::make_solver(opt->solver);  // unknown names fail before any work

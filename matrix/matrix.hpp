@@ -39,6 +39,7 @@ enum class CommType : std::uint8_t {
   send_recv,       // point-to-point sends (recvs only check them)
 };
 inline constexpr std::size_t kCommTypeCount = 7;
+static_assert(kCommTypeCount == static_cast<std::size_t>(CommType::send_recv) + 1, "kCommTypeCount counts every CommType");
 std::string_view to_string(CommType type);
 /// One line on what the type covers.
 std::string_view describe(CommType type);

@@ -11,18 +11,33 @@
 
 namespace linkcast::model {
 
-double path_effective_gbps(const PathSpec& path, const Transfer& t) {
+double hop_effective_gbps(const LinkSpec& hop, const Transfer& t) {
+  return effective_gbps(hop, t.bytes, t.access, t.request_bytes);
+}
+
+double hop_ahead_effective_gbps(const LinkSpec& hop, const Transfer& t) {
+  return ahead_effective_gbps(hop, t.bytes, t.access);
+}
+
+double hop_peak_gbps(const LinkSpec& hop, const Transfer& /*t*/) { return hop.gbps(); }
+
+namespace {
+
+/// The slowest hop of the path by `hop_gbps`; infinity for a path without hops.
+double slowest_hop_gbps(const PathSpec& path, const Transfer& t, HopGbpsFn hop_gbps) {
   double bw = std::numeric_limits<double>::infinity();
-  for (const LinkSpec& hop : path.hops)
-    bw = std::min(bw, effective_gbps(hop, t.bytes, t.access, t.request_bytes));
+  for (const LinkSpec& hop : path.hops) bw = std::min(bw, hop_gbps(hop, t));
   return bw;
 }
 
+}  // namespace
+
+double path_effective_gbps(const PathSpec& path, const Transfer& t) {
+  return slowest_hop_gbps(path, t, &hop_effective_gbps);
+}
+
 double path_ahead_effective_gbps(const PathSpec& path, const Transfer& t) {
-  double bw = std::numeric_limits<double>::infinity();
-  for (const LinkSpec& hop : path.hops)
-    bw = std::min(bw, ahead_effective_gbps(hop, t.bytes, t.access));
-  return bw;
+  return slowest_hop_gbps(path, t, &hop_ahead_effective_gbps);
 }
 
 double ahead_time_ns(const PathSpec& path, const Transfer& t) {
@@ -83,11 +98,11 @@ constexpr std::array<Model, 4> kModels = {{
     {"default",
      "linkcast: wire-level PCIe/NVLink packets, D2D reads+writes memory, pageable staging "
      "overlaps the CPU copy with the DMA",
-     &default_time_ns},
+     &default_time_ns, &hop_effective_gbps, true},
     {"ahead", "AHEAD (IPDPSW 2019) as published: LogGP with its PCIe/NVLink packet equations",
-     &ahead_time_ns},
-    {"peak", "L + O + n / peak link bandwidth (AHEAD's Peak BW baseline)", &peak_time_ns},
-    {"envelope", "n / peak link bandwidth (back-of-envelope baseline)", &envelope_time_ns},
+     &ahead_time_ns, &hop_ahead_effective_gbps, true},
+    {"peak", "L + O + n / peak link bandwidth (AHEAD's Peak BW baseline)", &peak_time_ns, &hop_peak_gbps, true},
+    {"envelope", "n / peak link bandwidth (back-of-envelope baseline)", &envelope_time_ns, &hop_peak_gbps, false},
 }};
 
 }  // namespace

@@ -22,24 +22,39 @@
 namespace linkcast::model {
 
 using TransferTimeFn = double (*)(const PathSpec& path, const Transfer& transfer);
+using HopGbpsFn = double (*)(const LinkSpec& hop, const Transfer& transfer);
 
+/// A registered model: everything a consumer may ask of it, so a new model is one more entry
+/// here and no edit anywhere else.
 struct Model {
   std::string_view name;
   std::string_view description;  // one line, shown by `linkcast models`
   TransferTimeFn time_ns;
+  /// The data rate the model credits one link hop with at this transfer's size and access,
+  /// GB/s (at most the hop's peak): its packet accounting. The simulator shares links by it.
+  HopGbpsFn hop_effective_gbps;
+  /// Whether time_ns adds the transfer's fixed cost (L + O); envelope does not.
+  bool charges_fixed_cost;
 };
 
 /// All registered models, in the order reports show them (default first).
-std::span<const Model> all_models();
+[[nodiscard]] std::span<const Model> all_models();
 /// The model called `name`; throws InputError listing the valid names if there is none.
-const Model& find_model(std::string_view name);
-std::vector<std::string> model_names();
+[[nodiscard]] const Model& find_model(std::string_view name);
+[[nodiscard]] std::vector<std::string> model_names();
 
 // The models themselves, exposed for tests and benchmarks.
 double ahead_time_ns(const PathSpec& path, const Transfer& t);
 double default_time_ns(const PathSpec& path, const Transfer& t);
 double peak_time_ns(const PathSpec& path, const Transfer& t);
 double envelope_time_ns(const PathSpec& path, const Transfer& t);
+
+/// One hop's effective bandwidth under linkcast's packet accounting (`default`), GB/s.
+double hop_effective_gbps(const LinkSpec& hop, const Transfer& t);
+/// The same under AHEAD's equations (`ahead`).
+double hop_ahead_effective_gbps(const LinkSpec& hop, const Transfer& t);
+/// The hop's peak, for models that count no packet overheads (`peak`, `envelope`).
+double hop_peak_gbps(const LinkSpec& hop, const Transfer& t);
 
 /// Lowest effective bandwidth over the path's hops under linkcast's packet accounting, GB/s.
 double path_effective_gbps(const PathSpec& path, const Transfer& t);

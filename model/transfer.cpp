@@ -40,8 +40,9 @@ double PathSpec::peak_gbps() const {
 Access copy_access(PathClass cls) { return cls == PathClass::h2d ? Access::read : Access::write; }
 
 namespace {
-constexpr std::array<std::string_view, kCopyClassCount> kCopyClassNames = {
-    "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h", "memset"};
+constexpr auto kCopyClassNames = std::to_array<std::string_view>(
+    {"h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h", "memset"});
+static_assert(kCopyClassNames.size() == kCopyClassCount, "one name per CopyClass");
 }
 
 std::string_view to_string(CopyClass c) { return kCopyClassNames[static_cast<std::size_t>(c)]; }

@@ -42,6 +42,7 @@ enum class CopyClass : unsigned char {
   memset,
 };
 inline constexpr std::size_t kCopyClassCount = 8;
+static_assert(kCopyClassCount == static_cast<std::size_t>(CopyClass::memset) + 1, "kCopyClassCount counts every CopyClass");
 std::string_view to_string(CopyClass c);
 std::optional<CopyClass> parse_copy_class(std::string_view name);
 /// The copy class of a copy-engine copy over a path of class `cls`.

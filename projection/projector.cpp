@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/strings.hpp"
 #include "nccl/pricing.hpp"
+#include "topology/placement.hpp"
 
 namespace linkcast::projection {
 
@@ -21,6 +22,25 @@ using topology::EndpointKind;
 using trace::OpKind;
 using trace::Trace;
 
+namespace {
+
+/// The endpoint map's word in messages: a front end with its own option for the map says that
+/// instead (ChoiceError::Choice::map_entry).
+constexpr std::string_view kMap = "map";
+
+/// "map ...: what is wrong" about one entry of the endpoint map.
+[[noreturn]] void throw_map_error(std::string_view entry, std::string_view what) {
+  throw ChoiceError(fmt::format("{}{}: {}", kMap, entry, what), ChoiceError::Choice::map_entry, 0, kMap.size());
+}
+
+/// Trace endpoint `name` after the map.
+const std::string& mapped(const EndpointMap& map, const std::string& name) {
+  const auto it = map.find(name);
+  return it != map.end() ? it->second : name;
+}
+
+}  // namespace
+
 EndpointMap parse_endpoint_map(std::string_view text) {
   EndpointMap map;
   if (trim(text).empty()) return map;
@@ -28,27 +48,19 @@ EndpointMap parse_endpoint_map(std::string_view text) {
     part = trim(part);
     const std::size_t eq = part.find('=');
     if (eq == std::string_view::npos || eq == 0 || eq + 1 == part.size())
-      throw InputError(fmt::format("--map: '{}' is not NAME=NAME; write e.g. --map gpu0=gpu2,gpu1=gpu3", part));
+      throw_map_error("", fmt::format("'{}' is not NAME=NAME; write e.g. gpu0=gpu2,gpu1=gpu3", part));
     const std::string from(trim(part.substr(0, eq))), to(trim(part.substr(eq + 1)));
-    if (!map.emplace(from, to).second) throw InputError(fmt::format("--map: '{}' is mapped twice", from));
+    if (!map.emplace(from, to).second) throw_map_error("", fmt::format("'{}' is mapped twice", from));
   }
   return map;
 }
 
 int Projector::resolve(const topology::Node& node, const EndpointMap& map, std::uint16_t id,
                        std::uint16_t other) const {
-  std::string name = trace_->endpoint_name(id);
-  if (const auto it = map.find(name); it != map.end()) name = it->second;
+  const std::string& name = mapped(map, trace_->endpoint_name(id));
   if (name != "host") return node.find(name);
-  // A host the recording did not place: the socket of the GPU at the other end (its NUMA
-  // affinity), else the first CPU.
-  std::string other_name = trace_->endpoint_name(other);
-  if (const auto it = map.find(other_name); it != map.end()) other_name = it->second;
-  const int g = node.find(other_name);
-  if (g >= 0 && node.endpoints[static_cast<std::size_t>(g)].kind == EndpointKind::gpu)
-    return node.endpoints[static_cast<std::size_t>(g)].host;
-  const auto cpus = node.cpus();
-  return cpus.empty() ? -1 : cpus.front();
+  const std::string& other_name = mapped(map, trace_->endpoint_name(other));
+  return topology::place_host(node, other_name == "host" ? -1 : node.find(other_name));
 }
 
 Projector::Projector(const topology::Node& from, const topology::Node& to, const Trace& trace,
@@ -70,10 +82,11 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
   for (const auto& [name, target] : map) {
     const auto& names = trace.endpoint_names();
     if (std::find(names.begin(), names.end(), name) == names.end())
-      warnings_.push_back(fmt::format("--map {}={}: the trace has no endpoint '{}'", name, target, name));
+      warnings_.push_back(fmt::format("{} {}={}: the trace has no endpoint '{}'", kMap, name, target, name));
     if (to.find(target) < 0)
-      throw InputError(fmt::format("--map {}={}: node '{}' ({}) has no endpoint '{}'{}", name, target, to.name,
-                                   to.file, target, did_you_mean(target, to.endpoint_ids())));
+      throw_map_error(fmt::format(" {}={}", name, target),
+                      fmt::format("node '{}' ({}) has no endpoint '{}'{}", to.name, to.file, target,
+                                  did_you_mean(target, to.endpoint_ids())));
   }
   // Every endpoint the trace uses exists on both nodes (the target after --map); the message
   // names the first record that uses a missing one.
@@ -89,19 +102,21 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
       throw InputError(fmt::format("{}: {}: endpoint '{}' is not in the source node '{}' ({}){}", trace.source_file,
                                    trace.describe_record(record), name, from.name, from.file,
                                    did_you_mean(name, from.endpoint_ids())));
-    std::string mapped = name;
-    if (const auto it = map.find(name); it != map.end()) mapped = it->second;
-    if (to.find(mapped) < 0)
-      throw InputError(fmt::format("{}: {}: endpoint '{}' is not in the target node '{}' ({}); map it onto one "
-                                   "that is with --map {}=<endpoint> (target has {})",
-                                   trace.source_file, trace.describe_record(record), mapped, to.name, to.file, name,
-                                   join(to.endpoint_ids(), ", ")));
+    const std::string& target = mapped(map, name);
+    if (to.find(target) < 0) {
+      // The hint (a front end's option for the map) goes before the list of the target's endpoints.
+      const std::string message =
+          fmt::format("{}: {}: endpoint '{}' is not in the target node '{}' ({}); map it onto one that is",
+                      trace.source_file, trace.describe_record(record), target, to.name, to.file);
+      throw ChoiceError(message + fmt::format(" (target has {})", join(to.endpoint_ids(), ", ")),
+                        ChoiceError::Choice::map_endpoint, message.size(), 0, name);
+    }
   }
   pairs_.resize(endpoints_ * endpoints_);
   for (const trace::TraceIndex::Use& u : index_->pairs) {
     PreparedPair& p = pairs_[static_cast<std::size_t>(u.src) * endpoints_ + u.dst];
-    const int ts = resolve(to, map, u.src, u.dst), td = resolve(to, map, u.dst, u.src);
     try {
+      const int ts = resolve(to, map, u.src, u.dst), td = resolve(to, map, u.dst, u.src);
       p.spec = topology::make_path_spec(to, routes_, ts, td);
     } catch (const InputError& e) {
       throw InputError(fmt::format("{}: {}: {}", trace.source_file, trace.describe_record(u.first_record), e.what()));
@@ -177,20 +192,8 @@ double Projector::time_ns(std::size_t i, const model::Model& m) const {
   const Category cat = index_->categories[i];
   const OpKind kind = trace_->kinds()[i];
   if (trace::is_collective(kind)) return collective_time_ns(i, m);
-  const std::uint16_t s = trace_->srcs()[i], d = trace_->dsts()[i];
-  const model::PathSpec& spec = pair(s, d).spec;
-  model::Transfer t;
-  t.bytes = static_cast<double>(trace_->bytes()[i]);
-  const bool pageable = cat == Category::h2d_pageable || cat == Category::d2h_pageable;
-  t.pageable = pageable;
-  t.access = model::copy_access(spec.cls);
-  if (kind == OpKind::access) {
-    // Device-initiated: a load pulls data to the issuer (read); a store pushes it (write).
-    const std::uint16_t issuer = trace_->op(i).issuer;
-    t.access = issuer == s ? model::Access::write : model::Access::read;
-    t.request_bytes = std::min(t.bytes, 128.0);  // one warp's coalesced 32 x 4 B request
-  }
-  if (kind == OpKind::memset) t.write_only = true;
+  const model::PathSpec& spec = pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
+  model::Transfer t = trace::transfer_of(trace_->op(i), spec.cls, is_pageable(cat));
   t.fixed_ns = fixed_ns(i, spec);
   return m.time_ns(spec, t);
 }
@@ -198,8 +201,7 @@ double Projector::time_ns(std::size_t i, const model::Model& m) const {
 double Projector::fixed_ns(std::size_t i, const model::PathSpec& spec) const {
   const Category cat = index_->categories[i];
   const auto cls = copy_class_of(cat);
-  const bool pageable = cat == Category::h2d_pageable || cat == Category::d2h_pageable;
-  return fixed_[static_cast<std::size_t>(cls ? *cls : model::copy_class(spec.cls, pageable))].ns;
+  return fixed_[static_cast<std::size_t>(cls ? *cls : model::copy_class(spec.cls, is_pageable(cat)))].ns;
 }
 
 std::vector<double> Projector::group_times(const std::vector<const model::Model*>& models) const {
@@ -249,7 +251,7 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
       slowest_gbps = g;
     }
   }
-  if ((cat == Category::h2d_pageable || cat == Category::d2h_pageable) && spec->host_copy_gbps > 0 &&
+  if (is_pageable(cat) && spec->host_copy_gbps > 0 &&
       spec->host_copy_gbps < slowest_gbps)
     return {Bound::What::host_copy};
   return {Bound::What::link, slowest};

@@ -93,17 +93,20 @@ Band utilisation_band(double utilisation) {
 }
 
 std::string_view band_colour(Band band) {
-  constexpr std::array<std::string_view, kBandCount> kColours = {"#b0b0b0", "#9ccc65", "#2e7d32", "#fb8c00", "#e53935"};
+  constexpr auto kColours = std::to_array<std::string_view>({"#b0b0b0", "#9ccc65", "#2e7d32", "#fb8c00", "#e53935"});
+  static_assert(kColours.size() == kBandCount);
   return kColours[static_cast<std::size_t>(band)];
 }
 
 std::string_view band_label(Band band) {
-  constexpr std::array<std::string_view, kBandCount> kLabels = {"0%", "<=25%", "<=50%", "<=75%", "<=100%"};
+  constexpr auto kLabels = std::to_array<std::string_view>({"0%", "<=25%", "<=50%", "<=75%", "<=100%"});
+  static_assert(kLabels.size() == kBandCount);
   return kLabels[static_cast<std::size_t>(band)];
 }
 
 std::string_view band_key(Band band) {
-  constexpr std::array<std::string_view, kBandCount> kKeys = {"idle", "low", "medium", "high", "critical"};
+  constexpr auto kKeys = std::to_array<std::string_view>({"idle", "low", "medium", "high", "critical"});
+  static_assert(kKeys.size() == kBandCount);
   return kKeys[static_cast<std::size_t>(band)];
 }
 

@@ -17,6 +17,7 @@ namespace linkcast::report {
 /// to 75%, red up to 100% of the available bandwidth (Kousha et al., sec. IV).
 enum class Band : std::uint8_t { idle, low, medium, high, critical };
 inline constexpr std::size_t kBandCount = 5;
+static_assert(kBandCount == static_cast<std::size_t>(Band::critical) + 1, "kBandCount counts every Band");
 /// The band of a utilisation given as a fraction (0.3 = 30%): exactly 0 (or less) is idle,
 /// (0, 0.25] low, (0.25, 0.5] medium, (0.5, 0.75] high, above 0.75 critical (also above 1).
 Band utilisation_band(double utilisation);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -15,6 +16,7 @@
 #include "model/packet.hpp"
 #include "sim/engine.hpp"
 #include "sim/solver.hpp"
+#include "topology/placement.hpp"
 #include "topology/routing.hpp"
 
 namespace linkcast::sim {
@@ -35,9 +37,7 @@ constexpr double kDmaWriteCost = 2.0;
 
 /// Wire bytes per data byte a model charges on one link (its packet accounting), >= 1.
 double hop_weight(const model::Model& m, const model::LinkSpec& hop, const model::Transfer& t) {
-  double eff = hop.gbps();
-  if (m.name == "default") eff = model::effective_gbps(hop, t.bytes, t.access, t.request_bytes);
-  else if (m.name == "ahead") eff = model::ahead_effective_gbps(hop, t.bytes, t.access);
+  const double eff = m.hop_effective_gbps(hop, t);
   return eff > 0 ? std::max(hop.gbps() / eff, 1.0) : 1.0;
 }
 
@@ -84,6 +84,19 @@ class Simulation {
     RouteId route = 0;
   };
 
+  /// A collective call's launch and join task per rank.
+  struct RankTasks {
+    std::vector<TaskId> launch, join;
+  };
+  /// What every transfer of one collective call shares.
+  struct CallContext {
+    std::uint64_t comm_key;  // trace::communicator_key
+    std::size_t index;       // into collectives_
+    std::size_t record;      // the call's first record, for messages
+    const nccl::ProtocolCost& cost;
+    const RankTasks& tasks;
+  };
+
   std::string where(std::size_t i) const {
     return fmt::format("{}: {}", trace_.source_file.empty() ? "trace" : trace_.source_file, trace_.describe_record(i));
   }
@@ -94,7 +107,30 @@ class Simulation {
   double fixed_cost(CopyClass cls, const Pair& p) const;
   void add_copy(std::size_t i);
   void add_collectives();
+  /// One collective call (the ranks' records of the k-th call on a communicator), as NCCL runs it.
   void add_call(const std::vector<std::size_t>& records, std::size_t call_index);
+  /// The call's result so far (kind, size, communicator, GPUs, records), after checking that its
+  /// ranks agree; `record_of_rank`: each rank's record, -1 for a rank the trace lacks.
+  CollectiveResult gather_call(const std::vector<std::size_t>& records, std::size_t call_index,
+                               std::vector<std::int64_t>& record_of_rank);
+  const nccl::CommTopology& comm_topology(const std::vector<int>& gpus);
+  /// NCCL's algorithm and protocol for the call (or the ones asked for) and NCCL's price for them.
+  void choose_protocol(CollectiveResult& c, const nccl::CommTopology& topo, std::size_t record) const;
+  /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
+  /// launch with the first that it did.
+  RankTasks add_rank_tasks(const CollectiveResult& c, const std::vector<std::int64_t>& record_of_rank,
+                           double base_latency_ns, std::uint64_t comm_key);
+  /// The nccl-model baseline: the ranks are busy for NCCL's predicted time once all launched.
+  void add_nccl_model_call(const CollectiveResult& c, const RankTasks& tasks);
+  /// The call's data split over the rings of its channels, every step of each a transfer.
+  void add_ring_transfers(CollectiveResult& c, int root, const nccl::CommTopology& topo, int comm_channels,
+                          const CallContext& call);
+  /// The steps of the call's part on one ring; returns how many.
+  std::size_t add_ring_steps(const CollectiveResult& c, const std::vector<int>& ring, const nccl::CollectiveSpec& part,
+                             std::uint32_t channel_base, const CallContext& call);
+  TaskId add_local_step(int gpu, double bytes, std::size_t record);
+  TaskId add_peer_step(const CollectiveResult& c, int gs, int gd, std::size_t rank, std::uint32_t channel,
+                       const nccl::CollStep& step, const CallContext& call);
   void collect(SimResult& r);
   PoolId pool_for(int gpu, model::PathClass cls);
 
@@ -111,7 +147,7 @@ class Simulation {
   std::unordered_map<std::uint64_t, Pair> pairs_;
   std::map<std::vector<int>, nccl::CommTopology> topologies_;
   /// Channel engines of a collective: (communicator, rank, channel, algo, proto) -> resource.
-  std::map<std::tuple<std::uint32_t, int, int, int, int>, ResourceId> channel_engines_;
+  std::map<std::tuple<std::uint64_t, int, int, int, int>, ResourceId> channel_engines_;
   std::map<std::tuple<int, int, ResourceId>, RouteId> engine_routes_;
   std::map<std::pair<int, int>, PoolId> pools_;  // (GPU, direction class or -1) -> copy engines
   std::vector<TaskId> begin_, end_;  // by trace record
@@ -128,7 +164,7 @@ class Simulation {
   std::vector<PendingTransfer> transfers_;
   std::vector<std::vector<double>> matrix_;  // by node endpoint
   std::vector<std::string> warnings_;
-  std::set<std::uint32_t> warned_comms_;
+  std::set<std::uint64_t> warned_comms_;
   std::uint64_t flows_ = 0;
 };
 
@@ -136,17 +172,23 @@ int Simulation::resolve_name(const std::string& name, std::size_t record) const 
   if (!options_.gpus.empty()) {
     const int k = trace::endpoint_index(name, "gpu");
     if (k >= 0) {
-      if (static_cast<std::size_t>(k) >= options_.gpus.size())
-        throw InputError(fmt::format("{}: endpoint '{}' has no GPU in --gpus (it lists {}); list at least {} GPUs",
-                                     where(record), name, options_.gpus.size(), k + 1));
+      if (static_cast<std::size_t>(k) >= options_.gpus.size()) {
+        // The hint span names the GPU list; a front end with an option for it names that.
+        constexpr std::string_view kList = "the GPU list";
+        const std::string head = fmt::format("{}: endpoint '{}' has no GPU in ", where(record), name);
+        throw ChoiceError(fmt::format("{}{} (it lists {}); list at least {} GPUs", head, kList, options_.gpus.size(),
+                                      k + 1),
+                          ChoiceError::Choice::gpu_list, head.size(), kList.size());
+      }
       return options_.gpus[static_cast<std::size_t>(k)];
     }
   }
   const int e = node_.find(name);
-  if (e < 0)
-    throw InputError(fmt::format("{}: endpoint '{}' is not in node '{}' ({}){}; give --gpus to place the "
-                                 "trace's GPUs on the node's",
-                                 where(record), name, node_.name, node_.file, did_you_mean(name, node_.endpoint_ids())));
+  if (e < 0) {
+    const std::string message = fmt::format("{}: endpoint '{}' is not in node '{}' ({}){}", where(record), name,
+                                            node_.name, node_.file, did_you_mean(name, node_.endpoint_ids()));
+    throw ChoiceError(message, ChoiceError::Choice::place_gpus, message.size());
+  }
   return e;
 }
 
@@ -158,16 +200,12 @@ int Simulation::resolve(std::uint16_t id, std::uint16_t other, std::size_t recor
     if (cached < 0) cached = resolve_name(name, record);
     return cached;
   }
-  // A host the recording did not place: the socket of the GPU at the other end.
-  const std::string& other_name = trace_.endpoint_name(other);
-  if (other_name != "host") {
-    const int g = resolve_name(other_name, record);
-    const auto& ep = node_.endpoints[static_cast<std::size_t>(g)];
-    if (ep.kind == EndpointKind::gpu && ep.host >= 0) return ep.host;
+  const int other_on_node = trace_.endpoint_name(other) == "host" ? -1 : resolve(other, id, record);
+  try {
+    return topology::place_host(node_, other_on_node);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}", where(record), e.what()));
   }
-  const auto cpus = node_.cpus();
-  if (cpus.empty()) throw InputError(fmt::format("{}: 'host' but node '{}' has no cpu", where(record), node_.name));
-  return cpus.front();
 }
 
 Simulation::Pair& Simulation::pair(int src, int dst, std::size_t record) {
@@ -227,8 +265,7 @@ TransferPlan Simulation::plan_transfer(int src, int dst, const model::Transfer& 
   }
   if (p.hops.empty() && !std::isfinite(plan.cap)) plan.cap = 1e6;  // nothing limits it: ~instant
   // L + O, unless the model has no fixed term (envelope).
-  t.fixed_ns = 1000.0;
-  if (model_.time_ns(p.spec, t) - alone_ns > 1.0) plan.fixed_ns = fixed_cost(model::copy_class(p.spec.cls, pageable), p);
+  if (model_.charges_fixed_cost) plan.fixed_ns = fixed_cost(model::copy_class(p.spec.cls, pageable), p);
   return plan;
 }
 
@@ -247,20 +284,10 @@ PoolId Simulation::pool_for(int gpu, model::PathClass cls) {
 void Simulation::add_copy(std::size_t i) {
   const trace::Op op = trace_.op(i);
   const int src = resolve(op.src, op.dst, i), dst = resolve(op.dst, op.src, i);
-  model::Transfer t;
-  t.bytes = static_cast<double>(op.bytes);
   const bool pageable = op.src_mem == model::MemKind::pageable || op.dst_mem == model::MemKind::pageable;
   const model::PathClass cls = topology::path_class(node_, src, dst);
-  t.pageable = pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h);
-  t.access = model::copy_access(cls);
-  if (op.kind == OpKind::access) {
-    // Device-initiated: a load pulls data to the issuer (read), a store pushes it (write), in
-    // warp-sized requests (one warp's coalesced 32 x 4 B).
-    const bool store = op.issuer != trace::kNoEndpoint && op.issuer == op.src;
-    t.access = store ? model::Access::write : model::Access::read;
-    t.request_bytes = std::min(t.bytes, 128.0);
-  }
-  if (op.kind == OpKind::memset) t.write_only = true;
+  const model::Transfer t =
+      trace::transfer_of(op, cls, pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h));
   const TransferPlan plan = plan_transfer(src, dst, t, t.pageable, i);
   const TaskId task = engine_.add_transfer(plan.route, t.bytes, plan.weights, plan.cap, plan.fixed_ns);
   if (op.bytes > 0) ++flows_;
@@ -276,9 +303,9 @@ void Simulation::add_copy(std::size_t i) {
 
 void Simulation::add_collectives() {
   // The k-th collective of communicator C on each rank belong to the same call.
-  std::map<std::pair<std::uint32_t, std::uint16_t>, std::size_t> count;  // (comm key, rank) -> calls
-  std::map<std::pair<std::uint32_t, std::size_t>, std::vector<std::size_t>> calls;  // (comm key, k)
-  std::vector<std::pair<std::uint32_t, std::size_t>> order;
+  std::map<std::pair<std::uint64_t, std::uint16_t>, std::size_t> count;  // (comm key, rank) -> calls
+  std::map<std::pair<std::uint64_t, std::size_t>, std::vector<std::size_t>> calls;  // (comm key, k)
+  std::vector<std::pair<std::uint64_t, std::size_t>> order;
   for (std::size_t i = 0; i < trace_.size(); ++i) {
     if (!trace::is_collective(trace_.kinds()[i])) continue;
     const trace::Op op = trace_.op(i);
@@ -286,8 +313,7 @@ void Simulation::add_collectives() {
       throw InputError(fmt::format("{}: {} has no group (the GPUs of its communicator); add the `group` "
                                    "column, e.g. group=0-7",
                                    where(i), trace::to_string(op.kind)));
-    // Communicators without a name are told apart by their members.
-    const std::uint32_t key = op.comm != 0 ? op.comm : 0x80000000u | op.group;
+    const std::uint64_t key = trace::communicator_key(op);
     const std::size_t k = count[{key, op.src}]++;
     auto& records = calls[{key, k}];
     if (records.empty()) order.emplace_back(key, k);
@@ -296,18 +322,16 @@ void Simulation::add_collectives() {
   for (const auto& key : order) add_call(calls[key], collectives_.size());
 }
 
-void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t call_index) {
+CollectiveResult Simulation::gather_call(const std::vector<std::size_t>& records, std::size_t call_index,
+                                         std::vector<std::int64_t>& record_of_rank) {
   const trace::Op first = trace_.op(records.front());
-  const std::uint32_t comm_key = first.comm != 0 ? first.comm : 0x80000000u | first.group;
   const auto& members = trace_.group(first.group);
-  const int n = static_cast<int>(members.size());
   CollectiveResult c;
   c.kind = first.kind;
   c.bytes = first.bytes;
   c.comm = trace_.comms[first.comm];
   for (std::uint16_t m : members) c.gpus.push_back(resolve(m, m, records.front()));
-  // Which rank recorded which op; every rank must agree on the call.
-  std::vector<std::int64_t> record_of_rank(static_cast<std::size_t>(n), -1);
+  record_of_rank.assign(members.size(), -1);
   for (std::size_t r : records) {
     const trace::Op op = trace_.op(r);
     if (op.kind != first.kind || op.bytes != first.bytes || op.group != first.group)
@@ -324,70 +348,101 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     c.ops.push_back(r);
     collective_of_[r] = static_cast<std::int32_t>(call_index);
   }
-  auto topo_it = topologies_.find(c.gpus);
-  if (topo_it == topologies_.end()) topo_it = topologies_.emplace(c.gpus, nccl::search_rings(node_, routes_, c.gpus)).first;
-  const nccl::CommTopology& topo = topo_it->second;
-  c.graph = topo.graph;
-  // NCCL's choice (or the one asked for), and NCCL's own price for it.
+  return c;
+}
+
+const nccl::CommTopology& Simulation::comm_topology(const std::vector<int>& gpus) {
+  auto it = topologies_.find(gpus);
+  if (it == topologies_.end()) it = topologies_.emplace(gpus, nccl::search_rings(node_, routes_, gpus)).first;
+  return it->second;
+}
+
+void Simulation::choose_protocol(CollectiveResult& c, const nccl::CommTopology& topo, std::size_t record) const {
+  const int n = static_cast<int>(c.gpus.size());
   const nccl::Estimate choice = nccl::choose(c.kind, n, c.bytes, topo.graph, options_.algo, options_.proto);
-  if (!choice.available)
-    throw InputError(fmt::format("{}: NCCL has no {}{} for {} on {} GPUs; choose another with --algo/--proto",
-                                 where(records.front()), options_.algo ? nccl::to_string(*options_.algo) : "",
-                                 options_.proto ? fmt::format(" {}", nccl::to_string(*options_.proto)) : "",
-                                 trace::to_string(c.kind), n));
+  if (!choice.available) {
+    const std::string message = fmt::format(
+        "{}: NCCL has no {}{} for {} on {} GPUs; choose another", where(record),
+        options_.algo ? nccl::to_string(*options_.algo) : "",
+        options_.proto ? fmt::format(" {}", nccl::to_string(*options_.proto)) : "", trace::to_string(c.kind), n);
+    throw ChoiceError(message, ChoiceError::Choice::collective, message.size());
+  }
   c.algo = choice.algo;
   c.proto = choice.proto;
   c.nccl_model = choice;
+}
 
-  // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
-  const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
-  const nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
-  std::vector<TaskId> launch(static_cast<std::size_t>(n)), join(static_cast<std::size_t>(n));
-  TaskId first_launch = 0;
-  bool have_first = false;
-  for (int r = 0; r < n; ++r) {
-    const double base = options_.nccl_model_collectives ? 0.0 : cost.base_latency_ns;
-    launch[static_cast<std::size_t>(r)] = engine_.add_delay(base);
-    join[static_cast<std::size_t>(r)] = engine_.add_delay(0);
-    engine_.depend(join[static_cast<std::size_t>(r)], launch[static_cast<std::size_t>(r)]);
-    const std::int64_t rec = record_of_rank[static_cast<std::size_t>(r)];
-    if (rec >= 0) {
-      begin_[static_cast<std::size_t>(rec)] = launch[static_cast<std::size_t>(r)];
-      end_[static_cast<std::size_t>(rec)] = join[static_cast<std::size_t>(r)];
-      if (!have_first) {
-        first_launch = launch[static_cast<std::size_t>(r)];
-        have_first = true;
-      }
-    }
+Simulation::RankTasks Simulation::add_rank_tasks(const CollectiveResult& c,
+                                                 const std::vector<std::int64_t>& record_of_rank,
+                                                 double base_latency_ns, std::uint64_t comm_key) {
+  const std::size_t n = c.gpus.size();
+  RankTasks tasks;
+  tasks.launch.resize(n);
+  tasks.join.resize(n);
+  std::optional<TaskId> first_launch;
+  for (std::size_t r = 0; r < n; ++r) {
+    tasks.launch[r] = engine_.add_delay(base_latency_ns);
+    tasks.join[r] = engine_.add_delay(0);
+    engine_.depend(tasks.join[r], tasks.launch[r]);
+    const std::int64_t rec = record_of_rank[r];
+    if (rec < 0) continue;
+    begin_[static_cast<std::size_t>(rec)] = tasks.launch[r];
+    end_[static_cast<std::size_t>(rec)] = tasks.join[r];
+    if (!first_launch) first_launch = tasks.launch[r];
   }
-  // Ranks the trace did not record launch with the first that did.
-  int missing = 0;
-  for (int r = 0; r < n; ++r) {
-    if (record_of_rank[static_cast<std::size_t>(r)] >= 0) continue;
-    engine_.depend(launch[static_cast<std::size_t>(r)], first_launch);
+  // Every call has at least one record, so one rank launched; the others launch with it.
+  assert(first_launch);
+  std::size_t missing = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    if (record_of_rank[r] >= 0) continue;
+    engine_.depend(tasks.launch[r], *first_launch);
     ++missing;
   }
   if (missing > 0 && warned_comms_.insert(comm_key).second)
     warnings_.push_back(fmt::format("{}: communicator '{}' has {} ranks but the trace records {} of them; the others "
                                     "are taken to launch each call with the first rank recorded",
                                     trace_.source_file.empty() ? "trace" : trace_.source_file, c.comm, n, n - missing));
+  return tasks;
+}
+
+void Simulation::add_nccl_model_call(const CollectiveResult& c, const RankTasks& tasks) {
+  const TaskId call = engine_.add_delay(c.nccl_model.time_ns);
+  for (std::size_t r = 0; r < tasks.launch.size(); ++r) {
+    engine_.depend(call, tasks.launch[r]);
+    engine_.depend(tasks.join[r], call);
+  }
+}
+
+void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t call_index) {
+  const trace::Op first = trace_.op(records.front());
+  const std::uint64_t comm_key = trace::communicator_key(first);
+  std::vector<std::int64_t> record_of_rank;
+  CollectiveResult c = gather_call(records, call_index, record_of_rank);
+  const nccl::CommTopology& topo = comm_topology(c.gpus);
+  c.graph = topo.graph;
+  choose_protocol(c, topo, records.front());
+  const int n = static_cast<int>(c.gpus.size());
+  // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
+  const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
+  const nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
+  const RankTasks tasks =
+      add_rank_tasks(c, record_of_rank, options_.nccl_model_collectives ? 0.0 : cost.base_latency_ns, comm_key);
   if (n < 2 || c.bytes == 0) {
     c.channels = 0;
-    collectives_.push_back(std::move(c));
-    return;
-  }
-  if (options_.nccl_model_collectives) {
+  } else if (options_.nccl_model_collectives) {
     // The baseline: every rank is busy for NCCL's predicted time once all have launched.
-    const TaskId call = engine_.add_delay(choice.time_ns);
-    for (int r = 0; r < n; ++r) {
-      engine_.depend(call, launch[static_cast<std::size_t>(r)]);
-      engine_.depend(join[static_cast<std::size_t>(r)], call);
-    }
+    add_nccl_model_call(c, tasks);
     c.channels = topo.channels();
-    collectives_.push_back(std::move(c));
-    return;
+  } else {
+    const CallContext call{comm_key, call_index, records.front(), cost, tasks};
+    add_ring_transfers(c, first.root, topo, comm_channels, call);
   }
+  collectives_.push_back(std::move(c));
+}
 
+void Simulation::add_ring_transfers(CollectiveResult& c, int root, const nccl::CommTopology& topo, int comm_channels,
+                                    const CallContext& call) {
+  const int n = static_cast<int>(c.gpus.size());
   // Channels this call runs on (NCCL drops channels for small calls), grouped by ring.
   nccl::CollectiveSpec spec;
   spec.kind = c.kind;
@@ -423,71 +478,76 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     elems_left -= elems;
     part.bytes = elems * elem;
     if (part.bytes == 0) continue;
-    part.chunk_bytes = options_.chunk_bytes > 0 ? options_.chunk_bytes : cost.chunk_bytes;
-    // Decomposition rank k is ring position k: comm rank ring[k] on GPU c.gpus[ring[k]].
-    std::vector<int> rank_at(static_cast<std::size_t>(n));
-    for (int k = 0; k < n; ++k) rank_at[static_cast<std::size_t>(k)] = ring[static_cast<std::size_t>(k)];
-    if (c.kind == OpKind::broadcast || c.kind == OpKind::reduce) {
-      const int root = std::max<int>(first.root, 0);
-      part.root = static_cast<int>(std::find(ring.begin(), ring.end(), root) - ring.begin());
-    }
-    const nccl::Decomposition d = nccl::decompose(part);
-    std::vector<TaskId> task(d.steps.size());
-    for (std::size_t s = 0; s < d.steps.size(); ++s) {
-      const nccl::CollStep& step = d.steps[s];
-      const int rs = rank_at[step.src], rd = rank_at[step.dst];
-      const int gs = c.gpus[static_cast<std::size_t>(rs)], gd = c.gpus[static_cast<std::size_t>(rd)];
-      const std::uint32_t channel = channel_base + step.channel;
-      const double bytes = static_cast<double>(step.bytes);
-      TaskId t;
-      if (gs == gd) {
-        // A rank's own block: a copy within its GPU.
-        model::Transfer local;
-        local.bytes = bytes;
-        local.access = model::Access::write;
-        const TransferPlan plan = plan_transfer(gs, gd, local, false, records.front());
-        t = engine_.add_transfer(plan.route, bytes, plan.weights, plan.cap, 0);
-      } else {
-        Pair& p = pair(gs, gd, records.front());
-        // The sending rank's channel: NCCL's per-channel bandwidth for this protocol.
-        const auto engine_key = std::make_tuple(comm_key, rs, static_cast<int>(channel), static_cast<int>(c.algo),
-                                                static_cast<int>(c.proto));
-        auto ce = channel_engines_.find(engine_key);
-        if (ce == channel_engines_.end())
-          ce = channel_engines_.emplace(engine_key, net_.add_resource(cost.channel_cap_gbps > 0 ? cost.channel_cap_gbps : 1e6)).first;
-        const auto route_key = std::make_tuple(gs, gd, ce->second);
-        auto rt = engine_routes_.find(route_key);
-        if (rt == engine_routes_.end()) {
-          std::vector<ResourceId> hops = p.hops;
-          hops.push_back(ce->second);
-          rt = engine_routes_.emplace(route_key, net_.add_route(hops)).first;
-        }
-        model::Transfer wire;
-        wire.bytes = bytes;
-        wire.access = model::Access::write;
-        std::vector<double> weights;
-        for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * cost.wire_factor);
-        weights.push_back(1.0);
-        // A step's handshake shows only in the first loop: later chunks' handshakes overlap
-        // the data of the chunks before them (NCCL keeps NCCL_STEPS slots in flight), which is
-        // also how NCCL's model counts it (steps x hwLat, once).
-        t = engine_.add_transfer(rt->second, bytes, weights, kInf, step.chunk == 0 ? cost.step_latency_ns : 0.0);
-      }
-      ++flows_;
-      task[s] = t;
-      for (std::uint32_t dep : d.deps_of(s)) engine_.depend(t, task[dep]);
-      engine_.depend(t, launch[static_cast<std::size_t>(rs)]);
-      if (rd != rs) engine_.depend(t, launch[static_cast<std::size_t>(rd)]);
-      engine_.depend(join[static_cast<std::size_t>(rs)], t);
-      if (rd != rs) engine_.depend(join[static_cast<std::size_t>(rd)], t);
-      matrix_[static_cast<std::size_t>(gs)][static_cast<std::size_t>(gd)] += bytes;
-      if (options_.keep_transfers)
-        transfers_.push_back({static_cast<std::uint32_t>(call_index), gs, gd, channel, step.bytes, t});
-    }
-    c.transfers += d.steps.size();
+    part.chunk_bytes = options_.chunk_bytes > 0 ? options_.chunk_bytes : call.cost.chunk_bytes;
+    if (c.kind == OpKind::broadcast || c.kind == OpKind::reduce)
+      part.root = static_cast<int>(std::find(ring.begin(), ring.end(), std::max(root, 0)) - ring.begin());
+    c.transfers += add_ring_steps(c, ring, part, channel_base, call);
     channel_base += static_cast<std::uint32_t>(ring_channels);
   }
-  collectives_.push_back(std::move(c));
+}
+
+std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vector<int>& ring,
+                                       const nccl::CollectiveSpec& part, std::uint32_t channel_base,
+                                       const CallContext& call) {
+  // Decomposition rank k is ring position k: comm rank ring[k] on GPU c.gpus[ring[k]].
+  const nccl::Decomposition d = nccl::decompose(part);
+  std::vector<TaskId> task(d.steps.size());
+  for (std::size_t s = 0; s < d.steps.size(); ++s) {
+    const nccl::CollStep& step = d.steps[s];
+    const auto rs = static_cast<std::size_t>(ring[step.src]), rd = static_cast<std::size_t>(ring[step.dst]);
+    const int gs = c.gpus[rs], gd = c.gpus[rd];
+    const std::uint32_t channel = channel_base + step.channel;
+    const TaskId t = gs == gd ? add_local_step(gs, static_cast<double>(step.bytes), call.record)
+                              : add_peer_step(c, gs, gd, rs, channel, step, call);
+    ++flows_;
+    task[s] = t;
+    for (std::uint32_t dep : d.deps_of(s)) engine_.depend(t, task[dep]);
+    engine_.depend(t, call.tasks.launch[rs]);
+    if (rd != rs) engine_.depend(t, call.tasks.launch[rd]);
+    engine_.depend(call.tasks.join[rs], t);
+    if (rd != rs) engine_.depend(call.tasks.join[rd], t);
+    matrix_[static_cast<std::size_t>(gs)][static_cast<std::size_t>(gd)] += static_cast<double>(step.bytes);
+    if (options_.keep_transfers)
+      transfers_.push_back({static_cast<std::uint32_t>(call.index), gs, gd, channel, step.bytes, t});
+  }
+  return d.steps.size();
+}
+
+TaskId Simulation::add_local_step(int gpu, double bytes, std::size_t record) {
+  // A rank's own block: a copy within its GPU.
+  model::Transfer local;
+  local.bytes = bytes;
+  local.access = model::Access::write;
+  const TransferPlan plan = plan_transfer(gpu, gpu, local, false, record);
+  return engine_.add_transfer(plan.route, bytes, plan.weights, plan.cap, 0);
+}
+
+TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std::size_t rank, std::uint32_t channel,
+                                 const nccl::CollStep& step, const CallContext& call) {
+  Pair& p = pair(gs, gd, call.record);
+  // The sending rank's channel: NCCL's per-channel bandwidth for this protocol.
+  const auto engine_key = std::make_tuple(call.comm_key, static_cast<int>(rank), static_cast<int>(channel),
+                                          static_cast<int>(c.algo), static_cast<int>(c.proto));
+  auto ce = channel_engines_.find(engine_key);
+  if (ce == channel_engines_.end())
+    ce = channel_engines_.emplace(engine_key, net_.add_resource(call.cost.channel_cap_gbps > 0 ? call.cost.channel_cap_gbps : 1e6)).first;
+  const auto route_key = std::make_tuple(gs, gd, ce->second);
+  auto rt = engine_routes_.find(route_key);
+  if (rt == engine_routes_.end()) {
+    std::vector<ResourceId> hops = p.hops;
+    hops.push_back(ce->second);
+    rt = engine_routes_.emplace(route_key, net_.add_route(hops)).first;
+  }
+  model::Transfer wire;
+  wire.bytes = static_cast<double>(step.bytes);
+  wire.access = model::Access::write;
+  std::vector<double> weights;
+  for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * call.cost.wire_factor);
+  weights.push_back(1.0);
+  // A step's handshake shows only in the first loop: later chunks' handshakes overlap the data of
+  // the chunks before them (NCCL keeps NCCL_STEPS slots in flight), which is also how NCCL's model
+  // counts it (steps x hwLat, once).
+  return engine_.add_transfer(rt->second, wire.bytes, weights, kInf, step.chunk == 0 ? call.cost.step_latency_ns : 0.0);
 }
 
 SimResult Simulation::run() {

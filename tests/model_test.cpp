@@ -177,7 +177,7 @@ TEST(Models, RegistryListsModelsAndRejectsUnknownNames) {
   EXPECT_EQ(find_model("default").name, "default");
   EXPECT_EQ(all_models().size(), 4u);
   try {
-    find_model("ahaed");
+    (void)find_model("ahaed");
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "unknown model 'ahaed' (did you mean 'ahead'?); valid models: default, ahead, peak, envelope");

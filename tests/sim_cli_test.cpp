@@ -117,5 +117,20 @@ TEST(SimCli, BadRecordLeavesNoOutput) {
   EXPECT_FALSE(std::filesystem::exists(timeline));
 }
 
+TEST(SimCli, UnknownEndpointNamesGpus) {
+  // The simulator names no option (a study file has none); `simulate` has --gpus and says so: a
+  // trace GPU the node lacks, and a trace GPU beyond the --gpus list.
+  const std::string csv = test::write_temp("sim_gpu12.csv", "kind,src,dst,bytes\ncopy,gpu0,gpu12,4096\n");
+  auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + csv);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: " + csv + ": record 1 (line 2): endpoint 'gpu12' is not in node 'dgx1-v100' (" +
+                       test::config("dgx1-v100.yaml") +
+                       ") (did you mean 'gpu1'?); give --gpus to place the trace's GPUs on the node's\n");
+  r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + two_copies_csv() + " --gpus 4");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: " + two_copies_csv() +
+                       ": record 1 (line 2): endpoint 'gpu1' has no GPU in --gpus (it lists 1); list at least 2 GPUs\n");
+}
+
 }  // namespace
 }  // namespace linkcast

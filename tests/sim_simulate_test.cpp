@@ -318,8 +318,12 @@ TEST(SimPlan, UnknownEndpointNamesTheRecordAndTheFix) {
   try {
     (void)simulate(node("dgx1-v100"), t, {});
     FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
+  } catch (const ChoiceError& e) {
+    // The library names no CLI option; the CLI appends its --gpus hint (SimCli.UnknownEndpointNamesGpus).
+    EXPECT_EQ(std::string(e.what()), "t.csv: record 1: endpoint 'gpu9' is not in node 'dgx1-v100' (" +
+                                         test::config("dgx1-v100.yaml") + ") (did you mean 'gpu0'?)");
+    EXPECT_EQ(e.choice(), ChoiceError::Choice::place_gpus);
+    EXPECT_EQ(e.with_hint("; give --gpus to place the trace's GPUs on the node's"),
               "t.csv: record 1: endpoint 'gpu9' is not in node 'dgx1-v100' (" + test::config("dgx1-v100.yaml") +
                   ") (did you mean 'gpu0'?); give --gpus to place the trace's GPUs on the node's");
   }

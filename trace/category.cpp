@@ -3,12 +3,13 @@
 namespace linkcast::trace {
 
 namespace {
-constexpr std::array<std::string_view, kCategoryCount> kNames = {
-    "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d",    "p2p",
-    "h2h",        "access",       "migrate",    "memset",       "allreduce", "allgather",
-    "reducescatter", "broadcast", "reduce",     "alltoall",     "sendrecv"};
-constexpr std::array<std::string_view, kSizeBucketCount> kBuckets = {
-    "<=10 B", "10 B-1 KiB", "1-64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-256 MiB", ">256 MiB"};
+constexpr auto kNames = std::to_array<std::string_view>(
+    {"h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h", "access", "migrate", "memset",
+     "allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall", "sendrecv"});
+static_assert(kNames.size() == kCategoryCount, "one name per Category");
+constexpr auto kBuckets = std::to_array<std::string_view>(
+    {"<=10 B", "10 B-1 KiB", "1-64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-256 MiB", ">256 MiB"});
+static_assert(kBuckets.size() == kSizeBucketCount, "one label per size bucket");
 }  // namespace
 
 std::string_view to_string(Category c) { return kNames[static_cast<std::size_t>(c)]; }

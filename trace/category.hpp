@@ -35,6 +35,7 @@ enum class Category : std::uint8_t {
   sendrecv,
 };
 inline constexpr std::size_t kCategoryCount = 17;
+static_assert(kCategoryCount == static_cast<std::size_t>(Category::sendrecv) + 1, "kCategoryCount counts every Category");
 std::string_view to_string(Category c);
 
 /// The category of operation i of the trace.
@@ -45,7 +46,11 @@ Category categorize(const trace::Trace& trace, std::size_t i, const std::vector<
 std::vector<char> host_flags(const trace::Trace& trace);
 
 /// The copy class whose 1-byte cost (L + O) prices this category, if any.
-std::optional<model::CopyClass> copy_class_of(Category c);
+[[nodiscard]] std::optional<model::CopyClass> copy_class_of(Category c);
+/// A copy between a GPU and pageable host memory (h2d_pageable, d2h_pageable).
+[[nodiscard]] constexpr bool is_pageable(Category c) {
+  return c == Category::h2d_pageable || c == Category::d2h_pageable;
+}
 
 /// AHEAD's Fig. 1 size buckets: <= 10 B, 10 B-1 KiB, 1-64 KiB, 64 KiB-1 MiB, 1-16 MiB,
 /// 16-256 MiB, > 256 MiB.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -10,9 +11,13 @@
 namespace linkcast::trace {
 
 namespace {
-constexpr std::array<std::string_view, kOpKindCount> kOpKindNames = {
-    "copy",      "access", "migrate", "memset", "allreduce", "allgather",
-    "reducescatter", "broadcast", "reduce", "alltoall", "send", "recv"};
+/// One warp's coalesced request: 32 threads x 4 B.
+constexpr double kWarpRequestBytes = 128.0;
+
+constexpr auto kOpKindNames = std::to_array<std::string_view>(
+    {"copy", "access", "migrate", "memset", "allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall",
+     "send", "recv"});
+static_assert(kOpKindNames.size() == kOpKindCount, "one name per OpKind");
 }
 
 std::string_view to_string(OpKind kind) { return kOpKindNames[static_cast<std::size_t>(kind)]; }
@@ -115,6 +120,20 @@ void Trace::push(const Op& op) {
   comm_.push_back(op.comm);
   group_.push_back(op.group);
   root_.push_back(op.root);
+}
+
+model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable) {
+  model::Transfer t;
+  t.bytes = static_cast<double>(op.bytes);
+  t.pageable = pageable;
+  t.access = model::copy_access(cls);
+  if (op.kind == OpKind::access) {
+    const bool store = op.issuer != kNoEndpoint && op.issuer == op.src;
+    t.access = store ? model::Access::write : model::Access::read;
+    t.request_bytes = std::min(t.bytes, kWarpRequestBytes);
+  }
+  if (op.kind == OpKind::memset) t.write_only = true;
+  return t;
 }
 
 Op Trace::op(std::size_t i) const {

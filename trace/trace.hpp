@@ -44,6 +44,7 @@ enum class OpKind : std::uint8_t {
   recv,
 };
 inline constexpr std::size_t kOpKindCount = 12;
+static_assert(kOpKindCount == static_cast<std::size_t>(OpKind::recv) + 1, "kOpKindCount counts every OpKind");
 std::string_view to_string(OpKind kind);
 std::optional<OpKind> parse_op_kind(std::string_view name);
 std::vector<std::string> op_kind_names();
@@ -84,6 +85,21 @@ struct Op {
   std::uint32_t group = 0;   // Trace::group id, 0 = none
   std::int16_t root = -1;    // collective root rank within the group, -1 = none
 };
+
+/// The communicator of a collective or a send/recv: its recorded name together with its member
+/// list. Communicators without a name are told apart by their members, and a name reused for other
+/// members is another communicator (the matrices report the reuse as a failed check).
+[[nodiscard]] constexpr std::uint64_t communicator_key(const Op& op) {
+  return (std::uint64_t{op.comm} << 32) | op.group;
+}
+
+/// What a transfer-time model prices for operation `op` over a path of class `cls` (where its
+/// ends are on the node): its bytes and how they move. A copy moves them with its path class's
+/// natural access (model::copy_access); a device-initiated access pulls data to its issuer with
+/// reads (a load) or pushes it with writes (a store, issued by the source), in warp-sized requests
+/// (one warp's coalesced 32 x 4 B); a memset only writes. `pageable`: the host end is pageable
+/// memory, by the caller's rule. The fixed cost (L + O) is the caller's to set.
+[[nodiscard]] model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable);
 
 class Trace {
  public:
