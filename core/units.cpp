@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
@@ -76,15 +77,33 @@ std::uint64_t parse_size_bytes(std::string_view text, std::string_view what) {
   return static_cast<std::uint64_t>(rounded);
 }
 
+namespace {
+
+constexpr std::array<std::string_view, 6> kBinaryUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+
+/// `bytes` in the largest binary unit it reaches, up to kBinaryUnits[max_unit]: the value in that
+/// unit and the unit's index.
+std::pair<double, std::size_t> in_binary_units(double bytes, std::size_t max_unit) {
+  std::size_t u = 0;
+  double scale = 1;
+  while (u < max_unit && std::fabs(bytes) >= scale * 1024) {
+    scale *= 1024;
+    ++u;
+  }
+  return {bytes / scale, u};
+}
+
+}  // namespace
+
 std::string format_bytes(std::uint64_t bytes) {
-  constexpr std::array<std::string_view, 5> kBinary = {"B", "KiB", "MiB", "GiB", "TiB"};
+  constexpr std::size_t kTiB = 4;
   std::uint64_t v = bytes;
   std::size_t u = 0;
-  while (u + 1 < kBinary.size() && v >= 1024 && v % 1024 == 0) {
+  while (u < kTiB && v >= 1024 && v % 1024 == 0) {
     v /= 1024;
     ++u;
   }
-  if (u > 0 || bytes < 1000) return fmt::format("{} {}", v, kBinary[u]);
+  if (u > 0 || bytes < 1000) return fmt::format("{} {}", v, kBinaryUnits[u]);
   return format_bytes(static_cast<double>(bytes));
 }
 
@@ -101,16 +120,15 @@ std::string format_bytes(double bytes) {
 }
 
 std::string format_bytes_binary(double bytes) {
-  constexpr std::array<std::string_view, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  std::size_t u = 0;
-  double scale = 1;
-  while (u + 1 < kUnits.size() && std::fabs(bytes) >= scale * 1024) {
-    scale *= 1024;
-    ++u;
-  }
-  const double v = bytes / scale;
-  if (v == std::floor(v)) return fmt::format("{:.0f} {}", v, kUnits[u]);
-  return fmt::format("{:.2f} {}", v, kUnits[u]);
+  const auto [v, u] = in_binary_units(bytes, kBinaryUnits.size() - 1);
+  if (v == std::floor(v)) return fmt::format("{:.0f} {}", v, kBinaryUnits[u]);
+  return fmt::format("{:.2f} {}", v, kBinaryUnits[u]);
+}
+
+std::string format_bytes_compact(double bytes) {
+  constexpr std::size_t kTiB = 4;
+  const auto [v, u] = in_binary_units(bytes, kTiB);
+  return u == 0 ? fmt::format("{:.0f} B", v) : fmt::format("{:.3g} {}", v, kBinaryUnits[u]);
 }
 
 std::string format_duration_ns(double ns) {

@@ -16,12 +16,9 @@ namespace {
 
 using Align = TextTable::Align;
 
-/// Bytes in binary units, exact when whole ("40 KiB", "64 MiB"), else to two decimals.
-std::string human_bytes(std::uint64_t v) { return format_bytes_binary(static_cast<double>(v)); }
-
 std::string cell_text(std::uint64_t v, Metric metric) {
   if (v == 0) return "0";
-  return metric == Metric::bytes ? human_bytes(v) : fmt::format("{}", v);
+  return metric == Metric::bytes ? format_bytes_binary(v) : fmt::format("{}", v);
 }
 
 std::string percent(std::uint64_t part, std::uint64_t whole) {
@@ -82,14 +79,14 @@ void render_checks(const Report& r, std::ostream& out) {
 
 void render_type_view(const Report& r, Metric metric, std::ostream& out) {
   out << fmt::format("Rows send, columns receive; {}.\n\n", metric == Metric::bytes ? "bytes" : "transfers");
-  out << fmt::format("All types: {} in {} transfers\n", human_bytes(r.total.total_bytes()), r.total.total_count());
+  out << fmt::format("All types: {} in {} transfers\n", format_bytes_binary(r.total.total_bytes()), r.total.total_count());
   render_matrix(r, r.total, metric, out);
   for (std::size_t t = 0; t < kCommTypeCount; ++t) {
     const Matrix& m = r.by_type[t];
     if (m.total_count() == 0) continue;
     const auto type = static_cast<CommType>(t);
     out << fmt::format("\n{}: {} in {} transfers ({} trace records) - {}\n", to_string(type),
-                       human_bytes(m.total_bytes()), m.total_count(), r.ops_by_type[t], describe(type));
+                       format_bytes_binary(m.total_bytes()), m.total_count(), r.ops_by_type[t], describe(type));
     render_matrix(r, m, metric, out);
   }
 }
@@ -116,7 +113,7 @@ void render_attribution(const Report& r, const std::vector<AttributionRow>& rows
     if (objects) row.push_back(a.owner);
     row.push_back(a.issuer);
     row.push_back(std::string(to_string(a.type)));
-    row.push_back(human_bytes(a.bytes));
+    row.push_back(format_bytes_binary(a.bytes));
     row.push_back(fmt::format("{}", a.count));
     row.push_back(percent(a.bytes, total));
     t.add_row(std::move(row));
@@ -132,13 +129,13 @@ void render_device_view(const Report& r, std::ostream& out) {
               {Align::left, Align::left, Align::right, Align::right, Align::right});
   const std::uint64_t total = r.total.total_bytes();
   for (const DeviceRow& d : r.devices)
-    t.add_row({d.device, std::string(to_string(d.type)), human_bytes(d.bytes), fmt::format("{}", d.count),
+    t.add_row({d.device, std::string(to_string(d.type)), format_bytes_binary(d.bytes), fmt::format("{}", d.count),
                percent(d.bytes, total)});
   out << t.render();
   out << "\nSent and received per endpoint (all types):\n";
   TextTable s({"endpoint", "sent", "received"}, {Align::left, Align::right, Align::right});
   for (std::size_t i = 0; i < r.endpoints.size(); ++i)
-    s.add_row({r.endpoints[i], human_bytes(r.total.sent_bytes(i)), human_bytes(r.total.received_bytes(i))});
+    s.add_row({r.endpoints[i], format_bytes_binary(r.total.sent_bytes(i)), format_bytes_binary(r.total.received_bytes(i))});
   out << s.render();
 }
 
@@ -157,8 +154,8 @@ void render_comm_view(const Report& r, std::ostream& out) {
         if (!o.complete) check += ", incomplete";
       }
       t.add_row({c.name, fmt::format("{}", c.members.size()), join(c.members, ";"),
-                 std::string(trace::to_string(o.op)), fmt::format("{}", o.calls), human_bytes(o.bytes),
-                 coll ? human_bytes(o.lower_bound_bytes) : "-", human_bytes(o.moved_bytes), check});
+                 std::string(trace::to_string(o.op)), fmt::format("{}", o.calls), format_bytes_binary(o.bytes),
+                 coll ? format_bytes_binary(o.lower_bound_bytes) : "-", format_bytes_binary(o.moved_bytes), check});
     }
   }
   if (r.comms.empty()) {

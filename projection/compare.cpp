@@ -60,8 +60,4 @@ MatchResult match_ops(const trace::Trace& source, const std::vector<Category>& s
   return r;
 }
 
-double wmape_pct(double sum_abs_error, double sum_actual) {
-  return sum_actual > 0 ? 100.0 * sum_abs_error / sum_actual : 0.0;
-}
-
 }  // namespace linkcast::projection

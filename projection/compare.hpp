@@ -1,11 +1,12 @@
 // Scoring a projection against a trace recorded on the target node: operations are matched by
 // kind, category (which carries the memory kinds), memory kinds and size, in order of
-// occurrence; WMAPE = 100 * sum|A - P| / sum A over matched operations (AHEAD, sec. VI-C).
+// occurrence, and scored with WMAPE (core/wmape.hpp) over the matched operations.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "core/wmape.hpp"
 #include "trace/category.hpp"
 #include "trace/trace.hpp"
 
@@ -18,25 +19,7 @@ struct MatchResult {
   std::size_t unmatched_actual = 0;
 };
 
-MatchResult match_ops(const trace::Trace& source, const std::vector<trace::Category>& source_categories,
+[[nodiscard]] MatchResult match_ops(const trace::Trace& source, const std::vector<trace::Category>& source_categories,
                       const trace::Trace& actual);
-
-/// 100 * sum|A - P| / sum A; 0 when sum A is 0.
-double wmape_pct(double sum_abs_error, double sum_actual);
-
-/// Accumulates WMAPE terms.
-struct ErrorSum {
-  double abs_error = 0;
-  double actual = 0;
-  double projected = 0;
-  std::size_t count = 0;
-  void add(double a, double p) {
-    abs_error += a > p ? a - p : p - a;
-    actual += a;
-    projected += p;
-    ++count;
-  }
-  double wmape() const { return wmape_pct(abs_error, actual); }
-};
 
 }  // namespace linkcast::projection

@@ -122,17 +122,6 @@ std::string_view series_colour(std::size_t i) {
   return kPalette[i % kPalette.size()];
 }
 
-std::string short_bytes(double bytes) {
-  constexpr std::array<std::string_view, 5> kUnits = {"B", "KiB", "MiB", "GiB", "TiB"};
-  std::size_t u = 0;
-  double v = bytes;
-  while (u + 1 < kUnits.size() && std::fabs(v) >= 1024) {
-    v /= 1024;
-    ++u;
-  }
-  return u == 0 ? fmt::format("{:.0f} B", v) : fmt::format("{:.3g} {}", v, kUnits[u]);
-}
-
 std::string short_count(double count) {
   if (count < 10000) return fmt::format("{:.0f}", count);
   if (count < 1e6) return fmt::format("{:.3g}k", count / 1e3);

@@ -103,8 +103,7 @@ struct GraphEdge {
 std::string flow_graph_svg(const std::string& id, const std::vector<GraphNode>& nodes,
                            const std::vector<GraphEdge>& edges, const std::string& check = "");
 
-/// Compact numbers for cells: "40 KiB", "683 MiB", "1.33 GiB"; "512", "12.3k", "4.5M".
-std::string short_bytes(double bytes);
+/// Compact counts for cells: "512", "12.3k", "4.5M" (bytes: format_bytes_compact).
 std::string short_count(double count);
 
 /// `text` cut to at most `max_chars` characters with an ellipsis.

@@ -199,7 +199,7 @@ std::string topology_svg(const topology::Node& node, const NodeLayout& lay,
       const std::string& to = node.endpoints[dir == 0 ? b : a].id;
       const std::string tip = fmt::format(
           "{} \u2192 {} ({}, {}): {} of data ({} B; {} B on the wire); utilisation average {}, peak {} of {:.1f} GB/s",
-          from, to, link.id, kind_text, short_bytes(tidy(lane.data_bytes)), exact(lane.data_bytes),
+          from, to, link.id, kind_text, format_bytes_compact(tidy(lane.data_bytes)), exact(lane.data_bytes),
           exact(lane.wire_bytes), percent(lane.utilisation), percent(lane.peak_utilisation), lane.capacity_gbps);
       out += fmt::format(
           "<path class=\"lane\" d=\"M{} {}Q{} {} {} {}\" fill=\"none\" stroke=\"{}\" stroke-width=\"4.2\" "
@@ -217,7 +217,7 @@ std::string topology_svg(const topology::Node& node, const NodeLayout& lay,
       labels += fmt::format(
           "<text class=\"ll\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\">{}<title>{}: {} B "
           "both ways</title></text>",
-          px(mx), px(my), escape(short_bytes(tidy(total))), escape(link.id), exact(total));
+          px(mx), px(my), escape(format_bytes_compact(tidy(total))), escape(link.id), exact(total));
     }
   }
   out += labels;
@@ -229,8 +229,8 @@ std::string topology_svg(const topology::Node& node, const NodeLayout& lay,
     if (ep.memory.bandwidth_gbps > 0)
       tip += fmt::format("; memory {:g} GiB at {:g} GB/s", ep.memory.capacity_gib, ep.memory.bandwidth_gbps);
     if (e < sent.size())
-      tip += fmt::format("; sent {} ({} B), received {} ({} B) in the simulation", short_bytes(tidy(sent[e])),
-                         exact(sent[e]), short_bytes(tidy(received[e])), exact(received[e]));
+      tip += fmt::format("; sent {} ({} B), received {} ({} B) in the simulation", format_bytes_compact(tidy(sent[e])),
+                         exact(sent[e]), format_bytes_compact(tidy(received[e])), exact(received[e]));
     out += fmt::format(
         "<g class=\"ep\" data-endpoint=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{}\" "
         "stroke=\"#57606a\"/>"

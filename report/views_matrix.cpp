@@ -23,9 +23,6 @@ using matrix::kCommTypeCount;
 double dbl(std::uint64_t v) {
   return static_cast<double>(v);
 }
-std::string bytes_text(double v) {
-  return human_bytes(v);
-}
 std::string count_text(double v) {
   return thousands(static_cast<std::uint64_t>(std::max(v, 0.0)));
 }
@@ -81,7 +78,7 @@ std::string matrix_table(const Context& c, const std::vector<std::uint64_t>& val
     double rest = 0;
     for (std::size_t r = c.opt.max_rows; r < idx.size(); ++r) rest += dbl(values[idx[r]]);
     t.set_more(fmt::format("{} more pairs: {}", idx.size() - c.opt.max_rows,
-                           bytes ? bytes_text(rest) : count_text(rest) + " transfers"));
+                           bytes ? human_bytes(rest) : count_text(rest) + " transfers"));
   }
   t.set_footer({text_cell("all pairs"), text_cell(""), cell(total), text_cell("")});
   return t.render();
@@ -94,8 +91,8 @@ std::string heatmap_pair(const Context& c, const matrix::Matrix& mat, bool bytes
   const auto& src = bytes ? mat.bytes : mat.count;
   h.values.resize(src.size());
   std::transform(src.begin(), src.end(), h.values.begin(), [](std::uint64_t v) { return dbl(v); });
-  h.format = bytes ? Formatter(bytes_text) : Formatter(count_text);
-  h.short_format = bytes ? Formatter(short_bytes) : Formatter(short_count);
+  h.format = bytes ? Formatter(human_bytes) : Formatter(count_text);
+  h.short_format = bytes ? Formatter(format_bytes_compact) : Formatter(short_count);
   h.unit = bytes ? "bytes" : "transfers";
   h.check = fmt::format("sum-{}-{}", key, bytes ? "bytes" : "count");
   const double total = dbl(bytes ? mat.total_bytes() : mat.total_count());
@@ -143,7 +140,7 @@ BarChart stacked_chart(const std::string& id, const std::vector<Agg>& aggs, std:
   BarChart chart;
   chart.id = id;
   chart.check = check;
-  chart.format = bytes_text;
+  chart.format = human_bytes;
   std::unordered_map<std::string_view, std::size_t> series_index;
   for (const auto& [name, b] : series) {
     series_index[name] = chart.series.size();
@@ -158,7 +155,7 @@ BarChart stacked_chart(const std::string& id, const std::vector<Agg>& aggs, std:
   };
   for (std::size_t r = 0; r < aggs.size() && r < shown; ++r) {
     BarRow row{std::string(aggs[r].key), std::vector<double>(chart.series.size(), 0.0),
-               fmt::format("{} in {} transfers", bytes_text(dbl(aggs[r].bytes)), thousands(aggs[r].count))};
+               fmt::format("{} in {} transfers", human_bytes(dbl(aggs[r].bytes)), thousands(aggs[r].count))};
     add(row, aggs[r]);
     chart.rows.push_back(std::move(row));
   }
@@ -195,9 +192,9 @@ std::string system_section(const Context& c) {
       fmt::format("Who sent what to whom (Snoopie's system view, ComScribe's matrices): rows send, columns receive, "
                   "host first. {} in {} transfers between {} endpoints; collectives are decomposed into the peer "
                   "transfers NCCL makes ({}). Cells are coloured on a log scale; hover for exact values.",
-                  bytes_text(dbl(m.total.total_bytes())), thousands(m.total.total_count()), m.endpoints.size(),
+                  human_bytes(dbl(m.total.total_bytes())), thousands(m.total.total_count()), m.endpoints.size(),
                   nccl::to_string(m.collectives.algo)));
-  out += fmt::format("<h3>All communication types: {} in {} transfers</h3>", bytes_text(dbl(m.total.total_bytes())),
+  out += fmt::format("<h3>All communication types: {} in {} transfers</h3>", human_bytes(dbl(m.total.total_bytes())),
                      thousands(m.total.total_count()));
   out += heatmap_pair(c, m.total, true, "system");
   out += heatmap_pair(c, m.total, false, "system");
@@ -216,9 +213,9 @@ std::string system_section(const Context& c) {
     const double sent = dbl(m.total.sent_bytes(i)), received = dbl(m.total.received_bytes(i));
     const double within = dbl(m.total.bytes_at(i, i));
     nodes.push_back({m.endpoints[i], sent + received,
-                     fmt::format("{}: sent {} ({} B), received {} ({} B){}", m.endpoints[i], bytes_text(sent),
-                                 exact(sent), bytes_text(received), exact(received),
-                                 within > 0 ? fmt::format(", of which {} within itself", bytes_text(within)) : "")});
+                     fmt::format("{}: sent {} ({} B), received {} ({} B){}", m.endpoints[i], human_bytes(sent),
+                                 exact(sent), human_bytes(received), exact(received),
+                                 within > 0 ? fmt::format(", of which {} within itself", human_bytes(within)) : "")});
   }
   auto route_text = [&](std::size_t i, std::size_t j) -> std::string {
     const int a = c.node.find(m.endpoints[i]), b = c.node.find(m.endpoints[j]);
@@ -241,7 +238,7 @@ std::string system_section(const Context& c) {
       if (i == j || b == 0) continue;
       edges.push_back({graph_index[i], graph_index[j], dbl(b),
                        fmt::format("{} \u2192 {}: {} ({} B) in {} transfers; route {}", m.endpoints[i], m.endpoints[j],
-                                   bytes_text(dbl(b)), b, thousands(m.total.count_at(i, j)), route_text(i, j))});
+                                   human_bytes(dbl(b)), b, thousands(m.total.count_at(i, j)), route_text(i, j))});
     }
   std::stable_sort(pairs.begin(), pairs.end(), [](const PairRow& a, const PairRow& b) { return a.bytes > b.bytes; });
   const double total = dbl(m.total.total_bytes());
@@ -274,7 +271,7 @@ std::string system_section(const Context& c) {
     out += fmt::format(
         "<div class=\"type\" data-type=\"{}\"><h4>{}: {} in {} transfers ({} trace records)</h4><p "
         "class=\"note\">{}</p>",
-        escape(matrix::to_string(type)), escape(matrix::to_string(type)), bytes_text(dbl(mat.total_bytes())),
+        escape(matrix::to_string(type)), escape(matrix::to_string(type)), human_bytes(dbl(mat.total_bytes())),
         thousands(mat.total_count()), thousands(m.ops_by_type[t]), escape(matrix::describe(type)));
     const std::string key = "type-" + std::string(matrix::to_string(type));
     out += heatmap_pair(c, mat, true, key);
@@ -339,7 +336,7 @@ std::string objects_section(const Context& c) {
     }
     sort_aggs(aggs);
     const std::string panel = "objects-" + owner;
-    tabs.emplace_back(panel, fmt::format("{} ({})", owner, bytes_text(dbl(owner_bytes))));
+    tabs.emplace_back(panel, fmt::format("{} ({})", owner, human_bytes(dbl(owner_bytes))));
     const BarChart chart = stacked_chart("chart-" + panel, aggs, c.chart_rows(), "objects", "sum-" + panel);
     HtmlTable t(
         {{"object"}, {"issued by"}, {"type"}, {"bytes", true}, {"transfers", true}, {"share of its bytes", true}},
@@ -360,13 +357,13 @@ std::string objects_section(const Context& c) {
       }
     }
     if (more_rows)
-      t.set_more(fmt::format("{} more rows: {} in {} transfers", thousands(more_rows), bytes_text(dbl(more_bytes)),
+      t.set_more(fmt::format("{} more rows: {} in {} transfers", thousands(more_rows), human_bytes(dbl(more_bytes)),
                              thousands(more_count)));
     t.set_footer({text_cell(fmt::format("{} objects", thousands(aggs.size()))), text_cell(""), text_cell(""),
                   bytes_cell(dbl(owner_bytes)), count_cell(owner_count), text_cell("")});
     panels += fmt::format(
         "<div class=\"tab-panel\" id=\"{}\" data-owner=\"{}\"><h3>Objects in {}'s memory: {} in {} transfers</h3>",
-        escape(panel), escape(owner), escape(owner), bytes_text(dbl(owner_bytes)), thousands(owner_count));
+        escape(panel), escape(owner), escape(owner), human_bytes(dbl(owner_bytes)), thousands(owner_count));
     panels += pair_block(bar_chart_svg(chart), t.render());
     panels += check_line("sum-" + panel, dbl(owner_bytes), "bytes in these bars:");
     panels += "</div>";
@@ -426,7 +423,7 @@ std::string code_section(const Context& c) {
       n += aggs[r].count;
     }
     t.set_more(fmt::format("{} more lines: {} ({}) in {} transfers", thousands(aggs.size() - c.opt.max_rows),
-                           bytes_text(dbl(b)), share(dbl(b), dbl(total_bytes)), thousands(n)));
+                           human_bytes(dbl(b)), share(dbl(b), dbl(total_bytes)), thousands(n)));
   }
   t.set_footer({text_cell(fmt::format("{} lines", thousands(aggs.size()))), bytes_cell(dbl(total_bytes)),
                 text_cell("100%"), count_cell(total_count), text_cell("100%"), text_cell(""), text_cell("")});
@@ -506,7 +503,7 @@ std::string communicators_section(const Context& c) {
   chart.id = "chart-comms";
   chart.series = {"moved between ranks", "inter-rank lower bound"};
   chart.stacked = false;
-  chart.format = bytes_text;
+  chart.format = human_bytes;
   chart.check = "sum-comms";
   HtmlTable t({{"communicator"},
                {"members"},

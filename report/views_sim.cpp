@@ -20,9 +20,6 @@ namespace {
 double dbl(std::size_t v) {
   return static_cast<double>(v);
 }
-std::string bytes_text(double v) {
-  return human_bytes(v);
-}
 std::string time_text(double ns) {
   return format_duration_ns(ns);
 }
@@ -185,7 +182,7 @@ std::string simulation_section(const Context& c) {
     const sim::CategoryTimes& ct = cats[k];
     if (ct.ops == 0) continue;
     const std::string name(trace::to_string(static_cast<trace::Category>(k)));
-    BarRow row{name, {ct.simulated_ns}, fmt::format("{} ops, {}", thousands(ct.ops), bytes_text(ct.bytes))};
+    BarRow row{name, {ct.simulated_ns}, fmt::format("{} ops, {}", thousands(ct.ops), human_bytes(ct.bytes))};
     if (any_measured) row.values.push_back(ct.measured_ns);
     kinds_sum += ct.simulated_ns + (any_measured ? ct.measured_ns : 0);
     sim_total += ct.simulated_ns;

@@ -10,6 +10,7 @@
 
 #include "core/table.hpp"
 #include "core/units.hpp"
+#include "core/wmape.hpp"
 #include "topology/routing.hpp"
 
 namespace linkcast::sim {
@@ -45,18 +46,13 @@ std::string link_name(const topology::Node& node, const LinkResult& l) {
 }
 
 double wmape_vs_measured(const trace::Trace& trace, const SimResult& r, std::size_t* matched) {
-  double err = 0, sum = 0;
-  std::size_t n = 0;
+  ErrorSum error;
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const std::int64_t d = trace.durations()[i];
-    if (d <= 0) continue;
-    const double sim = r.ops[i].end_ns - r.ops[i].start_ns;
-    err += std::fabs(static_cast<double>(d) - sim);
-    sum += static_cast<double>(d);
-    ++n;
+    if (d > 0) error.add(static_cast<double>(d), r.ops[i].end_ns - r.ops[i].start_ns);
   }
-  if (matched) *matched = n;
-  return sum > 0 ? 100.0 * err / sum : std::nan("");
+  if (matched) *matched = error.count;
+  return error.wmape();
 }
 
 void render_json(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out) {

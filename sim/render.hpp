@@ -26,8 +26,8 @@ void render_timeline(const topology::Node& node, const trace::Trace& trace, cons
 /// "gpu0->nvswitch0" for a direction of a link.
 std::string link_name(const topology::Node& node, const LinkResult& l);
 
-/// 100 * sum |measured - simulated| / sum measured over operations with a measured duration;
-/// NaN when none has one.
+/// WMAPE (core/wmape.hpp) of the simulated durations against the measured ones, over the
+/// operations with a measured duration; 0 when none has one (`matched` is then 0).
 double wmape_vs_measured(const trace::Trace& trace, const SimResult& r, std::size_t* matched = nullptr);
 
 }  // namespace linkcast::sim

@@ -26,18 +26,18 @@ TEST(Units, ParsesPlainAndSuffixedSizes) {
 
 TEST(Units, RejectsBadSizesWithTheReason) {
   try {
-    parse_size_bytes("12 parsecs", "--bytes");
+    (void)parse_size_bytes("12 parsecs", "--bytes");
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "--bytes: unknown unit 'parsecs' in '12 parsecs'; use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB");
   }
   try {
-    parse_size_bytes("-4KB", "--bytes");
+    (void)parse_size_bytes("-4KB", "--bytes");
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("'-4KB' is not a size"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(parse_size_bytes("0.5B"), InputError);  // half a byte is not a size
+  EXPECT_THROW((void)parse_size_bytes("0.5B"), InputError);  // half a byte is not a size
 }
 
 TEST(Units, FormatsBinaryUnitsWholeOrToTwoDecimals) {

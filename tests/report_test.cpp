@@ -10,6 +10,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/units.hpp"
 #include "matrix/matrix.hpp"
 #include "report/charts.hpp"
 #include "report/html.hpp"
@@ -104,9 +105,9 @@ TEST(ReportHtml, EscapesAndWritesExactNumbers) {
   EXPECT_EQ(thousands(1234567), "1,234,567");
   EXPECT_EQ(thousands(999), "999");
   EXPECT_EQ(percent(0.123), "12.3%");
-  EXPECT_EQ(short_bytes(40960), "40 KiB");
-  EXPECT_EQ(short_bytes(716549920), "683 MiB");
-  EXPECT_EQ(short_bytes(512), "512 B");
+  EXPECT_EQ(format_bytes_compact(40960), "40 KiB");
+  EXPECT_EQ(format_bytes_compact(716549920), "683 MiB");
+  EXPECT_EQ(format_bytes_compact(512), "512 B");
   EXPECT_EQ(short_count(7200), "7200");
   EXPECT_EQ(short_count(12345), "12.3k");
   EXPECT_EQ(truncate_label("abcdefgh", 5), "abcd\u2026");

@@ -292,10 +292,10 @@ TEST(Kineto, ParsesTheEventsItUnderstandsAndSkipsTheRest) {
 }
 
 TEST(Kineto, TruncatedJsonIsRejected) {
-  const std::string err = error_of([] { parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
+  const std::string err = error_of([] { (void)parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
   EXPECT_NE(err.find("cut.json: invalid JSON ("), std::string::npos) << err;
   EXPECT_NE(err.find("the file is not a Kineto trace or is truncated"), std::string::npos) << err;
-  EXPECT_EQ(error_of([] { parse_kineto(R"({"schemaVersion": 1})", "other.json"); }),
+  EXPECT_EQ(error_of([] { (void)parse_kineto(R"({"schemaVersion": 1})", "other.json"); }),
             "other.json: JSON without a \"traceEvents\" list: not a PyTorch profiler / Kineto Chrome trace");
 }
 

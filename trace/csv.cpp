@@ -7,16 +7,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/strings.hpp"
 
 namespace linkcast::trace {
@@ -334,32 +331,8 @@ Trace parse_csv_trace(const std::string& text, const std::string& name) {
 }
 
 Trace read_csv_trace(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw InputError(fmt::format("{}: cannot open the trace file", path));
-  struct stat st {};
-  const std::size_t size = ::fstat(fd, &st) == 0 ? static_cast<std::size_t>(st.st_size) : 0;
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  // zlib reads a gzip'd file decompressed and a plain one as it is, in the same blocks.
-  gzFile gz = ::gzdopen(fd, "rb");
-  if (gz == nullptr) {
-    ::close(fd);
-    throw InputError(fmt::format("{}: cannot open the trace file", path));
-  }
-  struct Close {
-    gzFile f;
-    ~Close() { ::gzclose(f); }
-  } close_gz{gz};
-  auto read_block = [&](char* to, std::size_t max) -> std::size_t {
-    const int got = ::gzread(gz, to, static_cast<unsigned>(max));
-    int err = Z_OK;
-    const char* msg = ::gzerror(gz, &err);
-    if (got < 0 || (err != Z_OK && err != Z_STREAM_END)) {
-      std::string_view what = msg;  // zlib prefixes "<fd:N>: " for a descriptor
-      if (const auto colon = what.find(": "); colon != std::string_view::npos) what.remove_prefix(colon + 2);
-      throw InputError(fmt::format("{}: cannot read ({}); a gzip'd trace is corrupt or truncated", path, what));
-    }
-    return static_cast<std::size_t>(got);
-  };
+  InputFile file(path, {.file = "trace file", .corrupt = "a gzip'd trace"});
+  const std::size_t size = file.size_on_disk();
   Trace trace;
   CsvParser parser(path, trace);
   // Read in large blocks into one reused buffer (memory stays flat whatever the file size); a
@@ -370,7 +343,7 @@ Trace read_csv_trace(const std::string& path) {
   std::size_t have = 0;
   bool reserved = false;
   while (true) {
-    const std::size_t got = read_block(buffer.data() + have, buffer.size() - have);
+    const std::size_t got = file.read(buffer.data() + have, buffer.size() - have);
     const std::size_t total = have + got;
     const std::string_view data(buffer.data(), total);
     if (!reserved && total > 0) {

@@ -1,7 +1,6 @@
 #include "trace/kineto.hpp"
 
 #include <fmt/format.h>
-#include <zlib.h>
 
 #include <cmath>
 #include <algorithm>
@@ -12,46 +11,10 @@
 #include <simdjson.h>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/strings.hpp"
 
 namespace linkcast::trace {
-
-std::string read_maybe_gzip(const std::string& path, std::size_t max_bytes) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) throw InputError(fmt::format("{}: cannot open the trace file", path));
-  gzbuffer(f, 1 << 20);
-  std::string out;
-  out.reserve(max_bytes > 0 ? std::min<std::size_t>(max_bytes, 1 << 20) : 1 << 20);
-  std::vector<char> buf(max_bytes > 0 ? std::min<std::size_t>(max_bytes, 1 << 22) : 1 << 22);
-  while (true) {
-    const std::size_t want = max_bytes > 0 ? std::min(buf.size(), max_bytes - out.size()) : buf.size();
-    const int n = gzread(f, buf.data(), static_cast<unsigned>(want));
-    if (n < 0) {
-      int err = 0;
-      const std::string msg = gzerror(f, &err);
-      gzclose(f);
-      throw InputError(fmt::format("{}: cannot decompress ({}); the gzip file is corrupt or truncated", path, msg));
-    }
-    if (n == 0) break;
-    out.append(buf.data(), static_cast<std::size_t>(n));
-    if (max_bytes > 0 && out.size() >= max_bytes) {
-      gzclose(f);
-      out.resize(max_bytes);
-      return out;
-    }
-  }
-  int err = 0;
-  const char* msg = gzerror(f, &err);
-  if (err != Z_OK && err != Z_STREAM_END) {
-    const std::string m = msg;
-    gzclose(f);
-    throw InputError(fmt::format("{}: cannot decompress ({}); the gzip file is corrupt or truncated", path, m));
-  }
-  gzclose(f);
-  // Spare capacity for the JSON parser's padding, so it can read in place.
-  out.reserve(out.size() + 64);
-  return out;
-}
 
 namespace {
 
@@ -276,13 +239,20 @@ class Reader {
 
 }  // namespace
 
+Trace read_kineto(const std::string& path) {
+  std::string text = InputFile(path, {.file = "trace file"}).read_all();
+  // Spare capacity for the JSON parser's padding, so it can read in place.
+  text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  return parse_kineto(text, path);
+}
+
 Trace parse_kineto(const std::string& text, const std::string& name) {
   Trace trace;
   trace.format = "kineto";
   trace.source_file = name;
   Reader reader(trace, name);
   // simdjson reads SIMDJSON_PADDING bytes past the end: use the string's own spare capacity
-  // when it has it (read_maybe_gzip leaves it), else a padded copy.
+  // when it has it (read_kineto leaves it), else a padded copy.
   std::optional<simdjson::padded_string> copy;
   simdjson::padded_string_view view;
   if (text.capacity() >= text.size() + simdjson::SIMDJSON_PADDING) {

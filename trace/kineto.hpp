@@ -14,10 +14,8 @@
 namespace linkcast::trace {
 
 /// `text` is the (decompressed) JSON; `name` names it in messages.
-Trace parse_kineto(const std::string& text, const std::string& name);
-
-/// Reads a whole file (or its first `max_bytes` when > 0), transparently gunzipping it. Throws
-/// InputError for a corrupt or truncated gzip.
-std::string read_maybe_gzip(const std::string& path, std::size_t max_bytes = 0);
+[[nodiscard]] Trace parse_kineto(const std::string& text, const std::string& name);
+/// Reads a Kineto file, plain or gzip'd. Throws InputError for a corrupt or truncated gzip.
+[[nodiscard]] Trace read_kineto(const std::string& path);
 
 }  // namespace linkcast::trace

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/strings.hpp"
 #include "trace/csv.hpp"
 #include "trace/kineto.hpp"
@@ -51,7 +52,7 @@ std::string detect_trace_format(const std::string& path) {
   const std::string_view t = trim(h);
   if (is_gzip(h)) {
     // Look inside: Kineto JSON and linkcast CSV are both shipped gzip'd.
-    const std::string inner = read_maybe_gzip(path, 64);
+    const std::string inner = InputFile(path, {.file = "trace file"}).read_all(64);
     const std::string_view it = trim(inner);
     return !it.empty() && (it.front() == '{' || it.front() == '[') ? "kineto" : "csv";
   }
@@ -65,7 +66,7 @@ Trace read_trace(const std::string& path) {
     const SqliteDb db(path);
     return format == "nvprof" ? read_nvprof(db) : read_nsys(db);
   }
-  if (format == "kineto") return parse_kineto(read_maybe_gzip(path), path);
+  if (format == "kineto") return read_kineto(path);
   return read_csv_trace(path);  // plain or gzip'd
 }
 

@@ -1,0 +1,67 @@
+#include "core/input_file.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace linkcast {
+
+namespace {
+
+gzFile as_gz(void* gz) { return static_cast<gzFile>(gz); }
+
+}  // namespace
+
+InputFile::InputFile(std::string path, InputFileNames names) : path_(std::move(path)), names_(names) {
+  const int fd = ::open(path_.c_str(), O_RDONLY);
+  if (fd < 0) throw InputError(fmt::format("{}: cannot open the {}", path_, names_.file));
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) size_on_disk_ = static_cast<std::size_t>(st.st_size);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  gzFile gz = ::gzdopen(fd, "rb");
+  if (gz == nullptr) {
+    ::close(fd);
+    throw InputError(fmt::format("{}: cannot open the {}", path_, names_.file));
+  }
+  ::gzbuffer(gz, 1u << 20);
+  gz_ = gz;
+}
+
+InputFile::~InputFile() { ::gzclose(as_gz(gz_)); }
+
+std::size_t InputFile::read(char* to, std::size_t max) {
+  const std::size_t want = std::min<std::size_t>(max, 1u << 30);
+  const int got = ::gzread(as_gz(gz_), to, static_cast<unsigned>(want));
+  int err = Z_OK;
+  const char* msg = ::gzerror(as_gz(gz_), &err);
+  // zlib decompresses ahead of what is asked: a corrupt stream beyond a read that got all it
+  // asked for is the next read's error, so a peek at a file's head reads a truncated file too.
+  if (got < 0 || (err != Z_OK && err != Z_STREAM_END && static_cast<std::size_t>(got) < want)) {
+    std::string_view reason = msg;  // zlib prefixes "<fd:N>: " for a descriptor
+    if (const auto colon = reason.find(": "); colon != std::string_view::npos) reason.remove_prefix(colon + 2);
+    throw InputError(fmt::format("{}: cannot read ({}); {} is corrupt or truncated", path_, reason, names_.corrupt));
+  }
+  return static_cast<std::size_t>(got);
+}
+
+std::string InputFile::read_all(std::size_t max_bytes) {
+  constexpr std::size_t kBlock = 4u << 20;
+  std::string out;
+  std::vector<char> buffer(max_bytes > 0 ? std::min(max_bytes, kBlock) : kBlock);
+  while (max_bytes == 0 || out.size() < max_bytes) {
+    const std::size_t want = max_bytes > 0 ? std::min(buffer.size(), max_bytes - out.size()) : buffer.size();
+    const std::size_t got = read(buffer.data(), want);
+    if (got == 0) break;
+    out.append(buffer.data(), got);
+  }
+  return out;
+}
+
+}  // namespace linkcast

@@ -1,0 +1,43 @@
+// Reading an input file that may be gzip'd: zlib reads a gzip'd file decompressed and a plain
+// one as it is, the same way, whole or in blocks. Every reader of a file that users may
+// compress (traces now, topology imports later) reads through this.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace linkcast {
+
+/// How messages call an input file: "PATH: cannot open the <file>", "PATH: cannot read (<zlib's
+/// reason>); <corrupt> is corrupt or truncated".
+struct InputFileNames {
+  std::string_view file = "file";
+  std::string_view corrupt = "the gzip file";
+};
+
+class InputFile {
+ public:
+  /// Opens `path` for reading; throws InputError when it cannot.
+  explicit InputFile(std::string path, InputFileNames names = {});
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  /// Up to `max` (decompressed) bytes into `to`; 0 at the end of the file. Throws InputError for
+  /// a corrupt or truncated gzip stream.
+  [[nodiscard]] std::size_t read(char* to, std::size_t max);
+  /// The rest of the file, or its next `max_bytes` bytes when max_bytes > 0.
+  [[nodiscard]] std::string read_all(std::size_t max_bytes = 0);
+  /// The file's size on disk (compressed, for a gzip'd file); 0 when unknown.
+  [[nodiscard]] std::size_t size_on_disk() const { return size_on_disk_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  InputFileNames names_;
+  void* gz_ = nullptr;  // gzFile
+  std::size_t size_on_disk_ = 0;
+};
+
+}  // namespace linkcast
