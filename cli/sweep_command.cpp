@@ -19,6 +19,14 @@
 #include <mpi.h>
 #endif
 
+namespace linkcast::study {
+
+// Point results cross ranks as JSON, field by field; doubles round-trip exactly.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ItemResult, ok, error, figure_s, model_totals_s, by_kind_s, bound_by, bound_share)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PointResult, point, node_name, items)
+
+}  // namespace linkcast::study
+
 namespace linkcast::cli {
 
 namespace {
@@ -71,37 +79,6 @@ class Ranks {
   bool active_ = false;
 };
 
-// Point results cross ranks as JSON; doubles round-trip exactly.
-nlohmann::json to_json(const study::PointResult& p) {
-  nlohmann::json j = {{"point", p.point}, {"node", p.node_name}, {"items", nlohmann::json::array()}};
-  for (const auto& i : p.items)
-    j["items"].push_back({{"ok", i.ok},
-                          {"error", i.error},
-                          {"figure", i.figure_s},
-                          {"models", i.model_totals_s},
-                          {"kinds", i.by_kind_s},
-                          {"bound", i.bound_by},
-                          {"share", i.bound_share}});
-  return j;
-}
-
-study::PointResult from_json(const nlohmann::json& j) {
-  study::PointResult p;
-  p.point = j["point"].get<std::size_t>();
-  p.node_name = j["node"].get<std::string>();
-  for (const auto& ji : j["items"]) {
-    study::ItemResult i;
-    i.ok = ji["ok"].get<bool>();
-    i.error = ji["error"].get<std::string>();
-    i.figure_s = ji["figure"].get<double>();
-    i.model_totals_s = ji["models"].get<std::vector<double>>();
-    i.by_kind_s = ji["kinds"].get<std::array<double, trace::kCategoryCount>>();
-    i.bound_by = ji["bound"].get<std::string>();
-    i.bound_share = ji["share"].get<double>();
-    p.items.push_back(std::move(i));
-  }
-  return p;
-}
 
 /// A progress bar on a terminal, plain lines every 10% otherwise (standard error).
 class Progress {
@@ -162,11 +139,11 @@ void add_sweep_command(CLI::App& app, Runner& run) {
           sweep.run(mine, threads, [&](std::size_t done) { progress.update(done); });
       if (ranks.size() > 1) {
         nlohmann::json local = nlohmann::json::array();
-        for (const auto& r : rows) local.push_back(to_json(r));
+        for (const auto& r : rows) local.push_back(r);
         const std::vector<std::string> parts = ranks.gather(local.dump());
         rows.clear();
         for (const std::string& part : parts)
-          for (const auto& j : nlohmann::json::parse(part)) rows.push_back(from_json(j));
+          for (const auto& j : nlohmann::json::parse(part)) rows.push_back(j.get<study::PointResult>());
         if (ranks.rank() != 0) return 0;
         std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.point < b.point; });
       }

@@ -1,5 +1,7 @@
 #include "projection/compare.hpp"
 
+#include <boost/container_hash/hash.hpp>
+
 #include <unordered_map>
 
 namespace linkcast::projection {
@@ -18,10 +20,11 @@ struct Key {
 
 struct KeyHash {
   std::size_t operator()(const Key& k) const {
-    std::uint64_t h = k.bytes * 0x9E3779B97F4A7C15ull;
-    h ^= (static_cast<std::uint64_t>(k.kind) << 24) | (static_cast<std::uint64_t>(k.category) << 16) |
-         (static_cast<std::uint64_t>(k.src_mem) << 8) | k.dst_mem;
-    return static_cast<std::size_t>(h ^ (h >> 29));
+    std::size_t seed = 0;
+    for (const std::uint64_t v : {std::uint64_t{k.kind}, std::uint64_t{k.category}, std::uint64_t{k.src_mem},
+                                  std::uint64_t{k.dst_mem}, k.bytes})
+      boost::hash_combine(seed, v);
+    return seed;
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -136,12 +137,8 @@ void IncrementalMaxMin::do_solve(FlowNetwork& net) const {
         consume(route.hops[h], w * share, w, unfrozen);
       }
     }
-    if (s.count[r] != 0) {  // cannot happen: every route through r froze; never loop on it
-      s.count[r] = 0;
-      s.share[r] = kInf;
-      --active;
-      if (use_heap) s.shares.erase(r);
-    }
+    // Every route through r froze, taking its unfrozen members off r: r left the active set.
+    assert(s.count[r] == 0 && "a resource that ran out still has unfrozen flows");
   }
   for (ResourceId r : net.comp_resources_)
     net.new_wire_rate_[r] = std::max(resources[r].capacity - s.rem[r], 0.0);

@@ -10,7 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include "topology/node.hpp"
 #include "trace/trace.hpp"
 
 namespace linkcast::trace {

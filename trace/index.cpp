@@ -1,5 +1,7 @@
 #include "trace/index.hpp"
 
+#include <boost/container_hash/hash.hpp>
+
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
@@ -18,11 +20,12 @@ struct GroupKey {
 
 struct GroupKeyHash {
   std::size_t operator()(const GroupKey& k) const {
-    std::uint64_t h = k.bytes * 0x9E3779B97F4A7C15ull;
-    h ^= (std::uint64_t{k.kind} << 56) ^ (std::uint64_t{k.category} << 48) ^ (std::uint64_t{k.src_mem} << 40) ^
-         (std::uint64_t{k.dst_mem} << 32) ^ (std::uint64_t{k.src} << 16) ^ k.dst ^ (std::uint64_t{k.group} << 20) ^
-         (std::uint64_t{k.issuer} << 4);
-    return static_cast<std::size_t>(h ^ (h >> 31));
+    std::size_t seed = 0;
+    for (const std::uint64_t v : {std::uint64_t{k.kind}, std::uint64_t{k.category}, std::uint64_t{k.src_mem},
+                                  std::uint64_t{k.dst_mem}, std::uint64_t{k.src}, std::uint64_t{k.dst},
+                                  std::uint64_t{k.issuer}, std::uint64_t{k.group}, k.bytes})
+      boost::hash_combine(seed, v);
+    return seed;
   }
 };
 
