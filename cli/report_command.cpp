@@ -31,6 +31,155 @@ std::string shell_word(const std::string& s) {
   return out + "'";
 }
 
+struct ReportOptions {
+  std::string trace, workload, node, to, map, model, output;
+  int bins = 40;
+  int rows = 25;
+  bool timings = false;
+};
+
+/// The model --model names, or nullptr when none is given.
+const model::Model* chosen_model(const std::string& name) {
+  if (name.empty()) return nullptr;
+  try {
+    return &model::find_model(name);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("--model: {}", e.what()));
+  }
+}
+
+/// Seconds per step, for --timings.
+class StepTimes {
+ public:
+  void lap(std::string what) {
+    const auto now = std::chrono::steady_clock::now();
+    steps_.emplace_back(std::move(what), std::chrono::duration<double>(now - clock_).count());
+    clock_ = now;
+  }
+  void print(std::ostream& out) const {
+    double total = 0;
+    for (const auto& [what, s] : steps_) {
+      out << fmt::format("linkcast: report: {}: {:.2f} s\n", what, s);
+      total += s;
+    }
+    out << fmt::format("linkcast: report: total {:.2f} s\n", total);
+  }
+
+ private:
+  std::vector<std::pair<std::string, double>> steps_;
+  std::chrono::steady_clock::time_point clock_ = std::chrono::steady_clock::now();
+};
+
+/// The operations the page is about, and how the matrices and the simulation read them.
+struct Workload {
+  trace::Trace trace;
+  std::optional<trace::TraceIndex> index;  // built once: calibration and both projections
+  matrix::Options matrix_options;
+  sim::SimOptions sim_options;
+};
+
+/// Reads the trace or runs the workload on `node` into `w`, with the options `linkcast matrix`
+/// and `linkcast simulate` would use for it.
+void load_workload(const ReportOptions& opt, const topology::Node& node, const model::Model* chosen, Workload& w) {
+  w.matrix_options.node = &node;
+  w.sim_options.model = chosen;
+  w.sim_options.bins = opt.bins;
+  if (!opt.workload.empty()) {
+    synthetic::WorkloadRun run = synthetic::run_workload_full(opt.workload, &node);
+    w.trace = std::move(run.trace);
+    w.matrix_options.collectives = run.collectives;
+    // As `linkcast simulate`: what the spec says about its collectives, else NCCL's choices.
+    sim::apply_collective_config(run.collectives, w.sim_options);
+  } else {
+    w.trace = trace::read_trace(opt.trace);
+    // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them.
+    w.index.emplace(w.trace);
+    w.sim_options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(*w.index));
+  }
+}
+
+/// The trace projected onto the node it ran on and onto `target`, under the chosen model or
+/// every model.
+struct Projections {
+  projection::ProjectionSummary on_source, on_target;
+  std::vector<std::string> warnings;
+  std::size_t models = 0;
+};
+Projections project(const topology::Node& node, const topology::Node& target, const projection::EndpointMap& map,
+                    const model::Model* chosen, Workload& w) {
+  std::vector<const model::Model*> models;
+  if (chosen)
+    models.push_back(chosen);
+  else
+    for (const auto& m : model::all_models()) models.push_back(&m);
+  if (!w.index) w.index.emplace(w.trace);
+  const projection::Projector self(node, node, *w.index);
+  const projection::Projector onto(node, target, *w.index, map);
+  return {projection::summarize(self, models, nullptr, nullptr), projection::summarize(onto, models, nullptr, nullptr),
+          onto.warnings(), models.size()};
+}
+
+/// The command line as the page's header shows it.
+std::string command_line(const ReportOptions& opt) {
+  return "linkcast report " +
+         (opt.workload.empty() ? shell_word(opt.trace) : "--workload " + shell_word(opt.workload)) + " --node " +
+         shell_word(opt.node) + (opt.to.empty() ? "" : " --to " + shell_word(opt.to)) +
+         (opt.map.empty() ? "" : " --map " + shell_word(opt.map)) +
+         (opt.model.empty() ? "" : " --model " + shell_word(opt.model)) + " -o " + shell_word(opt.output);
+}
+
+int run_report(const ReportOptions& opt) {
+  if (opt.workload == "help") {
+    std::cout << synthetic::workload_help();
+    return 0;
+  }
+  const model::Model* chosen = chosen_model(opt.model);
+  const projection::EndpointMap map = projection::parse_endpoint_map(opt.map);
+  if (!map.empty() && opt.to.empty())
+    throw InputError("--map: give --to TARGET.yaml too; --map places trace endpoints on the target node");
+  StepTimes steps;
+  // Fail on an unwritable output before the (possibly long) work; nothing is left behind if
+  // anything below throws.
+  AtomicOutput out(opt.output);
+  const topology::Node node = topology::load_node(opt.node);
+  std::optional<topology::Node> target;
+  if (!opt.to.empty()) target = topology::load_node(opt.to);
+
+  Workload w;
+  load_workload(opt, node, chosen, w);
+  steps.lap(fmt::format("{} {} operations", opt.workload.empty() ? "read" : "ran", w.trace.size()));
+  const matrix::Report matrix = matrix::build(w.trace, w.matrix_options);
+  steps.lap("matrices");
+  const sim::SimResult result = sim::simulate(node, w.trace, w.sim_options);
+  steps.lap("simulation");
+
+  report::Inputs inputs;
+  inputs.node = &node;
+  inputs.trace = &w.trace;
+  inputs.matrix = &matrix;
+  inputs.sim = &result;
+  inputs.warnings = w.trace.warnings;
+  inputs.warnings.insert(inputs.warnings.end(), result.warnings.begin(), result.warnings.end());
+  std::optional<Projections> projections;
+  if (target) {
+    projections = project(node, *target, map, chosen, w);
+    inputs.on_source = &projections->on_source;
+    inputs.on_target = &projections->on_target;
+    inputs.warnings.insert(inputs.warnings.end(), projections->warnings.begin(), projections->warnings.end());
+    steps.lap(fmt::format("projection ({} models, on both nodes)", projections->models));
+  }
+
+  report::Options options;
+  options.max_rows = static_cast<std::size_t>(opt.rows);
+  options.command = command_line(opt);
+  report::render_html(inputs, options, out.stream());
+  out.commit();
+  steps.lap("page");
+  if (opt.timings) steps.print(std::cerr);
+  for (const auto& warning : inputs.warnings) std::cerr << "linkcast: warning: " << warning << "\n";
+  return 0;
+}
+
 }  // namespace
 
 void add_report_command(CLI::App& app, Runner& run) {
@@ -39,13 +188,7 @@ void add_report_command(CLI::App& app, Runner& run) {
       "Write one self-contained HTML page about a trace or workload on a node: topology coloured by simulated link "
       "utilisation (OSU INAM), system/object/code/device views with heatmaps (Snoopie, ComScribe), communicators "
       "(mpisee), the projection onto another node, and the simulated timeline");
-  struct Options {
-    std::string trace, workload, node, to, map, model, output;
-    int bins = 40;
-    int rows = 25;
-    bool timings = false;
-  };
-  auto opt = std::make_shared<Options>();
+  auto opt = std::make_shared<ReportOptions>();
   add_trace_or_workload(
       *cmd, opt->trace, opt->workload,
       "Run a synthetic workload instead: NAME[:key=value,...]; `linkcast report --workload help` lists them",
@@ -70,110 +213,7 @@ void add_report_command(CLI::App& app, Runner& run) {
                 "Print how long each step took (reading, matrices, simulation, projection, page) to standard error");
   cmd->add_option("-o,--output", opt->output, "The HTML file to write")->required();
   cmd->callback([opt, &run]() {
-    run = [opt]() {
-      if (opt->workload == "help") {
-        std::cout << synthetic::workload_help();
-        return 0;
-      }
-      const model::Model* chosen = nullptr;
-      if (!opt->model.empty()) {
-        const auto names = model::model_names();
-        if (std::find(names.begin(), names.end(), opt->model) == names.end())
-          throw InputError(fmt::format("--model: unknown model '{}'{}; valid models: {}", opt->model,
-                                       did_you_mean(opt->model, names), join(names, ", ")));
-        chosen = &model::find_model(opt->model);
-      }
-      const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
-      if (!map.empty() && opt->to.empty())
-        throw InputError("--map: give --to TARGET.yaml too; --map places trace endpoints on the target node");
-      // Seconds per step, for --timings.
-      std::vector<std::pair<std::string, double>> steps;
-      auto clock = std::chrono::steady_clock::now();
-      auto lap = [&](std::string what) {
-        const auto now = std::chrono::steady_clock::now();
-        steps.emplace_back(std::move(what), std::chrono::duration<double>(now - clock).count());
-        clock = now;
-      };
-      // Fail on an unwritable output before the (possibly long) work; nothing is left behind
-      // if anything below throws.
-      AtomicOutput out(opt->output);
-      const topology::Node node = topology::load_node(opt->node);
-      std::optional<topology::Node> target;
-      if (!opt->to.empty()) target = topology::load_node(opt->to);
-
-      trace::Trace trace;
-      std::optional<trace::TraceIndex> index;  // built once: calibration and both projections
-      matrix::Options matrix_options;
-      matrix_options.node = &node;
-      sim::SimOptions sim_options;
-      sim_options.model = chosen;
-      sim_options.bins = opt->bins;
-      if (!opt->workload.empty()) {
-        synthetic::WorkloadRun w = synthetic::run_workload_full(opt->workload, &node);
-        trace = std::move(w.trace);
-        matrix_options.collectives = w.collectives;
-        // As `linkcast simulate`: what the spec says about its collectives, else NCCL's choices.
-        sim::apply_collective_config(w.collectives, sim_options);
-      } else {
-        trace = trace::read_trace(opt->trace);
-        // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them.
-        index.emplace(trace);
-        sim_options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(*index));
-      }
-
-      lap(fmt::format("{} {} operations", opt->workload.empty() ? "read" : "ran", trace.size()));
-      const matrix::Report matrix = matrix::build(trace, matrix_options);
-      lap("matrices");
-      const sim::SimResult result = sim::simulate(node, trace, sim_options);
-      lap("simulation");
-
-      report::Inputs inputs;
-      inputs.node = &node;
-      inputs.trace = &trace;
-      inputs.matrix = &matrix;
-      inputs.sim = &result;
-      inputs.warnings = trace.warnings;
-      inputs.warnings.insert(inputs.warnings.end(), result.warnings.begin(), result.warnings.end());
-      std::optional<projection::ProjectionSummary> on_source, on_target;
-      if (target) {
-        std::vector<const model::Model*> models;
-        if (chosen)
-          models.push_back(chosen);
-        else
-          for (const auto& m : model::all_models()) models.push_back(&m);
-        if (!index) index.emplace(trace);
-        const projection::Projector self(node, node, *index);
-        const projection::Projector onto(node, *target, *index, map);
-        on_source = projection::summarize(self, models, nullptr, nullptr);
-        on_target = projection::summarize(onto, models, nullptr, nullptr);
-        inputs.on_source = &*on_source;
-        inputs.on_target = &*on_target;
-        for (const auto& w : onto.warnings()) inputs.warnings.push_back(w);
-        lap(fmt::format("projection ({} models, on both nodes)", models.size()));
-      }
-
-      report::Options options;
-      options.max_rows = static_cast<std::size_t>(opt->rows);
-      options.command = "linkcast report " +
-                        (opt->workload.empty() ? shell_word(opt->trace) : "--workload " + shell_word(opt->workload)) +
-                        " --node " + shell_word(opt->node) + (opt->to.empty() ? "" : " --to " + shell_word(opt->to)) +
-                        (opt->map.empty() ? "" : " --map " + shell_word(opt->map)) +
-                        (opt->model.empty() ? "" : " --model " + shell_word(opt->model)) + " -o " +
-                        shell_word(opt->output);
-      report::render_html(inputs, options, out.stream());
-      out.commit();
-      lap("page");
-      if (opt->timings) {
-        double total = 0;
-        for (const auto& [what, s] : steps) {
-          std::cerr << fmt::format("linkcast: report: {}: {:.2f} s\n", what, s);
-          total += s;
-        }
-        std::cerr << fmt::format("linkcast: report: total {:.2f} s\n", total);
-      }
-      for (const auto& w : inputs.warnings) std::cerr << "linkcast: warning: " << w << "\n";
-      return 0;
-    };
+    run = [opt]() { return run_report(*opt); };
   });
 }
 

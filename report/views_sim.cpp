@@ -137,7 +137,10 @@ std::string topology_section(const Context& c) {
   return out + "</section>";
 }
 
-std::string simulation_section(const Context& c) {
+namespace {
+
+/// The section's opening and its cards: makespan, operations, calls, engine counts, WMAPE.
+std::string simulation_cards(const Context& c) {
   const sim::SimResult& r = c.sim;
   std::size_t matched = 0;
   const double wmape = sim::wmape_vs_measured(c.trace, r, &matched);
@@ -157,9 +160,11 @@ std::string simulation_section(const Context& c) {
   card(fmt::format("{} / {} / {}", thousands(r.tasks), thousands(r.flows), thousands(r.events)),
        "tasks / flows / events");
   if (matched > 0) card(fmt::format("{:.1f}%", wmape), fmt::format("WMAPE vs measured ({} ops)", thousands(matched)));
-  out += "</div>";
+  return out + "</div>";
+}
 
-  // Operations by kind.
+/// Operations by kind: simulated (and measured) time per category.
+std::string simulated_kinds(const Context& c) {
   const auto& cats = c.summary.by_category;
   bool any_measured = false;
   for (const auto& k : cats) any_measured = any_measured || k.measured_ops > 0;
@@ -196,119 +201,163 @@ std::string simulation_section(const Context& c) {
   }
   kt.set_footer({text_cell("all"), count_cell(c.trace.size()), text_cell(""), time_cell(sim_total), text_cell(""),
                  text_cell("")});
-  out += "<h3>Operations by kind</h3>" + pair_block(bar_chart_svg(kinds), kt.render());
+  std::string out = "<h3>Operations by kind</h3>" + pair_block(bar_chart_svg(kinds), kt.render());
   out += check_line("sum-sim-kinds", kinds_sum, "nanoseconds in these bars:");
+  return out;
+}
 
-  // sim::Activity per device over time.
+/// Each issuing device's operations in flight over the makespan.
+std::string device_activity(const Context& c) {
+  const sim::SimResult& r = c.sim;
+  std::string out;
   const sim::Activity& a = c.summary.activity;
-  if (!a.devices.empty()) {
-    StripHeatmap h;
-    h.id = "strip-activity";
-    h.span_ns = r.makespan_ns;
-    h.format = [](double v) { return fmt::format("{:.2f} operations in flight on average", v); };
-    h.short_format = [](double v) { return fmt::format("{:.2f}", v); };
-    HtmlTable at({{"device"},
-                  {"ops issued", true},
-                  {"busy (sum of durations)", true},
-                  {"mean in flight", true},
-                  {"busiest bin", true}},
-                 "table-activity");
-    for (std::size_t d = 0; d < a.devices.size(); ++d) {
-      const std::string& id = c.node.endpoints[static_cast<std::size_t>(a.devices[d])].id;
-      h.rows.push_back(id);
-      h.values.push_back(a.in_flight[d]);
-      const double peak = a.in_flight[d].empty() ? 0 : *std::max_element(a.in_flight[d].begin(), a.in_flight[d].end());
-      at.add_row({text_cell(id), count_cell(a.ops[d]), time_cell(a.busy_ns[d]),
-                  number_cell(r.makespan_ns > 0 ? a.busy_ns[d] / r.makespan_ns : 0,
-                              fmt::format("{:.2f}", r.makespan_ns > 0 ? a.busy_ns[d] / r.makespan_ns : 0)),
-                  number_cell(peak, fmt::format("{:.2f}", peak))});
-    }
-    out +=
-        "<h3>sim::Activity per issuing device over time</h3><p class=\"note\">Mean number of the device's operations "
-        "running in each of the makespan's bins (several streams and copy engines run at once).</p>";
-    out += pair_block(strip_heatmap_svg(h), at.render());
-    out += bins_table("table-activity-bins", h, [](double v) { return number_cell(v, fmt::format("{:.2f}", v)); });
+  if (a.devices.empty()) return "";
+  StripHeatmap h;
+  h.id = "strip-activity";
+  h.span_ns = r.makespan_ns;
+  h.format = [](double v) { return fmt::format("{:.2f} operations in flight on average", v); };
+  h.short_format = [](double v) { return fmt::format("{:.2f}", v); };
+  HtmlTable at({{"device"},
+                {"ops issued", true},
+                {"busy (sum of durations)", true},
+                {"mean in flight", true},
+                {"busiest bin", true}},
+               "table-activity");
+  for (std::size_t d = 0; d < a.devices.size(); ++d) {
+    const std::string& id = c.node.endpoints[static_cast<std::size_t>(a.devices[d])].id;
+    h.rows.push_back(id);
+    h.values.push_back(a.in_flight[d]);
+    const double peak = a.in_flight[d].empty() ? 0 : *std::max_element(a.in_flight[d].begin(), a.in_flight[d].end());
+    at.add_row({text_cell(id), count_cell(a.ops[d]), time_cell(a.busy_ns[d]),
+                number_cell(r.makespan_ns > 0 ? a.busy_ns[d] / r.makespan_ns : 0,
+                            fmt::format("{:.2f}", r.makespan_ns > 0 ? a.busy_ns[d] / r.makespan_ns : 0)),
+                number_cell(peak, fmt::format("{:.2f}", peak))});
   }
+  out +=
+      "<h3>sim::Activity per issuing device over time</h3><p class=\"note\">Mean number of the device's operations "
+      "running in each of the makespan's bins (several streams and copy engines run at once).</p>";
+  out += pair_block(strip_heatmap_svg(h), at.render());
+  out += bins_table("table-activity-bins", h, [](double v) { return number_cell(v, fmt::format("{:.2f}", v)); });
+  return out;
+}
 
-  // Collectives.
-  if (!r.collectives.empty()) {
-    std::vector<std::size_t> idx(r.collectives.size());
-    std::iota(idx.begin(), idx.end(), 0);
-    const std::size_t shown = std::min(idx.size(), c.opt.max_rows);
-    std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(shown), idx.end(),
-                      [&](std::size_t x, std::size_t y) {
-                        return r.collectives[x].end_ns - r.collectives[x].start_ns >
-                               r.collectives[y].end_ns - r.collectives[y].start_ns;
-                      });
-    HtmlTable ct({{"#", true},
-                  {"kind"},
-                  {"communicator"},
-                  {"GPUs", true},
-                  {"size", true},
-                  {"algo / proto"},
-                  {"channels", true},
-                  {"start", true},
-                  {"simulated", true},
-                  {"NCCL model", true},
-                  {"sim / NCCL", true}},
-                 "table-collectives");
-    for (std::size_t k = 0; k < shown; ++k) {
-      const sim::CollectiveResult& col = r.collectives[idx[k]];
-      const double t = col.end_ns - col.start_ns;
-      ct.add_row({count_cell(idx[k]), text_cell(std::string(trace::to_string(col.kind))), text_cell(col.comm),
-                  count_cell(col.gpus.size()), bytes_cell(static_cast<double>(col.bytes)),
-                  text_cell(fmt::format("{} / {}", nccl::to_string(col.algo), nccl::to_string(col.proto))),
-                  count_cell(static_cast<std::uint64_t>(std::max(col.channels, 0))), time_cell(col.start_ns),
-                  time_cell(t), time_cell(col.nccl_model.time_ns),
-                  col.nccl_model.time_ns > 0
-                      ? number_cell(t / col.nccl_model.time_ns, fmt::format("{:.3f}", t / col.nccl_model.time_ns))
-                      : text_cell("-")});
-    }
-    if (idx.size() > shown)
-      ct.set_more(fmt::format("{} more calls (the longest are shown)", thousands(idx.size() - shown)));
-    // Per kind: simulated vs NCCL's model, summed.
-    std::array<std::pair<double, double>, trace::kOpKindCount> per_kind{};
-    std::array<std::size_t, trace::kOpKindCount> calls{};
-    for (const auto& col : r.collectives) {
-      auto& p = per_kind[static_cast<std::size_t>(col.kind)];
-      p.first += col.end_ns - col.start_ns;
-      p.second += col.nccl_model.time_ns;
-      ++calls[static_cast<std::size_t>(col.kind)];
-    }
-    BarChart cc;
-    cc.id = "chart-collectives";
-    cc.series = {"simulated (sum)", "NCCL model (sum)"};
-    cc.stacked = false;
-    cc.format = time_text;
-    for (std::size_t k = 0; k < per_kind.size(); ++k)
-      if (calls[k])
-        cc.rows.push_back({std::string(trace::to_string(static_cast<trace::OpKind>(k))),
-                           {per_kind[k].first, per_kind[k].second},
-                           fmt::format("{} calls", calls[k])});
-    out += fmt::format("<h3>Collectives: {} calls</h3>", thousands(r.collectives.size()));
-    HtmlTable calls_table(
-        {{"kind"}, {"calls", true}, {"simulated (sum)", true}, {"NCCL model (sum)", true}, {"sim / NCCL", true}},
-        "table-collective-kinds");
-    for (std::size_t k = 0; k < per_kind.size(); ++k)
-      if (calls[k])
-        calls_table.add_row({text_cell(std::string(trace::to_string(static_cast<trace::OpKind>(k)))),
-                             count_cell(calls[k]), time_cell(per_kind[k].first), time_cell(per_kind[k].second),
-                             per_kind[k].second > 0
-                                 ? number_cell(per_kind[k].first / per_kind[k].second,
-                                               fmt::format("{:.3f}", per_kind[k].first / per_kind[k].second))
-                                 : text_cell("-")});
-    out += pair_block(bar_chart_svg(cc), calls_table.render());
-    out += "<h4>The longest calls</h4><div class=\"tbl\">" + ct.render() + "</div>";
+/// Collective calls: simulated against NCCL's model per kind, and the longest calls.
+std::string simulated_collectives(const Context& c) {
+  const sim::SimResult& r = c.sim;
+  std::string out;
+  if (r.collectives.empty()) return "";
+  std::vector<std::size_t> idx(r.collectives.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  const std::size_t shown = std::min(idx.size(), c.opt.max_rows);
+  std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(shown), idx.end(),
+                    [&](std::size_t x, std::size_t y) {
+                      return r.collectives[x].end_ns - r.collectives[x].start_ns >
+                             r.collectives[y].end_ns - r.collectives[y].start_ns;
+                    });
+  HtmlTable ct({{"#", true},
+                {"kind"},
+                {"communicator"},
+                {"GPUs", true},
+                {"size", true},
+                {"algo / proto"},
+                {"channels", true},
+                {"start", true},
+                {"simulated", true},
+                {"NCCL model", true},
+                {"sim / NCCL", true}},
+               "table-collectives");
+  for (std::size_t k = 0; k < shown; ++k) {
+    const sim::CollectiveResult& col = r.collectives[idx[k]];
+    const double t = col.end_ns - col.start_ns;
+    ct.add_row({count_cell(idx[k]), text_cell(std::string(trace::to_string(col.kind))), text_cell(col.comm),
+                count_cell(col.gpus.size()), bytes_cell(static_cast<double>(col.bytes)),
+                text_cell(fmt::format("{} / {}", nccl::to_string(col.algo), nccl::to_string(col.proto))),
+                count_cell(static_cast<std::uint64_t>(std::max(col.channels, 0))), time_cell(col.start_ns),
+                time_cell(t), time_cell(col.nccl_model.time_ns),
+                col.nccl_model.time_ns > 0
+                    ? number_cell(t / col.nccl_model.time_ns, fmt::format("{:.3f}", t / col.nccl_model.time_ns))
+                    : text_cell("-")});
   }
+  if (idx.size() > shown)
+    ct.set_more(fmt::format("{} more calls (the longest are shown)", thousands(idx.size() - shown)));
+  // Per kind: simulated vs NCCL's model, summed.
+  std::array<std::pair<double, double>, trace::kOpKindCount> per_kind{};
+  std::array<std::size_t, trace::kOpKindCount> calls{};
+  for (const auto& col : r.collectives) {
+    auto& p = per_kind[static_cast<std::size_t>(col.kind)];
+    p.first += col.end_ns - col.start_ns;
+    p.second += col.nccl_model.time_ns;
+    ++calls[static_cast<std::size_t>(col.kind)];
+  }
+  BarChart cc;
+  cc.id = "chart-collectives";
+  cc.series = {"simulated (sum)", "NCCL model (sum)"};
+  cc.stacked = false;
+  cc.format = time_text;
+  for (std::size_t k = 0; k < per_kind.size(); ++k)
+    if (calls[k])
+      cc.rows.push_back({std::string(trace::to_string(static_cast<trace::OpKind>(k))),
+                         {per_kind[k].first, per_kind[k].second},
+                         fmt::format("{} calls", calls[k])});
+  out += fmt::format("<h3>Collectives: {} calls</h3>", thousands(r.collectives.size()));
+  HtmlTable calls_table(
+      {{"kind"}, {"calls", true}, {"simulated (sum)", true}, {"NCCL model (sum)", true}, {"sim / NCCL", true}},
+      "table-collective-kinds");
+  for (std::size_t k = 0; k < per_kind.size(); ++k)
+    if (calls[k])
+      calls_table.add_row({text_cell(std::string(trace::to_string(static_cast<trace::OpKind>(k)))),
+                           count_cell(calls[k]), time_cell(per_kind[k].first), time_cell(per_kind[k].second),
+                           per_kind[k].second > 0
+                               ? number_cell(per_kind[k].first / per_kind[k].second,
+                                             fmt::format("{:.3f}", per_kind[k].first / per_kind[k].second))
+                               : text_cell("-")});
+  out += pair_block(bar_chart_svg(cc), calls_table.render());
+  out += "<h4>The longest calls</h4><div class=\"tbl\">" + ct.render() + "</div>";
+  return out;
+}
 
-  // Link utilisation over time.
+/// The busiest few lanes (by peak) as lines over time, with their bins.
+std::string busiest_links(const Context& c, const std::vector<const sim::LinkResult*>& links) {
+  const sim::SimResult& r = c.sim;
+  std::vector<const sim::LinkResult*> by_peak = links;
+  std::stable_sort(by_peak.begin(), by_peak.end(), [](const sim::LinkResult* x, const sim::LinkResult* y) {
+    return x->peak_utilisation > y->peak_utilisation;
+  });
+  by_peak.resize(std::min<std::size_t>(by_peak.size(), 6));
+  LineChart lc;
+  lc.id = "line-links";
+  lc.span_ns = r.makespan_ns;
+  lc.band_background = true;
+  double peak = 0;
+  for (const auto* l : by_peak) {
+    lc.series.push_back({sim::link_name(c.node, *l), l->bins});
+    peak = std::max(peak, l->peak_utilisation);
+  }
+  lc.y_max = peak > 0.75 ? std::max(1.0, std::ceil(peak * 4) / 4) : std::max(0.25, std::ceil(peak * 20) / 20);
+  lc.format_y = [](double v) { return percent(v, 0); };
+  std::vector<HtmlTable::Column> cols{{"bin starts", true}};
+  for (const auto* l : by_peak) cols.push_back({sim::link_name(c.node, *l), true});
+  HtmlTable bt(cols, "table-link-bins");
+  const std::size_t bins = by_peak.front()->bins.size();
+  const double bin_ns = bins ? r.makespan_ns / dbl(bins) : 0;
+  for (std::size_t b = 0; b < bins; ++b) {
+    std::vector<Cell> row{time_cell(bin_ns * dbl(b))};
+    for (const auto* l : by_peak) row.push_back(percent_cell(l->bins[b]));
+    bt.add_row(std::move(row));
+  }
+  return "<h3>The lanes with the highest peaks, bin by bin</h3>" + pair_block(line_chart_svg(lc), bt.render());
+}
+
+/// The lanes that carried data, by average utilisation, bin by bin; then the highest peaks.
+std::string link_utilisation(const Context& c) {
+  const sim::SimResult& r = c.sim;
   std::vector<const sim::LinkResult*> links;
   for (const auto& l : r.links) links.push_back(&l);
   std::stable_sort(links.begin(), links.end(),
                    [](const sim::LinkResult* x, const sim::LinkResult* y) { return x->utilisation > y->utilisation; });
-  out += fmt::format("<h3>Link utilisation over time: {} of {} lanes carried data</h3>", links.size(),
-                     2 * c.node.links.size());
-  if (links.empty()) return out + "<p class=\"note\">No link carried data.</p></section>";
+  std::string out = fmt::format("<h3>Link utilisation over time: {} of {} lanes carried data</h3>", links.size(),
+                                2 * c.node.links.size());
+  if (links.empty()) return out + "<p class=\"note\">No link carried data.</p>";
   const std::size_t strip_rows = std::min<std::size_t>(links.size(), std::max<std::size_t>(c.opt.max_rows, 1));
   StripHeatmap lh;
   lh.id = "strip-links";
@@ -347,36 +396,14 @@ std::string simulation_section(const Context& c) {
   out += bins_table("table-link-time-bins", lh, [](double v) { return percent_cell(v); });
   if (links.size() > strip_rows)
     out += fmt::format("<p class=\"note\">{} more lanes not drawn.</p>", links.size() - strip_rows);
+  return out + busiest_links(c, links);
+}
 
-  // The busiest few as lines.
-  std::vector<const sim::LinkResult*> by_peak = links;
-  std::stable_sort(by_peak.begin(), by_peak.end(), [](const sim::LinkResult* x, const sim::LinkResult* y) {
-    return x->peak_utilisation > y->peak_utilisation;
-  });
-  by_peak.resize(std::min<std::size_t>(by_peak.size(), 6));
-  LineChart lc;
-  lc.id = "line-links";
-  lc.span_ns = r.makespan_ns;
-  lc.band_background = true;
-  double peak = 0;
-  for (const auto* l : by_peak) {
-    lc.series.push_back({sim::link_name(c.node, *l), l->bins});
-    peak = std::max(peak, l->peak_utilisation);
-  }
-  lc.y_max = peak > 0.75 ? std::max(1.0, std::ceil(peak * 4) / 4) : std::max(0.25, std::ceil(peak * 20) / 20);
-  lc.format_y = [](double v) { return percent(v, 0); };
-  std::vector<HtmlTable::Column> cols{{"bin starts", true}};
-  for (const auto* l : by_peak) cols.push_back({sim::link_name(c.node, *l), true});
-  HtmlTable bt(cols, "table-link-bins");
-  const std::size_t bins = by_peak.front()->bins.size();
-  const double bin_ns = bins ? r.makespan_ns / dbl(bins) : 0;
-  for (std::size_t b = 0; b < bins; ++b) {
-    std::vector<Cell> row{time_cell(bin_ns * dbl(b))};
-    for (const auto* l : by_peak) row.push_back(percent_cell(l->bins[b]));
-    bt.add_row(std::move(row));
-  }
-  out += "<h3>The lanes with the highest peaks, bin by bin</h3>" + pair_block(line_chart_svg(lc), bt.render());
-  return out + "</section>";
+}  // namespace
+
+std::string simulation_section(const Context& c) {
+  return simulation_cards(c) + simulated_kinds(c) + device_activity(c) + simulated_collectives(c) +
+         link_utilisation(c) + "</section>";
 }
 
 std::string projection_section(const Context& c) {
