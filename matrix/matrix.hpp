@@ -142,8 +142,8 @@ Report build(const trace::Trace& trace, const Options& options);
 
 enum class View : std::uint8_t { type, object, line, comm, device };
 enum class Metric : std::uint8_t { bytes, count };
-std::optional<View> parse_view(std::string_view name);
-std::optional<Metric> parse_metric(std::string_view name);
+[[nodiscard]] std::optional<View> parse_view(std::string_view name);
+[[nodiscard]] std::optional<Metric> parse_metric(std::string_view name);
 
 /// `--format table`: the view's tables, then the checks.
 void render_table(const Report& report, View view, Metric metric, std::ostream& out);

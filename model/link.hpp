@@ -27,7 +27,7 @@ enum class LinkType : std::uint8_t {
 };
 
 std::string_view to_string(LinkType type);
-std::optional<LinkType> parse_link_type(std::string_view name);
+[[nodiscard]] std::optional<LinkType> parse_link_type(std::string_view name);
 std::vector<std::string> link_type_names();
 /// Generic link classes are described by their per-direction bandwidth and latency only.
 bool is_generic(LinkType type);

@@ -17,7 +17,7 @@ namespace linkcast::model {
 /// Kinds of memory at either end of a transfer (CUPTI's CUpti_ActivityMemoryKind, renamed).
 enum class MemKind : std::uint8_t { unknown, pageable, pinned, device, managed };
 std::string_view to_string(MemKind kind);
-std::optional<MemKind> parse_mem_kind(std::string_view name);
+[[nodiscard]] std::optional<MemKind> parse_mem_kind(std::string_view name);
 
 /// The class of a transfer by where its ends live.
 enum class PathClass : std::uint8_t {
@@ -44,7 +44,7 @@ enum class CopyClass : unsigned char {
 inline constexpr std::size_t kCopyClassCount = 8;
 static_assert(kCopyClassCount == static_cast<std::size_t>(CopyClass::memset) + 1, "kCopyClassCount counts every CopyClass");
 std::string_view to_string(CopyClass c);
-std::optional<CopyClass> parse_copy_class(std::string_view name);
+[[nodiscard]] std::optional<CopyClass> parse_copy_class(std::string_view name);
 /// The copy class of a copy-engine copy over a path of class `cls`.
 CopyClass copy_class(PathClass cls, bool pageable);
 

@@ -41,7 +41,7 @@ namespace linkcast::nccl {
 
 enum class CollAlgo : std::uint8_t { ring, tree };
 std::string_view to_string(CollAlgo algo);
-std::optional<CollAlgo> parse_coll_algo(std::string_view name);
+[[nodiscard]] std::optional<CollAlgo> parse_coll_algo(std::string_view name);
 
 
 /// Channels when neither the caller nor a node says: NCCL's topology search finds one ring on a

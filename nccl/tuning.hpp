@@ -30,7 +30,7 @@ enum class Proto : std::uint8_t { ll, ll128, simple };
 inline constexpr int kProtoCount = 3;
 static_assert(kProtoCount == static_cast<int>(Proto::simple) + 1, "kProtoCount counts every Proto");
 std::string_view to_string(Proto p);
-std::optional<Proto> parse_proto(std::string_view name);  // "LL", "LL128", "Simple" (any case)
+[[nodiscard]] std::optional<Proto> parse_proto(std::string_view name);  // "LL", "LL128", "Simple" (any case)
 std::vector<std::string> proto_names();
 
 /// What NCCL's topology search hands its tuning: the ring graph of one node.

@@ -21,7 +21,7 @@ namespace linkcast::projection {
 
 /// --map gpu0=gpu2,cpu0=cpu1: trace endpoint name -> target node endpoint name.
 using EndpointMap = std::map<std::string, std::string>;
-EndpointMap parse_endpoint_map(std::string_view text);
+[[nodiscard]] EndpointMap parse_endpoint_map(std::string_view text);
 
 /// Where each copy class's 1-byte cost came from.
 struct FixedCost {

@@ -1,13 +1,17 @@
 // core: sizes, durations, suggestions, all-or-nothing output files, text tables.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/output.hpp"
 #include "core/strings.hpp"
 #include "core/table.hpp"
 #include "core/units.hpp"
+#include "core/wmape.hpp"
 #include "test_util.hpp"
 
 namespace linkcast {
@@ -54,6 +58,77 @@ TEST(Units, FormatsBinaryMultiplesExactly) {
   EXPECT_EQ(format_bytes(std::uint64_t{1500000}), "1.50 MB");
   EXPECT_EQ(format_duration_ns(1792), "1.79 us");
   EXPECT_EQ(format_duration_ns(5712054), "5.71 ms");
+}
+
+TEST(Units, FormatsCompactBinaryUnitsToThreeFigures) {
+  // For chart labels: 40960 B = 40 KiB; 716549920 B = 683.35 MiB -> "683 MiB"; 1.33 GiB keeps
+  // three figures; below 1 KiB whole bytes.
+  EXPECT_EQ(format_bytes_compact(40960), "40 KiB");
+  EXPECT_EQ(format_bytes_compact(716549920), "683 MiB");
+  EXPECT_EQ(format_bytes_compact(1.33 * 1024 * 1024 * 1024), "1.33 GiB");
+  EXPECT_EQ(format_bytes_compact(512), "512 B");
+  // Byte counts format as their double value (matrices count in std::uint64_t).
+  EXPECT_EQ(format_bytes_binary(std::uint64_t{3} << 30), "3 GiB");
+}
+
+TEST(Wmape, WeighsErrorsBySizeOfTheActual) {
+  // Actual 100 and 300 ns, predicted 110 and 240: |10| + |60| = 70 over 400 -> 17.5%.
+  ErrorSum e;
+  e.add(100, 110);
+  e.add(300, 240);
+  EXPECT_EQ(e.count, 2u);
+  EXPECT_DOUBLE_EQ(e.wmape(), 17.5);
+  EXPECT_DOUBLE_EQ(e.projected, 350.0);
+  // Nothing measured: 0, not a division by zero.
+  EXPECT_DOUBLE_EQ(ErrorSum{}.wmape(), 0.0);
+  EXPECT_DOUBLE_EQ(wmape_pct(70, 400), 17.5);
+}
+
+std::string gzip_temp(const std::string& name, const std::string& body) {
+  const std::string path = ::testing::TempDir() + name;
+  gzFile f = gzopen(path.c_str(), "wb");
+  gzwrite(f, body.data(), static_cast<unsigned>(body.size()));
+  gzclose(f);
+  return path;
+}
+
+TEST(InputFile, ReadsPlainAndGzipFilesAlikeWholeOrInBlocks) {
+  // The same 10,000 bytes stored plain and gzip'd read back the same, whole, in 4 KiB blocks, and
+  // as a 64-byte peek at the head.
+  std::string body;
+  for (int i = 0; body.size() < 10000; ++i) body += std::to_string(i) + ",";
+  body.resize(10000);
+  const std::string plain = test::write_temp("input_plain.txt", body);
+  const std::string gz = gzip_temp("input_body.gz", body);
+  for (const std::string& path : {plain, gz}) {
+    EXPECT_EQ(InputFile(path).read_all(), body) << path;
+    EXPECT_EQ(InputFile(path).read_all(64), body.substr(0, 64)) << path;
+    InputFile f(path);
+    std::string blocks;
+    std::vector<char> buf(4096);
+    while (const std::size_t got = f.read(buf.data(), buf.size())) blocks.append(buf.data(), got);
+    EXPECT_EQ(blocks, body) << path;
+  }
+  EXPECT_EQ(InputFile(plain).size_on_disk(), 10000u);
+  EXPECT_LT(InputFile(gz).size_on_disk(), 10000u);  // compressed
+}
+
+TEST(InputFile, NamesTheFileAndWhatIsWrong) {
+  // A missing file, and a gzip stream cut short: the messages call the file what the caller says.
+  const std::string missing = ::testing::TempDir() + "no-such-input.gz";
+  EXPECT_THAT([&] { InputFile f(missing, {.file = "trace file"}); },
+              ::testing::ThrowsMessage<InputError>(::testing::StrEq(missing + ": cannot open the trace file")));
+  std::string body;
+  for (int i = 0; i < 200000; ++i) body += std::to_string(i * 7919) + "\n";
+  const std::string whole = test::read_file(gzip_temp("input_whole.gz", body));
+  const std::string cut = test::write_temp("input_cut.gz", whole.substr(0, whole.size() / 2));
+  EXPECT_THAT([&] { (void)InputFile(cut).read_all(); },
+              ::testing::ThrowsMessage<InputError>(::testing::StrEq(
+                  cut + ": cannot read (unexpected end of file); the gzip file is corrupt or truncated")));
+  EXPECT_THAT([&] { (void)InputFile(cut, {.corrupt = "a gzip'd trace"}).read_all(); },
+              ::testing::ThrowsMessage<InputError>(::testing::HasSubstr("; a gzip'd trace is corrupt or truncated")));
+  // A peek at the head of the cut file still reads: the damage is further on.
+  EXPECT_EQ(InputFile(cut).read_all(8), body.substr(0, 8));
 }
 
 TEST(Strings, SuggestsTheNearestKeyForTypos) {

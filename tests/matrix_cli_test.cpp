@@ -57,6 +57,15 @@ TEST(MatrixCli, SavedSyntheticTraceReadsBackToTheSameMatrices) {
   std::filesystem::remove(saved);
 }
 
+TEST(MatrixCli, ATraceAndAWorkloadTogetherAreRefusedByTheParser) {
+  // CLI11 enforces "exactly one of TRACE or --workload": both given fails before the trace is read.
+  const auto r = run_linkcast("matrix no-such-trace.csv --workload stencil2d");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "linkcast: error: matrix: give a trace file or --workload SPEC (one of them), e.g. `linkcast matrix "
+            "--workload stencil2d:periodic=1`\n");
+}
+
 TEST(MatrixCli, BadInputExitsTwoAndWritesNothing) {
   const std::string out = ::testing::TempDir() + "matrix_cli_out.json";
   std::filesystem::remove(out);

@@ -1,5 +1,6 @@
 // model: link rates, packet overheads and the named transfer-time models. Each test states the
 // arithmetic it expects.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
@@ -182,6 +183,67 @@ TEST(Models, RegistryListsModelsAndRejectsUnknownNames) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "unknown model 'ahaed' (did you mean 'ahead'?); valid models: default, ahead, peak, envelope");
   }
+}
+
+TEST(Models, EachModelSaysHowItChargesAHop) {
+  // What the simulator shares links by comes from the registry, not from model names. A 64 MiB
+  // write over PCIe Gen3 x16 (15.7538 GB/s after line coding): `default` counts a 4DW header plus
+  // 8 B of framing per 256 B TLP (256 / 280); `ahead` AHEAD's 12-byte write header (256 / 268);
+  // `peak` and `envelope` count no packets (the link's peak).
+  const LinkSpec hop = pcie(3, 16);
+  Transfer t;
+  t.bytes = 64.0 * 1024 * 1024;
+  t.access = Access::write;
+  EXPECT_NEAR(find_model("default").hop_effective_gbps(hop, t), 15.753846 * 256.0 / 280.0, 1e-5);
+  EXPECT_NEAR(find_model("ahead").hop_effective_gbps(hop, t), 15.753846 * 256.0 / 268.0, 1e-5);
+  EXPECT_DOUBLE_EQ(find_model("peak").hop_effective_gbps(hop, t), hop.gbps());
+  EXPECT_DOUBLE_EQ(find_model("envelope").hop_effective_gbps(hop, t), hop.gbps());
+  // No model credits a hop with more than its peak.
+  for (const Model& m : all_models()) EXPECT_LE(m.hop_effective_gbps(hop, t), hop.gbps()) << m.name;
+}
+
+TEST(Models, ThePathRateIsTheSlowestHopsUnderTheSameAccounting) {
+  // A Gen3 x16 hop (15.75 GB/s) then an NVLink2 x1 hop (25 GB/s): the PCIe hop is the slower
+  // one, and the path's rate is its rate under the same accounting.
+  PathSpec p;
+  p.cls = PathClass::p2p;
+  p.hops = {pcie(3, 16), nvlink(2, 1)};
+  Transfer t;
+  t.bytes = 1 << 20;
+  t.access = Access::write;
+  EXPECT_DOUBLE_EQ(path_effective_gbps(p, t), std::min(hop_effective_gbps(p.hops[0], t), hop_effective_gbps(p.hops[1], t)));
+  EXPECT_DOUBLE_EQ(path_effective_gbps(p, t), hop_effective_gbps(p.hops[0], t));
+  EXPECT_DOUBLE_EQ(path_ahead_effective_gbps(p, t),
+                   std::min(hop_ahead_effective_gbps(p.hops[0], t), hop_ahead_effective_gbps(p.hops[1], t)));
+}
+
+TEST(Models, ChargesFixedCostMatchesWhatTheModelAdds) {
+  // L + O = 1000 ns is added in full by default, ahead and peak (T = L + O + n / BW) and not at
+  // all by envelope (T = n / peak): the simulator charges it only where the flag says so.
+  PathSpec p;
+  p.cls = PathClass::h2d;
+  p.hops = {pcie(3, 16)};
+  p.host_memory_gbps = 100;
+  p.src_memory_gbps = 100;
+  p.dst_memory_gbps = 900;
+  Transfer t;
+  t.bytes = 1 << 20;
+  t.access = Access::read;
+  for (const Model& m : all_models()) {
+    Transfer with = t;
+    with.fixed_ns = 1000;
+    EXPECT_NEAR(m.time_ns(p, with) - m.time_ns(p, t), m.charges_fixed_cost ? 1000.0 : 0.0, 1e-6) << m.name;
+  }
+  EXPECT_TRUE(find_model("default").charges_fixed_cost);
+  EXPECT_TRUE(find_model("ahead").charges_fixed_cost);
+  EXPECT_TRUE(find_model("peak").charges_fixed_cost);
+  EXPECT_FALSE(find_model("envelope").charges_fixed_cost);
+}
+
+TEST(Models, UnknownNamesListTheValidOnes) {
+  EXPECT_THAT([] { (void)find_model("defualt"); },
+              ::testing::ThrowsMessage<InputError>(::testing::HasSubstr(
+                  "unknown model 'defualt' (did you mean 'default'?); valid models: default, ahead, peak, envelope")));
 }
 
 }  // namespace

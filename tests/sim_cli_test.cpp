@@ -101,6 +101,14 @@ TEST(SimCli, NeedsATraceOrAWorkload) {
   EXPECT_EQ(r.err, "linkcast: error: simulate: give a trace file or --workload SPEC (exactly one of them)\n");
 }
 
+TEST(SimCli, ATraceAndAWorkloadTogetherAreRefusedByTheParser) {
+  // CLI11 enforces "exactly one of TRACE or --workload" (an option group): both given is the same
+  // usage error as neither, before any file is read.
+  const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " no-such-trace.csv --workload training");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: simulate: give a trace file or --workload SPEC (exactly one of them)\n");
+}
+
 TEST(SimCli, BadRecordLeavesNoOutput) {
   // A GPU the node lacks: exit 2 naming file, record and fix; neither -o nor --timeline written.
   const std::string csv = test::write_temp("sim_bad.csv", "kind,src,dst,bytes\ncopy,gpu0,gpu12,4096\n");

@@ -57,28 +57,28 @@ TEST(CsvTrace, RoundTripsThroughTheWriter) {
 
 TEST(CsvTrace, ErrorsNameFileLineAndColumn) {
   const std::string header = "kind,src,dst,bytes\n";
-  EXPECT_EQ(error_of([&] { parse_csv_trace(header + "copy,cpu0,gpu0,-5\n", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace(header + "copy,cpu0,gpu0,-5\n", "t.csv"); }),
             "t.csv:2: column 'bytes': '-5' is negative; it must be a non-negative whole number");
-  EXPECT_EQ(error_of([&] { parse_csv_trace(header + "copy,cpu0,gpu0,1\ncpoy,cpu0,gpu0,1\n", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace(header + "copy,cpu0,gpu0,1\ncpoy,cpu0,gpu0,1\n", "t.csv"); }),
             "t.csv:3: column 'kind': 'cpoy' is not an operation kind (did you mean 'copy'?); use copy, access, "
             "migrate, memset, allreduce, allgather, reducescatter, broadcast, reduce, alltoall, send, recv");
-  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,dst,byte\n", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace("kind,src,dst,byte\n", "t.csv"); }),
             "t.csv:1: unknown column 'byte' (did you mean 'bytes'?) in the header; columns are "
             "kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream,group,root,object,line,comm,issuer");
-  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,bytes\n", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace("kind,src,bytes\n", "t.csv"); }),
             "t.csv:1: the header lacks the required column 'dst' (required: kind,src,dst,bytes)");
-  EXPECT_EQ(error_of([&] { parse_csv_trace(header + "copy,cpu0,gpu0\n", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace(header + "copy,cpu0,gpu0\n", "t.csv"); }),
             "t.csv:2: 3 fields, but the header has 4 columns");
-  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,dst,bytes,group\nallreduce,gpu0,gpu0,8,0-x\n", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace("kind,src,dst,bytes,group\nallreduce,gpu0,gpu0,8,0-x\n", "t.csv"); }),
             "t.csv:2: column 'group': '0-x' is not a GPU list; write 0-3 or 0;2;5");
-  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,dst,bytes\nallgather,gpu0,gpu0,8\n", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace("kind,src,dst,bytes\nallgather,gpu0,gpu0,8\n", "t.csv"); }),
             "t.csv:2: a allgather needs the GPUs taking part in column 'group' (e.g. 0-3)");
-  EXPECT_EQ(error_of([&] { parse_csv_trace(header + "copy,cpu0,gpu0,1,pinnned\n", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace(header + "copy,cpu0,gpu0,1,pinnned\n", "t.csv"); }),
             "t.csv:2: 5 fields, but the header has 4 columns");
-  EXPECT_EQ(error_of([&] { parse_csv_trace("kind,src,dst,bytes,src_mem\ncopy,cpu0,gpu0,1,pinnned\n", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace("kind,src,dst,bytes,src_mem\ncopy,cpu0,gpu0,1,pinnned\n", "t.csv"); }),
             "t.csv:2: column 'src_mem': 'pinnned' is not a memory kind; use pageable, pinned, device, managed or "
             "unknown");
-  EXPECT_EQ(error_of([&] { parse_csv_trace("", "t.csv"); }),
+  EXPECT_EQ(error_of([&] { (void)parse_csv_trace("", "t.csv"); }),
             "t.csv: empty trace: no header line (expected at least kind,src,dst,bytes)");
 }
 
@@ -143,7 +143,7 @@ TEST(Nvprof, TruncatedDatabaseIsRejectedWithTheFile) {
   LINKCAST_REQUIRE_SHARED();
   const std::string src = test::read_file(test::ahead("Summit_Data/Applications_Traces/minife/peak-51117-minife-h41n08-46561.nvvp"));
   const std::string cut = test::write_temp("truncated.nvvp", src.substr(0, src.size() / 3));
-  const std::string err = error_of([&] { read_trace(cut); });
+  const std::string err = error_of([&] { (void)read_trace(cut); });
   EXPECT_NE(err.find(cut + ": "), std::string::npos) << err;
   EXPECT_NE(err.find("the database is corrupt or truncated"), std::string::npos) << err;
 }
@@ -155,7 +155,7 @@ TEST(SqliteTrace, ADatabaseWithoutCuptiTablesIsNotAProfile) {
   sqlite3_open(path.c_str(), &db);
   sqlite3_exec(db, "CREATE TABLE notes(x TEXT); INSERT INTO notes VALUES('hi');", nullptr, nullptr, nullptr);
   sqlite3_close(db);
-  EXPECT_EQ(error_of([&] { read_trace(path); }),
+  EXPECT_EQ(error_of([&] { (void)read_trace(path); }),
             path + ": an SQLite database, but not an nvprof or Nsight Systems export (no "
                    "CUPTI_ACTIVITY_KIND_MEMCPY; tables: notes)");
 }
@@ -302,7 +302,7 @@ TEST(Kineto, TruncatedJsonIsRejected) {
 TEST(Kineto, TruncatedGzipIsRejected) {
   const std::string src = test::read_file(test::source_dir() + "/tests/data/real/h100-1gpu/torch_copy_sweep.json.gz");
   const std::string cut = test::write_temp("cut.json.gz", src.substr(0, src.size() / 2));
-  const std::string err = error_of([&] { read_trace(cut); });
+  const std::string err = error_of([&] { (void)read_trace(cut); });
   EXPECT_NE(err.find("the gzip file is corrupt or truncated"), std::string::npos) << err;
 }
 

@@ -19,13 +19,13 @@
 namespace linkcast::trace {
 
 /// Streams the file; throws InputError naming file:line and the column for any bad record.
-Trace read_csv_trace(const std::string& path);
-Trace parse_csv_trace(const std::string& text, const std::string& name);
+[[nodiscard]] Trace read_csv_trace(const std::string& path);
+[[nodiscard]] Trace parse_csv_trace(const std::string& text, const std::string& name);
 
 void write_csv_trace(const Trace& trace, std::ostream& out);
 void write_json_trace(const Trace& trace, std::ostream& out);
 
 /// "0-3" / "0;2;5" -> GPU indices.
-std::vector<int> parse_gpu_list(std::string_view text, std::string_view what);
+[[nodiscard]] std::vector<int> parse_gpu_list(std::string_view text, std::string_view what);
 
 }  // namespace linkcast::trace

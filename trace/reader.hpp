@@ -10,9 +10,9 @@
 namespace linkcast::trace {
 
 /// "nvprof", "nsys", "kineto" or "csv" (by content). Throws InputError for unreadable files.
-std::string detect_trace_format(const std::string& path);
+[[nodiscard]] std::string detect_trace_format(const std::string& path);
 
 /// Reads any supported trace. Throws InputError naming the file and record on bad input.
-Trace read_trace(const std::string& path);
+[[nodiscard]] Trace read_trace(const std::string& path);
 
 }  // namespace linkcast::trace

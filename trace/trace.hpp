@@ -46,7 +46,7 @@ enum class OpKind : std::uint8_t {
 inline constexpr std::size_t kOpKindCount = 12;
 static_assert(kOpKindCount == static_cast<std::size_t>(OpKind::recv) + 1, "kOpKindCount counts every OpKind");
 std::string_view to_string(OpKind kind);
-std::optional<OpKind> parse_op_kind(std::string_view name);
+[[nodiscard]] std::optional<OpKind> parse_op_kind(std::string_view name);
 std::vector<std::string> op_kind_names();
 bool is_collective(OpKind kind);
 
@@ -57,7 +57,7 @@ class StringTable {
   std::uint32_t intern(std::string_view s);
   const std::string& operator[](std::uint32_t id) const { return strings_[id]; }
   std::size_t size() const { return strings_.size(); }
-  std::optional<std::uint32_t> find(std::string_view s) const;
+  [[nodiscard]] std::optional<std::uint32_t> find(std::string_view s) const;
 
  private:
   std::vector<std::string> strings_;
@@ -167,7 +167,7 @@ class Trace {
 };
 
 /// "gpu3" -> 3, "cpu1" -> 1; -1 for other names.
-int endpoint_index(std::string_view name, std::string_view prefix);
+[[nodiscard]] int endpoint_index(std::string_view name, std::string_view prefix);
 inline bool is_host_name(std::string_view name) {
   return name == "host" || endpoint_index(name, "cpu") >= 0;
 }

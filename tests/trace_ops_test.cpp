@@ -1,0 +1,87 @@
+// trace: what one operation is to the models and to the communicator tables. Each test states
+// the operation, the path class it takes on the node, the expected value and why.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "trace/trace.hpp"
+
+namespace linkcast::trace {
+namespace {
+
+using model::Access;
+using model::PathClass;
+
+Op op(OpKind kind, std::uint64_t bytes, std::uint16_t src = 0, std::uint16_t dst = 1) {
+  Op o;
+  o.kind = kind;
+  o.bytes = bytes;
+  o.src = src;
+  o.dst = dst;
+  return o;
+}
+
+TEST(TransferOf, ACopyMovesItsBytesWithItsPathsNaturalAccess) {
+  // 1 MiB host-to-device: the GPU's copy engine reads host memory (DMA reads); device-to-host
+  // and peer copies push with writes. No fixed cost: the caller adds its L + O.
+  const model::Transfer h2d = transfer_of(op(OpKind::copy, 1 << 20), PathClass::h2d, false);
+  EXPECT_EQ(h2d.bytes, 1048576.0);
+  EXPECT_EQ(h2d.access, Access::read);
+  EXPECT_FALSE(h2d.pageable);
+  EXPECT_EQ(h2d.request_bytes, 0.0);
+  EXPECT_EQ(h2d.fixed_ns, 0.0);
+  EXPECT_FALSE(h2d.write_only);
+  EXPECT_EQ(transfer_of(op(OpKind::copy, 1 << 20), PathClass::d2h, false).access, Access::write);
+  EXPECT_EQ(transfer_of(op(OpKind::copy, 1 << 20), PathClass::p2p, false).access, Access::write);
+  // Whether the host end is pageable is the caller's rule; the transfer carries it.
+  EXPECT_TRUE(transfer_of(op(OpKind::copy, 1 << 20), PathClass::d2h, true).pageable);
+}
+
+TEST(TransferOf, ADeviceAccessReadsOrWritesByWhoIssuedItInWarpRequests) {
+  // gpu1 loads 4 KiB from gpu0's memory (issuer = the destination): reads, in 128-byte requests
+  // (one warp's coalesced 32 x 4 B), whatever the path's natural access.
+  Op load = op(OpKind::access, 4096, 0, 1);
+  load.issuer = 1;
+  const model::Transfer l = transfer_of(load, PathClass::p2p, false);
+  EXPECT_EQ(l.access, Access::read);
+  EXPECT_EQ(l.request_bytes, 128.0);
+  // gpu0 stores into gpu1 (issuer = the source): writes.
+  Op store = op(OpKind::access, 4096, 0, 1);
+  store.issuer = 0;
+  EXPECT_EQ(transfer_of(store, PathClass::h2d, false).access, Access::write);
+  // A 64-byte access is one request of 64 bytes.
+  Op small = op(OpKind::access, 64, 0, 1);
+  small.issuer = 1;
+  EXPECT_EQ(transfer_of(small, PathClass::p2p, false).request_bytes, 64.0);
+  // Without a recorded issuer an access is taken as a load.
+  EXPECT_EQ(transfer_of(op(OpKind::access, 4096), PathClass::p2p, false).access, Access::read);
+}
+
+TEST(TransferOf, AMemsetOnlyWrites) {
+  // cudaMemset of 1 MiB within a GPU writes its memory once (a copy reads and writes it).
+  const model::Transfer t = transfer_of(op(OpKind::memset, 1 << 20, 1, 1), PathClass::d2d, false);
+  EXPECT_TRUE(t.write_only);
+  EXPECT_EQ(t.access, Access::write);
+}
+
+TEST(CommunicatorKey, NameAndMembersTogether) {
+  // Ranks of one communicator share the key; an unnamed communicator is told apart by its
+  // members, and a name reused for other members is another communicator.
+  Trace t;
+  const std::uint16_t g0 = t.endpoint("gpu0"), g1 = t.endpoint("gpu1"), g2 = t.endpoint("gpu2");
+  const std::uint32_t a = t.add_group({g0, g1}), b = t.add_group({g0, g2});
+  const std::uint32_t w = t.comms.intern("W");
+  Op x = op(OpKind::allreduce, 8, g0, g0), y = op(OpKind::allreduce, 8, g1, g1);
+  x.group = y.group = a;
+  x.comm = y.comm = w;
+  EXPECT_EQ(communicator_key(x), communicator_key(y));
+  Op reused = x;
+  reused.group = b;
+  EXPECT_NE(communicator_key(reused), communicator_key(x));
+  Op unnamed_a = x, unnamed_b = reused;
+  unnamed_a.comm = unnamed_b.comm = 0;
+  EXPECT_NE(communicator_key(unnamed_a), communicator_key(unnamed_b));
+  EXPECT_NE(communicator_key(unnamed_a), communicator_key(x));
+}
+
+}  // namespace
+}  // namespace linkcast::trace
