@@ -78,9 +78,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
       } else {
         const auto names = model::model_names();
         if (std::find(names.begin(), names.end(), opt->model) == names.end())
-          throw InputError(fmt::format("--model: unknown model '{}'{}; valid models: {}", opt->model,
-                                       did_you_mean(opt->model, simulate_model_names()),
-                                       join(simulate_model_names(), ", ")));
+          throw InputError("--model: " + unknown_name("model", opt->model, simulate_model_names()));
         options.model = &model::find_model(opt->model);
       }
       if (!opt->algo.empty()) {

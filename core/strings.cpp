@@ -31,8 +31,10 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return parts;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
+bool starts_with(std::string_view s, std::string_view prefix) { return s.starts_with(prefix); }
+
+std::string unknown_name(std::string_view what, std::string_view name, const std::vector<std::string>& valid) {
+  return fmt::format("unknown {} '{}'{}; valid {}s: {}", what, name, did_you_mean(name, valid), what, join(valid, ", "));
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

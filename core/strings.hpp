@@ -1,6 +1,8 @@
 // Small string helpers shared by the readers, the YAML loader and the CLI.
 #pragma once
 
+#include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +12,7 @@ namespace linkcast {
 std::string_view trim(std::string_view s);
 std::string to_lower(std::string_view s);
 std::vector<std::string_view> split(std::string_view s, char sep);
+/// std::string_view::starts_with, for callers not yet moved to it.
 bool starts_with(std::string_view s, std::string_view prefix);
 
 /// Levenshtein edit distance, for "did you mean" suggestions.
@@ -20,6 +23,28 @@ std::string nearest(std::string_view key, const std::vector<std::string>& candid
 
 /// " (did you mean 'x'?)" or "" when nothing is close.
 std::string did_you_mean(std::string_view key, const std::vector<std::string>& candidates);
+
+/// "unknown model 'x' (did you mean 'y'?); valid models: a, b": `name` is not one of `valid`
+/// names of a `what`.
+[[nodiscard]] std::string unknown_name(std::string_view what, std::string_view name,
+                                       const std::vector<std::string>& valid);
+
+/// The value of Enum whose name is `name` in `names` (the enum's names in its order), if any.
+template <class Enum, std::size_t N>
+[[nodiscard]] constexpr std::optional<Enum> enum_named(const std::array<std::string_view, N>& names,
+                                                       std::string_view name) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (names[i] == name) return static_cast<Enum>(i);
+  return std::nullopt;
+}
+
+/// The `name` of every entry of a registry (models, solvers), in its order.
+template <class Entries>
+[[nodiscard]] std::vector<std::string> names_of(const Entries& entries) {
+  std::vector<std::string> names;
+  for (const auto& e : entries) names.emplace_back(e.name);
+  return names;
+}
 
 /// "a, b or c".
 std::string join_or(const std::vector<std::string>& items);

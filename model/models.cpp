@@ -109,17 +109,12 @@ constexpr std::array<Model, 4> kModels = {{
 
 std::span<const Model> all_models() { return kModels; }
 
-std::vector<std::string> model_names() {
-  std::vector<std::string> names;
-  for (const Model& m : kModels) names.emplace_back(m.name);
-  return names;
-}
+std::vector<std::string> model_names() { return names_of(kModels); }
 
 const Model& find_model(std::string_view name) {
   for (const Model& m : kModels)
     if (m.name == name) return m;
-  throw InputError(fmt::format("unknown model '{}'{}; valid models: {}", name,
-                               did_you_mean(name, model_names()), join(model_names(), ", ")));
+  throw InputError(unknown_name("model", name, model_names()));
 }
 
 }  // namespace linkcast::model

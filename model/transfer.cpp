@@ -4,20 +4,18 @@
 #include <array>
 #include <limits>
 
+#include "core/strings.hpp"
+
 namespace linkcast::model {
 
 namespace {
-constexpr std::array<std::string_view, 5> kMemKindNames = {"unknown", "pageable", "pinned",
-                                                           "device", "managed"};
+constexpr auto kMemKindNames = std::to_array<std::string_view>({"unknown", "pageable", "pinned", "device", "managed"});
+static_assert(kMemKindNames.size() == static_cast<std::size_t>(MemKind::managed) + 1, "one name per MemKind");
 }
 
 std::string_view to_string(MemKind kind) { return kMemKindNames[static_cast<std::size_t>(kind)]; }
 
-std::optional<MemKind> parse_mem_kind(std::string_view name) {
-  for (std::size_t i = 0; i < kMemKindNames.size(); ++i)
-    if (kMemKindNames[i] == name) return static_cast<MemKind>(i);
-  return std::nullopt;
-}
+std::optional<MemKind> parse_mem_kind(std::string_view name) { return enum_named<MemKind>(kMemKindNames, name); }
 
 std::string_view to_string(PathClass cls) {
   switch (cls) {
@@ -48,9 +46,7 @@ static_assert(kCopyClassNames.size() == kCopyClassCount, "one name per CopyClass
 std::string_view to_string(CopyClass c) { return kCopyClassNames[static_cast<std::size_t>(c)]; }
 
 std::optional<CopyClass> parse_copy_class(std::string_view name) {
-  for (std::size_t i = 0; i < kCopyClassNames.size(); ++i)
-    if (kCopyClassNames[i] == name) return static_cast<CopyClass>(i);
-  return std::nullopt;
+  return enum_named<CopyClass>(kCopyClassNames, name);
 }
 
 CopyClass copy_class(PathClass cls, bool pageable) {

@@ -230,17 +230,12 @@ constexpr std::array<SolverInfo, 2> kSolvers = {{
 
 std::span<const SolverInfo> all_solvers() { return kSolvers; }
 
-std::vector<std::string> solver_names() {
-  std::vector<std::string> names;
-  for (const auto& s : kSolvers) names.emplace_back(s.name);
-  return names;
-}
+std::vector<std::string> solver_names() { return names_of(kSolvers); }
 
 std::unique_ptr<Solver> make_solver(std::string_view name) {
   for (const auto& s : kSolvers)
     if (s.name == name) return s.make();
-  throw InputError(fmt::format("unknown solver '{}'{}; valid solvers: {}", name,
-                               did_you_mean(name, solver_names()), join(solver_names(), ", ")));
+  throw InputError(unknown_name("solver", name, solver_names()));
 }
 
 }  // namespace linkcast::sim

@@ -157,7 +157,7 @@ class Reader {
   void finish_event(const Event& e) {
     if (e.ph != "X" || !e.has_ts) return;
     const bool memcpy = e.cat == "gpu_memcpy", memset = e.cat == "gpu_memset";
-    const bool nccl = e.cat == "kernel" && starts_with(e.name, "nccl");
+    const bool nccl = e.cat == "kernel" && e.name.starts_with("nccl");
     if (!memcpy && !memset && !nccl) return;
     Op op;
     op.start_ns = std::llround(e.ts * 1000.0);

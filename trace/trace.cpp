@@ -7,6 +7,7 @@
 #include <charconv>
 
 #include "core/error.hpp"
+#include "core/strings.hpp"
 
 namespace linkcast::trace {
 
@@ -22,11 +23,7 @@ static_assert(kOpKindNames.size() == kOpKindCount, "one name per OpKind");
 
 std::string_view to_string(OpKind kind) { return kOpKindNames[static_cast<std::size_t>(kind)]; }
 
-std::optional<OpKind> parse_op_kind(std::string_view name) {
-  for (std::size_t i = 0; i < kOpKindNames.size(); ++i)
-    if (kOpKindNames[i] == name) return static_cast<OpKind>(i);
-  return std::nullopt;
-}
+std::optional<OpKind> parse_op_kind(std::string_view name) { return enum_named<OpKind>(kOpKindNames, name); }
 
 std::vector<std::string> op_kind_names() {
   return std::vector<std::string>(kOpKindNames.begin(), kOpKindNames.end());
