@@ -220,15 +220,12 @@ TEST(Models, ThePathRateIsTheSlowestHopsUnderTheSameAccounting) {
 TEST(Models, ChargesFixedCostMatchesWhatTheModelAdds) {
   // L + O = 1000 ns is added in full by default, ahead and peak (T = L + O + n / BW) and not at
   // all by envelope (T = n / peak): the simulator charges it only where the flag says so.
-  PathSpec p;
-  p.cls = PathClass::h2d;
-  p.hops = {pcie(3, 16)};
-  p.host_memory_gbps = 100;
-  p.src_memory_gbps = 100;
-  p.dst_memory_gbps = 900;
-  Transfer t;
-  t.bytes = 1 << 20;
-  t.access = Access::read;
+  const PathSpec p{.cls = PathClass::h2d,
+                   .hops = {pcie(3, 16)},
+                   .host_memory_gbps = 100,
+                   .src_memory_gbps = 100,
+                   .dst_memory_gbps = 900};
+  const Transfer t{.bytes = 1 << 20, .access = Access::read};
   for (const Model& m : all_models()) {
     Transfer with = t;
     with.fixed_ns = 1000;
