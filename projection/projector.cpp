@@ -18,7 +18,6 @@ using trace::Category;
 using trace::copy_class_of;
 
 using model::CopyClass;
-using topology::EndpointKind;
 using trace::OpKind;
 using trace::Trace;
 
