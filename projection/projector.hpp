@@ -19,8 +19,10 @@
 
 namespace linkcast::projection {
 
-/// --map gpu0=gpu2,cpu0=cpu1: trace endpoint name -> target node endpoint name.
+/// Trace endpoint name -> target node endpoint name, written "gpu0=gpu2,cpu0=cpu1" (the CLI's
+/// --map, a study's `map:`).
 using EndpointMap = std::map<std::string, std::string>;
+/// Throws ChoiceError (Choice::map_entry) for text that is not NAME=NAME,... or maps a name twice.
 [[nodiscard]] EndpointMap parse_endpoint_map(std::string_view text);
 
 /// Where each copy class's 1-byte cost came from.
@@ -33,7 +35,9 @@ struct FixedCost {
 class Projector {
  public:
   /// Validates every operation's endpoints against both nodes (after `map` for the target) and
-  /// prepares the routes. Throws InputError naming the trace record for an endpoint a node lacks.
+  /// prepares the routes; the trace's `host` lands where topology::place_host says. Throws
+  /// InputError naming the trace record for an endpoint a node lacks: a ChoiceError
+  /// (Choice::map_endpoint) when mapping it onto another endpoint of the target would fix it.
   Projector(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
             const EndpointMap& map = {});
   /// The same on a trace indexed beforehand; `index` must outlive the projector.

@@ -125,8 +125,10 @@ struct SimResult {
   std::vector<std::string> warnings;
 };
 
-/// Simulates `trace` on `node`. Throws InputError naming the trace record for an endpoint the
-/// node lacks, a collective without its group, or ranks that disagree about a call.
+/// Simulates `trace` on `node`; the trace's `host` lands where topology::place_host says. Throws
+/// InputError naming the trace record for an endpoint the node lacks, a collective without its
+/// group, or ranks that disagree about a call: a ChoiceError where placing the trace's GPUs
+/// (options.gpus) or choosing another algorithm or protocol would fix it.
 SimResult simulate(const topology::Node& node, const trace::Trace& trace, const SimOptions& options);
 
 /// What a workload's spec says about its collectives (algorithm, channels, chunk size) as
