@@ -234,7 +234,7 @@ std::string device_activity(const Context& c) {
                 number_cell(peak, fmt::format("{:.2f}", peak))});
   }
   out +=
-      "<h3>sim::Activity per issuing device over time</h3><p class=\"note\">Mean number of the device's operations "
+      "<h3>Activity per issuing device over time</h3><p class=\"note\">Mean number of the device's operations "
       "running in each of the makespan's bins (several streams and copy engines run at once).</p>";
   out += pair_block(strip_heatmap_svg(h), at.render());
   out += bins_table("table-activity-bins", h, [](double v) { return number_cell(v, fmt::format("{:.2f}", v)); });
