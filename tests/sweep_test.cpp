@@ -29,10 +29,10 @@ TEST(AxisPath, SelectsAndWritesNodeValues) {
 }
 
 TEST(AxisPath, ErrorsNameThePathAndTheChoices) {
-  EXPECT_EQ(error_of([] { topology::parse_axis_path("links[type=pcie].gne"); }),
+  EXPECT_EQ(error_of([] { (void)topology::parse_axis_path("links[type=pcie].gne"); }),
             "axis path 'links[type=pcie].gne': unknown field 'gne' (did you mean 'gen'?); links fields "
             "are gen, lanes, mps, mrrs, rcb, addressing, version, count, per_link_gbps, bandwidth_gbps, latency_ns");
-  EXPECT_EQ(error_of([] { topology::parse_axis_path("link[type=pcie].gen"); }),
+  EXPECT_EQ(error_of([] { (void)topology::parse_axis_path("link[type=pcie].gen"); }),
             "axis path 'link[type=pcie].gen': unknown section 'link' (did you mean 'links'?); use endpoints or links");
   topology::Node n = topology::load_node(test::config("summit.yaml"));
   EXPECT_EQ(error_of([&] { topology::apply(n, topology::parse_axis_path("links[type=pcie].gen"), "7"); }),
@@ -56,7 +56,7 @@ TEST(Study, ErrorsNameFileLineAndPath) {
   const std::string tail = "workloads:\n  - {spec: \"nccl-allreduce:bytes=1MiB,gpus=0-1\"}\n";
   auto err = [&](const std::string& axes) {
     const std::string f = write_study("study.yaml", head + axes + tail);
-    return error_of([&] { load_study(f); });
+    return error_of([&] { (void)load_study(f); });
   };
   const std::string f = ::testing::TempDir() + "study.yaml";
   EXPECT_EQ(err("axes:\n  - {path: \"links[type=upi].bandwidth_gbps\", values: [8]}\n"),

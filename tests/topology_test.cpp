@@ -1,18 +1,27 @@
 // topology: loading and validating node files (each error message asserted), routes on the
 // shipped nodes, the pair classes, and `topo import`.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cctype>
 #include <filesystem>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "test_util.hpp"
 #include "topology/describe.hpp"
 #include "topology/import.hpp"
 #include "topology/loader.hpp"
+#include "topology/schema.hpp"
 
 namespace linkcast::topology {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 // A small two-socket node used by the error tests: errors are reported at file:line:column.
 constexpr const char* kMini = R"(schema_version: 1
@@ -37,7 +46,7 @@ links:
 )";
 
 std::string error_of(const std::string& yaml) {
-  return test::error_of([&] { parse_node(yaml, "node.yaml"); });
+  return test::error_of([&] { (void)parse_node(yaml, "node.yaml"); });
 }
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {
@@ -106,7 +115,7 @@ TEST(Loader, SchemaErrorsNameTheKey) {
             "node.yaml:10:5: endpoint 'gpu0': missing required key 'memory'");
   EXPECT_EQ(error_of(replace(kMini, "name: mini\n", "name: mini\nnmae: x\n")),
             "node.yaml:3:1: top level: unknown key 'nmae' (did you mean 'name'?); valid keys: schema_version, name, "
-            "description, endpoints, links, calibration, routes");
+            "description, endpoints, links, calibration, routes, sources");
   EXPECT_EQ(error_of(replace(kMini, "  - id: gpu0\n    kind: gpu\n", "  - id: gpu0\n    kind: gpu\n    copy_engines: many\n")),
             "node.yaml:12:19: endpoint 'gpu0'.copy_engines must be a number, got 'many'");
 }
@@ -118,6 +127,119 @@ TEST(Loader, PcieParametersAreChecked) {
   EXPECT_EQ(error_of(with_pcie), "node.yaml:20:46: links[3] (cpu0-gpu1).gen must be one of 1, 2, 3, 4, 5, 6, got 7");
 }
 
+/// The mini node with one more link line (line 20).
+std::string with_link(const std::string& link) {
+  return replace(kMini, "  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}",
+                 "  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}\n  - " + link);
+}
+
+TEST(Loader, NumbersMustBeDecimalAndFinite) {
+  // strtod read '0x10' as 16; a node file writes numbers in decimal.
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: pcie, gen: 4, lanes: '0x10'}")),
+              HasSubstr("node.yaml:20:56: links[3] (cpu0-gpu1).lanes must be a decimal number, got '0x10' "
+                        "(hexadecimal); write 16"));
+  EXPECT_THAT(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: '0x10'")),
+              HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be a decimal number, got '0x10' (hexadecimal); "
+                        "write 16"));
+  EXPECT_THAT(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: 1e9999")),
+              HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be a number, got '1e9999'"));
+  EXPECT_THAT(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: 64 GB/s")),
+              HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be a number, got '64 GB/s'"));
+  for (const char* bad : {"nan", "inf", "-inf", ".nan"}) {
+    const std::string e = error_of(replace(kMini, "bandwidth_gbps: 64", std::string("bandwidth_gbps: ") + bad));
+    EXPECT_THAT(e, HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be")) << bad;
+    EXPECT_THAT(e, HasSubstr(std::string("got '") + bad + "'")) << bad;
+  }
+  // A positive value so small no hardware has it is a slip, not a rate.
+  EXPECT_THAT(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: 1e-300")),
+              HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be between 0.01 and 10000 GB/s, got 1e-300"));
+  EXPECT_THAT(error_of(std::string(kMini) + "calibration: {h2d_pinned_ns: 1e-300}\n"),
+              HasSubstr("node.yaml:20:30: calibration.h2d_pinned_ns must be between 1 and 100000000 ns, got 1e-300"));
+}
+
+TEST(Loader, WholeNumbersMustFitAnInt) {
+  EXPECT_THAT(error_of(replace(kMini, "version: 2, count: 2}\n  - {between: [cpu1", "version: 2, count: 3e9}\n  - {between: [cpu1")),
+              HasSubstr("node.yaml:17:62: links[0] (cpu0-gpu0).count must be a whole number, got 3e9"));
+  EXPECT_THAT(error_of(replace(kMini, "version: 2, count: 2}\n  - {between: [cpu1",
+                               "version: 2, count: 99999999999999999999}\n  - {between: [cpu1")),
+              HasSubstr("links[0] (cpu0-gpu0).count must be a whole number, got 99999999999999999999"));
+  EXPECT_THAT(error_of(replace(kMini, "schema_version: 1", "schema_version: 4294967297")),
+              HasSubstr("node.yaml:1:17: schema_version must be a whole number, got 4294967297"));
+}
+
+TEST(Loader, ImplausibleHardwareValuesAreRefusedWithTheRange) {
+  // Host memory bandwidth written in MB/s.
+  EXPECT_THAT(error_of(replace(kMini, "{capacity_gib: 256, bandwidth_gbps: 170}\n  - id: cpu1",
+                               "{capacity_gib: 256, bandwidth_gbps: 170000}\n  - id: cpu1")),
+              HasSubstr("node.yaml:6:49: endpoint 'cpu0'.memory.bandwidth_gbps must be between 1 and 10000 GB/s, got "
+                        "170000: host memory delivers up to a few TB/s per socket; check the value and its unit"));
+  // GPU memory written in MiB.
+  EXPECT_THAT(error_of(replace(kMini, "{capacity_gib: 16, bandwidth_gbps: 900}\n  - id: gpu1",
+                               "{capacity_gib: 16384, bandwidth_gbps: 900}\n  - id: gpu1")),
+              HasSubstr("endpoint 'gpu0'.memory.capacity_gib must be between 0.001 and 1024 GiB, got 16384: no GPU has "
+                        "more than 1 TiB of memory"));
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: pcie, gen: 4, lanes: 3}")),
+              HasSubstr("links[3] (cpu0-gpu1).lanes must be one of 1, 2, 4, 8, 16, 32, got 3"));
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: pcie, gen: 4, lanes: 16, mps: 100}")),
+              HasSubstr("links[3] (cpu0-gpu1).mps must be one of 128, 256, 512, 1024, 2048, 4096, got 100"));
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: nvlink, version: 4, count: 18, per_link_gbps: 2500}")),
+              HasSubstr("links[3] (cpu0-gpu1).per_link_gbps must be between 0.1 and 1000 GB/s, got 2500"));
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: upi, bandwidth_gbps: 50, latency_ns: 5e9}")),
+              HasSubstr("links[3] (cpu0-gpu1).latency_ns must be between 0 and 1000000 ns, got 5e9"));
+  EXPECT_THAT(error_of(replace(kMini, "  - id: gpu0\n    kind: gpu\n", "  - id: gpu0\n    kind: gpu\n    copy_engines: 500\n")),
+              HasSubstr("node.yaml:12:19: endpoint 'gpu0'.copy_engines must be between 1 and 64, got 500"));
+  const std::string nvswitch = "  - {id: sw0, kind: nvswitch, chips: 0}\nlinks:";
+  EXPECT_THAT(error_of(replace(kMini, "links:", nvswitch)),
+              HasSubstr("node.yaml:16:38: endpoint 'sw0'.chips must be between 1 and 1024, got 0"));
+}
+
+TEST(Loader, KeysOfTheWrongYamlTypeAreRefused) {
+  EXPECT_EQ(error_of(std::string(kMini) + "calibration: [1, 2]\n"),
+            "node.yaml:20:14: calibration must be a mapping (key: value)");
+  EXPECT_EQ(error_of(std::string(kMini) + "calibration: 5\n"), "node.yaml:20:14: calibration must be a mapping (key: value)");
+  EXPECT_EQ(error_of(std::string(kMini) + "calibration:\n"), "node.yaml:21:1: calibration must be a mapping (key: value)");
+  EXPECT_EQ(error_of(replace(kMini, "name: mini", "name: [mini]")), "node.yaml:2:7: name must be a single value");
+  EXPECT_EQ(error_of(replace(kMini, "name: mini", "name: {a: mini}")), "node.yaml:2:7: name must be a single value");
+  EXPECT_EQ(error_of(replace(kMini, "name: mini", "name: ~")), "node.yaml:2:7: name must be a single value");
+  EXPECT_EQ(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: [64]")),
+            "node.yaml:19:57: links[2] (cpu0-cpu1).bandwidth_gbps must be a number");
+  EXPECT_EQ(error_of(std::string(kMini) + "calibration: {d2d_ns: {a: 1}}\n"),
+            "node.yaml:20:23: calibration.d2d_ns must be a number");
+}
+
+TEST(Loader, SourcesAreCheckedAndKeysUnique) {
+  const std::string head = "schema_version: 1\nname: mini\n";
+  auto with_sources = [&](const std::string& sources) { return replace(kMini, head, head + sources); };
+  const Node n = parse_node(with_sources("sources:\n  - {key: v100-datasheet, title: \"NVIDIA Tesla V100 datasheet\", "
+                                         "url: https://images.nvidia.com/v100.pdf}\n  - {key: lscpu, title: "
+                                         "\"lscpu of the machine\", file: tests/data/real/h100-1gpu/machine/lscpu.txt}\n"),
+                            "node.yaml");
+  EXPECT_EQ(n.endpoints.size(), 4u);
+  EXPECT_EQ(error_of(with_sources("sources:\n  - {key: a, title: A}\n  - {key: a, title: B}\n")),
+            "node.yaml:5:11: sources[1]: duplicate source key 'a' (first defined on line 4); give each source its own key");
+  EXPECT_THAT(error_of(with_sources("sources:\n  - {key: H200 brief, title: A}\n")),
+              HasSubstr("node.yaml:4:11: sources[0].key 'H200 brief' must be lower-case letters, digits, '-' and '.'"));
+  EXPECT_EQ(error_of(with_sources("sources:\n  - {key: a, title: A, url: www.nvidia.com}\n")),
+            "node.yaml:4:29: sources[0].url must start with https:// or http://, got 'www.nvidia.com'");
+  EXPECT_EQ(error_of(with_sources("sources:\n  - {key: a}\n")), "node.yaml:4:5: sources[0]: missing required key 'title'");
+  EXPECT_THAT(error_of(with_sources("sources:\n  - {key: a, title: A, page: 3}\n")),
+              HasSubstr("sources[0]: unknown key 'page'; valid keys: key, title, url, file"));
+  EXPECT_EQ(error_of(with_sources("sources: {key: a}\n")),
+            "node.yaml:3:10: sources must be a list of {key: ..., title: ..., url: ...}");
+}
+
+TEST(Loader, AliasesCannotExpandANodeFileWithoutBound) {
+  // A "billion laughs" node file: refused in well under a second, with the file and position.
+  std::string text = replace(kMini, "links:", "  - {id: x0, kind: nic, model: &m0 [a, a, a, a, a, a, a, a, a, a]}\nlinks:");
+  for (int level = 1; level <= 8; ++level) {
+    std::string list;
+    for (int k = 0; k < 10; ++k) list += fmt::format("{}*m{}", k ? ", " : "", level - 1);
+    text = replace(text, "links:", fmt::format("  - {{id: x{0}, kind: nic, model: &m{0} [{1}]}}\nlinks:", level, list));
+  }
+  EXPECT_THAT([&] { (void)parse_node(text, "node.yaml"); },
+              ThrowsMessage<InputError>(HasSubstr("YAML nodes once its aliases are expanded")));
+}
+
 TEST(Loader, ExplicitRoutesMustFollowLinks) {
   const std::string routed = std::string(kMini) + "routes:\n  - {from: gpu0, to: gpu1, via: [cpu1]}\n";
   EXPECT_EQ(error_of(routed),
@@ -127,7 +249,7 @@ TEST(Loader, ExplicitRoutesMustFollowLinks) {
 
 TEST(Loader, MissingFileSaysWhereNodesAre) {
   try {
-    load_node("no/such/node.yaml");
+    (void)load_node("no/such/node.yaml");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "no/such/node.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)");
@@ -306,7 +428,7 @@ TEST(Import, NcclTopologyDumpBecomesASkeletonWithTodos) {
   EXPECT_NE(yaml.find("  - between: [gpu1, nvswitch0]\n    type: nvlink\n    version: 4\n    count: 18\n"), std::string::npos) << yaml;
   // Loading it fails exactly at the first value the user must fill in.
   try {
-    parse_node(yaml, "skeleton.yaml");
+    (void)parse_node(yaml, "skeleton.yaml");
     FAIL() << "the skeleton should not load before its TODOs are filled in";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("memory.capacity_gib must be a number, got 'TODO'"), std::string::npos) << e.what();
