@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -13,6 +15,7 @@
 #include "core/error.hpp"
 #include "test_util.hpp"
 #include "topology/describe.hpp"
+#include "topology/edit.hpp"
 #include "topology/import.hpp"
 #include "topology/loader.hpp"
 #include "topology/schema.hpp"
@@ -21,6 +24,7 @@ namespace linkcast::topology {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::ThrowsMessage;
 
 // A small two-socket node used by the error tests: errors are reported at file:line:column.
@@ -98,7 +102,7 @@ TEST(Loader, AGpuWithoutARouteToAHostIsRejected) {
 }
 
 TEST(Loader, YamlSyntaxErrorsNameLineAndColumn) {
-  // libyaml reports where it gave up and where the unclosed sequence began.
+  // The message names where parsing gave up and where the unclosed sequence began.
   EXPECT_EQ(error_of("schema_version: 1\nname: [x\n"),
             "node.yaml:3:1: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at "
             "line 2, column 7)");
@@ -280,6 +284,37 @@ TEST(Routing, PrefersLowerLatencyThenHigherBottleneck) {
   EXPECT_DOUBLE_EQ(rw.path(w.find("gpu0"), w.find("gpu1")).bottleneck_gbps, 75.0);
 }
 
+TEST(Routing, AGpusDefaultHostIsTheNearestCpuThroughForwardingEndpoints) {
+  // gpu0 hangs off a PCIe switch on cpu1 (150 + 150 ns) and has a slower generic link to cpu0
+  // (500 ns): its host is cpu1. gpu1 reaches cpu0 only through gpu0, which does not forward.
+  const std::string text = R"(schema_version: 1
+name: hosts
+endpoints:
+  - {id: cpu0, kind: cpu, memory: {capacity_gib: 64, bandwidth_gbps: 100}}
+  - {id: cpu1, kind: cpu, memory: {capacity_gib: 64, bandwidth_gbps: 100}}
+  - {id: sw0, kind: pcie_switch}
+  - {id: gpu0, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}}
+  - {id: gpu1, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}}
+  - {id: gpu2, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}}
+links:
+  - {between: [cpu1, sw0], type: pcie, gen: 4, lanes: 16}
+  - {between: [sw0, gpu0], type: pcie, gen: 4, lanes: 16}
+  - {between: [cpu0, gpu0], type: generic, bandwidth_gbps: 10, latency_ns: 500}
+  - {between: [gpu0, gpu1], type: nvlink, version: 3, count: 4}
+  - {between: [cpu1, gpu2], type: pcie, gen: 4, lanes: 16}
+  - {between: [cpu0, gpu2], type: pcie, gen: 4, lanes: 16}
+)";
+  EXPECT_EQ(error_of(text), "node.yaml:8:5: gpu 'gpu1' has no route to any cpu; add a link (e.g. PCIe or NVLink) from it, "
+                            "or from a switch it connects to, to a cpu");
+  const Node n = parse_node(replace(text, "  - {between: [gpu0, gpu1], type: nvlink, version: 3, count: 4}\n",
+                                    "  - {between: [sw0, gpu1], type: pcie, gen: 4, lanes: 16}\n"),
+                            "node.yaml");
+  EXPECT_EQ(n.endpoints[static_cast<std::size_t>(n.find("gpu0"))].host, n.find("cpu1"));
+  EXPECT_EQ(n.endpoints[static_cast<std::size_t>(n.find("gpu1"))].host, n.find("cpu1"));
+  // gpu2 is 150 ns from both sockets: the tie goes to the lower-numbered one.
+  EXPECT_EQ(n.endpoints[static_cast<std::size_t>(n.find("gpu2"))].host, n.find("cpu0"));
+}
+
 TEST(Routing, ExplicitRoutesOverrideInBothDirections) {
   const std::string routed = std::string(kMini) +
                              "  - {between: [gpu0, gpu1], type: pcie, gen: 3, lanes: 16}\n"
@@ -405,6 +440,104 @@ TEST(Describe, JsonListsEveryOrderedPair) {
   EXPECT_NE(json.find("\"latency_us\": 0.32"), std::string::npos);
 }
 
+// --- the schema table ---------------------------------------------------------------------------
+
+TEST(Schema, ReferenceInSchemaMdIsTheTable) {
+  // configs/SCHEMA.md's key reference is made from the table; LINKCAST_UPDATE_GOLDEN=1 rewrites it.
+  const std::string path = test::source_dir() + "/configs/SCHEMA.md";
+  const std::string begin = "<!-- BEGIN key reference: generated from topology/schema.cpp, do not edit by hand -->\n";
+  const std::string end = "<!-- END key reference -->";
+  std::string doc = test::read_file(path);
+  const std::size_t from = doc.find(begin), to = doc.find(end);
+  ASSERT_NE(from, std::string::npos) << path;
+  ASSERT_NE(to, std::string::npos) << path;
+  const std::size_t body = from + begin.size();
+  if (std::getenv("LINKCAST_UPDATE_GOLDEN")) {
+    std::ofstream(path) << doc.replace(body, to - body, schema::markdown());
+    GTEST_SKIP() << "updated " << path;
+  }
+  EXPECT_EQ(doc.substr(body, to - body), schema::markdown()) << path << " differs from topology/schema.cpp";
+}
+
+TEST(Schema, EveryKeyIsDeclaredCompletely) {
+  for (const schema::Key& k : schema::keys()) {
+    SCOPED_TRACE(std::string(k.name));
+    EXPECT_FALSE(k.doc.empty());
+    if (k.type == schema::Type::mapping || k.type == schema::Type::list) {
+      EXPECT_NE(k.holds, k.section);
+    }
+    if (k.type == schema::Type::choice) {
+      EXPECT_NE(k.choices, nullptr);
+    }
+    if (k.required) {
+      EXPECT_TRUE(k.default_text.empty());
+    }
+    if (!k.is_number()) {
+      EXPECT_TRUE(k.allowed.empty());
+      EXPECT_FALSE(k.sweepable);
+      continue;
+    }
+    const bool endpoint = k.section == schema::Section::endpoint || k.section == schema::Section::memory;
+    const bool link = k.section == schema::Section::link;
+    // What a study may set or JSON shows must live in the node.
+    if (k.sweepable || k.json != schema::Json::omit) {
+      EXPECT_TRUE(endpoint || link);
+      EXPECT_TRUE(endpoint ? k.field.endpoint_set && k.field.endpoint_get : k.field.link_set && k.field.link_get);
+    }
+    if (k.section == schema::Section::calibration) {
+      EXPECT_GE(k.field.calibration_slot, 0);
+    }
+    EXPECT_LE(k.min, k.max);
+    if (std::isfinite(k.max)) {
+      EXPECT_FALSE(k.plausible.empty());
+    }
+    for (int a : k.allowed) EXPECT_TRUE(a >= k.min && a <= k.max) << a;
+  }
+  // Within a section, two keys of one name apply to different kinds (memory.capacity_gib of a cpu
+  // and of a gpu) or types.
+  for (const schema::Key& a : schema::keys())
+    for (const schema::Key& b : schema::keys())
+      if (&a != &b && a.section == b.section && a.name == b.name) {
+        EXPECT_EQ(a.applies & b.applies, 0u) << a.name;
+      }
+}
+
+TEST(Schema, TheEditorSetsTheSweepableKeysWithTheLoadersChecks) {
+  Node n = load_node(test::config("summit.yaml"));
+  for (const schema::Key& k : schema::keys()) {
+    if (k.section != schema::Section::memory && k.section != schema::Section::endpoint &&
+        k.section != schema::Section::link)
+      continue;
+    const std::string field = (k.section == schema::Section::memory ? "memory." : "") + std::string(k.name);
+    const std::string path = (k.section == schema::Section::link ? "links[*]." : "endpoints[*].") + field;
+    if (!k.sweepable) {
+      EXPECT_THAT([&] { (void)parse_axis_path(path); }, ThrowsMessage<InputError>(HasSubstr("unknown field"))) << path;
+      continue;
+    }
+    EXPECT_NO_THROW((void)parse_axis_path(path)) << path;
+  }
+  // The plausible ranges hold for studies too.
+  EXPECT_EQ(test::error_of([&] { apply(n, parse_axis_path("endpoints[kind=gpu].memory.capacity_gib"), "4096"); }),
+            "endpoints[kind=gpu].memory.capacity_gib: 4096 is outside 0.001..1024 GiB: no GPU has more than 1 TiB of "
+            "memory");
+  EXPECT_EQ(test::error_of([&] { apply(n, parse_axis_path("endpoints[kind=gpu].memory.copy_bandwidth_gbps"), "10"); }),
+            "endpoints[kind=gpu].memory.copy_bandwidth_gbps: copy_bandwidth_gbps applies to cpus; 'gpu0' is a gpu");
+  EXPECT_EQ(test::error_of([&] { apply(n, parse_axis_path("links[type=xbus].bandwidth_gbps"), "0x40"); }),
+            "links[type=xbus].bandwidth_gbps: '0x40' is not a number");
+  EXPECT_EQ(test::error_of([&] { apply(n, parse_axis_path("links[type=nvlink].count"), "0"); }),
+            "links[type=nvlink].count: 0 must be >= 1");
+  apply(n, parse_axis_path("links[type=nvlink].latency_ns"), "80");
+  EXPECT_EQ(current_value(n, parse_axis_path("links[type=nvlink].latency_ns")), "80");
+}
+
+TEST(Schema, JsonShowsTheKeysTheTableMarks) {
+  const Node n = load_node(test::config("testbed-h100-1gpu.yaml"));
+  const std::string json = describe_json(n, Routes(n));
+  for (const char* shown : {"\"capacity_gib\"", "\"copy_bandwidth_gbps\"", "\"gen\"", "\"rcb\"", "\"latency_ns\""})
+    EXPECT_THAT(json, HasSubstr(shown));
+  for (const char* hidden : {"\"copy_engines\"", "\"per_link_gbps\"", "\"chips\""}) EXPECT_THAT(json, Not(HasSubstr(hidden)));
+}
+
 // --- import -------------------------------------------------------------------------------------
 
 TEST(Import, NcclTopologyDumpBecomesASkeletonWithTodos) {
@@ -433,6 +566,20 @@ TEST(Import, NcclTopologyDumpBecomesASkeletonWithTodos) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("memory.capacity_gib must be a number, got 'TODO'"), std::string::npos) << e.what();
   }
+}
+
+TEST(Import, TodoHintsComeFromTheSchema) {
+  const std::string smi = test::write_temp("smi1.txt", "\tGPU0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+                                                       "GPU0\t X \t0-47\t0\t\tN/A\n");
+  const std::string yaml = import_skeleton({"", smi, "one"});
+  // Every value a cpu's and a gpu's memory must have, or that has a hint, is written with its hint.
+  for (EndpointKind kind : {EndpointKind::cpu, EndpointKind::gpu})
+    for (const schema::Key* k : schema::keys_of(schema::Section::memory, kind)) {
+      const std::string line = std::string(k->name) + ": TODO";
+      EXPECT_THAT(yaml, HasSubstr(k->todo.empty() ? line : fmt::format("{:<25} # {}\n", line, k->todo))) << k->name;
+    }
+  EXPECT_THAT(yaml, HasSubstr("      capacity_gib: TODO        # GiB of host memory on this socket\n"));
+  EXPECT_THAT(yaml, HasSubstr("    gen: TODO\n    lanes: TODO\n"));
 }
 
 TEST(Import, NvidiaSmiTopoInfersAnNvswitchFromNvCounts) {

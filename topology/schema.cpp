@@ -75,6 +75,26 @@ const std::vector<int> kPcieSizes = {128, 256, 512, 1024, 2048, 4096};
 // Plausible ranges are there to catch a wrong unit or a slipped digit, not to judge hardware: each
 // is generous around what shipped hardware does, and the comment says where its bounds come from.
 
+/// Defaults that model/link.cpp decides, spelled out from it.
+std::string_view latency_defaults() {
+  static const std::string text = [] {
+    std::vector<std::string> parts;
+    for (const std::string& name : model::link_type_names())
+      parts.push_back(fmt::format("{} {:g}", name, model::default_latency_ns(*model::parse_link_type(name))));
+    return "by type (model/link.cpp): " + join(parts, ", ");
+  }();
+  return text;
+}
+
+std::string_view per_link_defaults() {
+  static const std::string text = [] {
+    std::vector<std::string> parts;
+    for (int v = 1; v <= 5; ++v) parts.push_back(fmt::format("v{} {:g}", v, model::nvlink_per_link_gbps(v)));
+    return "the version's rate (model/link.hpp): " + join(parts, ", ");
+  }();
+  return text;
+}
+
 std::vector<Key> make_table() {
   std::vector<Key> t;
   auto add = [&t](Key k) { t.push_back(std::move(k)); };
@@ -94,11 +114,11 @@ std::vector<Key> make_table() {
   add({.name = "routes", .section = Section::top, .type = Type::list, .holds = Section::route,
        .doc = "pairs the real node routes otherwise than by lowest latency"});
   add({.name = "sources", .section = Section::top, .type = Type::list, .holds = Section::source,
-       .doc = "the documents the values come from; a value's comment names them as [key]"});
+       .doc = "the documents the values come from; a value's comment cites them as `[key]`"});
 
   // Sources.
   add({.name = "key", .section = Section::source, .type = Type::text, .required = true,
-       .doc = "short name the comments cite as [key]: a-z, 0-9, '-' and '.', unique in the file"});
+       .doc = "short name the values' comments cite as `[key]`: a-z, 0-9, `-` and `.`, unique in the file"});
   add({.name = "title", .section = Section::source, .type = Type::text, .required = true,
        .doc = "title, publisher or author, and what the document says that is used"});
   add({.name = "url", .section = Section::source, .type = Type::text, .doc = "where to read it: http:// or https://"});
@@ -107,7 +127,7 @@ std::vector<Key> make_table() {
 
   // Endpoints.
   add({.name = "id", .section = Section::endpoint, .type = Type::text, .required = true,
-       .doc = "cpu<N> for host sockets, gpu<N> for GPUs, any other unique name for the rest"});
+       .doc = "`cpu<N>` for host sockets, `gpu<N>` for GPUs, any other unique name for the rest"});
   add({.name = "kind", .section = Section::endpoint, .type = Type::choice, .required = true,
        .choices = &endpoint_kind_names, .doc = "what the endpoint is"});
   add({.name = "model", .section = Section::endpoint, .type = Type::text, .doc = "free text: the product"});
@@ -178,7 +198,7 @@ std::vector<Key> make_table() {
        .doc = "the two endpoints it joins, e.g. [cpu0, gpu0]"});
   add({.name = "type", .section = Section::link, .type = Type::choice, .required = true,
        .choices = &model::link_type_names, .doc = "the link technology; the other keys depend on it"});
-  add({.name = "id", .section = Section::link, .type = Type::text, .default_text = "<a>-<b>, then <a>-<b>#2, ...",
+  add({.name = "id", .section = Section::link, .type = Type::text, .default_text = "`<a>-<b>`, then `<a>-<b>#2`, ...",
        .doc = "name in outputs and axis paths"});
   add({.name = "gen", .section = Section::link, .applies = kPcie, .type = Type::integer, .required = true,
        .allowed = {1, 2, 3, 4, 5, 6}, .doc = "PCIe generation (6 runs in flit mode)", .json = Json::always,
@@ -210,7 +230,7 @@ std::vector<Key> make_table() {
   // 20 GB/s (NVLink1) to 50 GB/s (NVLink5) per link per direction (model/link.hpp).
   add({.name = "per_link_gbps", .section = Section::link, .applies = kNvlink, .type = Type::number, .unit = "GB/s",
        .floor = Floor::positive, .min = 0.1, .max = 1000, .plausible = "one NVLink carries 20 to 50 GB/s per direction",
-       .default_text = "the version's rate: 20 (v1), 25 (v2-v4), 50 (v5)", .doc = "rate of one link per direction",
+       .default_text = per_link_defaults(), .doc = "rate of one link per direction",
        .sweepable = true, .field = nvlink_field<&model::NvlinkParams::per_link_gbps>()});
   // NVLink-C2C carries 450 GB/s per direction (SOURCES.md [40]); 10 TB/s is twenty times that.
   add({.name = "bandwidth_gbps", .section = Section::link, .applies = generic_links(), .type = Type::number,
@@ -220,7 +240,7 @@ std::vector<Key> make_table() {
   // Hops inside a node take 100 ns to a few microseconds (configs/SOURCES.md, research item 2).
   add({.name = "latency_ns", .section = Section::link, .type = Type::number, .unit = "ns", .floor = Floor::zero,
        .min = 0, .max = 1e6, .plausible = "a hop inside a node takes nanoseconds to microseconds",
-       .default_text = "by type (model/link.cpp): 150 pcie, 100 nvlink and nvlink_c2c, 120 socket links",
+       .default_text = latency_defaults(),
        .doc = "one-way latency; routes take the lowest total", .json = Json::always, .sweepable = true,
        .field = link_field<&model::LinkSpec::latency_ns>()});
 
