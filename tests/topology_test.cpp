@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/strings.hpp"
+#include "core/yaml.hpp"
 #include "test_util.hpp"
 #include "topology/describe.hpp"
 #include "topology/edit.hpp"
@@ -348,28 +350,76 @@ TEST(ShippedConfigs, AllLoadAndEveryGpuReachesAHost) {
   }
 }
 
-TEST(ShippedConfigs, EveryValueNamesItsSource) {
-  // Every "key: value" line carries a trailing "# source" comment (mapping keys without a value,
-  // like "memory:", do not).
-  const auto is_value_line = [](const std::string& line) {
-    std::size_t i = line.find_first_not_of(" \t");
-    if (i == std::string::npos) return false;
-    if (line.compare(i, 2, "- ") == 0) i += 2;
-    const std::size_t key_start = i;
-    while (i < line.size() && (std::isalpha(static_cast<unsigned char>(line[i])) || line[i] == '_')) ++i;
-    if (i == key_start || i >= line.size() || line[i] != ':') return false;
-    i = line.find_first_not_of(" \t", i + 1);
-    return i != std::string::npos && line[i] != '#';
-  };
+/// A line of a node file split at its comment: the '#' that starts a comment is at the line's
+/// start or after a blank, outside quotes.
+std::pair<std::string, std::string> split_comment(const std::string& line) {
+  char quote = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if ((c == '"' || c == '\'') && (i == 0 || std::string_view(" :[{,").find(line[i - 1]) != std::string_view::npos)) {
+      quote = c;
+    } else if (c == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+      return {line.substr(0, i), line.substr(i)};
+    }
+  }
+  return {line, ""};
+}
+
+TEST(ShippedConfigs, EveryValueCitesADeclaredSource) {
+  // configs/SCHEMA.md, "Sources of the shipped nodes": every value line cites a key of the file's
+  // sources: as [key] (a run of one-line flow entries may be cited by the comment above it), every
+  // cited key is declared and every declared one cited; a source's file exists and its url is in
+  // configs/SOURCES.md's list. YAML parsers drop comments, so this is checked here.
+  const std::regex cite(R"(\[([a-z0-9][a-z0-9.-]*)\])");
+  const std::regex value_line(R"(^\s*(- )?([A-Za-z_]+):\s*[^\s#].*$)");
+  const std::string bibliography = test::read_file(test::source_dir() + "/configs/SOURCES.md");
   for (const auto& f : shipped_configs()) {
-    std::istringstream in(test::read_file(f));
+    SCOPED_TRACE(f);
+    const std::string text = test::read_file(f);
+    std::set<std::string> declared, cited;
+    const YAML::Node root = yaml::parse(text, f);
+    const auto sources = yaml::find(root, "sources");
+    ASSERT_TRUE(sources) << "no sources:";
+    for (const YAML::Node& source : *sources) {
+      declared.insert(yaml::find(source, "key")->Scalar());
+      if (const auto file = yaml::find(source, "file")) {
+        EXPECT_TRUE(std::filesystem::exists(test::source_dir() + "/" + file->Scalar())) << file->Scalar();
+      }
+      if (const auto url = yaml::find(source, "url")) {
+        EXPECT_THAT(bibliography, HasSubstr(url->Scalar())) << "configs/SOURCES.md does not list it";
+      }
+    }
+    std::istringstream in(text);
     std::string line;
     int no = 0;
+    bool in_sources = false, run_cited = false;
     while (std::getline(in, line)) {
       ++no;
-      if (!is_value_line(line)) continue;
-      EXPECT_NE(line.find(" #"), std::string::npos) << f << ":" << no << ": value without a source comment: " << line;
+      const auto [code, comment] = split_comment(line);
+      std::set<std::string> keys;
+      for (auto it = std::sregex_iterator(comment.begin(), comment.end(), cite); it != std::sregex_iterator(); ++it)
+        keys.insert((*it)[1].str());
+      for (const std::string& k : keys) EXPECT_TRUE(declared.count(k)) << f << ":" << no << ": [" << k << "] is not under sources:";
+      cited.insert(keys.begin(), keys.end());
+      if (!code.empty() && !std::isspace(static_cast<unsigned char>(code[0]))) in_sources = code.starts_with("sources:");
+      const std::string_view body = trim(code);
+      if (in_sources) continue;
+      if (body.empty()) {  // a comment line: it cites the run of one-line entries below it
+        if (!comment.empty()) run_cited = run_cited || !keys.empty();
+        continue;
+      }
+      if (body.starts_with("- {")) {
+        EXPECT_TRUE(!keys.empty() || run_cited) << f << ":" << no << ": entry without a source: " << line;
+        continue;
+      }
+      run_cited = false;
+      std::smatch m;
+      if (!std::regex_match(code, m, value_line) || m[2] == "schema_version" || m[2] == "name") continue;
+      EXPECT_FALSE(keys.empty()) << f << ":" << no << ": value without a source key: " << line;
     }
+    for (const std::string& k : declared) EXPECT_TRUE(cited.count(k)) << "source '" << k << "' is never cited";
   }
 }
 
