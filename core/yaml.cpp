@@ -172,7 +172,7 @@ std::optional<YAML::Mark> plain_scalar_start(std::string_view text, const YAML::
                                  kMaxDepth));
   }
   if (e.msg == YAML::ErrorMsg::UNKNOWN_ANCHOR && !mark.is_null()) {
-    const std::string_view rest = text.substr(static_cast<std::size_t>(mark.pos) + 1);
+    const std::string_view rest = text.substr(std::min(static_cast<std::size_t>(mark.pos) + 1, text.size()));
     const std::string_view name = rest.substr(0, rest.find_first_of(" \t\r\n,[]{}"));
     throw InputError(fmt::format("{}: alias '*{}' names no anchor defined before it", at(mark), name));
   }

@@ -49,10 +49,9 @@ class SchemaReader : public yaml::Reader {
     fail(value, fmt::format("{} must be true or false, got '{}'", what, value.Scalar()));
   }
 
-  /// The entries of a list key (`endpoints`, `links`, ...), or an error naming what it must be.
-  const YAML::Node& list(const YAML::Node& value, const std::string& message) const {
+  /// A list key's value (`links`, `routes`, `sources`) must be a sequence; `message` says what of.
+  void expect_list(const YAML::Node& value, const std::string& message) const {
     if (!value.IsSequence()) fail(value, message);
-    return value;
   }
 };
 
@@ -214,7 +213,7 @@ void read_calibration(const SchemaReader& r, const YAML::Node& cal, Node& node) 
 }
 
 void read_routes(const SchemaReader& r, const YAML::Node& routes, Node& node) {
-  r.list(routes, "routes must be a list");
+  r.expect_list(routes, "routes must be a list");
   for (std::size_t i = 0; i < routes.size(); ++i) {
     const YAML::Node route = routes[i];
     const std::string path = fmt::format("routes[{}]", i);
@@ -236,7 +235,7 @@ void read_routes(const SchemaReader& r, const YAML::Node& routes, Node& node) {
 /// `sources:` names the documents the values come from; the values' comments cite them as [key]
 /// (tests/topology_test.cpp checks the citations of the shipped nodes, which YAML parsers drop).
 void read_sources(const SchemaReader& r, const YAML::Node& sources) {
-  r.list(sources, "sources must be a list of {key: ..., title: ..., url: ...}");
+  r.expect_list(sources, "sources must be a list of {key: ..., title: ..., url: ...}");
   std::vector<std::pair<std::string, int>> seen;  // key, line
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const YAML::Node source = sources[i];
@@ -381,7 +380,7 @@ Node read_node(const SchemaReader& r, const YAML::Node& root, const std::string&
   }
 
   if (const YAML::Node* links = top.find("links")) {
-    r.list(*links, "links must be a list");
+    r.expect_list(*links, "links must be a list");
     node.links.reserve(links->size());
     for (std::size_t i = 0; i < links->size(); ++i) read_link(r, (*links)[i], i, node);
   }
