@@ -10,7 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 PACKAGES=(
   g++ cmake ninja-build pkg-config
-  libboost-dev libboost-graph-dev libyaml-dev nlohmann-json3-dev libfmt-dev libcli11-dev
+  libboost-dev libboost-graph-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libcli11-dev
   libsqlite3-dev zlib1g-dev libpugixml-dev libsimdjson-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libsimgrid-dev          # tools/validate: the SimGrid cross-validation of the simulator

@@ -1,181 +1,350 @@
 #include "core/yaml.hpp"
 
 #include <fmt/format.h>
-#include <yaml.h>
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
-#include <set>
-#include <unordered_map>
+#include <array>
+#include <cstdint>
+#include <sstream>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
 
 namespace linkcast::yaml {
 
-const Node* Node::find(std::string_view key) const {
-  if (type_ != Type::map) return nullptr;
-  for (std::size_t i = 0; i + 1 < children_.size(); i += 2)
-    if (children_[i].type_ == Type::scalar && children_[i].text_ == key) return &children_[i + 1];
-  return nullptr;
+int line(const YAML::Node& node) { return node.Mark().line + 1; }
+int column(const YAML::Node& node) { return node.Mark().column + 1; }
+
+namespace {
+
+// --- bytes that are not text -------------------------------------------------------------------
+
+struct ReaderProblem {
+  const char* problem;
+  std::size_t offset;
+};
+
+/// libyaml's reader rules (reader.c), which node and study files have always been held to:
+/// UTF-8 without overlong forms or surrogates, and only printable characters (tab and line
+/// breaks allowed). yaml-cpp reads whatever bytes it is given.
+std::optional<ReaderProblem> check_text(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::size_t pos = 0;
+  if (n >= 2 && ((s[0] == 0xFE && s[1] == 0xFF) || (s[0] == 0xFF && s[1] == 0xFE))) return std::nullopt;  // UTF-16
+  if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) pos = 3;  // UTF-8 byte order mark
+  while (pos < n) {
+    const unsigned char octet = s[pos];
+    if (octet < 0x80) {
+      if (octet < 0x20 ? octet != 0x09 && octet != 0x0A && octet != 0x0D : octet == 0x7F)
+        return ReaderProblem{"control characters are not allowed", pos};
+      ++pos;
+      continue;
+    }
+    const std::size_t width = (octet & 0xE0) == 0xC0 ? 2 : (octet & 0xF0) == 0xE0 ? 3 : (octet & 0xF8) == 0xF0 ? 4 : 0;
+    if (width == 0) return ReaderProblem{"invalid leading UTF-8 octet", pos};
+    if (width > n - pos) return ReaderProblem{"incomplete UTF-8 octet sequence", pos};
+    std::uint32_t value = octet & (width == 2 ? 0x1Fu : width == 3 ? 0x0Fu : 0x07u);
+    for (std::size_t k = 1; k < width; ++k) {
+      const unsigned char trailing = s[pos + k];
+      if ((trailing & 0xC0) != 0x80) return ReaderProblem{"invalid trailing UTF-8 octet", pos + k};
+      value = (value << 6) + (trailing & 0x3Fu);
+    }
+    if ((width == 2 && value < 0x80) || (width == 3 && value < 0x800) || (width == 4 && value < 0x10000))
+      return ReaderProblem{"invalid length of a UTF-8 sequence", pos};
+    if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) return ReaderProblem{"invalid Unicode character", pos};
+    const bool printable = value == 0x85 || (value >= 0xA0 && value <= 0xD7FF) || (value >= 0xE000 && value <= 0xFFFD) ||
+                           value >= 0x10000;
+    if (!printable) return ReaderProblem{"control characters are not allowed", pos};
+    pos += width;
+  }
+  return std::nullopt;
 }
 
-const Node& Node::operator[](std::string_view key) const {
-  static const Node undefined = [] {
-    Node n;
-    n.defined_ = false;
-    return n;
-  }();
-  const Node* found = find(key);
-  return found != nullptr ? *found : undefined;
-}
+// --- syntax errors -----------------------------------------------------------------------------
 
-/// Builds the tree from libyaml's event stream by recursive descent (one call per node).
-class Builder {
+/// Replays a document that yaml-cpp refused, remembering the collections still open when it
+/// stopped: libyaml named the innermost one in its messages ("while parsing a flow mapping at
+/// ..."), and so do we.
+class OpenCollections : public YAML::EventHandler {
  public:
-  Builder(std::string_view text, const std::string& file) : file_(file) {
-    yaml_parser_initialize(&parser_);
-    yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-  }
-  ~Builder() {
-    if (have_event_) yaml_event_delete(&event_);
-    yaml_parser_delete(&parser_);
-  }
-  Builder(const Builder&) = delete;
-  Builder& operator=(const Builder&) = delete;
+  struct Open {
+    YAML::Mark mark;
+    bool map = false;
+    bool flow = false;
+  };
+  std::vector<Open> open;
+  std::optional<YAML::Mark> too_deep;  // the first node nested deeper than kMaxDepth
 
-  Node document() {
-    next();  // stream start
-    next();
-    if (event_.type == YAML_STREAM_END_EVENT) return Node{};  // no document at all
-    next();  // the document's root node
-    return node(0);
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value s) override {
+    node(m);
+    open.push_back({m, false, s == YAML::EmitterStyle::Flow});
+  }
+  void OnSequenceEnd() override { open.pop_back(); }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value s) override {
+    node(m);
+    open.push_back({m, true, s == YAML::EmitterStyle::Flow});
+  }
+  void OnMapEnd() override { open.pop_back(); }
+
+  void node(const YAML::Mark& m) {
+    if (!too_deep && open.size() > static_cast<std::size_t>(kMaxDepth)) too_deep = m;
+  }
+
+  /// The innermost open collection of the kind asked for.
+  [[nodiscard]] std::optional<YAML::Mark> innermost(bool map, bool flow) const {
+    for (auto it = open.rbegin(); it != open.rend(); ++it)
+      if (it->map == map && it->flow == flow) return it->mark;
+    return std::nullopt;
+  }
+};
+
+/// What libyaml said for each problem yaml-cpp reports, and which construct it named as open.
+enum class Context : unsigned char { none, flow_map, flow_seq, block_map, block_seq, plain_scalar, here };
+struct Wording {
+  std::string_view yaml_cpp, libyaml;
+  Context context;
+};
+const std::array kWordings = {
+    Wording{YAML::ErrorMsg::END_OF_MAP_FLOW, "did not find expected ',' or '}'", Context::flow_map},
+    Wording{YAML::ErrorMsg::END_OF_SEQ_FLOW, "did not find expected ',' or ']'", Context::flow_seq},
+    Wording{YAML::ErrorMsg::END_OF_MAP, "did not find expected key", Context::block_map},
+    Wording{YAML::ErrorMsg::END_OF_SEQ, "did not find expected '-' indicator", Context::block_seq},
+    Wording{YAML::ErrorMsg::TAB_IN_INDENTATION, "found a tab character that violates indentation", Context::plain_scalar},
+    Wording{YAML::ErrorMsg::MAP_VALUE, "mapping values are not allowed in this context", Context::none},
+    Wording{YAML::ErrorMsg::MAP_KEY, "mapping keys are not allowed in this context", Context::none},
+    Wording{YAML::ErrorMsg::BLOCK_ENTRY, "block sequence entries are not allowed in this context", Context::none},
+    Wording{YAML::ErrorMsg::UNKNOWN_TOKEN, "found character that cannot start any token", Context::here},
+    Wording{YAML::ErrorMsg::EOF_IN_SCALAR, "found unexpected end of stream", Context::none},
+};
+
+/// Where the plain scalar that holds the character before `mark` starts on its line: after the
+/// last ": " or "- " indicator, else at the line's first non-blank character. (The scanner does not
+/// report the start of a scalar it gave up on.)
+std::optional<YAML::Mark> plain_scalar_start(std::string_view text, const YAML::Mark& mark) {
+  if (mark.pos <= 0) return std::nullopt;
+  std::size_t at = std::min(static_cast<std::size_t>(mark.pos), text.size());
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n' || text[at - 1] == '\r')) --at;
+  if (at == 0) return std::nullopt;
+  const std::size_t line_start = text.rfind('\n', at - 1) == std::string_view::npos ? 0 : text.rfind('\n', at - 1) + 1;
+  const std::string_view before = text.substr(line_start, at - line_start);
+  std::size_t start = before.find_first_not_of(" \t");
+  for (const std::string_view indicator : {": ", "- "}) {
+    const std::size_t i = before.rfind(indicator);
+    if (i != std::string_view::npos && i + 2 > start) start = before.find_first_not_of(" \t", i + 2);
+  }
+  if (start == std::string_view::npos) return std::nullopt;
+  int line_no = 0;
+  for (std::size_t i = 0; i < line_start; ++i) line_no += text[i] == '\n' ? 1 : 0;
+  YAML::Mark m;
+  m.pos = static_cast<int>(line_start + start);
+  m.line = line_no;
+  m.column = static_cast<int>(start);
+  return m;
+}
+
+[[noreturn]] void syntax_error(std::string_view text, const std::string& file, const YAML::ParserException& e) {
+  const YAML::Mark& mark = e.mark;
+  auto at = [&](const YAML::Mark& m) {
+    return m.is_null() ? file : location(file, m.line + 1, m.column + 1);
+  };
+  auto replay = [&] {
+    OpenCollections events;
+    std::istringstream in{std::string(text)};
+    try {
+      YAML::Parser parser(in);
+      (void)parser.HandleNextDocument(events);
+    } catch (const YAML::Exception&) {
+      // the same error again: `events` holds what was open when it came
+    }
+    return events;
+  };
+  if (dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr) {
+    // yaml-cpp stops far deeper than we do; name the first node past our limit, as the walk does.
+    throw InputError(fmt::format("{}: YAML nested more than {} levels deep", at(replay().too_deep.value_or(mark)),
+                                 kMaxDepth));
+  }
+  if (e.msg == YAML::ErrorMsg::UNKNOWN_ANCHOR && !mark.is_null()) {
+    const std::string_view rest = text.substr(std::min(static_cast<std::size_t>(mark.pos) + 1, text.size()));
+    const std::string_view name = rest.substr(0, rest.find_first_of(" \t\r\n,[]{}"));
+    throw InputError(fmt::format("{}: alias '*{}' names no anchor defined before it", at(mark), name));
+  }
+  const auto wording = std::find_if(kWordings.begin(), kWordings.end(), [&](const Wording& w) { return e.msg == w.yaml_cpp; });
+  if (wording == kWordings.end()) throw InputError(fmt::format("{}: YAML syntax error: {}", at(mark), e.msg));
+
+  std::optional<YAML::Mark> open;
+  std::string_view while_;
+  if (wording->context == Context::plain_scalar) {
+    open = plain_scalar_start(text, mark);
+    while_ = "while scanning a plain scalar";
+  } else if (wording->context == Context::here) {
+    open = mark;
+    while_ = "while scanning for the next token";
+  } else if (wording->context != Context::none) {
+    const OpenCollections events = replay();
+    const bool map = wording->context == Context::flow_map || wording->context == Context::block_map;
+    const bool flow = wording->context == Context::flow_map || wording->context == Context::flow_seq;
+    open = events.innermost(map, flow);
+    while_ = wording->context == Context::flow_map    ? "while parsing a flow mapping"
+             : wording->context == Context::flow_seq  ? "while parsing a flow sequence"
+             : wording->context == Context::block_map ? "while parsing a block mapping"
+                                                      : "while parsing a block collection";
+  }
+  const std::string context =
+      open ? fmt::format(" ({} at line {}, column {})", while_, open->line + 1, open->column + 1) : std::string();
+  throw InputError(fmt::format("{}: YAML syntax error: {}{}", at(mark), wording->libyaml, context));
+}
+
+// --- limits ------------------------------------------------------------------------------------
+
+/// Walks the document as its readers will see it, aliases expanded, and refuses it when it nests
+/// deeper than kMaxDepth or holds more than kMaxExpandedNodes nodes. The walk stops at the first
+/// node past either limit, so a "billion laughs" document costs at most kMaxExpandedNodes steps.
+class Limits {
+ public:
+  explicit Limits(const std::string& file) : file_(file) {}
+
+  /// The quoted scalar that starts last in the file, if any: the only one that can run to the end
+  /// of the stream unclosed.
+  [[nodiscard]] std::optional<YAML::Mark> last_quoted() const { return last_quoted_; }
+
+  void walk(const YAML::Node& node, int depth) {
+    if (depth > kMaxDepth)
+      throw InputError(fmt::format("{}: YAML nested more than {} levels deep", where(node), kMaxDepth));
+    if (++nodes_ > kMaxExpandedNodes) {
+      throw InputError(fmt::format(
+          "{}: the document holds more than {} YAML nodes once its aliases are expanded; a node or study file "
+          "needs far fewer: write the repeated values out instead of aliasing them over and over",
+          where(node), kMaxExpandedNodes));
+    }
+    if (node.IsScalar()) {
+      if (node.Tag() == "!" && (!last_quoted_ || node.Mark().pos > last_quoted_->pos)) last_quoted_ = node.Mark();
+    } else if (node.IsSequence()) {
+      for (const YAML::Node& child : node) walk(child, depth + 1);
+    } else if (node.IsMap()) {
+      for (const auto& kv : node) {
+        walk(kv.first, depth + 1);
+        walk(kv.second, depth + 1);
+      }
+    }
   }
 
  private:
-  static constexpr int kMaxDepth = 200;
-
-  void next() {
-    if (have_event_) yaml_event_delete(&event_);
-    have_event_ = false;
-    if (!yaml_parser_parse(&parser_, &event_)) syntax_error();
-    have_event_ = true;
+  std::string where(const YAML::Node& node) const {
+    return node.Mark().is_null() ? file_ : location(file_, line(node), column(node));
   }
-
-  [[noreturn]] void syntax_error() const {
-    const char* problem = parser_.problem != nullptr ? parser_.problem : "cannot be parsed";
-    std::string where;
-    if (parser_.error == YAML_READER_ERROR) {
-      // Not text libyaml can read (bad UTF-8, a control character): there is only a byte offset.
-      throw InputError(fmt::format("{}: YAML syntax error: {} at byte {}; node and study files are UTF-8 text",
-                                   file_, problem, parser_.problem_offset));
-    }
-    std::string context;
-    if (parser_.context != nullptr) {
-      context = fmt::format(" ({} at line {}, column {})", parser_.context, parser_.context_mark.line + 1,
-                            parser_.context_mark.column + 1);
-    }
-    throw InputError(fmt::format("{}: YAML syntax error: {}{}",
-                                 location(file_, static_cast<int>(parser_.problem_mark.line) + 1,
-                                          static_cast<int>(parser_.problem_mark.column) + 1),
-                                 problem, context));
-  }
-
-  [[noreturn]] void fail_here(const std::string& message) const {
-    throw InputError(fmt::format("{}: {}",
-                                 location(file_, static_cast<int>(event_.start_mark.line) + 1,
-                                          static_cast<int>(event_.start_mark.column) + 1),
-                                 message));
-  }
-
-  void remember(const yaml_char_t* anchor, const Node& n) {
-    if (anchor != nullptr) anchors_[reinterpret_cast<const char*>(anchor)] = n;
-  }
-
-  /// The node that starts at the current event; leaves the current event on its last one.
-  Node node(int depth) {
-    if (depth > kMaxDepth) fail_here(fmt::format("YAML nested more than {} levels deep", kMaxDepth));
-    Node n;
-    n.line_ = static_cast<int>(event_.start_mark.line) + 1;
-    n.column_ = static_cast<int>(event_.start_mark.column) + 1;
-    switch (event_.type) {
-      case YAML_ALIAS_EVENT: {
-        const std::string name = reinterpret_cast<const char*>(event_.data.alias.anchor);
-        const auto it = anchors_.find(name);
-        if (it == anchors_.end()) fail_here(fmt::format("alias '*{}' names no anchor defined before it", name));
-        Node copy = it->second;
-        copy.line_ = n.line_;
-        copy.column_ = n.column_;
-        return copy;
-      }
-      case YAML_SCALAR_EVENT: {
-        const auto& s = event_.data.scalar;
-        n.text_.assign(reinterpret_cast<const char*>(s.value), s.length);
-        const bool plain = s.style == YAML_PLAIN_SCALAR_STYLE && s.tag == nullptr;
-        const bool null = plain && (n.text_.empty() || n.text_ == "~" || n.text_ == "null" || n.text_ == "Null" ||
-                                    n.text_ == "NULL");
-        n.type_ = null ? Node::Type::null : Node::Type::scalar;
-        if (null) n.text_.clear();
-        remember(s.anchor, n);
-        return n;
-      }
-      case YAML_SEQUENCE_START_EVENT:
-      case YAML_MAPPING_START_EVENT: {
-        const bool map = event_.type == YAML_MAPPING_START_EVENT;
-        const yaml_event_type_t end = map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
-        std::string anchor;
-        const yaml_char_t* a = map ? event_.data.mapping_start.anchor : event_.data.sequence_start.anchor;
-        if (a != nullptr) anchor = reinterpret_cast<const char*>(a);
-        n.type_ = map ? Node::Type::map : Node::Type::sequence;
-        for (next(); event_.type != end; next()) n.children_.push_back(node(depth + 1));
-        if (!anchor.empty()) anchors_[anchor] = n;
-        return n;
-      }
-      default:
-        fail_here("unexpected YAML event");  // libyaml only emits the events above here
-    }
-  }
-
   const std::string& file_;
-  yaml_parser_t parser_{};
-  yaml_event_t event_{};
-  bool have_event_ = false;
-  std::unordered_map<std::string, Node> anchors_;
+  std::size_t nodes_ = 0;
+  std::optional<YAML::Mark> last_quoted_;
 };
 
-Node parse(std::string_view text, const std::string& file) {
-  Builder b(text, file);
-  return b.document();
+/// yaml-cpp takes a quoted scalar left open at the end of the stream for a closed one; libyaml
+/// (and we) refuse it. `start` is where a non-plain scalar starts.
+void check_closed(std::string_view text, const YAML::Mark& start, const std::string& file) {
+  const auto pos = static_cast<std::size_t>(start.pos);
+  if (pos >= text.size() || (text[pos] != '\'' && text[pos] != '"')) return;
+  const char quote = text[pos];
+  for (std::size_t i = pos + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted scalar
+        continue;
+      }
+      return;
+    }
+  }
+  const std::size_t last_break = text.rfind('\n');
+  const auto end_line = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+  const auto end_column = static_cast<int>(last_break == std::string_view::npos ? text.size() : text.size() - last_break - 1) + 1;
+  throw InputError(fmt::format(
+      "{}: YAML syntax error: found unexpected end of stream (while scanning a quoted scalar at line {}, column {})",
+      location(file, end_line, end_column), start.line + 1, start.column + 1));
 }
 
-void Reader::fail(const Node& at, const std::string& message) const {
-  if (at.line() <= 0) throw InputError(fmt::format("{}: {}", file_, message));
-  throw InputError(fmt::format("{}: {}", location(file_, at.line(), at.column()), message));
+}  // namespace
+
+YAML::Node parse(std::string_view text, const std::string& file) {
+  if (const auto bad = check_text(text)) {
+    throw InputError(fmt::format("{}: YAML syntax error: {} at byte {}; node and study files are UTF-8 text", file,
+                                 bad->problem, bad->offset));
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::ParserException& e) {
+    syntax_error(text, file, e);
+  } catch (const YAML::Exception& e) {
+    throw InputError(fmt::format("{}: YAML syntax error: {}",
+                                 e.mark.is_null() ? file : location(file, e.mark.line + 1, e.mark.column + 1), e.msg));
+  }
+  Limits limits(file);
+  limits.walk(root, 0);
+  if (const auto quoted = limits.last_quoted()) check_closed(text, *quoted, file);
+  return root;
 }
 
-void Reader::expect_map(const Node& node, const std::string& what, const std::vector<std::string>& allowed) const {
-  if (!node.is_map()) fail(node, fmt::format("{} must be a mapping (key: value)", what));
-  std::set<std::string> seen;
-  for (std::size_t i = 0; i < node.size(); ++i) {
-    const Node& k = node.key(i);
-    if (!k.is_scalar()) fail(k, fmt::format("{}: keys must be names, e.g. 'id'", what));
-    const std::string& key = k.scalar();
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+std::optional<YAML::Node> find(const YAML::Node& map, std::string_view key) {
+  if (!map.IsMap()) return std::nullopt;
+  for (const auto& kv : map)
+    if (kv.first.IsScalar() && kv.first.Scalar() == key) return kv.second;
+  return std::nullopt;
+}
+
+const YAML::Node* Map::find(std::string_view key) const {
+  for (const auto& [k, v] : entries_)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+void Reader::fail(const YAML::Node& at, const std::string& message) const {
+  if (at.Mark().is_null()) throw InputError(fmt::format("{}: {}", file_, message));
+  throw InputError(fmt::format("{}: {}", location(file_, line(at), column(at)), message));
+}
+
+Map Reader::expect_map(const YAML::Node& node, const std::string& what, const std::vector<std::string>& allowed) const {
+  if (!node.IsMap()) fail(node, fmt::format("{} must be a mapping (key: value)", what));
+  Map map;
+  map.node_ = node;
+  map.entries_.reserve(node.size());
+  for (const auto& kv : node) {
+    const YAML::Node& k = kv.first;
+    if (!k.IsScalar()) fail(k, fmt::format("{}: keys must be names, e.g. 'id'", what));
+    const std::string& key = k.Scalar();
+    const auto known = std::find(allowed.begin(), allowed.end(), key);
+    if (known == allowed.end()) {
       fail(k, fmt::format("{}: unknown key '{}'{}; valid keys: {}", what, key, did_you_mean(key, allowed),
                           join(allowed, ", ")));
     }
-    if (!seen.insert(key).second) fail(k, fmt::format("{}: duplicate key '{}'", what, key));
+    if (map.has(key)) fail(k, fmt::format("{}: duplicate key '{}'", what, key));
+    map.entries_.emplace_back(*known, kv.second);
   }
+  return map;
 }
 
-const Node& Reader::require(const Node& map, const std::string& key, const std::string& what) const {
-  const Node* value = map.find(key);
-  if (value == nullptr) fail(map, fmt::format("{}: missing required key '{}'", what, key));
+const YAML::Node& Reader::require(const Map& map, std::string_view key, const std::string& what) const {
+  const YAML::Node* value = map.find(key);
+  if (value == nullptr) fail(map.node(), fmt::format("{}: missing required key '{}'", what, key));
   return *value;
 }
 
-std::string Reader::string(const Node& value, const std::string& what) const {
-  if (!value.is_scalar()) fail(value, fmt::format("{} must be a single value", what));
-  return value.scalar();
+YAML::Node Reader::require(const YAML::Node& map, std::string_view key, const std::string& what) const {
+  auto value = yaml::find(map, key);
+  if (!value) fail(map, fmt::format("{}: missing required key '{}'", what, key));
+  return *value;
+}
+
+std::string Reader::string(const YAML::Node& value, const std::string& what) const {
+  if (!value.IsScalar()) fail(value, fmt::format("{} must be a single value", what));
+  return value.Scalar();
 }
 
 }  // namespace linkcast::yaml

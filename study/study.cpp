@@ -31,12 +31,12 @@ class StudyReader : public yaml::Reader {
   explicit StudyReader(std::string file) : yaml::Reader(file) { dir_ = std::filesystem::path(file).parent_path(); }
 
   /// The text of `map`'s required scalar `key`.
-  std::string scalar(const yaml::Node& map, const std::string& key, const std::string& what) const {
-    return string(require(map, key, what), what + "." + key);
+  [[nodiscard]] std::string scalar(const yaml::Map& map, std::string_view key, const std::string& what) const {
+    return string(require(map, key, what), fmt::format("{}.{}", what, key));
   }
 
   /// A path written in the study, relative to the study file's folder.
-  std::string resolve(const std::string& p) const {
+  [[nodiscard]] std::string resolve(const std::string& p) const {
     const std::filesystem::path path(p);
     return path.is_absolute() || dir_.empty() ? p : (dir_ / path).lexically_normal().string();
   }
@@ -44,6 +44,176 @@ class StudyReader : public yaml::Reader {
  private:
   std::filesystem::path dir_;
 };
+
+/// The study file, parsed.
+YAML::Node read_document(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: no such study file; examples are in configs/studies/", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  YAML::Node root = yaml::parse(text.str(), path);
+  if (root.IsNull()) throw InputError(fmt::format("{}: the study file is empty", path));
+  return root;
+}
+
+/// study_version, name, description and the base node.
+void read_header(const StudyReader& r, const yaml::Map& top, Study& s) {
+  const std::string version = r.scalar(top, "study_version", "top level");
+  if (version != "1")
+    r.fail(*top.find("study_version"), fmt::format("study_version {} is not supported; this linkcast reads 1", version));
+  s.name = r.scalar(top, "name", "top level");
+  if (top.has("description")) s.description = r.scalar(top, "description", "top level");
+  s.base_file = r.resolve(r.scalar(top, "base", "top level"));
+  try {
+    s.base = topology::load_node(s.base_file);
+  } catch (const InputError& e) {
+    r.fail(*top.find("base"), fmt::format("base: {}", e.what()));
+  }
+}
+
+/// `models` (projection models, the first the figure of merit) and `sim_model`: each must name one.
+void read_models(const StudyReader& r, const yaml::Map& top, Study& s) {
+  if (const YAML::Node* m = top.find("models")) {
+    if (!m->IsSequence() || m->size() == 0) r.fail(*m, "models must be a non-empty list, e.g. [default, ahead]");
+    s.models.clear();
+    for (std::size_t i = 0; i < m->size(); ++i) {
+      const YAML::Node entry = (*m)[i];
+      const std::string name = r.string(entry, fmt::format("models[{}]", i));
+      try {
+        (void)model::find_model(name);
+      } catch (const InputError& e) {
+        r.fail(entry, fmt::format("models[{}]: {}", i, e.what()));
+      }
+      s.models.push_back(name);
+    }
+  }
+  if (top.has("sim_model")) {
+    s.sim_model = r.scalar(top, "sim_model", "top level");
+    try {
+      (void)model::find_model(s.sim_model);
+    } catch (const InputError& e) {
+      r.fail(*top.find("sim_model"), fmt::format("sim_model: {}", e.what()));
+    }
+  }
+}
+
+/// Axis `i`: its path (or `node`, whole node files) and values, each of which must apply to the
+/// base node; `names` holds the paths seen so far.
+StudyAxis read_axis(const StudyReader& r, const YAML::Node& axis, std::size_t i, const Study& s,
+                    std::set<std::string>& names) {
+  const std::string what = fmt::format("axes[{}]", i);
+  const yaml::Map m = r.expect_map(axis, what, kAxisKeys);
+  StudyAxis a;
+  a.line = yaml::line(axis);
+  a.name = r.scalar(m, "path", what);
+  const std::string where = fmt::format("{} ({})", what, a.name);
+  if (!names.insert(a.name).second) r.fail(*m.find("path"), fmt::format("{}: the same path appears twice", where));
+  a.whole_node = a.name == "node";
+  if (!a.whole_node) {
+    try {
+      a.path = topology::parse_axis_path(a.name);
+      if (topology::select(s.base, a.path).empty())
+        throw InputError(fmt::format("'{}' selects nothing in the base node '{}' ({})", a.name, s.base.name, s.base.file));
+    } catch (const InputError& e) {
+      r.fail(*m.find("path"), fmt::format("{}: {}", where, e.what()));
+    }
+  }
+  const YAML::Node* values = m.find("values");
+  if (values == nullptr) r.fail(axis, fmt::format("{}: missing required key 'values'", where));
+  if (!values->IsSequence() || values->size() == 0) r.fail(*values, fmt::format("{}: values must be a non-empty list", where));
+  for (std::size_t k = 0; k < values->size(); ++k) {
+    const YAML::Node value = (*values)[k];
+    if (!value.IsScalar()) r.fail(value, fmt::format("{}: values[{}] must be a single value", where, k));
+    const std::string& v = value.Scalar();
+    try {
+      if (a.whole_node) {
+        a.values.push_back(r.resolve(v));
+        a.nodes.push_back(topology::load_node(a.values.back()));
+        a.labels.push_back(a.nodes.back().name);
+      } else {
+        topology::Node copy = s.base;
+        topology::apply(copy, a.path, v);  // the loader's type and range rules
+        a.values.push_back(v);
+        a.labels.push_back(v);
+      }
+    } catch (const InputError& e) {
+      r.fail(value, fmt::format("{}: values[{}]: {}", where, k, e.what()));
+    }
+  }
+  return a;
+}
+
+void read_axes(const StudyReader& r, const YAML::Node& axes, Study& s) {
+  if (!axes.IsSequence()) r.fail(axes, "axes must be a list of {path: ..., values: [...]}");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < axes.size(); ++i) s.axes.push_back(read_axis(r, axes[i], i, s, names));
+}
+
+/// Trace `i`: its file, the node it was recorded on, its endpoint map and a name unique among
+/// `item_names` (traces and workloads).
+StudyTrace read_trace(const StudyReader& r, const YAML::Node& trace, std::size_t i, std::set<std::string>& item_names) {
+  const std::string what = fmt::format("traces[{}]", i);
+  const yaml::Map m = r.expect_map(trace, what, kTraceKeys);
+  StudyTrace t;
+  t.line = yaml::line(trace);
+  t.file = r.resolve(r.scalar(m, "file", what));
+  if (!std::filesystem::exists(t.file)) r.fail(*m.find("file"), fmt::format("{}: no such trace file '{}'", what, t.file));
+  t.from_file = r.resolve(r.scalar(m, "from", what));
+  if (!std::filesystem::exists(t.from_file))
+    r.fail(*m.find("from"), fmt::format("{}: no such node file '{}'", what, t.from_file));
+  t.name = m.has("name") ? r.scalar(m, "name", what) : std::filesystem::path(t.file).filename().string();
+  if (m.has("map")) {
+    try {
+      t.map = parse_endpoint_map(r.scalar(m, "map", what));
+    } catch (const InputError& e) {
+      r.fail(*m.find("map"), fmt::format("{}: {}", what, e.what()));
+    }
+  }
+  if (!item_names.insert(t.name).second)
+    r.fail(trace, fmt::format("{}: the name '{}' is used twice; give each trace and workload a distinct name", what, t.name));
+  return t;
+}
+
+/// Workload `i`: a synthetic workload spec and a name unique among `item_names`.
+StudyWorkload read_workload(const StudyReader& r, const YAML::Node& workload, std::size_t i,
+                            std::set<std::string>& item_names) {
+  const std::string what = fmt::format("workloads[{}]", i);
+  const yaml::Map m = r.expect_map(workload, what, kWorkloadKeys);
+  StudyWorkload w;
+  w.line = yaml::line(workload);
+  w.spec = r.scalar(m, "spec", what);
+  try {
+    (void)synthetic::parse_workload_spec(w.spec);
+  } catch (const InputError& e) {
+    r.fail(*m.find("spec"), fmt::format("{}: {}", what, e.what()));
+  }
+  w.name = m.has("name") ? r.scalar(m, "name", what) : w.spec;
+  if (!item_names.insert(w.name).second)
+    r.fail(workload, fmt::format("{}: the name '{}' is used twice; give each trace and workload a distinct name", what, w.name));
+  return w;
+}
+
+Study read_study(const StudyReader& r, const YAML::Node& root, const std::string& path) {
+  const yaml::Map top = r.expect_map(root, "top level", kTopKeys);
+  Study s;
+  s.file = path;
+  read_header(r, top, s);
+  read_models(r, top, s);
+  if (const YAML::Node* axes = top.find("axes")) read_axes(r, *axes, s);
+  std::set<std::string> item_names;
+  if (const YAML::Node* traces = top.find("traces")) {
+    if (!traces->IsSequence()) r.fail(*traces, "traces must be a list of {file: ..., from: ...}");
+    for (std::size_t i = 0; i < traces->size(); ++i) s.traces.push_back(read_trace(r, (*traces)[i], i, item_names));
+  }
+  if (const YAML::Node* workloads = top.find("workloads")) {
+    if (!workloads->IsSequence()) r.fail(*workloads, "workloads must be a list of {spec: ...}");
+    for (std::size_t i = 0; i < workloads->size(); ++i)
+      s.workloads.push_back(read_workload(r, (*workloads)[i], i, item_names));
+  }
+  if (s.traces.empty() && s.workloads.empty())
+    throw InputError(fmt::format("{}: the study has no traces and no workloads to evaluate", path));
+  return s;
+}
 
 }  // namespace
 
@@ -74,149 +244,15 @@ topology::Node Study::node_at(std::size_t p) const {
 }
 
 Study load_study(const std::string& path) {
-  StudyReader r(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: no such study file; examples are in configs/studies/", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  const yaml::Node root = yaml::parse(text.str(), path);
-  if (root.is_null()) throw InputError(fmt::format("{}: the study file is empty", path));
-  r.expect_map(root, "top level", kTopKeys);
-  Study s;
-  s.file = path;
-  const std::string version = r.scalar(root, "study_version", "top level");
-  if (version != "1") r.fail(root["study_version"], fmt::format("study_version {} is not supported; this linkcast reads 1", version));
-  s.name = r.scalar(root, "name", "top level");
-  if (root["description"]) s.description = r.scalar(root, "description", "top level");
-  s.base_file = r.resolve(r.scalar(root, "base", "top level"));
+  const StudyReader r(path);
+  const YAML::Node root = read_document(path);
   try {
-    s.base = topology::load_node(s.base_file);
-  } catch (const InputError& e) {
-    r.fail(root["base"], fmt::format("base: {}", e.what()));
+    return read_study(r, root, path);
+  } catch (const YAML::Exception& e) {
+    // The readers check a node's type before they use it; should one slip, it is still bad input.
+    throw InputError(fmt::format("{}: {}", e.mark.is_null() ? path : location(path, e.mark.line + 1, e.mark.column + 1),
+                                 e.msg));
   }
-
-  if (root["models"]) {
-    const yaml::Node& m = root["models"];
-    if (!m.is_sequence() || m.size() == 0) r.fail(m, "models must be a non-empty list, e.g. [default, ahead]");
-    s.models.clear();
-    for (std::size_t i = 0; i < m.size(); ++i) {
-      const std::string name = r.string(m[i], fmt::format("models[{}]", i));
-      try {
-        (void)model::find_model(name);
-      } catch (const InputError& e) {
-        r.fail(m[i], fmt::format("models[{}]: {}", i, e.what()));
-      }
-      s.models.push_back(name);
-    }
-  }
-  if (root["sim_model"]) {
-    s.sim_model = r.scalar(root, "sim_model", "top level");
-    try {
-      (void)model::find_model(s.sim_model);
-    } catch (const InputError& e) {
-      r.fail(root["sim_model"], fmt::format("sim_model: {}", e.what()));
-    }
-  }
-
-  if (root["axes"]) {
-    const yaml::Node& axes = root["axes"];
-    if (!axes.is_sequence()) r.fail(axes, "axes must be a list of {path: ..., values: [...]}");
-    std::set<std::string> names;
-    for (std::size_t i = 0; i < axes.size(); ++i) {
-      const std::string what = fmt::format("axes[{}]", i);
-      r.expect_map(axes[i], what, kAxisKeys);
-      StudyAxis a;
-      a.line = axes[i].line();
-      a.name = r.scalar(axes[i], "path", what);
-      const std::string where = fmt::format("{} ({})", what, a.name);
-      if (!names.insert(a.name).second) r.fail(axes[i]["path"], fmt::format("{}: the same path appears twice", where));
-      a.whole_node = a.name == "node";
-      if (!a.whole_node) {
-        try {
-          a.path = topology::parse_axis_path(a.name);
-          if (topology::select(s.base, a.path).empty())
-            throw InputError(fmt::format("'{}' selects nothing in the base node '{}' ({})", a.name, s.base.name,
-                                         s.base.file));
-        } catch (const InputError& e) {
-          r.fail(axes[i]["path"], fmt::format("{}: {}", where, e.what()));
-        }
-      }
-      const yaml::Node& values = axes[i]["values"];
-      if (!values) r.fail(axes[i], fmt::format("{}: missing required key 'values'", where));
-      if (!values.is_sequence() || values.size() == 0)
-        r.fail(values, fmt::format("{}: values must be a non-empty list", where));
-      for (std::size_t k = 0; k < values.size(); ++k) {
-        if (!values[k].is_scalar()) r.fail(values[k], fmt::format("{}: values[{}] must be a single value", where, k));
-        const std::string& v = values[k].scalar();
-        try {
-          if (a.whole_node) {
-            a.values.push_back(r.resolve(v));
-            a.nodes.push_back(topology::load_node(a.values.back()));
-            a.labels.push_back(a.nodes.back().name);
-          } else {
-            topology::Node copy = s.base;
-            topology::apply(copy, a.path, v);  // the loader's type and range rules
-            a.values.push_back(v);
-            a.labels.push_back(v);
-          }
-        } catch (const InputError& e) {
-          r.fail(values[k], fmt::format("{}: values[{}]: {}", where, k, e.what()));
-        }
-      }
-      s.axes.push_back(std::move(a));
-    }
-  }
-
-  std::set<std::string> item_names;
-  if (root["traces"]) {
-    const yaml::Node& traces = root["traces"];
-    if (!traces.is_sequence()) r.fail(traces, "traces must be a list of {file: ..., from: ...}");
-    for (std::size_t i = 0; i < traces.size(); ++i) {
-      const std::string what = fmt::format("traces[{}]", i);
-      r.expect_map(traces[i], what, kTraceKeys);
-      StudyTrace t;
-      t.line = traces[i].line();
-      t.file = r.resolve(r.scalar(traces[i], "file", what));
-      if (!std::filesystem::exists(t.file)) r.fail(traces[i]["file"], fmt::format("{}: no such trace file '{}'", what, t.file));
-      t.from_file = r.resolve(r.scalar(traces[i], "from", what));
-      if (!std::filesystem::exists(t.from_file))
-        r.fail(traces[i]["from"], fmt::format("{}: no such node file '{}'", what, t.from_file));
-      t.name = traces[i]["name"] ? r.scalar(traces[i], "name", what) : std::filesystem::path(t.file).filename().string();
-      if (traces[i]["map"]) {
-        try {
-          t.map = parse_endpoint_map(r.scalar(traces[i], "map", what));
-        } catch (const InputError& e) {
-          r.fail(traces[i]["map"], fmt::format("{}: {}", what, e.what()));
-        }
-      }
-      if (!item_names.insert(t.name).second)
-        r.fail(traces[i], fmt::format("{}: the name '{}' is used twice; give each trace and workload a distinct name", what, t.name));
-      s.traces.push_back(std::move(t));
-    }
-  }
-  if (root["workloads"]) {
-    const yaml::Node& workloads = root["workloads"];
-    if (!workloads.is_sequence()) r.fail(workloads, "workloads must be a list of {spec: ...}");
-    for (std::size_t i = 0; i < workloads.size(); ++i) {
-      const std::string what = fmt::format("workloads[{}]", i);
-      r.expect_map(workloads[i], what, kWorkloadKeys);
-      StudyWorkload w;
-      w.line = workloads[i].line();
-      w.spec = r.scalar(workloads[i], "spec", what);
-      try {
-        (void)synthetic::parse_workload_spec(w.spec);
-      } catch (const InputError& e) {
-        r.fail(workloads[i]["spec"], fmt::format("{}: {}", what, e.what()));
-      }
-      w.name = workloads[i]["name"] ? r.scalar(workloads[i], "name", what) : w.spec;
-      if (!item_names.insert(w.name).second)
-        r.fail(workloads[i], fmt::format("{}: the name '{}' is used twice; give each trace and workload a distinct name", what, w.name));
-      s.workloads.push_back(std::move(w));
-    }
-  }
-  if (s.traces.empty() && s.workloads.empty())
-    throw InputError(fmt::format("{}: the study has no traces and no workloads to evaluate", path));
-  return s;
 }
 
 }  // namespace linkcast::study

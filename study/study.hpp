@@ -70,6 +70,6 @@ struct Study {
 /// Loads and validates a study: every path parses and selects something in the base node, every
 /// value applies to it, node files and traces exist, names are unique. Errors name
 /// `file:line:column` and the path.
-Study load_study(const std::string& path);
+[[nodiscard]] Study load_study(const std::string& path);
 
 }  // namespace linkcast::study

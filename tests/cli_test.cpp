@@ -103,6 +103,21 @@ TEST(CliErrors, EndpointTheTargetLacks) {
   EXPECT_NE(r.err.find("--map gpu5=<endpoint>"), std::string::npos) << r.err;
 }
 
+TEST(CliErrors, ImplausibleNodeValuesExitTwoWithTheKeyAndTheFix) {
+  const std::string node = test::write_temp("hex_node.yaml", R"(schema_version: 1
+name: hex
+endpoints:
+  - {id: cpu0, kind: cpu, memory: {capacity_gib: 64, bandwidth_gbps: 100}}
+  - {id: gpu0, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}}
+links:
+  - {between: [cpu0, gpu0], type: pcie, gen: 4, lanes: '0x10'}
+)");
+  const auto r = run_linkcast("topo " + node);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: " + node +
+                       ":7:56: links[0] (cpu0-gpu0).lanes must be a decimal number, got '0x10' (hexadecimal); write 16\n");
+}
+
 TEST(CliErrors, UsageErrorsExitTwo) {
   EXPECT_EQ(run_linkcast("").exit_code, 2);                       // no subcommand
   EXPECT_EQ(run_linkcast("topo configs/summit.yaml --format xml").exit_code, 2);

@@ -1,6 +1,9 @@
 // Studies and sweeps: axis paths, study validation (each error asserted), evaluation against
 // hand-computed projections, failed points, and results identical for any number of threads.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 
 #include <sstream>
 
@@ -14,6 +17,9 @@ namespace linkcast::study {
 namespace {
 
 using test::error_of;
+using ::testing::HasSubstr;
+using ::testing::AllOf;
+using ::testing::StartsWith;
 
 TEST(AxisPath, SelectsAndWritesNodeValues) {
   topology::Node n = topology::load_node(test::config("summit.yaml"));
@@ -29,10 +35,10 @@ TEST(AxisPath, SelectsAndWritesNodeValues) {
 }
 
 TEST(AxisPath, ErrorsNameThePathAndTheChoices) {
-  EXPECT_EQ(error_of([] { topology::parse_axis_path("links[type=pcie].gne"); }),
+  EXPECT_EQ(error_of([] { (void)topology::parse_axis_path("links[type=pcie].gne"); }),
             "axis path 'links[type=pcie].gne': unknown field 'gne' (did you mean 'gen'?); links fields "
             "are gen, lanes, mps, mrrs, rcb, addressing, version, count, per_link_gbps, bandwidth_gbps, latency_ns");
-  EXPECT_EQ(error_of([] { topology::parse_axis_path("link[type=pcie].gen"); }),
+  EXPECT_EQ(error_of([] { (void)topology::parse_axis_path("link[type=pcie].gen"); }),
             "axis path 'link[type=pcie].gen': unknown section 'link' (did you mean 'links'?); use endpoints or links");
   topology::Node n = topology::load_node(test::config("summit.yaml"));
   EXPECT_EQ(error_of([&] { topology::apply(n, topology::parse_axis_path("links[type=pcie].gen"), "7"); }),
@@ -56,7 +62,7 @@ TEST(Study, ErrorsNameFileLineAndPath) {
   const std::string tail = "workloads:\n  - {spec: \"nccl-allreduce:bytes=1MiB,gpus=0-1\"}\n";
   auto err = [&](const std::string& axes) {
     const std::string f = write_study("study.yaml", head + axes + tail);
-    return error_of([&] { load_study(f); });
+    return error_of([&] { (void)load_study(f); });
   };
   const std::string f = ::testing::TempDir() + "study.yaml";
   EXPECT_EQ(err("axes:\n  - {path: \"links[type=upi].bandwidth_gbps\", values: [8]}\n"),
@@ -75,6 +81,28 @@ TEST(Study, ErrorsNameFileLineAndPath) {
                 "configs/ (e.g. configs/summit.yaml)");
   EXPECT_EQ(err("axes:\n  - {pth: node, values: [x]}\n"),
             f + ":5:6: axes[0]: unknown key 'pth' (did you mean 'path'?); valid keys: path, values");
+}
+
+TEST(Study, HostileYamlIsAnInputErrorWithItsPosition) {
+  const std::string f = ::testing::TempDir() + "bad_study.yaml";
+  // Malformed YAML: the position and what was open, as for node files.
+  write_study("bad_study.yaml", "study_version: 1\nname: [s\n");
+  EXPECT_EQ(error_of([&] { (void)load_study(f); }),
+            f + ":3:1: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 2, "
+                "column 7)");
+  // "Billion laughs" in a study file: refused before anything walks the expansion.
+  std::string bomb = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level <= 9; ++level) {
+    std::string list;
+    for (int k = 0; k < 10; ++k) list += fmt::format("{}*l{}", k ? ", " : "", level - 1);
+    bomb += fmt::format("l{0}: &l{0} [{1}]\n", level, list);
+  }
+  write_study("bad_study.yaml", "study_version: 1\nname: s\nbase: " + kConfigs + "summit.yaml\n" + bomb);
+  EXPECT_THAT(error_of([&] { (void)load_study(f); }),
+              AllOf(StartsWith(f + ":"), HasSubstr("YAML nodes once its aliases are expanded")));
+  // A name of the wrong YAML type.
+  write_study("bad_study.yaml", "study_version: 1\nname: {a: b}\nbase: " + kConfigs + "summit.yaml\n");
+  EXPECT_EQ(error_of([&] { (void)load_study(f); }), f + ":2:7: top level.name must be a single value");
 }
 
 TEST(Sweep, ProjectsEachPointAsProjectWould) {

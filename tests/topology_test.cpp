@@ -1,18 +1,32 @@
 // topology: loading and validating node files (each error message asserted), routes on the
 // shipped nodes, the pair classes, and `topo import`.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/strings.hpp"
+#include "core/yaml.hpp"
 #include "test_util.hpp"
 #include "topology/describe.hpp"
+#include "topology/edit.hpp"
 #include "topology/import.hpp"
 #include "topology/loader.hpp"
+#include "topology/schema.hpp"
 
 namespace linkcast::topology {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::ThrowsMessage;
 
 // A small two-socket node used by the error tests: errors are reported at file:line:column.
 constexpr const char* kMini = R"(schema_version: 1
@@ -37,7 +51,7 @@ links:
 )";
 
 std::string error_of(const std::string& yaml) {
-  return test::error_of([&] { parse_node(yaml, "node.yaml"); });
+  return test::error_of([&] { (void)parse_node(yaml, "node.yaml"); });
 }
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {
@@ -89,7 +103,7 @@ TEST(Loader, AGpuWithoutARouteToAHostIsRejected) {
 }
 
 TEST(Loader, YamlSyntaxErrorsNameLineAndColumn) {
-  // libyaml reports where it gave up and where the unclosed sequence began.
+  // The message names where parsing gave up and where the unclosed sequence began.
   EXPECT_EQ(error_of("schema_version: 1\nname: [x\n"),
             "node.yaml:3:1: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at "
             "line 2, column 7)");
@@ -106,7 +120,7 @@ TEST(Loader, SchemaErrorsNameTheKey) {
             "node.yaml:10:5: endpoint 'gpu0': missing required key 'memory'");
   EXPECT_EQ(error_of(replace(kMini, "name: mini\n", "name: mini\nnmae: x\n")),
             "node.yaml:3:1: top level: unknown key 'nmae' (did you mean 'name'?); valid keys: schema_version, name, "
-            "description, endpoints, links, calibration, routes");
+            "description, endpoints, links, calibration, routes, sources");
   EXPECT_EQ(error_of(replace(kMini, "  - id: gpu0\n    kind: gpu\n", "  - id: gpu0\n    kind: gpu\n    copy_engines: many\n")),
             "node.yaml:12:19: endpoint 'gpu0'.copy_engines must be a number, got 'many'");
 }
@@ -118,6 +132,119 @@ TEST(Loader, PcieParametersAreChecked) {
   EXPECT_EQ(error_of(with_pcie), "node.yaml:20:46: links[3] (cpu0-gpu1).gen must be one of 1, 2, 3, 4, 5, 6, got 7");
 }
 
+/// The mini node with one more link line (line 20).
+std::string with_link(const std::string& link) {
+  return replace(kMini, "  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}",
+                 "  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}\n  - " + link);
+}
+
+TEST(Loader, NumbersMustBeDecimalAndFinite) {
+  // strtod read '0x10' as 16; a node file writes numbers in decimal.
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: pcie, gen: 4, lanes: '0x10'}")),
+              HasSubstr("node.yaml:20:56: links[3] (cpu0-gpu1).lanes must be a decimal number, got '0x10' "
+                        "(hexadecimal); write 16"));
+  EXPECT_THAT(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: '0x10'")),
+              HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be a decimal number, got '0x10' (hexadecimal); "
+                        "write 16"));
+  EXPECT_THAT(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: 1e9999")),
+              HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be a number, got '1e9999'"));
+  EXPECT_THAT(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: 64 GB/s")),
+              HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be a number, got '64 GB/s'"));
+  for (const char* bad : {"nan", "inf", "-inf", ".nan"}) {
+    const std::string e = error_of(replace(kMini, "bandwidth_gbps: 64", std::string("bandwidth_gbps: ") + bad));
+    EXPECT_THAT(e, HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be")) << bad;
+    EXPECT_THAT(e, HasSubstr(std::string("got '") + bad + "'")) << bad;
+  }
+  // A positive value so small no hardware has it is a slip, not a rate.
+  EXPECT_THAT(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: 1e-300")),
+              HasSubstr("links[2] (cpu0-cpu1).bandwidth_gbps must be between 0.01 and 10000 GB/s, got 1e-300"));
+  EXPECT_THAT(error_of(std::string(kMini) + "calibration: {h2d_pinned_ns: 1e-300}\n"),
+              HasSubstr("node.yaml:20:30: calibration.h2d_pinned_ns must be between 1 and 100000000 ns, got 1e-300"));
+}
+
+TEST(Loader, WholeNumbersMustFitAnInt) {
+  EXPECT_THAT(error_of(replace(kMini, "version: 2, count: 2}\n  - {between: [cpu1", "version: 2, count: 3e9}\n  - {between: [cpu1")),
+              HasSubstr("node.yaml:17:62: links[0] (cpu0-gpu0).count must be a whole number, got 3e9"));
+  EXPECT_THAT(error_of(replace(kMini, "version: 2, count: 2}\n  - {between: [cpu1",
+                               "version: 2, count: 99999999999999999999}\n  - {between: [cpu1")),
+              HasSubstr("links[0] (cpu0-gpu0).count must be a whole number, got 99999999999999999999"));
+  EXPECT_THAT(error_of(replace(kMini, "schema_version: 1", "schema_version: 4294967297")),
+              HasSubstr("node.yaml:1:17: schema_version must be a whole number, got 4294967297"));
+}
+
+TEST(Loader, ImplausibleHardwareValuesAreRefusedWithTheRange) {
+  // Host memory bandwidth written in MB/s.
+  EXPECT_THAT(error_of(replace(kMini, "{capacity_gib: 256, bandwidth_gbps: 170}\n  - id: cpu1",
+                               "{capacity_gib: 256, bandwidth_gbps: 170000}\n  - id: cpu1")),
+              HasSubstr("node.yaml:6:49: endpoint 'cpu0'.memory.bandwidth_gbps must be between 1 and 10000 GB/s, got "
+                        "170000: host memory delivers up to a few TB/s per socket; check the value and its unit"));
+  // GPU memory written in MiB.
+  EXPECT_THAT(error_of(replace(kMini, "{capacity_gib: 16, bandwidth_gbps: 900}\n  - id: gpu1",
+                               "{capacity_gib: 16384, bandwidth_gbps: 900}\n  - id: gpu1")),
+              HasSubstr("endpoint 'gpu0'.memory.capacity_gib must be between 0.001 and 1024 GiB, got 16384: no GPU has "
+                        "more than 1 TiB of memory"));
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: pcie, gen: 4, lanes: 3}")),
+              HasSubstr("links[3] (cpu0-gpu1).lanes must be one of 1, 2, 4, 8, 16, 32, got 3"));
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: pcie, gen: 4, lanes: 16, mps: 100}")),
+              HasSubstr("links[3] (cpu0-gpu1).mps must be one of 128, 256, 512, 1024, 2048, 4096, got 100"));
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: nvlink, version: 4, count: 18, per_link_gbps: 2500}")),
+              HasSubstr("links[3] (cpu0-gpu1).per_link_gbps must be between 0.1 and 1000 GB/s, got 2500"));
+  EXPECT_THAT(error_of(with_link("{between: [cpu0, gpu1], type: upi, bandwidth_gbps: 50, latency_ns: 5e9}")),
+              HasSubstr("links[3] (cpu0-gpu1).latency_ns must be between 0 and 1000000 ns, got 5e9"));
+  EXPECT_THAT(error_of(replace(kMini, "  - id: gpu0\n    kind: gpu\n", "  - id: gpu0\n    kind: gpu\n    copy_engines: 500\n")),
+              HasSubstr("node.yaml:12:19: endpoint 'gpu0'.copy_engines must be between 1 and 64, got 500"));
+  const std::string nvswitch = "  - {id: sw0, kind: nvswitch, chips: 0}\nlinks:";
+  EXPECT_THAT(error_of(replace(kMini, "links:", nvswitch)),
+              HasSubstr("node.yaml:16:38: endpoint 'sw0'.chips must be between 1 and 1024, got 0"));
+}
+
+TEST(Loader, KeysOfTheWrongYamlTypeAreRefused) {
+  EXPECT_EQ(error_of(std::string(kMini) + "calibration: [1, 2]\n"),
+            "node.yaml:20:14: calibration must be a mapping (key: value)");
+  EXPECT_EQ(error_of(std::string(kMini) + "calibration: 5\n"), "node.yaml:20:14: calibration must be a mapping (key: value)");
+  EXPECT_EQ(error_of(std::string(kMini) + "calibration:\n"), "node.yaml:21:1: calibration must be a mapping (key: value)");
+  EXPECT_EQ(error_of(replace(kMini, "name: mini", "name: [mini]")), "node.yaml:2:7: name must be a single value");
+  EXPECT_EQ(error_of(replace(kMini, "name: mini", "name: {a: mini}")), "node.yaml:2:7: name must be a single value");
+  EXPECT_EQ(error_of(replace(kMini, "name: mini", "name: ~")), "node.yaml:2:7: name must be a single value");
+  EXPECT_EQ(error_of(replace(kMini, "bandwidth_gbps: 64", "bandwidth_gbps: [64]")),
+            "node.yaml:19:57: links[2] (cpu0-cpu1).bandwidth_gbps must be a number");
+  EXPECT_EQ(error_of(std::string(kMini) + "calibration: {d2d_ns: {a: 1}}\n"),
+            "node.yaml:20:23: calibration.d2d_ns must be a number");
+}
+
+TEST(Loader, SourcesAreCheckedAndKeysUnique) {
+  const std::string head = "schema_version: 1\nname: mini\n";
+  auto with_sources = [&](const std::string& sources) { return replace(kMini, head, head + sources); };
+  const Node n = parse_node(with_sources("sources:\n  - {key: v100-datasheet, title: \"NVIDIA Tesla V100 datasheet\", "
+                                         "url: https://images.nvidia.com/v100.pdf}\n  - {key: lscpu, title: "
+                                         "\"lscpu of the machine\", file: tests/data/real/h100-1gpu/machine/lscpu.txt}\n"),
+                            "node.yaml");
+  EXPECT_EQ(n.endpoints.size(), 4u);
+  EXPECT_EQ(error_of(with_sources("sources:\n  - {key: a, title: A}\n  - {key: a, title: B}\n")),
+            "node.yaml:5:11: sources[1]: duplicate source key 'a' (first defined on line 4); give each source its own key");
+  EXPECT_THAT(error_of(with_sources("sources:\n  - {key: H200 brief, title: A}\n")),
+              HasSubstr("node.yaml:4:11: sources[0].key 'H200 brief' must be lower-case letters, digits, '-' and '.'"));
+  EXPECT_EQ(error_of(with_sources("sources:\n  - {key: a, title: A, url: www.nvidia.com}\n")),
+            "node.yaml:4:29: sources[0].url must start with https:// or http://, got 'www.nvidia.com'");
+  EXPECT_EQ(error_of(with_sources("sources:\n  - {key: a}\n")), "node.yaml:4:5: sources[0]: missing required key 'title'");
+  EXPECT_THAT(error_of(with_sources("sources:\n  - {key: a, title: A, page: 3}\n")),
+              HasSubstr("sources[0]: unknown key 'page'; valid keys: key, title, url, file"));
+  EXPECT_EQ(error_of(with_sources("sources: {key: a}\n")),
+            "node.yaml:3:10: sources must be a list of {key: ..., title: ..., url: ...}");
+}
+
+TEST(Loader, AliasesCannotExpandANodeFileWithoutBound) {
+  // A "billion laughs" node file: refused in well under a second, with the file and position.
+  std::string text = replace(kMini, "links:", "  - {id: x0, kind: nic, model: &m0 [a, a, a, a, a, a, a, a, a, a]}\nlinks:");
+  for (int level = 1; level <= 8; ++level) {
+    std::string list;
+    for (int k = 0; k < 10; ++k) list += fmt::format("{}*m{}", k ? ", " : "", level - 1);
+    text = replace(text, "links:", fmt::format("  - {{id: x{0}, kind: nic, model: &m{0} [{1}]}}\nlinks:", level, list));
+  }
+  EXPECT_THAT([&] { (void)parse_node(text, "node.yaml"); },
+              ThrowsMessage<InputError>(HasSubstr("YAML nodes once its aliases are expanded")));
+}
+
 TEST(Loader, ExplicitRoutesMustFollowLinks) {
   const std::string routed = std::string(kMini) + "routes:\n  - {from: gpu0, to: gpu1, via: [cpu1]}\n";
   EXPECT_EQ(error_of(routed),
@@ -127,7 +254,7 @@ TEST(Loader, ExplicitRoutesMustFollowLinks) {
 
 TEST(Loader, MissingFileSaysWhereNodesAre) {
   try {
-    load_node("no/such/node.yaml");
+    (void)load_node("no/such/node.yaml");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "no/such/node.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)");
@@ -156,6 +283,37 @@ TEST(Routing, PrefersLowerLatencyThenHigherBottleneck) {
                             "w.yaml");
   const Routes rw(w);
   EXPECT_DOUBLE_EQ(rw.path(w.find("gpu0"), w.find("gpu1")).bottleneck_gbps, 75.0);
+}
+
+TEST(Routing, AGpusDefaultHostIsTheNearestCpuThroughForwardingEndpoints) {
+  // gpu0 hangs off a PCIe switch on cpu1 (150 + 150 ns) and has a slower generic link to cpu0
+  // (500 ns): its host is cpu1. gpu1 reaches cpu0 only through gpu0, which does not forward.
+  const std::string text = R"(schema_version: 1
+name: hosts
+endpoints:
+  - {id: cpu0, kind: cpu, memory: {capacity_gib: 64, bandwidth_gbps: 100}}
+  - {id: cpu1, kind: cpu, memory: {capacity_gib: 64, bandwidth_gbps: 100}}
+  - {id: sw0, kind: pcie_switch}
+  - {id: gpu0, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}}
+  - {id: gpu1, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}}
+  - {id: gpu2, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}}
+links:
+  - {between: [cpu1, sw0], type: pcie, gen: 4, lanes: 16}
+  - {between: [sw0, gpu0], type: pcie, gen: 4, lanes: 16}
+  - {between: [cpu0, gpu0], type: generic, bandwidth_gbps: 10, latency_ns: 500}
+  - {between: [gpu0, gpu1], type: nvlink, version: 3, count: 4}
+  - {between: [cpu1, gpu2], type: pcie, gen: 4, lanes: 16}
+  - {between: [cpu0, gpu2], type: pcie, gen: 4, lanes: 16}
+)";
+  EXPECT_EQ(error_of(text), "node.yaml:8:5: gpu 'gpu1' has no route to any cpu; add a link (e.g. PCIe or NVLink) from it, "
+                            "or from a switch it connects to, to a cpu");
+  const Node n = parse_node(replace(text, "  - {between: [gpu0, gpu1], type: nvlink, version: 3, count: 4}\n",
+                                    "  - {between: [sw0, gpu1], type: pcie, gen: 4, lanes: 16}\n"),
+                            "node.yaml");
+  EXPECT_EQ(n.endpoints[static_cast<std::size_t>(n.find("gpu0"))].host, n.find("cpu1"));
+  EXPECT_EQ(n.endpoints[static_cast<std::size_t>(n.find("gpu1"))].host, n.find("cpu1"));
+  // gpu2 is 150 ns from both sockets: the tie goes to the lower-numbered one.
+  EXPECT_EQ(n.endpoints[static_cast<std::size_t>(n.find("gpu2"))].host, n.find("cpu0"));
 }
 
 TEST(Routing, ExplicitRoutesOverrideInBothDirections) {
@@ -191,28 +349,96 @@ TEST(ShippedConfigs, AllLoadAndEveryGpuReachesAHost) {
   }
 }
 
-TEST(ShippedConfigs, EveryValueNamesItsSource) {
-  // Every "key: value" line carries a trailing "# source" comment (mapping keys without a value,
-  // like "memory:", do not).
-  const auto is_value_line = [](const std::string& line) {
-    std::size_t i = line.find_first_not_of(" \t");
-    if (i == std::string::npos) return false;
-    if (line.compare(i, 2, "- ") == 0) i += 2;
-    const std::size_t key_start = i;
-    while (i < line.size() && (std::isalpha(static_cast<unsigned char>(line[i])) || line[i] == '_')) ++i;
-    if (i == key_start || i >= line.size() || line[i] != ':') return false;
-    i = line.find_first_not_of(" \t", i + 1);
-    return i != std::string::npos && line[i] != '#';
-  };
+/// A line of a node file split at its comment: the '#' that starts a comment is at the line's
+/// start or after a blank, outside quotes.
+std::pair<std::string, std::string> split_comment(const std::string& line) {
+  char quote = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if ((c == '"' || c == '\'') && (i == 0 || std::string_view(" :[{,").find(line[i - 1]) != std::string_view::npos)) {
+      quote = c;
+    } else if (c == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+      return {line.substr(0, i), line.substr(i)};
+    }
+  }
+  return {line, ""};
+}
+
+/// The keys a comment cites: "[key]" with key of a-z, 0-9, '-' and '.', starting with a letter or digit.
+std::set<std::string> cited_keys(const std::string& comment) {
+  std::set<std::string> keys;
+  for (std::size_t open = comment.find('['); open != std::string::npos; open = comment.find('[', open + 1)) {
+    const std::size_t close = comment.find(']', open);
+    if (close == std::string::npos) break;
+    const std::string key = comment.substr(open + 1, close - open - 1);
+    const auto allowed = [](char c) { return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.'; };
+    if (!key.empty() && std::isalnum(static_cast<unsigned char>(key[0])) && std::all_of(key.begin(), key.end(), allowed))
+      keys.insert(key);
+  }
+  return keys;
+}
+
+/// The key of a "key: value" line (also "- key: value"), or "" for other lines.
+std::string value_key(std::string_view code) {
+  code = trim(code);
+  if (code.starts_with("- ")) code = trim(code.substr(2));
+  std::size_t end = 0;
+  while (end < code.size() && (std::isalpha(static_cast<unsigned char>(code[end])) || code[end] == '_')) ++end;
+  if (end == 0 || end >= code.size() || code[end] != ':') return "";
+  return trim(code.substr(end + 1)).empty() ? "" : std::string(code.substr(0, end));
+}
+
+TEST(ShippedConfigs, EveryValueCitesADeclaredSource) {
+  // configs/SCHEMA.md, "Sources of the shipped nodes": every value line cites a key of the file's
+  // sources: as [key] (a run of one-line flow entries may be cited by the comment above it), every
+  // cited key is declared and every declared one cited; a source's file exists and its url is in
+  // configs/SOURCES.md's list. YAML parsers drop comments, so this is checked here.
+  const std::string bibliography = test::read_file(test::source_dir() + "/configs/SOURCES.md");
   for (const auto& f : shipped_configs()) {
-    std::istringstream in(test::read_file(f));
+    SCOPED_TRACE(f);
+    const std::string text = test::read_file(f);
+    std::set<std::string> declared, cited;
+    const YAML::Node root = yaml::parse(text, f);
+    const auto sources = yaml::find(root, "sources");
+    ASSERT_TRUE(sources) << "no sources:";
+    for (const YAML::Node& source : *sources) {
+      declared.insert(yaml::find(source, "key")->Scalar());
+      if (const auto file = yaml::find(source, "file")) {
+        EXPECT_TRUE(std::filesystem::exists(test::source_dir() + "/" + file->Scalar())) << file->Scalar();
+      }
+      if (const auto url = yaml::find(source, "url")) {
+        EXPECT_THAT(bibliography, HasSubstr(url->Scalar())) << "configs/SOURCES.md does not list it";
+      }
+    }
+    std::istringstream in(text);
     std::string line;
     int no = 0;
+    bool in_sources = false, run_cited = false;
     while (std::getline(in, line)) {
       ++no;
-      if (!is_value_line(line)) continue;
-      EXPECT_NE(line.find(" #"), std::string::npos) << f << ":" << no << ": value without a source comment: " << line;
+      const auto [code, comment] = split_comment(line);
+      const std::set<std::string> keys = cited_keys(comment);
+      for (const std::string& k : keys) EXPECT_TRUE(declared.count(k)) << f << ":" << no << ": [" << k << "] is not under sources:";
+      cited.insert(keys.begin(), keys.end());
+      if (!code.empty() && !std::isspace(static_cast<unsigned char>(code[0]))) in_sources = code.starts_with("sources:");
+      const std::string_view body = trim(code);
+      if (in_sources) continue;
+      if (body.empty()) {  // a comment line: it cites the run of one-line entries below it
+        if (!comment.empty()) run_cited = run_cited || !keys.empty();
+        continue;
+      }
+      if (body.starts_with("- {")) {
+        EXPECT_TRUE(!keys.empty() || run_cited) << f << ":" << no << ": entry without a source: " << line;
+        continue;
+      }
+      run_cited = false;
+      const std::string key = value_key(code);
+      if (key.empty() || key == "schema_version" || key == "name") continue;
+      EXPECT_FALSE(keys.empty()) << f << ":" << no << ": value without a source key: " << line;
     }
+    for (const std::string& k : declared) EXPECT_TRUE(cited.count(k)) << "source '" << k << "' is never cited";
   }
 }
 
@@ -283,6 +509,104 @@ TEST(Describe, JsonListsEveryOrderedPair) {
   EXPECT_NE(json.find("\"latency_us\": 0.32"), std::string::npos);
 }
 
+// --- the schema table ---------------------------------------------------------------------------
+
+TEST(Schema, ReferenceInSchemaMdIsTheTable) {
+  // configs/SCHEMA.md's key reference is made from the table; LINKCAST_UPDATE_GOLDEN=1 rewrites it.
+  const std::string path = test::source_dir() + "/configs/SCHEMA.md";
+  const std::string begin = "<!-- BEGIN key reference: generated from topology/schema.cpp, do not edit by hand -->\n";
+  const std::string end = "<!-- END key reference -->";
+  std::string doc = test::read_file(path);
+  const std::size_t from = doc.find(begin), to = doc.find(end);
+  ASSERT_NE(from, std::string::npos) << path;
+  ASSERT_NE(to, std::string::npos) << path;
+  const std::size_t body = from + begin.size();
+  if (std::getenv("LINKCAST_UPDATE_GOLDEN")) {
+    std::ofstream(path) << doc.replace(body, to - body, schema::markdown());
+    GTEST_SKIP() << "updated " << path;
+  }
+  EXPECT_EQ(doc.substr(body, to - body), schema::markdown()) << path << " differs from topology/schema.cpp";
+}
+
+TEST(Schema, EveryKeyIsDeclaredCompletely) {
+  for (const schema::Key& k : schema::keys()) {
+    SCOPED_TRACE(std::string(k.name));
+    EXPECT_FALSE(k.doc.empty());
+    if (k.type == schema::Type::mapping || k.type == schema::Type::list) {
+      EXPECT_NE(k.holds, k.section);
+    }
+    if (k.type == schema::Type::choice) {
+      EXPECT_NE(k.choices, nullptr);
+    }
+    if (k.required) {
+      EXPECT_TRUE(k.default_text.empty());
+    }
+    if (!k.is_number()) {
+      EXPECT_TRUE(k.allowed.empty());
+      EXPECT_FALSE(k.sweepable);
+      continue;
+    }
+    const bool endpoint = k.section == schema::Section::endpoint || k.section == schema::Section::memory;
+    const bool link = k.section == schema::Section::link;
+    // What a study may set or JSON shows must live in the node.
+    if (k.sweepable || k.json != schema::Json::omit) {
+      EXPECT_TRUE(endpoint || link);
+      EXPECT_TRUE(endpoint ? k.field.endpoint_set && k.field.endpoint_get : k.field.link_set && k.field.link_get);
+    }
+    if (k.section == schema::Section::calibration) {
+      EXPECT_GE(k.field.calibration_slot, 0);
+    }
+    EXPECT_LE(k.min, k.max);
+    if (std::isfinite(k.max)) {
+      EXPECT_FALSE(k.plausible.empty());
+    }
+    for (int a : k.allowed) EXPECT_TRUE(a >= k.min && a <= k.max) << a;
+  }
+  // Within a section, two keys of one name apply to different kinds (memory.capacity_gib of a cpu
+  // and of a gpu) or types.
+  for (const schema::Key& a : schema::keys())
+    for (const schema::Key& b : schema::keys())
+      if (&a != &b && a.section == b.section && a.name == b.name) {
+        EXPECT_EQ(a.applies & b.applies, 0u) << a.name;
+      }
+}
+
+TEST(Schema, TheEditorSetsTheSweepableKeysWithTheLoadersChecks) {
+  Node n = load_node(test::config("summit.yaml"));
+  for (const schema::Key& k : schema::keys()) {
+    if (k.section != schema::Section::memory && k.section != schema::Section::endpoint &&
+        k.section != schema::Section::link)
+      continue;
+    const std::string field = (k.section == schema::Section::memory ? "memory." : "") + std::string(k.name);
+    const std::string path = (k.section == schema::Section::link ? "links[*]." : "endpoints[*].") + field;
+    if (!k.sweepable) {
+      EXPECT_THAT([&] { (void)parse_axis_path(path); }, ThrowsMessage<InputError>(HasSubstr("unknown field"))) << path;
+      continue;
+    }
+    EXPECT_NO_THROW((void)parse_axis_path(path)) << path;
+  }
+  // The plausible ranges hold for studies too.
+  EXPECT_EQ(test::error_of([&] { apply(n, parse_axis_path("endpoints[kind=gpu].memory.capacity_gib"), "4096"); }),
+            "endpoints[kind=gpu].memory.capacity_gib: 4096 is outside 0.001..1024 GiB: no GPU has more than 1 TiB of "
+            "memory");
+  EXPECT_EQ(test::error_of([&] { apply(n, parse_axis_path("endpoints[kind=gpu].memory.copy_bandwidth_gbps"), "10"); }),
+            "endpoints[kind=gpu].memory.copy_bandwidth_gbps: copy_bandwidth_gbps applies to cpus; 'gpu0' is a gpu");
+  EXPECT_EQ(test::error_of([&] { apply(n, parse_axis_path("links[type=xbus].bandwidth_gbps"), "0x40"); }),
+            "links[type=xbus].bandwidth_gbps: '0x40' is not a number");
+  EXPECT_EQ(test::error_of([&] { apply(n, parse_axis_path("links[type=nvlink].count"), "0"); }),
+            "links[type=nvlink].count: 0 must be >= 1");
+  apply(n, parse_axis_path("links[type=nvlink].latency_ns"), "80");
+  EXPECT_EQ(current_value(n, parse_axis_path("links[type=nvlink].latency_ns")), "80");
+}
+
+TEST(Schema, JsonShowsTheKeysTheTableMarks) {
+  const Node n = load_node(test::config("testbed-h100-1gpu.yaml"));
+  const std::string json = describe_json(n, Routes(n));
+  for (const char* shown : {"\"capacity_gib\"", "\"copy_bandwidth_gbps\"", "\"gen\"", "\"rcb\"", "\"latency_ns\""})
+    EXPECT_THAT(json, HasSubstr(shown));
+  for (const char* hidden : {"\"copy_engines\"", "\"per_link_gbps\"", "\"chips\""}) EXPECT_THAT(json, Not(HasSubstr(hidden)));
+}
+
 // --- import -------------------------------------------------------------------------------------
 
 TEST(Import, NcclTopologyDumpBecomesASkeletonWithTodos) {
@@ -306,11 +630,25 @@ TEST(Import, NcclTopologyDumpBecomesASkeletonWithTodos) {
   EXPECT_NE(yaml.find("  - between: [gpu1, nvswitch0]\n    type: nvlink\n    version: 4\n    count: 18\n"), std::string::npos) << yaml;
   // Loading it fails exactly at the first value the user must fill in.
   try {
-    parse_node(yaml, "skeleton.yaml");
+    (void)parse_node(yaml, "skeleton.yaml");
     FAIL() << "the skeleton should not load before its TODOs are filled in";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("memory.capacity_gib must be a number, got 'TODO'"), std::string::npos) << e.what();
   }
+}
+
+TEST(Import, TodoHintsComeFromTheSchema) {
+  const std::string smi = test::write_temp("smi1.txt", "\tGPU0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+                                                       "GPU0\t X \t0-47\t0\t\tN/A\n");
+  const std::string yaml = import_skeleton({"", smi, "one"});
+  // Every value a cpu's and a gpu's memory must have, or that has a hint, is written with its hint.
+  for (EndpointKind kind : {EndpointKind::cpu, EndpointKind::gpu})
+    for (const schema::Key* k : schema::keys_of(schema::Section::memory, kind)) {
+      const std::string line = std::string(k->name) + ": TODO";
+      EXPECT_THAT(yaml, HasSubstr(k->todo.empty() ? line : fmt::format("{:<25} # {}\n", line, k->todo))) << k->name;
+    }
+  EXPECT_THAT(yaml, HasSubstr("      capacity_gib: TODO        # GiB of host memory on this socket\n"));
+  EXPECT_THAT(yaml, HasSubstr("    gen: TODO\n    lanes: TODO\n"));
 }
 
 TEST(Import, NvidiaSmiTopoInfersAnNvswitchFromNvCounts) {

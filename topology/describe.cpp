@@ -7,6 +7,7 @@
 
 #include "core/table.hpp"
 #include "core/units.hpp"
+#include "topology/schema.hpp"
 
 namespace linkcast::topology {
 
@@ -23,6 +24,13 @@ std::string memory_text(const Endpoint& e) {
   std::string s = fmt::format("{:g} GiB, {:g} GB/s", e.memory.capacity_gib, e.memory.bandwidth_gbps);
   if (e.memory.copy_bandwidth_gbps > 0) s += fmt::format(", 1-thread copy {:g} GB/s", e.memory.copy_bandwidth_gbps);
   return s;
+}
+
+/// A key's value as the schema says JSON shows it (integers as integers).
+void add_value(nlohmann::json& j, const schema::Key& key, double value) {
+  if (key.json == schema::Json::omit || (key.json == schema::Json::when_set && value <= 0)) return;
+  if (key.type == schema::Type::integer) j[std::string(key.name)] = static_cast<int>(value);
+  else j[std::string(key.name)] = value;
 }
 
 }  // namespace
@@ -143,9 +151,15 @@ std::string describe_json(const Node& node, const Routes& routes) {
   j["endpoints"] = json::array();
   for (const Endpoint& e : node.endpoints) {
     json je = {{"id", e.id}, {"kind", to_string(e.kind)}, {"model", e.model}};
-    if (e.kind == EndpointKind::cpu || e.kind == EndpointKind::gpu) {
-      je["memory"] = {{"capacity_gib", e.memory.capacity_gib}, {"bandwidth_gbps", e.memory.bandwidth_gbps}};
-      if (e.memory.copy_bandwidth_gbps > 0) je["memory"]["copy_bandwidth_gbps"] = e.memory.copy_bandwidth_gbps;
+    for (const schema::Key* k : schema::keys_of(schema::Section::endpoint, e.kind)) {
+      if (k->type == schema::Type::mapping) {
+        json held = json::object();
+        for (const schema::Key* m : schema::keys_of(k->holds, e.kind))
+          if (m->json != schema::Json::omit) add_value(held, *m, m->field.endpoint_get(e));
+        je[std::string(k->name)] = held;
+      } else if (k->is_number() && k->json != schema::Json::omit) {
+        add_value(je, *k, k->field.endpoint_get(e));
+      }
     }
     if (e.host >= 0) je["host"] = ep(node, e.host).id;
     j["endpoints"].push_back(je);
@@ -156,19 +170,9 @@ std::string describe_json(const Node& node, const Routes& routes) {
                {"between", {ep(node, l.a).id, ep(node, l.b).id}},
                {"type", model::to_string(l.spec.type)},
                {"description", l.spec.describe()},
-               {"bandwidth_gbps", l.spec.gbps()},
-               {"latency_ns", l.spec.latency_ns}};
-    if (l.spec.type == model::LinkType::pcie) {
-      jl["gen"] = l.spec.pcie.gen;
-      jl["lanes"] = l.spec.pcie.lanes;
-      jl["mps"] = l.spec.pcie.mps_bytes;
-      jl["mrrs"] = l.spec.pcie.mrrs_bytes;
-      jl["rcb"] = l.spec.pcie.rcb_bytes;
-      jl["addressing"] = l.spec.pcie.addressing_bits;
-    } else if (l.spec.type == model::LinkType::nvlink) {
-      jl["version"] = l.spec.nvlink.version;
-      jl["count"] = l.spec.nvlink.count;
-    }
+               {"bandwidth_gbps", l.spec.gbps()}};
+    for (const schema::Key* k : schema::keys_of(schema::Section::link, l.spec.type))
+      if (k->is_number() && k->json != schema::Json::omit) add_value(jl, *k, k->field.link_get(l.spec));
     j["links"].push_back(jl);
   }
   j["pairs"] = json::array();

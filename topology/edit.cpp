@@ -4,20 +4,51 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
-#include "core/units.hpp"
+#include "topology/schema.hpp"
 
 namespace linkcast::topology {
 
 namespace {
 
-const std::vector<std::string> kEndpointFields = {"memory.capacity_gib", "memory.bandwidth_gbps",
-                                                  "memory.copy_bandwidth_gbps", "copy_engines"};
-const std::vector<std::string> kLinkFields = {"gen", "lanes", "mps", "mrrs", "rcb", "addressing", "version",
-                                              "count", "per_link_gbps", "bandwidth_gbps", "latency_ns"};
+using schema::Key;
+using schema::Section;
+
+constexpr std::string_view kMemoryPrefix = "memory.";
+
+/// The fields an axis path may set: the schema's sweepable keys, those of an endpoint's memory
+/// written memory.KEY.
+const std::vector<std::string>& endpoint_fields() {
+  static const std::vector<std::string> fields = [] {
+    std::vector<std::string> out;
+    auto add = [&](std::string name) {
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+    };
+    for (const Key* k : schema::keys_of(Section::endpoint)) {
+      if (k->type == schema::Type::mapping) {
+        for (const Key* m : schema::keys_of(k->holds))
+          if (m->sweepable) add(std::string(kMemoryPrefix) + std::string(m->name));
+      } else if (k->sweepable) {
+        add(std::string(k->name));
+      }
+    }
+    return out;
+  }();
+  return fields;
+}
+
+const std::vector<std::string>& link_fields() {
+  static const std::vector<std::string> fields = [] {
+    std::vector<std::string> out;
+    for (const Key* k : schema::keys_of(Section::link))
+      if (k->sweepable && std::find(out.begin(), out.end(), k->name) == out.end()) out.emplace_back(k->name);
+    return out;
+  }();
+  return fields;
+}
+
 const std::vector<std::string> kEndpointKeys = {"id", "kind"};
 const std::vector<std::string> kLinkKeys = {"id", "type", "between"};
 
@@ -25,26 +56,40 @@ bool glob_match(const std::string& glob, const std::string& text) {
   return ::fnmatch(glob.c_str(), text.c_str(), 0) == 0;
 }
 
-double positive_number(std::string_view value, const std::string& what) {
-  const double v = parse_double(value, what);
-  if (v <= 0) throw InputError(fmt::format("{}: {} must be > 0", what, value));
-  return v;
+/// `value` checked as the schema checks `key` in a node file; `what` names the axis in messages.
+double checked(const Key& key, std::string_view value, const std::string& what) {
+  const auto result = schema::check(key, trim(value));
+  if (const auto* problem = std::get_if<schema::Problem>(&result))
+    throw InputError(schema::editor_message(key, *problem, what, value));
+  return std::get<double>(result);
 }
 
-int whole_number(std::string_view value, const std::string& what) {
-  const double v = parse_double(value, what);
-  if (v != std::floor(v) || std::fabs(v) > 1e9) throw InputError(fmt::format("{}: {} is not a whole number", what, value));
-  return static_cast<int>(v);
-}
-
-int one_of(std::string_view value, const std::string& what, const std::vector<int>& allowed) {
-  const int v = whole_number(value, what);
-  if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
-    std::vector<std::string> names;
-    for (int a : allowed) names.push_back(std::to_string(a));
-    throw InputError(fmt::format("{}: {} is not one of {}", what, value, join(names, ", ")));
+/// The key an endpoint field names for endpoint `e`; an error when it does not apply to `e`.
+const Key& endpoint_key(const AxisPath& path, const Endpoint& e) {
+  const std::string& f = path.field;
+  const bool memory = std::string_view(f).starts_with(kMemoryPrefix);
+  const std::string name = memory ? f.substr(kMemoryPrefix.size()) : f;
+  const Section section = memory ? Section::memory : Section::endpoint;
+  if (memory && !schema::find(Section::endpoint, "memory")->applies_to(e.kind))
+    throw InputError(fmt::format("{}: endpoint '{}' is a {} and has no memory", path.text, e.id, to_string(e.kind)));
+  const Key* key = schema::find(section, name, e.kind);
+  if (key == nullptr) {
+    throw InputError(fmt::format("{}: {} applies to {}; '{}' is a {}", path.text, name,
+                                 schema::endpoint_kinds_text(schema::find(section, name)->applies), e.id,
+                                 to_string(e.kind)));
   }
-  return v;
+  return *key;
+}
+
+/// The key a link field names for link `l`; an error when it does not apply to its type.
+const Key& link_key(const AxisPath& path, const Link& l) {
+  const Key* key = schema::find(Section::link, path.field, l.spec.type);
+  if (key == nullptr) {
+    throw InputError(fmt::format("{}: field '{}' applies to {} links; link '{}' is {}", path.text, path.field,
+                                 schema::link_types_text(schema::find(Section::link, path.field)->applies), l.id,
+                                 model::to_string(l.spec.type)));
+  }
+  return *key;
 }
 
 }  // namespace
@@ -67,7 +112,7 @@ AxisPath parse_axis_path(std::string_view text) {
     throw InputError(fmt::format("axis path '{}': unknown section '{}'{}; use endpoints or links", t, section,
                                  did_you_mean(section, {"endpoints", "links"})));
   const auto& keys = p.section == AxisPath::Section::endpoints ? kEndpointKeys : kLinkKeys;
-  const auto& fields = p.section == AxisPath::Section::endpoints ? kEndpointFields : kLinkFields;
+  const auto& fields = p.section == AxisPath::Section::endpoints ? endpoint_fields() : link_fields();
   const std::string_view selector = trim(std::string_view(t).substr(open + 1, close - open - 1));
   if (selector != "*" && !selector.empty()) {
     for (std::string_view cond : split(selector, ',')) {
@@ -126,58 +171,15 @@ void apply(Node& node, const AxisPath& path, std::string_view value) {
   const std::vector<int> selected = select(node, path);
   if (selected.empty())
     throw InputError(fmt::format("axis path '{}' selects nothing in node '{}' ({})", path.text, node.name, node.file));
-  const std::string what = path.text;
-  const std::string& f = path.field;
   for (int index : selected) {
     if (path.section == AxisPath::Section::endpoints) {
       Endpoint& e = node.endpoints[static_cast<std::size_t>(index)];
-      const bool has_memory = e.kind == EndpointKind::cpu || e.kind == EndpointKind::gpu;
-      if (starts_with(f, "memory.") && !has_memory)
-        throw InputError(fmt::format("{}: endpoint '{}' is a {} and has no memory", what, e.id, to_string(e.kind)));
-      if (f == "memory.capacity_gib") e.memory.capacity_gib = positive_number(value, what);
-      else if (f == "memory.bandwidth_gbps") e.memory.bandwidth_gbps = positive_number(value, what);
-      else if (f == "memory.copy_bandwidth_gbps") {
-        if (e.kind != EndpointKind::cpu)
-          throw InputError(fmt::format("{}: copy_bandwidth_gbps applies to cpus; '{}' is a {}", what, e.id, to_string(e.kind)));
-        e.memory.copy_bandwidth_gbps = positive_number(value, what);
-      } else if (f == "copy_engines") {
-        if (e.kind != EndpointKind::gpu)
-          throw InputError(fmt::format("{}: copy_engines applies to gpus; '{}' is a {}", what, e.id, to_string(e.kind)));
-        e.copy_engines = whole_number(value, what);
-        if (e.copy_engines < 1) throw InputError(fmt::format("{}: {} must be >= 1", what, value));
-      }
-      continue;
-    }
-    Link& l = node.links[static_cast<std::size_t>(index)];
-    model::LinkSpec& s = l.spec;
-    auto require_type = [&](bool ok, const char* type_name) {
-      if (!ok)
-        throw InputError(fmt::format("{}: field '{}' applies to {} links; link '{}' is {}", what, f, type_name, l.id,
-                                     model::to_string(s.type)));
-    };
-    const std::vector<int> sizes = {128, 256, 512, 1024, 2048, 4096};
-    if (f == "latency_ns") {
-      const double v = parse_double(value, what);
-      if (v < 0) throw InputError(fmt::format("{}: {} must be >= 0", what, value));
-      s.latency_ns = v;
-    } else if (f == "gen" || f == "lanes" || f == "mps" || f == "mrrs" || f == "rcb" || f == "addressing") {
-      require_type(s.type == model::LinkType::pcie, "pcie");
-      if (f == "gen") s.pcie.gen = one_of(value, what, {1, 2, 3, 4, 5, 6});
-      else if (f == "lanes") s.pcie.lanes = one_of(value, what, {1, 2, 4, 8, 16, 32});
-      else if (f == "mps") s.pcie.mps_bytes = one_of(value, what, sizes);
-      else if (f == "mrrs") s.pcie.mrrs_bytes = one_of(value, what, sizes);
-      else if (f == "rcb") s.pcie.rcb_bytes = one_of(value, what, {64, 128});
-      else s.pcie.addressing_bits = one_of(value, what, {32, 64});
-    } else if (f == "version" || f == "count" || f == "per_link_gbps") {
-      require_type(s.type == model::LinkType::nvlink, "nvlink");
-      if (f == "version") s.nvlink.version = one_of(value, what, {1, 2, 3, 4, 5});
-      else if (f == "count") {
-        s.nvlink.count = whole_number(value, what);
-        if (s.nvlink.count < 1) throw InputError(fmt::format("{}: {} must be >= 1", what, value));
-      } else s.nvlink.per_link_gbps = positive_number(value, what);
-    } else if (f == "bandwidth_gbps") {
-      require_type(model::is_generic(s.type), "generic (xbus, upi, qpi, infinity_fabric, nvlink_c2c, ...)");
-      s.generic_gbps = positive_number(value, what);
+      const Key& key = endpoint_key(path, e);
+      key.field.endpoint_set(e, checked(key, value, path.text));
+    } else {
+      Link& l = node.links[static_cast<std::size_t>(index)];
+      const Key& key = link_key(path, l);
+      key.field.link_set(l.spec, checked(key, value, path.text));
     }
   }
 }
@@ -187,25 +189,13 @@ std::string current_value(const Node& node, const AxisPath& path) {
   if (selected.empty()) return "";
   const auto i = static_cast<std::size_t>(selected.front());
   const std::string& f = path.field;
-  if (path.section == AxisPath::Section::endpoints) {
-    const Endpoint& e = node.endpoints[i];
-    if (f == "memory.capacity_gib") return fmt::format("{:g}", e.memory.capacity_gib);
-    if (f == "memory.bandwidth_gbps") return fmt::format("{:g}", e.memory.bandwidth_gbps);
-    if (f == "memory.copy_bandwidth_gbps") return fmt::format("{:g}", e.memory.copy_bandwidth_gbps);
-    return std::to_string(e.copy_engines);
-  }
-  const model::LinkSpec& s = node.links[i].spec;
-  if (f == "gen") return std::to_string(s.pcie.gen);
-  if (f == "lanes") return std::to_string(s.pcie.lanes);
-  if (f == "mps") return std::to_string(s.pcie.mps_bytes);
-  if (f == "mrrs") return std::to_string(s.pcie.mrrs_bytes);
-  if (f == "rcb") return std::to_string(s.pcie.rcb_bytes);
-  if (f == "addressing") return std::to_string(s.pcie.addressing_bits);
-  if (f == "version") return std::to_string(s.nvlink.version);
-  if (f == "count") return std::to_string(s.nvlink.count);
-  if (f == "per_link_gbps") return fmt::format("{:g}", s.nvlink.per_link_gbps);
-  if (f == "bandwidth_gbps") return fmt::format("{:g}", s.generic_gbps);
-  return fmt::format("{:g}", s.latency_ns);
+  const bool memory = std::string_view(f).starts_with(kMemoryPrefix);
+  const Key& key = path.section == AxisPath::Section::links ? *schema::find(Section::link, f)
+                   : memory ? *schema::find(Section::memory, std::string_view(f).substr(kMemoryPrefix.size()))
+                            : *schema::find(Section::endpoint, f);
+  const double v = path.section == AxisPath::Section::links ? key.field.link_get(node.links[i].spec)
+                                                            : key.field.endpoint_get(node.endpoints[i]);
+  return key.type == schema::Type::integer ? std::to_string(static_cast<int>(v)) : fmt::format("{:g}", v);
 }
 
 }  // namespace linkcast::topology

@@ -1,11 +1,13 @@
 // Editing a loaded node in place, for what-if studies: an axis path names a set of values of the
-// node file, and a value is written to all of them with the loader's own checks.
+// node file, and a value is written to all of them with the loader's own checks (the key table of
+// topology/schema.hpp: its sweepable keys are the fields, its checks the rules).
 //
 //   endpoints[SELECTOR].FIELD     FIELD: memory.capacity_gib, memory.bandwidth_gbps,
 //                                        memory.copy_bandwidth_gbps, copy_engines
 //   links[SELECTOR].FIELD         FIELD: gen, lanes, mps, mrrs, rcb, addressing (PCIe);
 //                                        version, count, per_link_gbps (NVLink);
 //                                        bandwidth_gbps (generic links); latency_ns (any link)
+//   (configs/SCHEMA.md lists them in its "sweep" column.)
 //   SELECTOR: * or conditions joined by ',', each KEY=GLOB or KEY!=GLOB; endpoint keys id, kind;
 //             link keys id, type, between (matched as "a-b" and "b-a"); GLOB may use * and ?.
 //
@@ -35,10 +37,10 @@ struct AxisPath {
 
 /// Parses an axis path; throws InputError (without a location: the caller adds it) naming what is
 /// wrong and the valid choices.
-AxisPath parse_axis_path(std::string_view text);
+[[nodiscard]] AxisPath parse_axis_path(std::string_view text);
 
 /// Indices of the endpoints or links the path selects on `node`.
-std::vector<int> select(const Node& node, const AxisPath& path);
+[[nodiscard]] std::vector<int> select(const Node& node, const AxisPath& path);
 
 /// Writes `value` (as written in a file) to every selected element. Throws InputError if the path
 /// selects nothing, the field does not apply to a selected element, or the value is of the wrong
@@ -46,6 +48,6 @@ std::vector<int> select(const Node& node, const AxisPath& path);
 void apply(Node& node, const AxisPath& path, std::string_view value);
 
 /// The value currently at the path's first selected element, as text ("" if none).
-std::string current_value(const Node& node, const AxisPath& path);
+[[nodiscard]] std::string current_value(const Node& node, const AxisPath& path);
 
 }  // namespace linkcast::topology

@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "topology/schema.hpp"
 
 namespace linkcast::topology {
 
@@ -112,7 +113,7 @@ void import_nccl_xml(const std::string& path, Skeleton& sk) {
           for (const pugi::xml_node& nv : gpu.children("nvlink"))
             nvlinks.emplace_back(id, to_lower(nv.attribute("target").as_string()), nv.attribute("count").as_int(),
                                  nv.attribute("tclass").as_string());
-        } else if (starts_with(cls, "0x0604")) {  // PCI-to-PCI bridge: a PCIe switch port
+        } else if (cls.starts_with("0x0604")) {  // PCI-to-PCI bridge: a PCIe switch port
           const std::string id = fmt::format("pcisw{}", switch_count++);
           sk.add({id, "pcie_switch", fmt::format("PCIe switch at {}", child.attribute("busid").as_string()), "", ""});
           sk.links.push_back({parent, id, "pcie", gen, lanes, 0, 0, ""});
@@ -195,11 +196,11 @@ void import_smi(const std::string& path, Skeleton& sk) {
     std::istringstream ls(line);
     for (std::string c; ls >> c;) cells.push_back(c);
     if (cells.empty()) continue;
-    if (columns.empty() && starts_with(cells[0], "GPU0")) {
+    if (columns.empty() && cells[0].starts_with("GPU0")) {
       columns = cells;  // header: GPU0 GPU1 ... NIC0 ... CPU Affinity NUMA Affinity ...
       continue;
     }
-    if (!columns.empty() && starts_with(cells[0], "GPU") && cells.size() > 1) rows.push_back(cells);
+    if (!columns.empty() && cells[0].starts_with("GPU") && cells.size() > 1) rows.push_back(cells);
   }
   if (columns.empty() || rows.empty()) {
     throw InputError(fmt::format("{}: no GPU matrix found; expected the output of `nvidia-smi topo -m` "
@@ -207,7 +208,7 @@ void import_smi(const std::string& path, Skeleton& sk) {
   }
   sk.sources.push_back(fmt::format("nvidia-smi topo -m output {}", path));
   std::size_t ngpu = 0;
-  while (ngpu < columns.size() && starts_with(columns[ngpu], "GPU")) ++ngpu;
+  while (ngpu < columns.size() && columns[ngpu].starts_with("GPU")) ++ngpu;
   // The NUMA affinity column is the last number-like cell after the matrix and CPU affinity.
   std::map<std::string, std::string> host_of;
   for (const auto& r : rows) {
@@ -233,7 +234,7 @@ void import_smi(const std::string& path, Skeleton& sk) {
   for (const auto& r : rows) {
     int sum = 0;
     for (std::size_t j = 1; j <= ngpu && j < r.size(); ++j)
-      if (starts_with(r[j], "NV")) sum += std::atoi(r[j].c_str() + 2);
+      if (r[j].starts_with("NV")) sum += std::atoi(r[j].c_str() + 2);
     if (sum > kMaxNvlinksPerGpu) switched = true;
   }
   const bool have_nvlinks = std::any_of(sk.links.begin(), sk.links.end(), [](const auto& l) { return l.type == "nvlink"; });
@@ -243,14 +244,14 @@ void import_smi(const std::string& path, Skeleton& sk) {
       for (const auto& r : rows) {
         int count = 0;
         for (std::size_t j = 1; j <= ngpu && j < r.size(); ++j)
-          if (starts_with(r[j], "NV")) count = std::max(count, std::atoi(r[j].c_str() + 2));
+          if (r[j].starts_with("NV")) count = std::max(count, std::atoi(r[j].c_str() + 2));
         if (count > 0)
           sk.links.push_back({"gpu" + r[0].substr(3), "nvswitch0", "nvlink", 0, 0, 0, count, "version: TODO"});
       }
     } else {
       for (std::size_t i = 0; i < rows.size(); ++i)
         for (std::size_t j = i + 2; j <= ngpu && j < rows[i].size(); ++j)
-          if (starts_with(rows[i][j], "NV"))
+          if (rows[i][j].starts_with("NV"))
             sk.links.push_back({"gpu" + rows[i][0].substr(3), fmt::format("gpu{}", j - 1), "nvlink", 0, 0, 0,
                                 std::atoi(rows[i][j].c_str() + 2), "version: TODO"});
     }
@@ -286,6 +287,22 @@ void import_smi(const std::string& path, Skeleton& sk) {
   }
 }
 
+/// What the inputs told of a link's value, or "" (the skeleton then writes TODO).
+std::string known_value(const Skeleton::Ln& l, std::string_view key) {
+  if (key == "gen" && l.gen > 0) return std::to_string(l.gen);
+  if (key == "lanes" && l.lanes > 0) return std::to_string(l.lanes);
+  if (key == "version" && l.version > 0) return std::to_string(l.version);
+  if (key == "count") return std::to_string(l.count);
+  return "";
+}
+
+/// "key: value", or "key: TODO" with the schema's hint for whoever fills it in.
+std::string value_line(const schema::Key& key, const std::string& known) {
+  if (!known.empty()) return fmt::format("{}: {}", key.name, known);
+  const std::string todo = fmt::format("{}: TODO", key.name);
+  return key.todo.empty() ? todo : fmt::format("{:<25} # {}", todo, key.todo);
+}
+
 }  // namespace
 
 std::string import_skeleton(const ImportInputs& inputs) {
@@ -305,30 +322,24 @@ std::string import_skeleton(const ImportInputs& inputs) {
   y += "schema_version: 1\n";
   y += fmt::format("name: {}\n", inputs.name);
   y += "endpoints:\n";
+  static const std::vector<std::string> kinds = endpoint_kind_names();
   for (const auto& e : sk.endpoints) {
     y += fmt::format("  - id: {}\n    kind: {}\n", e.id, e.kind);
     if (!e.model.empty()) y += fmt::format("    model: \"{}\"\n", e.model);
-    if (e.kind == "cpu")
-      y += "    memory:\n      capacity_gib: TODO        # GiB of host memory on this socket\n"
-           "      bandwidth_gbps: TODO      # peak: channels x MT/s x 8 B\n"
-           "      copy_bandwidth_gbps: TODO # single-thread memcpy rate (delete if unknown)\n";
-    if (e.kind == "gpu")
-      y += "    memory:\n      capacity_gib: TODO        # nvidia-smi -q: FB Memory Usage Total\n"
-           "      bandwidth_gbps: TODO      # datasheet peak memory bandwidth\n";
+    const auto kind = static_cast<EndpointKind>(std::find(kinds.begin(), kinds.end(), e.kind) - kinds.begin());
+    for (const schema::Key* k : schema::keys_of(schema::Section::endpoint, kind)) {
+      if (k->type != schema::Type::mapping) continue;
+      y += fmt::format("    {}:\n", k->name);
+      for (const schema::Key* m : schema::keys_of(k->holds, kind))
+        if (m->is_number() && (m->required || !m->todo.empty())) y += "      " + value_line(*m, "") + "\n";
+    }
     if (!e.host.empty()) y += fmt::format("    host: {}\n", e.host);
   }
   y += "links:\n";
   for (const auto& l : sk.links) {
     y += fmt::format("  - between: [{}, {}]\n    type: {}\n", l.a, l.b, l.type);
-    if (l.type == "pcie") {
-      y += l.gen > 0 ? fmt::format("    gen: {}\n", l.gen) : "    gen: TODO\n";
-      y += l.lanes > 0 ? fmt::format("    lanes: {}\n", l.lanes) : "    lanes: TODO\n";
-    } else if (l.type == "nvlink") {
-      y += l.version > 0 ? fmt::format("    version: {}\n", l.version) : "    version: TODO\n";
-      y += fmt::format("    count: {}\n", l.count);
-    } else {
-      y += "    bandwidth_gbps: TODO      # per direction\n";
-    }
+    for (const schema::Key* k : schema::keys_of(schema::Section::link, *model::parse_link_type(l.type)))
+      if (k->is_number() && (k->required || !k->todo.empty())) y += "    " + value_line(*k, known_value(l, k->name)) + "\n";
     if (!l.note.empty()) y += "    # " + l.note + "\n";
   }
   return y;

@@ -11,8 +11,8 @@ namespace linkcast::topology {
 inline constexpr int kSchemaVersion = 1;
 
 /// Loads, validates (schema, values, references, reachability) and returns the node.
-Node load_node(const std::string& path);
+[[nodiscard]] Node load_node(const std::string& path);
 /// The same from YAML text; `file` names it in messages.
-Node parse_node(const std::string& yaml_text, const std::string& file);
+[[nodiscard]] Node parse_node(const std::string& yaml_text, const std::string& file);
 
 }  // namespace linkcast::topology

@@ -1,0 +1,562 @@
+#include "topology/schema.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <type_traits>
+
+#include "core/strings.hpp"
+#include "model/transfer.hpp"
+
+namespace linkcast::topology::schema {
+
+namespace {
+
+// --- where values live ---------------------------------------------------------------------------
+
+template <auto Member>
+Field endpoint_field() {
+  Field f;
+  f.endpoint_get = [](const Endpoint& e) { return static_cast<double>(e.*Member); };
+  f.endpoint_set = [](Endpoint& e, double v) { e.*Member = static_cast<std::remove_cvref_t<decltype(e.*Member)>>(v); };
+  return f;
+}
+
+template <auto Member>
+Field memory_field() {
+  Field f;
+  f.endpoint_get = [](const Endpoint& e) { return static_cast<double>(e.memory.*Member); };
+  f.endpoint_set = [](Endpoint& e, double v) {
+    e.memory.*Member = static_cast<std::remove_cvref_t<decltype(e.memory.*Member)>>(v);
+  };
+  return f;
+}
+
+template <auto Member>
+Field link_field() {
+  Field f;
+  f.link_get = [](const model::LinkSpec& s) { return static_cast<double>(s.*Member); };
+  f.link_set = [](model::LinkSpec& s, double v) { s.*Member = static_cast<std::remove_cvref_t<decltype(s.*Member)>>(v); };
+  return f;
+}
+
+template <auto Member>
+Field pcie_field() {
+  Field f;
+  f.link_get = [](const model::LinkSpec& s) { return static_cast<double>(s.pcie.*Member); };
+  f.link_set = [](model::LinkSpec& s, double v) { s.pcie.*Member = static_cast<int>(v); };
+  return f;
+}
+
+template <auto Member>
+Field nvlink_field() {
+  Field f;
+  f.link_get = [](const model::LinkSpec& s) { return static_cast<double>(s.nvlink.*Member); };
+  f.link_set = [](model::LinkSpec& s, double v) {
+    s.nvlink.*Member = static_cast<std::remove_cvref_t<decltype(s.nvlink.*Member)>>(v);
+  };
+  return f;
+}
+
+constexpr Applies kCpu = bit(EndpointKind::cpu);
+constexpr Applies kGpu = bit(EndpointKind::gpu);
+constexpr Applies kPcie = bit(model::LinkType::pcie);
+constexpr Applies kNvlink = bit(model::LinkType::nvlink);
+
+const std::vector<int> kPcieSizes = {128, 256, 512, 1024, 2048, 4096};
+
+// --- the table -----------------------------------------------------------------------------------
+//
+// Plausible ranges are there to catch a wrong unit or a slipped digit, not to judge hardware: each
+// is generous around what shipped hardware does, and the comment says where its bounds come from.
+
+/// Defaults that model/link.cpp decides, spelled out from it.
+std::string_view latency_defaults() {
+  static const std::string text = [] {
+    std::vector<std::string> parts;
+    for (const std::string& name : model::link_type_names())
+      parts.push_back(fmt::format("{} {:g}", name, model::default_latency_ns(*model::parse_link_type(name))));
+    return "by type (model/link.cpp): " + join(parts, ", ");
+  }();
+  return text;
+}
+
+std::string_view per_link_defaults() {
+  static const std::string text = [] {
+    std::vector<std::string> parts;
+    for (int v = 1; v <= 5; ++v) parts.push_back(fmt::format("v{} {:g}", v, model::nvlink_per_link_gbps(v)));
+    return "the version's rate (model/link.hpp): " + join(parts, ", ");
+  }();
+  return text;
+}
+
+std::vector<Key> make_table() {
+  std::vector<Key> t;
+  auto add = [&t](Key k) { t.push_back(std::move(k)); };
+
+  // Top level.
+  add({.name = "schema_version", .section = Section::top, .type = Type::integer, .required = true,
+       .doc = "the version of this schema the file follows: 1"});
+  add({.name = "name", .section = Section::top, .type = Type::text, .required = true,
+       .doc = "short name used in reports"});
+  add({.name = "description", .section = Section::top, .type = Type::text, .doc = "free text"});
+  add({.name = "endpoints", .section = Section::top, .type = Type::list, .required = true, .holds = Section::endpoint,
+       .doc = "the CPU sockets, GPUs, PCIe switches, NVSwitch fabrics and NICs; not empty"});
+  add({.name = "links", .section = Section::top, .type = Type::list, .holds = Section::link,
+       .doc = "the links between endpoints; each is bidirectional (one directed edge per direction)"});
+  add({.name = "calibration", .section = Section::top, .type = Type::mapping, .holds = Section::calibration,
+       .doc = "measured 1-byte transfer cost (L + O) per copy class"});
+  add({.name = "routes", .section = Section::top, .type = Type::list, .holds = Section::route,
+       .doc = "pairs the real node routes otherwise than by lowest latency"});
+  add({.name = "sources", .section = Section::top, .type = Type::list, .holds = Section::source,
+       .doc = "the documents the values come from; a value's comment cites them as `[key]`"});
+
+  // Sources.
+  add({.name = "key", .section = Section::source, .type = Type::text, .required = true,
+       .doc = "short name the values' comments cite as `[key]`: a-z, 0-9, `-` and `.`, unique in the file"});
+  add({.name = "title", .section = Section::source, .type = Type::text, .required = true,
+       .doc = "title, publisher or author, and what the document says that is used"});
+  add({.name = "url", .section = Section::source, .type = Type::text, .doc = "where to read it: http:// or https://"});
+  add({.name = "file", .section = Section::source, .type = Type::text,
+       .doc = "or a file of this repository it was measured into, relative to the repository root"});
+
+  // Endpoints.
+  add({.name = "id", .section = Section::endpoint, .type = Type::text, .required = true,
+       .doc = "`cpu<N>` for host sockets, `gpu<N>` for GPUs, any other unique name for the rest"});
+  add({.name = "kind", .section = Section::endpoint, .type = Type::choice, .required = true,
+       .choices = &endpoint_kind_names, .doc = "what the endpoint is"});
+  add({.name = "model", .section = Section::endpoint, .type = Type::text, .doc = "free text: the product"});
+  add({.name = "memory", .section = Section::endpoint, .applies = kCpu | kGpu, .type = Type::mapping,
+       .required = true, .holds = Section::memory, .doc = "the memory the socket or the GPU holds"});
+  add({.name = "host", .section = Section::endpoint, .applies = kGpu, .type = Type::endpoint,
+       .default_text = "the nearest cpu by route",
+       .doc = "the cpu whose memory this GPU's host buffers use (NUMA affinity)"});
+  // H100 has 7 copy engines (CUDA deviceQuery asyncEngineCount), A100 5; 64 is far beyond any.
+  add({.name = "copy_engines", .section = Section::endpoint, .applies = kGpu, .type = Type::integer,
+       .floor = Floor::one, .min = 1, .max = 64, .plausible = "GPUs have up to about 10 copy engines",
+       .default_text = "CUDA's default, one engine per direction",
+       .doc = "copies the GPU runs at once, in any direction (the simulator's engine pool)", .sweepable = true,
+       .field = endpoint_field<&Endpoint::copy_engines>()});
+  // A GB200 NVL72 fabric has 18 NVLink switch chips in 9 trays (configs/SOURCES.md [45]); 1024
+  // leaves room for fabrics many times larger.
+  add({.name = "chips", .section = Section::endpoint, .applies = bit(EndpointKind::nvswitch), .type = Type::integer,
+       .min = 1, .max = 1024, .plausible = "an NVSwitch fabric of one node has tens of chips",
+       .doc = "switch chips in the fabric (informational)", .field = endpoint_field<&Endpoint::chips>()});
+  add({.name = "trays", .section = Section::endpoint, .applies = bit(EndpointKind::nvswitch), .type = Type::integer,
+       .min = 1, .max = 1024, .plausible = "an NVSwitch fabric of one node has a few trays",
+       .doc = "switch trays of the fabric (informational, not kept)"});
+  // 800 Gb/s (100 GB/s) ports ship today (ConnectX-8); 1000 GB/s is 8 Tb/s.
+  add({.name = "bandwidth_gbps", .section = Section::endpoint, .applies = bit(EndpointKind::nic), .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 0.001, .max = 1000,
+       .plausible = "network ports run at up to about 100 GB/s per direction", .doc = "port rate per direction",
+       .field = endpoint_field<&Endpoint::nic_gbps>()});
+
+  // Memory. A socket's: the largest two-socket servers hold 6 TB per socket (12 channels x 2 x
+  // 256 GB DIMMs); 64 TiB leaves room for CXL-expanded memory. A GPU's: 288 GB (B300, MI355X)
+  // today, 1 TB per package announced for Rubin Ultra; more than 1 TiB is a unit slip.
+  add({.name = "capacity_gib", .section = Section::memory, .applies = kCpu, .type = Type::number,
+       .required = true, .unit = "GiB", .floor = Floor::positive, .min = 0.001, .max = 65536,
+       .plausible = "a socket holds at most a few TiB", .doc = "host memory on this socket",
+       .todo = "GiB of host memory on this socket", .json = Json::always, .sweepable = true,
+       .field = memory_field<&MemorySpec::capacity_gib>()});
+  add({.name = "capacity_gib", .section = Section::memory, .applies = kGpu, .type = Type::number,
+       .required = true, .unit = "GiB", .floor = Floor::positive, .min = 0.001, .max = 1024,
+       .plausible = "no GPU has more than 1 TiB of memory", .doc = "the GPU's memory",
+       .todo = "nvidia-smi -q: FB Memory Usage Total", .json = Json::always, .sweepable = true,
+       .field = memory_field<&MemorySpec::capacity_gib>()});
+  // A socket's peak: 845 GB/s for 12 channels of MRDIMM-8800 (Xeon 6900P, SOURCES.md [56]); the
+  // CPU cores of an MI300A share its 5.3 TB/s of HBM3, the most a CPU sees. A GPU's: 8 TB/s for
+  // B200 (SOURCES.md [44]); 100 TB/s is a dozen times that. Below 1 GB/s is slower than one
+  // channel of DDR-266 or any GPU's memory.
+  add({.name = "bandwidth_gbps", .section = Section::memory, .applies = kCpu, .type = Type::number,
+       .required = true, .unit = "GB/s", .floor = Floor::positive, .min = 1, .max = 10000,
+       .plausible = "host memory delivers up to a few TB/s per socket", .doc = "peak memory bandwidth of the socket",
+       .todo = "peak: channels x MT/s x 8 B", .json = Json::always, .sweepable = true,
+       .field = memory_field<&MemorySpec::bandwidth_gbps>()});
+  add({.name = "bandwidth_gbps", .section = Section::memory, .applies = kGpu, .type = Type::number,
+       .required = true, .unit = "GB/s", .floor = Floor::positive, .min = 1, .max = 100000,
+       .plausible = "GPU memory delivers up to about 10 TB/s", .doc = "peak memory bandwidth of the GPU",
+       .todo = "datasheet peak memory bandwidth", .json = Json::always, .sweepable = true,
+       .field = memory_field<&MemorySpec::bandwidth_gbps>()});
+  // One thread copies 10-15 GB/s on the testbed Xeons (tests/data/real/*/hostcopy.csv) and up to
+  // about 100 GB/s on the widest single cores; 1000 GB/s is out of reach of one thread.
+  add({.name = "copy_bandwidth_gbps", .section = Section::memory, .applies = kCpu, .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 0.1, .max = 1000,
+       .plausible = "one thread copies at most about 100 GB/s",
+       .default_text = "unknown: pageable copies follow AHEAD's eq. 9",
+       .doc = "single-thread memcpy rate, bytes copied per second: what pageable staging runs at",
+       .todo = "single-thread memcpy rate (delete if unknown)", .json = Json::when_set, .sweepable = true,
+       .field = memory_field<&MemorySpec::copy_bandwidth_gbps>()});
+
+  // Links.
+  add({.name = "between", .section = Section::link, .type = Type::endpoints, .required = true,
+       .doc = "the two endpoints it joins, e.g. [cpu0, gpu0]"});
+  add({.name = "type", .section = Section::link, .type = Type::choice, .required = true,
+       .choices = &model::link_type_names, .doc = "the link technology; the other keys depend on it"});
+  add({.name = "id", .section = Section::link, .type = Type::text, .default_text = "`<a>-<b>`, then `<a>-<b>#2`, ...",
+       .doc = "name in outputs and axis paths"});
+  add({.name = "gen", .section = Section::link, .applies = kPcie, .type = Type::integer, .required = true,
+       .allowed = {1, 2, 3, 4, 5, 6}, .doc = "PCIe generation (6 runs in flit mode)", .json = Json::always,
+       .sweepable = true, .field = pcie_field<&model::PcieParams::gen>()});
+  add({.name = "lanes", .section = Section::link, .applies = kPcie, .type = Type::integer, .required = true,
+       .allowed = {1, 2, 4, 8, 16, 32}, .doc = "link width", .json = Json::always, .sweepable = true,
+       .field = pcie_field<&model::PcieParams::lanes>()});
+  add({.name = "mps", .section = Section::link, .applies = kPcie, .type = Type::integer, .unit = "bytes",
+       .allowed = kPcieSizes, .default_text = "256", .doc = "Max Payload Size of a write TLP", .json = Json::always,
+       .sweepable = true, .field = pcie_field<&model::PcieParams::mps_bytes>()});
+  add({.name = "mrrs", .section = Section::link, .applies = kPcie, .type = Type::integer, .unit = "bytes",
+       .allowed = kPcieSizes, .default_text = "512", .doc = "Max Read Request Size", .json = Json::always,
+       .sweepable = true, .field = pcie_field<&model::PcieParams::mrrs_bytes>()});
+  add({.name = "rcb", .section = Section::link, .applies = kPcie, .type = Type::integer, .unit = "bytes",
+       .allowed = {64, 128}, .default_text = "64", .doc = "Read Completion Boundary: the data each completion carries",
+       .json = Json::always, .sweepable = true, .field = pcie_field<&model::PcieParams::rcb_bytes>()});
+  add({.name = "addressing", .section = Section::link, .applies = kPcie, .type = Type::integer, .unit = "bits",
+       .allowed = {32, 64}, .default_text = "64", .doc = "TLP addressing: 32 gives 3DW request headers, 64 4DW",
+       .json = Json::always, .sweepable = true, .field = pcie_field<&model::PcieParams::addressing_bits>()});
+  add({.name = "version", .section = Section::link, .applies = kNvlink, .type = Type::integer, .required = true,
+       .allowed = {1, 2, 3, 4, 5}, .doc = "NVLink generation", .json = Json::always, .sweepable = true,
+       .field = nvlink_field<&model::NvlinkParams::version>()});
+  // A GPU has at most 18 NVLinks (H100, B200); DGX-2's baseboards are joined by 48 (configs/dgx2.yaml).
+  add({.name = "count", .section = Section::link, .applies = kNvlink, .type = Type::integer, .required = true,
+       .floor = Floor::one, .floor_note = "the number of NVLinks", .min = 1, .max = 1024,
+       .plausible = "a GPU has at most 18 NVLinks and a bundle between boards a few dozen",
+       .doc = "NVLinks (bricks) between the two endpoints", .json = Json::always, .sweepable = true,
+       .field = nvlink_field<&model::NvlinkParams::count>()});
+  // 20 GB/s (NVLink1) to 50 GB/s (NVLink5) per link per direction (model/link.hpp).
+  add({.name = "per_link_gbps", .section = Section::link, .applies = kNvlink, .type = Type::number, .unit = "GB/s",
+       .floor = Floor::positive, .min = 0.1, .max = 1000, .plausible = "one NVLink carries 20 to 50 GB/s per direction",
+       .default_text = per_link_defaults(), .doc = "rate of one link per direction",
+       .sweepable = true, .field = nvlink_field<&model::NvlinkParams::per_link_gbps>()});
+  // NVLink-C2C carries 450 GB/s per direction (SOURCES.md [40]); 10 TB/s is twenty times that.
+  add({.name = "bandwidth_gbps", .section = Section::link, .applies = generic_links(), .type = Type::number,
+       .required = true, .unit = "GB/s", .floor = Floor::positive, .min = 0.01, .max = 10000,
+       .plausible = "chip-to-chip links carry up to about 1 TB/s per direction", .doc = "bandwidth per direction",
+       .todo = "per direction", .sweepable = true, .field = link_field<&model::LinkSpec::generic_gbps>()});
+  // Hops inside a node take 100 ns to a few microseconds (configs/SOURCES.md, research item 2).
+  add({.name = "latency_ns", .section = Section::link, .type = Type::number, .unit = "ns", .floor = Floor::zero,
+       .min = 0, .max = 1e6, .plausible = "a hop inside a node takes nanoseconds to microseconds",
+       .default_text = latency_defaults(),
+       .doc = "one-way latency; routes take the lowest total", .json = Json::always, .sweepable = true,
+       .field = link_field<&model::LinkSpec::latency_ns>()});
+
+  // Calibration: one key per copy class. Measured 1-byte costs are 1-10 us (tests/data/real,
+  // AHEAD's traces); below 1 ns or above 0.1 s is a unit slip.
+  static const auto calibration_names = [] {
+    std::array<std::string, model::kCopyClassCount> n;
+    for (std::size_t c = 0; c < n.size(); ++c) n[c] = std::string(to_string(static_cast<model::CopyClass>(c))) + "_ns";
+    return n;
+  }();
+  for (std::size_t c = 0; c < model::kCopyClassCount; ++c) {
+    Key k{.name = calibration_names[c], .section = Section::calibration, .type = Type::number, .unit = "ns",
+          .floor = Floor::positive, .min = 1, .max = 1e8, .plausible = "a 1-byte copy costs microseconds",
+          .doc = "measured cost of a 1-byte copy of this class (`linkcast calibrate` prints them)"};
+    k.field.calibration_slot = static_cast<int>(c);
+    add(std::move(k));
+  }
+
+  // Routes.
+  add({.name = "from", .section = Section::route, .type = Type::endpoint, .required = true, .doc = "the source"});
+  add({.name = "to", .section = Section::route, .type = Type::endpoint, .required = true, .doc = "the destination"});
+  add({.name = "via", .section = Section::route, .type = Type::endpoints, .required = true,
+       .doc = "the intermediate endpoints, in order; each hop must be a link of the node"});
+  add({.name = "symmetric", .section = Section::route, .type = Type::boolean, .default_text = "true",
+       .doc = "also route to -> from the reverse way"});
+  return t;
+}
+
+const std::vector<Key>& table() {
+  static const std::vector<Key> t = make_table();
+  return t;
+}
+
+template <typename Pred>
+std::vector<const Key*> select(Pred pred) {
+  std::vector<const Key*> out;
+  for (const Key& k : table())
+    if (pred(k)) out.push_back(&k);
+  return out;
+}
+
+std::vector<std::string> unique_names(const std::vector<const Key*>& keys) {
+  std::vector<std::string> out;
+  for (const Key* k : keys)
+    if (std::find(out.begin(), out.end(), k->name) == out.end()) out.emplace_back(k->name);
+  return out;
+}
+
+constexpr std::size_t kKinds = 5;
+constexpr std::size_t kLinkTypes = 9;
+
+std::string number_text(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
+  return fmt::format("{:g}", v);
+}
+
+std::string allowed_text(const std::vector<int>& allowed) {
+  std::vector<std::string> names;
+  for (int a : allowed) names.push_back(std::to_string(a));
+  return join(names, ", ");
+}
+
+std::string with_unit(double v, std::string_view unit) {
+  return unit.empty() ? number_text(v) : fmt::format("{} {}", number_text(v), unit);
+}
+
+}  // namespace
+
+std::string_view to_string(Section s) {
+  switch (s) {
+    case Section::top: return "top level";
+    case Section::source: return "sources";
+    case Section::endpoint: return "endpoints";
+    case Section::memory: return "memory";
+    case Section::link: return "links";
+    case Section::calibration: return "calibration";
+    case Section::route: return "routes";
+  }
+  return "top level";
+}
+
+Applies generic_links() {
+  Applies a = 0;
+  for (std::size_t t = 0; t < kLinkTypes; ++t)
+    if (model::is_generic(static_cast<model::LinkType>(t))) a |= bit(static_cast<model::LinkType>(t));
+  return a;
+}
+
+std::span<const Key> keys() { return table(); }
+
+namespace {
+
+constexpr std::array kSections = {Section::top,    Section::source,      Section::endpoint, Section::memory,
+                                  Section::link,   Section::calibration, Section::route};
+
+/// Index of a (section, kind or type) selection in the cache below; `which` 15 is "every key of
+/// the section".
+static_assert(kKinds < 15 && kLinkTypes < 15);
+constexpr std::size_t slot(Section s, std::size_t which) { return static_cast<std::size_t>(s) * 16 + which; }
+
+const std::vector<std::vector<const Key*>>& selections() {
+  static const auto all = [] {
+    std::vector<std::vector<const Key*>> out(kSections.size() * 16);
+    for (Section s : kSections) {
+      out[slot(s, 15)] = select([&](const Key& k) { return k.section == s; });
+      for (std::size_t i = 0; i < kKinds; ++i)
+        out[slot(s, i)] = select([&](const Key& k) { return k.section == s && k.applies_to(static_cast<EndpointKind>(i)); });
+    }
+    for (std::size_t t = 0; t < kLinkTypes; ++t)
+      out[slot(Section::link, t)] =
+          select([&](const Key& k) { return k.section == Section::link && k.applies_to(static_cast<model::LinkType>(t)); });
+    return out;
+  }();
+  return all;
+}
+
+}  // namespace
+
+const std::vector<const Key*>& keys_of(Section s) { return selections()[slot(s, 15)]; }
+const std::vector<const Key*>& keys_of(Section s, EndpointKind kind) {
+  return selections()[slot(s, static_cast<std::size_t>(kind))];
+}
+const std::vector<const Key*>& keys_of(Section s, model::LinkType type) {
+  return selections()[slot(s, static_cast<std::size_t>(type))];
+}
+
+const std::vector<std::string>& names(Section s) {
+  static const auto all = [] {
+    std::map<Section, std::vector<std::string>> m;
+    for (Section sec : kSections) m[sec] = unique_names(keys_of(sec));
+    return m;
+  }();
+  return all.at(s);
+}
+
+const std::vector<std::string>& names(Section s, EndpointKind kind) {
+  static const auto all = [] {
+    std::map<std::pair<Section, std::size_t>, std::vector<std::string>> m;
+    for (Section sec : {Section::endpoint, Section::memory})
+      for (std::size_t k = 0; k < kKinds; ++k) m[{sec, k}] = unique_names(keys_of(sec, static_cast<EndpointKind>(k)));
+    return m;
+  }();
+  return all.at({s, static_cast<std::size_t>(kind)});
+}
+
+const std::vector<std::string>& names(Section s, model::LinkType type) {
+  static const auto all = [] {
+    std::map<std::pair<Section, std::size_t>, std::vector<std::string>> m;
+    for (std::size_t t = 0; t < kLinkTypes; ++t) {
+      const auto lt = static_cast<model::LinkType>(t);
+      std::vector<const Key*> keys = keys_of(Section::link, lt);  // a copy, reordered below
+      std::stable_partition(keys.begin(), keys.end(), [](const Key* k) { return k->applies == kEvery; });
+      m[{Section::link, t}] = unique_names(keys);
+    }
+    return m;
+  }();
+  return all.at({s, static_cast<std::size_t>(type)});
+}
+
+const Key* find(Section s, std::string_view name) {
+  for (const Key& k : table())
+    if (k.section == s && k.name == name) return &k;
+  return nullptr;
+}
+const Key* find(Section s, std::string_view name, EndpointKind kind) {
+  for (const Key& k : table())
+    if (k.section == s && k.name == name && k.applies_to(kind)) return &k;
+  return nullptr;
+}
+const Key* find(Section s, std::string_view name, model::LinkType type) {
+  for (const Key& k : table())
+    if (k.section == s && k.name == name && k.applies_to(type)) return &k;
+  return nullptr;
+}
+
+std::string endpoint_kinds_text(Applies a) {
+  std::vector<std::string> kinds;
+  for (std::size_t k = 0; k < kKinds; ++k)
+    if ((a & bit(static_cast<EndpointKind>(k))) != 0) kinds.push_back(std::string(to_string(static_cast<EndpointKind>(k))) + "s");
+  return kinds.size() == kKinds ? "every endpoint" : join(kinds, " and ");
+}
+
+std::string link_types_text(Applies a) {
+  if (a == kEvery) return "every";
+  if (a == generic_links()) return "generic (xbus, upi, qpi, infinity_fabric, nvlink_c2c, ...)";
+  std::vector<std::string> types;
+  for (std::size_t t = 0; t < kLinkTypes; ++t)
+    if ((a & bit(static_cast<model::LinkType>(t))) != 0) types.emplace_back(model::to_string(static_cast<model::LinkType>(t)));
+  return join(types, ", ");
+}
+
+// --- values --------------------------------------------------------------------------------------
+
+std::variant<double, Problem> check(const Key& key, std::string_view text) {
+  std::string_view t = text;
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+  std::string_view digits = t;
+  if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) digits.remove_prefix(1);
+  if (digits.starts_with("0x") || digits.starts_with("0X")) {
+    // strtod reads hexadecimal (and the old loader used it, so '0x10' was 16): name the decimal.
+    const std::string s(t);
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (end == s.c_str() + s.size() && std::isfinite(v))
+      return Problem{Problem::Code::hexadecimal, v, number_text(v)};
+    return Problem{Problem::Code::not_number};
+  }
+  const std::string_view number = !t.empty() && t.front() == '+' ? t.substr(1) : t;
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  if (number.empty() || ec != std::errc() || ptr != number.data() + number.size())
+    return Problem{Problem::Code::not_number};
+  if (!std::isfinite(v)) return Problem{Problem::Code::not_finite, v};
+  if (key.type == Type::integer && (v != std::floor(v) || std::fabs(v) > 1e9)) return Problem{Problem::Code::not_whole, v};
+  const bool below = (key.floor == Floor::positive && v <= 0) || (key.floor == Floor::zero && v < 0) ||
+                     (key.floor == Floor::one && v < 1);
+  if (below) return Problem{Problem::Code::below_floor, v};
+  if (!key.allowed.empty() && std::find(key.allowed.begin(), key.allowed.end(), static_cast<int>(v)) == key.allowed.end())
+    return Problem{Problem::Code::not_allowed, v};
+  if (v < key.min || v > key.max) return Problem{Problem::Code::implausible, v};
+  return v;
+}
+
+std::string loader_message(const Key& key, const Problem& p, std::string_view what, std::string_view text) {
+  switch (p.code) {
+    case Problem::Code::not_number: return fmt::format("{} must be a number, got '{}'", what, text);
+    case Problem::Code::hexadecimal:
+      return fmt::format("{} must be a decimal number, got '{}' (hexadecimal); write {}", what, text, p.decimal);
+    case Problem::Code::not_finite: return fmt::format("{} must be finite, got '{}'", what, text);
+    case Problem::Code::not_whole: return fmt::format("{} must be a whole number, got {}", what, text);
+    case Problem::Code::below_floor:
+      if (key.floor == Floor::positive)
+        return fmt::format("{} must be > 0, got {}; give the real value from the datasheet", what, text);
+      if (key.floor == Floor::zero) return fmt::format("{} must be >= 0", what);
+      if (!key.floor_note.empty())
+        return fmt::format("{} must be >= 1 ({}), got {}", what, key.floor_note, static_cast<int>(p.value));
+      return fmt::format("{} must be >= 1", what);
+    case Problem::Code::not_allowed:
+      return fmt::format("{} must be one of {}, got {}", what, allowed_text(key.allowed), static_cast<int>(p.value));
+    case Problem::Code::implausible:
+      return fmt::format("{} must be between {} and {}, got {}: {}; check the value and its unit", what,
+                         number_text(key.min), with_unit(key.max, key.unit), text, key.plausible);
+  }
+  return fmt::format("{} is not valid", what);
+}
+
+std::string editor_message(const Key& key, const Problem& p, std::string_view what, std::string_view text) {
+  switch (p.code) {
+    case Problem::Code::not_number:
+    case Problem::Code::hexadecimal:
+    case Problem::Code::not_finite: return fmt::format("{}: '{}' is not a number", what, text);
+    case Problem::Code::not_whole: return fmt::format("{}: {} is not a whole number", what, text);
+    case Problem::Code::below_floor:
+      return fmt::format("{}: {} must be {}", what, text,
+                         key.floor == Floor::positive ? "> 0" : key.floor == Floor::zero ? ">= 0" : ">= 1");
+    case Problem::Code::not_allowed: return fmt::format("{}: {} is not one of {}", what, text, allowed_text(key.allowed));
+    case Problem::Code::implausible:
+      return fmt::format("{}: {} is outside {}..{}: {}", what, text, number_text(key.min), with_unit(key.max, key.unit),
+                         key.plausible);
+  }
+  return fmt::format("{}: {} is not valid", what, text);
+}
+
+// --- SCHEMA.md -----------------------------------------------------------------------------------
+
+namespace {
+
+std::string value_text(const Key& k) {
+  switch (k.type) {
+    case Type::text: return "text";
+    case Type::boolean: return "true or false";
+    case Type::choice: {
+      std::string s;
+      for (const std::string& c : k.choices()) s += (s.empty() ? "" : " \\| ") + ("`" + c + "`");
+      return s;
+    }
+    case Type::endpoint: return "an endpoint id";
+    case Type::endpoints: return k.name == "between" ? "two endpoint ids" : "a list of endpoint ids";
+    case Type::mapping: return fmt::format("a mapping ({})", to_string(k.holds));
+    case Type::list: return fmt::format("a list of mappings ({})", to_string(k.holds));
+    case Type::integer:
+    case Type::number: break;
+  }
+  std::string s = k.type == Type::integer ? "whole number" : "number";
+  if (!k.allowed.empty()) return s + ": " + allowed_text(k.allowed);
+  if (k.floor == Floor::positive) s += " > 0";
+  if (k.floor == Floor::zero) s += " >= 0";
+  if (k.floor == Floor::one) s += " >= 1";
+  if (std::isfinite(k.max)) s += fmt::format(", plausible {}..{}", number_text(k.min), number_text(k.max));
+  return s;
+}
+
+std::string applies_text(const Key& k) {
+  if (k.applies == kEvery) return "";
+  if (k.section == Section::link) return link_types_text(k.applies);
+  std::vector<std::string> kinds;
+  for (std::size_t i = 0; i < kKinds; ++i)
+    if ((k.applies & bit(static_cast<EndpointKind>(i))) != 0) kinds.emplace_back(to_string(static_cast<EndpointKind>(i)));
+  return join(kinds, ", ");
+}
+
+}  // namespace
+
+std::string markdown() {
+  std::string out;
+  for (Section s : {Section::top, Section::endpoint, Section::memory, Section::link, Section::calibration,
+                    Section::route, Section::source}) {
+    out += fmt::format("\n**{}**\n\n", s == Section::top ? "top level" : fmt::format("`{}:`", to_string(s)));
+    out += "| key | for | value | unit | required | default | description | sweep |\n";
+    out += "|---|---|---|---|---|---|---|---|\n";
+    for (const Key* k : keys_of(s)) {
+      out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", k->name, applies_text(*k), value_text(*k),
+                         k->unit, k->required ? "yes" : "", k->default_text, k->doc, k->sweepable ? "yes" : "");
+    }
+  }
+  return out;
+}
+
+}  // namespace linkcast::topology::schema
