@@ -1,5 +1,6 @@
 // End-to-end tests of build/linkcast: golden outputs (regenerate with LINKCAST_UPDATE_GOLDEN=1
 // after an intended change, and review the diff), exit codes, and no half-written output files.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -12,6 +13,7 @@ namespace linkcast {
 namespace {
 
 using test::run_linkcast;
+using ::testing::HasSubstr;
 
 void expect_golden(const std::string& name, const std::string& actual) {
   const std::string path = test::source_dir() + "/tests/golden/" + name;
@@ -99,8 +101,8 @@ TEST(CliErrors, EndpointTheTargetLacks) {
   const std::string t = test::write_temp("gpu5.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu5,8\n");
   const auto r = run_linkcast("project --from configs/hgx-h100.yaml --to configs/titan.yaml " + t);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("record 1 (line 2): endpoint 'gpu5' is not in the target node 'titan'"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("--map gpu5=<endpoint>"), std::string::npos) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("record 1 (line 2): endpoint 'gpu5' is not in the target node 'titan'"));
+  EXPECT_THAT(r.err, HasSubstr("--map gpu5=<endpoint>"));
 }
 
 TEST(CliErrors, ImplausibleNodeValuesExitTwoWithTheKeyAndTheFix) {
@@ -131,10 +133,10 @@ TEST(CliHelp, EveryCommandDocumentsItsOptions) {
   const auto top = run_linkcast("--help");
   EXPECT_EQ(top.exit_code, 0);
   for (const char* cmd : {"topo", "project", "models", "calibrate"}) {
-    EXPECT_NE(top.out.find(cmd), std::string::npos) << cmd;
+    EXPECT_THAT(top.out, HasSubstr(cmd)) << cmd;
     const auto r = run_linkcast(std::string(cmd) + " --help");
     EXPECT_EQ(r.exit_code, 0) << cmd;
-    EXPECT_NE(r.out.find("Options:"), std::string::npos) << cmd << ": " << r.out;
+    EXPECT_THAT(r.out, HasSubstr("Options:")) << cmd;
   }
 }
 

@@ -17,6 +17,11 @@
 namespace linkcast {
 namespace {
 
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
+
 TEST(Units, ParsesPlainAndSuffixedSizes) {
   // SI units are powers of 1000, IEC units powers of 1024 (the CLI's --help says so).
   EXPECT_EQ(parse_size_bytes("4096"), 4096u);
@@ -29,18 +34,11 @@ TEST(Units, ParsesPlainAndSuffixedSizes) {
 }
 
 TEST(Units, RejectsBadSizesWithTheReason) {
-  try {
-    (void)parse_size_bytes("12 parsecs", "--bytes");
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "--bytes: unknown unit 'parsecs' in '12 parsecs'; use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB");
-  }
-  try {
-    (void)parse_size_bytes("-4KB", "--bytes");
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("'-4KB' is not a size"), std::string::npos) << e.what();
-  }
+  EXPECT_THAT([] { (void)parse_size_bytes("12 parsecs", "--bytes"); },
+              ThrowsMessage<InputError>(
+                  StrEq("--bytes: unknown unit 'parsecs' in '12 parsecs'; use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB")));
+  EXPECT_THAT([] { (void)parse_size_bytes("-4KB", "--bytes"); },
+              ThrowsMessage<InputError>(HasSubstr("'-4KB' is not a size")));
   EXPECT_THROW((void)parse_size_bytes("0.5B"), InputError);  // half a byte is not a size
 }
 
@@ -166,7 +164,7 @@ TEST(AtomicOutput, LeavesNoFileWhenNotCommitted) {
   EXPECT_EQ(test::read_file(path), "complete");
   // No temporary files are left beside it.
   for (const auto& e : std::filesystem::directory_iterator(::testing::TempDir()))
-    EXPECT_EQ(e.path().string().find("atomic_output_test.txt.tmp"), std::string::npos) << e.path();
+    EXPECT_THAT(e.path().string(), Not(HasSubstr("atomic_output_test.txt.tmp")));
 }
 
 TEST(TextTable, AlignsLabelsLeftAndNumbersRight) {

@@ -1,16 +1,19 @@
 // `linkcast matrix` end to end: the printed output, exit codes, all-or-nothing output files,
 // and a synthetic trace saved as CSV giving the same matrices when read back.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "synthetic/catalog.hpp"
 #include "test_util.hpp"
 
 namespace linkcast {
 namespace {
 
 using test::run_linkcast;
+using ::testing::HasSubstr;
 
 TEST(MatrixCli, PrintsTheStencilMatrixOfTheIssue) {
   // 8 GPUs, 1024 x 1024 x 4 B, 10 iterations, periodic: neighbours and the 0 <-> 7 wrap, each
@@ -33,10 +36,10 @@ TEST(MatrixCli, PrintsTheStencilMatrixOfTheIssue) {
 TEST(MatrixCli, TableShowsTheChainOfTreeAllreduce) {
   const auto r = run_linkcast("matrix --workload nccl-allreduce:bytes=64MiB,algo=tree,gpus=0-3");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("collectives decomposed as NCCL tree with 2 channels"), std::string::npos) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("collectives decomposed as NCCL tree with 2 channels"));
   // gpu0 sends 64 MiB to gpu1 only; gpu1 64 MiB each way.
-  EXPECT_NE(r.out.find("gpu0         0       0   64 MiB        0       0   64 MiB\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("gpu1         0  64 MiB        0   64 MiB       0  128 MiB\n"), std::string::npos) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("gpu0         0       0   64 MiB        0       0   64 MiB\n"));
+  EXPECT_THAT(r.out, HasSubstr("gpu1         0  64 MiB        0   64 MiB       0  128 MiB\n"));
 }
 
 TEST(MatrixCli, SavedSyntheticTraceReadsBackToTheSameMatrices) {
@@ -92,9 +95,10 @@ TEST(MatrixCli, BadInputExitsTwoAndWritesNothing) {
 TEST(MatrixCli, WorkloadHelpListsTheWorkloads) {
   const auto r = run_linkcast("matrix --workload help");
   EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, synthetic::workload_help());  // the catalogue's own text, whole
   for (const char* w : {"stencil2d", "bfs-ring", "nccl-allreduce", "nccl-alltoall", "scatter-gather", "data-parallel",
                         "model-parallel"})
-    EXPECT_NE(r.out.find(w), std::string::npos) << w;
+    EXPECT_THAT(r.out, HasSubstr(w)) << w;
 }
 
 TEST(MatrixCli, CommViewOnANodeUsesItsGpus) {

@@ -1,6 +1,7 @@
 // Communication matrices (matrix/matrix.hpp) of every synthetic workload and of hand-written
 // traces. Each test states the system and inputs; expected matrices are worked out by hand in
 // the comments. Byte counts are exact (tolerance 0).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -21,6 +22,10 @@ namespace linkcast::matrix {
 namespace {
 
 using trace::OpKind;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 constexpr std::uint64_t MiB = 1024 * 1024;
 
 Report of_workload(const std::string& spec, const topology::Node* node = nullptr) {
@@ -337,13 +342,10 @@ TEST(Matrix, TracesOnANodeTakeTheNodesChannelCount) {
 
 TEST(Matrix, RejectsACollectiveRecordedOutsideItsGroup) {
   const std::string csv = "kind,src,dst,bytes,group\nallreduce,gpu5,gpu5,1024,0-3\n";
-  try {
-    build(trace::parse_csv_trace(csv, "bad.csv"), Options{});
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "record 1 (line 2): a allreduce recorded on gpu5 whose group (gpu0;gpu1;gpu2;gpu3) does "
-                           "not include it; a collective is recorded once per member, with src = dst = that member");
-  }
+  EXPECT_THAT([&] { build(trace::parse_csv_trace(csv, "bad.csv"), Options{}); },
+              ThrowsMessage<InputError>(StrEq(
+                  "record 1 (line 2): a allreduce recorded on gpu5 whose group (gpu0;gpu1;gpu2;gpu3) does not include "
+                  "it; a collective is recorded once per member, with src = dst = that member")));
 }
 
 TEST(Matrix, RendersJsonWithEndpointsBytesAndCountFirst) {
@@ -351,11 +353,9 @@ TEST(Matrix, RendersJsonWithEndpointsBytesAndCountFirst) {
   std::ostringstream out;
   render_json(r, out);
   const std::string j = out.str();
-  EXPECT_EQ(j.rfind("{\n \"endpoints\": [", 0), 0u) << j.substr(0, 80);
-  EXPECT_NE(j.find("\"bytes\": [\n  [0,0,0],\n  [0,0,128],\n  [0,128,0]\n ],\n \"count\": [\n  [0,0,0],\n  "
-                   "[0,0,1],\n  [0,1,0]\n ]"),
-            std::string::npos)
-      << j.substr(0, 300);
+  EXPECT_THAT(j, StartsWith("{\n \"endpoints\": ["));
+  EXPECT_THAT(j, HasSubstr("\"bytes\": [\n  [0,0,0],\n  [0,0,128],\n  [0,128,0]\n ],\n \"count\": [\n  [0,0,0],\n  "
+                           "[0,0,1],\n  [0,1,0]\n ]"));
 }
 
 TEST(Matrix, RendersEveryViewAsTableAndCsv) {
@@ -364,7 +364,7 @@ TEST(Matrix, RendersEveryViewAsTableAndCsv) {
     std::ostringstream table, csv;
     render_table(r, v, Metric::bytes, table);
     render_csv(r, v, csv);
-    EXPECT_NE(table.str().find("Checks:"), std::string::npos);
+    EXPECT_THAT(table.str(), HasSubstr("Checks:"));
     EXPECT_GT(csv.str().size(), 20u);
   }
   std::ostringstream csv;

@@ -9,6 +9,9 @@
 namespace linkcast::model {
 namespace {
 
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
+
 LinkSpec pcie(int gen, int lanes, int mps = 256, int mrrs = 512, int rcb = 64, int addressing = 64) {
   LinkSpec l;
   l.type = LinkType::pcie;
@@ -177,12 +180,9 @@ TEST(Models, MultiHopPathsRunAtTheSlowestHop) {
 TEST(Models, RegistryListsModelsAndRejectsUnknownNames) {
   EXPECT_EQ(find_model("default").name, "default");
   EXPECT_EQ(all_models().size(), 4u);
-  try {
-    (void)find_model("ahaed");
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "unknown model 'ahaed' (did you mean 'ahead'?); valid models: default, ahead, peak, envelope");
-  }
+  EXPECT_THAT([] { (void)find_model("ahaed"); },
+              ThrowsMessage<InputError>(
+                  StrEq("unknown model 'ahaed' (did you mean 'ahead'?); valid models: default, ahead, peak, envelope")));
 }
 
 TEST(Models, EachModelSaysHowItChargesAHop) {

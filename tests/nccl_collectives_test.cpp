@@ -1,5 +1,6 @@
 // NCCL collectives decomposed into peer transfers (nccl/collectives.hpp). Every expected
 // value below is computed by hand from the algorithm; byte counts are exact (tolerance 0).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
@@ -9,6 +10,8 @@ namespace linkcast::nccl {
 namespace {
 
 using trace::OpKind;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr std::uint64_t MiB = 1024 * 1024;
 
@@ -207,28 +210,16 @@ TEST(Collectives, MeetsMpiseeLowerBoundsForEveryKindAndSize) {
 }
 
 TEST(Collectives, RejectsWhatNcclCannotDoWithTheFix) {
-  try {
-    decompose(spec(OpKind::allgather, 4, 4 * MiB, CollAlgo::tree));
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "allgather: NCCL runs allgather with the ring algorithm only (its tree is for allreduce, "
-                           "broadcast and reduce); use algo=ring");
-  }
-  try {
-    decompose(spec(OpKind::alltoall, 3, 1000));
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "alltoall: bytes=1000 does not split into 3 equal blocks of whole 4-byte elements; give "
-                           "a multiple of 12");
-  }
+  EXPECT_THAT([] { decompose(spec(OpKind::allgather, 4, 4 * MiB, CollAlgo::tree)); },
+              ThrowsMessage<InputError>(StrEq("allgather: NCCL runs allgather with the ring algorithm only (its tree "
+                                              "is for allreduce, broadcast and reduce); use algo=ring")));
+  EXPECT_THAT([] { decompose(spec(OpKind::alltoall, 3, 1000)); },
+              ThrowsMessage<InputError>(StrEq("alltoall: bytes=1000 does not split into 3 equal blocks of whole "
+                                              "4-byte elements; give a multiple of 12")));
   CollectiveSpec b = spec(OpKind::broadcast, 4, MiB);
   b.root = 4;
-  try {
-    decompose(b);
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "broadcast: root 4 is not a rank of the 4-rank communicator; use 0..3");
-  }
+  EXPECT_THAT([&] { decompose(b); },
+              ThrowsMessage<InputError>(StrEq("broadcast: root 4 is not a rank of the 4-rank communicator; use 0..3")));
   CollectiveSpec tiny = spec(OpKind::allreduce, 8, 1024 * MiB);
   tiny.chunk_bytes = 4;
   EXPECT_THROW(decompose(tiny, 1000), InputError);

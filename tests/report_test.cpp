@@ -4,6 +4,7 @@
 // fetched, rows capped on large inputs.
 #include "report/report.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -25,6 +26,8 @@ namespace {
 
 using sim::SimulationSummary;
 using sim::CategoryTimes;
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::size_t count_of(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
@@ -223,32 +226,32 @@ TEST(ReportPage, StencilOnDgx1HasEveryViewAndAgreesWithTheMatrix) {
   const Page p = render("dgx1-v100.yaml", synthetic::run_workload("stencil2d:iters=10,periodic=1", nullptr));
   const std::string& h = p.html;
   for (const char* view : {"topology", "system", "objects", "code", "devices", "communicators", "simulation", "checks"})
-    EXPECT_NE(h.find(std::string("<section id=\"view-") + view + "\""), std::string::npos) << view;
-  EXPECT_EQ(h.find("view-projection"), std::string::npos);  // no --to
+    EXPECT_THAT(h, HasSubstr(std::string("<section id=\"view-") + view + "\"")) << view;
+  EXPECT_THAT(h, Not(HasSubstr("view-projection")));  // no --to
   EXPECT_EQ(expected_sum(h, "sum-system-bytes"), "655360");
   EXPECT_EQ(expected_sum(h, "sum-system-count"), "5120");
   EXPECT_EQ(expected_sum(h, "sum-type-peer-access-bytes"), "655360");
   EXPECT_EQ(expected_sum(h, "sum-code-bytes"), "655360");
   EXPECT_EQ(expected_sum(h, "sum-device-bytes"), "655360");
   EXPECT_EQ(expected_sum(h, "sum-objects-gpu0"), "81920");  // a and a_new, read by gpu1 and gpu7
-  EXPECT_NE(h.find("id=\"card-ops\"><b>5,120</b><span>operations</span>"), std::string::npos);
+  EXPECT_THAT(h, HasSubstr("id=\"card-ops\"><b>5,120</b><span>operations</span>"));
   // Every link of the node is two lanes; gpu0 -> gpu1 is one NVLink2 brick carrying 40960 B.
   EXPECT_EQ(count_of(h, "class=\"lane\""), 2 * p.node.links.size());
-  EXPECT_NE(h.find("<title>gpu0 \u2192 gpu1 (gpu0-gpu1, NV1 (NVLink2)): 40 KiB of data (40960 B;"), std::string::npos);
+  EXPECT_THAT(h, HasSubstr("<title>gpu0 \u2192 gpu1 (gpu0-gpu1, NV1 (NVLink2)): 40 KiB of data (40960 B;"));
   // The lanes' bytes add up to what the simulation says the links carried.
   double carried = 0;
   for (const auto& l : p.sim.links) carried += l.data_bytes;
   EXPECT_EQ(expected_sum(h, "sum-topology-bytes"), exact(carried));
   // A heatmap cell with its exact value on hover.
-  EXPECT_NE(h.find("<title>gpu3 \u2192 gpu4: 40 KiB (40960 bytes)</title>"), std::string::npos);
+  EXPECT_THAT(h, HasSubstr("<title>gpu3 \u2192 gpu4: 40 KiB (40960 bytes)</title>"));
   // The route of the pair that crosses the sockets.
-  EXPECT_NE(h.find("gpu3 \u2192 gpu4: 40 KiB (40960 B) in 320 transfers; route SYS, 5 hops"), std::string::npos);
+  EXPECT_THAT(h, HasSubstr("gpu3 \u2192 gpu4: 40 KiB (40960 B) in 320 transfers; route SYS, 5 hops"));
   // Self-contained: nothing to fetch.
-  EXPECT_EQ(h.find("http://"), std::string::npos);
-  EXPECT_EQ(h.find("https://"), std::string::npos);
-  EXPECT_EQ(h.find("<link"), std::string::npos);
-  EXPECT_EQ(h.find(" src="), std::string::npos);
-  EXPECT_EQ(h.find("url(http"), std::string::npos);
+  EXPECT_THAT(h, Not(HasSubstr("http://")));
+  EXPECT_THAT(h, Not(HasSubstr("https://")));
+  EXPECT_THAT(h, Not(HasSubstr("<link")));
+  EXPECT_THAT(h, Not(HasSubstr(" src=")));
+  EXPECT_THAT(h, Not(HasSubstr("url(http")));
   EXPECT_EQ(count_of(h, "<script>"), 1u);
 }
 
@@ -269,13 +272,13 @@ TEST(ReportPage, CapsRowsAndEscapesNames) {
   }
   const Page p = render("summit.yaml", t, 10);
   const std::string& h = p.html;
-  EXPECT_NE(h.find("50 more rows: 50.02 KiB in 50 transfers"), std::string::npos);  // 1000..1049
-  EXPECT_NE(h.find("50 more objects"), std::string::npos);
-  EXPECT_NE(h.find("50 more lines: 50.02 KiB (82.9%) in 50 transfers"), std::string::npos);
+  EXPECT_THAT(h, HasSubstr("50 more rows: 50.02 KiB in 50 transfers"));  // 1000..1049
+  EXPECT_THAT(h, HasSubstr("50 more objects"));
+  EXPECT_THAT(h, HasSubstr("50 more lines: 50.02 KiB (82.9%) in 50 transfers"));
   EXPECT_EQ(expected_sum(h, "sum-objects-gpu0"), "61770");  // sum of 1000..1059
   EXPECT_EQ(expected_sum(h, "sum-code-bytes"), "61770");
-  EXPECT_EQ(h.find("<script>alert"), std::string::npos);
-  EXPECT_NE(h.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_THAT(h, Not(HasSubstr("<script>alert")));
+  EXPECT_THAT(h, HasSubstr("&lt;script&gt;alert(1)&lt;/script&gt;"));
 }
 
 TEST(ReportPage, ManyOperationsGiveASmallPage) {
@@ -300,7 +303,7 @@ TEST(ReportPage, ManyOperationsGiveASmallPage) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(p.html.size(), 1'000'000u);
   EXPECT_EQ(expected_sum(p.html, "sum-system-bytes"), "25600000");
-  EXPECT_NE(p.html.find("19,975 more lines"), std::string::npos);
+  EXPECT_THAT(p.html, HasSubstr("19,975 more lines"));
   EXPECT_LT(count_of(p.html, "<tr"), 1500u);
   EXPECT_LT(seconds, 30.0);  // matrices, simulation and page together; ~2 s in the -O2 build
 }

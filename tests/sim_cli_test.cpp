@@ -1,5 +1,6 @@
 // `linkcast simulate` end to end: the printed JSON and table, the timeline file, and the errors
 // (exit 2, nothing half written).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@ namespace linkcast {
 namespace {
 
 using nlohmann::json;
+using ::testing::HasSubstr;
 
 std::string two_copies_csv() {
   return test::write_temp("sim_two_copies.csv",
@@ -55,8 +57,8 @@ TEST(SimCli, TableAndTimeline) {
   const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + two_copies_csv() +
                                     " --timeline " + timeline);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("makespan: 91.3 ms"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("gpu0->gpu1  25.0  2.15 GB       100.0%  100.0%"), std::string::npos) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("makespan: 91.3 ms"));
+  EXPECT_THAT(r.out, HasSubstr("gpu0->gpu1  25.0  2.15 GB       100.0%  100.0%"));
   // Chrome trace events: a complete event per copy on its stream's track, a counter per link.
   const json j = json::parse(test::read_file(timeline));
   int copies = 0, counters = 0;
@@ -119,8 +121,7 @@ TEST(SimCli, BadRecordLeavesNoOutput) {
   const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + csv + " -o " + out +
                                     " --timeline " + timeline);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find(csv + ": record 1 (line 2): endpoint 'gpu12' is not in node 'dgx1-v100'"), std::string::npos)
-      << r.err;
+  EXPECT_THAT(r.err, HasSubstr(csv + ": record 1 (line 2): endpoint 'gpu12' is not in node 'dgx1-v100'"));
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists(timeline));
 }

@@ -1,5 +1,6 @@
 // The event loop (sim/engine): dependencies, releases, L + O before data, copy-engine pools.
 // Each test states the system, the inputs and the expected times before asserting.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -10,6 +11,9 @@
 
 namespace linkcast::sim {
 namespace {
+
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 struct Fixture {
   std::unique_ptr<Solver> solver = make_solver("maxmin");
@@ -108,12 +112,8 @@ TEST(SimEngine, CycleIsReported) {
   const TaskId a = f.engine.add_delay(1), b = f.engine.add_delay(1);
   f.engine.depend(a, b);
   f.engine.depend(b, a);
-  try {
-    f.engine.run();
-    FAIL() << "expected std::logic_error";
-  } catch (const std::logic_error& e) {
-    EXPECT_STREQ(e.what(), "Engine::run: 2 tasks never started: their dependencies form a cycle");
-  }
+  EXPECT_THAT([&] { f.engine.run(); },
+              ThrowsMessage<std::logic_error>(StrEq("Engine::run: 2 tasks never started: their dependencies form a cycle")));
 }
 
 }  // namespace

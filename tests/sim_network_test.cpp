@@ -1,6 +1,7 @@
 // Max-min fair sharing and the flow clock (sim/network, sim/solver). Every test states the
 // system, the inputs and the reasoned expectation before asserting, as SimGrid's maxmin tests do.
 // Units: GB/s = bytes per ns, so 1e9 bytes at 1 GB/s take 1e9 ns.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +14,9 @@
 
 namespace linkcast::sim {
 namespace {
+
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 /// Runs the network to completion; returns each flow's finish time by start order (user id).
 std::vector<double> run_all(FlowNetwork& net, std::size_t n) {
@@ -227,13 +231,9 @@ TEST(SharingSolvers, IncrementalMatchesReferenceOnRandomFlows) {
 }
 
 TEST(SharingSolvers, UnknownNameListsTheValidOnes) {
-  try {
-    (void)make_solver("maxmn");
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(),
-                 "unknown solver 'maxmn' (did you mean 'maxmin'?); valid solvers: maxmin, maxmin-reference");
-  }
+  EXPECT_THAT([] { (void)make_solver("maxmn"); },
+              ThrowsMessage<InputError>(
+                  StrEq("unknown solver 'maxmn' (did you mean 'maxmin'?); valid solvers: maxmin, maxmin-reference")));
 }
 
 }  // namespace

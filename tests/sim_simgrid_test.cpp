@@ -3,6 +3,7 @@
 // disabled, zero latency) and exits 0 when every flow's completion time agrees within 0.1%.
 // The default test run covers the small scenarios and 300 random DGX-1 flows; the 10,000-flow
 // comparison and wall times are in docs/simulate.md (`linkcast_validate_simgrid`).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,6 +12,8 @@
 
 namespace linkcast {
 namespace {
+
+using ::testing::HasSubstr;
 
 std::string validator() {
   return (std::filesystem::path(LINKCAST_BINARY).parent_path() / "linkcast_validate_simgrid").string();
@@ -29,9 +32,8 @@ TEST_P(SimgridValidation, CompletionTimesAgree) {
   const int status = ::pclose(p);
   EXPECT_EQ(WEXITSTATUS(status), 0) << out;
   // Double-precision agreement in practice: the same max-min allocation at every event.
-  const auto at = out.find("max_rel=");
-  ASSERT_NE(at, std::string::npos) << out;
-  EXPECT_LT(std::stod(out.substr(at + 8)), 1e-9) << out;
+  ASSERT_THAT(out, HasSubstr("max_rel="));
+  EXPECT_LT(std::stod(out.substr(out.find("max_rel=") + 8)), 1e-9) << out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, SimgridValidation,

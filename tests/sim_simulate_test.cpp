@@ -1,6 +1,7 @@
 // Traces simulated on shipped nodes (sim/simulate): copies against the transfer model, contention on
 // NVLink, NVSwitch and PCIe, pageable staging, stream order, releases, send/recv, collectives.
 // Each test states the system, the inputs and the reasoned expectation before asserting.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,6 +21,8 @@ namespace {
 using trace::Op;
 using trace::OpKind;
 using trace::Trace;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr std::uint64_t kMiB = 1ull << 20;
 constexpr std::uint64_t kGiB = 1ull << 30;
@@ -354,14 +357,11 @@ TEST(SimPlan, RanksDisagreeingAboutACallAreReported) {
   odd.comm = a.comm;
   u.push(a);
   u.push(odd);
-  try {
-    (void)simulate(node("dgx1-v100"), u, {});
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(),
-                 "trace: record 2: this allreduce of 2 MiB disagrees with record 1 (allreduce of 1 MiB) about the "
-                 "same call (the k-th on its communicator); every rank records the same kind, size and group");
-  }
+  EXPECT_THAT([&] { (void)simulate(node("dgx1-v100"), u, {}); },
+              ThrowsMessage<InputError>(
+                  StrEq("trace: record 2: this allreduce of 2 MiB disagrees with record 1 (allreduce of 1 MiB) about "
+                        "the same call (the k-th on its communicator); every rank records the same kind, size and "
+                        "group")));
 }
 
 }  // namespace

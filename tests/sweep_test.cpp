@@ -154,10 +154,9 @@ TEST(Sweep, AFailedPointIsReportedAndTheOthersKept) {
   const auto rows = sweep.run({0, 1}, 1);
   EXPECT_TRUE(rows[0].items[0].ok);
   EXPECT_FALSE(rows[1].items[0].ok);
-  EXPECT_NE(rows[1].items[0].error.find("endpoint 'gpu1' is not in the target node 'titan'"), std::string::npos)
-      << rows[1].items[0].error;
+  EXPECT_THAT(rows[1].items[0].error, HasSubstr("endpoint 'gpu1' is not in the target node 'titan'"));
   const std::string summary = summarize_sweep(sweep, sweep.evaluate_base(), rows);
-  EXPECT_NE(summary.find("1 evaluations failed"), std::string::npos) << summary;
+  EXPECT_THAT(summary, HasSubstr("1 evaluations failed"));
 }
 
 TEST(Sweep, ResultsDoNotDependOnThreads) {

@@ -3,6 +3,7 @@
 // from the trace (bytes and operation counts per source -> destination), independently of the
 // matrix module; exact (tolerance 0).
 #include <fmt/format.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -16,6 +17,7 @@ namespace linkcast::synthetic {
 namespace {
 
 using trace::endpoint_index;
+using ::testing::HasSubstr;
 
 using trace::Trace;
 using trace::OpKind;
@@ -244,8 +246,8 @@ TEST(Workloads, SpecErrorsNameTheKeyAndTheValidOnes) {
 TEST(Workloads, HelpListsEveryWorkloadAndKey) {
   const std::string help = workload_help();
   for (const WorkloadInfo& w : workload_catalog()) {
-    EXPECT_NE(help.find("  " + w.name + "  "), std::string::npos) << w.name;
-    for (const WorkloadKey& k : w.keys) EXPECT_NE(help.find(k.key + "="), std::string::npos) << k.key;
+    EXPECT_THAT(help, HasSubstr("  " + w.name + "  ")) << w.name;
+    for (const WorkloadKey& k : w.keys) EXPECT_THAT(help, HasSubstr(k.key + "=")) << k.key;
   }
 }
 

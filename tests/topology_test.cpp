@@ -27,6 +27,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::ThrowsMessage;
+using ::testing::StrEq;
 
 // A small two-socket node used by the error tests: errors are reported at file:line:column.
 constexpr const char* kMini = R"(schema_version: 1
@@ -55,9 +56,8 @@ std::string error_of(const std::string& yaml) {
 }
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {
-  const auto at = s.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return s.replace(at, from.size(), to);
+  EXPECT_THAT(s, HasSubstr(from));
+  return s.replace(s.find(from), from.size(), to);
 }
 
 TEST(Loader, AcceptsTheMiniNode) {
@@ -253,12 +253,9 @@ TEST(Loader, ExplicitRoutesMustFollowLinks) {
 }
 
 TEST(Loader, MissingFileSaysWhereNodesAre) {
-  try {
-    (void)load_node("no/such/node.yaml");
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "no/such/node.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)");
-  }
+  EXPECT_THAT([] { (void)load_node("no/such/node.yaml"); },
+              ThrowsMessage<InputError>(
+                  StrEq("no/such/node.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)")));
 }
 
 TEST(Routing, PrefersLowerLatencyThenHigherBottleneck) {
@@ -506,7 +503,7 @@ TEST(Describe, JsonListsEveryOrderedPair) {
   std::size_t pairs = 0;
   for (std::size_t at = json.find("\"src\""); at != std::string::npos; at = json.find("\"src\"", at + 1)) ++pairs;
   EXPECT_EQ(pairs, 12u);
-  EXPECT_NE(json.find("\"latency_us\": 0.32"), std::string::npos);
+  EXPECT_THAT(json, HasSubstr("\"latency_us\": 0.32"));
 }
 
 // --- the schema table ---------------------------------------------------------------------------
@@ -517,9 +514,9 @@ TEST(Schema, ReferenceInSchemaMdIsTheTable) {
   const std::string begin = "<!-- BEGIN key reference: generated from topology/schema.cpp, do not edit by hand -->\n";
   const std::string end = "<!-- END key reference -->";
   std::string doc = test::read_file(path);
+  ASSERT_THAT(doc, HasSubstr(begin)) << path;
+  ASSERT_THAT(doc, HasSubstr(end)) << path;
   const std::size_t from = doc.find(begin), to = doc.find(end);
-  ASSERT_NE(from, std::string::npos) << path;
-  ASSERT_NE(to, std::string::npos) << path;
   const std::size_t body = from + begin.size();
   if (std::getenv("LINKCAST_UPDATE_GOLDEN")) {
     std::ofstream(path) << doc.replace(body, to - body, schema::markdown());
@@ -625,16 +622,13 @@ TEST(Import, NcclTopologyDumpBecomesASkeletonWithTodos) {
 </system>
 )");
   const std::string yaml = import_skeleton({xml, "", "two-h100"});
-  EXPECT_NE(yaml.find("  - id: gpu1\n    kind: gpu\n"), std::string::npos) << yaml;
-  EXPECT_NE(yaml.find("  - between: [pcisw0, gpu0]\n    type: pcie\n    gen: 5\n    lanes: 16\n"), std::string::npos) << yaml;
-  EXPECT_NE(yaml.find("  - between: [gpu1, nvswitch0]\n    type: nvlink\n    version: 4\n    count: 18\n"), std::string::npos) << yaml;
+  EXPECT_THAT(yaml, HasSubstr("  - id: gpu1\n    kind: gpu\n"));
+  EXPECT_THAT(yaml, HasSubstr("  - between: [pcisw0, gpu0]\n    type: pcie\n    gen: 5\n    lanes: 16\n"));
+  EXPECT_THAT(yaml, HasSubstr("  - between: [gpu1, nvswitch0]\n    type: nvlink\n    version: 4\n    count: 18\n"));
   // Loading it fails exactly at the first value the user must fill in.
-  try {
-    (void)parse_node(yaml, "skeleton.yaml");
-    FAIL() << "the skeleton should not load before its TODOs are filled in";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("memory.capacity_gib must be a number, got 'TODO'"), std::string::npos) << e.what();
-  }
+  EXPECT_THAT([&] { (void)parse_node(yaml, "skeleton.yaml"); },
+              ThrowsMessage<InputError>(HasSubstr("memory.capacity_gib must be a number, got 'TODO'")))
+      << "the skeleton should not load before its TODOs are filled in";
 }
 
 TEST(Import, TodoHintsComeFromTheSchema) {
@@ -660,9 +654,9 @@ TEST(Import, NvidiaSmiTopoInfersAnNvswitchFromNvCounts) {
                                            "GPU2\tNV18\tNV18\t X \tNV18\t48-95\t1\t\tN/A\n"
                                            "GPU3\tNV18\tNV18\tNV18\t X \t48-95\t1\t\tN/A\n");
   const std::string yaml = import_skeleton({"", smi, "four"});
-  EXPECT_NE(yaml.find("kind: nvswitch"), std::string::npos) << yaml;
-  EXPECT_NE(yaml.find("  - id: gpu3\n    kind: gpu\n"), std::string::npos) << yaml;
-  EXPECT_NE(yaml.find("host: cpu1"), std::string::npos) << yaml;
+  EXPECT_THAT(yaml, HasSubstr("kind: nvswitch"));
+  EXPECT_THAT(yaml, HasSubstr("  - id: gpu3\n    kind: gpu\n"));
+  EXPECT_THAT(yaml, HasSubstr("host: cpu1"));
 }
 
 TEST(Import, NvidiaSmiColourCodesAreIgnored) {
@@ -676,19 +670,15 @@ TEST(Import, NvidiaSmiColourCodesAreIgnored) {
                                "\x1B[4mGPU1\x1B[0m\tNV18\t X \t0-47\t0\t\tN/A\n";
   const std::string a = import_skeleton({"", test::write_temp("plain.txt", plain), "two"});
   const std::string b = import_skeleton({"", test::write_temp("coloured.txt", coloured), "two"});
-  EXPECT_NE(a.find("  - id: gpu1\n    kind: gpu\n"), std::string::npos) << a;
+  EXPECT_THAT(a, HasSubstr("  - id: gpu1\n    kind: gpu\n"));
   // The header comment names the input file, which differs; everything after it must match.
   EXPECT_EQ(a.substr(a.find("schema_version")), b.substr(b.find("schema_version")));
 }
 
 TEST(Import, RejectsFilesThatAreNotTopologies) {
   const std::string bad = test::write_temp("bad.xml", "<html></html>");
-  try {
-    import_skeleton({bad, "", "x"});
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("no <system> element; this is not an NCCL topology dump"), std::string::npos);
-  }
+  EXPECT_THAT([&] { (void)import_skeleton({bad, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr("no <system> element; this is not an NCCL topology dump")));
 }
 
 }  // namespace

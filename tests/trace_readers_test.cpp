@@ -1,6 +1,7 @@
 // trace/ readers: linkcast CSV, nvprof SQLite (real AHEAD files), Nsight Systems SQLite (a
 // fixture built here to the documented export schema), Kineto JSON (real PyTorch profiler traces
 // recorded for this project), and the errors for bad input.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <zlib.h>
@@ -15,6 +16,7 @@ namespace linkcast::trace {
 namespace {
 
 using model::MemKind;
+using ::testing::HasSubstr;
 
 using test::error_of;
 
@@ -144,8 +146,8 @@ TEST(Nvprof, TruncatedDatabaseIsRejectedWithTheFile) {
   const std::string src = test::read_file(test::ahead("Summit_Data/Applications_Traces/minife/peak-51117-minife-h41n08-46561.nvvp"));
   const std::string cut = test::write_temp("truncated.nvvp", src.substr(0, src.size() / 3));
   const std::string err = error_of([&] { (void)read_trace(cut); });
-  EXPECT_NE(err.find(cut + ": "), std::string::npos) << err;
-  EXPECT_NE(err.find("the database is corrupt or truncated"), std::string::npos) << err;
+  EXPECT_THAT(err, HasSubstr(cut + ": "));
+  EXPECT_THAT(err, HasSubstr("the database is corrupt or truncated"));
 }
 
 TEST(SqliteTrace, ADatabaseWithoutCuptiTablesIsNotAProfile) {
@@ -293,8 +295,8 @@ TEST(Kineto, ParsesTheEventsItUnderstandsAndSkipsTheRest) {
 
 TEST(Kineto, TruncatedJsonIsRejected) {
   const std::string err = error_of([] { (void)parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
-  EXPECT_NE(err.find("cut.json: invalid JSON ("), std::string::npos) << err;
-  EXPECT_NE(err.find("the file is not a Kineto trace or is truncated"), std::string::npos) << err;
+  EXPECT_THAT(err, HasSubstr("cut.json: invalid JSON ("));
+  EXPECT_THAT(err, HasSubstr("the file is not a Kineto trace or is truncated"));
   EXPECT_EQ(error_of([] { (void)parse_kineto(R"({"schemaVersion": 1})", "other.json"); }),
             "other.json: JSON without a \"traceEvents\" list: not a PyTorch profiler / Kineto Chrome trace");
 }
@@ -303,7 +305,7 @@ TEST(Kineto, TruncatedGzipIsRejected) {
   const std::string src = test::read_file(test::source_dir() + "/tests/data/real/h100-1gpu/torch_copy_sweep.json.gz");
   const std::string cut = test::write_temp("cut.json.gz", src.substr(0, src.size() / 2));
   const std::string err = error_of([&] { (void)read_trace(cut); });
-  EXPECT_NE(err.find("the gzip file is corrupt or truncated"), std::string::npos) << err;
+  EXPECT_THAT(err, HasSubstr("the gzip file is corrupt or truncated"));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // `linkcast matrix`, `simulate` and `project` print for the same input. Screenshots go to
 // build/report-browser/ (docs/img/ with LINKCAST_UPDATE_SCREENSHOTS=1). A page for a trace of a
 // million operations must stay small and lay out in under 3 s.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +20,10 @@
 
 namespace linkcast {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
 
 namespace fs = std::filesystem;
 using test::run_linkcast;
@@ -160,18 +165,21 @@ std::size_t count_of(const std::string& text, const std::string& needle) {
 
 /// What every page must show after its script ran; returns the number of checked sums.
 std::size_t expect_rendered(const std::string& dom, bool projected) {
-  EXPECT_NE(dom.find("<html lang=\"en\" data-colour-mode=\"avg\" data-rendered=\"ok\">"), std::string::npos)
+  EXPECT_THAT(dom, HasSubstr("<html lang=\"en\" data-colour-mode=\"avg\" data-rendered=\"ok\">"))
       << "the inline script did not finish, or a chart sum did not match its table";
   const Element status = element(dom, "script-status");
-  EXPECT_EQ(status.text.rfind("Interactive: ", 0), 0u) << status.text;
-  EXPECT_EQ(status.text.find("MISMATCHED"), std::string::npos) << status.text;
+  EXPECT_THAT(status.text, StartsWith("Interactive: "));
+  EXPECT_THAT(status.text, Not(HasSubstr("MISMATCHED")));
   // Every sum the script wrote equals what linkcast wrote beside it.
   const std::size_t outputs = count_of(dom, "<output ");
   EXPECT_EQ(count_of(dom, "data-ok=\"1\""), outputs);
   EXPECT_EQ(count_of(dom, "(script did not run)"), 0u);
   for (const char* view : {"topology", "system", "objects", "code", "devices", "communicators", "simulation", "checks"})
-    EXPECT_NE(dom.find(std::string("<section id=\"view-") + view + "\" data-view="), std::string::npos) << view;
-  EXPECT_EQ(dom.find("<section id=\"view-projection\"") != std::string::npos, projected);
+    EXPECT_THAT(dom, HasSubstr(std::string("<section id=\"view-") + view + "\" data-view=")) << view;
+  if (projected)
+    EXPECT_THAT(dom, HasSubstr("<section id=\"view-projection\""));
+  else
+    EXPECT_THAT(dom, Not(HasSubstr("<section id=\"view-projection\"")));
   // The legend's lane counts (written by the script) add up to every lane drawn.
   std::size_t lanes = 0;
   for (const char* band : {"idle", "low", "medium", "high", "critical"}) {
@@ -242,9 +250,8 @@ TEST(ReportBrowser, StencilOnDgx1ProjectedOntoHgxH100) {
   const auto sj = nlohmann::json::parse(s.out);
   EXPECT_NEAR(number(element(dom.out, "sum-topology-bytes").text), links_total(sj), 1e-6 * links_total(sj));
   EXPECT_EQ(element(dom.out, "card-sim-makespan").tag, "<div class=\"card\" id=\"card-sim-makespan\">");
-  EXPECT_NE(
-      dom.out.find("<b>" + format_duration_ns(sj["makespan_s"].get<double>() * 1e9) + "</b><span>simulated makespan"),
-      std::string::npos);
+  EXPECT_THAT(dom.out, HasSubstr("<b>" + format_duration_ns(sj["makespan_s"].get<double>() * 1e9) +
+                                 "</b><span>simulated makespan"));
   // Projection: the default model's total is `linkcast project`'s for the same trace.
   const auto p = run_linkcast("project --from " + dgx1 + " --to " + hgx + " " + saved.string() + " --format json");
   ASSERT_EQ(p.exit_code, 0) << p.err;
@@ -255,14 +262,13 @@ TEST(ReportBrowser, StencilOnDgx1ProjectedOntoHgxH100) {
   }
   // Tabs: the script shows the first GPU's objects and hides the others.
   EXPECT_TRUE(element(dom.out, "objects-gpu0").found);
-  EXPECT_EQ(element(dom.out, "objects-gpu0").tag.find(" hidden"), std::string::npos)
+  EXPECT_THAT(element(dom.out, "objects-gpu0").tag, Not(HasSubstr(" hidden")))
       << element(dom.out, "objects-gpu0").tag;
-  EXPECT_NE(element(dom.out, "objects-gpu1").tag.find(" hidden=\"\""), std::string::npos)
+  EXPECT_THAT(element(dom.out, "objects-gpu1").tag, HasSubstr(" hidden=\"\""))
       << element(dom.out, "objects-gpu1").tag;
   // Hover texts are in the DOM: a heatmap cell and a lane.
-  EXPECT_NE(dom.out.find("<title>gpu3 \u2192 gpu4: 40 KiB (40960 bytes)</title>"), std::string::npos);
-  EXPECT_NE(dom.out.find("<title>gpu0 \u2192 gpu1 (gpu0-gpu1, NV1 (NVLink2)): 40 KiB of data (40960 B;"),
-            std::string::npos);
+  EXPECT_THAT(dom.out, HasSubstr("<title>gpu3 \u2192 gpu4: 40 KiB (40960 bytes)</title>"));
+  EXPECT_THAT(dom.out, HasSubstr("<title>gpu0 \u2192 gpu1 (gpu0-gpu1, NV1 (NVLink2)): 40 KiB of data (40960 B;"));
 
   const fs::path png = screenshot(page, "report-stencil-dgx1", "", 1400, 3000);
   EXPECT_EQ(png_size(png), std::make_pair(1400u, 3000u));
@@ -298,13 +304,13 @@ TEST(ReportBrowser, DataParallelOnDgx1ShowsCollectivesAndCongestedLinks) {
                                          : "critical";
     const std::string title = "<title>" + l["from"].get<std::string>() + " \u2192 " + l["to"].get<std::string>() +
                               " (" + l["link"].get<std::string>() + ",";
+    ASSERT_THAT(dom.out, HasSubstr(title));
     const std::size_t at = dom.out.find(title);
-    ASSERT_NE(at, std::string::npos) << title;
     const std::size_t tag = dom.out.rfind("<path class=\"lane\"", at);
-    EXPECT_NE(dom.out.substr(tag, at - tag).find("data-band-avg=\"" + band + "\""), std::string::npos)
+    EXPECT_THAT(dom.out.substr(tag, at - tag), HasSubstr("data-band-avg=\"" + band + "\""))
         << title << " " << u;
   }
-  EXPECT_NE(dom.out.find("<section id=\"view-communicators\""), std::string::npos);
+  EXPECT_THAT(dom.out, HasSubstr("<section id=\"view-communicators\""));
   EXPECT_TRUE(element(dom.out, "table-collectives").found);
   EXPECT_TRUE(element(dom.out, "sum-comms").found);
   const fs::path png = screenshot(page, "report-data-parallel-dgx1", "", 1400, 3000);
@@ -349,11 +355,11 @@ TEST(ReportBrowser, RecordedDdpTraceOnTheH200Machine) {
   const auto sj = nlohmann::json::parse(s.out);
   char wmape[32];
   std::snprintf(wmape, sizeof wmape, "%.1f%%", sj["stats"]["wmape_vs_measured_percent"].get<double>());
-  EXPECT_NE(dom.out.find(std::string("<b>") + wmape + "</b><span>WMAPE vs measured (400 ops)"), std::string::npos)
+  EXPECT_THAT(dom.out, HasSubstr(std::string("<b>") + wmape + "</b><span>WMAPE vs measured (400 ops)"))
       << wmape;
   // Only rank 0 is in the file: the communicator view and the checks say so.
-  EXPECT_NE(dom.out.find("no: a member missed calls"), std::string::npos);
-  EXPECT_NE(dom.out.find("<b>FAIL</b> collectives: every member recorded every call"), std::string::npos);
+  EXPECT_THAT(dom.out, HasSubstr("no: a member missed calls"));
+  EXPECT_THAT(dom.out, HasSubstr("<b>FAIL</b> collectives: every member recorded every call"));
   const fs::path png = screenshot(page, "report-ddp-h200", "", 1400, 3000);
   EXPECT_EQ(png_size(png), std::make_pair(1400u, 3000u));
 }
@@ -376,7 +382,7 @@ TEST(ReportBrowser, MillionOperationTraceStaysSmallAndFast) {
   const BrowserRun dom = dump_dom(page);
   ASSERT_EQ(dom.status, 0);
   expect_rendered(dom.out, false);
-  EXPECT_NE(dom.out.find("id=\"card-ops\"><b>999,936</b>"), std::string::npos);
+  EXPECT_THAT(dom.out, HasSubstr("id=\"card-ops\"><b>999,936</b>"));
   const double render_ms = number(element(dom.out, "render-ms").text);
   EXPECT_GT(render_ms, 0);
   EXPECT_LT(render_ms, 3000);
