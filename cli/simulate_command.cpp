@@ -31,7 +31,7 @@ std::vector<std::string> simulate_model_names() {
 }
 
 /// "0-3", "0;2;5" or "0,2,5": GPU numbers of the node.
-std::vector<int> parse_gpus(std::string text) {
+[[nodiscard]] std::vector<int> parse_gpus(std::string text) {
   std::replace(text.begin(), text.end(), ',', ';');
   return trace::parse_gpu_list(text, "--gpus");
 }

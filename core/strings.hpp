@@ -19,10 +19,10 @@ bool starts_with(std::string_view s, std::string_view prefix);
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// The candidate closest to `key` when it is close enough to be a likely typo, else "".
-std::string nearest(std::string_view key, const std::vector<std::string>& candidates);
+[[nodiscard]] std::string nearest(std::string_view key, const std::vector<std::string>& candidates);
 
 /// " (did you mean 'x'?)" or "" when nothing is close.
-std::string did_you_mean(std::string_view key, const std::vector<std::string>& candidates);
+[[nodiscard]] std::string did_you_mean(std::string_view key, const std::vector<std::string>& candidates);
 
 /// "unknown model 'x' (did you mean 'y'?); valid models: a, b": `name` is not one of `valid`
 /// names of a `what`.

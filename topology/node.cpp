@@ -2,24 +2,28 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 #include "core/error.hpp"
 #include "core/strings.hpp"
 
 namespace linkcast::topology {
 
+namespace {
+
+/// EndpointKind's names, in its order.
+constexpr auto kEndpointKindNames = std::to_array<std::string_view>({"cpu", "gpu", "pcie_switch", "nvswitch", "nic"});
+static_assert(kEndpointKindNames.size() == kEndpointKindCount, "one name per EndpointKind");
+
+}  // namespace
+
 std::string_view to_string(EndpointKind kind) {
-  switch (kind) {
-    case EndpointKind::cpu: return "cpu";
-    case EndpointKind::gpu: return "gpu";
-    case EndpointKind::pcie_switch: return "pcie_switch";
-    case EndpointKind::nvswitch: return "nvswitch";
-    case EndpointKind::nic: return "nic";
-  }
-  return "cpu";
+  const auto i = static_cast<std::size_t>(kind);
+  return i < kEndpointKindNames.size() ? kEndpointKindNames[i] : "cpu";
 }
 
 std::vector<std::string> endpoint_kind_names() {
-  return {"cpu", "gpu", "pcie_switch", "nvswitch", "nic"};
+  return {kEndpointKindNames.begin(), kEndpointKindNames.end()};
 }
 
 int Node::find(std::string_view id) const {

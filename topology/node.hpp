@@ -15,6 +15,9 @@
 namespace linkcast::topology {
 
 enum class EndpointKind : unsigned char { cpu, gpu, pcie_switch, nvswitch, nic };
+inline constexpr std::size_t kEndpointKindCount = 5;
+static_assert(kEndpointKindCount == static_cast<std::size_t>(EndpointKind::nic) + 1,
+              "kEndpointKindCount counts every EndpointKind");
 std::string_view to_string(EndpointKind kind);
 std::vector<std::string> endpoint_kind_names();
 
@@ -55,7 +58,7 @@ struct Link {
 struct Calibration {
   std::array<double, model::kCopyClassCount> one_byte_ns;
   Calibration() { one_byte_ns.fill(std::nan("")); }
-  std::optional<double> get(model::CopyClass c) const {
+  [[nodiscard]] std::optional<double> get(model::CopyClass c) const {
     const double v = one_byte_ns[static_cast<std::size_t>(c)];
     return std::isnan(v) ? std::nullopt : std::optional<double>(v);
   }
@@ -80,9 +83,9 @@ struct Node {
   std::vector<RouteOverride> routes;
 
   /// Index of the endpoint called `id`, or -1.
-  int find(std::string_view id) const;
+  [[nodiscard]] int find(std::string_view id) const;
   /// Index of the endpoint called `id`; throws InputError naming the node file and listing ids.
-  int require(std::string_view id, std::string_view context) const;
+  [[nodiscard]] int require(std::string_view id, std::string_view context) const;
   std::vector<int> gpus() const;
   std::vector<int> cpus() const;
   std::vector<std::string> endpoint_ids() const;

@@ -289,8 +289,9 @@ std::vector<std::string> unique_names(const std::vector<const Key*>& keys) {
   return out;
 }
 
-constexpr std::size_t kKinds = 5;
+constexpr std::size_t kKinds = kEndpointKindCount;
 constexpr std::size_t kLinkTypes = 9;
+static_assert(kLinkTypes == static_cast<std::size_t>(model::LinkType::generic) + 1, "kLinkTypes counts every LinkType");
 
 std::string number_text(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
@@ -335,6 +336,7 @@ namespace {
 
 constexpr std::array kSections = {Section::top,    Section::source,      Section::endpoint, Section::memory,
                                   Section::link,   Section::calibration, Section::route};
+static_assert(kSections.size() == static_cast<std::size_t>(Section::route) + 1, "kSections lists every Section");
 
 /// Index of a (section, kind or type) selection in the cache below; `which` 15 is "every key of
 /// the section".
