@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <set>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
@@ -41,9 +42,41 @@ class StudyReader : public yaml::Reader {
     return path.is_absolute() || dir_.empty() ? p : (dir_ / path).lexically_normal().string();
   }
 
+  /// Runs `check` (a loader, a parser, a lookup); an InputError it throws is reported at `node`
+  /// of the study file, its message after `what`.
+  template <class Check>
+  void check_at(const YAML::Node& node, const std::string& what, Check&& check) const {
+    try {
+      std::forward<Check>(check)();
+    } catch (const InputError& e) {
+      fail(node, fmt::format("{}: {}", what, e.what()));
+    }
+  }
+
  private:
   std::filesystem::path dir_;
 };
+
+/// Entry `i` of the list `section` (axes, traces, workloads): its name in messages ("traces[2]")
+/// and its keys, each one of `allowed`.
+struct Entry {
+  std::string what;
+  yaml::Map map;
+};
+Entry read_entry(const StudyReader& r, const YAML::Node& node, std::string_view section, std::size_t i,
+                 const std::vector<std::string>& allowed) {
+  std::string what = fmt::format("{}[{}]", section, i);
+  yaml::Map map = r.expect_map(node, what, allowed);
+  return {std::move(what), std::move(map)};
+}
+
+/// `name` of the trace or workload `what` at `node`, which no other trace or workload of the
+/// study may have (`item_names` holds those seen so far).
+void claim_item_name(const StudyReader& r, const YAML::Node& node, const std::string& what, const std::string& name,
+                     std::set<std::string>& item_names) {
+  if (!item_names.insert(name).second)
+    r.fail(node, fmt::format("{}: the name '{}' is used twice; give each trace and workload a distinct name", what, name));
+}
 
 /// The study file, parsed.
 YAML::Node read_document(const std::string& path) {
@@ -64,11 +97,7 @@ void read_header(const StudyReader& r, const yaml::Map& top, Study& s) {
   s.name = r.scalar(top, "name", "top level");
   if (top.has("description")) s.description = r.scalar(top, "description", "top level");
   s.base_file = r.resolve(r.scalar(top, "base", "top level"));
-  try {
-    s.base = topology::load_node(s.base_file);
-  } catch (const InputError& e) {
-    r.fail(*top.find("base"), fmt::format("base: {}", e.what()));
-  }
+  r.check_at(*top.find("base"), "base", [&] { s.base = topology::load_node(s.base_file); });
 }
 
 /// `models` (projection models, the first the figure of merit) and `sim_model`: each must name one.
@@ -78,22 +107,15 @@ void read_models(const StudyReader& r, const yaml::Map& top, Study& s) {
     s.models.clear();
     for (std::size_t i = 0; i < m->size(); ++i) {
       const YAML::Node entry = (*m)[i];
-      const std::string name = r.string(entry, fmt::format("models[{}]", i));
-      try {
-        (void)model::find_model(name);
-      } catch (const InputError& e) {
-        r.fail(entry, fmt::format("models[{}]: {}", i, e.what()));
-      }
+      const std::string what = fmt::format("models[{}]", i);
+      const std::string name = r.string(entry, what);
+      r.check_at(entry, what, [&] { (void)model::find_model(name); });
       s.models.push_back(name);
     }
   }
   if (top.has("sim_model")) {
     s.sim_model = r.scalar(top, "sim_model", "top level");
-    try {
-      (void)model::find_model(s.sim_model);
-    } catch (const InputError& e) {
-      r.fail(*top.find("sim_model"), fmt::format("sim_model: {}", e.what()));
-    }
+    r.check_at(*top.find("sim_model"), "sim_model", [&] { (void)model::find_model(s.sim_model); });
   }
 }
 
@@ -101,8 +123,7 @@ void read_models(const StudyReader& r, const yaml::Map& top, Study& s) {
 /// base node; `names` holds the paths seen so far.
 StudyAxis read_axis(const StudyReader& r, const YAML::Node& axis, std::size_t i, const Study& s,
                     std::set<std::string>& names) {
-  const std::string what = fmt::format("axes[{}]", i);
-  const yaml::Map m = r.expect_map(axis, what, kAxisKeys);
+  const auto [what, m] = read_entry(r, axis, "axes", i, kAxisKeys);
   StudyAxis a;
   a.line = yaml::line(axis);
   a.name = r.scalar(m, "path", what);
@@ -110,13 +131,11 @@ StudyAxis read_axis(const StudyReader& r, const YAML::Node& axis, std::size_t i,
   if (!names.insert(a.name).second) r.fail(*m.find("path"), fmt::format("{}: the same path appears twice", where));
   a.whole_node = a.name == "node";
   if (!a.whole_node) {
-    try {
+    r.check_at(*m.find("path"), where, [&] {
       a.path = topology::parse_axis_path(a.name);
       if (topology::select(s.base, a.path).empty())
         throw InputError(fmt::format("'{}' selects nothing in the base node '{}' ({})", a.name, s.base.name, s.base.file));
-    } catch (const InputError& e) {
-      r.fail(*m.find("path"), fmt::format("{}: {}", where, e.what()));
-    }
+    });
   }
   const YAML::Node* values = m.find("values");
   if (values == nullptr) r.fail(axis, fmt::format("{}: missing required key 'values'", where));
@@ -125,7 +144,7 @@ StudyAxis read_axis(const StudyReader& r, const YAML::Node& axis, std::size_t i,
     const YAML::Node value = (*values)[k];
     if (!value.IsScalar()) r.fail(value, fmt::format("{}: values[{}] must be a single value", where, k));
     const std::string& v = value.Scalar();
-    try {
+    r.check_at(value, fmt::format("{}: values[{}]", where, k), [&] {
       if (a.whole_node) {
         a.values.push_back(r.resolve(v));
         a.nodes.push_back(topology::load_node(a.values.back()));
@@ -136,9 +155,7 @@ StudyAxis read_axis(const StudyReader& r, const YAML::Node& axis, std::size_t i,
         a.values.push_back(v);
         a.labels.push_back(v);
       }
-    } catch (const InputError& e) {
-      r.fail(value, fmt::format("{}: values[{}]: {}", where, k, e.what()));
-    }
+    });
   }
   return a;
 }
@@ -152,8 +169,7 @@ void read_axes(const StudyReader& r, const YAML::Node& axes, Study& s) {
 /// Trace `i`: its file, the node it was recorded on, its endpoint map and a name unique among
 /// `item_names` (traces and workloads).
 StudyTrace read_trace(const StudyReader& r, const YAML::Node& trace, std::size_t i, std::set<std::string>& item_names) {
-  const std::string what = fmt::format("traces[{}]", i);
-  const yaml::Map m = r.expect_map(trace, what, kTraceKeys);
+  const auto [what, m] = read_entry(r, trace, "traces", i, kTraceKeys);
   StudyTrace t;
   t.line = yaml::line(trace);
   t.file = r.resolve(r.scalar(m, "file", what));
@@ -162,34 +178,21 @@ StudyTrace read_trace(const StudyReader& r, const YAML::Node& trace, std::size_t
   if (!std::filesystem::exists(t.from_file))
     r.fail(*m.find("from"), fmt::format("{}: no such node file '{}'", what, t.from_file));
   t.name = m.has("name") ? r.scalar(m, "name", what) : std::filesystem::path(t.file).filename().string();
-  if (m.has("map")) {
-    try {
-      t.map = parse_endpoint_map(r.scalar(m, "map", what));
-    } catch (const InputError& e) {
-      r.fail(*m.find("map"), fmt::format("{}: {}", what, e.what()));
-    }
-  }
-  if (!item_names.insert(t.name).second)
-    r.fail(trace, fmt::format("{}: the name '{}' is used twice; give each trace and workload a distinct name", what, t.name));
+  if (m.has("map")) r.check_at(*m.find("map"), what, [&] { t.map = parse_endpoint_map(r.scalar(m, "map", what)); });
+  claim_item_name(r, trace, what, t.name, item_names);
   return t;
 }
 
 /// Workload `i`: a synthetic workload spec and a name unique among `item_names`.
 StudyWorkload read_workload(const StudyReader& r, const YAML::Node& workload, std::size_t i,
                             std::set<std::string>& item_names) {
-  const std::string what = fmt::format("workloads[{}]", i);
-  const yaml::Map m = r.expect_map(workload, what, kWorkloadKeys);
+  const auto [what, m] = read_entry(r, workload, "workloads", i, kWorkloadKeys);
   StudyWorkload w;
   w.line = yaml::line(workload);
   w.spec = r.scalar(m, "spec", what);
-  try {
-    (void)synthetic::parse_workload_spec(w.spec);
-  } catch (const InputError& e) {
-    r.fail(*m.find("spec"), fmt::format("{}: {}", what, e.what()));
-  }
+  r.check_at(*m.find("spec"), what, [&] { (void)synthetic::parse_workload_spec(w.spec); });
   w.name = m.has("name") ? r.scalar(m, "name", what) : w.spec;
-  if (!item_names.insert(w.name).second)
-    r.fail(workload, fmt::format("{}: the name '{}' is used twice; give each trace and workload a distinct name", what, w.name));
+  claim_item_name(r, workload, what, w.name, item_names);
   return w;
 }
 
