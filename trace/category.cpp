@@ -5,7 +5,8 @@ namespace linkcast::trace {
 namespace {
 constexpr auto kNames = std::to_array<std::string_view>(
     {"h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h", "access", "migrate", "memset",
-     "allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall", "sendrecv"});
+     "allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall", "sendrecv", "kernel", "runtime",
+     "annotation"});
 static_assert(kNames.size() == kCategoryCount, "one name per Category");
 constexpr auto kBuckets = std::to_array<std::string_view>(
     {"<=10 B", "10 B-1 KiB", "1-64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-256 MiB", ">256 MiB"});
@@ -37,6 +38,9 @@ Category categorize(const trace::Trace& trace, std::size_t i, bool src_host, boo
     case OpKind::alltoall: return Category::alltoall;
     case OpKind::send:
     case OpKind::recv: return Category::sendrecv;
+    case OpKind::kernel: return Category::kernel;
+    case OpKind::runtime: return Category::runtime;
+    case OpKind::annotation: return Category::annotation;
     case OpKind::copy: break;
   }
   if (src_host && dst_host) return Category::h2h;

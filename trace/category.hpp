@@ -32,9 +32,14 @@ enum class Category : std::uint8_t {
   reduce,
   alltoall,
   sendrecv,
+  kernel,      // GPU compute (OpKind::kernel)
+  runtime,     // CUDA runtime and driver calls on CPU threads
+  annotation,  // user annotations on CPU threads
 };
-inline constexpr std::size_t kCategoryCount = 17;
-static_assert(kCategoryCount == static_cast<std::size_t>(Category::sendrecv) + 1, "kCategoryCount counts every Category");
+inline constexpr std::size_t kCategoryCount = 20;
+static_assert(kCategoryCount == static_cast<std::size_t>(Category::annotation) + 1, "kCategoryCount counts every Category");
+/// The categories of data movement (everything before `kernel`).
+inline bool moves_data(Category c) { return c < Category::kernel; }
 std::string_view to_string(Category c);
 
 /// The category of operation i of the trace.

@@ -1,14 +1,17 @@
 #include "trace/kineto.hpp"
 
 #include <fmt/format.h>
-
-#include <cmath>
-#include <algorithm>
-#include <array>
-#include <map>
-#include <set>
-#include <optional>
 #include <simdjson.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
@@ -19,6 +22,140 @@ namespace linkcast::trace {
 namespace {
 
 using model::MemKind;
+
+// --- Bytes in, in blocks ------------------------------------------------------------------------
+
+/// Where the JSON text comes from: a file through zlib (which reads plain files as they are) or
+/// a string in memory.
+class Source {
+ public:
+  virtual ~Source() = default;
+  /// Appends up to `max` bytes at `to`; 0 at the end. Throws InputError when the file is corrupt.
+  virtual std::size_t read(char* to, std::size_t max) = 0;
+};
+
+class FileSource : public Source {
+ public:
+  explicit FileSource(const std::string& path) : file_(path, {.file = "trace file", .corrupt = "the gzip file"}) {}
+  std::size_t read(char* to, std::size_t max) override { return file_.read(to, max); }
+
+ private:
+  InputFile file_;
+};
+
+class StringSource : public Source {
+ public:
+  explicit StringSource(const std::string& text) : text_(text) {}
+  std::size_t read(char* to, std::size_t max) override {
+    const std::size_t n = std::min(max, text_.size() - at_);
+    std::memcpy(to, text_.data() + at_, n);
+    at_ += n;
+    return n;
+  }
+
+ private:
+  const std::string& text_;
+  std::size_t at_ = 0;
+};
+
+/// A window over the JSON text: `data()[pos() .. size())` is what has been read and not consumed.
+/// `need(n)` makes at least n bytes available (fewer only at the end of the input); the bytes
+/// after size() are always SIMDJSON_PADDING readable bytes, as simdjson requires.
+class Window {
+ public:
+  explicit Window(Source& src) : src_(src), buf_(kBlock + simdjson::SIMDJSON_PADDING) {}
+
+  const char* data() const { return buf_.data(); }
+  std::size_t pos() const { return pos_; }
+  std::size_t size() const { return end_; }
+  void advance(std::size_t n) { pos_ += n; }
+  /// Bytes consumed before the window's start, for messages.
+  std::size_t offset() const { return base_ + pos_; }
+
+  bool need(std::size_t n) {
+    if (end_ - pos_ >= n) return true;
+    if (eof_) return false;
+    // Move the unconsumed tail to the front; grow when one item is longer than a block.
+    base_ += pos_;
+    std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+    end_ -= pos_;
+    pos_ = 0;
+    while (end_ < n && !eof_) {
+      if (buf_.size() - simdjson::SIMDJSON_PADDING - end_ < kBlock / 4) {
+        if (buf_.size() > kMaxItemBytes)
+          throw InputError("one JSON item is larger than 1 GiB: not a Kineto trace event");
+        buf_.resize(buf_.size() * 2);
+      }
+      const std::size_t got = src_.read(buf_.data() + end_, buf_.size() - simdjson::SIMDJSON_PADDING - end_);
+      if (got == 0) eof_ = true;
+      end_ += got;
+    }
+    std::memset(buf_.data() + end_, ' ', simdjson::SIMDJSON_PADDING);
+    return end_ - pos_ >= n;
+  }
+
+  /// The next non-whitespace byte (0 at the end of the input), without consuming it.
+  char peek() {
+    while (true) {
+      while (pos_ < end_) {
+        const char c = buf_[pos_];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return c;
+        ++pos_;
+      }
+      if (!need(1)) return 0;
+    }
+  }
+
+  /// Length of the JSON value starting at pos() (an object, array, string or scalar), reading
+  /// more input as needed; 0 when the input ends inside it.
+  std::size_t value_length() {
+    std::size_t i = 0;
+    int depth = 0;
+    bool in_string = false;
+    while (true) {
+      if (pos_ + i >= end_ && !need(i + 1)) return 0;
+      const char* p = buf_.data() + pos_;
+      const std::size_t n = end_ - pos_;
+      for (; i < n; ++i) {
+        const char c = p[i];
+        if (in_string) {
+          if (c == '\\') {
+            ++i;  // the escaped byte (may lie past the window: the loop re-checks)
+          } else if (c == '"') {
+            in_string = false;
+            if (depth == 0) return i + 1;
+          }
+          continue;
+        }
+        switch (c) {
+          case '"': in_string = true; break;
+          case '{':
+          case '[': ++depth; break;
+          case '}':
+          case ']':
+            if (depth == 0) return i;  // a scalar ended by its container's close
+            if (--depth == 0) return i + 1;
+            break;
+          case ',':
+            if (depth == 0) return i;  // a scalar ended by a comma
+            break;
+          default: break;
+        }
+      }
+      if (eof_) return depth == 0 && !in_string ? i : 0;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kBlock = std::size_t{4} << 20;
+  static constexpr std::size_t kMaxItemBytes = std::size_t{1} << 30;
+  Source& src_;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0, end_ = 0, base_ = 0;
+  bool eof_ = false;
+};
+
+// --- Events ------------------------------------------------------------------------------------
 
 /// Bytes per element of the dtype names PyTorch writes ("Float", "BFloat16", ...).
 std::optional<int> dtype_bytes(std::string_view dtype) {
@@ -42,110 +179,283 @@ MemKind kineto_mem(std::string_view s) {
   return MemKind::unknown;
 }
 
-/// Fields of one complete event the reader uses, reused from event to event.
+/// What an event is, from its category (PyTorch 1.8 capitalised them and called runtime calls
+/// "Runtime" and CPU operators "Operator").
+enum class Cat : std::uint8_t { other, kernel, memcpy, memset, runtime, annotation, cpu_op };
+
+Cat category(std::string_view cat) {
+  if (cat == "kernel" || cat == "Kernel") return Cat::kernel;
+  if (cat == "gpu_memcpy" || cat == "Memcpy") return Cat::memcpy;
+  if (cat == "gpu_memset" || cat == "Memset") return Cat::memset;
+  if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver") return Cat::runtime;
+  if (cat == "user_annotation" || cat == "User annotation" || cat == "user annotation") return Cat::annotation;
+  if (cat == "cpu_op" || cat == "Operator") return Cat::cpu_op;
+  return Cat::other;
+}
+
+/// Fields of one event the reader uses.
 struct Event {
   std::string_view ph, cat, name;
   double ts = 0, dur = 0;
-  bool has_ts = false;
+  bool has_ts = false, has_dur = false;
+  std::int64_t pid = 0, tid = 0;
+  bool tid_is_text = false;
+  std::string_view tid_text;
   double bytes = 0, device = 0, stream = 0, from_device = -1, to_device = -1;
-  double in_nelems = 0, out_nelems = 0, group_size = 0;
+  double correlation = -1;
+  double in_nelems = -1, out_nelems = -1, group_size = 0;
   std::string_view collective, dtype, group_name;
   std::string group_ranks;  // "[0, 1]" whether written as text or as a list
+  KernelInfo kernel;
+};
+
+/// A span on a CPU thread, for the fresh-destination rule.
+struct Span {
+  double begin_us, end_us;
 };
 
 class Reader {
  public:
   Reader(Trace& trace, std::string name) : trace_(trace), name_(std::move(name)) {}
 
-  void read(simdjson::ondemand::document& doc) {
+  void read(Window& w) {
+    if (w.peek() != '{')
+      fail(w, "the file does not start with a JSON object: not a PyTorch profiler / Kineto Chrome trace");
+    w.advance(1);
     bool saw_events = false;
-    for (auto field : doc.get_object()) {
-      const std::string_view key = field.unescaped_key();
+    while (true) {
+      char c = w.peek();
+      if (c == '}') {
+        w.advance(1);
+        break;
+      }
+      if (c == ',') {
+        w.advance(1);
+        continue;
+      }
+      if (c != '"') fail(w, "expected a key in the top-level object");
+      const std::size_t klen = w.value_length();
+      if (klen < 2) fail(w, "the file ends inside a key");
+      const std::string key(w.data() + w.pos() + 1, klen - 2);
+      w.advance(klen);
+      if (w.peek() != ':') fail(w, fmt::format("expected ':' after the key \"{}\"", key));
+      w.advance(1);
       if (key == "traceEvents") {
         saw_events = true;
-        for (auto value : field.value().get_array()) event(value.get_object());
-      } else if (key == "deviceProperties") {
-        for (auto value : field.value().get_array()) device(value.get_object());
+        events(w);
+      } else {
+        other_value(w, key);
       }
     }
     if (!saw_events)
       throw InputError(fmt::format("{}: JSON without a \"traceEvents\" list: not a PyTorch profiler / "
-                                   "Kineto Chrome trace", name_));
-    std::stable_sort(ops_.begin(), ops_.end(), [](const Op& a, const Op& b) { return a.start_ns < b.start_ns; });
-    trace_.reserve(ops_.size());
-    for (const Op& op : ops_) trace_.push(op);
+                                   "Kineto Chrome trace",
+                                   name_));
+    finish();
   }
-
-  std::set<std::string> unknown_dtypes;
-  std::size_t skipped = 0;
 
  private:
-  static double number(simdjson::ondemand::value v) {
-    if (v.type() == simdjson::ondemand::json_type::string) return std::atof(std::string(v.get_string().value()).c_str());
-    return v.get_double();
+  [[noreturn]] void fail(const Window& w, const std::string& what) const {
+    throw InputError(fmt::format("{}: byte {}: {}", name_, w.offset(), what));
   }
 
-  void device(simdjson::ondemand::object obj) {
-    int id = -1;
+  void events(Window& w) {
+    if (w.peek() != '[') fail(w, "\"traceEvents\" is not a list");
+    w.advance(1);
+    while (true) {
+      const char c = w.peek();
+      if (c == ']') {
+        w.advance(1);
+        return;
+      }
+      if (c == ',') {
+        w.advance(1);
+        continue;
+      }
+      if (c == 0) fail(w, "the file ends inside \"traceEvents\"; it is truncated");
+      const std::size_t len = w.value_length();
+      if (len == 0) fail(w, "the file ends inside an event; it is truncated");
+      ++event_index_;
+      if (c == '{') parse_event(w, len);
+      w.advance(len);
+    }
+  }
+
+  /// A top-level value other than traceEvents: deviceProperties and distributedInfo are read,
+  /// the rest skipped.
+  void other_value(Window& w, const std::string& key) {
+    if (w.peek() == 0) fail(w, fmt::format("the file ends after the key \"{}\"", key));
+    const std::size_t len = w.value_length();
+    if (len == 0) fail(w, fmt::format("the file ends inside the value of \"{}\"", key));
+    if (key == "deviceProperties" || key == "distributedInfo") {
+      simdjson::dom::element doc;
+      if (const auto err = parser_.parse(w.data() + w.pos(), len, false).get(doc))
+        fail(w, fmt::format("\"{}\" is not valid JSON ({})", key, simdjson::error_message(err)));
+      if (key == "deviceProperties") {
+        simdjson::dom::array devices;
+        if (!doc.get_array().get(devices))
+          for (simdjson::dom::element d : devices) device(d);
+      } else {
+        distributed(doc);
+      }
+    }
+    w.advance(len);
+  }
+
+  /// A number written as a number or as text ("1.5"); NaN otherwise.
+  static double number(simdjson::dom::element v) {
+    double d = 0;
+    if (!v.get_double().get(d)) return d;
+    std::int64_t i = 0;
+    if (!v.get_int64().get(i)) return static_cast<double>(i);
+    std::uint64_t u = 0;
+    if (!v.get_uint64().get(u)) return static_cast<double>(u);
+    std::string_view s;
+    if (!v.get_string().get(s)) {
+      const std::string text(s);
+      char* end = nullptr;
+      d = std::strtod(text.c_str(), &end);
+      return end != text.c_str() ? d : std::nan("");
+    }
+    return std::nan("");
+  }
+
+  static std::string_view text(simdjson::dom::element v) {
+    std::string_view s;
+    return v.get_string().get(s) ? std::string_view{} : s;
+  }
+
+  int device_index(double d, std::string_view what) {
+    if (!std::isfinite(d) || d < 0 || d > kMaxDeviceIndex)
+      throw InputError(fmt::format("{}: event {}: {} {} is not a device index (0 to {})", name_, event_index_,
+                                   what, d, kMaxDeviceIndex));
+    return static_cast<int>(d);
+  }
+
+  void device(simdjson::dom::element d) {
+    simdjson::dom::object obj;
+    if (d.get_object().get(obj)) return;
+    double id = -1;
     std::string device_name;
-    for (auto field : obj) {
-      const std::string_view key = field.unescaped_key();
-      if (key == "id") id = static_cast<int>(number(field.value()));
-      else if (key == "name") device_name = std::string(field.value().get_string().value());
+    for (const auto [key, value] : obj) {
+      if (key == "id") id = number(value);
+      else if (key == "name") device_name = std::string(text(value));
     }
-    if (id < 0) return;
-    if (trace_.device_names.size() <= static_cast<std::size_t>(id)) trace_.device_names.resize(static_cast<std::size_t>(id) + 1);
-    trace_.device_names[static_cast<std::size_t>(id)] = device_name;
+    if (!std::isfinite(id) || id < 0) return;
+    const int i = device_index(id, "deviceProperties id");
+    if (trace_.device_names.size() <= static_cast<std::size_t>(i)) trace_.device_names.resize(static_cast<std::size_t>(i) + 1);
+    trace_.device_names[static_cast<std::size_t>(i)] = device_name;
   }
 
-  void event(simdjson::ondemand::object obj) {
+  void distributed(simdjson::dom::element d) {
+    simdjson::dom::object obj;
+    if (d.get_object().get(obj)) return;
+    for (const auto [key, value] : obj) {
+      const double v = key == "rank" || key == "world_size" ? number(value) : -1;
+      if (!std::isfinite(v) || v < 0 || v > 1e6) continue;
+      if (key == "rank") trace_.rank = static_cast<int>(v);
+      else if (key == "world_size") trace_.world_size = static_cast<int>(v);
+    }
+  }
+
+  void parse_event(Window& w, std::size_t len) {
+    simdjson::dom::element doc;
+    if (const auto err = parser_.parse(w.data() + w.pos(), len, false).get(doc))
+      fail(w, fmt::format("event {} is not valid JSON ({}); the file is not a Kineto trace or is corrupt",
+                          event_index_, simdjson::error_message(err)));
+    simdjson::dom::object obj;
+    if (doc.get_object().get(obj)) return;  // not an event object: skipped
     Event e;
-    for (auto field : obj) {
-      const std::string_view key = field.unescaped_key();
-      if (key == "ph") e.ph = field.value().get_string();
-      else if (key == "cat") e.cat = field.value().get_string();
-      else if (key == "name") e.name = field.value().get_string();
+    for (const auto [key, value] : obj) {
+      if (key == "ph") e.ph = text(value);
+      else if (key == "cat") e.cat = text(value);
+      else if (key == "name") e.name = text(value);
       else if (key == "ts") {
-        e.ts = number(field.value());
-        e.has_ts = true;
-      } else if (key == "dur") e.dur = number(field.value());
-      else if (key == "args") args(field.value().get_object(), e);
+        e.ts = number(value);
+        e.has_ts = std::isfinite(e.ts);
+      } else if (key == "dur") {
+        e.dur = number(value);
+        e.has_dur = std::isfinite(e.dur);
+      } else if (key == "pid") {
+        const double p = number(value);
+        e.pid = std::isfinite(p) ? static_cast<std::int64_t>(std::clamp(p, -1e15, 1e15)) : 0;
+      } else if (key == "tid") {
+        if (value.is_string()) {
+          e.tid_is_text = true;
+          e.tid_text = text(value);
+        } else {
+          const double t = number(value);
+          e.tid = std::isfinite(t) ? static_cast<std::int64_t>(std::clamp(t, -1e15, 1e15)) : 0;
+        }
+      } else if (key == "args") {
+        simdjson::dom::object a;
+        if (!value.get_object().get(a)) args(a, e);
+      }
     }
-    finish_event(e);
+    handle(e);
   }
 
-  void args(simdjson::ondemand::object obj, Event& e) {
-    for (auto field : obj) {
-      const std::string_view key = field.unescaped_key();
-      if (key == "bytes") e.bytes = number(field.value());
-      else if (key == "device") e.device = number(field.value());
-      else if (key == "stream") e.stream = number(field.value());
-      else if (key == "fromDevice") e.from_device = number(field.value());
-      else if (key == "toDevice") e.to_device = number(field.value());
-      else if (key == "Collective name") e.collective = field.value().get_string();
-      else if (key == "In msg nelems") e.in_nelems = number(field.value());
-      else if (key == "Out msg nelems") e.out_nelems = number(field.value());
-      else if (key == "Group size") e.group_size = number(field.value());
-      else if (key == "dtype") e.dtype = field.value().get_string();
-      else if (key == "Process Group Name") e.group_name = field.value().get_string();
+  void args(simdjson::dom::object obj, Event& e) {
+    for (const auto [key, value] : obj) {
+      if (key == "bytes") e.bytes = number(value);
+      else if (key == "device") e.device = number(value);
+      else if (key == "stream") e.stream = number(value);
+      else if (key == "fromDevice") e.from_device = number(value);
+      else if (key == "toDevice") e.to_device = number(value);
+      else if (key == "correlation") e.correlation = number(value);
+      else if (key == "Collective name") e.collective = text(value);
+      else if (key == "In msg nelems") e.in_nelems = number(value);
+      else if (key == "Out msg nelems") e.out_nelems = number(value);
+      else if (key == "Group size") e.group_size = number(value);
+      else if (key == "dtype") e.dtype = text(value);
+      else if (key == "Process Group Name") e.group_name = text(value);
       else if (key == "Process Group Ranks") {
-        auto v = field.value();
-        if (v.type() == simdjson::ondemand::json_type::array) {
+        simdjson::dom::array list;
+        if (!value.get_array().get(list)) {
           e.group_ranks = "[";
-          for (auto r : v.get_array()) {
+          for (simdjson::dom::element r : list) {
             if (e.group_ranks.size() > 1) e.group_ranks += ", ";
-            e.group_ranks += fmt::format("{:g}", r.get_double().value());
+            e.group_ranks += fmt::format("{:g}", number(r));
           }
           e.group_ranks += "]";
         } else {
-          e.group_ranks = std::string(v.get_string().value());
+          e.group_ranks = std::string(text(value));
         }
+      } else if (key == "grid" || key == "block") {
+        simdjson::dom::array dims;
+        if (value.get_array().get(dims)) continue;
+        std::uint64_t product = 1;
+        bool any = false;
+        for (simdjson::dom::element d : dims) {
+          const double v = number(d);
+          if (!std::isfinite(v) || v < 1 || v > 4.3e9) continue;
+          product = std::min<std::uint64_t>(product * static_cast<std::uint64_t>(v), 0xFFFFFFFFu);
+          any = true;
+        }
+        if (any) (key == "grid" ? e.kernel.grid_blocks : e.kernel.block_threads) = static_cast<std::uint32_t>(product);
+      } else if (key == "blocks per SM") {
+        const double v = number(value);
+        if (std::isfinite(v) && v >= 0 && v < 1e9) e.kernel.blocks_per_sm = static_cast<float>(v);
+      } else if (key == "registers per thread") {
+        const double v = number(value);
+        if (std::isfinite(v) && v >= 0 && v < 65536) e.kernel.registers = static_cast<std::uint16_t>(v);
+      } else if (key == "shared memory") {
+        const double v = number(value);
+        if (std::isfinite(v) && v >= 0 && v < 4.3e9) e.kernel.shared_bytes = static_cast<std::uint32_t>(v);
       }
     }
   }
 
+  /// Microseconds -> ns, refused when outside what any recording can hold (about +-104 days from
+  /// the epoch offset profilers use is far inside; 1e15 us is 31 years).
+  std::int64_t to_ns(double us, std::string_view what) const {
+    if (!std::isfinite(us) || std::fabs(us) > 1e15)
+      throw InputError(fmt::format("{}: event {}: {} {} us is not a time a profiler records", name_, event_index_,
+                                   what, us));
+    return std::llround(us * 1000.0);
+  }
+
   std::uint16_t gpu(int index) {
-    index = std::max(0, index);
     const auto i = static_cast<std::size_t>(index);
     if (i < gpu_ids_.size() && gpu_ids_[i] != kNoEndpoint) return gpu_ids_[i];
     const std::uint16_t id = trace_.endpoint(fmt::format("gpu{}", index));
@@ -154,127 +464,327 @@ class Reader {
     return id;
   }
 
-  void finish_event(const Event& e) {
+  std::uint16_t host() {
+    if (host_ == kNoEndpoint) host_ = trace_.endpoint("host");
+    return host_;
+  }
+
+  std::uint32_t thread_of(const Event& e) {
+    const std::string label =
+        e.tid_is_text ? fmt::format("{}/{}", e.pid, e.tid_text) : fmt::format("{}/{}", e.pid, e.tid);
+    return trace_.thread_names.intern(label);
+  }
+
+  void handle(const Event& e) {
     if (e.ph != "X" || !e.has_ts) return;
-    const bool memcpy = e.cat == "gpu_memcpy", memset = e.cat == "gpu_memset";
-    const bool nccl = e.cat == "kernel" && e.name.starts_with("nccl");
-    if (!memcpy && !memset && !nccl) return;
+    const Cat cat = category(e.cat);
+    if (cat == Cat::other) return;
+    if (cat == Cat::cpu_op) {
+      // ProfilerStep#N is a cpu_op in some PyTorch versions; aten::_to_copy marks fresh outputs.
+      if (starts_with(e.name, "ProfilerStep#")) annotation(e);
+      else if (e.name == "aten::_to_copy" && e.has_dur) to_copy_spans_[thread_of(e)].push_back({e.ts, e.ts + e.dur});
+      return;
+    }
+    if (cat == Cat::annotation) {
+      annotation(e);
+      return;
+    }
+    if (cat == Cat::runtime) {
+      runtime(e);
+      return;
+    }
     Op op;
-    op.start_ns = std::llround(e.ts * 1000.0);
-    op.duration_ns = std::llround(e.dur * 1000.0);
-    op.stream = static_cast<std::uint32_t>(std::max(0.0, e.stream));
-    const int device = static_cast<int>(e.device);
-    if (memcpy) {
-      // "Memcpy HtoD (Pinned -> Device)"
-      const std::string_view n = e.name;
-      const std::size_t open = n.find('('), arrow = n.find("->"), close = n.find(')');
-      if (open != std::string_view::npos && arrow != std::string_view::npos && close != std::string_view::npos) {
-        op.src_mem = kineto_mem(n.substr(open + 1, arrow - open - 1));
-        op.dst_mem = kineto_mem(n.substr(arrow + 2, close - arrow - 2));
-      }
-      op.bytes = static_cast<std::uint64_t>(std::max(0.0, e.bytes));
-      if (host_ == kNoEndpoint) host_ = trace_.endpoint("host");
-      if (n.find("HtoD") != std::string_view::npos) { op.src = host_; op.dst = gpu(device); }
-      else if (n.find("DtoH") != std::string_view::npos) { op.src = gpu(device); op.dst = host_; }
-      else if (n.find("PtoP") != std::string_view::npos) {
-        op.src = gpu(e.from_device >= 0 ? static_cast<int>(e.from_device) : device);
-        op.dst = gpu(e.to_device >= 0 ? static_cast<int>(e.to_device) : device);
-      } else if (n.find("DtoD") != std::string_view::npos) { op.src = op.dst = gpu(device); }
-      else if (n.find("HtoH") != std::string_view::npos) { op.src = op.dst = host_; }
-      else { ++skipped; return; }
-      op.kind = OpKind::copy;
-      ops_.push_back(op);
-    } else if (memset) {
+    op.start_ns = to_ns(e.ts, "ts");
+    op.duration_ns = e.has_dur ? std::max<std::int64_t>(0, to_ns(e.dur, "dur")) : 0;
+    if (!std::isfinite(e.stream) || e.stream < 0 || e.stream > 4.29e9)
+      throw InputError(fmt::format("{}: event {}: stream {} is not a stream id", name_, event_index_, e.stream));
+    op.stream = static_cast<std::uint32_t>(e.stream);
+    const int device = device_index(e.device, "device");
+    const std::size_t record = ops_.size();
+    if (cat == Cat::memcpy) {
+      if (!memcpy(op, device, e)) return;
+    } else if (cat == Cat::memset) {
       op.kind = OpKind::memset;
       op.src = op.dst = gpu(device);
       op.src_mem = op.dst_mem = MemKind::device;
-      op.bytes = static_cast<std::uint64_t>(std::max(0.0, e.bytes));
+      op.bytes = bytes_of(e.bytes);
       ops_.push_back(op);
+    } else if (starts_with(e.name, "nccl")) {
+      if (!collective(op, device, e)) return;
     } else {
-      collective(op, device, e);
+      op.kind = OpKind::kernel;
+      op.src = op.dst = gpu(device);
+      op.src_mem = op.dst_mem = MemKind::device;
+      op.name = trace_.op_names.intern(e.name);
+      ops_.push_back(op);
     }
+    if (e.kernel.grid_blocks || e.kernel.block_threads || e.kernel.blocks_per_sm > 0)
+      ops_.back().kernel = trace_.add_kernel_info(e.kernel);
+    if (e.correlation >= 0 && std::isfinite(e.correlation)) gpu_correlation_.push_back({record, key(e)});
   }
 
-  void collective(Op& op, int device, const Event& e) {
+  static std::uint64_t bytes_of(double b) {
+    if (!std::isfinite(b) || b <= 0) return 0;
+    return b >= 1.8e19 ? std::uint64_t{0} - 1 : static_cast<std::uint64_t>(b);
+  }
+
+  /// (process, correlation id): correlation ids are unique within one profiled process.
+  std::uint64_t key(const Event& e) const {
+    return (static_cast<std::uint64_t>(e.pid) << 40) ^ static_cast<std::uint64_t>(std::llround(e.correlation));
+  }
+
+  void annotation(const Event& e) {
+    Op op;
+    op.kind = OpKind::annotation;
+    op.src = op.dst = host();
+    op.start_ns = to_ns(e.ts, "ts");
+    op.duration_ns = e.has_dur ? std::max<std::int64_t>(0, to_ns(e.dur, "dur")) : 0;
+    op.name = trace_.op_names.intern(e.name);
+    op.thread = thread_of(e);
+    ops_.push_back(op);
+  }
+
+  void runtime(const Event& e) {
+    Op op;
+    op.kind = OpKind::runtime;
+    op.src = op.dst = host();
+    op.start_ns = to_ns(e.ts, "ts");
+    op.duration_ns = e.has_dur ? std::max<std::int64_t>(0, to_ns(e.dur, "dur")) : 0;
+    op.name = trace_.op_names.intern(e.name);
+    op.thread = thread_of(e);
+    if (e.correlation >= 0 && std::isfinite(e.correlation)) runtime_by_correlation_.emplace(key(e), ops_.size());
+    ops_.push_back(op);
+  }
+
+  bool memcpy(Op& op, int device, const Event& e) {
+    // "Memcpy HtoD (Pinned -> Device)"
+    const std::string_view n = e.name;
+    const std::size_t open = n.find('('), arrow = n.find("->"), close = n.find(')');
+    if (open != std::string_view::npos && arrow != std::string_view::npos && close != std::string_view::npos &&
+        open < arrow && arrow < close) {
+      op.src_mem = kineto_mem(n.substr(open + 1, arrow - open - 1));
+      op.dst_mem = kineto_mem(n.substr(arrow + 2, close - arrow - 2));
+    }
+    op.bytes = bytes_of(e.bytes);
+    if (n.find("HtoD") != std::string_view::npos) {
+      op.src = host();
+      op.dst = gpu(device);
+    } else if (n.find("DtoH") != std::string_view::npos) {
+      op.src = gpu(device);
+      op.dst = host();
+    } else if (n.find("PtoP") != std::string_view::npos) {
+      op.src = gpu(e.from_device >= 0 ? device_index(e.from_device, "fromDevice") : device);
+      op.dst = gpu(e.to_device >= 0 ? device_index(e.to_device, "toDevice") : device);
+    } else if (n.find("DtoD") != std::string_view::npos) {
+      op.src = op.dst = gpu(device);
+    } else if (n.find("HtoH") != std::string_view::npos) {
+      op.src = op.dst = host();
+    } else {
+      ++skipped_;
+      return false;
+    }
+    op.kind = OpKind::copy;
+    op.issuer = kNoEndpoint;
+    ops_.push_back(op);
+    return true;
+  }
+
+  bool collective(Op& op, int device, const Event& e) {
     const std::string cname = to_lower(e.collective);
     const std::string lname = to_lower(e.name);
-    auto has = [&](const char* s) { return cname.find(s) != std::string::npos || (cname.empty() && lname.find(s) != std::string::npos); };
+    auto has = [&](const char* s) {
+      return cname.find(s) != std::string::npos || (cname.empty() && lname.find(s) != std::string::npos);
+    };
     bool use_out = false;
-    if (has("allgather") || has("all_gather")) { op.kind = OpKind::allgather; use_out = true; }
-    else if (has("reducescatter") || has("reduce_scatter")) op.kind = OpKind::reducescatter;
+    if (has("allgather") || has("all_gather")) {
+      op.kind = OpKind::allgather;
+      use_out = true;
+    } else if (has("reducescatter") || has("reduce_scatter")) op.kind = OpKind::reducescatter;
     else if (has("allreduce") || has("all_reduce")) op.kind = OpKind::allreduce;
     else if (has("alltoall") || has("all_to_all")) op.kind = OpKind::alltoall;
     else if (has("broadcast")) op.kind = OpKind::broadcast;
     else if (has("reduce")) op.kind = OpKind::reduce;
+    else if (has("sendrecv") || (has("send") && has("recv"))) op.kind = OpKind::send;
     else if (has("send")) op.kind = OpKind::send;
     else if (has("recv")) op.kind = OpKind::recv;
-    else { ++skipped; return; }
+    else {
+      // An NCCL kernel of a kind linkcast does not model: kept as a kernel (its time counts).
+      op.kind = OpKind::kernel;
+      op.src = op.dst = gpu(device);
+      op.name = trace_.op_names.intern(e.name);
+      ops_.push_back(op);
+      return true;
+    }
+    op.name = trace_.op_names.intern(e.name);
     const auto size = dtype_bytes(e.dtype);
-    if (!size && !e.dtype.empty()) unknown_dtypes.insert(std::string(e.dtype));
+    if (!size && !e.dtype.empty()) unknown_dtypes_.insert(std::string(e.dtype));
     const double nelems = use_out ? e.out_nelems : e.in_nelems;
-    op.bytes = static_cast<std::uint64_t>(std::max(0.0, nelems) * size.value_or(1));
+    if (!std::isfinite(nelems) || nelems < 0) ++unsized_collectives_;
+    op.bytes = bytes_of(std::max(0.0, std::isfinite(nelems) ? nelems : 0.0) * size.value_or(1));
     op.src = op.dst = gpu(device);
     op.src_mem = op.dst_mem = MemKind::device;
-    // Ranks of the group -> GPUs (one GPU per rank on one node).
+    // The group's ranks as the recording names them (ranks, not GPU indices: a rank's GPU is the
+    // device its own trace records; one rank's trace alone places rank r on GPU r).
     std::vector<std::uint16_t> members;
     std::string ranks = e.group_ranks;
-    for (char& c : ranks) if (c == '[' || c == ']') c = ' ';
+    for (char& c : ranks)
+      if (c == '[' || c == ']') c = ' ';
     for (std::string_view r : split(ranks, ',')) {
       r = trim(r);
-      if (!r.empty()) members.push_back(gpu(std::atoi(std::string(r).c_str())));
+      if (r.empty()) continue;
+      const double v = std::strtod(std::string(r).c_str(), nullptr);
+      if (!std::isfinite(v) || v < 0 || v > kMaxDeviceIndex)
+        throw InputError(fmt::format("{}: event {}: rank '{}' in \"Process Group Ranks\" is not a rank (0 to {})",
+                                     name_, event_index_, r, kMaxDeviceIndex));
+      members.push_back(gpu(static_cast<int>(v)));
     }
-    if (members.empty())
-      for (int i = 0; i < std::max(1, static_cast<int>(e.group_size)); ++i) members.push_back(gpu(i));
+    if (members.empty()) {
+      const double g = std::isfinite(e.group_size) ? e.group_size : 0;
+      if (g > kMaxDeviceIndex + 1)
+        throw InputError(fmt::format("{}: event {}: \"Group size\" {} is more ranks than linkcast places on a node "
+                                     "(at most {})",
+                                     name_, event_index_, g, kMaxDeviceIndex + 1));
+      if (g >= 2) {
+        for (int i = 0; i < static_cast<int>(g); ++i) members.push_back(gpu(i));
+      } else {
+        ++ungrouped_collectives_;
+      }
+    }
+    if (op.kind == OpKind::send || op.kind == OpKind::recv) {
+      // Point-to-point kernels record no peer: kept as GPU work of their duration.
+      op.kind = OpKind::kernel;
+      ops_.push_back(op);
+      ++p2p_kernels_;
+      return true;
+    }
+    if (members.size() < 2) {
+      // Without its members a collective cannot be modelled: kept as a kernel of its duration.
+      op.kind = OpKind::kernel;
+      ops_.push_back(op);
+      return true;
+    }
     op.group = trace_.add_group(members);
     op.comm = trace_.comms.intern(e.group_name.empty() ? std::string("default_pg") : "pg:" + std::string(e.group_name));
     ops_.push_back(op);
+    return true;
+  }
+
+  void finish() {
+    link_launches();
+    mark_fresh_destinations();
+    // Operations in start order (launch indices follow the permutation).
+    std::vector<std::uint32_t> order(ops_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return ops_[a].start_ns < ops_[b].start_ns; });
+    std::vector<std::uint32_t> position(ops_.size());
+    for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<std::uint32_t>(k);
+    trace_.reserve(ops_.size());
+    for (std::uint32_t i : order) {
+      Op op = ops_[i];
+      if (op.launch != kNoIndex) op.launch = position[op.launch];
+      trace_.push(op);
+    }
+    ops_.clear();
+    ops_.shrink_to_fit();
+    warn();
+  }
+
+  void link_launches() {
+    for (const auto& [record, k] : gpu_correlation_) {
+      const auto it = runtime_by_correlation_.find(k);
+      if (it != runtime_by_correlation_.end()) ops_[record].launch = static_cast<std::uint32_t>(it->second);
+    }
+  }
+
+  /// A pageable copy whose launching call ran inside aten::_to_copy on the same thread writes
+  /// into the tensor that operator allocated.
+  void mark_fresh_destinations() {
+    for (auto& [thread, spans] : to_copy_spans_)
+      std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.begin_us < b.begin_us; });
+    for (Op& op : ops_) {
+      if (op.kind != OpKind::copy || op.launch == kNoIndex) continue;
+      const bool pageable_dst = op.dst_mem == MemKind::pageable || (op.dst == host_ && op.dst_mem == MemKind::unknown);
+      if (!pageable_dst) continue;
+      const Op& call = ops_[op.launch];
+      const auto it = to_copy_spans_.find(call.thread);
+      if (it == to_copy_spans_.end()) continue;
+      const double t = static_cast<double>(call.start_ns) / 1000.0;
+      const auto& spans = it->second;
+      auto s = std::upper_bound(spans.begin(), spans.end(), t, [](double v, const Span& sp) { return v < sp.begin_us; });
+      // The innermost enclosing span starts at or before t; spans of one thread nest.
+      while (s != spans.begin()) {
+        --s;
+        if (s->end_us >= t) {
+          op.flags |= kFreshDestination;
+          break;
+        }
+        if (t - s->begin_us > 60e6) break;  // no operator runs a minute
+      }
+    }
+  }
+
+  void warn() {
+    if (skipped_ > 0)
+      trace_.warnings.push_back(fmt::format("{}: skipped {} copy events of unrecognised kind", name_, skipped_));
+    for (const std::string& d : unknown_dtypes_)
+      trace_.warnings.push_back(fmt::format("{}: unknown dtype '{}' in NCCL events; counted 1 byte per element", name_, d));
+    if (unsized_collectives_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL kernels carry no message size (recorded without record_shapes=True, or by a PyTorch older "
+          "than 1.13): their bytes are 0 and only their recorded durations count",
+          name_, unsized_collectives_));
+    if (ungrouped_collectives_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL collectives carry neither \"Process Group Ranks\" nor \"Group size\": kept as kernels of their "
+          "recorded duration (their transfers cannot be modelled)",
+          name_, ungrouped_collectives_));
+    if (p2p_kernels_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL send/recv kernels name no peer: kept as kernels of their recorded duration", name_, p2p_kernels_));
+    bool gpu_work = false;
+    for (std::size_t i = 0; i < trace_.size() && !gpu_work; ++i) gpu_work = runs_on_gpu(trace_.kinds()[i]);
+    if (!gpu_work)
+      trace_.warnings.push_back(fmt::format(
+          "{}: no GPU activity (kernels, copies, memsets) in this trace: record with "
+          "torch.profiler.profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])",
+          name_));
   }
 
   Trace& trace_;
   std::string name_;
+  simdjson::dom::parser parser_;
+  std::size_t event_index_ = 0;
   std::vector<Op> ops_;
   std::vector<std::uint16_t> gpu_ids_;
   std::uint16_t host_ = kNoEndpoint;
+  std::vector<std::pair<std::size_t, std::uint64_t>> gpu_correlation_;
+  std::unordered_map<std::uint64_t, std::size_t> runtime_by_correlation_;
+  std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
+  std::set<std::string> unknown_dtypes_;
+  std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0;
 };
 
-}  // namespace
-
-Trace read_kineto(const std::string& path) {
-  std::string text = InputFile(path, {.file = "trace file"}).read_all();
-  // Spare capacity for the JSON parser's padding, so it can read in place.
-  text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
-  return parse_kineto(text, path);
-}
-
-Trace parse_kineto(const std::string& text, const std::string& name) {
+Trace read_from(Source& source, const std::string& name) {
   Trace trace;
   trace.format = "kineto";
   trace.source_file = name;
   Reader reader(trace, name);
-  // simdjson reads SIMDJSON_PADDING bytes past the end: use the string's own spare capacity
-  // when it has it (read_kineto leaves it), else a padded copy.
-  std::optional<simdjson::padded_string> copy;
-  simdjson::padded_string_view view;
-  if (text.capacity() >= text.size() + simdjson::SIMDJSON_PADDING) {
-    view = simdjson::padded_string_view(text.data(), text.size(), text.capacity());
-  } else {
-    copy.emplace(text);
-    view = *copy;
-  }
-  simdjson::ondemand::parser parser;
-  simdjson::ondemand::document doc;
-  try {
-    doc = parser.iterate(view);
-    reader.read(doc);
-  } catch (const simdjson::simdjson_error& e) {
-    throw InputError(
-        fmt::format("{}: invalid JSON ({}); the file is not a Kineto trace or is truncated", name, e.what()));
-  }
-  if (reader.skipped > 0)
-    trace.warnings.push_back(fmt::format("{}: skipped {} copy or NCCL events of unrecognised kind", name, reader.skipped));
-  for (const std::string& d : reader.unknown_dtypes)
-    trace.warnings.push_back(fmt::format("{}: unknown dtype '{}' in NCCL events; counted 1 byte per element", name, d));
+  Window window(source);
+  reader.read(window);
   return trace;
+}
+
+}  // namespace
+
+Trace read_kineto(const std::string& path) {
+  FileSource source(path);
+  return read_from(source, path);
+}
+
+Trace parse_kineto(const std::string& text, const std::string& name) {
+  StringSource source(text);
+  return read_from(source, name);
 }
 
 }  // namespace linkcast::trace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 
@@ -16,58 +17,87 @@ namespace linkcast::trace {
 
 namespace {
 
-std::string head(const std::string& path, std::size_t n) {
+/// The first `n` bytes of the file as stored, and (for a gzip'd file) of its content.
+struct Head {
+  std::string raw;
+  std::string content;
+};
+
+Head read_head(const std::string& path, std::size_t n) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(fmt::format("{}: is a directory, not a trace file", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    if (!std::filesystem::exists(path)) throw InputError(fmt::format("{}: no such trace file", path));
+    if (!std::filesystem::exists(path, ec)) throw InputError(fmt::format("{}: no such trace file", path));
     throw InputError(fmt::format("{}: cannot read the trace file", path));
   }
-  std::string buf(n, '\0');
-  in.read(buf.data(), static_cast<std::streamsize>(n));
-  buf.resize(static_cast<std::size_t>(in.gcount()));
-  return buf;
+  Head h;
+  h.raw.assign(n, '\0');
+  in.read(h.raw.data(), static_cast<std::streamsize>(n));
+  h.raw.resize(static_cast<std::size_t>(in.gcount()));
+  h.content = h.raw;
+  const bool gzip = h.raw.size() >= 2 && static_cast<unsigned char>(h.raw[0]) == 0x1f &&
+                    static_cast<unsigned char>(h.raw[1]) == 0x8b;
+  if (gzip) h.content = InputFile(path, {.file = "trace file"}).read_all(n);
+  return h;
 }
 
-bool is_gzip(std::string_view h) {
-  return h.size() >= 2 && static_cast<unsigned char>(h[0]) == 0x1f && static_cast<unsigned char>(h[1]) == 0x8b;
+bool looks_like_json(const Head& h) {
+  const std::string_view t = trim(h.content);
+  return !t.empty() && (t.front() == '{' || t.front() == '[');
+}
+
+/// The readers, tried in order: the first whose `claims` accepts the file's head reads it.
+struct TraceReader {
+  std::string_view format;  // what detect_trace_format() says
+  bool (*claims)(const std::string& path, const Head& head);
+  Trace (*read)(const std::string& path);
+};
+
+Trace read_profiler_db(const std::string& path) {
+  const SqliteDb db(path);
+  const std::string kind = detect_profiler_db(db);
+  if (kind == "nvprof") return read_nvprof(db);
+  if (kind == "nsys") return read_nsys(db);
+  std::vector<std::string> tables(db.tables().begin(), db.tables().end());
+  if (tables.size() > 8) tables.resize(8);
+  throw InputError(fmt::format("{}: an SQLite database, but not an nvprof or Nsight Systems export "
+                               "(no CUPTI_ACTIVITY_KIND_* tables; tables: {})",
+                               path, tables.empty() ? "none" : join(tables, ", ")));
+}
+
+const std::array<TraceReader, 3> kReaders = {{
+    {"sqlite", [](const std::string&, const Head& h) { return looks_like_sqlite(h.raw); }, &read_profiler_db},
+    {"kineto", [](const std::string&, const Head& h) { return looks_like_json(h); }, &read_kineto},
+    {"csv", [](const std::string&, const Head&) { return true; }, &read_csv_trace},
+}};
+
+const TraceReader& reader_for(const std::string& path, const Head& head) {
+  for (const TraceReader& r : kReaders)
+    if (r.claims(path, head)) return r;
+  return kReaders.back();
 }
 
 }  // namespace
 
 std::string detect_trace_format(const std::string& path) {
-  const std::string h = head(path, 64);
-  if (h.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
-  if (looks_like_sqlite(h)) {
+  const Head h = read_head(path, 64);
+  if (h.raw.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
+  const TraceReader& r = reader_for(path, h);
+  if (r.format == "sqlite") {
     const SqliteDb db(path);
     const std::string kind = detect_profiler_db(db);
-    if (kind.empty()) {
-      std::vector<std::string> tables(db.tables().begin(), db.tables().end());
-      if (tables.size() > 8) tables.resize(8);
-      throw InputError(fmt::format("{}: an SQLite database, but not an nvprof or Nsight Systems export "
-                                   "(no CUPTI_ACTIVITY_KIND_MEMCPY; tables: {})",
-                                   path, tables.empty() ? "none" : join(tables, ", ")));
-    }
+    if (kind.empty()) (void)read_profiler_db(path);  // throws the message naming the tables
     return kind;
   }
-  const std::string_view t = trim(h);
-  if (is_gzip(h)) {
-    // Look inside: Kineto JSON and linkcast CSV are both shipped gzip'd.
-    const std::string inner = InputFile(path, {.file = "trace file"}).read_all(64);
-    const std::string_view it = trim(inner);
-    return !it.empty() && (it.front() == '{' || it.front() == '[') ? "kineto" : "csv";
-  }
-  if (!t.empty() && (t.front() == '{' || t.front() == '[')) return "kineto";
-  return "csv";
+  return std::string(r.format);
 }
 
 Trace read_trace(const std::string& path) {
-  const std::string format = detect_trace_format(path);
-  if (format == "nvprof" || format == "nsys") {
-    const SqliteDb db(path);
-    return format == "nvprof" ? read_nvprof(db) : read_nsys(db);
-  }
-  if (format == "kineto") return read_kineto(path);
-  return read_csv_trace(path);  // plain or gzip'd
+  const Head h = read_head(path, 64);
+  if (h.raw.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
+  return reader_for(path, h).read(path);
 }
 
 }  // namespace linkcast::trace

@@ -17,7 +17,7 @@ constexpr double kWarpRequestBytes = 128.0;
 
 constexpr auto kOpKindNames = std::to_array<std::string_view>(
     {"copy", "access", "migrate", "memset", "allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall",
-     "send", "recv"});
+     "send", "recv", "kernel", "runtime", "annotation"});
 static_assert(kOpKindNames.size() == kOpKindCount, "one name per OpKind");
 }
 
@@ -99,6 +99,17 @@ void Trace::reserve(std::size_t n) {
   comm_.reserve(n);
   group_.reserve(n);
   root_.reserve(n);
+  name_.reserve(n);
+  thread_.reserve(n);
+  launch_.reserve(n);
+  kernel_.reserve(n);
+  flags_.reserve(n);
+}
+
+std::uint32_t Trace::add_kernel_info(const KernelInfo& info) {
+  if (kernels_.size() >= kNoIndex) throw InputError("trace has more kernel records than linkcast can index");
+  kernels_.push_back(info);
+  return static_cast<std::uint32_t>(kernels_.size() - 1);
 }
 
 void Trace::push(const Op& op) {
@@ -117,6 +128,12 @@ void Trace::push(const Op& op) {
   comm_.push_back(op.comm);
   group_.push_back(op.group);
   root_.push_back(op.root);
+  name_.push_back(op.name);
+  thread_.push_back(op.thread);
+  launch_.push_back(op.launch);
+  kernel_.push_back(op.kernel);
+  flags_.push_back(op.flags);
+  if (!moves_data(op.kind)) ++application_ops_;
 }
 
 model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable) {
@@ -150,14 +167,19 @@ Op Trace::op(std::size_t i) const {
   o.comm = comm_[i];
   o.group = group_[i];
   o.root = root_[i];
+  o.name = name_[i];
+  o.thread = thread_[i];
+  o.launch = launch_[i];
+  o.kernel = kernel_[i];
+  o.flags = flags_[i];
   return o;
 }
 
 std::size_t Trace::memory_bytes() const {
   const std::size_t per_op = sizeof(OpKind) + 3 * sizeof(std::uint16_t) + 2 * sizeof(model::MemKind) +
                              sizeof(std::uint64_t) + 2 * sizeof(std::int64_t) + 5 * sizeof(std::uint32_t) +
-                             sizeof(std::int16_t);
-  return kind_.capacity() * per_op;
+                             sizeof(std::int16_t) + 4 * sizeof(std::uint32_t) + sizeof(std::uint8_t);
+  return kind_.capacity() * per_op + kernels_.capacity() * sizeof(KernelInfo);
 }
 
 std::string Trace::describe_record(std::size_t i) const {

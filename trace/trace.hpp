@@ -2,8 +2,14 @@
 // synthetic backend): a columnar table of operations plus string tables for the endpoint names,
 // data objects, source lines and communicators the operations refer to by id.
 //
-// Per operation it stores ~56 bytes: kind, src/dst/issuer endpoint ids, two memory kinds, bytes,
-// start and duration, stream, object/line/comm/group ids and a root.
+// Per operation it stores ~73 bytes: kind, src/dst/issuer endpoint ids, two memory kinds, bytes,
+// start and duration, stream, object/line/comm/group ids, a root, a name, a CPU thread, the
+// operation that launched it, flags and an index into the kernel table.
+//
+// A trace holds what moves data (copies, accesses, migrations, memsets, collectives, send/recv)
+// and, where the recording has them, the rest of the application: GPU kernels, CUDA runtime and
+// driver calls on CPU threads, and user annotations (ProfilerStep#N, record_function). Consumers
+// that only see data movement skip the others (moves_data()).
 //
 // Conventions every reader, the synthetic backend and every consumer follow:
 //  - copy/migrate/send/recv: data moves from src to dst.
@@ -42,13 +48,24 @@ enum class OpKind : std::uint8_t {
   alltoall,
   send,
   recv,
+  kernel,      // a GPU kernel that is not a collective: src = dst = its GPU
+  runtime,     // a CUDA runtime or driver call on a CPU thread: src = dst = the host
+  annotation,  // a user annotation span on a CPU thread (ProfilerStep#N, record_function)
 };
-inline constexpr std::size_t kOpKindCount = 12;
-static_assert(kOpKindCount == static_cast<std::size_t>(OpKind::recv) + 1, "kOpKindCount counts every OpKind");
+inline constexpr std::size_t kOpKindCount = 15;
+static_assert(kOpKindCount == static_cast<std::size_t>(OpKind::annotation) + 1, "kOpKindCount counts every OpKind");
 std::string_view to_string(OpKind kind);
 [[nodiscard]] std::optional<OpKind> parse_op_kind(std::string_view name);
 std::vector<std::string> op_kind_names();
 bool is_collective(OpKind kind);
+/// Copies, accesses, migrations, memsets, collectives, send and recv: what the communication
+/// views, the projection of transfers and the link model see.
+inline bool moves_data(OpKind kind) { return kind < OpKind::kernel; }
+/// Work that runs on a GPU stream: everything that moves data or computes (not runtime calls
+/// and annotations, which run on CPU threads).
+inline bool runs_on_gpu(OpKind kind) { return kind <= OpKind::kernel; }
+/// Runtime calls and annotations.
+inline bool runs_on_cpu(OpKind kind) { return kind == OpKind::runtime || kind == OpKind::annotation; }
 
 /// Interned strings; id 0 is the empty string ("none").
 class StringTable {
@@ -66,6 +83,24 @@ class StringTable {
 
 inline constexpr std::uint16_t kNoEndpoint = 0xFFFF;
 inline constexpr std::int64_t kUnknownTime = -1;
+/// No launching operation / no kernel record.
+inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFF;
+
+/// Op::flags bits.
+enum OpFlag : std::uint8_t {
+  /// The destination was allocated for this copy (a new tensor: PyTorch's `.to()`, `.cpu()`):
+  /// pageable destinations then fault their pages in during the copy.
+  kFreshDestination = 1,
+};
+
+/// What a profiler recorded about a kernel's launch (Kineto's args; nsys' CUPTI_ACTIVITY_KIND_KERNEL).
+struct KernelInfo {
+  std::uint32_t grid_blocks = 0;    // blocks in the grid (x * y * z); 0 unknown
+  std::uint32_t block_threads = 0;  // threads per block (x * y * z); 0 unknown
+  float blocks_per_sm = 0;          // grid blocks / SMs, as Kineto reports it; 0 unknown
+  std::uint16_t registers = 0;      // registers per thread; 0 unknown
+  std::uint32_t shared_bytes = 0;   // shared memory per block
+};
 
 /// One row, by value: what builders push and what op(i) returns.
 struct Op {
@@ -84,6 +119,13 @@ struct Op {
   std::uint32_t comm = 0;
   std::uint32_t group = 0;   // Trace::group id, 0 = none
   std::int16_t root = -1;    // collective root rank within the group, -1 = none
+  std::uint32_t name = 0;    // Trace::op_names id: kernel, API or annotation name; 0 = none
+  std::uint32_t thread = 0;  // Trace::thread_names id of a CPU-side operation's thread; 0 = none
+  /// GPU work: the record of the runtime call that launched it (kNoIndex: unknown).
+  std::uint32_t launch = kNoIndex;
+  std::uint8_t flags = 0;    // OpFlag bits
+  /// Kernels (and collectives): index into Trace::kernel_info(), kNoIndex when not recorded.
+  std::uint32_t kernel = kNoIndex;
 };
 
 /// The communicator of a collective or a send/recv: its recorded name together with its member
@@ -117,6 +159,11 @@ class Trace {
   const std::vector<std::uint16_t>& group(std::uint32_t id) const { return groups_[id]; }
   std::size_t group_count() const { return groups_.size(); }
 
+  /// Launch parameters of kernels; an Op refers to one by Op::kernel.
+  std::uint32_t add_kernel_info(const KernelInfo& info);
+  const KernelInfo& kernel_info(std::uint32_t index) const { return kernels_[index]; }
+  std::size_t kernel_info_count() const { return kernels_.size(); }
+
   void reserve(std::size_t n);
   void push(const Op& op);
   Op op(std::size_t i) const;
@@ -132,15 +179,31 @@ class Trace {
   const std::vector<std::int64_t>& durations() const { return duration_; }
   const std::vector<model::MemKind>& src_mems() const { return src_mem_; }
   const std::vector<model::MemKind>& dst_mems() const { return dst_mem_; }
+  const std::vector<std::uint32_t>& streams() const { return stream_; }
+  const std::vector<std::uint32_t>& names() const { return name_; }
+  const std::vector<std::uint32_t>& threads() const { return thread_; }
+  const std::vector<std::uint32_t>& launches() const { return launch_; }
+  const std::vector<std::uint8_t>& flags() const { return flags_; }
 
   StringTable objects;
   StringTable lines;
   StringTable comms;
+  /// Names of kernels, runtime calls and annotations (Op::name).
+  StringTable op_names;
+  /// CPU threads, "<process>/<thread>" as the profiler numbered them (Op::thread).
+  StringTable thread_names;
+  /// Whether any operation is GPU compute, a runtime call or an annotation: the recording holds
+  /// the whole application, not only its data movement.
+  bool has_application() const { return application_ops_ > 0; }
 
   // Metadata about where the trace came from.
   std::string source_file;
   std::string format;                     // "nvprof", "nsys", "kineto", "csv", "synthetic"
   std::vector<std::string> device_names;  // by GPU index where known ("Tesla V100-SXM2-16GB")
+  /// The recording process's rank in its job and the job's size, where the profiler says
+  /// (Kineto's distributedInfo); -1 and 0 when unknown.
+  int rank = -1;
+  int world_size = 0;
   /// Things the reader skipped or guessed, shown to the user on standard error.
   std::vector<std::string> warnings;
   /// For line-oriented formats: the file line of record 0 (record i is on line offset + i);
@@ -164,6 +227,10 @@ class Trace {
   std::vector<std::int64_t> start_, duration_;
   std::vector<std::uint32_t> stream_, object_, line_, comm_, group_;
   std::vector<std::int16_t> root_;
+  std::vector<std::uint32_t> name_, thread_, launch_, kernel_;
+  std::vector<std::uint8_t> flags_;
+  std::vector<KernelInfo> kernels_;
+  std::size_t application_ops_ = 0;
 };
 
 /// "gpu3" -> 3, "cpu1" -> 1; -1 for other names.
