@@ -3,6 +3,7 @@
 #include "core/output.hpp"
 #include "projection/calibrate.hpp"
 #include "trace/reader.hpp"
+#include "trace/select.hpp"
 
 namespace linkcast::cli {
 
@@ -19,7 +20,7 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
   cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
   cmd->callback([opt, &run]() {
     run = [opt]() {
-      const trace::Trace trace = trace::read_trace(opt->trace);
+      const trace::Trace trace = trace::data_movement(trace::read_trace(opt->trace));
       AtomicOutput out(opt->output);
       projection::render_calibration_yaml(projection::calibrate(trace), out.stream());
       out.commit();

@@ -14,6 +14,7 @@
 #include "topology/loader.hpp"
 #include "trace/csv.hpp"
 #include "trace/reader.hpp"
+#include "trace/select.hpp"
 #include "synthetic/catalog.hpp"
 
 namespace linkcast::cli {
@@ -69,7 +70,7 @@ void add_matrix_command(CLI::App& app, Runner& run) {
         trace = std::move(w.trace);
         options.collectives = w.collectives;
       } else {
-        trace = trace::read_trace(opt->trace);
+        trace = trace::data_movement(trace::read_trace(opt->trace));
       }
       if (!opt->algo.empty()) {
         options.collectives.algo = *nccl::parse_coll_algo(opt->algo);

@@ -10,6 +10,7 @@
 #include "projection/summary.hpp"
 #include "topology/loader.hpp"
 #include "trace/reader.hpp"
+#include "trace/select.hpp"
 
 namespace linkcast::cli {
 
@@ -43,9 +44,9 @@ void add_project_command(CLI::App& app, Runner& run) {
       const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
       const topology::Node from = topology::load_node(opt->from);
       const topology::Node to = topology::load_node(opt->to);
-      const trace::Trace trace = trace::read_trace(opt->trace);
+      const trace::Trace trace = trace::data_movement(trace::read_trace(opt->trace));
       std::optional<trace::Trace> actual;
-      if (!opt->actual.empty()) actual = trace::read_trace(opt->actual);
+      if (!opt->actual.empty()) actual = trace::data_movement(trace::read_trace(opt->actual));
       const projection::Projector projector(from, to, trace, map);
       std::optional<projection::MatchResult> match;
       if (actual) match = projection::match_ops(trace, projector.categories(), *actual);

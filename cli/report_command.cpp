@@ -17,6 +17,7 @@
 #include "sim/simulate.hpp"
 #include "topology/loader.hpp"
 #include "trace/reader.hpp"
+#include "trace/select.hpp"
 #include "synthetic/catalog.hpp"
 
 namespace linkcast::cli {
@@ -91,7 +92,7 @@ void load_workload(const ReportOptions& opt, const topology::Node& node, const m
     // As `linkcast simulate`: what the spec says about its collectives, else NCCL's choices.
     sim::apply_collective_config(run.collectives, w.sim_options);
   } else {
-    w.trace = trace::read_trace(opt.trace);
+    w.trace = trace::data_movement(trace::read_trace(opt.trace));
     // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them.
     w.index.emplace(w.trace);
     w.sim_options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(*w.index));

@@ -47,6 +47,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
     std::string node, trace, workload, gpus, model = "default", timeline, format = "table", output = "-";
     std::string algo, proto, solver = "maxmin";
     int bins = 20;
+    bool as_recorded = false;
   };
   auto opt = std::make_shared<Options>();
   cmd->add_option("node", opt->node, "Node description (YAML, configs/SCHEMA.md)")->required();
@@ -67,6 +68,9 @@ void add_simulate_command(CLI::App& app, Runner& run) {
   cmd->add_option("--proto", opt->proto, "NCCL protocol: LL, LL128 or Simple (default: NCCL's choice by size)");
   cmd->add_option("--solver", opt->solver, "Bandwidth-sharing solver: " + join(sim::solver_names(), ", "))
       ->capture_default_str();
+  cmd->add_flag("--as-recorded", opt->as_recorded,
+               "Replay GPU work with its recorded durations (copies and collectives not re-priced): checks what "
+               "the replay infers waited for what against the recording");
   cmd->add_option("--bins", opt->bins, "Utilisation-over-time bins per link")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->callback([opt, &run]() {
     run = [opt]() {
@@ -115,6 +119,12 @@ void add_simulate_command(CLI::App& app, Runner& run) {
         options.gpus = gpus;
         // L + O measured by the trace's own small copies where it has them.
         options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(trace));
+        if (opt->as_recorded) {
+          options.durations_ns.assign(trace.size(), std::nan(""));
+          for (std::size_t i = 0; i < trace.size(); ++i)
+            if (trace::runs_on_gpu(trace.kinds()[i]) && trace.durations()[i] >= 0)
+              options.durations_ns[i] = static_cast<double>(trace.durations()[i]);
+        }
       }
       for (const auto& w : trace.warnings) std::cerr << "linkcast: warning: " << w << "\n";
 

@@ -28,8 +28,8 @@ const std::string& ep_name(const topology::Node& node, int e) {
 /// node, or its kind.
 std::string op_class(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::size_t i) {
   const OpKind kind = trace.kinds()[i];
-  if (kind != OpKind::copy) return std::string(trace::to_string(kind));
   const OpResult& o = r.ops[i];
+  if (kind != OpKind::copy || o.src < 0 || o.dst < 0) return std::string(trace::to_string(kind));
   const auto cls = topology::path_class(node, o.src, o.dst);
   std::string name(model::to_string(cls));
   const bool pageable = trace.src_mems()[i] == model::MemKind::pageable || trace.dst_mems()[i] == model::MemKind::pageable;
@@ -38,6 +38,35 @@ std::string op_class(const topology::Node& node, const trace::Trace& trace, cons
 }
 
 double seconds(double ns) { return ns * 1e-9; }
+
+/// Signed change of `now` against `before`, "+1.2%".
+std::string change(double now, double before) {
+  return before > 0 ? fmt::format("{:+.2f}%", 100.0 * (now - before) / before) : "-";
+}
+
+/// The application replay: span and steps, recorded against replayed.
+void render_application(const ApplicationResult& a, std::ostream& out) {
+  out << fmt::format("Application replay: span {} recorded, {} replayed ({}); inferred {} launches, {} blocking "
+                     "calls, {} waits across streams, {} GPU-filling kernels or copies\n",
+                     format_duration_ns(a.recorded_span_ns), format_duration_ns(a.replayed_span_ns),
+                     change(a.replayed_span_ns, a.recorded_span_ns), a.launch_links, a.blocking_calls,
+                     a.cross_stream_waits, a.gpu_filling);
+  if (!a.steps.empty()) {
+    using A = TextTable::Align;
+    TextTable steps({"step", "recorded", "replayed", "change"}, {A::left, A::right, A::right, A::right});
+    double rec = 0, rep = 0;
+    for (const auto& s : a.steps) {
+      steps.add_row({s.name, format_duration_ns(s.recorded_ns), format_duration_ns(s.replayed_ns),
+                     change(s.replayed_ns, s.recorded_ns)});
+      rec += s.recorded_ns;
+      rep += s.replayed_ns;
+    }
+    steps.add_rule();
+    steps.add_row({"all steps", format_duration_ns(rec), format_duration_ns(rep), change(rep, rec)});
+    out << steps.render();
+  }
+  out << "\n";
+}
 
 }  // namespace
 
@@ -139,6 +168,7 @@ void render_table(const topology::Node& node, const trace::Trace& trace, const S
   out << fmt::format("node {} ({}), trace {} ({} operations), model {}, solver {}\n", node.name, node.file,
                      trace.source_file.empty() ? "-" : trace.source_file, trace.size(), r.model, r.solver);
   out << fmt::format("makespan: {}\n\n", format_duration_ns(r.makespan_ns));
+  if (r.application.replayed) render_application(r.application, out);
 
   // By class.
   struct Row {

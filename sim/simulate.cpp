@@ -14,6 +14,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "model/packet.hpp"
+#include "sim/application.hpp"
 #include "sim/engine.hpp"
 #include "sim/solver.hpp"
 #include "topology/placement.hpp"
@@ -106,6 +107,17 @@ class Simulation {
   TransferPlan plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   double fixed_cost(CopyClass cls, const Pair& p) const;
   void add_copy(std::size_t i);
+  /// GPU work whose duration is given (SimOptions::durations_ns): a flow of its bytes capped to
+  /// take that long alone, or a delay.
+  void add_given_duration(std::size_t i, double ns);
+  /// Application replay: a kernel, a runtime call, an annotation (a placeholder: replayed from
+  /// the calls inside it after the run).
+  void add_kernel(std::size_t i);
+  void add_runtime_call(std::size_t i);
+  /// Application replay: launch edges, waits across streams, blocking calls.
+  void link_application();
+  PoolId sm_pool(int gpu);
+  void collect_application(SimResult& r) const;
   void add_collectives();
   /// One collective call (the ranks' records of the k-th call on a communicator), as NCCL runs it.
   void add_call(const std::vector<std::size_t>& records, std::size_t call_index);
@@ -151,6 +163,10 @@ class Simulation {
   std::map<std::tuple<int, int, ResourceId>, RouteId> engine_routes_;
   std::map<std::pair<int, int>, PoolId> pools_;  // (GPU, direction class or -1) -> copy engines
   std::vector<TaskId> begin_, end_;  // by trace record
+  bool application_ = false;         // replaying a whole-application trace
+  Application app_;
+  std::vector<TaskId> call_start_;   // runtime call: the task whose end is the call's start
+  std::map<int, PoolId> sm_pools_;   // GPU endpoint -> its SMs
   std::vector<std::int32_t> collective_of_;
   std::vector<std::array<int, 3>> op_endpoints_;  // by trace record: issuer, src, dst
   std::vector<CollectiveResult> collectives_;
@@ -574,8 +590,32 @@ SimResult Simulation::run() {
   }
 
   // Tasks for every record.
+  application_ = trace_.has_application();
+  if (application_) {
+    app_ = infer_application(trace_);
+    call_start_.assign(n, 0);
+  }
+  const auto given = [&](std::size_t i) {
+    return i < options_.durations_ns.size() && std::isfinite(options_.durations_ns[i]) ? options_.durations_ns[i] : -1.0;
+  };
   for (std::size_t i = 0; i < n; ++i) {
     const OpKind kind = trace_.kinds()[i];
+    if (kind == OpKind::runtime) {
+      add_runtime_call(i);
+      continue;
+    }
+    if (kind == OpKind::annotation) {
+      begin_[i] = end_[i] = engine_.add_delay(0);  // replayed from its calls after the run
+      continue;
+    }
+    if (const double ns = given(i); ns >= 0) {
+      add_given_duration(i, ns);
+      continue;
+    }
+    if (kind == OpKind::kernel) {
+      add_kernel(i);
+      continue;
+    }
     if (trace::is_collective(kind)) continue;
     if (kind == OpKind::recv && matched_send[i] >= 0) {
       begin_[i] = end_[i] = engine_.add_delay(0);
@@ -592,6 +632,10 @@ SimResult Simulation::run() {
   std::map<std::pair<int, std::uint32_t>, TaskId> last_on_stream;
   for (std::size_t i = 0; i < n; ++i) {
     const trace::Op op = trace_.op(i);
+    if (trace::runs_on_cpu(op.kind)) {
+      op_endpoints_[i] = {-1, -1, -1};
+      continue;
+    }
     if (op.kind == OpKind::recv && matched_send[i] >= 0)
       engine_.depend(end_[i], end_[static_cast<std::size_t>(matched_send[i])]);
     // The stream belongs to the device that issues the operation.
@@ -608,8 +652,11 @@ SimResult Simulation::run() {
     const auto it = last_on_stream.find(key);
     if (it != last_on_stream.end()) engine_.depend(begin_[i], it->second);
     last_on_stream[key] = end_[i];
-    if (op.start_ns >= 0) engine_.set_release(begin_[i], static_cast<double>(op.start_ns - t0));
+    // Launched work follows its launch in a replay; the rest is released at its recorded time.
+    const bool launched = application_ && op.launch != trace::kNoIndex;
+    if (op.start_ns >= 0 && !launched) engine_.set_release(begin_[i], static_cast<double>(op.start_ns - t0));
   }
+  if (application_) link_application();
 
   try {
     engine_.run();
@@ -619,7 +666,130 @@ SimResult Simulation::run() {
   }
   SimResult r;
   collect(r);
+  if (application_) collect_application(r);
   return r;
+}
+
+void Simulation::add_given_duration(std::size_t i, double ns) {
+  const trace::Op op = trace_.op(i);
+  TaskId task;
+  if (trace::moves_data(op.kind) && !trace::is_collective(op.kind) && op.bytes > 0 && ns > 0) {
+    // A flow that takes `ns` alone: it still shares the links with what runs beside it.
+    const int src = resolve(op.src, op.dst, i), dst = resolve(op.dst, op.src, i);
+    const bool pageable = op.src_mem == model::MemKind::pageable || op.dst_mem == model::MemKind::pageable;
+    const model::PathClass cls = topology::path_class(node_, src, dst);
+    const model::Transfer t =
+        trace::transfer_of(op, cls, pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h));
+    TransferPlan plan = plan_transfer(src, dst, t, t.pageable, i);
+    task = engine_.add_transfer(plan.route, t.bytes, plan.weights, t.bytes / ns, 0.0);
+    ++flows_;
+    if (op.kind == OpKind::copy) {
+      const int issuer = cls == model::PathClass::h2d ? dst : src;
+      const PoolId pool = application_ && app_.fills_gpu[i] ? sm_pool(issuer) : pool_for(issuer, cls);
+      if (pool != kNoPool) engine_.set_pool(task, pool);
+    }
+    matrix_[static_cast<std::size_t>(src)][static_cast<std::size_t>(dst)] += t.bytes;
+  } else {
+    task = engine_.add_delay(std::max(0.0, ns));
+    if (application_ && app_.fills_gpu[i]) {
+      const int gpu = resolve(op.src, op.dst, i);
+      if (const PoolId pool = sm_pool(gpu); pool != kNoPool) engine_.set_pool(task, pool);
+    }
+  }
+  begin_[i] = end_[i] = task;
+}
+
+void Simulation::add_kernel(std::size_t i) {
+  const double ns = static_cast<double>(std::max<std::int64_t>(0, trace_.durations()[i]));
+  const TaskId task = engine_.add_delay(ns);
+  if (application_ && app_.fills_gpu[i]) {
+    const int gpu = resolve(trace_.srcs()[i], trace_.dsts()[i], i);
+    if (const PoolId pool = sm_pool(gpu); pool != kNoPool) engine_.set_pool(task, pool);
+  }
+  begin_[i] = end_[i] = task;
+}
+
+PoolId Simulation::sm_pool(int gpu) {
+  if (gpu < 0 || node_.endpoints[static_cast<std::size_t>(gpu)].kind != EndpointKind::gpu) return kNoPool;
+  auto it = sm_pools_.find(gpu);
+  if (it == sm_pools_.end()) it = sm_pools_.emplace(gpu, engine_.add_pool(1)).first;
+  return it->second;
+}
+
+void Simulation::add_runtime_call(std::size_t i) {
+  // The CPU time before the call, the call, and (for a blocking call) its join with the GPU
+  // work it waited for: linked to the rest by link_application().
+  const TaskId gap = engine_.add_delay(app_.gap_ns[i]);
+  const TaskId call = engine_.add_delay(app_.own_ns[i]);
+  engine_.depend(call, gap);
+  TaskId end = call;
+  if (app_.awaits[i] != trace::kNoIndex) {
+    end = engine_.add_delay(0);
+    engine_.depend(end, call);
+  }
+  call_start_[i] = gap;
+  begin_[i] = call;
+  end_[i] = end;
+}
+
+void Simulation::link_application() {
+  const std::size_t n = trace_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const OpKind kind = trace_.kinds()[i];
+    if (kind == OpKind::runtime) {
+      if (app_.chain_prev[i] != trace::kNoIndex) engine_.depend(call_start_[i], end_[app_.chain_prev[i]]);
+      else if (app_.parent[i] != trace::kNoIndex) engine_.depend(call_start_[i], call_start_[app_.parent[i]]);
+      if (const std::uint32_t w = app_.awaits[i]; w != trace::kNoIndex) {
+        const TaskId tail = engine_.add_delay(app_.tail_ns[i]);
+        engine_.depend(tail, end_[w]);
+        engine_.depend(end_[i], tail);
+      }
+      continue;
+    }
+    if (!trace::runs_on_gpu(kind)) continue;
+    if (const std::uint32_t call = trace_.launches()[i]; call != trace::kNoIndex) {
+      const TaskId launch = engine_.add_delay(app_.launch_ns[i]);
+      engine_.depend(launch, call_start_[call]);
+      engine_.depend(begin_[i], launch);
+    }
+    if (const std::uint32_t a = app_.after[i]; a != trace::kNoIndex) engine_.depend(begin_[i], end_[a]);
+  }
+}
+
+void Simulation::collect_application(SimResult& r) const {
+  ApplicationResult& a = r.application;
+  a.replayed = true;
+  a.blocking_calls = app_.blocking_calls;
+  a.cross_stream_waits = app_.cross_stream_waits;
+  a.launch_links = app_.launch_links;
+  a.gpu_filling = app_.gpu_filling;
+  const std::int64_t t0 = app_.t0_ns;
+  double recorded_end = 0;
+  for (std::size_t i = 0; i < trace_.size(); ++i)
+    if (trace_.starts()[i] >= 0)
+      recorded_end = std::max(recorded_end, static_cast<double>(trace_.starts()[i] + std::max<std::int64_t>(0, trace_.durations()[i]) - t0));
+  a.recorded_span_ns = recorded_end;
+  // Annotations move with the calls inside them, keeping their recorded margins.
+  for (const Application::Span& s : app_.spans) {
+    OpResult& o = r.ops[s.record];
+    const double start = static_cast<double>(trace_.starts()[s.record] - t0);
+    const double end = start + static_cast<double>(std::max<std::int64_t>(0, trace_.durations()[s.record]));
+    if (s.first_call == trace::kNoIndex) {
+      o.start_ns = start;
+      o.end_ns = end;
+    } else {
+      const double first = static_cast<double>(trace_.starts()[s.first_call] - t0);
+      const double last_end = static_cast<double>(trace_.starts()[s.last_call] + std::max<std::int64_t>(0, trace_.durations()[s.last_call]) - t0);
+      o.start_ns = r.ops[s.first_call].start_ns - (first - start);
+      o.end_ns = r.ops[s.last_call].end_ns + (end - last_end);
+    }
+    const std::string& name = trace_.op_names[trace_.names()[s.record]];
+    if (name.starts_with("ProfilerStep#"))
+      a.steps.push_back({name, s.record, end - start, o.end_ns - o.start_ns});
+  }
+  double replayed_end = 0;
+  for (std::size_t i = 0; i < trace_.size(); ++i) replayed_end = std::max(replayed_end, r.ops[i].end_ns);
+  a.replayed_span_ns = replayed_end;
 }
 
 void Simulation::collect(SimResult& r) {

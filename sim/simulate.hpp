@@ -16,7 +16,12 @@
 //    per-channel bandwidth ceilings and protocol wire overheads, every step a flow on the links.
 // Ordering: operations on one stream (of the device that issues them) run in trace order; a
 // known start_ns (relative to the trace's earliest) releases an operation no earlier than that;
-// different streams are independent. Copy engines: a GPU runs its copies of one direction (into
+// different streams are independent.
+// A trace of the whole application (kernels, runtime calls: trace::Trace::has_application())
+// is replayed instead through what waited for what (sim/application.hpp): CPU threads keep their
+// recorded CPU time between runtime calls, GPU work starts after the call that launched it and
+// after its stream, blocking calls end after the GPU work they waited for, kernels that fill the
+// GPU hold its SMs; only a thread's first call is released at its recorded time. Copy engines: a GPU runs its copies of one direction (into
 // it, out to the host, out to a peer, within it) one at a time, in the order they become ready,
 // as CUDA does; a node's `copy_engines: N` instead lets N copies of any direction run at once.
 #pragma once
@@ -59,6 +64,10 @@ struct SimOptions {
   int bins = 20;
   /// Keep every collective transfer (for the timeline).
   bool keep_transfers = false;
+  /// Per trace record, the duration to give GPU work instead of recording or model (a projection
+  /// onto this node); empty, or NaN for a record: kernels keep their recorded duration, copies
+  /// are priced by the model, collectives run as NCCL would.
+  std::vector<double> durations_ns;
 
   SimOptions() { fixed_ns.fill(std::nan("")); }
 };
@@ -110,8 +119,23 @@ struct LinkResult {
   std::vector<FlowNetwork::SeriesPoint> series;  // (time, cumulative wire bytes) at each change
 };
 
+/// The replay of a whole-application trace.
+struct ApplicationResult {
+  bool replayed = false;
+  double recorded_span_ns = 0;  // earliest start to latest end as recorded
+  double replayed_span_ns = 0;
+  struct Step {
+    std::string name;  // ProfilerStep#N
+    std::size_t record = 0;
+    double recorded_ns = 0, replayed_ns = 0;
+  };
+  std::vector<Step> steps;
+  std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0;
+};
+
 struct SimResult {
   double makespan_ns = 0;
+  ApplicationResult application;
   std::vector<OpResult> ops;  // by trace record
   std::vector<CollectiveResult> collectives;
   std::vector<TransferRecord> transfers;  // when keep_transfers

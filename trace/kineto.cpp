@@ -528,10 +528,9 @@ class Reader {
     return b >= 1.8e19 ? std::uint64_t{0} - 1 : static_cast<std::uint64_t>(b);
   }
 
-  /// (process, correlation id): correlation ids are unique within one profiled process.
-  std::uint64_t key(const Event& e) const {
-    return (static_cast<std::uint64_t>(e.pid) << 40) ^ static_cast<std::uint64_t>(std::llround(e.correlation));
-  }
+  /// The correlation id that links a runtime call and the GPU work it launched: unique within the
+  /// profiled process, and a Kineto file holds one process (GPU events carry the device as pid).
+  static std::uint64_t key(const Event& e) { return static_cast<std::uint64_t>(std::llround(e.correlation)); }
 
   void annotation(const Event& e) {
     Op op;

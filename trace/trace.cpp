@@ -106,6 +106,21 @@ void Trace::reserve(std::size_t n) {
   flags_.reserve(n);
 }
 
+void Trace::clear_operations() {
+  for (auto* v : {&src_, &dst_, &issuer_}) v->clear();
+  for (auto* v : {&stream_, &object_, &line_, &comm_, &group_, &name_, &thread_, &launch_, &kernel_}) v->clear();
+  kind_.clear();
+  src_mem_.clear();
+  dst_mem_.clear();
+  bytes_.clear();
+  start_.clear();
+  duration_.clear();
+  root_.clear();
+  flags_.clear();
+  kernels_.clear();
+  application_ops_ = 0;
+}
+
 std::uint32_t Trace::add_kernel_info(const KernelInfo& info) {
   if (kernels_.size() >= kNoIndex) throw InputError("trace has more kernel records than linkcast can index");
   kernels_.push_back(info);

@@ -166,6 +166,8 @@ class Trace {
 
   void reserve(std::size_t n);
   void push(const Op& op);
+  /// Removes every operation and kernel record (the string tables, groups and metadata stay).
+  void clear_operations();
   Op op(std::size_t i) const;
   std::size_t size() const { return kind_.size(); }
   bool empty() const { return kind_.empty(); }

@@ -1,0 +1,217 @@
+#include "sim/application.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace linkcast::sim {
+
+using trace::kNoIndex;
+using trace::OpKind;
+
+namespace {
+
+/// GPU work that started within this long of its stream predecessor's end was held by its stream
+/// (a stream's back-to-back kernels start 1-3 us apart on Hopper).
+constexpr double kStreamSlackNs = 3000;
+/// A wait across streams: the other stream's work ended at most this long before the start.
+constexpr double kCrossStreamSlackNs = 3000;
+/// A runtime call shorter than this is taken not to block (the calls that block for a few
+/// microseconds change nothing measurable).
+constexpr double kMinBlockingCallNs = 10000;
+/// A call that returns at most this long after GPU work ended was released by it; named
+/// synchronisations return later after the work they waited for (the driver's wake-up).
+constexpr double kCallTailNs = 20000;
+constexpr double kSyncTailNs = 100000;
+/// Launch latency when a trace shows none held only by its launch.
+constexpr double kDefaultLaunchNs = 5000;
+
+bool is_sync_call(std::string_view name) {
+  return name.find("Synchronize") != std::string_view::npos || name == "cudaMemcpy" || name == "cuMemcpy" ||
+         name.find("Memcpy") != std::string_view::npos || name.find("EventQuery") != std::string_view::npos ||
+         name.find("StreamQuery") != std::string_view::npos;
+}
+
+struct EndAt {
+  std::int64_t end;
+  std::uint32_t record;
+  bool operator<(const EndAt& o) const { return end < o.end || (end == o.end && record < o.record); }
+};
+
+std::int64_t end_of(const trace::Trace& t, std::size_t i) {
+  return t.starts()[i] + std::max<std::int64_t>(0, t.durations()[i]);
+}
+
+}  // namespace
+
+Application infer_application(const trace::Trace& t) {
+  const std::size_t n = t.size();
+  Application a;
+  a.chain_prev.assign(n, kNoIndex);
+  a.parent.assign(n, kNoIndex);
+  a.gap_ns.assign(n, 0.0);
+  a.own_ns.assign(n, 0.0);
+  a.awaits.assign(n, kNoIndex);
+  a.tail_ns.assign(n, 0.0);
+  a.launch_ns.assign(n, 0.0);
+  a.after.assign(n, kNoIndex);
+  a.fills_gpu.assign(n, 0);
+  a.t0_ns = std::numeric_limits<std::int64_t>::max();
+  for (std::int64_t s : t.starts())
+    if (s >= 0) a.t0_ns = std::min(a.t0_ns, s);
+  if (a.t0_ns == std::numeric_limits<std::int64_t>::max()) a.t0_ns = 0;
+  const auto& kinds = t.kinds();
+  const auto& starts = t.starts();
+  const auto& launches = t.launches();
+
+  // GPU work per (GPU endpoint, stream), and ends per GPU for waits across streams.
+  std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint32_t> last_on_stream;
+  std::vector<std::uint32_t> stream_prev(n, kNoIndex);
+  std::unordered_map<std::uint16_t, std::vector<EndAt>> ends_by_gpu;
+  std::vector<EndAt> all_ends;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!trace::runs_on_gpu(kinds[i]) || starts[i] < 0) continue;
+    const std::uint16_t gpu = t.srcs()[i];
+    const auto key = std::make_pair(gpu, t.streams()[i]);
+    if (const auto it = last_on_stream.find(key); it != last_on_stream.end()) stream_prev[i] = it->second;
+    last_on_stream[key] = static_cast<std::uint32_t>(i);
+    ends_by_gpu[gpu].push_back({end_of(t, i), static_cast<std::uint32_t>(i)});
+    all_ends.push_back({end_of(t, i), static_cast<std::uint32_t>(i)});
+  }
+  for (auto& [gpu, v] : ends_by_gpu) std::sort(v.begin(), v.end());
+  std::sort(all_ends.begin(), all_ends.end());
+
+  // GPU that fills every SM.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (kinds[i] == OpKind::copy && t.srcs()[i] == t.dsts()[i] && !trace::is_host_name(t.endpoint_name(t.srcs()[i])) &&
+        t.bytes()[i] >= kGpuFillingCopyBytes) {
+      a.fills_gpu[i] = 1;
+    } else if (kinds[i] == OpKind::kernel) {
+      const std::uint32_t k = t.op(i).kernel;
+      if (k == kNoIndex) continue;
+      const trace::KernelInfo& info = t.kernel_info(k);
+      const double warps_per_block = std::ceil(static_cast<double>(info.block_threads) / 32.0);
+      if (info.blocks_per_sm > 0 && warps_per_block > 0 &&
+          static_cast<double>(info.blocks_per_sm) * warps_per_block > kMaxWarpsPerSm)
+        a.fills_gpu[i] = 1;
+    }
+    a.gpu_filling += a.fills_gpu[i];
+  }
+
+  // The launch latency of work held only by its launch: the trace's own median.
+  std::vector<double> free_latencies;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!trace::runs_on_gpu(kinds[i]) || launches[i] == kNoIndex || starts[i] < 0) continue;
+    const std::uint32_t p = stream_prev[i];
+    const double since_prev = p == kNoIndex ? 1e18 : static_cast<double>(starts[i] - end_of(t, p));
+    const double since_call = static_cast<double>(starts[i] - starts[launches[i]]);
+    if (since_prev > 50000 && since_call >= 0 && since_call < 50000) free_latencies.push_back(since_call);
+  }
+  double typical_launch = kDefaultLaunchNs;
+  if (!free_latencies.empty()) {
+    std::nth_element(free_latencies.begin(), free_latencies.begin() + static_cast<long>(free_latencies.size() / 2),
+                     free_latencies.end());
+    typical_launch = free_latencies[free_latencies.size() / 2];
+  }
+
+  // What held each piece of GPU work.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!trace::runs_on_gpu(kinds[i]) || starts[i] < 0) continue;
+    const std::uint32_t call = launches[i];
+    if (call != kNoIndex) ++a.launch_links;
+    const std::uint32_t p = stream_prev[i];
+    const double start = static_cast<double>(starts[i]);
+    if (p != kNoIndex && start - static_cast<double>(end_of(t, p)) <= kStreamSlackNs) {
+      a.launch_ns[i] = typical_launch;  // held by its stream
+      continue;
+    }
+    const double since_call = call == kNoIndex ? 0.0 : start - static_cast<double>(starts[call]);
+    if (call == kNoIndex || since_call > 2.0 * typical_launch + 5000) {
+      // Held by neither: look for work on another stream of its GPU that ended just before.
+      const auto& ends = ends_by_gpu[t.srcs()[i]];
+      auto it = std::upper_bound(ends.begin(), ends.end(), EndAt{starts[i], kNoIndex});
+      while (it != ends.begin()) {
+        --it;
+        if (static_cast<double>(starts[i] - it->end) > kCrossStreamSlackNs) break;
+        if (it->record != i && t.streams()[it->record] != t.streams()[i]) {
+          a.after[i] = it->record;
+          ++a.cross_stream_waits;
+          break;
+        }
+      }
+    }
+    // Launched work keeps its recorded delay after its call when nothing else explains it.
+    a.launch_ns[i] = call == kNoIndex ? 0.0 : (a.after[i] != kNoIndex ? typical_launch : std::max(0.0, since_call));
+  }
+
+  // CPU threads: chains of runtime calls, nested calls, blocking calls.
+  std::unordered_map<std::uint32_t, std::uint32_t> top_of_thread;  // thread -> last top-level call
+  std::unordered_map<std::uint32_t, std::unordered_set<std::uint16_t>> gpus_of_thread;
+  for (std::size_t i = 0; i < n; ++i)
+    if (trace::runs_on_gpu(kinds[i]) && launches[i] != kNoIndex)
+      gpus_of_thread[t.threads()[launches[i]]].insert(t.srcs()[i]);
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> calls_of_thread;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (kinds[i] != OpKind::runtime || starts[i] < 0) continue;
+    const std::uint32_t thread = t.threads()[i];
+    calls_of_thread[thread].push_back(static_cast<std::uint32_t>(i));
+    const double dur = static_cast<double>(std::max<std::int64_t>(0, t.durations()[i]));
+    a.own_ns[i] = dur;
+    const auto top = top_of_thread.find(thread);
+    if (top != top_of_thread.end()) {
+      const std::uint32_t prev = top->second;
+      if (end_of(t, i) <= end_of(t, prev) && starts[i] >= starts[prev]) {
+        a.parent[i] = prev;  // nested: runs at its offset inside prev
+        a.gap_ns[i] = static_cast<double>(starts[i] - starts[prev]);
+        continue;
+      }
+      a.chain_prev[i] = prev;
+      a.gap_ns[i] = std::max(0.0, static_cast<double>(starts[i] - end_of(t, prev)));
+    } else {
+      a.gap_ns[i] = static_cast<double>(starts[i] - a.t0_ns);
+    }
+    top_of_thread[thread] = static_cast<std::uint32_t>(i);
+    if (dur < kMinBlockingCallNs) continue;
+    // The latest GPU work (of a GPU this thread launches onto) that ended while the call ran.
+    const std::int64_t call_end = end_of(t, i);
+    auto it = std::upper_bound(all_ends.begin(), all_ends.end(), EndAt{call_end, kNoIndex});
+    const auto gpus = gpus_of_thread.find(thread);
+    while (it != all_ends.begin()) {
+      --it;
+      if (it->end <= starts[i]) break;
+      if (gpus != gpus_of_thread.end() && !gpus->second.contains(t.srcs()[it->record])) continue;
+      const double tail = static_cast<double>(call_end - it->end);
+      const double limit = is_sync_call(t.op_names[t.names()[i]]) ? kSyncTailNs : kCallTailNs;
+      if (tail <= limit && starts[it->record] < call_end) {
+        a.awaits[i] = it->record;
+        a.tail_ns[i] = tail;
+        a.own_ns[i] = std::min(dur, std::max(tail, 1000.0));
+        ++a.blocking_calls;
+      }
+      break;
+    }
+  }
+
+  // Annotations and the calls inside them.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (kinds[i] != OpKind::annotation || starts[i] < 0) continue;
+    Application::Span s{static_cast<std::uint32_t>(i)};
+    const auto calls = calls_of_thread.find(t.threads()[i]);
+    if (calls != calls_of_thread.end()) {
+      const auto& v = calls->second;
+      const std::int64_t begin = starts[i], end = end_of(t, i);
+      auto lo = std::lower_bound(v.begin(), v.end(), begin, [&](std::uint32_t c, std::int64_t x) { return starts[c] < x; });
+      for (auto c = lo; c != v.end() && starts[*c] < end; ++c) {
+        if (a.parent[*c] != kNoIndex || end_of(t, *c) > end) continue;
+        if (s.first_call == kNoIndex) s.first_call = *c;
+        s.last_call = *c;
+      }
+    }
+    a.spans.push_back(s);
+  }
+  return a;
+}
+
+}  // namespace linkcast::sim

@@ -1,0 +1,71 @@
+// The application in a whole-trace recording (kernels, copies, collectives, runtime calls): what
+// waited for what, inferred from when things happened, so that the recording can be replayed
+// with other durations (another node's) and every wait moves with what it waited for. As Lumos
+// (MLSys 2025) and Daydream do for Kineto traces, the graph has:
+//  - CPU thread order: a thread's runtime calls run one after another, separated by the CPU time
+//    the recording shows between them (kept as it is); calls nested in another (a driver call
+//    inside a runtime call) start at their recorded offset inside it;
+//  - launch edges: GPU work starts after the runtime call that launched it (the profiler's
+//    correlation id), a recorded latency later when nothing else held it;
+//  - stream order: GPU work on one stream of one GPU runs in order;
+//  - waits across streams: GPU work whose start was held neither by its stream nor by its launch
+//    waited for something on another stream of its GPU (cudaStreamWaitEvent, wait_stream): the
+//    work there that ended just before it started;
+//  - blocking calls: a runtime call that ended within a few microseconds of the end of GPU work
+//    that was running when it began (cudaDeviceSynchronize, cudaStreamSynchronize, a blocking or
+//    pageable cudaMemcpy, .item()) waited for it, and ends that long after it in the replay;
+//  - the GPU's SMs: a kernel whose grid is more than one wave (more warps than every SM holds at
+//    once) occupies all SMs until its last blocks start, so kernels and device-to-device copies
+//    (which run as copy kernels) on other streams wait for it: on an H200 a 256 MiB cudaMemcpy
+//    device-to-device took 0.13 ms alone and 10.8 ms beside a kernel of many short blocks
+//    (tests/data/real/h200-1gpu-apps/interference.csv), while copy-engine copies beside the same
+//    kernel kept their speed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trace/trace.hpp"
+
+namespace linkcast::sim {
+
+/// Resident warps per SM at full occupancy: 64 on compute capability 7.0-9.0 (V100, A100, H100,
+/// H200; CUDA C++ Programming Guide, "Technical Specifications per Compute Capability"). A grid
+/// with more warps per SM than this runs in more than one wave.
+inline constexpr double kMaxWarpsPerSm = 64;
+/// Device-to-device copies of at least this many bytes are taken to fill the GPU with copy blocks
+/// (the 64 and 256 MiB copies of interference.csv waited for the SMs; smaller copies were not
+/// measured).
+inline constexpr std::uint64_t kGpuFillingCopyBytes = std::uint64_t{1} << 20;
+
+struct Application {
+  /// By trace record (kNoIndex / 0 where a field does not apply).
+  std::vector<std::uint32_t> chain_prev;  // runtime call: the previous call on its thread
+  std::vector<std::uint32_t> parent;      // nested runtime call: the call it ran inside
+  std::vector<double> gap_ns;             // call: CPU time before it (after chain_prev, or the
+                                          // offset inside its parent; first call: from t0)
+  std::vector<double> own_ns;             // call: its time when nothing blocks it
+  std::vector<std::uint32_t> awaits;      // blocking call: the GPU work whose end released it
+  std::vector<double> tail_ns;            // blocking call: its end after that work's end
+  std::vector<double> launch_ns;          // GPU work: from its launching call's start to its start
+  std::vector<std::uint32_t> after;       // GPU work: work on another stream it waited for
+  std::vector<std::uint8_t> fills_gpu;    // GPU work that holds all the GPU's SMs
+  std::int64_t t0_ns = 0;                 // the earliest recorded start
+
+  /// Annotations (ProfilerStep#N, record_function spans) with the runtime calls inside them on
+  /// their thread, to replay them.
+  struct Span {
+    std::uint32_t record;  // the annotation
+    std::uint32_t first_call = trace::kNoIndex, last_call = trace::kNoIndex;
+  };
+  std::vector<Span> spans;
+
+  std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0;
+};
+
+/// Infers the graph of an application trace (trace.has_application()). Linear in the trace's size
+/// but for a binary search per blocking candidate.
+[[nodiscard]] Application infer_application(const trace::Trace& trace);
+
+}  // namespace linkcast::sim

@@ -1,0 +1,14 @@
+// Views of a trace that consumers which only see data movement take: the communication matrices,
+// the per-operation projection of transfers, calibration from small copies. The whole trace
+// (kernels, runtime calls, annotations) is the application replay's (sim/).
+#pragma once
+
+#include "trace/trace.hpp"
+
+namespace linkcast::trace {
+
+/// The operations that move data (moves_data()), in order, with every table and the trace's
+/// metadata; launch links and kernel records are dropped (they point at operations left out).
+[[nodiscard]] Trace data_movement(const Trace& trace);
+
+}  // namespace linkcast::trace
