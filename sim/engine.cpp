@@ -32,6 +32,39 @@ TaskId Engine::add_delay(double ns) {
 
 void Engine::depend(TaskId after, TaskId before) { edges_.emplace_back(before, after); }
 
+std::vector<TaskId> Engine::critical_path(TaskId last) const {
+  // Predecessors from the edge list (kept after run()).
+  const std::size_t n = tasks_.size();
+  std::vector<std::uint32_t> pred_at(n + 1, 0);
+  for (const auto& [before, after] : edges_) ++pred_at[after + 1];
+  for (std::size_t i = 0; i < n; ++i) pred_at[i + 1] += pred_at[i];
+  std::vector<TaskId> pred(edges_.size());
+  {
+    std::vector<std::uint32_t> fill(pred_at.begin(), pred_at.end() - 1);
+    for (const auto& [before, after] : edges_) pred[fill[after]++] = before;
+  }
+  std::vector<TaskId> path;
+  std::vector<char> seen(n, 0);
+  TaskId t = last;
+  while (t < n && !seen[t]) {
+    seen[t] = 1;
+    path.push_back(t);
+    TaskId best = static_cast<TaskId>(n);
+    double best_end = -1;
+    for (std::uint32_t k = pred_at[t]; k < pred_at[t + 1]; ++k) {
+      const double e = timings_[pred[k]].end_ns;
+      if (e > best_end) {
+        best_end = e;
+        best = pred[k];
+      }
+    }
+    // A predecessor that ended well before this task became ready did not hold it back.
+    if (best >= n || best_end + 1e-3 < timings_[t].ready_ns - 1.0) break;
+    t = best;
+  }
+  return path;
+}
+
 PoolId Engine::add_pool(int slots) {
   if (slots <= 0) throw std::invalid_argument("Engine::add_pool: slots must be > 0");
   Pool p;

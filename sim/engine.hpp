@@ -51,6 +51,10 @@ class Engine {
   void run();
 
   std::size_t size() const { return tasks_.size(); }
+  /// After run(): the chain of tasks that decided when `last` ended, last first. Each task's
+  /// predecessor is the dependency that ended last before it; the chain stops at a task that
+  /// nothing before it held back (its release, its pool or the start held it).
+  [[nodiscard]] std::vector<TaskId> critical_path(TaskId last) const;
   const TaskTiming& timing(TaskId t) const { return timings_[t]; }
   double makespan_ns() const { return makespan_ns_; }
   /// Flow completions plus timers handled (benchmarks report events per second).

@@ -44,26 +44,54 @@ std::string change(double now, double before) {
   return before > 0 ? fmt::format("{:+.2f}%", 100.0 * (now - before) / before) : "-";
 }
 
-/// The application replay: span and steps, recorded against replayed.
-void render_application(const ApplicationResult& a, std::ostream& out) {
+/// "12.3 ms (45%)" of `total`.
+std::string share(double ns, double total) {
+  return total > 0 ? fmt::format("{} ({:.0f}%)", format_duration_ns(ns), 100.0 * ns / total) : format_duration_ns(ns);
+}
+
+/// The application replay: span and steps, recorded against replayed; where the time went.
+void render_application(const trace::Trace& trace, const ApplicationResult& a, std::ostream& out) {
   out << fmt::format("Application replay: span {} recorded, {} replayed ({}); inferred {} launches, {} blocking "
-                     "calls, {} waits across streams, {} GPU-filling kernels or copies\n",
+                     "calls, {} waits across streams, {} wake-ups across threads, {} GPU-filling kernels or copies\n",
                      format_duration_ns(a.recorded_span_ns), format_duration_ns(a.replayed_span_ns),
                      change(a.replayed_span_ns, a.recorded_span_ns), a.launch_links, a.blocking_calls,
-                     a.cross_stream_waits, a.gpu_filling);
+                     a.cross_stream_waits, a.wakeups, a.gpu_filling);
+  using A = TextTable::Align;
+  auto breakdown_cells = [](const ApplicationResult::Breakdown& b, double total) {
+    return std::vector<std::string>{share(b.compute_ns, total), share(b.transfers_ns, total),
+                                    share(b.collectives_ns, total), share(b.cpu_ns, total),
+                                    share(b.launch_ns + b.sync_ns + b.other_ns, total)};
+  };
+  TextTable steps({"step", "recorded", "replayed", "change", "compute", "exposed transfers", "exposed collectives",
+                   "CPU-bound", "launch/sync/waits"},
+                  {A::left, A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right});
+  double rec = 0, rep = 0;
+  for (const auto& s : a.steps) {
+    std::vector<std::string> row{s.name, format_duration_ns(s.recorded_ns), format_duration_ns(s.replayed_ns),
+                                 change(s.replayed_ns, s.recorded_ns)};
+    for (auto& c : breakdown_cells(s.breakdown, s.replayed_ns)) row.push_back(std::move(c));
+    steps.add_row(std::move(row));
+    rec += s.recorded_ns;
+    rep += s.replayed_ns;
+  }
   if (!a.steps.empty()) {
-    using A = TextTable::Align;
-    TextTable steps({"step", "recorded", "replayed", "change"}, {A::left, A::right, A::right, A::right});
-    double rec = 0, rep = 0;
-    for (const auto& s : a.steps) {
-      steps.add_row({s.name, format_duration_ns(s.recorded_ns), format_duration_ns(s.replayed_ns),
-                     change(s.replayed_ns, s.recorded_ns)});
-      rec += s.recorded_ns;
-      rep += s.replayed_ns;
-    }
     steps.add_rule();
-    steps.add_row({"all steps", format_duration_ns(rec), format_duration_ns(rep), change(rep, rec)});
-    out << steps.render();
+    steps.add_row({"all steps", format_duration_ns(rec), format_duration_ns(rep), change(rep, rec), "", "", "", "", ""});
+  }
+  std::vector<std::string> whole{"whole span", format_duration_ns(a.recorded_span_ns),
+                                 format_duration_ns(a.replayed_span_ns), change(a.replayed_span_ns, a.recorded_span_ns)};
+  for (auto& c : breakdown_cells(a.breakdown, a.replayed_span_ns)) whole.push_back(std::move(c));
+  steps.add_row(std::move(whole));
+  out << "Critical path (what the last operation to finish waited for, back to the start):\n" << steps.render();
+  if (!a.top.empty()) {
+    TextTable top({"on the critical path", "kind", "time"}, {A::left, A::left, A::right});
+    for (const auto& c : a.top) {
+      std::string name = trace.op_names[trace.names()[c.record]];
+      if (name.empty()) name = fmt::format("{} {}", trace::to_string(trace.kinds()[c.record]), format_bytes(trace.bytes()[c.record]));
+      if (name.size() > 70) name = name.substr(0, 67) + "...";
+      top.add_row({name, std::string(trace::to_string(trace.kinds()[c.record])), format_duration_ns(c.ns)});
+    }
+    out << top.render();
   }
   out << "\n";
 }
@@ -168,7 +196,7 @@ void render_table(const topology::Node& node, const trace::Trace& trace, const S
   out << fmt::format("node {} ({}), trace {} ({} operations), model {}, solver {}\n", node.name, node.file,
                      trace.source_file.empty() ? "-" : trace.source_file, trace.size(), r.model, r.solver);
   out << fmt::format("makespan: {}\n\n", format_duration_ns(r.makespan_ns));
-  if (r.application.replayed) render_application(r.application, out);
+  if (r.application.replayed) render_application(trace, r.application, out);
 
   // By class.
   struct Row {

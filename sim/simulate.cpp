@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
@@ -14,7 +16,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "model/packet.hpp"
-#include "sim/application.hpp"
+#include "sim/app_graph.hpp"
 #include "sim/engine.hpp"
 #include "sim/solver.hpp"
 #include "topology/placement.hpp"
@@ -118,6 +120,7 @@ class Simulation {
   void link_application();
   PoolId sm_pool(int gpu);
   void collect_application(SimResult& r) const;
+  void attribute_critical_path(const std::vector<TaskId>& path, ApplicationResult& a) const;
   void add_collectives();
   /// One collective call (the ranks' records of the k-th call on a communicator), as NCCL runs it.
   void add_call(const std::vector<std::size_t>& records, std::size_t call_index);
@@ -164,9 +167,21 @@ class Simulation {
   std::map<std::pair<int, int>, PoolId> pools_;  // (GPU, direction class or -1) -> copy engines
   std::vector<TaskId> begin_, end_;  // by trace record
   bool application_ = false;         // replaying a whole-application trace
-  Application app_;
+  AppGraph app_;
   std::vector<TaskId> call_start_;   // runtime call: the task whose end is the call's start
   std::map<int, PoolId> sm_pools_;   // GPU endpoint -> its SMs
+  /// What each task is, for the critical path's breakdown, and the record it belongs to.
+  enum class Role : std::uint8_t { other, compute, transfer, collective, cpu, launch, sync };
+  std::vector<Role> role_;
+  std::vector<std::uint32_t> task_record_;
+  void tag(TaskId t, Role role, std::size_t record) {
+    if (role_.size() <= t) {
+      role_.resize(t + 1, Role::other);
+      task_record_.resize(t + 1, trace::kNoIndex);
+    }
+    role_[t] = role;
+    task_record_[t] = static_cast<std::uint32_t>(record);
+  }
   std::vector<std::int32_t> collective_of_;
   std::vector<std::array<int, 3>> op_endpoints_;  // by trace record: issuer, src, dst
   std::vector<CollectiveResult> collectives_;
@@ -592,7 +607,7 @@ SimResult Simulation::run() {
   // Tasks for every record.
   application_ = trace_.has_application();
   if (application_) {
-    app_ = infer_application(trace_);
+    app_ = infer_app_graph(trace_);
     call_start_.assign(n, 0);
   }
   const auto given = [&](std::size_t i) {
@@ -623,7 +638,18 @@ SimResult Simulation::run() {
     }
     add_copy(i);
   }
+  const std::size_t collectives_from = engine_.size();
   add_collectives();
+  if (application_) {
+    for (std::size_t t = collectives_from; t < engine_.size(); ++t) tag(static_cast<TaskId>(t), Role::collective, trace::kNoIndex);
+    for (std::size_t i = 0; i < n; ++i) {
+      const OpKind kind = trace_.kinds()[i];
+      if (!trace::runs_on_gpu(kind)) continue;
+      const Role role = kind == OpKind::kernel ? Role::compute : trace::is_collective(kind) ? Role::collective : Role::transfer;
+      tag(begin_[i], role, i);
+      if (end_[i] != begin_[i]) tag(end_[i], role, i);
+    }
+  }
 
   // Streams, releases, send/recv matches.
   std::int64_t t0 = std::numeric_limits<std::int64_t>::max();
@@ -730,6 +756,9 @@ void Simulation::add_runtime_call(std::size_t i) {
   call_start_[i] = gap;
   begin_[i] = call;
   end_[i] = end;
+  tag(gap, Role::cpu, i);
+  tag(call, Role::cpu, i);
+  if (end != call) tag(end, Role::sync, i);
 }
 
 void Simulation::link_application() {
@@ -738,9 +767,17 @@ void Simulation::link_application() {
     const OpKind kind = trace_.kinds()[i];
     if (kind == OpKind::runtime) {
       if (app_.chain_prev[i] != trace::kNoIndex) engine_.depend(call_start_[i], end_[app_.chain_prev[i]]);
+      if (app_.woken_by[i] != trace::kNoIndex) engine_.depend(call_start_[i], end_[app_.woken_by[i]]);
       else if (app_.parent[i] != trace::kNoIndex) engine_.depend(call_start_[i], call_start_[app_.parent[i]]);
       if (const std::uint32_t w = app_.awaits[i]; w != trace::kNoIndex) {
-        const TaskId tail = engine_.add_delay(app_.tail_ns[i]);
+        // The tail after GPU work given another duration scales with it (the last staged chunk
+        // of a pageable copy moves at the copy's rate).
+        double tail_ns = app_.tail_ns[i];
+        if (w < options_.durations_ns.size() && std::isfinite(options_.durations_ns[w]) && trace_.durations()[w] > 0 &&
+            trace::moves_data(trace_.kinds()[w]))
+          tail_ns *= options_.durations_ns[w] / static_cast<double>(trace_.durations()[w]);
+        const TaskId tail = engine_.add_delay(tail_ns);
+        tag(tail, Role::sync, i);
         engine_.depend(tail, end_[w]);
         engine_.depend(end_[i], tail);
       }
@@ -749,6 +786,7 @@ void Simulation::link_application() {
     if (!trace::runs_on_gpu(kind)) continue;
     if (const std::uint32_t call = trace_.launches()[i]; call != trace::kNoIndex) {
       const TaskId launch = engine_.add_delay(app_.launch_ns[i]);
+      tag(launch, Role::launch, i);
       engine_.depend(launch, call_start_[call]);
       engine_.depend(begin_[i], launch);
     }
@@ -763,6 +801,7 @@ void Simulation::collect_application(SimResult& r) const {
   a.cross_stream_waits = app_.cross_stream_waits;
   a.launch_links = app_.launch_links;
   a.gpu_filling = app_.gpu_filling;
+  a.wakeups = app_.wakeups;
   const std::int64_t t0 = app_.t0_ns;
   double recorded_end = 0;
   for (std::size_t i = 0; i < trace_.size(); ++i)
@@ -770,7 +809,7 @@ void Simulation::collect_application(SimResult& r) const {
       recorded_end = std::max(recorded_end, static_cast<double>(trace_.starts()[i] + std::max<std::int64_t>(0, trace_.durations()[i]) - t0));
   a.recorded_span_ns = recorded_end;
   // Annotations move with the calls inside them, keeping their recorded margins.
-  for (const Application::Span& s : app_.spans) {
+  for (const AppGraph::Span& s : app_.spans) {
     OpResult& o = r.ops[s.record];
     const double start = static_cast<double>(trace_.starts()[s.record] - t0);
     const double end = start + static_cast<double>(std::max<std::int64_t>(0, trace_.durations()[s.record]));
@@ -785,11 +824,61 @@ void Simulation::collect_application(SimResult& r) const {
     }
     const std::string& name = trace_.op_names[trace_.names()[s.record]];
     if (name.starts_with("ProfilerStep#"))
-      a.steps.push_back({name, s.record, end - start, o.end_ns - o.start_ns});
+      a.steps.push_back({name, s.record, end - start, o.end_ns - o.start_ns, o.start_ns, {}});
   }
   double replayed_end = 0;
-  for (std::size_t i = 0; i < trace_.size(); ++i) replayed_end = std::max(replayed_end, r.ops[i].end_ns);
+  std::size_t last = 0;
+  for (std::size_t i = 0; i < trace_.size(); ++i) {
+    if (r.ops[i].end_ns > replayed_end) {
+      replayed_end = r.ops[i].end_ns;
+      last = i;
+    }
+  }
   a.replayed_span_ns = replayed_end;
+  if (trace_.empty()) return;
+  attribute_critical_path(engine_.critical_path(end_[last]), a);
+}
+
+void Simulation::attribute_critical_path(const std::vector<TaskId>& path, ApplicationResult& a) const {
+  // Each task on the path covers [start, end]; the time between its predecessor's end and its
+  // start it waited for a pool (a copy engine, the SMs) or its release: "other".
+  auto slot = [](ApplicationResult::Breakdown& b, Role role) -> double& {
+    switch (role) {
+      case Role::compute: return b.compute_ns;
+      case Role::transfer: return b.transfers_ns;
+      case Role::collective: return b.collectives_ns;
+      case Role::cpu: return b.cpu_ns;
+      case Role::launch: return b.launch_ns;
+      case Role::sync: return b.sync_ns;
+      case Role::other: break;
+    }
+    return b.other_ns;
+  };
+  auto add = [&](Role role, double from, double to) {
+    if (!(to > from)) return;
+    slot(a.breakdown, role) += to - from;
+    for (auto& step : a.steps) {
+      const double lo = std::max(from, step.replayed_start_ns), hi = std::min(to, step.replayed_start_ns + step.replayed_ns);
+      if (hi > lo) slot(step.breakdown, role) += hi - lo;
+    }
+  };
+  std::map<std::uint32_t, double> by_record;
+  double next_start = -1;  // start of the task after this one on the path
+  for (TaskId t : path) {
+    const TaskTiming& tm = engine_.timing(t);
+    const Role role = t < role_.size() ? role_[t] : Role::other;
+    add(role, tm.start_ns, tm.end_ns);
+    if (next_start >= 0) add(Role::other, tm.end_ns, next_start);
+    next_start = tm.start_ns;
+    const std::uint32_t rec = t < task_record_.size() ? task_record_[t] : trace::kNoIndex;
+    if (rec != trace::kNoIndex && (role == Role::compute || role == Role::transfer || role == Role::collective))
+      by_record[rec] += tm.end_ns - tm.start_ns;
+  }
+  std::vector<ApplicationResult::Contributor> top;
+  for (const auto& [rec, ns] : by_record) top.push_back({rec, ns});
+  std::sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.ns > y.ns; });
+  if (top.size() > 10) top.resize(10);
+  a.top = std::move(top);
 }
 
 void Simulation::collect(SimResult& r) {

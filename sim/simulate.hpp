@@ -18,7 +18,7 @@
 // known start_ns (relative to the trace's earliest) releases an operation no earlier than that;
 // different streams are independent.
 // A trace of the whole application (kernels, runtime calls: trace::Trace::has_application())
-// is replayed instead through what waited for what (sim/application.hpp): CPU threads keep their
+// is replayed instead through what waited for what (sim/app_graph.hpp): CPU threads keep their
 // recorded CPU time between runtime calls, GPU work starts after the call that launched it and
 // after its stream, blocking calls end after the GPU work they waited for, kernels that fill the
 // GPU hold its SMs; only a thread's first call is released at its recorded time. Copy engines: a GPU runs its copies of one direction (into
@@ -124,13 +124,33 @@ struct ApplicationResult {
   bool replayed = false;
   double recorded_span_ns = 0;  // earliest start to latest end as recorded
   double replayed_span_ns = 0;
+  /// Where the replayed time went along the critical path (what the last thing to finish waited
+  /// for, back to the start): time the GPU computed, moved data or ran collectives that nothing
+  /// hid, and time spent on the CPU side (runtime calls and the CPU work between them: the GPU
+  /// waited for the program), on launch latency, on waking up from blocking calls, and waiting
+  /// for a copy engine or the SMs.
+  struct Breakdown {
+    double compute_ns = 0, transfers_ns = 0, collectives_ns = 0, cpu_ns = 0, launch_ns = 0, sync_ns = 0, other_ns = 0;
+    double total_ns() const {
+      return compute_ns + transfers_ns + collectives_ns + cpu_ns + launch_ns + sync_ns + other_ns;
+    }
+  };
+  Breakdown breakdown;
   struct Step {
     std::string name;  // ProfilerStep#N
     std::size_t record = 0;
     double recorded_ns = 0, replayed_ns = 0;
+    double replayed_start_ns = 0;
+    Breakdown breakdown;
   };
   std::vector<Step> steps;
-  std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0;
+  /// The operations with the most time on the critical path, most first.
+  struct Contributor {
+    std::size_t record = 0;
+    double ns = 0;
+  };
+  std::vector<Contributor> top;
+  std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0, wakeups = 0;
 };
 
 struct SimResult {

@@ -25,6 +25,7 @@ struct MemorySpec {
   double capacity_gib = 0;
   double bandwidth_gbps = 0;       // peak
   double copy_bandwidth_gbps = 0;  // cpu: single-thread memcpy rate; 0 when not given
+  double stream_gbps = 0;          // gpu: measured rate of a streaming kernel; 0 when not given
 };
 
 struct Endpoint {
@@ -34,6 +35,10 @@ struct Endpoint {
   MemorySpec memory;
   int host = -1;          // gpu: index of its host cpu (NUMA affinity)
   int copy_engines = 0;   // gpu, optional
+  // gpu, optional: what bounds its kernels (the application replay scales kernels by them).
+  int sms = 0;                 // streaming multiprocessors
+  double fp32_tflops = 0;      // peak FP32 (non-tensor) rate
+  double tensor_tflops = 0;    // peak dense 16-bit (BF16/FP16) tensor-core rate
   int chips = 0;          // nvswitch, informational
   double nic_gbps = 0;    // nic, optional
   int line = 0;           // 1-based line and column in the YAML file, for messages

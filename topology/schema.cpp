@@ -142,6 +142,24 @@ std::vector<Key> make_table() {
        .default_text = "CUDA's default, one engine per direction",
        .doc = "copies the GPU runs at once, in any direction (the simulator's engine pool)", .sweepable = true,
        .field = endpoint_field<&Endpoint::copy_engines>()});
+  // What bounds a GPU's kernels, for the application replay's kernel scaling. B200 has 148 SMs,
+  // H100 SXM 132 (SOURCES.md); 1024 is far beyond any. Dense 16-bit tensor rates: 989 TFLOP/s
+  // (H100/H200 SXM), 2250 (B200); FP32: 67 (H100 SXM), 80 (B200).
+  add({.name = "sms", .section = Section::endpoint, .applies = kGpu, .type = Type::integer, .floor = Floor::one,
+       .min = 1, .max = 1024, .plausible = "GPUs have up to about 200 SMs",
+       .default_text = "unknown", .doc = "streaming multiprocessors", .json = Json::when_set,
+       .field = endpoint_field<&Endpoint::sms>()});
+  add({.name = "fp32_tflops", .section = Section::endpoint, .applies = kGpu, .type = Type::number, .unit = "TFLOP/s",
+       .floor = Floor::positive, .min = 0.01, .max = 10000, .plausible = "GPUs reach up to about 100 FP32 TFLOP/s",
+       .default_text = "unknown: compute-bound kernels keep their recorded time",
+       .doc = "peak FP32 rate without tensor cores (the replay scales FP32 compute-bound kernels by it)",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::fp32_tflops>()});
+  add({.name = "tensor_tflops", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "TFLOP/s", .floor = Floor::positive, .min = 0.01, .max = 100000,
+       .plausible = "GPUs reach up to a few thousand dense 16-bit TFLOP/s",
+       .default_text = "unknown: matrix kernels keep their recorded time",
+       .doc = "peak dense BF16/FP16 tensor-core rate (the replay scales GEMM, convolution and attention kernels by it)",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::tensor_tflops>()});
   // A GB200 NVL72 fabric has 18 NVLink switch chips in 9 trays (configs/SOURCES.md [45]); 1024
   // leaves room for fabrics many times larger.
   add({.name = "chips", .section = Section::endpoint, .applies = bit(EndpointKind::nvswitch), .type = Type::integer,
@@ -183,6 +201,13 @@ std::vector<Key> make_table() {
        .plausible = "GPU memory delivers up to about 10 TB/s", .doc = "peak memory bandwidth of the GPU",
        .todo = "datasheet peak memory bandwidth", .json = Json::always, .sweepable = true,
        .field = memory_field<&MemorySpec::bandwidth_gbps>()});
+  // A streaming kernel reaches 80-90% of the HBM peak (tests/data/real/*-apps/kernel_rates.csv:
+  // 2.84 of 3.35 TB/s on H100, 3.96 of 4.8 on H200); above the peak is a unit slip.
+  add({.name = "stream_gbps", .section = Section::memory, .applies = kGpu, .type = Type::number, .unit = "GB/s",
+       .floor = Floor::positive, .min = 1, .max = 100000, .plausible = "GPU memory delivers up to about 10 TB/s",
+       .default_text = "unknown: the replay scales memory-bound kernels by the peak bandwidth",
+       .doc = "measured rate of a streaming kernel (read + write bytes per second): what memory-bound kernels reach",
+       .json = Json::when_set, .sweepable = true, .field = memory_field<&MemorySpec::stream_gbps>()});
   // One thread copies 10-15 GB/s on the testbed Xeons (tests/data/real/*/hostcopy.csv) and up to
   // about 100 GB/s on the widest single cores; 1000 GB/s is out of reach of one thread.
   add({.name = "copy_bandwidth_gbps", .section = Section::memory, .applies = kCpu, .type = Type::number,

@@ -1,4 +1,4 @@
-#include "sim/application.hpp"
+#include "sim/app_graph.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +25,10 @@ constexpr double kMinBlockingCallNs = 10000;
 /// synchronisations return later after the work they waited for (the driver's wake-up).
 constexpr double kCallTailNs = 20000;
 constexpr double kSyncTailNs = 100000;
+/// A thread idle for longer than this between two calls may have been woken by another thread
+/// (PyTorch's autograd thread starts a backward pass 0.2-0.6 ms after the main thread's last
+/// forward launch: tests/data/real/h100-1gpu-apps/app_*.json.gz); shorter gaps are CPU work.
+constexpr double kIdleGapNs = 500000;
 /// Launch latency when a trace shows none held only by its launch.
 constexpr double kDefaultLaunchNs = 5000;
 
@@ -40,15 +44,21 @@ struct EndAt {
   bool operator<(const EndAt& o) const { return end < o.end || (end == o.end && record < o.record); }
 };
 
+/// "823" of a thread named "823/860" (the profiler's process and thread ids).
+std::string_view process_of(std::string_view thread) {
+  const std::size_t slash = thread.find('/');
+  return slash == std::string_view::npos ? thread : thread.substr(0, slash);
+}
+
 std::int64_t end_of(const trace::Trace& t, std::size_t i) {
   return t.starts()[i] + std::max<std::int64_t>(0, t.durations()[i]);
 }
 
 }  // namespace
 
-Application infer_application(const trace::Trace& t) {
+AppGraph infer_app_graph(const trace::Trace& t) {
   const std::size_t n = t.size();
-  Application a;
+  AppGraph a;
   a.chain_prev.assign(n, kNoIndex);
   a.parent.assign(n, kNoIndex);
   a.gap_ns.assign(n, 0.0);
@@ -58,6 +68,7 @@ Application infer_application(const trace::Trace& t) {
   a.launch_ns.assign(n, 0.0);
   a.after.assign(n, kNoIndex);
   a.fills_gpu.assign(n, 0);
+  a.woken_by.assign(n, kNoIndex);
   a.t0_ns = std::numeric_limits<std::int64_t>::max();
   for (std::int64_t s : t.starts())
     if (s >= 0) a.t0_ns = std::min(a.t0_ns, s);
@@ -146,6 +157,17 @@ Application infer_application(const trace::Trace& t) {
     a.launch_ns[i] = call == kNoIndex ? 0.0 : (a.after[i] != kNoIndex ? typical_launch : std::max(0.0, since_call));
   }
 
+  // The GPU work each call launched (the last, where a call launched several).
+  std::vector<std::uint32_t> launched(n, kNoIndex);
+  for (std::size_t i = 0; i < n; ++i)
+    if (trace::runs_on_gpu(kinds[i]) && launches[i] != kNoIndex && starts[i] >= 0) launched[launches[i]] = static_cast<std::uint32_t>(i);
+
+  // Ends of every runtime call, for wake-ups across threads.
+  std::vector<EndAt> call_ends;
+  for (std::size_t i = 0; i < n; ++i)
+    if (kinds[i] == OpKind::runtime && starts[i] >= 0) call_ends.push_back({end_of(t, i), static_cast<std::uint32_t>(i)});
+  std::sort(call_ends.begin(), call_ends.end());
+
   // CPU threads: chains of runtime calls, nested calls, blocking calls.
   std::unordered_map<std::uint32_t, std::uint32_t> top_of_thread;  // thread -> last top-level call
   std::unordered_map<std::uint32_t, std::unordered_set<std::uint16_t>> gpus_of_thread;
@@ -169,10 +191,45 @@ Application infer_application(const trace::Trace& t) {
       }
       a.chain_prev[i] = prev;
       a.gap_ns[i] = std::max(0.0, static_cast<double>(starts[i] - end_of(t, prev)));
+      if (a.gap_ns[i] > kIdleGapNs) {
+        // The last call of another thread of this process that ended during the wait woke it,
+        // when it ended in the wait's second half.
+        const std::string_view process = process_of(t.thread_names[thread]);
+        auto w = std::upper_bound(call_ends.begin(), call_ends.end(), EndAt{starts[i], kNoIndex});
+        while (w != call_ends.begin()) {
+          --w;
+          if (w->end <= end_of(t, prev)) break;
+          const std::uint32_t other = t.threads()[w->record];
+          if (other == thread || process_of(t.thread_names[other]) != process) continue;
+          const double delta = static_cast<double>(starts[i] - w->end);
+          if (delta < a.gap_ns[i] / 2) {
+            a.woken_by[i] = w->record;
+            a.gap_ns[i] = delta;
+            ++a.wakeups;
+          }
+          break;
+        }
+      }
     } else {
       a.gap_ns[i] = static_cast<double>(starts[i] - a.t0_ns);
     }
     top_of_thread[thread] = static_cast<std::uint32_t>(i);
+    // A call that returned after the GPU work it launched ended was synchronous with it (a
+    // pageable copy returns once the driver has copied its last staged chunk out, a chunk's
+    // host copy after the DMA ended: 1.1-1.5 ms for 64 MiB pageable D2H into fresh memory in
+    // tests/data/real/h100-1gpu-apps/app_ckpt_fresh.json.gz).
+    const std::uint32_t w = launched[i];
+    const bool synchronous_copy =
+        w != kNoIndex && kinds[w] == OpKind::copy &&
+        (t.src_mems()[w] == model::MemKind::pageable || t.dst_mems()[w] == model::MemKind::pageable ||
+         t.op_names[t.names()[i]] == "cudaMemcpy");
+    if (synchronous_copy && end_of(t, w) <= end_of(t, i) && end_of(t, w) > starts[i]) {
+      a.awaits[i] = w;
+      a.tail_ns[i] = static_cast<double>(end_of(t, i) - end_of(t, w));
+      a.own_ns[i] = std::min(dur, std::max(a.tail_ns[i], 1000.0));
+      ++a.blocking_calls;
+      continue;
+    }
     if (dur < kMinBlockingCallNs) continue;
     // The latest GPU work (of a GPU this thread launches onto) that ended while the call ran.
     const std::int64_t call_end = end_of(t, i);
@@ -197,7 +254,7 @@ Application infer_application(const trace::Trace& t) {
   // Annotations and the calls inside them.
   for (std::size_t i = 0; i < n; ++i) {
     if (kinds[i] != OpKind::annotation || starts[i] < 0) continue;
-    Application::Span s{static_cast<std::uint32_t>(i)};
+    AppGraph::Span s{static_cast<std::uint32_t>(i)};
     const auto calls = calls_of_thread.find(t.threads()[i]);
     if (calls != calls_of_thread.end()) {
       const auto& v = calls->second;

@@ -5,6 +5,10 @@
 //  - CPU thread order: a thread's runtime calls run one after another, separated by the CPU time
 //    the recording shows between them (kept as it is); calls nested in another (a driver call
 //    inside a runtime call) start at their recorded offset inside it;
+//  - threads waking each other: a thread that was idle long (PyTorch's autograd thread between
+//    backward passes, the main thread while backward runs) resumed after the last call another
+//    thread of its process made during the wait: it follows that call, a recorded CPU delay
+//    later, rather than its own idle time;
 //  - launch edges: GPU work starts after the runtime call that launched it (the profiler's
 //    correlation id), a recorded latency later when nothing else held it;
 //  - stream order: GPU work on one stream of one GPU runs in order;
@@ -39,15 +43,20 @@ inline constexpr double kMaxWarpsPerSm = 64;
 /// measured).
 inline constexpr std::uint64_t kGpuFillingCopyBytes = std::uint64_t{1} << 20;
 
-struct Application {
+struct AppGraph {
   /// By trace record (kNoIndex / 0 where a field does not apply).
   std::vector<std::uint32_t> chain_prev;  // runtime call: the previous call on its thread
   std::vector<std::uint32_t> parent;      // nested runtime call: the call it ran inside
   std::vector<double> gap_ns;             // call: CPU time before it (after chain_prev, or the
-                                          // offset inside its parent; first call: from t0)
+                                          // offset inside its parent, or after woken_by's end;
+                                          // first call: from t0)
+  std::vector<std::uint32_t> woken_by;    // call after an idle wait: the call on another thread
+                                          // of its process whose end woke it
   std::vector<double> own_ns;             // call: its time when nothing blocks it
   std::vector<std::uint32_t> awaits;      // blocking call: the GPU work whose end released it
-  std::vector<double> tail_ns;            // blocking call: its end after that work's end
+  std::vector<double> tail_ns;            // blocking call: its end after that work's end (a
+                                          // synchronous pageable copy: the last chunk's host copy;
+                                          // it scales with that work's duration in a replay)
   std::vector<double> launch_ns;          // GPU work: from its launching call's start to its start
   std::vector<std::uint32_t> after;       // GPU work: work on another stream it waited for
   std::vector<std::uint8_t> fills_gpu;    // GPU work that holds all the GPU's SMs
@@ -61,11 +70,11 @@ struct Application {
   };
   std::vector<Span> spans;
 
-  std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0;
+  std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0, wakeups = 0;
 };
 
 /// Infers the graph of an application trace (trace.has_application()). Linear in the trace's size
 /// but for a binary search per blocking candidate.
-[[nodiscard]] Application infer_application(const trace::Trace& trace);
+[[nodiscard]] AppGraph infer_app_graph(const trace::Trace& trace);
 
 }  // namespace linkcast::sim
