@@ -25,7 +25,8 @@ void add_report_command(CLI::App& app, Runner& run);
 
 /// The help of a positional TRACE: the formats linkcast reads.
 inline constexpr const char* kTraceHelp =
-    "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV";
+    "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV; several files or a folder: "
+    "one trace per rank of a job, read as one";
 
 /// A CLI11 validator for sizes with units (B, KB, MiB, ...).
 CLI::Validator size_validator();
@@ -33,7 +34,7 @@ CLI::Validator size_validator();
 /// The input of `matrix`, `simulate` and `report`: a trace file (the positional TRACE) or
 /// --workload SPEC, exactly one. CLI11 enforces it: the two options form an option group that
 /// requires one of them. `usage_error` is what a user who gives neither or both is told.
-void add_trace_or_workload(CLI::App& cmd, std::string& trace, std::string& workload, const std::string& workload_help,
+void add_trace_or_workload(CLI::App& cmd, std::vector<std::string>& traces, std::string& workload, const std::string& workload_help,
                            std::string usage_error);
 
 /// What linkcast prints for a CLI11 parse error of `app`: the chosen command's `usage_error`

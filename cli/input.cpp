@@ -28,10 +28,10 @@ bool has_option(const CLI::App& cmd, const std::string& name) { return cmd.get_o
 
 }  // namespace
 
-void add_trace_or_workload(CLI::App& cmd, std::string& trace, std::string& workload, const std::string& workload_help,
+void add_trace_or_workload(CLI::App& cmd, std::vector<std::string>& traces, std::string& workload, const std::string& workload_help,
                            std::string usage_error) {
   auto* group = cmd.add_option_group(std::string(kInputGroup), "A trace or a synthetic workload (one of them)");
-  group->add_option("trace", trace, kTraceHelp);
+  group->add_option("trace", traces, kTraceHelp);
   group->add_option("--workload", workload, workload_help);
   group->require_option(1);
   usage_errors()[group] = std::move(usage_error);

@@ -13,6 +13,7 @@
 #include "matrix/matrix.hpp"
 #include "topology/loader.hpp"
 #include "trace/csv.hpp"
+#include "trace/ranks.hpp"
 #include "trace/reader.hpp"
 #include "trace/select.hpp"
 #include "synthetic/catalog.hpp"
@@ -25,12 +26,13 @@ void add_matrix_command(CLI::App& app, Runner& run) {
       "Communication matrices of a trace or a synthetic workload: ComScribe's per-type matrices (host first), "
       "Snoopie's attribution to objects, lines and devices, mpisee's communicator table, with checks");
   struct Options {
-    std::string trace, workload, node, by = "type", metric = "bytes", format = "table", algo, chunk, save_trace;
+    std::vector<std::string> traces;
+    std::string workload, node, by = "type", metric = "bytes", format = "table", algo, chunk, save_trace;
     std::string output = "-";
     int channels = 0;
   };
   auto opt = std::make_shared<Options>();
-  add_trace_or_workload(*cmd, opt->trace, opt->workload,
+  add_trace_or_workload(*cmd, opt->traces, opt->workload,
                         "Run a synthetic workload instead: NAME[:key=value,...]; `--workload help` lists them",
                         "matrix: give a trace file or --workload SPEC (one of them), e.g. `linkcast matrix --workload "
                         "stencil2d:periodic=1`");
@@ -70,7 +72,7 @@ void add_matrix_command(CLI::App& app, Runner& run) {
         trace = std::move(w.trace);
         options.collectives = w.collectives;
       } else {
-        trace = trace::data_movement(trace::read_trace(opt->trace));
+        trace = trace::data_movement(trace::read_traces(opt->traces));
       }
       if (!opt->algo.empty()) {
         options.collectives.algo = *nccl::parse_coll_algo(opt->algo);

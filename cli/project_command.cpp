@@ -1,14 +1,20 @@
 // linkcast project --from A.yaml --to B.yaml TRACE [--actual TRACE_B] [--model NAME]...
-//                  [--map gpu0=gpu2,...] [--format table|json|csv] [-o FILE]
+//                  [--map gpu0=gpu2,...] [--format table|json|csv] [-o FILE] [--timeline FILE]
 #include <fmt/format.h>
 
 #include <iostream>
+#include <sstream>
 
+#include "application/app_projection.hpp"
+#include "application/render.hpp"
+#include "application/steps.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
 #include "projection/summary.hpp"
+#include "sim/render.hpp"
 #include "topology/loader.hpp"
+#include "trace/ranks.hpp"
 #include "trace/reader.hpp"
 #include "trace/select.hpp"
 
@@ -20,14 +26,15 @@ void add_project_command(CLI::App& app, Runner& run) {
       "Project every transfer of a trace recorded on one node onto another, and score it against a "
       "trace recorded there");
   struct Options {
-    std::string from, to, trace, actual, map, format = "table", output = "-";
+    std::vector<std::string> traces;
+    std::string from, to, actual, map, format = "table", output = "-", timeline;
     std::vector<std::string> models;
   };
   auto opt = std::make_shared<Options>();
   cmd->add_option("--from", opt->from, "Node the trace was recorded on (YAML)")->required();
   cmd->add_option("--to", opt->to, "Node to project onto (YAML)")->required();
-  cmd->add_option("trace", opt->trace, kTraceHelp)->required();
-  cmd->add_option("--actual", opt->actual, "Trace recorded on the target node, to score the projection (WMAPE)");
+  cmd->add_option("trace", opt->traces, kTraceHelp)->required();
+  cmd->add_option("--actual", opt->actual, "Trace recorded on the target node (a folder: one per rank), to score the projection (WMAPE)");
   cmd->add_option("--model", opt->models,
                   "Model(s) to project with (repeatable; default: all). `linkcast models` lists them");
   cmd->add_option("--map", opt->map, "Rename trace endpoints onto the target, e.g. gpu0=gpu2,gpu1=gpu3");
@@ -35,6 +42,9 @@ void add_project_command(CLI::App& app, Runner& run) {
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
+  cmd->add_option("--timeline", opt->timeline,
+                  "A trace with kernels and runtime calls: write the target's replay here as a Chrome trace "
+                  "(chrome://tracing, ui.perfetto.dev)");
   cmd->callback([opt, &run]() {
     run = [opt]() {
       std::vector<const model::Model*> models;
@@ -44,9 +54,26 @@ void add_project_command(CLI::App& app, Runner& run) {
       const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
       const topology::Node from = topology::load_node(opt->from);
       const topology::Node to = topology::load_node(opt->to);
-      const trace::Trace trace = trace::data_movement(trace::read_trace(opt->trace));
-      std::optional<trace::Trace> actual;
-      if (!opt->actual.empty()) actual = trace::data_movement(trace::read_trace(opt->actual));
+      const trace::Trace whole = trace::read_traces(opt->traces);
+      const trace::Trace trace = trace::data_movement(whole);
+      std::optional<trace::Trace> actual_whole, actual;
+      if (!opt->actual.empty()) {
+        actual_whole = trace::read_traces({opt->actual});
+        actual = trace::data_movement(*actual_whole);
+      }
+      if (!opt->timeline.empty() && !whole.has_application())
+        throw InputError(fmt::format("--timeline: {} has no kernels or runtime calls: only a whole application's "
+                                     "projection is replayed (record it with the PyTorch profiler or nsys)",
+                                     fmt::join(opt->traces, " ")));
+      // A whole application (kernels, runtime calls): its steps on the target, with the model
+      // asked for (the first --model) or linkcast's default for the transfers.
+      std::optional<application::ApplicationProjection> projected_app;
+      std::optional<application::StepTable> steps;
+      if (whole.has_application()) {
+        const model::Model& m = opt->models.empty() ? model::find_model("default") : *models.front();
+        projected_app = application::project_application(from, to, whole, map, m);
+        steps = application::step_table(*projected_app, actual_whole ? &*actual_whole : nullptr);
+      }
       const projection::Projector projector(from, to, trace, map);
       std::optional<projection::MatchResult> match;
       if (actual) match = projection::match_ops(trace, projector.categories(), *actual);
@@ -58,10 +85,30 @@ void add_project_command(CLI::App& app, Runner& run) {
       } else {
         const auto summary =
             projection::summarize(projector, models, actual ? &*actual : nullptr, match ? &*match : nullptr);
-        if (opt->format == "json") projection::render_json(summary, out.stream());
-        else projection::render_table(summary, out.stream());
+        if (opt->format == "json") {
+          if (projected_app) {
+            std::ostringstream transfers;
+            projection::render_json(summary, transfers);
+            nlohmann::json j = nlohmann::json::parse(transfers.str());
+            j["application"] = application::to_json(from, to, *projected_app, *steps);
+            out.stream() << j.dump(2) << "\n";
+          } else {
+            projection::render_json(summary, out.stream());
+          }
+        } else {
+          projection::render_table(summary, out.stream());
+          if (projected_app) application::render_table(from, to, *projected_app, *steps, out.stream());
+        }
+        if (projected_app)
+          for (const auto& w : projected_app->warnings) std::cerr << "linkcast: warning: " << w << "\n";
         for (const auto& w : summary.warnings) std::cerr << "linkcast: warning: " << w << "\n";
       }
+      std::optional<AtomicOutput> timeline;
+      if (projected_app && !opt->timeline.empty()) {
+        timeline.emplace(opt->timeline);
+        sim::render_timeline(to, whole, projected_app->target, timeline->stream());
+      }
+      if (timeline) timeline->commit();
       out.commit();
       return 0;
     };

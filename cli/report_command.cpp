@@ -16,6 +16,7 @@
 #include "report/report.hpp"
 #include "sim/simulate.hpp"
 #include "topology/loader.hpp"
+#include "trace/ranks.hpp"
 #include "trace/reader.hpp"
 #include "trace/select.hpp"
 #include "synthetic/catalog.hpp"
@@ -32,8 +33,15 @@ std::string shell_word(const std::string& s) {
   return out + "'";
 }
 
+std::string shell_words(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + shell_word(w);
+  return out;
+}
+
 struct ReportOptions {
-  std::string trace, workload, node, to, map, model, output;
+  std::vector<std::string> traces;
+  std::string workload, node, to, map, model, output;
   int bins = 40;
   int rows = 25;
   bool timings = false;
@@ -92,7 +100,7 @@ void load_workload(const ReportOptions& opt, const topology::Node& node, const m
     // As `linkcast simulate`: what the spec says about its collectives, else NCCL's choices.
     sim::apply_collective_config(run.collectives, w.sim_options);
   } else {
-    w.trace = trace::data_movement(trace::read_trace(opt.trace));
+    w.trace = trace::data_movement(trace::read_traces(opt.traces));
     // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them.
     w.index.emplace(w.trace);
     w.sim_options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(*w.index));
@@ -123,7 +131,7 @@ Projections project(const topology::Node& node, const topology::Node& target, co
 /// The command line as the page's header shows it.
 std::string command_line(const ReportOptions& opt) {
   return "linkcast report " +
-         (opt.workload.empty() ? shell_word(opt.trace) : "--workload " + shell_word(opt.workload)) + " --node " +
+         (opt.workload.empty() ? shell_words(opt.traces) : "--workload " + shell_word(opt.workload)) + " --node " +
          shell_word(opt.node) + (opt.to.empty() ? "" : " --to " + shell_word(opt.to)) +
          (opt.map.empty() ? "" : " --map " + shell_word(opt.map)) +
          (opt.model.empty() ? "" : " --model " + shell_word(opt.model)) + " -o " + shell_word(opt.output);
@@ -191,7 +199,7 @@ void add_report_command(CLI::App& app, Runner& run) {
       "(mpisee), the projection onto another node, and the simulated timeline");
   auto opt = std::make_shared<ReportOptions>();
   add_trace_or_workload(
-      *cmd, opt->trace, opt->workload,
+      *cmd, opt->traces, opt->workload,
       "Run a synthetic workload instead: NAME[:key=value,...]; `linkcast report --workload help` lists them",
       "report: give a trace file or --workload SPEC (exactly one of them), e.g. `linkcast report --workload stencil2d "
       "--node configs/dgx1-v100.yaml -o report.html`");

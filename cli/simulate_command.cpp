@@ -15,6 +15,7 @@
 #include "sim/solver.hpp"
 #include "topology/loader.hpp"
 #include "trace/csv.hpp"
+#include "trace/ranks.hpp"
 #include "trace/reader.hpp"
 #include "synthetic/catalog.hpp"
 
@@ -44,14 +45,15 @@ void add_simulate_command(CLI::App& app, Runner& run) {
       "Replay a trace or a synthetic workload on a node with every transfer at once: links shared "
       "max-min fairly, streams in order, NCCL collectives step by step");
   struct Options {
-    std::string node, trace, workload, gpus, model = "default", timeline, format = "table", output = "-";
+    std::vector<std::string> traces;
+    std::string node, workload, gpus, model = "default", timeline, format = "table", output = "-";
     std::string algo, proto, solver = "maxmin";
     int bins = 20;
     bool as_recorded = false;
   };
   auto opt = std::make_shared<Options>();
   cmd->add_option("node", opt->node, "Node description (YAML, configs/SCHEMA.md)")->required();
-  add_trace_or_workload(*cmd, opt->trace, opt->workload,
+  add_trace_or_workload(*cmd, opt->traces, opt->workload,
                         "Synthetic workload NAME[:key=value,...] instead of a trace, e.g. nccl-allreduce:bytes=1GiB",
                         "simulate: give a trace file or --workload SPEC (exactly one of them)");
   cmd->add_option("--gpus", opt->gpus,
@@ -115,7 +117,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
         trace = std::move(w.trace);
         sim::apply_collective_config(w.collectives, options);
       } else {
-        trace = trace::read_trace(opt->trace);
+        trace = trace::read_traces(opt->traces);
         options.gpus = gpus;
         // L + O measured by the trace's own small copies where it has them.
         options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(trace));

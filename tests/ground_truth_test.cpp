@@ -9,6 +9,7 @@
 #include "test_util.hpp"
 #include "topology/loader.hpp"
 #include "trace/reader.hpp"
+#include "trace/select.hpp"
 
 namespace linkcast::projection {
 namespace {
@@ -28,8 +29,9 @@ Scores h100_to_h200(const std::string& file, const std::string& target = "h200-2
   const std::string real = test::source_dir() + "/tests/data/real/";
   const auto from = topology::load_node(test::config("testbed-h100-1gpu.yaml"));
   const auto to = topology::load_node(test::config("testbed-" + target + ".yaml"));
-  const auto src = trace::read_trace(real + "h100-1gpu/" + file);
-  const auto act = trace::read_trace(real + target + "/" + file);
+  // Only the data movement is projected per operation (kernels are the application replay's).
+  const auto src = trace::data_movement(trace::read_trace(real + "h100-1gpu/" + file));
+  const auto act = trace::data_movement(trace::read_trace(real + target + "/" + file));
   const Projector p(from, to, src);
   const MatchResult m = match_ops(src, p.categories(), act);
   std::vector<const model::Model*> models;

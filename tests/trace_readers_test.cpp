@@ -63,7 +63,8 @@ TEST(CsvTrace, ErrorsNameFileLineAndColumn) {
             "t.csv:2: column 'bytes': '-5' is negative; it must be a non-negative whole number");
   EXPECT_EQ(error_of([&] { (void)parse_csv_trace(header + "copy,cpu0,gpu0,1\ncpoy,cpu0,gpu0,1\n", "t.csv"); }),
             "t.csv:3: column 'kind': 'cpoy' is not an operation kind (did you mean 'copy'?); use copy, access, "
-            "migrate, memset, allreduce, allgather, reducescatter, broadcast, reduce, alltoall, send, recv");
+            "migrate, memset, allreduce, allgather, reducescatter, broadcast, reduce, alltoall, send, recv, "
+            "kernel, runtime, annotation");
   EXPECT_EQ(error_of([&] { (void)parse_csv_trace("kind,src,dst,byte\n", "t.csv"); }),
             "t.csv:1: unknown column 'byte' (did you mean 'bytes'?) in the header; columns are "
             "kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream,group,root,object,line,comm,issuer");
@@ -159,7 +160,7 @@ TEST(SqliteTrace, ADatabaseWithoutCuptiTablesIsNotAProfile) {
   sqlite3_close(db);
   EXPECT_EQ(error_of([&] { (void)read_trace(path); }),
             path + ": an SQLite database, but not an nvprof or Nsight Systems export (no "
-                   "CUPTI_ACTIVITY_KIND_MEMCPY; tables: notes)");
+                   "CUPTI_ACTIVITY_KIND_* tables; tables: notes)");
 }
 
 // --- Nsight Systems ------------------------------------------------------------------------------
@@ -295,8 +296,8 @@ TEST(Kineto, ParsesTheEventsItUnderstandsAndSkipsTheRest) {
 
 TEST(Kineto, TruncatedJsonIsRejected) {
   const std::string err = error_of([] { (void)parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
-  EXPECT_THAT(err, HasSubstr("cut.json: invalid JSON ("));
-  EXPECT_THAT(err, HasSubstr("the file is not a Kineto trace or is truncated"));
+  // The stream scanner sees the event's braces never close: it names the byte and says why.
+  EXPECT_EQ(err, "cut.json: byte 17: the file ends inside an event; it is truncated");
   EXPECT_EQ(error_of([] { (void)parse_kineto(R"({"schemaVersion": 1})", "other.json"); }),
             "other.json: JSON without a \"traceEvents\" list: not a PyTorch profiler / Kineto Chrome trace");
 }

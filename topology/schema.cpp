@@ -207,7 +207,7 @@ std::vector<Key> make_table() {
        .floor = Floor::positive, .min = 1, .max = 100000, .plausible = "GPU memory delivers up to about 10 TB/s",
        .default_text = "unknown: the replay scales memory-bound kernels by the peak bandwidth",
        .doc = "measured rate of a streaming kernel (read + write bytes per second): what memory-bound kernels reach",
-       .json = Json::when_set, .sweepable = true, .field = memory_field<&MemorySpec::stream_gbps>()});
+       .todo = "triad kernel rate, read + write (delete if unknown)", .json = Json::when_set, .sweepable = true, .field = memory_field<&MemorySpec::stream_gbps>()});
   // One thread copies 10-15 GB/s on the testbed Xeons (tests/data/real/*/hostcopy.csv) and up to
   // about 100 GB/s on the widest single cores; 1000 GB/s is out of reach of one thread.
   add({.name = "copy_bandwidth_gbps", .section = Section::memory, .applies = kCpu, .type = Type::number,

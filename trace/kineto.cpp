@@ -436,6 +436,9 @@ class Reader {
       } else if (key == "blocks per SM") {
         const double v = number(value);
         if (std::isfinite(v) && v >= 0 && v < 1e9) e.kernel.blocks_per_sm = static_cast<float>(v);
+      } else if (key == "est. achieved occupancy %") {
+        const double v = number(value);
+        if (std::isfinite(v) && v >= 0 && v <= 100) e.kernel.occupancy_pct = static_cast<std::int8_t>(std::lround(v));
       } else if (key == "registers per thread") {
         const double v = number(value);
         if (std::isfinite(v) && v >= 0 && v < 65536) e.kernel.registers = static_cast<std::uint16_t>(v);

@@ -100,6 +100,9 @@ struct KernelInfo {
   float blocks_per_sm = 0;          // grid blocks / SMs, as Kineto reports it; 0 unknown
   std::uint16_t registers = 0;      // registers per thread; 0 unknown
   std::uint32_t shared_bytes = 0;   // shared memory per block
+  /// Resident warps as a share of the SM's maximum, 0-100, as the profiler estimated it (Kineto's
+  /// "est. achieved occupancy %"); -1 unknown.
+  std::int8_t occupancy_pct = -1;
 };
 
 /// One row, by value: what builders push and what op(i) returns.

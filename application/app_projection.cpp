@@ -1,0 +1,159 @@
+#include "application/app_projection.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "trace/select.hpp"
+
+namespace linkcast::application {
+
+namespace {
+
+using trace::OpKind;
+
+/// The node GPU a trace endpoint lands on (after `map`), or -1.
+int node_gpu(const topology::Node& node, const trace::Trace& trace, std::uint16_t id, const projection::EndpointMap& map) {
+  std::string name = trace.endpoint_name(id);
+  if (const auto it = map.find(name); it != map.end()) name = it->second;
+  const int e = node.find(name);
+  if (e < 0 || node.endpoints[static_cast<std::size_t>(e)].kind != topology::EndpointKind::gpu) return -1;
+  return e;
+}
+
+WorkClass class_of(KernelBound b) {
+  switch (b) {
+    case KernelBound::matrix_tensor: return WorkClass::matrix_tensor;
+    case KernelBound::matrix_fp32: return WorkClass::matrix_fp32;
+    case KernelBound::memory: return WorkClass::memory_kernels;
+  }
+  return WorkClass::memory_kernels;
+}
+
+/// Projected durations of the kernels: each scaled by what bounds it on its GPU.
+void project_kernels(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
+                     const projection::EndpointMap& map, ApplicationProjection& p) {
+  std::array<std::size_t, kKernelBoundCount> missing{};
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    if (trace.kinds()[i] != OpKind::kernel) continue;
+    const trace::Op op = trace.op(i);
+    if (op.duration_ns < 0) continue;
+    const int gs = node_gpu(from, trace, op.src, {}), gt = node_gpu(to, trace, op.src, map);
+    if (gs < 0 || gt < 0)
+      throw InputError(fmt::format("{}: record {}: kernel on {}, which the {} node {} lacks; place the trace's GPUs "
+                                   "with --map gpu0=gpuN,...",
+                                   trace.source_file, i + 1, trace.endpoint_name(op.src), gs < 0 ? "source" : "target",
+                                   gs < 0 ? from.name : to.name));
+    const trace::KernelInfo* info = op.kernel != trace::kNoIndex ? &trace.kernel_info(op.kernel) : nullptr;
+    const KernelScale s = scale_kernel(trace.op_names[op.name], info, gpu_rates(from.endpoints[static_cast<std::size_t>(gs)]),
+                                       gpu_rates(to.endpoints[static_cast<std::size_t>(gt)]));
+    const double src_ns = static_cast<double>(op.duration_ns);
+    p.target_durations_ns[i] = src_ns * s.factor;
+    WorkTotals& w = p.by_class[static_cast<std::size_t>(class_of(s.bound))];
+    ++w.ops;
+    w.source_ns += src_ns;
+    w.target_ns += src_ns * s.factor;
+    if (!s.known) {
+      ++w.kept;
+      ++missing[static_cast<std::size_t>(s.bound)];
+    }
+  }
+  for (std::size_t b = 0; b < kKernelBoundCount; ++b)
+    if (missing[b] > 0) {
+      const auto bound = static_cast<KernelBound>(b);
+      const char* key = bound == KernelBound::memory ? "memory: stream_gbps or bandwidth_gbps"
+                        : bound == KernelBound::matrix_tensor ? "tensor_tflops"
+                                                                : "fp32_tflops";
+      p.warnings.push_back(fmt::format("{} {} kernels keep their recorded time: the GPU key `{}` is missing on {} or {} "
+                                       "(configs/SCHEMA.md)",
+                                       missing[b], to_string(bound), key, from.name, to.name));
+    }
+}
+
+/// Projected durations of the transfers and collectives: the measured time times the model's
+/// target / source ratio, as projection::Projector prices both nodes.
+void project_data_movement(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
+                           const projection::EndpointMap& map, const model::Model& model, ApplicationProjection& p) {
+  const trace::Trace data = trace::data_movement(trace);
+  if (data.size() == 0) return;
+  const projection::Projector on_target(from, to, data, map);
+  const projection::Projector on_source(from, from, data);
+  for (const auto& w : on_target.warnings()) p.warnings.push_back(w);
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const OpKind kind = trace.kinds()[i];
+    if (!trace::moves_data(kind)) continue;
+    const double target_ns = on_target.time_ns(j, model);
+    const double source_ns = on_source.time_ns(j, model);
+    const std::int64_t measured = data.durations()[j];
+    ++j;
+    const double projected = measured >= 0 && source_ns > 0 && std::isfinite(source_ns) && std::isfinite(target_ns)
+                                 ? static_cast<double>(measured) * target_ns / source_ns
+                                 : target_ns;
+    p.target_durations_ns[i] = projected;
+    WorkTotals& w = p.by_class[static_cast<std::size_t>(trace::is_collective(kind) ? WorkClass::collectives
+                                                                                    : WorkClass::transfers)];
+    ++w.ops;
+    w.source_ns += measured >= 0 ? static_cast<double>(measured) : 0.0;
+    w.target_ns += projected;
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(WorkClass c) {
+  switch (c) {
+    case WorkClass::matrix_tensor: return "matrix kernels (tensor cores)";
+    case WorkClass::matrix_fp32: return "matrix kernels (FP32)";
+    case WorkClass::memory_kernels: return "memory-bound kernels";
+    case WorkClass::transfers: return "transfers";
+    case WorkClass::collectives: return "collectives";
+  }
+  return "?";
+}
+
+std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& trace, const projection::EndpointMap& map) {
+  // The trace's highest GPU index: a rank's trace may name gpu1 without gpu0.
+  std::size_t count = 0;
+  for (const auto& n : trace.endpoint_names())
+    if (const int g = trace::endpoint_index(n, "gpu"); g >= 0) count = std::max(count, static_cast<std::size_t>(g) + 1);
+  std::vector<int> gpus;
+  bool renamed = false;
+  for (std::size_t g = 0; g < count; ++g) {
+    const std::string name = fmt::format("gpu{}", g);
+    const auto it = map.find(name);
+    renamed = renamed || it != map.end();
+    gpus.push_back(node.find(it != map.end() ? it->second : name));
+  }
+  if (!renamed) return {};
+  return gpus;
+}
+
+ApplicationProjection project_application(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
+                                          const projection::EndpointMap& map, const model::Model& model) {
+  ApplicationProjection p;
+  p.model = std::string(model.name);
+  p.target_durations_ns.assign(trace.size(), std::numeric_limits<double>::quiet_NaN());
+  project_kernels(from, to, trace, map, p);
+  project_data_movement(from, to, trace, map, model, p);
+
+  sim::SimOptions source;
+  source.model = &model;
+  source.durations_ns.assign(trace.size(), std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t i = 0; i < trace.size(); ++i)
+    if (trace::runs_on_gpu(trace.kinds()[i]) && trace.durations()[i] >= 0)
+      source.durations_ns[i] = static_cast<double>(trace.durations()[i]);
+  p.source = sim::simulate(from, trace, source);
+
+  sim::SimOptions target;
+  target.model = &model;
+  target.gpus = placed_gpus(to, trace, map);
+  target.durations_ns = p.target_durations_ns;
+  p.target = sim::simulate(to, trace, target);
+  return p;
+}
+
+}  // namespace linkcast::application

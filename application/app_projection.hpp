@@ -1,0 +1,61 @@
+// What a whole application becomes on another node (`linkcast project` of a trace with kernels
+// and runtime calls). Each operation the GPU runs gets a time on the target, from what the trace
+// measured on the source:
+//  - kernels: scaled by what bounds them (application/kernel_scaling.hpp);
+//  - transfers and collectives: their measured time times the model's target / source ratio
+//    (projection/projector.hpp prices both nodes; without a measured time, the target's price);
+//  - CPU work, runtime calls and the gaps between them: kept.
+// The trace is then replayed through what waited for what (sim/app_graph.hpp) twice: on the
+// source node with every recorded duration (the honest replay, which must give back the recorded
+// span) and on the target with the projected ones, where transfers share links and GPU-filling
+// work shares SMs. What the replays disagree on is what the target changes.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "application/kernel_scaling.hpp"
+#include "model/models.hpp"
+#include "projection/projector.hpp"
+#include "sim/simulate.hpp"
+#include "topology/node.hpp"
+#include "trace/trace.hpp"
+
+namespace linkcast::application {
+
+/// What the GPU ran, by class, for the "what changed" table.
+enum class WorkClass : std::uint8_t { matrix_tensor, matrix_fp32, memory_kernels, transfers, collectives };
+inline constexpr std::size_t kWorkClassCount = 5;
+[[nodiscard]] std::string_view to_string(WorkClass c);
+
+struct WorkTotals {
+  std::size_t ops = 0;
+  double source_ns = 0;  // recorded GPU time
+  double target_ns = 0;  // projected GPU time
+  std::size_t kept = 0;  // operations whose time was kept for want of a node value
+};
+
+struct ApplicationProjection {
+  std::string model;           // transfer model of the projection
+  sim::SimResult source;       // replay on the source node with the recorded durations
+  sim::SimResult target;       // replay on the target node with the projected durations
+  /// Per trace record, its projected GPU duration on the target (NaN for CPU-side operations).
+  std::vector<double> target_durations_ns;
+  std::array<WorkTotals, kWorkClassCount> by_class{};
+  std::vector<std::string> warnings;
+};
+
+/// Projects `trace` (trace::Trace::has_application() true) recorded on `from` onto `to`, the
+/// trace's endpoints renamed by `map` on the target. Throws InputError as projection::Projector
+/// and sim::simulate do.
+[[nodiscard]] ApplicationProjection project_application(const topology::Node& from, const topology::Node& to,
+                                                        const trace::Trace& trace, const projection::EndpointMap& map,
+                                                        const model::Model& model);
+
+/// Node GPU endpoints for the trace's gpu0, gpu1, ... after `map` (sim::SimOptions::gpus); empty
+/// when the map renames no GPU.
+[[nodiscard]] std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& trace,
+                                           const projection::EndpointMap& map);
+
+}  // namespace linkcast::application

@@ -1,0 +1,60 @@
+// How a kernel recorded on one GPU runs on another: what bounds it, read from its name and its
+// launch parameters, and the factor its recorded time changes by.
+//
+// Classes (classify_kernel):
+//  - matrix, tensor cores: GEMM, convolution and attention kernels (cuBLAS, cuDNN, CUTLASS,
+//    flash attention: names with gemm, xmma, conv, fprop/dgrad/wgrad, cutlass, nvjet, flash,
+//    attention, mma) scale by the GPUs' dense tensor rates (GPU key `tensor_tflops`);
+//  - matrix, FP32: the same families where the name says plain FP32 on the SIMT units (`simt`,
+//    `sgemm`, `f32f32_f32f32` without `tf32`) scale by `fp32_tflops`;
+//  - memory: every other kernel (elementwise, reductions, normalisation, pooling, layout changes,
+//    optimizers, copies) moves data. Such a kernel streams at the lower of two rates: the GPU
+//    memory's (`stream_gbps`, else the peak `bandwidth_gbps`), and what its resident warps keep in
+//    flight divided by the memory latency (Little's law), which does not change between GPUs of
+//    one generation. The share of its time bound by the memory's rate is taken as its occupancy
+//    (Kineto's "est. achieved occupancy %", else resident warps / 64): factor = 1 - f + f x r,
+//    r = source rate / target rate. Measured on H100 -> H200 (tests/data/real/*-apps): cuDNN
+//    batch-norm kernels at 24% occupancy ran 0.94x, at 48% 0.83x, elementwise kernels at 100%
+//    0.70x (r = 0.717); max-pooling kernels at 100% ran 0.97-0.99x, the class's known miss.
+// A rate a node lacks keeps the kernel's time (factor 1) and is reported.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "topology/node.hpp"
+#include "trace/trace.hpp"
+
+namespace linkcast::application {
+
+enum class KernelBound : std::uint8_t { matrix_tensor, matrix_fp32, memory };
+inline constexpr std::size_t kKernelBoundCount = 3;
+[[nodiscard]] std::string_view to_string(KernelBound bound);
+
+/// The class of a kernel by its name (see the file comment).
+[[nodiscard]] KernelBound classify_kernel(std::string_view name);
+
+/// Share of a kernel's time bound by the memory's rate, 0..1: its occupancy as recorded (`info`
+/// may be null: 1, the kernel is taken to saturate memory).
+[[nodiscard]] double memory_bound_share(const trace::KernelInfo* info);
+
+/// The rates of one GPU that bound its kernels; 0 where the node does not say.
+struct GpuRates {
+  double stream_gbps = 0;  // measured streaming rate, else the peak memory bandwidth
+  double tensor_tflops = 0;
+  double fp32_tflops = 0;
+};
+[[nodiscard]] GpuRates gpu_rates(const topology::Endpoint& gpu);
+
+struct KernelScale {
+  KernelBound bound = KernelBound::memory;
+  double factor = 1;    // target time / source time
+  bool known = true;    // false: a rate was missing on either node and the time is kept
+};
+/// How a kernel named `name` (launch `info`, may be null) recorded on a GPU with rates `from`
+/// runs on a GPU with rates `to`.
+[[nodiscard]] KernelScale scale_kernel(std::string_view name, const trace::KernelInfo* info, const GpuRates& from,
+                                       const GpuRates& to);
+
+}  // namespace linkcast::application

@@ -1,0 +1,152 @@
+#include "application/render.hpp"
+
+#include <fmt/format.h>
+
+#include "core/table.hpp"
+#include "core/units.hpp"
+
+namespace linkcast::application {
+
+namespace {
+
+std::string change(double now, double before) {
+  return before > 0 ? fmt::format("{:+.1f}%", 100.0 * (now - before) / before) : "-";
+}
+
+std::string share(double ns, double total) {
+  return total > 0 ? fmt::format("{} ({:.0f}%)", format_duration_ns(ns), 100.0 * ns / total) : format_duration_ns(ns);
+}
+
+nlohmann::json breakdown_json(const sim::ApplicationResult::Breakdown& b) {
+  return {{"compute_ns", b.compute_ns},   {"exposed_transfers_ns", b.transfers_ns},
+          {"exposed_collectives_ns", b.collectives_ns}, {"cpu_ns", b.cpu_ns},
+          {"launch_sync_waits_ns", b.launch_ns + b.sync_ns + b.other_ns}};
+}
+
+}  // namespace
+
+void render_table(const topology::Node& from, const topology::Node& to, const ApplicationProjection& p,
+                  const StepTable& steps, std::ostream& out) {
+  const auto& src = p.source.application;
+  const auto& tgt = p.target.application;
+  out << fmt::format("\nApplication ({} model for transfers): {} recorded on {}, projected {} on {} ({})\n", p.model,
+                     format_duration_ns(steps.recorded_span_ns), from.name, format_duration_ns(steps.projected_span_ns),
+                     to.name, change(steps.projected_span_ns, steps.recorded_span_ns));
+  out << fmt::format("  replays: {} on {} ({} against the recording: the replay's own error, which the projection "
+                     "divides out), {} on {}\n",
+                     format_duration_ns(src.replayed_span_ns), from.name, change(src.replayed_span_ns, src.recorded_span_ns),
+                     format_duration_ns(tgt.replayed_span_ns), to.name);
+  using A = TextTable::Align;
+  const bool actual = steps.score.has_value();
+  std::vector<std::string> head{"step", "recorded", "projected", "change"};
+  std::vector<A> align{A::left, A::right, A::right, A::right};
+  if (actual) {
+    for (const char* h : {"actual", "error", "nothing changes"}) head.push_back(h);
+    for (int k = 0; k < 3; ++k) align.push_back(A::right);
+  }
+  for (const char* h : {"compute", "exposed transfers", "CPU-bound"}) head.push_back(h);
+  for (int k = 0; k < 3; ++k) align.push_back(A::right);
+  TextTable table(head, align);
+  double rec = 0, proj = 0;
+  for (const StepRow& r : steps.rows) {
+    std::vector<std::string> row{r.name, format_duration_ns(r.recorded_ns), format_duration_ns(r.projected_ns),
+                                 change(r.projected_ns, r.recorded_ns)};
+    if (actual) {
+      if (r.actual_ns) {
+        row.push_back(format_duration_ns(*r.actual_ns));
+        row.push_back(change(r.projected_ns, *r.actual_ns));
+        row.push_back(change(r.recorded_ns, *r.actual_ns));
+      } else {
+        for (int k = 0; k < 3; ++k) row.emplace_back("-");
+      }
+    }
+    const double total = r.target_breakdown.total_ns();
+    row.push_back(share(r.target_breakdown.compute_ns, total));
+    row.push_back(share(r.target_breakdown.transfers_ns + r.target_breakdown.collectives_ns, total));
+    row.push_back(share(r.target_breakdown.cpu_ns, total));
+    table.add_row(std::move(row));
+    rec += r.recorded_ns;
+    proj += r.projected_ns;
+  }
+  if (!steps.rows.empty()) {
+    table.add_rule();
+    std::vector<std::string> row{"all steps", format_duration_ns(rec), format_duration_ns(proj), change(proj, rec)};
+    if (actual)
+      for (const std::string& c : {fmt::format("{} steps", steps.score->steps),
+                                   fmt::format("{:+.1f}%", steps.score->projected_error_pct),
+                                   fmt::format("{:+.1f}%", steps.score->measured_error_pct)})
+        row.push_back(c);
+    for (int k = 0; k < 3; ++k) row.emplace_back("");
+    table.add_row(std::move(row));
+    out << "Steps (projected = recorded x target replay / source replay; compute, exposed transfers and CPU-bound: "
+           "the target's critical path):\n"
+        << table.render();
+  } else {
+    out << "The trace has no ProfilerStep#N annotations: only the span is projected.\n";
+  }
+  if (steps.score)
+    out << fmt::format("Step time error against the target's recording over {} steps: projected {:+.1f}% "
+                       "(WMAPE {:.1f}%), nothing changes {:+.1f}% (WMAPE {:.1f}%)\n",
+                       steps.score->steps, steps.score->projected_error_pct, steps.score->projected_wmape_pct,
+                       steps.score->measured_error_pct, steps.score->measured_wmape_pct);
+
+  TextTable work({"GPU work", "ops", "on " + from.name, "on " + to.name, "factor"},
+                 {A::left, A::right, A::right, A::right, A::right});
+  for (std::size_t c = 0; c < kWorkClassCount; ++c) {
+    const WorkTotals& w = p.by_class[c];
+    if (w.ops == 0) continue;
+    std::string name(to_string(static_cast<WorkClass>(c)));
+    if (w.kept > 0) name += fmt::format(" ({} kept)", w.kept);
+    work.add_row({name, std::to_string(w.ops), format_duration_ns(w.source_ns), format_duration_ns(w.target_ns),
+                  w.source_ns > 0 ? fmt::format("{:.3f}", w.target_ns / w.source_ns) : "-"});
+  }
+  out << "What the GPU ran (summed over operations, before overlap):\n" << work.render();
+  const auto& b = tgt.breakdown;
+  const double total = b.total_ns();
+  out << fmt::format("Critical path on {}: compute {}, exposed transfers {}, exposed collectives {}, CPU-bound {}, "
+                     "launch/sync/waits {}\n",
+                     to.name, share(b.compute_ns, total), share(b.transfers_ns, total), share(b.collectives_ns, total),
+                     share(b.cpu_ns, total), share(b.launch_ns + b.sync_ns + b.other_ns, total));
+}
+
+nlohmann::json to_json(const topology::Node& from, const topology::Node& to, const ApplicationProjection& p,
+                       const StepTable& steps) {
+  using nlohmann::json;
+  json j;
+  j["model"] = p.model;
+  j["source_node"] = from.name;
+  j["target_node"] = to.name;
+  j["span"] = {{"recorded_ns", steps.recorded_span_ns},
+               {"projected_ns", steps.projected_span_ns},
+               {"source_replay_ns", p.source.application.replayed_span_ns},
+               {"target_replay_ns", p.target.application.replayed_span_ns}};
+  json rows = json::array();
+  for (const StepRow& r : steps.rows) {
+    json row = {{"name", r.name}, {"recorded_ns", r.recorded_ns}, {"projected_ns", r.projected_ns},
+                {"target_critical_path", breakdown_json(r.target_breakdown)}};
+    if (r.actual_ns) row["actual_ns"] = *r.actual_ns;
+    rows.push_back(std::move(row));
+  }
+  j["steps"] = std::move(rows);
+  if (steps.score)
+    j["score"] = {{"steps", steps.score->steps},
+                  {"projected_error_pct", steps.score->projected_error_pct},
+                  {"projected_wmape_pct", steps.score->projected_wmape_pct},
+                  {"measured_error_pct", steps.score->measured_error_pct},
+                  {"measured_wmape_pct", steps.score->measured_wmape_pct}};
+  json work = json::array();
+  for (std::size_t c = 0; c < kWorkClassCount; ++c) {
+    const WorkTotals& w = p.by_class[c];
+    if (w.ops == 0) continue;
+    work.push_back({{"class", to_string(static_cast<WorkClass>(c))},
+                    {"ops", w.ops},
+                    {"source_ns", w.source_ns},
+                    {"target_ns", w.target_ns},
+                    {"kept", w.kept}});
+  }
+  j["gpu_work"] = std::move(work);
+  j["target_critical_path"] = breakdown_json(p.target.application.breakdown);
+  return j;
+}
+
+}  // namespace linkcast::application

@@ -1,0 +1,73 @@
+// The whole-application projection (application/): kernels scaled by what bounds them, transfers
+// by the anchored ratio, both replays, the steps against a recording on the target.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "application/app_projection.hpp"
+#include "application/kernel_scaling.hpp"
+#include "application/steps.hpp"
+#include "test_util.hpp"
+#include "topology/loader.hpp"
+#include "trace/reader.hpp"
+
+namespace linkcast::application {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(KernelScaling, ClassesFollowTheKernelNames) {
+  // Names from tests/data/real/h100-1gpu-apps/app_train_pinned.json.gz and app_gpt_mixed.json.gz.
+  EXPECT_EQ(classify_kernel("sm90_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x32"),
+            KernelBound::matrix_tensor);
+  EXPECT_EQ(classify_kernel("void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_tn_align1>"), KernelBound::matrix_fp32);
+  EXPECT_EQ(classify_kernel("sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize256x64x8"),
+            KernelBound::matrix_fp32);
+  EXPECT_EQ(classify_kernel("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>"),
+            KernelBound::memory);
+  EXPECT_EQ(classify_kernel("void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>"), KernelBound::memory);
+}
+
+TEST(KernelScaling, MemoryKernelsScaleByTheirOccupancyShare) {
+  const GpuRates h100{2879, 989, 56.2}, h200{4095, 989, 56.2};
+  const double r = 2879.0 / 4095.0;
+  trace::KernelInfo bn;  // cuDNN batch norm at 24% occupancy: mostly latency-bound, measured 0.94x
+  bn.occupancy_pct = 24;
+  EXPECT_NEAR(scale_kernel("void cudnn::bn_bw_1C11_kernel_new", &bn, h100, h200).factor, 0.76 + 0.24 * r, 1e-12);
+  trace::KernelInfo full;  // an elementwise kernel at 100%: all of it streams, measured 0.70x
+  full.occupancy_pct = 100;
+  EXPECT_NEAR(scale_kernel("vectorized_elementwise_kernel", &full, h100, h200).factor, r, 1e-12);
+  // Without an occupancy, resident warps / 64: 2 blocks of 256 threads per SM = 16 warps = 25%.
+  trace::KernelInfo warps;
+  warps.blocks_per_sm = 2;
+  warps.block_threads = 256;
+  EXPECT_NEAR(memory_bound_share(&warps), 0.25, 1e-12);
+  // Matrix kernels follow the tensor rate: equal on H100 and H200 SXM.
+  EXPECT_DOUBLE_EQ(scale_kernel("sm90_xmma_gemm", nullptr, h100, h200).factor, 1.0);
+  // A rate either node lacks keeps the time and says so.
+  const KernelScale unknown = scale_kernel("sm90_xmma_gemm", nullptr, h100, GpuRates{4095, 0, 0});
+  EXPECT_DOUBLE_EQ(unknown.factor, 1.0);
+  EXPECT_FALSE(unknown.known);
+}
+
+std::string app(const std::string& machine, const std::string& name) {
+  return test::source_dir() + "/tests/data/real/" + machine + "/app_" + name + ".json.gz";
+}
+
+TEST(ApplicationProjection, OntoItsOwnNodeEveryStepKeepsItsRecordedTime) {
+  // The same node on both sides: every ratio is 1, so each step is exactly its recording.
+  const auto h100 = topology::load_node(test::config("testbed-h100-1gpu.yaml"));
+  const auto t = trace::read_trace(app("h100-1gpu-apps", "train_pageable"));
+  const ApplicationProjection p = project_application(h100, h100, t, {}, model::find_model("default"));
+  const StepTable s = step_table(p, nullptr);
+  ASSERT_EQ(s.rows.size(), 8u);  // the profiler's schedule recorded 8 steps
+  for (const StepRow& r : s.rows) EXPECT_NEAR(r.projected_ns, r.recorded_ns, 1e-6 * r.recorded_ns) << r.name;
+  EXPECT_NEAR(s.projected_span_ns, s.recorded_span_ns, 1e-6 * s.recorded_span_ns);
+  // The honest replay itself is within 1% of the recording (README: <= 0.2% on every app).
+  EXPECT_NEAR(p.source.application.replayed_span_ns, p.source.application.recorded_span_ns,
+              0.01 * p.source.application.recorded_span_ns);
+}
+
+}  // namespace
+}  // namespace linkcast::application

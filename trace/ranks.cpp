@@ -1,0 +1,172 @@
+#include "trace/ranks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/error.hpp"
+#include "trace/reader.hpp"
+
+namespace linkcast::trace {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool looks_like_trace(const fs::path& p) {
+  std::string name = p.filename().string();
+  if (name.size() > 3 && name.ends_with(".gz")) name.resize(name.size() - 3);
+  for (const char* ext : {".json", ".csv", ".sqlite", ".nvvp"})
+    if (name.ends_with(ext)) return true;
+  return false;
+}
+
+/// "rank2" < "rank10": digit runs compare as numbers.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      const std::string_view da = std::string_view(a).substr(i, ie - i), db = std::string_view(b).substr(j, je - j);
+      const std::string_view ta = da.substr(std::min(da.find_first_not_of('0'), da.size()));
+      const std::string_view tb = db.substr(std::min(db.find_first_not_of('0'), db.size()));
+      if (ta.size() != tb.size()) return ta.size() < tb.size();
+      if (ta != tb) return ta < tb;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+/// The GPUs a trace's operations run on (endpoint ids named gpu<N>).
+std::set<std::uint16_t> used_gpus(const Trace& t) {
+  std::set<std::uint16_t> used;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    for (std::uint16_t e : {t.srcs()[i], t.dsts()[i]})
+      if (endpoint_index(t.endpoint_name(e), "gpu") >= 0) used.insert(e);
+  return used;
+}
+
+}  // namespace
+
+std::vector<std::string> expand_trace_paths(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) throw InputError(fmt::format("{}: no such file or directory", p));
+    if (!fs::is_directory(st)) {
+      out.push_back(p);
+      continue;
+    }
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(p, ec))
+      if (entry.is_regular_file() && looks_like_trace(entry.path())) files.push_back(entry.path().string());
+    if (ec) throw InputError(fmt::format("{}: cannot list the directory: {}", p, ec.message()));
+    if (files.empty())
+      throw InputError(fmt::format("{}: a directory without trace files (.json, .csv, .sqlite, .nvvp, "
+                                   "optionally .gz); give the traces of a job's ranks, or one trace file",
+                                   p));
+    std::sort(files.begin(), files.end(), natural_less);
+    out.insert(out.end(), files.begin(), files.end());
+  }
+  return out;
+}
+
+Trace merge_ranks(std::vector<Trace> ranks) {
+  if (ranks.size() == 1) return std::move(ranks.front());
+  Trace out;
+  out.format = ranks.front().format;
+  out.world_size = static_cast<int>(ranks.size());
+  std::map<int, std::string> rank_file;
+  std::map<std::string, std::string> gpu_owner;  // merged GPU name -> file
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
+    Trace& t = ranks[k];
+    const int r = t.rank >= 0 ? t.rank : static_cast<int>(k);
+    if (const auto [it, fresh] = rank_file.emplace(r, t.source_file); !fresh)
+      throw InputError(fmt::format("{}: rank {} again: {} was recorded as rank {} too; give each rank's trace once",
+                                   t.source_file, r, it->second, r));
+    out.source_file += (out.source_file.empty() ? "" : ", ") + t.source_file;
+    out.world_size = std::max(out.world_size, t.world_size);
+    // Endpoint renaming: a rank on one GPU goes to gpu<r>.
+    const std::set<std::uint16_t> gpus = used_gpus(t);
+    std::vector<std::uint16_t> endpoint(t.endpoint_count());
+    for (std::uint16_t e = 0; e < t.endpoint_count(); ++e) {
+      std::string name = t.endpoint_name(e);
+      if (gpus.size() == 1 && gpus.count(e)) name = fmt::format("gpu{}", r);
+      endpoint[e] = out.endpoint(name);
+      if (gpus.count(e)) {
+        if (const auto [it, fresh] = gpu_owner.emplace(name, t.source_file); !fresh && it->second != t.source_file)
+          throw InputError(fmt::format("{}: rank {} runs on {}, which {} also uses; give one trace per rank of one "
+                                       "job, or place the ranks with --map",
+                                       t.source_file, r, name, it->second));
+      }
+    }
+    if (gpus.size() == 1) {
+      const std::string from = t.endpoint_name(*gpus.begin()), to = fmt::format("gpu{}", r);
+      if (from != to) out.warnings.push_back(fmt::format("{}: rank {} ran on its {}: placed on {}", t.source_file, r, from, to));
+    }
+    std::vector<std::uint32_t> group(t.group_count());
+    for (std::uint32_t g = 1; g < t.group_count(); ++g) {
+      std::vector<std::uint16_t> members;
+      for (std::uint16_t m : t.group(g)) members.push_back(endpoint[m]);
+      group[g] = out.add_group(members);
+    }
+    std::vector<std::uint32_t> kernel(t.kernel_info_count());
+    for (std::uint32_t i = 0; i < t.kernel_info_count(); ++i) kernel[i] = out.add_kernel_info(t.kernel_info(i));
+    const auto remap = [](StringTable& to, const StringTable& from, std::uint32_t id, const std::string& prefix = {}) {
+      return id == 0 ? 0u : to.intern(prefix + from[id]);
+    };
+    const std::size_t base = out.size();
+    const std::string thread_prefix = fmt::format("rank{}:", r);
+    out.reserve(base + t.size());
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      Op op = t.op(i);
+      op.src = endpoint[op.src];
+      op.dst = endpoint[op.dst];
+      if (op.issuer != kNoEndpoint) op.issuer = endpoint[op.issuer];
+      op.object = remap(out.objects, t.objects, op.object);
+      op.line = remap(out.lines, t.lines, op.line);
+      op.comm = remap(out.comms, t.comms, op.comm);
+      op.name = remap(out.op_names, t.op_names, op.name);
+      op.thread = remap(out.thread_names, t.thread_names, op.thread, thread_prefix);
+      op.group = group[op.group];
+      if (op.launch != kNoIndex) op.launch = static_cast<std::uint32_t>(base + op.launch);
+      if (op.kernel != kNoIndex) op.kernel = kernel[op.kernel];
+      out.push(op);
+    }
+    for (std::size_t g = 0; g < t.device_names.size(); ++g) {
+      if (t.device_names[g].empty()) continue;
+      std::size_t to = g;
+      if (gpus.size() == 1) {
+        if (endpoint_index(t.endpoint_name(*gpus.begin()), "gpu") != static_cast<int>(g)) continue;
+        to = static_cast<std::size_t>(r);
+      }
+      if (out.device_names.size() <= to) out.device_names.resize(to + 1);
+      out.device_names[to] = t.device_names[g];
+    }
+    for (std::string& w : t.warnings) out.warnings.push_back(std::move(w));
+  }
+  return out;
+}
+
+Trace read_traces(const std::vector<std::string>& paths) {
+  const std::vector<std::string> files = expand_trace_paths(paths);
+  std::vector<Trace> traces;
+  traces.reserve(files.size());
+  for (const std::string& f : files) traces.push_back(read_trace(f));
+  return merge_ranks(std::move(traces));
+}
+
+}  // namespace linkcast::trace
