@@ -82,8 +82,12 @@ void render_table(const topology::Node& from, const topology::Node& to, const Ap
            "the target's critical path):\n"
         << table.render();
   } else {
-    out << "The trace has no ProfilerStep#N annotations: only the span is projected.\n";
+    out << "The trace has no step annotations (ProfilerStep#N, or <name>step<N>): only the span is projected.\n";
   }
+  if (steps.actual_span_ns)
+    out << fmt::format("Span against the target's recording ({}): projected {}, nothing changes {}\n",
+                       format_duration_ns(*steps.actual_span_ns), change(steps.projected_span_ns, *steps.actual_span_ns),
+                       change(steps.recorded_span_ns, *steps.actual_span_ns));
   if (steps.score)
     out << fmt::format("Step time error against the target's recording over {} steps: projected {:+.1f}% "
                        "(WMAPE {:.1f}%), nothing changes {:+.1f}% (WMAPE {:.1f}%)\n",
@@ -120,6 +124,7 @@ nlohmann::json to_json(const topology::Node& from, const topology::Node& to, con
                {"projected_ns", steps.projected_span_ns},
                {"source_replay_ns", p.source.application.replayed_span_ns},
                {"target_replay_ns", p.target.application.replayed_span_ns}};
+  if (steps.actual_span_ns) j["span"]["actual_ns"] = *steps.actual_span_ns;
   json rows = json::array();
   for (const StepRow& r : steps.rows) {
     json row = {{"name", r.name}, {"recorded_ns", r.recorded_ns}, {"projected_ns", r.projected_ns},

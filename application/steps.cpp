@@ -1,18 +1,39 @@
 #include "application/steps.hpp"
 
 #include <cmath>
+#include <algorithm>
+#include <limits>
 #include <map>
+
+#include "sim/app_graph.hpp"
 
 namespace linkcast::application {
 
 std::vector<RecordedStep> recorded_steps(const trace::Trace& trace) {
+  const std::string prefix = sim::step_prefix(trace);
   std::vector<RecordedStep> steps;
+  if (prefix.empty()) return steps;
+  std::map<std::string, std::size_t> at;
   for (std::size_t i = 0; i < trace.size(); ++i) {
     if (trace.kinds()[i] != trace::OpKind::annotation || trace.durations()[i] < 0) continue;
     const std::string& name = trace.op_names[trace.names()[i]];
-    if (name.starts_with("ProfilerStep#")) steps.push_back({name, static_cast<double>(trace.durations()[i])});
+    if (!name.starts_with(prefix)) continue;
+    const double ns = static_cast<double>(trace.durations()[i]);
+    if (const auto [it, fresh] = at.emplace(name, steps.size()); fresh) steps.push_back({name, ns});
+    else steps[it->second].ns = std::max(steps[it->second].ns, ns);
   }
   return steps;
+}
+
+double recorded_span_ns(const trace::Trace& trace) {
+  std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const std::int64_t s = trace.starts()[i];
+    if (s < 0) continue;
+    lo = std::min(lo, s);
+    hi = std::max(hi, s + std::max<std::int64_t>(0, trace.durations()[i]));
+  }
+  return hi > lo ? static_cast<double>(hi - lo) : 0.0;
 }
 
 namespace {
@@ -30,17 +51,29 @@ StepTable step_table(const ApplicationProjection& p, const trace::Trace* actual)
   t.recorded_span_ns = src.recorded_span_ns;
   t.projected_span_ns = scaled(src.recorded_span_ns, src.replayed_span_ns, tgt.replayed_span_ns);
   std::map<std::string, double> on_target;
-  if (actual != nullptr)
+  if (actual != nullptr) {
     for (const RecordedStep& s : recorded_steps(*actual)) on_target.emplace(s.name, s.ns);
-  // Both replays list the same annotations in the same order.
+    t.actual_span_ns = recorded_span_ns(*actual);
+  }
+  // Both replays list the same annotations in the same order; one row per step name, its slowest
+  // rank's record.
+  std::map<std::string, std::size_t> row_of;
   for (std::size_t k = 0; k < src.steps.size() && k < tgt.steps.size(); ++k) {
-    StepRow row;
-    row.name = src.steps[k].name;
-    row.recorded_ns = src.steps[k].recorded_ns;
-    row.projected_ns = scaled(row.recorded_ns, src.steps[k].replayed_ns, tgt.steps[k].replayed_ns);
-    row.target_breakdown = tgt.steps[k].breakdown;
-    if (const auto it = on_target.find(row.name); it != on_target.end()) row.actual_ns = it->second;
-    t.rows.push_back(std::move(row));
+    const double recorded = src.steps[k].recorded_ns;
+    const double projected = scaled(recorded, src.steps[k].replayed_ns, tgt.steps[k].replayed_ns);
+    const auto [it, fresh] = row_of.emplace(src.steps[k].name, t.rows.size());
+    if (fresh) {
+      StepRow row;
+      row.name = src.steps[k].name;
+      if (const auto a = on_target.find(row.name); a != on_target.end()) row.actual_ns = a->second;
+      t.rows.push_back(std::move(row));
+    }
+    StepRow& row = t.rows[it->second];
+    row.recorded_ns = std::max(row.recorded_ns, recorded);
+    if (projected >= row.projected_ns) {
+      row.projected_ns = projected;
+      row.target_breakdown = tgt.steps[k].breakdown;
+    }
   }
   StepScore s;
   double proj = 0, meas = 0, act = 0, proj_abs = 0, meas_abs = 0;

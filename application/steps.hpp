@@ -1,5 +1,7 @@
-// The steps of a recorded application (PyTorch's `ProfilerStep#N` annotations) and the step times
-// a projection predicts, scored against a recording on the target.
+// The steps of a recorded application (PyTorch's `ProfilerStep#N` annotations, else the trace's
+// own step annotations: sim::step_prefix) and the step times a projection predicts, scored
+// against a recording on the target. A job's step is its slowest rank's: several records of one
+// step name (one per rank) count as their longest.
 #pragma once
 
 #include <optional>
@@ -15,8 +17,11 @@ struct RecordedStep {
   std::string name;  // ProfilerStep#N
   double ns = 0;
 };
-/// The trace's ProfilerStep#N annotations with their recorded durations, in trace order.
+/// The trace's step annotations with their recorded durations, one per name (the longest), in
+/// order of first appearance.
 [[nodiscard]] std::vector<RecordedStep> recorded_steps(const trace::Trace& trace);
+/// Earliest start to latest end of the trace's operations, ns (0 for an empty trace).
+[[nodiscard]] double recorded_span_ns(const trace::Trace& trace);
 
 struct StepRow {
   std::string name;
@@ -38,6 +43,7 @@ struct StepTable {
   std::vector<StepRow> rows;
   /// The whole span the same way (recorded x target replay / source replay).
   double recorded_span_ns = 0, projected_span_ns = 0;
+  std::optional<double> actual_span_ns;  // the target's recording's span
   std::optional<StepScore> score;  // with an actual recording that has matching steps
 };
 

@@ -1,8 +1,10 @@
 #include "sim/app_graph.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -269,6 +271,30 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     a.spans.push_back(s);
   }
   return a;
+}
+
+std::string step_prefix(const trace::Trace& trace) {
+  std::map<std::string, std::set<std::string>, std::less<>> numbers;  // prefix -> the numbers seen
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    if (trace.kinds()[i] != trace::OpKind::annotation) continue;
+    const std::string& name = trace.op_names[trace.names()[i]];
+    if (name.starts_with("ProfilerStep#")) return "ProfilerStep#";
+    const std::size_t digits = name.find_last_not_of("0123456789");
+    if (digits == std::string::npos || digits + 1 == name.size()) continue;
+    std::string prefix = name.substr(0, digits + 1);
+    std::string lower = prefix;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("step") == std::string::npos) continue;
+    numbers[prefix].insert(name.substr(digits + 1));
+  }
+  std::string best;
+  std::size_t most = 1;
+  for (const auto& [prefix, seen] : numbers)
+    if (seen.size() > most) {
+      most = seen.size();
+      best = prefix;
+    }
+  return best;
 }
 
 }  // namespace linkcast::sim

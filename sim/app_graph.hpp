@@ -77,4 +77,9 @@ struct AppGraph {
 /// but for a binary search per blocking candidate.
 [[nodiscard]] AppGraph infer_app_graph(const trace::Trace& trace);
 
+/// The name prefix of the trace's step annotations: "ProfilerStep#" where the PyTorch profiler
+/// marked steps; else the commonest prefix P of annotations named P<number> whose P says "step"
+/// (any case; "train_step" of train_step0, train_step1, ...) with at least two numbers; else "".
+[[nodiscard]] std::string step_prefix(const trace::Trace& trace);
+
 }  // namespace linkcast::sim

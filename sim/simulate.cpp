@@ -808,6 +808,7 @@ void Simulation::collect_application(SimResult& r) const {
     if (trace_.starts()[i] >= 0)
       recorded_end = std::max(recorded_end, static_cast<double>(trace_.starts()[i] + std::max<std::int64_t>(0, trace_.durations()[i]) - t0));
   a.recorded_span_ns = recorded_end;
+  const std::string steps = step_prefix(trace_);
   // Annotations move with the calls inside them, keeping their recorded margins.
   for (const AppGraph::Span& s : app_.spans) {
     OpResult& o = r.ops[s.record];
@@ -823,7 +824,7 @@ void Simulation::collect_application(SimResult& r) const {
       o.end_ns = r.ops[s.last_call].end_ns + (end - last_end);
     }
     const std::string& name = trace_.op_names[trace_.names()[s.record]];
-    if (name.starts_with("ProfilerStep#"))
+    if (!steps.empty() && name.starts_with(steps))
       a.steps.push_back({name, s.record, end - start, o.end_ns - o.start_ns, o.start_ns, {}});
   }
   double replayed_end = 0;

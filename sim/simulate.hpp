@@ -137,7 +137,7 @@ struct ApplicationResult {
   };
   Breakdown breakdown;
   struct Step {
-    std::string name;  // ProfilerStep#N
+    std::string name;  // ProfilerStep#N, or the trace's own step annotations (sim::step_prefix)
     std::size_t record = 0;
     double recorded_ns = 0, replayed_ns = 0;
     double replayed_start_ns = 0;
