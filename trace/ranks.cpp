@@ -65,7 +65,7 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
   for (const std::string& p : paths) {
     std::error_code ec;
     const fs::file_status st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) throw InputError(fmt::format("{}: no such file or directory", p));
+    if (ec || !fs::exists(st)) throw InputError(fmt::format("{}: no such trace file", p));
     if (!fs::is_directory(st)) {
       out.push_back(p);
       continue;

@@ -349,8 +349,12 @@ TEST(ReportBrowser, RecordedDdpTraceOnTheH200Machine) {
   EXPECT_NEAR(table_value(dom.out, "table-projection-totals", "default", 2), measured_ns, 1e-6 * measured_ns);
   const double projected_ns = pj["models"]["default"]["projected_total_s"].get<double>() * 1e9;
   EXPECT_NEAR(table_value(dom.out, "table-projection-totals", "default", 4), projected_ns, 1e-9 * projected_ns);
-  // The simulation against the measured durations, as `linkcast simulate` scores it.
-  const auto s = run_linkcast("simulate " + node + " " + trace + " --format json");
+  // The simulation of the trace's data movement against the measured durations, as `linkcast
+  // simulate` scores the same operations (matrix --save-trace writes them; a simulate of the
+  // Kineto file itself replays the whole application, kernels and runtime calls too).
+  const fs::path moved = out_dir() / "ddp-h200-data-movement.csv";
+  ASSERT_EQ(run_linkcast("matrix " + trace + " --node " + node + " --save-trace " + moved.string()).exit_code, 0);
+  const auto s = run_linkcast("simulate " + node + " " + moved.string() + " --format json");
   ASSERT_EQ(s.exit_code, 0) << s.err;
   const auto sj = nlohmann::json::parse(s.out);
   char wmape[32];

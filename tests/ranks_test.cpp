@@ -1,0 +1,76 @@
+// A job recorded as one trace per rank, read as one (trace/ranks.hpp).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "core/error.hpp"
+#include "sim/simulate.hpp"
+#include "test_util.hpp"
+#include "topology/loader.hpp"
+#include "trace/ranks.hpp"
+#include "trace/reader.hpp"
+
+namespace linkcast::trace {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+const std::string kDdp = "/tests/data/real/h200-2gpu/torch_ddp_rank";
+
+TEST(Ranks, TwoDdpRanksReplayAsOneJob) {
+  // PyTorch DDP on 2 x H200 (one Kineto file per rank): each rank runs on its own GPU and the
+  // allreduces of both ranks meet. The honest replay of the job gives back its recorded span
+  // within 1% (measured -0.04%).
+  const Trace job = read_traces({test::source_dir() + kDdp + "0.json.gz", test::source_dir() + kDdp + "1.json.gz"});
+  const Trace r0 = read_trace(test::source_dir() + kDdp + "0.json.gz");
+  const Trace r1 = read_trace(test::source_dir() + kDdp + "1.json.gz");
+  EXPECT_EQ(job.size(), r0.size() + r1.size());
+  EXPECT_EQ(job.world_size, 2);
+  std::set<std::string> threads;
+  for (std::uint32_t t = 1; t < job.thread_names.size(); ++t) threads.insert(job.thread_names[t].substr(0, 6));
+  EXPECT_EQ(threads, (std::set<std::string>{"rank0:", "rank1:"}));
+  const auto node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
+  sim::SimOptions o;
+  o.durations_ns.assign(job.size(), std::nan(""));
+  for (std::size_t i = 0; i < job.size(); ++i)
+    if (runs_on_gpu(job.kinds()[i]) && job.durations()[i] >= 0) o.durations_ns[i] = static_cast<double>(job.durations()[i]);
+  const sim::SimResult r = sim::simulate(node, job, o);
+  ASSERT_TRUE(r.application.replayed);
+  EXPECT_NEAR(r.application.replayed_span_ns, r.application.recorded_span_ns, 0.01 * r.application.recorded_span_ns);
+  // Every allreduce ran with both ranks: 40 calls, each with 2 records.
+  ASSERT_EQ(r.collectives.size(), 40u);
+  for (const auto& c : r.collectives) EXPECT_EQ(c.ops.size(), 2u);
+}
+
+TEST(Ranks, TheSameRankTwiceIsRefused) {
+  const std::string f = test::source_dir() + kDdp + "0.json.gz";
+  EXPECT_THAT([&] { (void)read_traces({f, f}); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("rank 0 again: " + f + " was recorded as rank 0 too")));
+}
+
+TEST(Ranks, AFolderIsReadInRankOrder) {
+  // rank2 before rank10: digit runs compare as numbers; other files are left out.
+  const fs::path dir = fs::temp_directory_path() / "linkcast_ranks_folder";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* name : {"t_rank10.json", "t_rank2.json.gz", "notes.txt", "t_rank1.csv"})
+    std::ofstream(dir / name) << "x";
+  const auto files = expand_trace_paths({dir.string()});
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(fs::path(files[0]).filename(), "t_rank1.csv");
+  EXPECT_EQ(fs::path(files[1]).filename(), "t_rank2.json.gz");
+  EXPECT_EQ(fs::path(files[2]).filename(), "t_rank10.json");
+  const fs::path empty = dir / "empty";
+  fs::create_directories(empty);
+  EXPECT_THAT([&] { (void)expand_trace_paths({empty.string()}); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("a directory without trace files")));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace linkcast::trace
