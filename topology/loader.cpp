@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -392,11 +393,93 @@ Node read_node(const SchemaReader& r, const YAML::Node& root, const std::string&
   return node;
 }
 
+/// Every value written as TODO, with the schema's hint for its key where the key is known.
+std::vector<Todo> todos_in(const YAML::Node& root) {
+  std::vector<Todo> out;
+  if (!root.IsMap()) return out;
+  auto is_todo = [](const YAML::Node& n) { return n.IsScalar() && n.Scalar() == "TODO"; };
+  auto scalar = [](const YAML::Node& n) { return n.IsScalar() ? n.Scalar() : std::string(); };
+  auto add = [&](const YAML::Node& n, std::string what, const Key* key) {
+    std::string hint;
+    if (key != nullptr) hint = std::string(key->todo.empty() ? key->doc : key->todo);
+    out.push_back({yaml::line(n), yaml::column(n), std::move(what), std::move(hint)});
+  };
+  static const std::vector<std::string> kinds = endpoint_kind_names();
+  for (auto top = root.begin(); top != root.end(); ++top) {
+    const std::string name = scalar(top->first);
+    const YAML::Node& value = top->second;
+    if (is_todo(value)) add(value, name, schema::find(Section::top, name));
+    if (name == "endpoints" && value.IsSequence()) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        const YAML::Node e = value[i];
+        if (!e.IsMap()) continue;
+        const std::string id = yaml::find(e, "id") ? scalar(*yaml::find(e, "id")) : "";
+        const std::string kind_name = yaml::find(e, "kind") ? scalar(*yaml::find(e, "kind")) : "";
+        const auto known = std::find(kinds.begin(), kinds.end(), kind_name);
+        const bool has_kind = known != kinds.end();
+        const EndpointKind kind = has_kind ? static_cast<EndpointKind>(known - kinds.begin()) : EndpointKind::cpu;
+        const std::string at = id.empty() ? fmt::format("endpoints[{}]", i) : fmt::format("endpoints[{}] ({})", i, id);
+        for (auto it = e.begin(); it != e.end(); ++it) {
+          const std::string key = scalar(it->first);
+          if (is_todo(it->second))
+            add(it->second, fmt::format("{} {}", at, key),
+                has_kind ? schema::find(Section::endpoint, key, kind) : schema::find(Section::endpoint, key));
+          if (key != "memory" || !it->second.IsMap()) continue;
+          for (auto m = it->second.begin(); m != it->second.end(); ++m) {
+            const std::string mk = scalar(m->first);
+            if (is_todo(m->second))
+              add(m->second, fmt::format("{} memory.{}", at, mk),
+                  has_kind ? schema::find(Section::memory, mk, kind) : schema::find(Section::memory, mk));
+          }
+        }
+      }
+    } else if (name == "links" && value.IsSequence()) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        const YAML::Node l = value[i];
+        if (!l.IsMap()) continue;
+        const std::optional<YAML::Node> between = yaml::find(l, "between");
+        const std::string type_name = yaml::find(l, "type") ? scalar(*yaml::find(l, "type")) : "";
+        const auto type = model::parse_link_type(type_name);
+        std::string at = fmt::format("links[{}]", i);
+        if (between && between->IsSequence() && between->size() == 2)
+          at += fmt::format(" ({}-{}{})", scalar((*between)[0]), scalar((*between)[1]), type ? ", " + type_name : "");
+        for (auto it = l.begin(); it != l.end(); ++it) {
+          const std::string key = scalar(it->first);
+          if (is_todo(it->second))
+            add(it->second, fmt::format("{} {}", at, key),
+                type ? schema::find(Section::link, key, *type) : schema::find(Section::link, key));
+        }
+      }
+    } else if (name == "calibration" && value.IsMap()) {
+      for (auto it = value.begin(); it != value.end(); ++it)
+        if (is_todo(it->second))
+          add(it->second, "calibration." + scalar(it->first), schema::find(Section::calibration, scalar(it->first)));
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<Todo> find_todos(const std::string& yaml_text, const std::string& file) {
+  try {
+    return todos_in(yaml::parse(yaml_text, file));
+  } catch (const InputError&) {
+    return {};
+  }
+}
 
 Node parse_node(const std::string& yaml_text, const std::string& file) {
   const SchemaReader r(file);
   const YAML::Node root = yaml::parse(yaml_text, file);
+  if (const std::vector<Todo> todos = todos_in(root); !todos.empty()) {
+    std::string list;
+    for (const Todo& t : todos)
+      list += fmt::format("\n  {}: {}{}", location(file, t.line, t.column), t.what, t.hint.empty() ? "" : ": " + t.hint);
+    throw InputError(fmt::format("{}: {} value{} still TODO; fill in every one (each line says what fills it, "
+                                 "configs/SCHEMA.md has the keys), then load it again:{}",
+                                 file, todos.size(), todos.size() == 1 ? " is" : "s are", list));
+  }
   try {
     return read_node(r, root, file);
   } catch (const YAML::Exception& e) {

@@ -37,22 +37,22 @@ bool is_gzip(std::string_view h) {
 std::string detect_trace_format(const std::string& path) {
   const std::string h = head(path, 64);
   if (h.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
-  if (looks_like_sqlite(h)) {
+  // Look inside a gzip'd file: Kineto JSON, linkcast CSV and profiler databases are all shipped gzip'd.
+  const std::string inner = is_gzip(h) ? InputFile(path, {.file = "trace file"}).read_all(64) : h;
+  if (looks_like_sqlite(inner)) {
     const SqliteDb db(path);
     const std::string kind = detect_profiler_db(db);
     if (kind.empty()) {
       std::vector<std::string> tables(db.tables().begin(), db.tables().end());
       if (tables.size() > 8) tables.resize(8);
       throw InputError(fmt::format("{}: an SQLite database, but not an nvprof or Nsight Systems export "
-                                   "(no CUPTI_ACTIVITY_KIND_MEMCPY; tables: {})",
+                                   "(no CUPTI_ACTIVITY_KIND_* tables; tables: {})",
                                    path, tables.empty() ? "none" : join(tables, ", ")));
     }
     return kind;
   }
   const std::string_view t = trim(h);
   if (is_gzip(h)) {
-    // Look inside: Kineto JSON and linkcast CSV are both shipped gzip'd.
-    const std::string inner = InputFile(path, {.file = "trace file"}).read_all(64);
     const std::string_view it = trim(inner);
     return !it.empty() && (it.front() == '{' || it.front() == '[') ? "kineto" : "csv";
   }
