@@ -2,6 +2,7 @@
 // linkcast topo import [--nccl-xml FILE] [--smi FILE] [--gpus-csv FILE] [--name NAME] [-o FILE]
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -70,6 +71,13 @@ void add_topo_command(CLI::App& app, Runner& run) {
                                  todos.size() == 1 ? "" : "s", name);
         for (const topology::Todo& t : todos)
           std::cerr << fmt::format("  line {}: {}{}\n", t.line, t.what, t.hint.empty() ? "" : ": " + t.hint);
+        const bool gpu_memory = std::any_of(todos.begin(), todos.end(), [](const topology::Todo& t) {
+          return t.what.find("(gpu") != std::string::npos && t.what.ends_with("memory.capacity_gib");
+        });
+        if (gpu_memory && opt->import.gpus_csv_path.empty())
+          std::cerr << "linkcast: --gpus-csv FILE fills the GPUs' names, memory and PCIe links from `nvidia-smi "
+                       "--query-gpu=index,name,pci.bus_id,pcie.link.gen.max,pcie.link.width.max,memory.total "
+                       "--format=csv`\n";
       }
       return 0;
     };
