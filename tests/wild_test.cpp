@@ -247,9 +247,11 @@ TEST(WildCorpus, NsysExportsWithoutCudaTablesWarnWhatIsMissingAndHowToRecord) {
                                                 "CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table, so CUDA was not traced"));
     EXPECT_THAT(t.warnings[0], HasSubstr("record with `nsys profile -t cuda,nvtx ./app` and export with `nsys export "
                                          "--type sqlite`"));
-    const test::CommandResult r = test::run_linkcast("matrix " + path);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_THAT(r.err, HasSubstr("linkcast: warning: " + path + ": no GPU transfers"));
+    for (const std::string& command : std::vector<std::string>{"matrix", "calibrate", "simulate " + test::config("dgx-a100.yaml")}) {
+      const test::CommandResult r = test::run_linkcast(command + " " + path);
+      EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;
+      EXPECT_THAT(r.err, HasSubstr("linkcast: warning: " + path + ": no GPU transfers")) << command;
+    }
   }
 }
 
