@@ -201,9 +201,14 @@ std::vector<std::string> trace_findings(const std::string& rel, const json& exp)
   return f;
 }
 
-void check_findings(const std::string& rel, const std::vector<std::string>& findings) {
+/// Checks `findings` of one of the tests (`channel`: "read" for the readers and import, "cli" for
+/// the binary) against the known misreadings listed for that test.
+void check_findings(const std::string& rel, const std::vector<std::string>& findings, std::string_view channel = "read") {
   const auto k = known().find(rel);
-  const std::vector<std::string> listed = k == known().end() ? std::vector<std::string>{} : k->second;
+  std::vector<std::string> listed;
+  if (k != known().end())
+    for (const std::string& s : k->second)
+      if ((channel == "cli") == (s.starts_with("matrix:") || s.starts_with("topo import:"))) listed.push_back(s);
   for (const std::string& finding : findings) {
     const bool is_known = std::any_of(listed.begin(), listed.end(), [&](const std::string& s) { return finding.find(s) != std::string::npos; });
     EXPECT_TRUE(is_known) << rel << ": " << finding;
@@ -390,6 +395,43 @@ TEST(WildCorpus, EveryNodeDumpImportsRightOrIsRefusedNamingIt) {
     }
   }
   EXPECT_EQ(n, 28u);
+}
+
+/// What the linkcast binary does with a file, as a user runs it: `matrix TRACE` for a trace,
+/// `topo import` for a dump.
+std::vector<std::string> cli_findings(const std::string& rel) {
+  const std::string path = wild_dir() + rel;
+  const std::string out = ::testing::TempDir() + "wild_cli_out";
+  std::filesystem::remove(out);
+  const bool trace = rel.starts_with("kineto/") || rel.starts_with("nsys/");
+  const std::string command = trace ? "matrix" : "topo import";
+  const test::CommandResult r = test::run_linkcast(
+      trace ? "matrix " + path + " -o " + out
+            : fmt::format("topo import {} {} -o {}", rel.starts_with("nccl_topo/") ? "--nccl-xml" : "--smi", path, out));
+  const std::string first_line = r.err.substr(0, r.err.find('\n'));
+  std::vector<std::string> f;
+  if (r.exit_code == 0) {
+    if (!std::filesystem::exists(out) || std::filesystem::file_size(out) == 0) f.push_back(command + ": exit 0 with no output");
+    else if (trace && test::read_file(out).find("(0 operations)") != std::string::npos &&
+             r.err.find("linkcast: warning: " + path) == std::string::npos)
+      f.push_back(command + ": exit 0 with 0 operations and no warning");
+  } else if (r.exit_code != 2) {
+    f.push_back(fmt::format("{}: exit {} (a crash?): {}", command, r.exit_code, first_line));
+  } else {
+    if (r.err.find("linkcast: error: " + path) == std::string::npos)
+      f.push_back(fmt::format("{}: exit 2 without naming the file: {}", command, first_line));
+    if (std::filesystem::exists(out)) f.push_back(command + ": an output file was left on failure");
+  }
+  return f;
+}
+
+TEST(WildCorpus, EveryFileThroughTheCliExitsZeroWithOutputOrTwoNamingIt) {
+  // System: the linkcast binary on every file of the corpus (matrix for traces, topo import for
+  // dumps). Expected: exit 0 with output (and a warning on standard error where nothing was
+  // read), or exit 2 with a message naming the file and no output; never a crash, never exit 0
+  // with nothing.
+  for (const char* sub_name : {"kineto", "nsys", "nccl_topo", "smi_topo"})
+    for (const std::string& rel : files_under(sub_name)) check_findings(rel, cli_findings(rel), "cli");
 }
 
 TEST(WildCorpus, EveryFileIsInTheCorpusReadmeAndTheCounterOutput) {
