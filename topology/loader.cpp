@@ -406,8 +406,10 @@ std::vector<Todo> todos_in(const YAML::Node& root) {
   };
   static const std::vector<std::string> kinds = endpoint_kind_names();
   for (auto top = root.begin(); top != root.end(); ++top) {
-    const std::string name = scalar(top->first);
-    const YAML::Node& value = top->second;
+    // yaml-cpp's iterators hand out proxies: copy the nodes (handles) before keeping them.
+    const YAML::Node key_node = top->first;
+    const YAML::Node value = top->second;
+    const std::string name = scalar(key_node);
     if (is_todo(value)) add(value, name, schema::find(Section::top, name));
     if (name == "endpoints" && value.IsSequence()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
@@ -420,15 +422,17 @@ std::vector<Todo> todos_in(const YAML::Node& root) {
         const EndpointKind kind = has_kind ? static_cast<EndpointKind>(known - kinds.begin()) : EndpointKind::cpu;
         const std::string at = id.empty() ? fmt::format("endpoints[{}]", i) : fmt::format("endpoints[{}] ({})", i, id);
         for (auto it = e.begin(); it != e.end(); ++it) {
-          const std::string key = scalar(it->first);
-          if (is_todo(it->second))
-            add(it->second, fmt::format("{} {}", at, key),
+          const YAML::Node k = it->first, v = it->second;
+          const std::string key = scalar(k);
+          if (is_todo(v))
+            add(v, fmt::format("{} {}", at, key),
                 has_kind ? schema::find(Section::endpoint, key, kind) : schema::find(Section::endpoint, key));
-          if (key != "memory" || !it->second.IsMap()) continue;
-          for (auto m = it->second.begin(); m != it->second.end(); ++m) {
-            const std::string mk = scalar(m->first);
-            if (is_todo(m->second))
-              add(m->second, fmt::format("{} memory.{}", at, mk),
+          if (key != "memory" || !v.IsMap()) continue;
+          for (auto m = v.begin(); m != v.end(); ++m) {
+            const YAML::Node mkey = m->first, mvalue = m->second;
+            const std::string mk = scalar(mkey);
+            if (is_todo(mvalue))
+              add(mvalue, fmt::format("{} memory.{}", at, mk),
                   has_kind ? schema::find(Section::memory, mk, kind) : schema::find(Section::memory, mk));
           }
         }
@@ -444,16 +448,17 @@ std::vector<Todo> todos_in(const YAML::Node& root) {
         if (between && between->IsSequence() && between->size() == 2)
           at += fmt::format(" ({}-{}{})", scalar((*between)[0]), scalar((*between)[1]), type ? ", " + type_name : "");
         for (auto it = l.begin(); it != l.end(); ++it) {
-          const std::string key = scalar(it->first);
-          if (is_todo(it->second))
-            add(it->second, fmt::format("{} {}", at, key),
-                type ? schema::find(Section::link, key, *type) : schema::find(Section::link, key));
+          const YAML::Node k = it->first, v = it->second;
+          const std::string key = scalar(k);
+          if (is_todo(v))
+            add(v, fmt::format("{} {}", at, key), type ? schema::find(Section::link, key, *type) : schema::find(Section::link, key));
         }
       }
     } else if (name == "calibration" && value.IsMap()) {
-      for (auto it = value.begin(); it != value.end(); ++it)
-        if (is_todo(it->second))
-          add(it->second, "calibration." + scalar(it->first), schema::find(Section::calibration, scalar(it->first)));
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        const YAML::Node k = it->first, v = it->second;
+        if (is_todo(v)) add(v, "calibration." + scalar(k), schema::find(Section::calibration, scalar(k)));
+      }
     }
   }
   return out;
