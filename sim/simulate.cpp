@@ -166,6 +166,7 @@ class Simulation {
   std::vector<std::string> warnings_;
   std::set<std::uint64_t> warned_comms_;
   std::uint64_t flows_ = 0;
+  std::uint64_t collective_steps_ = 0;  // transfers of the collectives so far (kMaxCollectiveTransfers)
 };
 
 int Simulation::resolve_name(const std::string& name, std::size_t record) const {
@@ -489,8 +490,18 @@ void Simulation::add_ring_transfers(CollectiveResult& c, int root, const nccl::C
 std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vector<int>& ring,
                                        const nccl::CollectiveSpec& part, std::uint32_t channel_base,
                                        const CallContext& call) {
+  // Every step becomes a task: a trace of a few bytes must not ask for billions of them.
+  const double more = nccl::decomposition_size(part);
+  if (static_cast<double>(collective_steps_) + more > static_cast<double>(kMaxCollectiveTransfers)) {
+    throw InputError(fmt::format(
+        "{}: simulating the collectives up to this {} of {} on {} GPUs takes more than {} transfers ({} so far, "
+        "{:.3g} more for this call); simulate fewer calls, or give them a larger chunk",
+        where(call.record), trace::to_string(c.kind), format_bytes(c.bytes), c.gpus.size(), kMaxCollectiveTransfers,
+        collective_steps_, more));
+  }
   // Decomposition rank k is ring position k: comm rank ring[k] on GPU c.gpus[ring[k]].
   const nccl::Decomposition d = nccl::decompose(part);
+  collective_steps_ += d.steps.size();
   std::vector<TaskId> task(d.steps.size());
   for (std::size_t s = 0; s < d.steps.size(); ++s) {
     const nccl::CollStep& step = d.steps[s];

@@ -497,7 +497,9 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
 Node load_node(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    const bool exists = std::filesystem::exists(path);
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(path, ec);
+    if (ec) throw InputError(fmt::format("{}: cannot be read: {}", path, ec.message()));
     throw InputError(fmt::format("{}: {}", path,
                                  exists ? "cannot be read (permissions?)"
                                         : "no such file; shipped nodes are in configs/ (e.g. "

@@ -19,8 +19,9 @@ namespace {
 std::string head(const std::string& path, std::size_t n) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    if (!std::filesystem::exists(path)) throw InputError(fmt::format("{}: no such trace file", path));
-    throw InputError(fmt::format("{}: cannot read the trace file", path));
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec) && !ec) throw InputError(fmt::format("{}: no such trace file", path));
+    throw InputError(fmt::format("{}: cannot read the trace file{}", path, ec ? ": " + ec.message() : ""));
   }
   std::string buf(n, '\0');
   in.read(buf.data(), static_cast<std::streamsize>(n));
