@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
+#include "core/progress.hpp"
 #include "study/sweep.hpp"
 
 #ifdef LINKCAST_HAVE_MPI
@@ -127,6 +128,7 @@ void add_sweep_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       const Ranks ranks;
+      ProgressLine::disable_all();  // the sweep shows its own
       const study::Study study = study::load_study(opt->study);
       // Fail on an unwritable output before the (possibly long) sweep; the temporary is removed if
       // anything below throws or the sweep is interrupted.

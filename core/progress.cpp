@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -10,6 +11,8 @@
 namespace linkcast {
 
 namespace {
+
+std::atomic<bool> g_disabled{false};
 
 std::string thousands(std::uint64_t v) {
   std::string digits = std::to_string(v), out;
@@ -22,11 +25,13 @@ std::string thousands(std::uint64_t v) {
 
 }  // namespace
 
+void ProgressLine::disable_all() { g_disabled = true; }
+
 ProgressLine::ProgressLine(std::string what) : what_(std::move(what)) {
   const char* env = std::getenv("LINKCAST_PROGRESS");
   tty_ = ::isatty(2) != 0;
   enabled_ = tty_ || (env != nullptr && std::strcmp(env, "1") == 0);
-  if (env != nullptr && std::strcmp(env, "0") == 0) enabled_ = false;
+  if ((env != nullptr && std::strcmp(env, "0") == 0) || g_disabled) enabled_ = false;
   start_ = last_ = std::chrono::steady_clock::now();
 }
 
@@ -42,7 +47,7 @@ void ProgressLine::update(std::uint64_t done, std::uint64_t total, const char* u
   last_ = now;
   shown_ = true;
   const std::string text =
-      total > 0 ? fmt::format("linkcast: {}: {} {} (at most {})", what_, thousands(done), unit, thousands(total))
+      total > 0 ? fmt::format("linkcast: {}: {} {} of about {}", what_, thousands(done), unit, thousands(total))
                 : fmt::format("linkcast: {}: {} {}", what_, thousands(done), unit);
   if (tty_) std::cerr << "\r" << text << "\x1b[K" << std::flush;
   else std::cerr << text << "\n";

@@ -16,7 +16,11 @@ class ProgressLine {
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
 
-  /// `done` units of at most `total` (0: unknown), in `unit`s ("steps", "transfers").
+  /// Turns every progress line off (a command with its own progress, such as sweep, whose
+  /// threads run workloads and simulations).
+  static void disable_all();
+
+  /// `done` units of about `total` (0: unknown), in `unit`s ("steps", "events").
   void update(std::uint64_t done, std::uint64_t total, const char* unit);
 
  private:

@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "core/progress.hpp"
 #include "core/units.hpp"
 #include "model/packet.hpp"
 #include "sim/engine.hpp"
@@ -320,7 +321,30 @@ void Simulation::add_collectives() {
     if (records.empty()) order.emplace_back(key, k);
     records.push_back(i);
   }
-  for (const auto& key : order) add_call(calls[key], collectives_.size());
+  // Calls of the same kind, size and communicator become the same number of transfers: once the
+  // first of them is built, all of them together must fit the limit, or nothing more is built.
+  std::map<std::tuple<OpKind, std::uint64_t, std::uint64_t>, std::size_t> alike;
+  auto signature = [&](const std::pair<std::uint64_t, std::size_t>& key) {
+    const std::size_t first = calls[key].front();
+    return std::tuple{trace_.kinds()[first], trace_.bytes()[first], key.first};
+  };
+  for (const auto& key : order) ++alike[signature(key)];
+  double projected = 0;
+  for (const auto& key : order) {
+    add_call(calls[key], collectives_.size());
+    const auto it = alike.find(signature(key));
+    if (it == alike.end()) continue;  // counted with the first call of its kind
+    const CollectiveResult& c = collectives_.back();
+    projected += static_cast<double>(c.transfers) * static_cast<double>(it->second);
+    if (projected > static_cast<double>(kMaxCollectiveTransfers)) {
+      throw InputError(fmt::format(
+          "{}: {} calls like this {} of {} on {} GPUs take {} transfers each, {:.3g} or more with the calls before, "
+          "above the {} a simulation runs; simulate fewer calls, or give them a larger chunk",
+          where(calls[key].front()), it->second, trace::to_string(c.kind), format_bytes(c.bytes), c.gpus.size(),
+          c.transfers, projected, kMaxCollectiveTransfers));
+    }
+    alike.erase(it);
+  }
 }
 
 CollectiveResult Simulation::gather_call(const std::vector<std::size_t>& records, std::size_t call_index,
@@ -623,7 +647,8 @@ SimResult Simulation::run() {
   }
 
   try {
-    engine_.run();
+    ProgressLine progress("simulation");
+    engine_.run([&](std::uint64_t events) { progress.update(events, engine_.size(), "events"); });
   } catch (const std::logic_error& e) {
     throw InputError(fmt::format("{}: {}: the trace's streams and matched send/recv wait on each other",
                                  trace_.source_file, e.what()));

@@ -260,7 +260,7 @@ WorkloadRun run_workload_full(const std::string& text, const topology::Node* nod
 
   BackendOptions options;
   ProgressLine progress(fmt::format("workload '{}'", spec.name));
-  options.progress = [&progress](std::uint64_t done, std::uint64_t limit) { progress.update(done, limit, "steps"); };
+  options.progress = [&progress](std::uint64_t done, std::uint64_t) { progress.update(done, 0, "steps"); };
   options.gpu_ids = gpu_ids;
   options.gpu_sockets = sockets;
   options.sample_rate = params.real("sample", 1.0, 0.0, 1.0);
