@@ -19,6 +19,7 @@
 #include "core/json.hpp"
 #include "core/output.hpp"
 #include "core/utf8.hpp"
+#include "matrix/matrix.hpp"
 #include "nccl/collectives.hpp"
 #include "study/study.hpp"
 #include "synthetic/backend.hpp"
@@ -186,6 +187,14 @@ TEST(HostileCollectives, ADecompositionTooLargeIsRefusedBeforeItIsBuilt) {
   const nccl::Decomposition d = nccl::decompose(s);
   EXPECT_LE(static_cast<double>(d.steps.size()), nccl::decomposition_size(s));
   EXPECT_GT(d.steps.size(), 0u);
+}
+
+TEST(HostileMatrices, MadeUpEndpointsCannotSizeTheMatrices) {
+  std::string rows;
+  for (int i = 0; i < 1100; ++i) rows += "copy,ep" + std::to_string(i) + ",gpu0,8,,,,,\n";
+  const trace::Trace t = csv(rows);
+  EXPECT_THAT([&] { (void)matrix::build(t, {}); },
+              ThrowsMessage<InputError>(HasSubstr("t.csv: 1101 distinct endpoints; the matrices hold at most 1024")));
 }
 
 // --- Study files ------------------------------------------------------------------------------
