@@ -141,7 +141,7 @@ def invalid_csv(rng, text):
 
 def invalid_yaml(rng, text):
     # A numeric value replaced by one no schema accepts.
-    nums = list(re.finditer(r"(?<=: )-?\d+(?:\.\d+)?\b", text))
+    nums = list(re.finditer(r"(?<=: )-?\d+(?:\.\d+)?(?=[ \t]*(?:#|,|\}|$))", text, re.MULTILINE))
     if not nums:
         return None
     m = rng.choice(nums)
@@ -228,18 +228,15 @@ SENTINEL = b"linkcast-mutate sentinel: must survive a failing run\n"
 
 
 def run_one(args, kind, index, data, must_fail, work):
-    slot = work / f"w{index % (args.jobs * 4)}"
+    slot = work / f"r{index}"
     slot.mkdir(exist_ok=True)
-    for p in slot.iterdir():
-        if p.is_file() or p.is_symlink():
-            p.unlink()
     out = str(slot / "out.txt")
     if kind.name == "workload":
         spec = data.decode("utf-8", "replace").strip().replace("\x00", "")
         cmds, size = workload_commands(spec, out), len(data)
     else:
         if kind.name == "study_yaml":
-            inp = str(study_tree(work) / f"m{index % (args.jobs * 4)}.yaml")
+            inp = str(study_tree(work) / f"m{index}.yaml")
             pathlib.Path(inp).write_bytes(data)
         else:
             inp = str(slot / ("input" + kind.ext))
@@ -302,6 +299,9 @@ def run_one(args, kind, index, data, must_fail, work):
                     problem = "output-touched"
             if any(".tmp-" in p.name or ".bak-" in p.name for p in slot.iterdir()):
                 problem = "temporary-left"
+    shutil.rmtree(slot, ignore_errors=True)
+    if kind.name == "study_yaml":
+        os.remove(inp)
     outcome = "ok" if status == 0 else "refused" if status == 2 else "other"
     finding = None
     if problem:
@@ -324,6 +324,7 @@ def main():
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--out", default="/tmp/linkcast-mutate")
     args = ap.parse_args()
+    args.linkcast = os.path.abspath(args.linkcast)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     work = pathlib.Path(tempfile.mkdtemp(prefix="linkcast-mutate-"))
