@@ -155,6 +155,16 @@ TEST(HostileWorkloads, CountsWhoseWorkExceedsTheLimitAreRefusedBeforeTheyRun) {
   EXPECT_EQ(synthetic::run_workload("nccl-alltoall:iters=64KiB,bytes=8KiB", nullptr).size(), 65536u * 8);
 }
 
+TEST(HostileWorkloads, ASimulationOfTooManyCollectiveTransfersIsRefusedAfterTheFirstCall) {
+  // 65,536 alltoalls of 64 MiB on 8 GPUs: 59 million transfers, refused once the first call shows
+  // how many each takes (before, it ran for minutes and gigabytes).
+  const auto r = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") + " --workload nccl-alltoall:iters=64KiB");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("nccl-alltoall:iters=64KiB: record 1: 65536 calls like this alltoall of 64 MiB on 8 GPUs "
+                               "take 904 transfers each, 5.92e+07 or more with the calls before, above the 8000000 a "
+                               "simulation runs; simulate fewer calls, or give them a larger chunk"));
+}
+
 TEST(HostileWorkloads, TheBackendStopsAtItsLimits) {
   synthetic::BackendOptions options;
   options.gpu_count = 2;
