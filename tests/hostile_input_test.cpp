@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -163,6 +164,16 @@ TEST(HostileWorkloads, ASimulationOfTooManyCollectiveTransfersIsRefusedAfterTheF
   EXPECT_THAT(r.err, HasSubstr("nccl-alltoall:iters=64KiB: record 1: 65536 calls like this alltoall of 64 MiB on 8 GPUs "
                                "take 904 transfers each, 5.92e+07 or more with the calls before, above the 8000000 a "
                                "simulation runs; simulate fewer calls, or give them a larger chunk"));
+}
+
+TEST(HostileWorkloads, LargeButSensibleWorkRunsWithProgress) {
+  // 5.4 million device accesses: below the limit, so it runs, and it says how far it got (on a
+  // terminal after two seconds; LINKCAST_PROGRESS=1 asks for every line, as a log would).
+  ::setenv("LINKCAST_PROGRESS", "1", 1);
+  const auto r = test::run_linkcast("matrix --workload model-parallel:layers=16,activation=4MiB,warp=64 --format csv");
+  ::unsetenv("LINKCAST_PROGRESS");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("linkcast: workload 'model-parallel': 4,194,304 steps\n"));
 }
 
 TEST(HostileWorkloads, TheBackendStopsAtItsLimits) {
