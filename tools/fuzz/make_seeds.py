@@ -147,7 +147,8 @@ def profiler_seeds():
 def copy_all(target, paths):
     for p in paths:
         if p.is_file() and p.stat().st_size <= MAX_SEED:
-            put(target, f"{p.parent.name}-{p.name}", p.read_bytes())
+            folder = p.parent.parent.name if p.parent.name == "machine" else p.parent.name
+            put(target, f"{folder}-{p.name}", p.read_bytes())
 
 
 def workload_seeds():
