@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -48,9 +49,11 @@ const std::array<std::string, kColumnCount> kColumnNames = {
 std::vector<std::string> column_names() { return {kColumnNames.begin(), kColumnNames.end()}; }
 
 /// Splits one CSV line into fields (RFC 4180 quoting). Unquoted fields are views into `line`;
-/// quoted ones are unescaped into `scratch`.
+/// quoted ones are unescaped into `scratch`, a deque: adding the line's next quoted field must
+/// not move the strings the earlier fields' views point into (a vector did, and a short string
+/// lives inside its own object: heap-use-after-free on a line with several quoted fields).
 void split_fields(std::string_view line, std::vector<std::string_view>& fields,
-                  std::vector<std::string>& scratch) {
+                  std::deque<std::string>& scratch) {
   fields.clear();
   if (std::memchr(line.data(), '"', line.size()) == nullptr) {
     // No quotes (the common case): split at every comma.
@@ -305,7 +308,7 @@ class CsvParser {
   std::size_t ncols_ = 0;
   std::array<int, kColumnCount> index_{};
   std::vector<std::string_view> fields_;
-  std::vector<std::string> scratch_;
+  std::deque<std::string> scratch_;  // see split_fields
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
