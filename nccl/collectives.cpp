@@ -189,16 +189,21 @@ void chain(const CollectiveSpec& s, Builder& b, std::uint64_t first) {
 /// Tree allreduce inside a node: the chain 0 - 1 - ... - n-1 with rank 0 on top. Reduce up
 /// (n-1 -> 0), then broadcast down (0 -> n-1); up and down run on separate warps
 /// (runTreeSplit), so each direction keeps its own program order.
+/// The chunk tree_allreduce runs with: the resolved one, or smaller when a loop of it would pass
+/// the buffer. runTreeSplit: if (loopSize > size) chunkSize = divUp(size, nChannels*minChunkSize)*minChunkSize.
+std::uint64_t tree_chunk_bytes(const CollectiveSpec& s) {
+  const auto channels = static_cast<std::uint64_t>(s.channels);
+  const std::uint64_t chunk = s.chunk_bytes;
+  if (channels * chunk <= s.bytes) return chunk;
+  const std::uint64_t grain = std::max<std::uint64_t>(s.elem_bytes, std::min(nccl::kTreeMinChunkBytes, chunk));
+  return std::max<std::uint64_t>(grain, div_up(s.bytes, channels * grain) * grain);
+}
+
 void tree_allreduce(const CollectiveSpec& s, Builder& b) {
   const auto n = static_cast<std::uint64_t>(s.nranks);
   const auto channels = static_cast<std::uint64_t>(s.channels);
   const std::uint64_t size = s.bytes;
-  std::uint64_t chunk = s.chunk_bytes;
-  if (channels * chunk > size) {
-    // runTreeSplit: if (loopSize > size) chunkSize = divUp(size, nChannels*minChunkSize)*minChunkSize
-    const std::uint64_t grain = std::max<std::uint64_t>(s.elem_bytes, std::min(nccl::kTreeMinChunkBytes, chunk));
-    chunk = std::max<std::uint64_t>(grain, div_up(size, channels * grain) * grain);
-  }
+  const std::uint64_t chunk = tree_chunk_bytes(s);
   const std::uint64_t loop = channels * chunk;
   std::vector<std::vector<std::int64_t>> last_up(channels, std::vector<std::int64_t>(n, Builder::kNone));
   std::vector<std::vector<std::int64_t>> last_down(channels, std::vector<std::int64_t>(n, Builder::kNone));
@@ -345,9 +350,8 @@ double resolved_size(const CollectiveSpec& s) {
   switch (s.kind) {
     case OpKind::allreduce:
       if (s.algo == CollAlgo::tree) {
-        // At least the grain tree_allreduce shrinks a chunk to.
-        const double grain = std::max<double>(s.elem_bytes, std::min<double>(nccl::kTreeMinChunkBytes, chunk));
-        return loops(bytes, channels * std::min(chunk, grain)) * channels * 2 * (n - 1);
+        const auto tree_chunk = static_cast<double>(std::max<std::uint64_t>(tree_chunk_bytes(s), 1));
+        return loops(bytes, channels * tree_chunk) * channels * 2 * (n - 1);
       }
       return loops(bytes, channels * n * chunk) * channels * (2 * n - 2) * n;
     case OpKind::allgather:

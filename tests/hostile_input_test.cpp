@@ -210,6 +210,57 @@ TEST(HostileCollectives, ADecompositionTooLargeIsRefusedBeforeItIsBuilt) {
   EXPECT_GT(d.steps.size(), 0u);
 }
 
+TEST(HostileCollectives, TheEstimateBoundsEveryDecompositionAndStaysClose) {
+  // decompose() refuses a call when decomposition_size() passes the limit, before building it. The
+  // estimate must never be below what is built (or the limit could be passed) and must stay close
+  // to it (or sensible calls would be refused). System: every collective kind and algorithm NCCL
+  // runs, 2 to 8 ranks (3 and 7: sizes that do not divide), 1 to 8 channels, default and 4 KiB
+  // chunks, sizes from one element to 64 MiB + a remainder. Expected: built <= estimate <= 2 x
+  // built + 2 n^2 (the estimate counts the zero-byte tail steps decompose() skips: at most one
+  // loop's worth per call, n^2 bounding one alltoall loop).
+  using trace::OpKind;
+  struct Case {
+    OpKind kind;
+    nccl::CollAlgo algo;
+  };
+  const Case cases[] = {{OpKind::allreduce, nccl::CollAlgo::ring}, {OpKind::allreduce, nccl::CollAlgo::tree},
+                        {OpKind::allgather, nccl::CollAlgo::ring}, {OpKind::reducescatter, nccl::CollAlgo::ring},
+                        {OpKind::broadcast, nccl::CollAlgo::ring}, {OpKind::broadcast, nccl::CollAlgo::tree},
+                        {OpKind::reduce, nccl::CollAlgo::ring},    {OpKind::reduce, nccl::CollAlgo::tree},
+                        {OpKind::alltoall, nccl::CollAlgo::ring}};
+  int checked = 0;
+  for (const Case& c : cases) {
+    for (int n : {2, 3, 7, 8}) {
+      for (int channels : {1, 8}) {
+        for (std::uint64_t chunk : {std::uint64_t{0}, std::uint64_t{4096}}) {
+          for (std::uint64_t per_rank : {std::uint64_t{4}, std::uint64_t{4096 + 12}, std::uint64_t{(64 << 20) + 40}}) {
+            nccl::CollectiveSpec s;
+            s.kind = c.kind;
+            s.algo = c.algo;
+            s.nranks = n;
+            s.channels = channels;
+            s.chunk_bytes = chunk;
+            s.bytes = nccl::per_rank_block(c.kind) ? per_rank * static_cast<std::uint64_t>(n) : per_rank;
+            try {
+              nccl::validate(s);
+            } catch (const InputError&) {
+              continue;  // a combination NCCL does not run (tree broadcast, ...): nothing to bound
+            }
+            SCOPED_TRACE(fmt::format("{} {} n={} channels={} chunk={} bytes={}", trace::to_string(c.kind),
+                                     nccl::to_string(c.algo), n, channels, chunk, s.bytes));
+            const auto built = static_cast<double>(nccl::decompose(s).steps.size());
+            const double estimate = nccl::decomposition_size(s);
+            EXPECT_LE(built, estimate);
+            EXPECT_LE(estimate, 2 * built + 2.0 * n * n);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(checked, 200);  // most combinations are valid: the loop did not skip them all
+}
+
 TEST(HostileMatrices, MadeUpEndpointsCannotSizeTheMatrices) {
   std::string rows;
   for (int i = 0; i < 1100; ++i) rows += "copy,ep" + std::to_string(i) + ",gpu0,8,,,,,\n";
