@@ -189,9 +189,25 @@ std::string follow_links(const std::string& path) {
   throw InputError(fmt::format("cannot write '{}': too many levels of symbolic links", path));
 }
 
-std::string backup_path_of(const std::string& final_path) {
-  return fmt::format("{}.bak-{}", final_path, ::getpid());
+/// `final_path` with ".TAG-PID" appended to its file name: a file beside it in the same folder
+/// (so that rename() and link() stay in one file system). A name that would then pass the 255
+/// bytes a Linux file system allows in one name (NAME_MAX) is cut and given a hash of the whole
+/// name instead, so that two long names sharing a prefix still get different files.
+std::string sibling_path(const std::string& final_path, std::string_view tag) {
+  constexpr std::size_t kNameMax = 255;
+  const std::string suffix = fmt::format(".{}-{}", tag, ::getpid());
+  const std::size_t slash = final_path.rfind('/');
+  const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
+  const std::string_view name = std::string_view(final_path).substr(name_start);
+  if (name.size() + suffix.size() <= kNameMax) return final_path + suffix;
+  std::uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
+  for (const char ch : name) hash = (hash ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  const std::string mark = fmt::format("~{:016x}", hash);
+  const std::size_t keep = kNameMax - suffix.size() - mark.size();
+  return final_path.substr(0, name_start + keep) + mark + suffix;
 }
+
+std::string backup_path_of(const std::string& final_path) { return sibling_path(final_path, "bak"); }
 
 }  // namespace
 
@@ -236,7 +252,7 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
     throw InputError(fmt::format("cannot write '{}': {}", path_, error_text(errno)));
   }
   target_ = Target::regular_file;
-  temp_path_ = fmt::format("{}.tmp-{}", final_path_, ::getpid());
+  temp_path_ = sibling_path(final_path_, "tmp");
   if (is_registered(temp_path_))
     throw InputError(fmt::format("cannot write '{}' twice: two outputs of this command name the same file", path_));
   temp_slot_ = register_temporary(temp_path_);

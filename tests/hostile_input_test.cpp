@@ -407,6 +407,35 @@ TEST(HostileOutput, TheSameFileTwiceIsRefused) {
               ThrowsMessage<InputError>(HasSubstr("two outputs of this command name the same file")));
 }
 
+TEST(HostileOutput, ANameAtTheSystemsLimitIsWritten) {
+  // A file name of 255 bytes (NAME_MAX on Linux file systems) is valid, but "NAME.tmp-PID" beside
+  // it is not: the temporary takes a shortened name with a hash of the whole one, and the file is
+  // written (it was refused as "File name too long"). Two such names that differ only past the
+  // cut get different temporaries, and nothing is left beside them.
+  const std::string dir = scratch("long-names");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string a = dir + "/" + std::string(254, 'n') + "a";
+  const std::string b = dir + "/" + std::string(254, 'n') + "b";
+  {
+    AtomicOutput first(a);
+    AtomicOutput second(b);
+    first.stream() << "first";
+    second.stream() << "second";
+    commit_all({&first, &second});
+  }
+  EXPECT_EQ(test::read_file(a), "first");
+  EXPECT_EQ(test::read_file(b), "second");
+  // Replaced again (its backup link takes a shortened name too).
+  {
+    AtomicOutput again(a);
+    again.stream() << "again";
+    again.commit();
+  }
+  EXPECT_EQ(test::read_file(a), "again");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
+}
+
 TEST(HostileOutput, TemporariesAreOnTheSignalHandlersListOnlyWhileTheyExist) {
   const std::string a = scratch("listed.txt");
   {
