@@ -32,6 +32,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -193,16 +194,25 @@ def workload_commands(spec, out):
             ["matrix", "--node", NODE, "--workload", spec, "--format", "csv", "-o", out]]
 
 
+STUDY_TREE_LOCK = threading.Lock()
+
+
 def study_tree(work):
-    """A tree where a mutated study finds what the shipped ones refer to (../node.yaml, ../../tests)."""
+    """A tree where a mutated study finds what the shipped ones refer to (../node.yaml, ../../tests).
+    Made once, by the first of the worker threads that asks for it."""
     root = work / "tree"
-    if not root.exists():
-        (root / "configs/studies").mkdir(parents=True)
-        for p in (ROOT / "configs").iterdir():
-            if p.name != "studies":
-                (root / "configs" / p.name).symlink_to(p)
-        (root / "tests").symlink_to(ROOT / "tests")
+    with STUDY_TREE_LOCK:
+        if not root.exists():
+            make_study_tree(root)
     return root / "configs/studies"
+
+
+def make_study_tree(root):
+    (root / "configs/studies").mkdir(parents=True)
+    for p in (ROOT / "configs").iterdir():
+        if p.name != "studies":
+            (root / "configs" / p.name).symlink_to(p)
+    (root / "tests").symlink_to(ROOT / "tests")
 
 
 def to_database(data, path):
