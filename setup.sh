@@ -4,7 +4,8 @@
 # run installs nothing and rebuilds only what changed.
 #
 # Environment: LINKCAST_BUILD_DIR (default build), LINKCAST_CMAKE_ARGS (extra CMake arguments,
-# e.g. -DLINKCAST_SANITIZE=ON for the ASan+UBSan build).
+# e.g. -DLINKCAST_SANITIZE=ON for the ASan+UBSan build, or -DLINKCAST_FUZZ=ON
+# -DCMAKE_CXX_COMPILER=clang++ for the libFuzzer targets).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
@@ -17,6 +18,12 @@ PACKAGES=(
   openmpi-bin libopenmpi-dev  # `mpirun -n K linkcast sweep`
   chromium                # the HTML report's browser test
 )
+
+# The fuzz build (-DLINKCAST_FUZZ=ON, .ci/run) compiles with clang and links libFuzzer and the
+# sanitizers' runtimes (compiler-rt): only that build needs them.
+if [[ ${LINKCAST_CMAKE_ARGS:-} == *LINKCAST_FUZZ=ON* ]]; then
+  PACKAGES+=(clang libclang-rt-14-dev llvm)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

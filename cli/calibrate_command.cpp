@@ -1,4 +1,6 @@
 // linkcast calibrate TRACE [-o FILE]: node properties measured from a trace recorded on it.
+#include <iostream>
+
 #include "cli/commands.hpp"
 #include "core/output.hpp"
 #include "projection/calibrate.hpp"
@@ -21,6 +23,7 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       const trace::Trace trace = trace::data_movement(trace::read_trace(opt->trace));
+      for (const std::string& w : trace.warnings) std::cerr << "linkcast: warning: " << w << "\n";
       AtomicOutput out(opt->output);
       projection::render_calibration_yaml(projection::calibrate(trace), out.stream());
       out.commit();

@@ -92,8 +92,8 @@ void add_matrix_command(CLI::App& app, Runner& run) {
       if (opt->format == "json") matrix::render_json(report, out.stream());
       else if (opt->format == "csv") matrix::render_csv(report, view, out.stream());
       else matrix::render_table(report, view, *matrix::parse_metric(opt->metric), out.stream());
-      if (saved) saved->commit();
-      out.commit();
+      // Both files, or neither: a failure on -o leaves the --save-trace file as it was.
+      commit_all({&out, saved ? &*saved : nullptr});
       for (const std::string& w : trace.warnings) std::cerr << "linkcast: warning: " << w << "\n";
       if (opt->format != "table")
         for (const std::string& w : report.warnings) std::cerr << "linkcast: warning: " << w << "\n";

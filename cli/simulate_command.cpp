@@ -31,10 +31,12 @@ std::vector<std::string> simulate_model_names() {
   return names;
 }
 
-/// "0-3", "0;2;5" or "0,2,5": GPU numbers of the node.
-[[nodiscard]] std::vector<int> parse_gpus(std::string text) {
+/// "0-3", "0;2;5" or "0,2,5": GPU numbers of the node, at most as many as it has.
+[[nodiscard]] std::vector<int> parse_gpus(std::string text, const topology::Node& node) {
   std::replace(text.begin(), text.end(), ',', ';');
-  return trace::parse_gpu_list(text, "--gpus");
+  const auto gpus = static_cast<std::size_t>(std::count_if(
+      node.endpoints.begin(), node.endpoints.end(), [](const auto& e) { return e.kind == topology::EndpointKind::gpu; }));
+  return trace::parse_gpu_list(text, "--gpus", gpus, fmt::format("node '{}' has {} GPUs", node.name, gpus));
 }
 
 }  // namespace
@@ -103,7 +105,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
       const topology::Node node = topology::load_node(opt->node);
       std::vector<int> gpus;
       if (!opt->gpus.empty())
-        for (int g : parse_gpus(opt->gpus)) gpus.push_back(node.require(fmt::format("gpu{}", g), "--gpus"));
+        for (int g : parse_gpus(opt->gpus, node)) gpus.push_back(node.require(fmt::format("gpu{}", g), "--gpus"));
 
       trace::Trace trace;
       if (!opt->workload.empty()) {
@@ -140,8 +142,8 @@ void add_simulate_command(CLI::App& app, Runner& run) {
         timeline.emplace(opt->timeline);
         sim::render_timeline(node, trace, result, timeline->stream());
       }
-      if (timeline) timeline->commit();
-      out.commit();
+      // Both files, or neither: a failure on -o leaves the --timeline file as it was.
+      commit_all({&out, timeline ? &*timeline : nullptr});
       for (const auto& w : result.warnings) std::cerr << "linkcast: warning: " << w << "\n";
       return 0;
     };

@@ -7,12 +7,14 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
+#include "core/progress.hpp"
 #include "study/sweep.hpp"
 
 #ifdef LINKCAST_HAVE_MPI
@@ -126,7 +128,12 @@ void add_sweep_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       const Ranks ranks;
+      ProgressLine::disable_all();  // the sweep shows its own
       const study::Study study = study::load_study(opt->study);
+      // Fail on an unwritable output before the (possibly long) sweep; the temporary is removed if
+      // anything below throws or the sweep is interrupted.
+      std::optional<AtomicOutput> out;
+      if (!opt->output.empty() && ranks.rank() == 0) out.emplace(opt->output);
       const study::Sweep sweep(study);
       const std::size_t total = study.points();
       std::vector<std::size_t> mine;
@@ -140,7 +147,7 @@ void add_sweep_command(CLI::App& app, Runner& run) {
       if (ranks.size() > 1) {
         nlohmann::json local = nlohmann::json::array();
         for (const auto& r : rows) local.push_back(r);
-        const std::vector<std::string> parts = ranks.gather(local.dump());
+        const std::vector<std::string> parts = ranks.gather(local.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         rows.clear();
         for (const std::string& part : parts)
           for (const auto& j : nlohmann::json::parse(part)) rows.push_back(j.get<study::PointResult>());
@@ -148,12 +155,11 @@ void add_sweep_command(CLI::App& app, Runner& run) {
         std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.point < b.point; });
       }
       const study::PointResult base = sweep.evaluate_base();
-      if (!opt->output.empty()) {
-        AtomicOutput out(opt->output);
+      if (out) {
         const bool json = opt->output.size() >= 5 && opt->output.substr(opt->output.size() - 5) == ".json";
-        if (json) study::write_results_json(sweep, base, rows, out.stream());
-        else study::write_results_csv(sweep, base, rows, out.stream());
-        out.commit();
+        if (json) study::write_results_json(sweep, base, rows, out->stream());
+        else study::write_results_csv(sweep, base, rows, out->stream());
+        out->commit();
       }
       std::cout << study::summarize_sweep(sweep, base, rows);
       if (!opt->output.empty()) std::cout << fmt::format("\nResults: {}\n", opt->output);

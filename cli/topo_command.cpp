@@ -1,6 +1,9 @@
 // linkcast topo NODE.yaml [--format table|json|dot] [-o FILE]
-// linkcast topo import [--nccl-xml FILE] [--smi FILE] [--name NAME] [-o FILE]
+// linkcast topo import [--nccl-xml FILE] [--smi FILE] [--gpus-csv FILE] [--name NAME] [-o FILE]
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
@@ -47,14 +50,35 @@ void add_topo_command(CLI::App& app, Runner& run) {
       ->check(CLI::ExistingFile);
   imp->add_option("--smi", opt->import.smi_path, "Saved output of `nvidia-smi topo -m`")
       ->check(CLI::ExistingFile);
+  imp->add_option("--gpus-csv", opt->import.gpus_csv_path,
+                  "Saved output of `nvidia-smi --query-gpu=index,name,pci.bus_id,pcie.link.gen.max,"
+                  "pcie.link.width.max,memory.total --format=csv`: fills the GPUs' names, memory and PCIe links")
+      ->check(CLI::ExistingFile);
   imp->add_option("--name", opt->import.name, "Node name to write")->capture_default_str();
   imp->add_option("-o,--output", opt->import_output, "Write the skeleton here");
   imp->callback([opt, &run]() {
     run = [opt]() {
-      const std::string yaml = topology::import_skeleton(opt->import);
+      const topology::ImportResult result = topology::import_node(opt->import);
       AtomicOutput out(opt->import_output);
-      out.stream() << yaml;
+      out.stream() << result.yaml;
       out.commit();
+      // What the user must still do, all at once: the notes, then every TODO with what fills it.
+      for (const std::string& note : result.notes) std::cerr << "linkcast: note: " << note << '\n';
+      const std::string name = opt->import_output == "-" ? "the skeleton" : opt->import_output;
+      const std::vector<topology::Todo> todos = topology::find_todos(result.yaml, name);
+      if (!todos.empty()) {
+        std::cerr << fmt::format("linkcast: {} value{} to fill in before {} loads:\n", todos.size(),
+                                 todos.size() == 1 ? "" : "s", name);
+        for (const topology::Todo& t : todos)
+          std::cerr << fmt::format("  line {}: {}{}\n", t.line, t.what, t.hint.empty() ? "" : ": " + t.hint);
+        const bool gpu_memory = std::any_of(todos.begin(), todos.end(), [](const topology::Todo& t) {
+          return t.what.find("(gpu") != std::string::npos && t.what.ends_with("memory.capacity_gib");
+        });
+        if (gpu_memory && opt->import.gpus_csv_path.empty())
+          std::cerr << "linkcast: --gpus-csv FILE fills the GPUs' names, memory and PCIe links from `nvidia-smi "
+                       "--query-gpu=index,name,pci.bus_id,pcie.link.gen.max,pcie.link.width.max,memory.total "
+                       "--format=csv`\n";
+      }
       return 0;
     };
   });

@@ -1,61 +1,409 @@
 #include "core/output.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 
 #include "core/error.hpp"
 
 namespace linkcast {
 
+namespace {
+
+// ---- Temporaries the signal handler removes ---------------------------------------------------
+// A fixed table, so the handler only reads memory that never moves and calls unlink(2), sigaction(2)
+// and raise(3), all async-signal-safe. A slot is 0 free, 1 being filled, 2 a path to remove.
+
+constexpr int kSlots = 64;
+constexpr std::size_t kSlotPathMax = 4096;
+struct Slot {
+  std::atomic<int> state{0};
+  char path[kSlotPathMax];
+};
+Slot g_slots[kSlots];
+
+constexpr std::array<int, 3> kCleanupSignals = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_previous[kCleanupSignals.size()];
+std::atomic<bool> g_installed[kCleanupSignals.size()];
+
+extern "C" void remove_temporaries_and_reraise(int sig) {
+  for (Slot& s : g_slots)
+    if (s.state.load(std::memory_order_acquire) == 2) ::unlink(s.path);
+  // Put back what was there before (the default action, or another program's handler) and raise
+  // the signal again: it is delivered when this handler returns.
+  for (std::size_t i = 0; i < kCleanupSignals.size(); ++i)
+    if (kCleanupSignals[i] == sig && g_installed[i].load()) ::sigaction(sig, &g_previous[i], nullptr);
+  ::raise(sig);
+}
+
+void install_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (std::size_t i = 0; i < kCleanupSignals.size(); ++i) {
+      struct sigaction previous {};
+      if (::sigaction(kCleanupSignals[i], nullptr, &previous) != 0) continue;
+      if (previous.sa_handler == SIG_IGN) continue;  // ignored (nohup): leave it so
+      struct sigaction action {};
+      action.sa_handler = remove_temporaries_and_reraise;
+      sigemptyset(&action.sa_mask);
+      for (int s : kCleanupSignals) sigaddset(&action.sa_mask, s);
+      action.sa_flags = 0;
+      g_previous[i] = previous;
+      if (::sigaction(kCleanupSignals[i], &action, nullptr) == 0) g_installed[i].store(true);
+    }
+  });
+}
+
+/// Puts `path` on the list; -1 when it does not fit (the file is then only removed by the
+/// destructor).
+int register_temporary(const std::string& path) {
+  if (path.size() >= kSlotPathMax) return -1;
+  install_handlers();
+  for (int i = 0; i < kSlots; ++i) {
+    int expected = 0;
+    if (g_slots[i].state.compare_exchange_strong(expected, 1)) {
+      std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+      g_slots[i].state.store(2, std::memory_order_release);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void unregister_temporary(int& slot) {
+  if (slot >= 0) g_slots[slot].state.store(0, std::memory_order_release);
+  slot = -1;
+}
+
+bool is_registered(const std::string& path) {
+  for (const Slot& s : g_slots)
+    if (s.state.load(std::memory_order_acquire) == 2 && path == s.path) return true;
+  return false;
+}
+
+// ---- Writing --------------------------------------------------------------------------------
+
+std::string error_text(int err) { return std::strerror(err); }
+
+/// Writes all of `data` to `fd`; 0 or the errno of the failure.
+int write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+/// A buffered stream buffer over a file descriptor it owns; remembers the first write error.
+class FdBuffer : public std::streambuf {
+ public:
+  explicit FdBuffer(int fd) : fd_(fd), buffer_(std::size_t{1} << 16) {
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+  }
+  ~FdBuffer() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  /// Flushes and closes; 0 or the errno of the first failure.
+  int close() {
+    flush();
+    if (fd_ >= 0 && ::close(fd_) != 0 && error_ == 0) error_ = errno;
+    fd_ = -1;
+    return error_;
+  }
+  int fd() const { return fd_; }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (!flush()) return traits_type::eof();
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(ch);
+      pbump(1);
+    }
+    return traits_type::not_eof(ch);
+  }
+  int sync() override { return flush() ? 0 : -1; }
+
+ private:
+  bool flush() {
+    const auto n = static_cast<std::size_t>(pptr() - pbase());
+    if (n > 0 && error_ == 0 && fd_ >= 0) {
+      const int err = write_all(fd_, pbase(), n);
+      if (err != 0) error_ = err;
+    }
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+    return error_ == 0;
+  }
+
+  int fd_;
+  std::vector<char> buffer_;
+  int error_ = 0;
+};
+
+/// The descriptor a path names directly (/dev/stdout, /dev/fd/3, ...), or -1.
+int descriptor_path(const std::string& path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (const std::string_view prefix : {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/")}) {
+    if (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0) {
+      int fd = 0;
+      for (std::size_t i = prefix.size(); i < path.size(); ++i) {
+        if (path[i] < '0' || path[i] > '9' || fd > 1'000'000) return -1;
+        fd = fd * 10 + (path[i] - '0');
+      }
+      return fd;
+    }
+  }
+  return -1;
+}
+
+/// `path` with symbolic links at its last component followed to the file they lead to (the
+/// folders on the way need no resolving: a rename works through them).
+std::string follow_links(const std::string& path) {
+  std::string current = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;
+    std::string target(static_cast<std::size_t>(st.st_size > 0 ? st.st_size : 255) + 1, '\0');
+    const ssize_t n = ::readlink(current.c_str(), target.data(), target.size());
+    if (n < 0) throw InputError(fmt::format("cannot write '{}': {}", path, error_text(errno)));
+    target.resize(static_cast<std::size_t>(n));
+    const std::filesystem::path link(current);
+    current = target.front() == '/' ? target : (link.parent_path() / target).string();
+  }
+  throw InputError(fmt::format("cannot write '{}': too many levels of symbolic links", path));
+}
+
+/// `final_path` with ".TAG-PID" appended to its file name: a file beside it in the same folder
+/// (so that rename() and link() stay in one file system). A name that would then pass the 255
+/// bytes a Linux file system allows in one name (NAME_MAX) is cut and given a hash of the whole
+/// name instead, so that two long names sharing a prefix still get different files.
+std::string sibling_path(const std::string& final_path, std::string_view tag) {
+  constexpr std::size_t kNameMax = 255;
+  const std::string suffix = fmt::format(".{}-{}", tag, ::getpid());
+  const std::size_t slash = final_path.rfind('/');
+  const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
+  const std::string_view name = std::string_view(final_path).substr(name_start);
+  if (name.size() + suffix.size() <= kNameMax) return final_path + suffix;
+  std::uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
+  for (const char ch : name) hash = (hash ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  const std::string mark = fmt::format("~{:016x}", hash);
+  const std::size_t keep = kNameMax - suffix.size() - mark.size();
+  return final_path.substr(0, name_start + keep) + mark + suffix;
+}
+
+std::string backup_path_of(const std::string& final_path) { return sibling_path(final_path, "bak"); }
+
+}  // namespace
+
+namespace output_detail {
+std::vector<std::string> registered_temporaries() {
+  std::vector<std::string> out;
+  for (const Slot& s : g_slots)
+    if (s.state.load(std::memory_order_acquire) == 2) out.emplace_back(s.path);
+  return out;
+}
+}  // namespace output_detail
+
 AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
+  auto in_memory = [this](Target t) {
+    target_ = t;
+    auto buffer = std::make_unique<std::stringbuf>(std::ios::out);
+    out_ = std::make_unique<std::ostream>(buffer.get());
+    buffer_ = std::move(buffer);
+  };
   if (path_.empty() || path_ == "-") {
-    to_stdout_ = true;
-    out_ = std::make_unique<std::ostringstream>();
+    in_memory(Target::standard_output);
     return;
   }
-  temp_path_ = fmt::format("{}.tmp-{}", path_, ::getpid());
-  auto file = std::make_unique<std::ofstream>(temp_path_, std::ios::binary | std::ios::trunc);
-  if (!*file) {
-    throw InputError(fmt::format(
-        "cannot write '{}': the folder does not exist or is not writable", path_));
+  if (const int fd = descriptor_path(path_); fd >= 0 && ::fcntl(fd, F_GETFD) != -1) {
+    fd_number_ = fd;
+    in_memory(Target::descriptor);
+    return;
   }
-  out_ = std::move(file);
+  final_path_ = follow_links(path_);
+  struct stat st {};
+  mode_t mode = 0666;
+  if (::stat(final_path_.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      throw InputError(fmt::format("cannot write '{}': it is a directory; give a file name", path_));
+    if (!S_ISREG(st.st_mode)) {
+      // A device, FIFO or socket: written on commit, never replaced.
+      in_memory(Target::special_file);
+      return;
+    }
+    mode = st.st_mode & 07777;
+  } else if (errno != ENOENT) {
+    throw InputError(fmt::format("cannot write '{}': {}", path_, error_text(errno)));
+  }
+  target_ = Target::regular_file;
+  temp_path_ = sibling_path(final_path_, "tmp");
+  if (is_registered(temp_path_))
+    throw InputError(fmt::format("cannot write '{}' twice: two outputs of this command name the same file", path_));
+  temp_slot_ = register_temporary(temp_path_);
+  int fd = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  if (fd < 0 && errno == EEXIST) {
+    // Left by an earlier process that had this process id and was killed outright.
+    ::unlink(temp_path_.c_str());
+    fd = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  }
+  if (fd < 0) {
+    const int err = errno;
+    unregister_temporary(temp_slot_);
+    temp_path_.clear();
+    if (err == ENOENT || err == EACCES || err == EROFS || err == ENOTDIR)
+      throw InputError(fmt::format("cannot write '{}': the folder does not exist or is not writable", path_));
+    throw InputError(fmt::format("cannot write '{}': {}", path_, error_text(err)));
+  }
+  if (mode != 0666) (void)::fchmod(fd, mode);  // an existing file keeps its permission bits
+  auto buffer = std::make_unique<FdBuffer>(fd);
+  out_ = std::make_unique<std::ostream>(buffer.get());
+  buffer_ = std::move(buffer);
 }
 
 AtomicOutput::~AtomicOutput() {
-  if (!committed_ && !to_stdout_ && !temp_path_.empty()) {
-    out_.reset();
-    std::error_code ec;
-    std::filesystem::remove(temp_path_, ec);
-  }
+  out_.reset();
+  buffer_.reset();  // closes the temporary
+  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  unregister_temporary(temp_slot_);
 }
 
 std::ostream& AtomicOutput::stream() { return *out_; }
 
-void AtomicOutput::commit() {
-  if (committed_) return;
-  if (to_stdout_) {
-    std::cout << static_cast<std::ostringstream&>(*out_).str();
-    std::cout.flush();
-    committed_ = true;
-    return;
+void AtomicOutput::commit() { commit_all({this}); }
+
+/// One output's part of a commit: what was there before, so that it can be put back.
+struct OutputCommit {
+  explicit OutputCommit(AtomicOutput* o) : output(o) {}
+  AtomicOutput* output;
+  std::string backup;     // a hard link to the file it replaces, "" when none
+  int backup_slot = -1;
+  bool existed = false;
+  bool moved = false;
+
+  /// Puts back what was there before the move.
+  void restore() {
+    if (!moved) return;
+    const std::string& target = output->final_path_;
+    if (!backup.empty()) ::rename(backup.c_str(), target.c_str());
+    else if (!existed) ::unlink(target.c_str());
+    moved = false;
   }
-  auto& file = static_cast<std::ofstream&>(*out_);
-  file.flush();
-  const bool ok = static_cast<bool>(file);
-  file.close();
-  if (!ok) throw InputError(fmt::format("cannot write '{}': write failed (disk full?)", path_));
-  std::error_code ec;
-  std::filesystem::rename(temp_path_, path_, ec);
-  if (ec) {
-    throw InputError(fmt::format("cannot write '{}': {}", path_, ec.message()));
+  void drop_backup() {
+    if (!backup.empty()) ::unlink(backup.c_str());
+    unregister_temporary(backup_slot);
+    backup.clear();
   }
-  committed_ = true;
+};
+
+void commit_all(std::initializer_list<AtomicOutput*> outputs) {
+  std::vector<OutputCommit> todo;
+  for (AtomicOutput* o : outputs)
+    if (o != nullptr && !o->committed_) todo.emplace_back(o);
+  using Target = AtomicOutput::Target;
+
+  // 1. Every output written completely, or nothing moves.
+  for (OutputCommit& c : todo) {
+    AtomicOutput& o = *c.output;
+    o.out_->flush();
+    if (o.target_ != Target::regular_file) {
+      if (!*o.out_) throw InputError(fmt::format("cannot write '{}': out of memory", o.path_));
+      continue;
+    }
+    auto& buffer = static_cast<FdBuffer&>(*o.buffer_);
+    const int err = buffer.close();
+    if (err != 0 || !*o.out_) {
+      throw InputError(fmt::format("cannot write '{}': {}", o.path_,
+                                   err == ENOSPC || err == 0 ? "write failed (disk full?)" : error_text(err)));
+    }
+  }
+  for (std::size_t i = 0; i < todo.size(); ++i)
+    for (std::size_t j = i + 1; j < todo.size(); ++j)
+      if (todo[i].output->target_ == Target::regular_file && todo[j].output->target_ == Target::regular_file &&
+          todo[i].output->final_path_ == todo[j].output->final_path_)
+        throw InputError(fmt::format("cannot write '{}' and '{}': they are the same file", todo[i].output->path_,
+                                     todo[j].output->path_));
+
+  auto undo = [&todo] {
+    for (auto it = todo.rbegin(); it != todo.rend(); ++it) it->restore();
+    for (OutputCommit& c : todo) c.drop_backup();
+  };
+
+  // 2. Files into place, each keeping a link to what it replaces until all are done.
+  for (OutputCommit& c : todo) {
+    AtomicOutput& o = *c.output;
+    if (o.target_ != Target::regular_file) continue;
+    struct stat st {};
+    if (::lstat(o.final_path_.c_str(), &st) == 0) {
+      if (!S_ISREG(st.st_mode)) {
+        undo();
+        throw InputError(fmt::format("cannot write '{}': it is no longer a regular file", o.path_));
+      }
+      c.existed = true;
+      const std::string backup = backup_path_of(o.final_path_);
+      c.backup_slot = register_temporary(backup);
+      ::unlink(backup.c_str());
+      if (::link(o.final_path_.c_str(), backup.c_str()) == 0) c.backup = backup;
+      else unregister_temporary(c.backup_slot);
+    }
+    if (::rename(o.temp_path_.c_str(), o.final_path_.c_str()) != 0) {
+      const int err = errno;
+      undo();
+      throw InputError(fmt::format("cannot write '{}': {}", o.path_, error_text(err)));
+    }
+    c.moved = true;
+  }
+
+  // 3. Standard output, descriptors and devices: written now, after every file is in place.
+  for (OutputCommit& c : todo) {
+    AtomicOutput& o = *c.output;
+    if (o.target_ == Target::regular_file) continue;
+    const std::string_view text = static_cast<std::stringbuf&>(*o.buffer_).view();
+    int err = 0;
+    if (o.target_ == Target::standard_output) {
+      std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+      std::cout.flush();
+      if (!std::cout) err = EIO;
+    } else {
+      std::cout.flush();
+      std::cerr.flush();
+      int fd = o.fd_number_;
+      if (o.target_ == Target::special_file) {
+        fd = ::open(o.final_path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0) err = errno;
+      }
+      if (fd >= 0) {
+        err = write_all(fd, text.data(), text.size());
+        if (o.target_ == Target::special_file) ::close(fd);
+      }
+    }
+    if (err != 0) {
+      undo();
+      throw InputError(fmt::format("cannot write '{}': {}", o.path_, error_text(err)));
+    }
+  }
+
+  // 4. Done: drop the links to the replaced files.
+  for (OutputCommit& c : todo) {
+    c.drop_backup();
+    c.output->committed_ = true;
+    unregister_temporary(c.output->temp_slot_);
+  }
 }
 
 }  // namespace linkcast

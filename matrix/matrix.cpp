@@ -172,6 +172,14 @@ class Builder {
       if (node_ && name == "host") continue;  // placed on a CPU of the node (place_endpoints)
       names.push_back(name);
     }
+    // The matrices are dense, n x n per communication type: a trace of a few thousand made-up
+    // endpoint names must not ask for gigabytes.
+    if (names.size() > kMaxMatrixEndpoints) {
+      throw InputError(fmt::format("{}: {} distinct endpoints; the matrices hold at most {} (a node has at most a few "
+                                   "hundred CPUs and GPUs): name the trace's endpoints after the node's",
+                                   trace_.source_file.empty() ? "trace" : trace_.source_file, names.size(),
+                                   kMaxMatrixEndpoints));
+    }
     if (node_) {
       for (const auto& e : node_->endpoints) {
         if (e.kind != topology::EndpointKind::cpu && e.kind != topology::EndpointKind::gpu) continue;

@@ -39,6 +39,8 @@ enum class CommType : std::uint8_t {
   send_recv,       // point-to-point sends (recvs only check them)
 };
 inline constexpr std::size_t kCommTypeCount = 7;
+/// Most endpoints the matrices have rows for (they are dense: 1024 x 1024 per type is 130 MB).
+inline constexpr std::size_t kMaxMatrixEndpoints = 1024;
 static_assert(kCommTypeCount == static_cast<std::size_t>(CommType::send_recv) + 1, "kCommTypeCount counts every CommType");
 std::string_view to_string(CommType type);
 /// One line on what the type covers.

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "core/json.hpp"
 #include "core/strings.hpp"
 #include "core/table.hpp"
 #include "core/units.hpp"
@@ -210,14 +211,14 @@ void print_json(const nlohmann::ordered_json& j, int indent, std::ostream& out) 
     out << "{\n";
     std::size_t i = 0;
     for (auto it = j.begin(); it != j.end(); ++it, ++i) {
-      out << pad << nlohmann::ordered_json(it.key()).dump() << ": ";
+      out << pad << json_string(it.key()) << ": ";
       print_json(it.value(), indent + 1, out);
       out << (i + 1 < j.size() ? ",\n" : "\n");
     }
     out << close << "}";
   } else if (j.is_array()) {
     if (j.empty() || numbers_only(j)) {
-      out << j.dump();
+      out << dump_json(j, -1, "matrix JSON");
       return;
     }
     out << "[\n";
@@ -228,7 +229,7 @@ void print_json(const nlohmann::ordered_json& j, int indent, std::ostream& out) 
     }
     out << close << "]";
   } else {
-    out << j.dump();
+    out << dump_json(j, -1, "matrix JSON");
   }
 }
 

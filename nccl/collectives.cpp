@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "topology/node.hpp"
+#include "trace/limits.hpp"
 
 namespace linkcast::nccl {
 
@@ -187,16 +189,21 @@ void chain(const CollectiveSpec& s, Builder& b, std::uint64_t first) {
 /// Tree allreduce inside a node: the chain 0 - 1 - ... - n-1 with rank 0 on top. Reduce up
 /// (n-1 -> 0), then broadcast down (0 -> n-1); up and down run on separate warps
 /// (runTreeSplit), so each direction keeps its own program order.
+/// The chunk tree_allreduce runs with: the resolved one, or smaller when a loop of it would pass
+/// the buffer. runTreeSplit: if (loopSize > size) chunkSize = divUp(size, nChannels*minChunkSize)*minChunkSize.
+std::uint64_t tree_chunk_bytes(const CollectiveSpec& s) {
+  const auto channels = static_cast<std::uint64_t>(s.channels);
+  const std::uint64_t chunk = s.chunk_bytes;
+  if (channels * chunk <= s.bytes) return chunk;
+  const std::uint64_t grain = std::max<std::uint64_t>(s.elem_bytes, std::min(nccl::kTreeMinChunkBytes, chunk));
+  return std::max<std::uint64_t>(grain, div_up(s.bytes, channels * grain) * grain);
+}
+
 void tree_allreduce(const CollectiveSpec& s, Builder& b) {
   const auto n = static_cast<std::uint64_t>(s.nranks);
   const auto channels = static_cast<std::uint64_t>(s.channels);
   const std::uint64_t size = s.bytes;
-  std::uint64_t chunk = s.chunk_bytes;
-  if (channels * chunk > size) {
-    // runTreeSplit: if (loopSize > size) chunkSize = divUp(size, nChannels*minChunkSize)*minChunkSize
-    const std::uint64_t grain = std::max<std::uint64_t>(s.elem_bytes, std::min(nccl::kTreeMinChunkBytes, chunk));
-    chunk = std::max<std::uint64_t>(grain, div_up(size, channels * grain) * grain);
-  }
+  const std::uint64_t chunk = tree_chunk_bytes(s);
   const std::uint64_t loop = channels * chunk;
   std::vector<std::vector<std::int64_t>> last_up(channels, std::vector<std::int64_t>(n, Builder::kNone));
   std::vector<std::vector<std::int64_t>> last_down(channels, std::vector<std::int64_t>(n, Builder::kNone));
@@ -291,6 +298,10 @@ void validate(const CollectiveSpec& s) {
   }
   if (s.nranks < 1) throw InputError(fmt::format("{}: nranks is {}; a communicator has at least 1 rank",
                                                  to_string(s.kind), s.nranks));
+  if (static_cast<std::size_t>(s.nranks) > trace::kMaxListedGpus)
+    throw InputError(fmt::format("{}: {} ranks; a communicator inside a node has at most {} (the largest NVLink "
+                                 "domain, NVL576)",
+                                 to_string(s.kind), s.nranks, trace::kMaxListedGpus));
   if ((s.kind == OpKind::broadcast || s.kind == OpKind::reduce) && (s.root < 0 || s.root >= s.nranks)) {
     throw InputError(fmt::format("{}: root {} is not a rank of the {}-rank communicator; use 0..{}", to_string(s.kind),
                                  s.root, s.nranks, s.nranks - 1));
@@ -325,12 +336,55 @@ void validate(const CollectiveSpec& s) {
   }
 }
 
+namespace {
+
+/// decomposition_size of a spec whose channels and chunk are resolved.
+double resolved_size(const CollectiveSpec& s) {
+  const auto n = static_cast<double>(s.nranks);
+  const auto channels = static_cast<double>(s.channels);
+  const auto chunk = static_cast<double>(std::max<std::uint64_t>(s.chunk_bytes, 1));
+  const auto bytes = static_cast<double>(s.bytes);
+  auto loops = [](double size, double per_loop) { return std::max(1.0, std::ceil(size / per_loop)); };
+  if (s.kind == OpKind::alltoall) return n + n * (n - 1) * loops(bytes / n, chunk);
+  if (s.nranks < 2 || s.bytes == 0) return 0;
+  switch (s.kind) {
+    case OpKind::allreduce:
+      if (s.algo == CollAlgo::tree) {
+        const auto tree_chunk = static_cast<double>(std::max<std::uint64_t>(tree_chunk_bytes(s), 1));
+        return loops(bytes, channels * tree_chunk) * channels * 2 * (n - 1);
+      }
+      return loops(bytes, channels * n * chunk) * channels * (2 * n - 2) * n;
+    case OpKind::allgather:
+    case OpKind::reducescatter: return loops(bytes / n, channels * chunk) * channels * (n - 1) * n;
+    case OpKind::broadcast:
+    case OpKind::reduce: return loops(bytes, channels * chunk) * channels * (n - 1);
+    default: return 0;
+  }
+}
+
+CollectiveSpec resolved(const CollectiveSpec& spec) {
+  CollectiveSpec s = spec;
+  s.channels = effective_channels(spec);
+  if (s.chunk_bytes == 0) s.chunk_bytes = default_chunk_bytes(spec, s.channels);
+  return s;
+}
+
+}  // namespace
+
+double decomposition_size(const CollectiveSpec& spec) { return resolved_size(resolved(spec)); }
+
 Decomposition decompose(const CollectiveSpec& spec, std::size_t max_steps) {
   validate(spec);
   Decomposition d;
-  d.spec = spec;
-  d.spec.channels = effective_channels(spec);
-  if (d.spec.chunk_bytes == 0) d.spec.chunk_bytes = default_chunk_bytes(spec, d.spec.channels);
+  d.spec = resolved(spec);
+  const double size = resolved_size(d.spec);
+  if (size > static_cast<double>(max_steps)) {
+    throw InputError(fmt::format(
+        "{} of {} on {} ranks in chunks of {} over {} channels makes {:.3g} transfers, more than the limit of {}; "
+        "give a larger chunk",
+        to_string(d.spec.kind), format_bytes(d.spec.bytes), d.spec.nranks, format_bytes(d.spec.chunk_bytes),
+        d.spec.channels, size, max_steps));
+  }
   Builder b(d, max_steps);
   if (spec.kind == OpKind::alltoall) {
     alltoall(d.spec, b);

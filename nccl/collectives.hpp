@@ -111,13 +111,21 @@ int effective_channels(const CollectiveSpec& spec);
 /// alltoall): its size must divide by the ranks, and NCCL runs it without a tree.
 bool per_rank_block(trace::OpKind kind);
 
-/// Checks the spec (kind is a collective, nranks >= 1, root in range, algorithm supported,
-/// sizes) and throws InputError naming the field and the fix.
+/// Checks the spec (kind is a collective, 1 <= nranks <= trace::kMaxListedGpus, root in range,
+/// algorithm supported, sizes) and throws InputError naming the field and the fix.
 void validate(const CollectiveSpec& spec);
 
+/// Most transfers one call is decomposed into (about 70 bytes each while it is built: 1 GB).
+inline constexpr std::size_t kMaxDecompositionSteps = 16'000'000;
+
+/// The number of steps decompose() walks for `spec` (channels and chunk resolved as decompose
+/// resolves them), counting the zero-byte tail steps it skips: an upper bound of its size, in
+/// floating point so that no product overflows.
+double decomposition_size(const CollectiveSpec& spec);
+
 /// Decomposes one call. Throws InputError for an invalid spec or one that would make more than
-/// `max_steps` steps (choose a larger chunk).
-Decomposition decompose(const CollectiveSpec& spec, std::size_t max_steps = 50'000'000);
+/// `max_steps` steps (choose a larger chunk), before building anything.
+Decomposition decompose(const CollectiveSpec& spec, std::size_t max_steps = kMaxDecompositionSteps);
 
 /// mpisee's lower bound on the communication volume of one call (Vardas et al., appendix A),
 /// with m the per-rank buffer: bcast (p-1)m, allreduce and reduce pm, allgather pm (m = each

@@ -7,10 +7,12 @@
 #include <cmath>
 
 #include "core/units.hpp"
+#include "core/utf8.hpp"
 
 namespace linkcast::report {
 
 std::string escape(std::string_view text) {
+  if (invalid_utf8_at(text)) return escape(valid_utf8(text));  // a name read from a trace may hold any bytes
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {

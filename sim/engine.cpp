@@ -135,7 +135,7 @@ void Engine::drain() {
   immediate_.clear();
 }
 
-void Engine::run() {
+void Engine::run(const std::function<void(std::uint64_t)>& progress) {
   const std::size_t n = tasks_.size();
   timings_.assign(n, TaskTiming{});
   waiting_on_.assign(n, 0);
@@ -155,6 +155,7 @@ void Engine::run() {
 
   std::vector<FlowId> done;
   std::size_t ended = 0;
+  std::uint64_t last_report = 0;
   while (true) {
     const double t_flow = net_->next_completion();
     const double t_timer = timers_.empty() ? std::numeric_limits<double>::infinity() : timers_.top().t;
@@ -174,6 +175,10 @@ void Engine::run() {
       now_do(timer.task, timer.phase);
     }
     drain();
+    if (progress && (events_ >> 18) != last_report) {
+      last_report = events_ >> 18;
+      progress(events_);
+    }
   }
   for (const TaskTiming& tm : timings_) ended += tm.end_ns >= 0 ? 1 : 0;
   if (ended != n)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <queue>
 #include <span>
@@ -48,7 +49,8 @@ class Engine {
   void set_pool(TaskId t, PoolId pool) { tasks_[t].pool = pool; }
 
   /// Runs every task to its end. Throws std::logic_error when dependencies form a cycle.
-  void run();
+  /// `progress`, where set, is told the events so far every 2^18 events.
+  void run(const std::function<void(std::uint64_t)>& progress = {});
 
   std::size_t size() const { return tasks_.size(); }
   /// After run(): the chain of tasks that decided when `last` ended, last first. Each task's

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "core/error.hpp"
+#include "core/json.hpp"
 #include "core/table.hpp"
 #include "core/units.hpp"
 #include "core/wmape.hpp"
@@ -96,6 +98,18 @@ void render_application(const trace::Trace& trace, const ApplicationResult& a, s
   out << "\n";
 }
 
+/// JSON has no infinity: a simulation whose times overflowed is refused, naming the operation.
+void check_finite(const SimResult& r, std::string_view what) {
+  if (!std::isfinite(r.makespan_ns))
+    throw InputError(fmt::format("{}: the simulated makespan is not a finite number ({} ns); an input value makes it "
+                                 "overflow: check the node's and the trace's values",
+                                 what, r.makespan_ns));
+  for (std::size_t i = 0; i < r.ops.size(); ++i)
+    if (!std::isfinite(r.ops[i].start_ns) || !std::isfinite(r.ops[i].end_ns))
+      throw InputError(fmt::format("{}: operation {} has no finite simulated time; an input value makes it overflow",
+                                   what, i + 1));
+}
+
 }  // namespace
 
 std::string link_name(const topology::Node& node, const LinkResult& l) {
@@ -114,22 +128,23 @@ double wmape_vs_measured(const trace::Trace& trace, const SimResult& r, std::siz
 
 void render_json(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out) {
   using nlohmann::json;
+  check_finite(r, "simulation JSON");
   // Operations are streamed (a trace may hold millions); the rest goes through nlohmann::json.
   fmt::memory_buffer buf;
   auto it = std::back_inserter(buf);
   fmt::format_to(it, "{{\n  \"makespan_s\": {},\n  \"node\": {},\n  \"trace\": {},\n  \"model\": {},\n  \"solver\": {},\n",
-                 json(seconds(r.makespan_ns)).dump(), json(node.name).dump(), json(trace.source_file).dump(),
-                 json(r.model).dump(), json(r.solver).dump());
+                 json_number(seconds(r.makespan_ns), "makespan_s"), json_string(node.name), json_string(trace.source_file),
+                 json_string(r.model), json_string(r.solver));
   fmt::format_to(it, "  \"ops\": [");
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const OpResult& o = r.ops[i];
     const trace::Op op = trace.op(i);
     fmt::format_to(it, "{}\n    {{\"index\": {}, \"kind\": \"{}\", \"src\": {}, \"dst\": {}, \"bytes\": {}, \"stream\": {}, "
                        "\"start_s\": {}, \"end_s\": {}, \"duration_s\": {}",
-                   i == 0 ? "" : ",", i, trace::to_string(op.kind), json(ep_name(node, o.src)).dump(),
-                   json(ep_name(node, o.dst)).dump(), op.bytes, op.stream, json(seconds(o.start_ns)).dump(),
-                   json(seconds(o.end_ns)).dump(), json(seconds(o.end_ns - o.start_ns)).dump());
-    if (op.duration_ns > 0) fmt::format_to(it, ", \"measured_s\": {}", json(seconds(static_cast<double>(op.duration_ns))).dump());
+                   i == 0 ? "" : ",", i, trace::to_string(op.kind), json_string(ep_name(node, o.src)),
+                   json_string(ep_name(node, o.dst)), op.bytes, op.stream, json_number(seconds(o.start_ns), "start_s"),
+                   json_number(seconds(o.end_ns), "end_s"), json_number(seconds(o.end_ns - o.start_ns), "duration_s"));
+    if (op.duration_ns > 0) fmt::format_to(it, ", \"measured_s\": {}", json_number(seconds(static_cast<double>(op.duration_ns)), "measured_s"));
     if (o.collective >= 0) fmt::format_to(it, ", \"collective\": {}", o.collective);
     fmt::format_to(it, "}}");
   }
@@ -187,8 +202,9 @@ void render_json(const topology::Node& node, const trace::Trace& trace, const Si
     stats["wmape_vs_measured_percent"] = wmape;
   }
   fmt::format_to(it, "  \"collectives\": {},\n  \"links\": {},\n  \"matrix\": {},\n  \"stats\": {},\n  \"warnings\": {}\n}}\n",
-                 collectives.dump(), links.dump(),
-                 json{{"endpoints", endpoints}, {"bytes", r.matrix}}.dump(), stats.dump(), json(r.warnings).dump());
+                 dump_json(collectives, -1, "simulation JSON, collectives"), dump_json(links, -1, "simulation JSON, links"),
+                 dump_json(json{{"endpoints", endpoints}, {"bytes", r.matrix}}, -1, "simulation JSON, matrix"),
+                 dump_json(stats, -1, "simulation JSON, stats"), dump_json(json(r.warnings), -1, "simulation JSON"));
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
@@ -266,14 +282,14 @@ void render_table(const topology::Node& node, const trace::Trace& trace, const S
 }
 
 void render_timeline(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out) {
-  using nlohmann::json;
+  check_finite(r, "timeline");
   fmt::memory_buffer buf;
   auto it = std::back_inserter(buf);
   const int links_pid = static_cast<int>(node.endpoints.size()) + 1;
   auto us = [](double ns) { return ns * 1e-3; };
   fmt::format_to(it, "{{\"displayTimeUnit\": \"ns\", \"otherData\": {{\"node\": {}, \"trace\": {}, \"model\": {}}},\n"
                      "\"traceEvents\": [\n",
-                 json(node.name).dump(), json(trace.source_file).dump(), json(r.model).dump());
+                 json_string(node.name), json_string(trace.source_file), json_string(r.model));
   bool first = true;
   auto sep = [&] {
     if (!first) fmt::format_to(it, ",\n");
@@ -283,7 +299,7 @@ void render_timeline(const topology::Node& node, const trace::Trace& trace, cons
   for (std::size_t e = 0; e < node.endpoints.size(); ++e) {
     sep();
     fmt::format_to(it, "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {}, \"args\": {{\"name\": {}}}}}", e + 1,
-                   json(node.endpoints[e].id).dump());
+                   json_string(node.endpoints[e].id));
   }
   sep();
   fmt::format_to(it, "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {}, \"args\": {{\"name\": \"links (GB/s)\"}}}}",
@@ -307,7 +323,7 @@ void render_timeline(const topology::Node& node, const trace::Trace& trace, cons
                                                ep_name(node, o.src), ep_name(node, o.dst));
     fmt::format_to(it, "{{\"name\": {}, \"cat\": \"{}\", \"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, "
                        "\"args\": {{\"record\": {}, \"bytes\": {}}}}}",
-                   json(name).dump(), trace::to_string(op.kind), pid, op.stream, us(o.start_ns),
+                   json_string(name), trace::to_string(op.kind), pid, op.stream, us(o.start_ns),
                    us(o.end_ns - o.start_ns), i + 1, op.bytes);
   }
   // Collective transfers: one track per NCCL channel on the sending device.
@@ -328,7 +344,7 @@ void render_timeline(const topology::Node& node, const trace::Trace& trace, cons
   }
   // Link load: a counter per direction, GB/s of wire bytes between changes.
   for (const LinkResult& l : r.links) {
-    const std::string name = json(link_name(node, l)).dump();
+    const std::string name = json_string(link_name(node, l));
     double prev_t = 0, prev_b = 0;
     for (const auto& p : l.series) {
       if (p.t_ns > prev_t) {

@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "core/progress.hpp"
 #include "core/units.hpp"
 #include "model/packet.hpp"
 #include "sim/app_graph.hpp"
@@ -197,6 +198,7 @@ class Simulation {
   std::vector<std::string> warnings_;
   std::set<std::uint64_t> warned_comms_;
   std::uint64_t flows_ = 0;
+  std::uint64_t collective_steps_ = 0;  // transfers of the collectives so far (kMaxCollectiveTransfers)
 };
 
 int Simulation::resolve_name(const std::string& name, std::size_t record) const {
@@ -350,7 +352,30 @@ void Simulation::add_collectives() {
     if (records.empty()) order.emplace_back(key, k);
     records.push_back(i);
   }
-  for (const auto& key : order) add_call(calls[key], collectives_.size());
+  // Calls of the same kind, size and communicator become the same number of transfers: once the
+  // first of them is built, all of them together must fit the limit, or nothing more is built.
+  std::map<std::tuple<OpKind, std::uint64_t, std::uint64_t>, std::size_t> alike;
+  auto signature = [&](const std::pair<std::uint64_t, std::size_t>& key) {
+    const std::size_t first = calls[key].front();
+    return std::tuple{trace_.kinds()[first], trace_.bytes()[first], key.first};
+  };
+  for (const auto& key : order) ++alike[signature(key)];
+  double projected = 0;
+  for (const auto& key : order) {
+    add_call(calls[key], collectives_.size());
+    const auto it = alike.find(signature(key));
+    if (it == alike.end()) continue;  // counted with the first call of its kind
+    const CollectiveResult& c = collectives_.back();
+    projected += static_cast<double>(c.transfers) * static_cast<double>(it->second);
+    if (projected > static_cast<double>(kMaxCollectiveTransfers)) {
+      throw InputError(fmt::format(
+          "{}: {} calls like this {} of {} on {} GPUs take {} transfers each, {:.3g} or more with the calls before, "
+          "above the {} a simulation runs; simulate fewer calls, or give them a larger chunk",
+          where(calls[key].front()), it->second, trace::to_string(c.kind), format_bytes(c.bytes), c.gpus.size(),
+          c.transfers, projected, kMaxCollectiveTransfers));
+    }
+    alike.erase(it);
+  }
 }
 
 CollectiveResult Simulation::gather_call(const std::vector<std::size_t>& records, std::size_t call_index,
@@ -520,8 +545,18 @@ void Simulation::add_ring_transfers(CollectiveResult& c, int root, const nccl::C
 std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vector<int>& ring,
                                        const nccl::CollectiveSpec& part, std::uint32_t channel_base,
                                        const CallContext& call) {
+  // Every step becomes a task: a trace of a few bytes must not ask for billions of them.
+  const double more = nccl::decomposition_size(part);
+  if (static_cast<double>(collective_steps_) + more > static_cast<double>(kMaxCollectiveTransfers)) {
+    throw InputError(fmt::format(
+        "{}: simulating the collectives up to this {} of {} on {} GPUs takes more than {} transfers ({} so far, "
+        "{:.3g} more for this call); simulate fewer calls, or give them a larger chunk",
+        where(call.record), trace::to_string(c.kind), format_bytes(c.bytes), c.gpus.size(), kMaxCollectiveTransfers,
+        collective_steps_, more));
+  }
   // Decomposition rank k is ring position k: comm rank ring[k] on GPU c.gpus[ring[k]].
   const nccl::Decomposition d = nccl::decompose(part);
+  collective_steps_ += d.steps.size();
   std::vector<TaskId> task(d.steps.size());
   for (std::size_t s = 0; s < d.steps.size(); ++s) {
     const nccl::CollStep& step = d.steps[s];
@@ -685,7 +720,8 @@ SimResult Simulation::run() {
   if (application_) link_application();
 
   try {
-    engine_.run();
+    ProgressLine progress("simulation");
+    engine_.run([&](std::uint64_t events) { progress.update(events, engine_.size(), "events"); });
   } catch (const std::logic_error& e) {
     throw InputError(fmt::format("{}: {}: the trace's streams and matched send/recv wait on each other",
                                  trace_.source_file, e.what()));

@@ -41,6 +41,11 @@
 
 namespace linkcast::sim {
 
+/// Most transfers the collectives of one simulation are run as (every NCCL step of every call a
+/// task of the event loop, 125 to 200 bytes each: up to 1.6 GB, and 10 to 20 s on one core): a few bytes
+/// of trace or workload spec, such as 65,536 iterations of an alltoall, must not ask for billions.
+inline constexpr std::uint64_t kMaxCollectiveTransfers = 8'000'000;
+
 struct SimOptions {
   /// Transfer model for rates, wire overheads and L + O (`linkcast models`); nullptr: "default".
   const model::Model* model = nullptr;

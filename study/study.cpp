@@ -163,7 +163,25 @@ StudyAxis read_axis(const StudyReader& r, const YAML::Node& axis, std::size_t i,
 void read_axes(const StudyReader& r, const YAML::Node& axes, Study& s) {
   if (!axes.IsSequence()) r.fail(axes, "axes must be a list of {path: ..., values: [...]}");
   std::set<std::string> names;
-  for (std::size_t i = 0; i < axes.size(); ++i) s.axes.push_back(read_axis(r, axes[i], i, s, names));
+  std::size_t points = 1;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    s.axes.push_back(read_axis(r, axes[i], i, s, names));
+    points *= s.axes.back().values.size();  // at most kMaxStudyPoints x the YAML node limit: no overflow
+    if (points > kMaxStudyPoints) {
+      r.fail(axes[i], fmt::format("axes[{}]: the grid reaches {} points with this axis; a study has at most {} "
+                                  "(split it into several studies, or take fewer values per axis)",
+                                  i, points, kMaxStudyPoints));
+    }
+  }
+}
+
+/// Whether `file` exists; a path the system cannot look up (a name too long, a component that is
+/// not a folder) fails at `at`.
+bool file_exists(const StudyReader& r, const YAML::Node& at, const std::string& what, const std::string& file) {
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(file, ec);
+  if (ec) r.fail(at, fmt::format("{}: cannot look up '{}': {}", what, file, ec.message()));
+  return exists;
 }
 
 /// Trace `i`: its file, the node it was recorded on, its endpoint map and a name unique among
@@ -173,9 +191,10 @@ StudyTrace read_trace(const StudyReader& r, const YAML::Node& trace, std::size_t
   StudyTrace t;
   t.line = yaml::line(trace);
   t.file = r.resolve(r.scalar(m, "file", what));
-  if (!std::filesystem::exists(t.file)) r.fail(*m.find("file"), fmt::format("{}: no such trace file '{}'", what, t.file));
+  if (!file_exists(r, *m.find("file"), what, t.file))
+    r.fail(*m.find("file"), fmt::format("{}: no such trace file '{}'", what, t.file));
   t.from_file = r.resolve(r.scalar(m, "from", what));
-  if (!std::filesystem::exists(t.from_file))
+  if (!file_exists(r, *m.find("from"), what, t.from_file))
     r.fail(*m.find("from"), fmt::format("{}: no such node file '{}'", what, t.from_file));
   t.name = m.has("name") ? r.scalar(m, "name", what) : std::filesystem::path(t.file).filename().string();
   if (m.has("map")) r.check_at(*m.find("map"), what, [&] { t.map = parse_endpoint_map(r.scalar(m, "map", what)); });

@@ -27,6 +27,10 @@
 
 namespace linkcast::study {
 
+/// Most grid points a study may have (the product of its axes' sizes): a sweep keeps every point's
+/// results in memory; 10,000 points take about a second per 100,000 trace operations.
+inline constexpr std::size_t kMaxStudyPoints = 1'000'000;
+
 struct StudyAxis {
   std::string name;                 // the path as written, or "node"
   bool whole_node = false;

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <thread>
 
+#include "core/json.hpp"
 #include "core/error.hpp"
 #include "core/strings.hpp"
 #include "core/table.hpp"
@@ -41,6 +42,19 @@ struct Sweep::PreparedTrace {
 namespace {
 
 std::string fmt_num(double v) { return fmt::format("{:.9g}", v); }
+
+/// A result no output can hold (a time that overflowed to infinity or became NaN, from values of
+/// the point such as a latency of 1e300 ns) fails its item with a message, instead of reaching the
+/// CSV as "inf" or the JSON as null.
+void require_finite(ItemResult& item, const char* figure) {
+  bool finite = std::isfinite(item.figure_s) && std::isfinite(item.bound_share);
+  for (double v : item.model_totals_s) finite = finite && std::isfinite(v);
+  for (double v : item.by_kind_s) finite = finite && std::isfinite(v);
+  if (finite) return;
+  item.ok = false;
+  item.error = fmt::format("the {} is not a finite number ({} s); a value of this point makes it overflow", figure,
+                           item.figure_s);
+}
 
 }  // namespace
 
@@ -126,6 +140,7 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
         item.bound_by = top->first;
         item.bound_share = top->second / total;
       }
+      require_finite(item, "projected time");
     } catch (const InputError& e) {
       item.ok = false;
       item.error = e.what();
@@ -149,6 +164,7 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
                         sim::link_name(node, *busiest);
         item.bound_share = busiest->utilisation;
       }
+      require_finite(item, "simulated makespan");
     } catch (const InputError& e) {
       item.ok = false;
       item.error = e.what();
@@ -226,7 +242,8 @@ void write_results_csv(const Sweep& sweep, const PointResult& base, const std::v
                          item.ok ? "ok" : "failed");
       const ItemResult& b = base.items[i];
       if (item.ok) {
-        row += "," + fmt_num(item.figure_s) + "," + (b.ok && item.figure_s > 0 ? fmt_num(b.figure_s / item.figure_s) : "");
+        const double speedup = b.ok && item.figure_s > 0 ? b.figure_s / item.figure_s : 0.0;
+        row += "," + fmt_num(item.figure_s) + "," + (speedup > 0 && std::isfinite(speedup) ? fmt_num(speedup) : "");
         for (std::size_t m = 0; m < s.models.size(); ++m)
           row += "," + (m < item.model_totals_s.size() ? fmt_num(item.model_totals_s[m]) : std::string());
         for (Category k : c.kinds)
@@ -290,7 +307,7 @@ void write_results_json(const Sweep& sweep, const PointResult& base, const std::
     for (std::size_t i = 0; i < p.items.size(); ++i) jp["items"].push_back(item_json(p, i));
     j["points"].push_back(jp);
   }
-  out << j.dump(1) << "\n";
+  out << dump_json(j, 1, "sweep results") << "\n";
 }
 
 std::string summarize_sweep(const Sweep& sweep, const PointResult& base, const std::vector<PointResult>& rows) {
@@ -331,7 +348,7 @@ std::string summarize_sweep(const Sweep& sweep, const PointResult& base, const s
     if (!b || !base.items[i].ok) continue;
     best.add_row({c.item_names[i], fmt::format("{:.4g} s", base.items[i].figure_s),
                   fmt::format("{:.4g} s", b->items[i].figure_s),
-                  fmt::format("{:.2f}x", base.items[i].figure_s / b->items[i].figure_s),
+                  b->items[i].figure_s > 0 ? fmt::format("{:.2f}x", base.items[i].figure_s / b->items[i].figure_s) : "-",
                   fmt::format("{}: {}", b->point, describe_point(*b))});
   }
   out += best.render();
@@ -353,20 +370,29 @@ std::string summarize_sweep(const Sweep& sweep, const PointResult& base, const s
   }
   for (std::size_t k = 0; k < s.axes.size(); ++k) {
     const StudyAxis& a = s.axes[k];
-    for (std::size_t v = 0; v + 1 < a.values.size(); ++v) {
+    // One pass over the points: each adds its step v -> v + 1 along axis k to the sums of v.
+    const std::size_t steps = a.values.size() - 1;
+    std::vector<double> sums(steps * c.item_names.size(), 0.0);
+    std::vector<std::size_t> counts(sums.size(), 0);
+    for (const auto& [index, p] : by_point) {
+      const std::size_t v = (index / strides[k]) % a.values.size();
+      if (v + 1 >= a.values.size()) continue;
+      const auto it = by_point.find(index + strides[k]);
+      if (it == by_point.end()) continue;
+      for (std::size_t i = 0; i < c.item_names.size(); ++i) {
+        if (!p->items[i].ok || !it->second->items[i].ok || p->items[i].figure_s <= 0) continue;
+        const double change = (it->second->items[i].figure_s - p->items[i].figure_s) / p->items[i].figure_s;
+        if (!std::isfinite(change)) continue;  // a figure of 1e-300 s: no meaningful ratio
+        sums[v * c.item_names.size() + i] += change;
+        ++counts[v * c.item_names.size() + i];
+      }
+    }
+    for (std::size_t v = 0; v < steps; ++v) {
       std::vector<std::string> row = {a.name, a.labels[v] + " -> " + a.labels[v + 1]};
       for (std::size_t i = 0; i < c.item_names.size(); ++i) {
-        double sum = 0;
-        std::size_t n = 0;
-        for (const auto& [index, p] : by_point) {
-          if (s.coordinates(index)[k] != v) continue;
-          const auto it = by_point.find(index + strides[k]);
-          if (it == by_point.end() || !p->items[i].ok || !it->second->items[i].ok || p->items[i].figure_s <= 0) continue;
-          sum += (it->second->items[i].figure_s - p->items[i].figure_s) / p->items[i].figure_s;
-          ++n;
-        }
-        const double mean = n ? 100.0 * sum / static_cast<double>(n) : 0.0;
-        per_axis_mean[k][i] += mean / static_cast<double>(a.values.size() - 1);
+        const std::size_t n = counts[v * c.item_names.size() + i];
+        const double mean = n ? 100.0 * sums[v * c.item_names.size() + i] / static_cast<double>(n) : 0.0;
+        per_axis_mean[k][i] += mean / static_cast<double>(steps);
         row.push_back(n ? fmt::format("{:+.1f}%", mean) : "-");
       }
       sens.add_row(row);

@@ -85,6 +85,21 @@ void Backend::no_such_device(int device, const std::string& context) const {
                                device_count() - 1, device_count()));
 }
 
+void Backend::over_budget() const {
+  if (trace_.size() >= options_.max_ops) {
+    throw WorkloadLimitError(fmt::format("records more than {} operations (the limit for a workload, about {} GB of trace); "
+                                 "lower its sizes or counts",
+                                 options_.max_ops, options_.max_ops * 56 / 1'000'000'000));
+  }
+  throw WorkloadLimitError(fmt::format("takes more than {} steps (device accesses its kernels issue and operations it "
+                               "records; the limit for a workload); lower its sizes or counts",
+                               options_.max_work));
+}
+
+void Backend::tick() const {
+  if (options_.progress) options_.progress(work_, options_.max_work);
+}
+
 Address Backend::reserve(std::uint64_t bytes, std::string_view what) {
   if (bytes == 0) throw InputError(fmt::format("{}: cannot allocate 0 bytes", what));
   const Address base = next_address_;
@@ -253,7 +268,7 @@ void Backend::push_copy(std::uint16_t src, std::uint16_t dst, model::MemKind src
   op.stream = stream;
   op.object = object;
   op.line = line;
-  trace_.push(op);
+  record(op);
   ++stats_.copies;
 }
 
@@ -283,7 +298,7 @@ void Backend::touch_managed(const Allocation& a, Address address, std::uint64_t 
       op.stream = stream;
       op.object = a.object;
       op.line = line;
-      trace_.push(op);
+      record(op);
       ++stats_.migrated_pages;
     }
     loc = to;
@@ -374,7 +389,7 @@ void Backend::memset(Address dst, std::uint64_t bytes, std::string_view site, st
   op.stream = stream_for(d.device, stream);
   op.object = d.object;
   op.line = trace_.lines.intern(site);
-  trace_.push(op);
+  record(op);
 }
 
 void Backend::host_access(Address address, std::uint64_t bytes, std::string_view site) {
@@ -404,6 +419,7 @@ std::uint32_t Backend::Kernel::line(std::string_view file_line) { return backend
 void Backend::Kernel::access(Address address, std::uint32_t bytes, std::uint32_t line, bool store) {
   Backend& b = *backend_;
   ++b.stats_.device_accesses;
+  b.spend(1);
   if (address < cached_begin_ || address + bytes > cached_end_) {
     const Allocation& hit = b.lookup(address, bytes, [&] {
       return fmt::format("kernel '{}' on {} ({} at line '{}')", name_, b.device_names_[static_cast<std::size_t>(device_)],
@@ -457,7 +473,7 @@ void Backend::Kernel::access(Address address, std::uint32_t bytes, std::uint32_t
   op.stream = stream_;
   op.object = a.object;
   op.line = line;
-  b.trace_.push(op);
+  b.record(op);
 }
 
 void Backend::Kernel::load_range(Address address, std::uint64_t bytes, std::uint32_t warp_bytes, std::uint32_t line) {
@@ -592,7 +608,7 @@ void Backend::collective(OpKind kind, const Communicator& comm, const std::vecto
     op.comm = comm.comm;
     op.group = comm.group;
     op.root = rooted ? static_cast<std::int16_t>(root) : std::int16_t{-1};
-    trace_.push(op);
+    record(op);
   }
   ++stats_.collectives;
 }

@@ -29,10 +29,12 @@
 
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/error.hpp"
 #include "model/transfer.hpp"
 #include "trace/trace.hpp"
 
@@ -40,6 +42,19 @@ namespace linkcast::synthetic {
 
 /// An address in the backend's unified virtual address space (0 is never valid).
 using Address = std::uint64_t;
+
+/// Most operations a workload records: about 1.1 GB of trace (56 bytes each), twice the largest
+/// trace the README's timings use.
+inline constexpr std::uint64_t kMaxWorkloadOps = 20'000'000;
+/// Most steps a workload takes (device accesses its kernels issue, recorded or filtered, plus the
+/// operations it records): about 10 to 15 s at the backend's 14 to 18 million accesses a second.
+inline constexpr std::uint64_t kMaxWorkloadWork = 200'000'000;
+
+/// A workload past kMaxWorkloadOps or kMaxWorkloadWork (BackendOptions::max_ops, max_work).
+class WorkloadLimitError : public InputError {
+ public:
+  using InputError::InputError;
+};
 
 struct BackendOptions {
   /// Endpoint index of each visible device: device d is "gpu<gpu_ids[d]>" (CUDA_VISIBLE_DEVICES).
@@ -54,6 +69,12 @@ struct BackendOptions {
   std::uint64_t sample_seed = 1;
   /// Unified-memory migration granularity, bytes (a power of two).
   std::uint64_t page_bytes = 64 * 1024;
+  /// Work limits: operations recorded, and steps (device accesses issued plus operations
+  /// recorded). Past either, the call that crosses it throws InputError.
+  std::uint64_t max_ops = kMaxWorkloadOps;
+  std::uint64_t max_work = kMaxWorkloadWork;
+  /// Called with (steps so far, max_work) every 2^22 steps, where set.
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
 /// What the backend saw beyond what it recorded.
@@ -234,6 +255,20 @@ class Backend {
     if (device < 0 || device >= device_count()) no_such_device(device, context());
   }
   [[noreturn]] void no_such_device(int device, const std::string& context) const;
+  /// Counts `units` steps of work; past a limit, throws.
+  void spend(std::uint64_t units) {
+    work_ += units;
+    if (work_ > options_.max_work) [[unlikely]] over_budget();
+    if ((work_ & ((std::uint64_t{1} << 22) - 1)) == 0) [[unlikely]] tick();
+  }
+  /// One operation into the trace, within the limits.
+  void record(const trace::Op& op) {
+    if (trace_.size() >= options_.max_ops) [[unlikely]] over_budget();
+    spend(1);
+    trace_.push(op);
+  }
+  [[noreturn]] void over_budget() const;
+  void tick() const;
   [[noreturn]] void lookup_failed(Address address, std::uint64_t bytes, std::ptrdiff_t index,
                                   const std::string& context) const;
   Address reserve(std::uint64_t bytes, std::string_view what);
@@ -250,6 +285,7 @@ class Backend {
   std::string describe(const Allocation& a) const;
 
   BackendOptions options_;
+  std::uint64_t work_ = 0;
   trace::Trace trace_;
   BackendStats stats_;
   std::vector<std::uint16_t> device_endpoint_;

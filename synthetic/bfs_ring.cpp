@@ -28,6 +28,9 @@ struct Entry {
 
 }  // namespace
 
+/// Most edges of the generated graph (adjacency lists of 4-byte vertex ids, both directions).
+constexpr std::uint64_t kMaxEdges = std::uint64_t{1} << 25;
+
 void bfs_ring(Context& ctx) {
   const Params& p = ctx.params;
   Backend& b = ctx.backend;
@@ -37,6 +40,12 @@ void bfs_ring(Context& ctx) {
   const std::uint64_t source = p.count("source", 0);
   const std::uint64_t seed = p.count("seed", 1);
   const auto n = static_cast<std::uint64_t>(b.device_count());
+  if (graph == "random" && vertices * degree > kMaxEdges) {
+    p.fail(p.has("degree") ? "degree" : "vertices",
+           fmt::format("{} vertices of degree {} make {} edges; the generated graph has at most {} (about 270 MB); "
+                       "lower vertices or degree",
+                       vertices, degree, vertices * degree, kMaxEdges));
+  }
   if (source >= vertices) p.fail("source", fmt::format("{} is not a vertex; use 0..{}", source, vertices - 1));
   std::int64_t flags_on = -1;
   if (const auto v = p.raw("flags-on"); v && *v != "off" && *v != "none") {

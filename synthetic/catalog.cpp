@@ -6,10 +6,12 @@
 #include <functional>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "topology/node.hpp"
 #include "trace/csv.hpp"
+#include "trace/limits.hpp"
 #include "synthetic/programs.hpp"
 
 namespace linkcast::synthetic {
@@ -206,16 +208,21 @@ WorkloadRun run_workload_full(const std::string& text, const topology::Node* nod
   std::vector<int> endpoints;
   std::vector<int> sockets;
   if (const auto gpus = params.raw("gpus")) {
+    // No more GPUs than the node has, or than a node may have; a GPU once.
+    std::size_t most = trace::kMaxListedGpus;
+    std::string limit;
+    if (node) {
+      most = static_cast<std::size_t>(std::count_if(node->endpoints.begin(), node->endpoints.end(), [](const auto& e) {
+        return e.kind == topology::EndpointKind::gpu;
+      }));
+      limit = fmt::format("node '{}' has {} GPUs", node->name, most);
+    }
     try {
-      gpu_ids = parse_gpu_list(*gpus, "gpus");
-    } catch (const InputError&) {
-      params.fail("gpus", fmt::format("'{}' is not a GPU list; write 0-7 or 0;2;4", *gpus));
+      gpu_ids = parse_gpu_list(*gpus, "key 'gpus'", most, limit);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("workload '{}': {}", spec.name, e.what()));
     }
     if (gpu_ids.empty()) params.fail("gpus", "names no GPU");
-    std::vector<int> sorted = gpu_ids;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-      params.fail("gpus", fmt::format("'{}' lists a GPU twice", *gpus));
   } else if (node) {
     for (std::size_t i = 0; i < node->endpoints.size(); ++i) {
       if (node->endpoints[i].kind != topology::EndpointKind::gpu) continue;
@@ -252,6 +259,8 @@ WorkloadRun run_workload_full(const std::string& text, const topology::Node* nod
   }
 
   BackendOptions options;
+  ProgressLine progress(fmt::format("workload '{}'", spec.name));
+  options.progress = [&progress](std::uint64_t done, std::uint64_t) { progress.update(done, 0, "steps"); };
   options.gpu_ids = gpu_ids;
   options.gpu_sockets = sockets;
   options.sample_rate = params.real("sample", 1.0, 0.0, 1.0);
@@ -261,7 +270,11 @@ WorkloadRun run_workload_full(const std::string& text, const topology::Node* nod
 
   WorkloadRun run;
   Context ctx{params, backend, node, endpoints, run.collectives};
-  it->run(ctx);
+  try {
+    it->run(ctx);
+  } catch (const WorkloadLimitError& e) {
+    throw InputError(fmt::format("workload '{}': {}", text, e.what()));
+  }
   run.stats = backend.stats();
   for (int d = 0; d < backend.device_count(); ++d) run.gpus.push_back(backend.device_name(d));
   run.trace = backend.take_trace();
@@ -290,6 +303,20 @@ std::optional<std::string> Params::raw(std::string_view key) const {
 
 void Params::fail(std::string_view key, std::string_view message) const {
   throw InputError(fmt::format("workload '{}': key '{}': {}", workload_, key, message));
+}
+
+void Params::check_work(std::string_view key, double ops, double steps, std::string_view how) const {
+  const std::string value = raw(key).value_or("its default");
+  if (ops > static_cast<double>(kMaxWorkloadOps)) {
+    fail(key, fmt::format("{}: {} record {:.3g} operations; a workload records at most {} (about 1.1 GB of trace); "
+                          "lower it",
+                          value, how, ops, kMaxWorkloadOps));
+  }
+  if (steps > static_cast<double>(kMaxWorkloadWork)) {
+    fail(key, fmt::format("{}: {} take {:.3g} steps (device accesses and operations); a workload takes at most {} "
+                          "(10 to 15 s); lower it",
+                          value, how, steps, kMaxWorkloadWork));
+  }
 }
 
 std::uint64_t Params::size(std::string_view key, std::uint64_t fallback, std::uint64_t min) const {

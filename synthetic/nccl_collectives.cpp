@@ -21,6 +21,8 @@ void nccl_collective(Context& ctx, OpKind kind) {
   const bool rooted = kind == OpKind::broadcast || kind == OpKind::reduce;
   const int n = b.device_count();
   const int root = rooted ? static_cast<int>(p.count("root", 0, 0, static_cast<std::uint64_t>(n - 1))) : -1;
+  const double records = static_cast<double>(iters) * n;
+  p.check_work("iters", records, records, fmt::format("{} calls on {} GPUs", iters, n));
 
   // Validate the call once, so a bad size or algorithm is reported against its key.
   const CollectiveSpec spec = ctx.collectives.spec(kind, n, bytes, rooted ? root : 0);

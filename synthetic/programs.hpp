@@ -40,6 +40,10 @@ class Params {
   double real(std::string_view key, double fallback, double min, double max) const;
   std::string choice(std::string_view key, std::string fallback, const std::vector<std::string>& allowed) const;
   [[noreturn]] void fail(std::string_view key, std::string_view message) const;
+  /// Refuses, before the workload runs, what its keys make too large: `ops` operations recorded
+  /// over kMaxWorkloadOps, or `steps` (device accesses issued plus operations recorded) over
+  /// kMaxWorkloadWork. `how` says how `key` makes them, e.g. "65536 calls on 8 GPUs".
+  void check_work(std::string_view key, double ops, double steps, std::string_view how) const;
 
  private:
   std::string workload_;

@@ -1,6 +1,8 @@
 // scatter-gather (MGBench; ComScribe case 4, Fig. 3g): the host copies a buffer to every GPU
 // with cudaMemcpyAsync(HostToDevice), then gathers it back with DeviceToHost. Each GPU's host
 // buffer lives on the GPU's own socket when the node says which.
+#include <fmt/format.h>
+
 #include "synthetic/programs.hpp"
 
 namespace linkcast::synthetic {
@@ -13,6 +15,8 @@ void scatter_gather(Context& ctx) {
   const std::uint64_t iters = p.count("iters", 1);
   const bool pinned = p.flag("pinned", true);
   const int n = b.device_count();
+  const double copies = 2.0 * static_cast<double>(iters) * n;
+  p.check_work("iters", copies, copies, fmt::format("{} iterations of 2 copies to and from {} GPUs", iters, n));
   std::vector<Address> host(static_cast<std::size_t>(n)), dev(static_cast<std::size_t>(n));
   for (int d = 0; d < n; ++d) {
     host[static_cast<std::size_t>(d)] =

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "synthetic/programs.hpp"
 
@@ -55,6 +56,15 @@ void stencil2d(Context& ctx) {
     }
   }
   const auto warp_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(32 * elem, 1u << 20));
+  {
+    // Per iteration every GPU sends two halo rows: warp-sized stores (p2p) or one copy each
+    // (two through the host without peer access).
+    const double per_row = mode == "p2p" ? std::ceil(static_cast<double>(row_bytes) / warp_bytes) : mode == "copy" ? 1 : 2;
+    const double per_iter = 2.0 * static_cast<double>(n) * per_row;
+    p.check_work("nx", per_iter, per_iter, fmt::format("rows of {} elements, per iteration", nx));
+    const double all = per_iter * static_cast<double>(iters);
+    p.check_work("iters", all, all, fmt::format("{} iterations of {:.3g} accesses or copies", iters, per_iter));
+  }
   for (std::uint64_t it = 0; it < iters; ++it) {
     // This iteration writes a_new; the next one the other buffer (pointer swap).
     const std::vector<Address>& out = it % 2 == 0 ? a_new : a;

@@ -11,6 +11,10 @@
 //    so a GPU running k layers reads k*(3A + 2W) and writes k*(2A + W) bytes of GPU 0 per step.
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "core/units.hpp"
+
 #include "synthetic/programs.hpp"
 
 namespace linkcast::synthetic {
@@ -27,6 +31,8 @@ void data_parallel(Context& ctx) {
   const std::uint64_t batch = p.size("batch", std::uint64_t{16} << 20, 1);
   const std::uint64_t steps = p.count("steps", 1);
   const int n = b.device_count();
+  const double records = 2.0 * static_cast<double>(steps) * n;
+  p.check_work("steps", records, records, fmt::format("{} steps of a batch copy and an allreduce on {} GPUs", steps, n));
   const CollectiveSpec spec = ctx.collectives.spec(OpKind::allreduce, n, params);
   try {
     validate(spec);
@@ -61,6 +67,16 @@ void model_parallel(Context& ctx) {
   const std::uint64_t weights = p.size("weights", std::uint64_t{256} << 10, 1);
   const std::uint64_t steps = p.count("steps", 1);
   const auto warp = static_cast<std::uint32_t>(p.count("warp", 512, 1, 1u << 20));
+  {
+    // Per layer and step: 5 ranges of activations and 3 of weights, in warp-sized accesses.
+    auto warps = [&](std::uint64_t bytes) { return std::ceil(static_cast<double>(bytes) / warp); };
+    const double per_step = static_cast<double>(layers) * (5 * warps(act) + 3 * warps(weights));
+    p.check_work("layers", per_step, per_step,
+                 fmt::format("{} layers of {} activations and {} weights in {}-byte warp accesses", layers,
+                             format_bytes(act), format_bytes(weights), warp));
+    p.check_work("steps", per_step * static_cast<double>(steps), per_step * static_cast<double>(steps),
+                 fmt::format("{} steps of {:.3g} accesses", steps, per_step));
+  }
   for (int d = 1; d < n; ++d) b.enable_peer_access(d, 0);
   std::vector<Address> a(layers + 1), g(layers + 1), w(layers), dw(layers);
   for (std::uint64_t l = 0; l <= layers; ++l) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/json.hpp"
 #include "core/table.hpp"
 #include "core/units.hpp"
 #include "topology/schema.hpp"
@@ -196,7 +197,7 @@ std::string describe_json(const Node& node, const Routes& routes) {
       j["pairs"].push_back(jp);
     }
   }
-  return j.dump(2) + "\n";
+  return dump_json(j, 2, "topology JSON") + "\n";
 }
 
 std::string describe_dot(const Node& node) {

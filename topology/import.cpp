@@ -4,14 +4,16 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <functional>
+#include <charconv>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <pugixml.hpp>
 #include <set>
-#include <sstream>
+#include <variant>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/strings.hpp"
 #include "topology/schema.hpp"
 
@@ -19,44 +21,134 @@ namespace linkcast::topology {
 
 namespace {
 
+using schema::Section;
+
 // The most NVLinks any NVIDIA GPU has (H100/H200/B200: 18). A GPU whose per-peer NV counts add
 // up to more than this cannot be wired directly to all those peers: it sits on an NVSwitch.
 constexpr int kMaxNvlinksPerGpu = 18;
+// GPU, NIC and NUMA indices: a node has at most a few hundred GPUs (GB200 NVL72: 72).
+constexpr long long kMaxIndex = 4095;
+// An NCCL dump is tens of kilobytes and `topo -m` a few; 64 MiB is no input of these kinds.
+constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
+// The bus id NCCL gives the NVSwitch a VM hides.
+constexpr std::string_view kHiddenSwitch = "fffffff:ff:ff.0";
 
-std::string read_text(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read the {} file", path, what));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+std::string read_input(const std::string& path, std::string_view what) {
+  InputFile in(path, {.file = what});
+  std::string text = in.read_all(kMaxInputBytes + 1);
+  if (text.size() > kMaxInputBytes)
+    throw InputError(fmt::format("{}: larger than {} MiB, which no {} is; is it the right file?", path,
+                                 kMaxInputBytes >> 20, what));
+  return text;
 }
 
+std::string number_text(double v) {
+  if (v == static_cast<double>(static_cast<long long>(v))) return fmt::format("{}", static_cast<long long>(v));
+  return fmt::format("{:.4g}", v);
+}
+
+/// A whole decimal number in [lo, hi], or nothing.
+std::optional<long long> whole(std::string_view s, long long lo, long long hi) {
+  s = trim(s);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  long long v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
+  return v;
+}
+
+// --- the skeleton --------------------------------------------------------------------------------
+
+/// A value an input told, as it is written, and where it came from (a comment beside it).
+struct Known {
+  std::string text;
+  std::string from;
+};
+using Values = std::map<std::string, Known, std::less<>>;
+
+struct Ep {
+  std::string id, kind, model, host;
+  Values values;  // endpoint keys (a NIC's bandwidth, a fabric's chips)
+  Values memory;  // memory keys
+};
+
+struct Ln {
+  std::string a, b, type;
+  Values values;
+  std::vector<std::string> notes;
+};
+
 struct Skeleton {
-  struct Ep {
-    std::string id, kind, model, note;
-    std::string host;
-  };
-  struct Ln {
-    std::string a, b, type;
-    int gen = 0, lanes = 0, version = 0, count = 0;
-    std::string note;
-  };
   std::vector<Ep> endpoints;
   std::vector<Ln> links;
-  std::vector<std::string> todo;
-  std::vector<std::string> sources;
+  std::vector<std::string> notes;    // for the user: written as comments and returned
+  std::vector<std::string> sources;  // the inputs, for the header
 
-  bool has(const std::string& id) const {
+  Ep* find(std::string_view id) {
+    const auto it = std::find_if(endpoints.begin(), endpoints.end(), [&](const Ep& e) { return e.id == id; });
+    return it == endpoints.end() ? nullptr : &*it;
+  }
+  bool has(std::string_view id) const {
     return std::any_of(endpoints.begin(), endpoints.end(), [&](const Ep& e) { return e.id == id; });
   }
-  void add(Ep e) {
-    if (!has(e.id)) endpoints.push_back(std::move(e));
+  Ep& add(Ep e) {
+    if (Ep* existing = find(e.id)) return *existing;
+    endpoints.push_back(std::move(e));
+    return endpoints.back();
+  }
+  std::vector<const Ep*> of_kind(std::string_view kind) const {
+    std::vector<const Ep*> out;
+    for (const Ep& e : endpoints)
+      if (e.kind == kind) out.push_back(&e);
+    return out;
   }
 };
 
-int pcie_gen_from_speed(const std::string& speed) {
-  // NCCL writes the sysfs current_link_speed, e.g. "16.0 GT/s PCIe" (Gen4) or "32.0 GT/s PCIe".
-  const double gts = std::atof(speed.c_str());
+EndpointKind kind_of(std::string_view kind) {
+  static const std::vector<std::string> kinds = endpoint_kind_names();
+  return static_cast<EndpointKind>(std::find(kinds.begin(), kinds.end(), kind) - kinds.begin());
+}
+
+const schema::Key& link_key(std::string_view type, std::string_view name) {
+  return *schema::find(Section::link, name, *model::parse_link_type(type));
+}
+
+/// Keeps `value` for `key` when the schema accepts it (its floor, plausible range and allowed
+/// values); otherwise the value stays TODO and a note says what the input said and why.
+bool keep(Skeleton& sk, Values& values, const schema::Key& key, double value, std::string from, std::string_view what) {
+  const std::string text = number_text(value);
+  const auto checked = schema::check(key, text);
+  if (const auto* problem = std::get_if<schema::Problem>(&checked)) {
+    sk.notes.push_back(fmt::format("{} left TODO: {}{}", what, schema::loader_message(key, *problem, what, text),
+                                   from.empty() ? "" : fmt::format(" ({})", from)));
+    return false;
+  }
+  values[std::string(key.name)] = {text, std::move(from)};
+  return true;
+}
+
+/// A PCIe link; generation and width kept where known (> 0) and valid.
+void add_pcie(Skeleton& sk, const std::string& a, const std::string& b, int gen, int lanes, std::string note = {}) {
+  Ln l{a, b, "pcie", {}, {}};
+  const std::string what = fmt::format("link {}-{}", a, b);
+  if (gen > 0) (void)keep(sk, l.values, link_key("pcie", "gen"), gen, "", what + " gen");
+  if (lanes > 0) (void)keep(sk, l.values, link_key("pcie", "lanes"), lanes, "", what + " lanes");
+  if (!note.empty()) l.notes.push_back(std::move(note));
+  sk.links.push_back(std::move(l));
+}
+
+/// The PCIe link that attaches a GPU or NIC to the tree (the one naming it).
+Ln* device_link(Skeleton& sk, std::string_view id) {
+  for (Ln& l : sk.links)
+    if (l.type == "pcie" && (l.a == id || l.b == id)) return &l;
+  return nullptr;
+}
+
+int pcie_gen_from_speed(std::string_view speed) {
+  // NCCL writes sysfs' link speed, "16.0 GT/s PCIe" (Gen4), "32.0 GT/s PCIe" or "16 GT/s".
+  double gts = 0;
+  const std::string_view s = trim(speed);
+  (void)std::from_chars(s.data(), s.data() + s.size(), gts);
   if (gts >= 60) return 6;
   if (gts >= 30) return 5;
   if (gts >= 15) return 4;
@@ -75,99 +167,485 @@ int nvlink_version_from_sm(int sm) {
   return 0;
 }
 
-void import_nccl_xml(const std::string& path, Skeleton& sk) {
-  pugi::xml_document doc;
-  const pugi::xml_parse_result ok = doc.load_file(path.c_str());
-  if (!ok) {
-    throw InputError(fmt::format("{}: not a readable NCCL topology XML (offset {}: {}); produce it "
-                                 "with NCCL_TOPO_DUMP_FILE=<file> during any NCCL run",
-                                 path, ok.offset, ok.description()));
-  }
-  const pugi::xml_node system = doc.child("system");
-  if (!system) throw InputError(fmt::format("{}: no <system> element; this is not an NCCL topology dump", path));
-  sk.sources.push_back(fmt::format("NCCL topology dump {}", path));
-
-  std::map<std::string, std::string> busid_to_id;  // GPU bus id -> gpuN
-  std::vector<std::tuple<std::string, std::string, int, std::string>> nvlinks;  // gpu, target busid, count, tclass
-  int switch_count = 0;
-  std::map<std::string, int> gpu_sm;
-
-  // Walk <pci> subtrees under one cpu; `parent` is the endpoint id the current pci hangs from.
-  std::function<void(const pugi::xml_node&, const std::string&)> walk = [&](const pugi::xml_node& pci,
-                                                                          const std::string& parent) {
-    for (const pugi::xml_node& child : pci.children()) {
-      const std::string tag = child.name();
-      if (tag == "pci") {
-        const std::string cls = child.attribute("class").as_string();
-        const int gen = pcie_gen_from_speed(child.attribute("link_speed").as_string());
-        const int lanes = child.attribute("link_width").as_int();
-        const pugi::xml_node gpu = child.child("gpu");
-        if (gpu) {
-          const std::string id = fmt::format("gpu{}", gpu.attribute("dev").as_int());
-          const int sm = gpu.attribute("sm").as_int();
-          gpu_sm[id] = sm;
-          sk.add({id, "gpu", fmt::format("sm_{} GPU at {}", sm, child.attribute("busid").as_string()),
-                  "memory: TODO", ""});
-          busid_to_id[to_lower(child.attribute("busid").as_string())] = id;
-          sk.links.push_back({parent, id, "pcie", gen, lanes, 0, 0, ""});
-          for (const pugi::xml_node& nv : gpu.children("nvlink"))
-            nvlinks.emplace_back(id, to_lower(nv.attribute("target").as_string()), nv.attribute("count").as_int(),
-                                 nv.attribute("tclass").as_string());
-        } else if (cls.starts_with("0x0604")) {  // PCI-to-PCI bridge: a PCIe switch port
-          const std::string id = fmt::format("pcisw{}", switch_count++);
-          sk.add({id, "pcie_switch", fmt::format("PCIe switch at {}", child.attribute("busid").as_string()), "", ""});
-          sk.links.push_back({parent, id, "pcie", gen, lanes, 0, 0, ""});
-          walk(child, id);
-        } else if (child.child("nic")) {
-          walk(child, parent);
-        } else {
-          walk(child, parent);
-        }
-      } else if (tag == "nic") {
-        for (const pugi::xml_node& net : child.children("net")) {
-          const std::string id = fmt::format("nic{}", net.attribute("dev").as_int());
-          const double gbps = net.attribute("speed").as_double() / 8000.0;  // Mb/s -> GB/s
-          sk.add({id, "nic", fmt::format("{} {:g} Gb/s", net.attribute("name").as_string(), gbps * 8), "", ""});
-          if (parent != id) sk.links.push_back({parent, id, "pcie", 0, 0, 0, 0, "gen/lanes: TODO (NCCL did not report the NIC's link)"});
-        }
-      }
-    }
-  };
-
-  std::vector<std::string> cpus;
-  for (const pugi::xml_node& cpu : system.children("cpu")) {
-    // Virtual machines report numaid -1: call that socket cpu0.
-    const std::string id = fmt::format("cpu{}", std::max(0, cpu.attribute("numaid").as_int()));
-    cpus.push_back(id);
-    sk.add({id, "cpu",
-            fmt::format("{} {} family {} model {}", cpu.attribute("arch").as_string(), cpu.attribute("vendor").as_string(),
-                        cpu.attribute("familyid").as_string(), cpu.attribute("modelid").as_string()),
-            "memory: TODO", ""});
-    walk(cpu, id);
-  }
-  if (cpus.empty()) throw InputError(fmt::format("{}: no <cpu> element under <system>", path));
-  for (std::size_t i = 0; i + 1 < cpus.size(); ++i)
-    sk.links.push_back({cpus[i], cpus[i + 1], "upi", 0, 0, 0, 0, "type and bandwidth: TODO (not in the NCCL dump)"});
-
-  bool fabric = false;
-  for (const auto& [gpu, target, count, tclass] : nvlinks) {
-    const int version = nvlink_version_from_sm(gpu_sm[gpu]);
-    if (tclass == "0x068000") {  // NVSwitch (PCI class "bridge, other")
-      if (!fabric) sk.add({"nvswitch0", "nvswitch", "NVSwitch fabric (one vertex, as in NCCL)", "", ""});
-      fabric = true;
-      sk.links.push_back({gpu, "nvswitch0", "nvlink", 0, 0, version, count, ""});
-    } else if (busid_to_id.count(target)) {
-      const std::string& peer = busid_to_id[target];
-      if (gpu < peer) sk.links.push_back({gpu, peer, "nvlink", 0, 0, version, count, ""});
-    } else {
-      sk.todo.push_back(fmt::format("{} has {} NVLinks to {} (tclass {}): a CPU? add the link by hand",
-                                    gpu, count, target, tclass));
-    }
-  }
+/// The NVLink generation of an NVIDIA GPU named as nvidia-smi names it ("NVIDIA H100 80GB HBM3",
+/// "Tesla V100-SXM2-16GB"), from the architecture whitepapers model/link.hpp cites: P100 1, V100
+/// 2, A100/A800 3, H100/H200/H800/GH200 4, B100/B200/B300/GB200 5; 0 when the name says none.
+int nvlink_version_from_name(std::string_view name) {
+  const std::string n = to_lower(name);
+  auto has = [&](std::string_view s) { return n.find(s) != std::string::npos; };
+  if (has("b100") || has("b200") || has("b300") || has("gb200") || has("gb300")) return 5;
+  if (has("h100") || has("h200") || has("h800") || has("gh200") || has("h20")) return 4;
+  if (has("a100") || has("a800")) return 3;
+  if (has("v100")) return 2;
+  if (has("p100")) return 1;
+  return 0;
 }
 
+// --- NCCL topology XML ---------------------------------------------------------------------------
+
+bool gpu_class(std::string_view cls) {
+  return cls.starts_with("0x0300") || cls.starts_with("0x0302") || cls.starts_with("0x1200");
+}
+bool nic_class(std::string_view cls) { return cls.starts_with("0x0200") || cls.starts_with("0x0207"); }
+bool bridge_class(std::string_view cls) { return cls.starts_with("0x0604"); }
+constexpr std::string_view kNvidia = "0x10de";
+constexpr std::string_view kAmd = "0x1002";
+
+struct XmlGpu {
+  std::string id, busid, cpu;
+  int numa = -1;  // the <cpu> element's numaid; -1 unknown (VMs)
+  int sm = 0;
+  bool amd = false;
+  pugi::xml_node gpu;  // the <gpu> element; empty for a GPU listed only as a PCI device
+};
+
+struct XmlImport {
+  std::vector<XmlGpu> gpus;
+  bool gpu_links = false;  // NVLink or xGMI between GPUs or to a fabric
+};
+
+class XmlReader {
+ public:
+  XmlReader(const std::string& path, Skeleton& sk) : path_(path), sk_(sk) {}
+
+  XmlImport read() {
+    text_ = read_input(path_, "NCCL topology dump");
+    const pugi::xml_parse_result ok = doc_.load_buffer(text_.data(), text_.size());
+    if (!ok) {
+      throw InputError(fmt::format("{}:{}: not a readable NCCL topology XML ({}); produce it with "
+                                   "NCCL_TOPO_DUMP_FILE=<file> during any NCCL run",
+                                   path_, line_at(static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, ok.offset))),
+                                   ok.description()));
+    }
+    if (doc_.child("graphs")) {
+      throw InputError(fmt::format("{}: an NCCL graph file (<graphs>, written by NCCL_GRAPH_DUMP_FILE), not a "
+                                   "topology; dump the topology with NCCL_TOPO_DUMP_FILE=<file> instead",
+                                   path_));
+    }
+    const pugi::xml_node system = doc_.child("system");
+    if (!system) throw InputError(fmt::format("{}: no <system> element; this is not an NCCL topology dump", path_));
+    sk_.sources.push_back(fmt::format("NCCL topology dump {}", path_));
+    prepass(system);
+    read_cpus(system);
+    if (cpus_.empty()) throw InputError(fmt::format("{}: no <cpu> element under <system>", path_));
+    walk(system);
+    if (result_.gpus.empty()) {
+      throw InputError(fmt::format(
+          "{}: no GPU in the dump: no <gpu> element and no <pci> device of a GPU class (0x0300xx, 0x0302xx, "
+          "0x1200xx) from NVIDIA or AMD{}; there is nothing to import. Dump the topology on the GPU machine "
+          "with NCCL_TOPO_DUMP_FILE=<file> during an NCCL run",
+          path_, classless_ ? " (its <pci> elements carry no class attribute)" : ""));
+    }
+    gpu_links();
+    cpu_links();
+    if (!emulated_.empty()) {
+      sk_.notes.push_back(fmt::format(
+          "{} bridge{} {} while the devices below run faster: a VM's emulated bridge{}, left out (the devices below "
+          "are linked to the bridge's parent directly): {}",
+          emulated_.size(), emulated_.size() == 1 ? " reports" : "s report", "a link of 2.5 GT/s x1 or less",
+          emulated_.size() == 1 ? "" : "s", join(emulated_, ", ")));
+    }
+    if (!unknown_width_.empty()) {
+      sk_.notes.push_back(fmt::format("the dump gives link_width 0 (a VM hides it) for {}: their lanes stay TODO; "
+                                      "--gpus-csv FILE (nvidia-smi --query-gpu) fills them",
+                                      join(unknown_width_, ", ")));
+    }
+    if (!socket_nics_.empty()) {
+      sk_.notes.push_back(fmt::format(
+          "NCCL lists {} socket interface{} on the CPUs ({}): no PCI device, so no link is written for them",
+          socket_nics_.size(), socket_nics_.size() == 1 ? "" : "s", join(socket_nics_, ", ")));
+    }
+    for (XmlGpu& g : result_.gpus) g.gpu = {};  // the document goes with this reader
+    return std::move(result_);
+  }
+
+ private:
+  std::size_t line_at(std::size_t offset) const {
+    offset = std::min(offset, text_.size());
+    return 1 + static_cast<std::size_t>(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  }
+  std::size_t line_of(const pugi::xml_node& n) const {
+    const std::ptrdiff_t off = n.offset_debug();
+    return off < 0 ? 0 : line_at(static_cast<std::size_t>(off));
+  }
+  std::string where(const pugi::xml_node& n) const {
+    const std::ptrdiff_t off = n.offset_debug();
+    return off < 0 ? path_ : fmt::format("{}:{}", path_, line_at(static_cast<std::size_t>(off)));
+  }
+
+  /// A whole-number attribute in [lo, hi]; `fallback` when absent or empty, an error otherwise.
+  long long index_attr(const pugi::xml_node& n, const char* attr, long long lo, long long hi, long long fallback,
+                       std::string_view means) const {
+    const pugi::xml_attribute a = n.attribute(attr);
+    const std::string_view text = a.as_string();
+    if (!a || trim(text).empty()) return fallback;
+    const auto v = whole(text, lo, hi);
+    if (!v) {
+      throw InputError(fmt::format("{}: <{} {}=\"{}\">: {} must be a whole number from {} to {}", where(n), n.name(),
+                                   attr, text, means, lo, hi));
+    }
+    return *v;
+  }
+
+  /// PCI nesting depth (refused past kMaxPciDepth before anything else reads the tree), the largest
+  /// GPU and NIC indices (GPUs and NICs listed only as PCI devices are numbered after them).
+  void prepass(const pugi::xml_node& system) {
+    std::vector<std::pair<pugi::xml_node, int>> stack;
+    for (pugi::xml_node c = system.last_child(); c; c = c.previous_sibling())
+      if (c.type() == pugi::node_element) stack.emplace_back(c, 0);
+    while (!stack.empty()) {
+      const auto [n, outer] = stack.back();
+      stack.pop_back();
+      const std::string_view name = n.name();
+      const int depth = outer + (name == "pci" ? 1 : 0);
+      if (depth > kMaxPciDepth) {
+        throw InputError(fmt::format("{}: <pci> elements nested {} deep; no machine has PCIe trees deeper than a "
+                                     "few switch levels (this reader stops at {}): the file is not a topology dump",
+                                     where(n), depth, kMaxPciDepth));
+      }
+      if (name == "gpu") max_gpu_ = std::max(max_gpu_, index_attr(n, "dev", 0, kMaxIndex, -1, "a GPU's dev"));
+      if (name == "net") max_net_ = std::max(max_net_, index_attr(n, "dev", 0, kMaxIndex, -1, "a NIC's dev"));
+      if (name == "pci" && !n.attribute("class")) classless_ = true;
+      for (pugi::xml_node c = n.last_child(); c; c = c.previous_sibling())
+        if (c.type() == pugi::node_element) stack.emplace_back(c, depth);
+    }
+  }
+
+  void read_cpus(const pugi::xml_node& system) {
+    std::set<long long> used;
+    std::vector<std::pair<pugi::xml_node, long long>> numas;
+    for (const pugi::xml_node& cpu : system.children("cpu")) {
+      const long long numa = index_attr(cpu, "numaid", -1, kMaxIndex, -1, "a CPU's numaid");
+      numas.emplace_back(cpu, numa);
+      if (numa >= 0) used.insert(numa);
+    }
+    std::set<long long> taken;
+    for (const auto& [cpu, numa] : numas) {
+      long long index = numa;
+      if (numa < 0 || taken.count(numa)) {  // a VM's -1, or a repeated id: the lowest free number
+        index = 0;
+        while (taken.count(index) || (index != numa && used.count(index))) ++index;
+        if (numa < 0)
+          sk_.notes.push_back(fmt::format("{}: <cpu numaid=\"-1\"> (a VM hides its NUMA nodes) is called cpu{}",
+                                          where(cpu), index));
+      }
+      taken.insert(index);
+      const std::string id = fmt::format("cpu{}", index);
+      Ep e{id, "cpu", "", "", {}, {}};
+      e.model = fmt::format("{} {} family {} model {}", cpu.attribute("arch").as_string(),
+                            cpu.attribute("vendor").as_string(), cpu.attribute("familyid").as_string(),
+                            cpu.attribute("modelid").as_string());
+      if (trim(e.model) == "family  model") e.model.clear();
+      sk_.add(std::move(e));
+      cpus_.push_back({cpu, id, numa < 0 ? -1 : static_cast<int>(numa), cpu.attribute("vendor").as_string()});
+    }
+  }
+
+  struct Cpu {
+    pugi::xml_node node;
+    std::string id;
+    int numa;
+    std::string vendor;
+  };
+
+  /// Walks every CPU's tree in document order without recursion. A frame is an element, the
+  /// endpoint it hangs from, the <pci> element it sits in (none directly under a <cpu>) and its CPU.
+  struct Frame {
+    pugi::xml_node node;
+    std::string parent;
+    pugi::xml_node enclosing;
+    const Cpu* cpu;
+  };
+
+  static void push_children(std::vector<Frame>& stack, const pugi::xml_node& n, const std::string& parent,
+                            const pugi::xml_node& enclosing, const Cpu* cpu) {
+    for (pugi::xml_node c = n.last_child(); c; c = c.previous_sibling())
+      if (c.type() == pugi::node_element) stack.push_back({c, parent, enclosing, cpu});
+  }
+
+  static int lanes_of(const pugi::xml_node& pci) {
+    return static_cast<int>(whole(pci.attribute("link_width").as_string(), 0, 64).value_or(0));
+  }
+  static int gen_of(const pugi::xml_node& pci) { return pcie_gen_from_speed(pci.attribute("link_speed").as_string()); }
+
+  /// Whether a GPU or NIC sits below `pci`.
+  static bool has_device_below(const pugi::xml_node& pci) {
+    return static_cast<bool>(pci.find_node([](const pugi::xml_node& n) {
+      const std::string_view name = n.name();
+      if (name == "gpu" || name == "nic") return true;
+      if (name != "pci") return false;
+      const std::string cls = to_lower(n.attribute("class").as_string());
+      return gpu_class(cls) || nic_class(cls);
+    }));
+  }
+
+  /// A VM's emulated bridge: it reports 2.5 GT/s x1 (or less) while a device below it runs faster.
+  static bool emulated_bridge(const pugi::xml_node& pci) {
+    const int gen = gen_of(pci), lanes = lanes_of(pci);
+    if (gen > 1 || lanes > 1) return false;
+    return static_cast<bool>(pci.find_node([](const pugi::xml_node& n) {
+      return std::string_view(n.name()) == "pci" && (gen_of(n) > 1 || lanes_of(n) > 1);
+    }));
+  }
+
+  void walk(const pugi::xml_node& system) {
+    (void)system;
+    std::vector<Frame> stack;
+    for (auto it = cpus_.rbegin(); it != cpus_.rend(); ++it) push_children(stack, it->node, it->id, {}, &*it);
+    while (!stack.empty()) {
+      const Frame f = stack.back();
+      stack.pop_back();
+      const std::string_view tag = f.node.name();
+      if (tag == "pci") pci(f, stack);
+      else if (tag == "nic") nic(f);
+      else if (tag == "gpu") add_gpu(f.node.parent(), f.node, f);  // a <gpu> outside a <pci>: link unknown
+    }
+  }
+
+  void pci(const Frame& f, std::vector<Frame>& stack) {
+    const pugi::xml_node& p = f.node;
+    const std::string cls = to_lower(p.attribute("class").as_string());
+    const std::string vendor = to_lower(p.attribute("vendor").as_string());
+    if (const pugi::xml_node gpu = p.child("gpu")) {
+      add_gpu(p, gpu, f);
+    } else if (gpu_class(cls)) {
+      if (vendor.empty() || vendor == kNvidia || vendor == kAmd) {
+        add_gpu(p, {}, f);
+      } else {
+        sk_.notes.push_back(fmt::format("{}: PCI display device {} of vendor {} left out: not an NVIDIA or AMD GPU "
+                                        "(a server's BMC VGA controller?)",
+                                        where(p), p.attribute("busid").as_string(), vendor));
+      }
+    } else if (bridge_class(cls)) {
+      if (!has_device_below(p)) return;
+      if (emulated_bridge(p)) {
+        emulated_.push_back(fmt::format("{} ({} x{}, line {})", p.attribute("busid").as_string(),
+                                        trim(p.attribute("link_speed").as_string()), lanes_of(p), line_of(p)));
+        push_children(stack, p, f.parent, p, f.cpu);
+        return;
+      }
+      const std::string id = fmt::format("pcisw{}", switches_++);
+      sk_.add({id, "pcie_switch", fmt::format("PCIe switch at {}", p.attribute("busid").as_string()), "", {}, {}});
+      add_pcie(sk_, f.parent, id, gen_of(p), lanes_of(p));
+      push_children(stack, p, id, p, f.cpu);
+    } else if (nic_class(cls) && !p.child("nic")) {
+      const std::string id = fmt::format("nic{}", ++max_net_);
+      sk_.add({id, "nic",
+               fmt::format("PCI {} device at {} (no <nic> element)", cls.starts_with("0x0207") ? "InfiniBand" : "Ethernet",
+                           p.attribute("busid").as_string()),
+               "", {}, {}});
+      add_pcie(sk_, f.parent, id, gen_of(p), lanes_of(p));
+    } else {
+      // A NIC with its <nic>, a host bridge, or anything else: what is below hangs from our parent.
+      push_children(stack, p, f.parent, p, f.cpu);
+    }
+  }
+
+  void nic(const Frame& f) {
+    for (const pugi::xml_node& net : f.node.children("net")) {
+      const std::string name = net.attribute("name").as_string();
+      if (!f.enclosing) {  // directly under a <cpu>: a socket interface (eth0 of a VM, docker or veth bridges)
+        if (std::find(socket_nics_.begin(), socket_nics_.end(), name) == socket_nics_.end()) socket_nics_.push_back(name);
+        continue;
+      }
+      long long dev = index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev");
+      if (dev < 0) dev = ++max_net_;
+      const std::string id = fmt::format("nic{}", dev);
+      if (sk_.has(id)) continue;
+      const double mbps = net.attribute("speed").as_double();
+      Ep& e = sk_.add({id, "nic", fmt::format("{} {:g} Gb/s", name, mbps / 1000), "", {}, {}});
+      if (mbps > 0) {
+        (void)keep(sk_, e.values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic), mbps / 8000,
+                   fmt::format("NCCL: {:g} Gb/s", mbps / 1000), fmt::format("{}.bandwidth_gbps", id));
+      }
+      // The link is the enclosing device's own when that is the NIC (or a host bridge NCCL put it
+      // under); under a switch port it is unknown.
+      const bool own = !bridge_class(to_lower(f.enclosing.attribute("class").as_string()));
+      const int gen = own ? gen_of(f.enclosing) : 0, lanes = own ? lanes_of(f.enclosing) : 0;
+      add_pcie(sk_, f.parent, id, gen, lanes,
+               gen > 0 && lanes > 0 ? "" : "gen/lanes: TODO (NCCL did not report the NIC's link)");
+    }
+  }
+
+  void add_gpu(const pugi::xml_node& p, const pugi::xml_node& gpu, const Frame& f) {
+    XmlGpu g;
+    long long dev = gpu ? index_attr(gpu, "dev", 0, kMaxIndex, -1, "a GPU's dev") : -1;
+    if (dev < 0) dev = ++max_gpu_;
+    g.id = fmt::format("gpu{}", dev);
+    if (sk_.has(g.id)) {
+      throw InputError(fmt::format("{}: a second GPU with dev {}; every <gpu> of a dump has its own dev",
+                                   where(gpu ? gpu : p), dev));
+    }
+    const bool in_pci = std::string_view(p.name()) == "pci";
+    g.busid = in_pci ? to_lower(p.attribute("busid").as_string()) : "";
+    g.cpu = f.cpu->id;
+    g.numa = f.cpu->numa;
+    g.gpu = gpu;
+    const std::string cls = in_pci ? to_lower(p.attribute("class").as_string()) : "";
+    const std::string gcn = gpu ? gpu.attribute("gcn").as_string() : "";
+    g.amd = to_lower(p.attribute("vendor").as_string()) == kAmd || !gcn.empty() || cls.starts_with("0x1200");
+    g.sm = gpu ? static_cast<int>(whole(gpu.attribute("sm").as_string(), 0, 100000).value_or(0)) : 0;
+    std::string model;
+    if (!gpu) {
+      model = fmt::format("GPU at {} (PCI class {}{}; listed without a <gpu> element)", g.busid, cls,
+                          p.attribute("device") ? fmt::format(", device {}", p.attribute("device").as_string()) : "");
+      bare_gpus_.push_back(g.id);
+    } else if (g.amd) {
+      model = fmt::format("{} GPU at {}", gcn.empty() ? "AMD" : gcn, g.busid);
+    } else {
+      model = fmt::format("sm_{} GPU at {}", g.sm, g.busid);
+    }
+    sk_.add({g.id, "gpu", model, "", {}, {}});
+    if (in_pci && lanes_of(p) == 0) unknown_width_.push_back(g.id);
+    if (in_pci) add_pcie(sk_, f.parent, g.id, gen_of(p), lanes_of(p));
+    else add_pcie(sk_, f.parent, g.id, 0, 0, "gen/lanes: TODO (the <gpu> element is not inside a <pci>)");
+    result_.gpus.push_back(std::move(g));
+  }
+
+  /// NVLink and xGMI. One <nvlink> per NVSwitch chip is summed into one GPU-fabric link.
+  void gpu_links() {
+    std::map<std::string, const XmlGpu*> by_busid;
+    for (const XmlGpu& g : result_.gpus)
+      if (!g.busid.empty()) by_busid[g.busid] = &g;
+    struct Pair {
+      long long count_a = 0, count_b = 0;  // as the lower and the higher id lists it
+      std::string type;                    // nvlink or infinity_fabric
+      int version = 0;
+    };
+    std::map<std::pair<std::string, std::string>, Pair> pairs;
+    std::set<std::string> chips;
+    const schema::Key& count_key = link_key("nvlink", "count");
+    for (const XmlGpu& g : result_.gpus) {
+      if (!g.gpu) continue;
+      long long to_switch = 0;
+      const int version = g.amd ? 0 : nvlink_version_from_sm(g.sm);
+      for (const pugi::xml_node& link : g.gpu.children()) {
+        const std::string_view tag = link.name();
+        if (tag != "nvlink" && tag != "xgmi") continue;
+        const std::string target = to_lower(link.attribute("target").as_string());
+        const std::string tclass = to_lower(link.attribute("tclass").as_string());
+        const long long count = index_attr(link, "count", 0, static_cast<long long>(count_key.max), 0,
+                                           tag == "xgmi" ? "an xGMI count" : "an NVLink count");
+        if (count == 0) continue;
+        if (tag == "nvlink" && (tclass == "0x068001")) {  // NCCL's class for an NVLink to the CPU (POWER9)
+          Ln l{g.id, g.cpu, "nvlink", {}, {}};
+          (void)keep(sk_, l.values, count_key, static_cast<double>(count), "", fmt::format("link {}-{} count", g.id, g.cpu));
+          if (version > 0) (void)keep(sk_, l.values, link_key("nvlink", "version"), version, "", "version");
+          sk_.links.push_back(std::move(l));
+          result_.gpu_links = true;
+          continue;
+        }
+        const bool to_gpu = tag == "xgmi" || gpu_class(tclass);
+        if (!to_gpu) {  // 0x068000 and, as NCCL reads them, any other class: an NVSwitch
+          to_switch += count;
+          if (target != kHiddenSwitch) chips.insert(target);
+          continue;
+        }
+        if (target == g.busid) {
+          sk_.notes.push_back(fmt::format(
+              "{}: {} lists {} {} to itself (target {} is its own bus id): NCCL's way of writing a link whose peer "
+              "it cannot see; no link written (add the NVLink bridge's peer by hand if the GPU has one)",
+              where(link), g.id, count, tag == "xgmi" ? "xGMI links" : "NVLinks", target));
+          continue;
+        }
+        const auto peer = by_busid.find(target);
+        if (peer == by_busid.end()) {
+          sk_.notes.push_back(fmt::format("{}: {} lists {} {} to {} (class {}), which is no GPU of the dump; no link "
+                                          "written (add it by hand)",
+                                          where(link), g.id, count, tag == "xgmi" ? "xGMI links" : "NVLinks", target,
+                                          tclass));
+          continue;
+        }
+        const std::string& other = peer->second->id;
+        const bool low = id_number(g.id) < id_number(other);
+        Pair& pr = pairs[low ? std::pair{g.id, other} : std::pair{other, g.id}];
+        (low ? pr.count_a : pr.count_b) += count;
+        pr.type = tag == "xgmi" ? "infinity_fabric" : "nvlink";
+        pr.version = std::max(pr.version, version);
+      }
+      if (to_switch > 0) {
+        if (!sk_.has("nvswitch0")) sk_.add({"nvswitch0", "nvswitch", "", "", {}, {}});
+        Ln l{g.id, "nvswitch0", "nvlink", {}, {}};
+        if (version > 0) (void)keep(sk_, l.values, link_key("nvlink", "version"), version, "", fmt::format("{} NVLink version", g.id));
+        (void)keep(sk_, l.values, count_key, static_cast<double>(to_switch), "",
+                   fmt::format("the NVLinks of {} to the NVSwitch fabric (the sum of its <nvlink> entries)", g.id));
+        sk_.links.push_back(std::move(l));
+        result_.gpu_links = true;
+      }
+    }
+    if (Ep* fabric = sk_.find("nvswitch0")) {
+      fabric->model = chips.empty() ? "NVSwitch fabric (one vertex, as in NCCL; its chips are hidden from the VM)"
+                                    : fmt::format("NVSwitch fabric of {} chips (one vertex, as in NCCL: each GPU's "
+                                                  "links to all chips are summed, NVSwitch being non-blocking)",
+                                                  chips.size());
+      if (!chips.empty())
+        (void)keep(sk_, fabric->values, *schema::find(Section::endpoint, "chips", EndpointKind::nvswitch),
+                   static_cast<double>(chips.size()), "NVSwitch chips the GPUs' <nvlink> entries name", "nvswitch0.chips");
+    }
+    for (const auto& [ids, pr] : pairs) {
+      const long long count = pr.count_a > 0 ? pr.count_a : pr.count_b;
+      if (pr.count_a > 0 && pr.count_b > 0 && pr.count_a != pr.count_b) {
+        sk_.notes.push_back(fmt::format("{} lists {} links to {} but {} lists {}: {} kept", ids.first, pr.count_a,
+                                        ids.second, ids.second, pr.count_b, pr.count_a));
+      }
+      Ln l{ids.first, ids.second, pr.type, {}, {}};
+      if (pr.type == "nvlink") {
+        if (pr.version > 0) (void)keep(sk_, l.values, link_key("nvlink", "version"), pr.version, "", "NVLink version");
+        (void)keep(sk_, l.values, count_key, static_cast<double>(count), "",
+                   fmt::format("link {}-{} count", ids.first, ids.second));
+      } else {
+        l.notes.push_back(fmt::format("xGMI: {} link{} (RCCL's count); bandwidth_gbps is their sum per direction", count,
+                                      count == 1 ? "" : "s"));
+      }
+      sk_.links.push_back(std::move(l));
+      result_.gpu_links = true;
+    }
+    if (!bare_gpus_.empty()) {
+      sk_.notes.push_back(fmt::format(
+          "{} listed only as PCI devices of a GPU class (no <gpu> element, as the topology files of cloud instances "
+          "are): the dump gives their PCIe links but not their NVLinks; add `nvidia-smi topo -m` of the machine "
+          "with --smi for those",
+          join(bare_gpus_, ", ")));
+    } else if (!result_.gpu_links && result_.gpus.size() > 1) {
+      sk_.notes.push_back("the dump lists no NVLink or xGMI between the GPUs: they talk over PCIe; if they have "
+                          "NVLink, add `nvidia-smi topo -m` of the machine with --smi");
+    }
+  }
+
+  static long long id_number(std::string_view id) {
+    std::size_t k = 0;
+    while (k < id.size() && !std::isdigit(static_cast<unsigned char>(id[k]))) ++k;
+    return whole(id.substr(k), 0, kMaxIndex).value_or(0);
+  }
+
+  void cpu_links() {
+    for (std::size_t i = 0; i + 1 < cpus_.size(); ++i) {
+      const bool amd = cpus_[i].vendor == "AuthenticAMD";
+      Ln l{cpus_[i].id, cpus_[i + 1].id, amd ? "infinity_fabric" : "upi", {}, {}};
+      l.notes.push_back("type and bandwidth: TODO (not in the NCCL dump)");
+      sk_.links.push_back(std::move(l));
+    }
+  }
+
+  std::string path_;
+  Skeleton& sk_;
+  std::string text_;
+  pugi::xml_document doc_;
+  std::vector<Cpu> cpus_;
+  XmlImport result_;
+  long long max_gpu_ = -1, max_net_ = -1;
+  int switches_ = 0;
+  bool classless_ = false;
+  std::vector<std::string> socket_nics_;
+  std::vector<std::string> bare_gpus_;
+  std::vector<std::string> emulated_;       // a VM's emulated bridges, left out
+  std::vector<std::string> unknown_width_;  // GPUs whose link width the dump gives as 0
+};
+
+// --- nvidia-smi topo -m --------------------------------------------------------------------------
+
 // nvidia-smi colours its matrix on a terminal: drop ESC [ digits/semicolons m sequences.
-std::string strip_ansi_colours(const std::string& line) {
+std::string strip_ansi_colours(std::string_view line) {
   std::string out;
   out.reserve(line.size());
   for (std::size_t i = 0; i < line.size(); ++i) {
@@ -184,165 +662,510 @@ std::string strip_ansi_colours(const std::string& line) {
   return out;
 }
 
-void import_smi(const std::string& path, Skeleton& sk) {
-  const std::string text = read_text(path, "nvidia-smi topo -m");
-  std::istringstream in(text);
-  std::string line;
-  std::vector<std::string> columns;
-  std::vector<std::vector<std::string>> rows;
-  while (std::getline(in, line)) {
-    line = strip_ansi_colours(line);
-    std::vector<std::string> cells;
-    std::istringstream ls(line);
-    for (std::string c; ls >> c;) cells.push_back(c);
-    if (cells.empty()) continue;
-    if (columns.empty() && cells[0].starts_with("GPU0")) {
-      columns = cells;  // header: GPU0 GPU1 ... NIC0 ... CPU Affinity NUMA Affinity ...
-      continue;
-    }
-    if (!columns.empty() && cells[0].starts_with("GPU") && cells.size() > 1) rows.push_back(cells);
+std::vector<std::string> tokens(std::string_view line) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    if (i > start) out.emplace_back(line.substr(start, i - start));
   }
-  if (columns.empty() || rows.empty()) {
+  return out;
+}
+
+struct SmiRow {
+  std::vector<std::string> cells;  // one per device column
+  std::string cpu_affinity, numa;  // "" when the column is absent
+  std::size_t line = 0;
+};
+
+struct Smi {
+  std::string path;
+  std::vector<std::string> devices;  // GPU0 .. GPUn-1, then NICs
+  std::size_t ngpu = 0;
+  std::vector<SmiRow> rows;  // GPU rows, by index
+  bool cpu_column = false, numa_column = false;
+  std::vector<std::string> hosts;  // cpu<N> of each GPU
+  std::map<std::pair<std::size_t, std::size_t>, long long> nv;  // NV# of GPU pairs (i < j)
+  bool switched = false;  // NV counts exceed what a GPU has: an NVSwitch
+  std::string placed_by;  // "NUMA Affinity", "CPU Affinity" or "" (all on cpu0)
+};
+
+bool is_gpu_column(std::string_view t, std::size_t k) { return t == fmt::format("GPU{}", k); }
+
+Smi parse_smi(const std::string& path) {
+  Smi t;
+  t.path = path;
+  const std::string text = read_input(path, "nvidia-smi topo -m output");
+  std::vector<std::string> lines;
+  for (std::string_view l : split(text, '\n')) lines.push_back(strip_ansi_colours(l));
+  std::size_t header = lines.size();
+  std::vector<std::string> head;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    head = tokens(lines[i]);
+    if (std::find(head.begin(), head.end(), "GPU0") != head.end()) {
+      header = i;
+      break;
+    }
+  }
+  if (header == lines.size()) {
     throw InputError(fmt::format("{}: no GPU matrix found; expected the output of `nvidia-smi topo -m` "
                                  "(a header line starting with GPU0)", path));
   }
-  sk.sources.push_back(fmt::format("nvidia-smi topo -m output {}", path));
-  std::size_t ngpu = 0;
-  while (ngpu < columns.size() && columns[ngpu].starts_with("GPU")) ++ngpu;
-  // The NUMA affinity column is the last number-like cell after the matrix and CPU affinity.
-  std::map<std::string, std::string> host_of;
-  for (const auto& r : rows) {
-    const std::string gpu = "gpu" + r[0].substr(3);
-    std::string numa = "0";
-    if (r.size() >= ngpu + 3) {
-      // cells: GPUi, ngpu matrix cells, NIC cells..., CPU affinity, NUMA affinity, [GPU NUMA ID]
-      for (std::size_t k = r.size(); k-- > 1;) {
-        if (std::all_of(r[k].begin(), r[k].end(), ::isdigit) && k >= ngpu + 2) { numa = r[k]; break; }
+  const auto first = std::find(head.begin(), head.end(), "GPU0");
+  for (auto it = first; it != head.end() && *it != "CPU" && *it != "NUMA" && *it != "GPU"; ++it) t.devices.push_back(*it);
+  while (t.ngpu < t.devices.size() && is_gpu_column(t.devices[t.ngpu], t.ngpu)) ++t.ngpu;
+  t.cpu_column = lines[header].find("CPU Affinity") != std::string::npos;
+  t.numa_column = lines[header].find("NUMA Affinity") != std::string::npos;
+  t.rows.resize(t.ngpu);
+  std::vector<bool> seen(t.ngpu, false);
+  for (std::size_t i = header + 1; i < lines.size(); ++i) {
+    const std::vector<std::string> cells = tokens(lines[i]);
+    if (cells.empty()) continue;
+    if (cells[0] == "Legend:") break;
+    std::size_t k = 0;
+    while (k < t.ngpu && cells[0] != t.devices[k]) ++k;
+    if (k == t.ngpu) continue;  // a NIC row or text
+    if (cells.size() < 1 + t.devices.size()) {
+      throw InputError(fmt::format("{}:{}: row {} has {} cells, but the header names {} devices ({}); is the "
+                                   "matrix cut or wrapped?",
+                                   path, i + 1, cells[0], cells.size() - 1, t.devices.size(), join(t.devices, " ")));
+    }
+    if (seen[k]) throw InputError(fmt::format("{}:{}: a second row {}", path, i + 1, cells[0]));
+    seen[k] = true;
+    SmiRow& r = t.rows[k];
+    r.line = i + 1;
+    r.cells.assign(cells.begin() + 1, cells.begin() + 1 + static_cast<std::ptrdiff_t>(t.devices.size()));
+    std::size_t j = 1 + t.devices.size();
+    auto affinity_like = [](std::string_view s) {
+      return s == "N/A" || (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == ',' || c == '-';
+      }));
+    };
+    if (t.cpu_column && j < cells.size() && affinity_like(cells[j])) r.cpu_affinity = cells[j++];
+    if (t.numa_column && j < cells.size() && (cells[j] == "N/A" || whole(cells[j], 0, kMaxIndex))) r.numa = cells[j++];
+    else if (t.numa_column && j < cells.size()) {
+      throw InputError(fmt::format("{}:{}: {} NUMA Affinity '{}' is not a NUMA node number (0 to {}) or N/A", path,
+                                   i + 1, cells[0], cells[j], kMaxIndex));
+    }
+  }
+  if (t.ngpu == 0) {
+    throw InputError(fmt::format("{}: no GPU matrix found; expected the output of `nvidia-smi topo -m` "
+                                 "(a header line starting with GPU0)", path));
+  }
+  for (std::size_t k = 0; k < t.ngpu; ++k)
+    if (!seen[k]) throw InputError(fmt::format("{}: the header names GPU{} but there is no row for it", path, k));
+
+  // NVLink cells. NV# of a pair is the number of bonded links; counts are checked as link counts.
+  const schema::Key& count_key = link_key("nvlink", "count");
+  std::vector<long long> sum(t.ngpu, 0);
+  for (std::size_t i = 0; i < t.ngpu; ++i) {
+    for (std::size_t j = 0; j < t.ngpu; ++j) {
+      const std::string& cell = t.rows[i].cells[j];
+      if (i == j || !cell.starts_with("NV")) continue;
+      const std::string digits = cell.substr(2);
+      const auto checked = schema::check(count_key, digits);
+      if (const auto* p = std::get_if<schema::Problem>(&checked)) {
+        throw InputError(fmt::format("{}:{}: cell GPU{}/GPU{} '{}': {}", path, t.rows[i].line, i, j, cell,
+                                     schema::loader_message(count_key, *p, "the NVLink count", digits)));
       }
+      const auto count = static_cast<long long>(std::get<double>(checked));
+      sum[i] += count;
+      const auto key = std::pair{std::min(i, j), std::max(i, j)};
+      t.nv[key] = std::max(t.nv[key], count);
     }
-    host_of[gpu] = "cpu" + numa;
+    if (sum[i] > kMaxNvlinksPerGpu) t.switched = true;
   }
-  std::set<std::string> cpu_ids;
-  for (const auto& [gpu, cpu] : host_of) cpu_ids.insert(cpu);
-  for (const std::string& cpu : cpu_ids) sk.add({cpu, "cpu", "", "memory: TODO", ""});
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const std::string gpu = "gpu" + rows[i][0].substr(3);
-    sk.add({gpu, "gpu", "", "memory: TODO", host_of[gpu]});
-  }
-  // NVLink: NV# cells. A GPU whose NV counts add up past kMaxNvlinksPerGpu is on an NVSwitch.
-  bool switched = false;
-  for (const auto& r : rows) {
-    int sum = 0;
-    for (std::size_t j = 1; j <= ngpu && j < r.size(); ++j)
-      if (r[j].starts_with("NV")) sum += std::atoi(r[j].c_str() + 2);
-    if (sum > kMaxNvlinksPerGpu) switched = true;
-  }
-  const bool have_nvlinks = std::any_of(sk.links.begin(), sk.links.end(), [](const auto& l) { return l.type == "nvlink"; });
-  if (!have_nvlinks) {
-    if (switched) {
-      sk.add({"nvswitch0", "nvswitch", "NVSwitch fabric (inferred: NV counts exceed any GPU's links)", "", ""});
-      for (const auto& r : rows) {
-        int count = 0;
-        for (std::size_t j = 1; j <= ngpu && j < r.size(); ++j)
-          if (r[j].starts_with("NV")) count = std::max(count, std::atoi(r[j].c_str() + 2));
-        if (count > 0)
-          sk.links.push_back({"gpu" + r[0].substr(3), "nvswitch0", "nvlink", 0, 0, 0, count, "version: TODO"});
+
+  // Which CPU each GPU is on: NUMA Affinity, else (older drivers have no such column, and some
+  // machines say N/A) the CPU Affinity sets, numbered by their lowest core.
+  const bool all_numa = std::all_of(t.rows.begin(), t.rows.end(), [](const SmiRow& r) { return whole(r.numa, 0, kMaxIndex).has_value(); });
+  const bool all_affinity = std::all_of(t.rows.begin(), t.rows.end(), [](const SmiRow& r) {
+    return !r.cpu_affinity.empty() && r.cpu_affinity != "N/A";
+  });
+  if (all_numa) {
+    t.placed_by = "NUMA Affinity";
+    for (const SmiRow& r : t.rows) t.hosts.push_back("cpu" + r.numa);
+  } else if (all_affinity) {
+    t.placed_by = "CPU Affinity";
+    std::map<long long, std::string> by_first_core;  // lowest core -> affinity text
+    auto first_core = [](const std::string& a) {
+      long long lowest = -1;
+      for (std::string_view part : split(a, ',')) {
+        const std::string_view lo = part.substr(0, part.find('-'));
+        if (const auto v = whole(lo, 0, 1LL << 40); v && (lowest < 0 || *v < lowest)) lowest = *v;
       }
-    } else {
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        for (std::size_t j = i + 2; j <= ngpu && j < rows[i].size(); ++j)
-          if (rows[i][j].starts_with("NV"))
-            sk.links.push_back({"gpu" + rows[i][0].substr(3), fmt::format("gpu{}", j - 1), "nvlink", 0, 0, 0,
-                                std::atoi(rows[i][j].c_str() + 2), "version: TODO"});
+      return lowest;
+    };
+    for (const SmiRow& r : t.rows) by_first_core[first_core(r.cpu_affinity)] = r.cpu_affinity;
+    std::map<std::string, std::size_t> index;
+    for (const auto& [core, affinity] : by_first_core) index.emplace(affinity, index.size());
+    for (const SmiRow& r : t.rows) t.hosts.push_back(fmt::format("cpu{}", index[r.cpu_affinity]));
+  } else {
+    t.hosts.assign(t.ngpu, "cpu0");
+  }
+  return t;
+}
+
+/// The notes of a `topo -m` reading: how the GPUs were placed, and matrix cells that disagree with it.
+void smi_notes(const Smi& t, Skeleton& sk) {
+  if (t.placed_by != "NUMA Affinity") {
+    std::vector<std::string> placed;
+    for (std::size_t k = 0; k < t.ngpu; ++k) placed.push_back(fmt::format("gpu{} on {}", k, t.hosts[k]));
+    sk.notes.push_back(fmt::format("{}: {}; GPUs placed {}: {}", t.path,
+                                   t.numa_column ? "NUMA Affinity is N/A" : "no NUMA Affinity column (an older driver)",
+                                   t.placed_by.empty() ? "on cpu0 (no CPU Affinity either)"
+                                                       : "by their CPU Affinity, sets numbered by their lowest core",
+                                   join(placed, ", ")));
+  }
+  std::vector<std::string> same, cross;
+  for (std::size_t i = 0; i < t.ngpu; ++i) {
+    for (std::size_t j = i + 1; j < t.ngpu; ++j) {
+      const std::string& c = t.rows[i].cells[j];
+      if (c == "SYS" && t.hosts[i] == t.hosts[j]) same.push_back(fmt::format("GPU{}-GPU{}", i, j));
+      if ((c == "NODE" || c == "PHB" || c == "PXB" || c == "PIX") && t.hosts[i] != t.hosts[j])
+        cross.push_back(fmt::format("GPU{}-GPU{} {}", i, j, c));
     }
   }
-  const bool have_host_links = std::any_of(sk.links.begin(), sk.links.end(), [](const auto& l) { return l.type == "pcie"; });
-  if (!have_host_links) {
-    // PIX pairs share a PCIe switch; without the NCCL dump we cannot see more structure.
-    std::map<std::string, std::string> switch_of;
-    int sw = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const std::string gi = "gpu" + rows[i][0].substr(3);
-      for (std::size_t j = 1; j <= ngpu && j < rows[i].size(); ++j) {
-        const std::string gj = fmt::format("gpu{}", j - 1);
-        if (rows[i][j] == "PIX" && gi != gj) {
-          if (!switch_of.count(gi) && !switch_of.count(gj)) {
-            const std::string id = fmt::format("pcisw{}", sw++);
-            sk.add({id, "pcie_switch", "PCIe switch (inferred from PIX)", "", ""});
-            sk.links.push_back({host_of[gi], id, "pcie", 0, 0, 0, 0, "gen/lanes: TODO"});
-            switch_of[gi] = id;
-          }
-          if (!switch_of.count(gi)) switch_of[gi] = switch_of[gj];
-          if (!switch_of.count(gj)) switch_of[gj] = switch_of[gi];
-        }
-      }
+  if (!same.empty())
+    sk.notes.push_back(fmt::format("{}: the matrix says SYS (across sockets) for {} though both are on one NUMA node",
+                                   t.path, join(same, ", ")));
+  if (!cross.empty())
+    sk.notes.push_back(fmt::format("{}: the matrix joins {} within a socket though they are on different NUMA nodes",
+                                   t.path, join(cross, ", ")));
+}
+
+/// NVLinks from the matrix. `ids[k]` is the skeleton's id of GPUk; `versions[k]` its NVLink version (0 unknown).
+void smi_nvlinks(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids, const std::vector<int>& versions) {
+  const schema::Key& count_key = link_key("nvlink", "count");
+  if (t.switched) {
+    sk.add({"nvswitch0", "nvswitch", "NVSwitch fabric (inferred: NV counts exceed any GPU's links)", "", {}, {}});
+    for (std::size_t i = 0; i < t.ngpu; ++i) {
+      long long count = 0;
+      for (const auto& [pair, n] : t.nv)
+        if (pair.first == i || pair.second == i) count = std::max(count, n);
+      if (count == 0) continue;
+      Ln l{ids[i], "nvswitch0", "nvlink", {}, {}};
+      if (versions[i] > 0) (void)keep(sk, l.values, link_key("nvlink", "version"), versions[i], "", "NVLink version");
+      (void)keep(sk, l.values, count_key, static_cast<double>(count), "", fmt::format("{} NVLink count", ids[i]));
+      sk.links.push_back(std::move(l));
     }
-    for (const auto& r : rows) {
-      const std::string g = "gpu" + r[0].substr(3);
-      sk.links.push_back({switch_of.count(g) ? switch_of[g] : host_of[g], g, "pcie", 0, 0, 0, 0, "gen/lanes: TODO"});
-    }
-    std::vector<std::string> cpus(cpu_ids.begin(), cpu_ids.end());
-    for (std::size_t i = 0; i + 1 < cpus.size(); ++i)
-      sk.links.push_back({cpus[i], cpus[i + 1], "upi", 0, 0, 0, 0, "type and bandwidth: TODO"});
+    return;
+  }
+  for (const auto& [pair, count] : t.nv) {
+    Ln l{ids[pair.first], ids[pair.second], "nvlink", {}, {}};
+    const int version = std::max(versions[pair.first], versions[pair.second]);
+    if (version > 0) (void)keep(sk, l.values, link_key("nvlink", "version"), version, "", "NVLink version");
+    (void)keep(sk, l.values, count_key, static_cast<double>(count), "", "NVLink count");
+    sk.links.push_back(std::move(l));
   }
 }
 
-/// What the inputs told of a link's value, or "" (the skeleton then writes TODO).
-std::string known_value(const Skeleton::Ln& l, std::string_view key) {
-  if (key == "gen" && l.gen > 0) return std::to_string(l.gen);
-  if (key == "lanes" && l.lanes > 0) return std::to_string(l.lanes);
-  if (key == "version" && l.version > 0) return std::to_string(l.version);
-  if (key == "count") return std::to_string(l.count);
-  return "";
+/// A skeleton from `topo -m` alone: GPUs on their CPUs, PCIe switches where the matrix says PIX.
+void skeleton_from_smi(const Smi& t, Skeleton& sk) {
+  sk.sources.push_back(fmt::format("nvidia-smi topo -m output {}", t.path));
+  std::set<std::string> cpu_ids(t.hosts.begin(), t.hosts.end());
+  std::vector<std::string> cpus(cpu_ids.begin(), cpu_ids.end());
+  std::sort(cpus.begin(), cpus.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  for (const std::string& cpu : cpus) sk.add({cpu, "cpu", "", "", {}, {}});
+  std::vector<std::string> ids;
+  for (std::size_t k = 0; k < t.ngpu; ++k) {
+    ids.push_back(fmt::format("gpu{}", k));
+    sk.add({ids.back(), "gpu", "", t.hosts[k], {}, {}});
+  }
+  smi_nvlinks(t, sk, ids, std::vector<int>(t.ngpu, 0));
+  // PIX pairs share a PCIe switch; without the NCCL dump we cannot see more structure.
+  std::map<std::size_t, std::string> switch_of;
+  int sw = 0;
+  for (std::size_t i = 0; i < t.ngpu; ++i) {
+    for (std::size_t j = 0; j < t.ngpu; ++j) {
+      if (i == j || t.rows[i].cells[j] != "PIX" || t.hosts[i] != t.hosts[j]) continue;
+      if (!switch_of.count(i) && !switch_of.count(j)) {
+        const std::string id = fmt::format("pcisw{}", sw++);
+        sk.add({id, "pcie_switch", "PCIe switch (inferred from PIX)", "", {}, {}});
+        add_pcie(sk, t.hosts[i], id, 0, 0);
+        switch_of[i] = id;
+      }
+      if (!switch_of.count(i)) switch_of[i] = switch_of[j];
+      if (!switch_of.count(j)) switch_of[j] = switch_of[i];
+    }
+  }
+  for (std::size_t k = 0; k < t.ngpu; ++k) add_pcie(sk, switch_of.count(k) ? switch_of[k] : t.hosts[k], ids[k], 0, 0);
+  for (std::size_t i = 0; i + 1 < cpus.size(); ++i) {
+    Ln l{cpus[i], cpus[i + 1], "upi", {}, {}};
+    l.notes.push_back("type and bandwidth: TODO");
+    sk.links.push_back(std::move(l));
+  }
+  smi_notes(t, sk);
 }
 
-/// "key: value", or "key: TODO" with the schema's hint for whoever fills it in.
-std::string value_line(const schema::Key& key, const std::string& known) {
-  if (!known.empty()) return fmt::format("{}: {}", key.name, known);
+/// The order of the dump's GPUs that `topo -m` numbers GPU0, GPU1, ...: NVML numbers GPUs by PCI
+/// bus id; without bus ids, the dump's own order.
+std::vector<const XmlGpu*> smi_order(const XmlImport& xml) {
+  std::vector<const XmlGpu*> order;
+  for (const XmlGpu& g : xml.gpus) order.push_back(&g);
+  const bool busids = std::all_of(order.begin(), order.end(), [](const XmlGpu* g) { return !g->busid.empty(); });
+  if (busids) std::stable_sort(order.begin(), order.end(), [](const XmlGpu* a, const XmlGpu* b) { return a->busid < b->busid; });
+  return order;
+}
+
+/// `topo -m` beside an NCCL dump: the dump gives the structure; the matrix must describe the same
+/// GPUs on the same NUMA nodes, and gives NVLinks where the dump has none.
+void merge_smi(const Smi& t, const XmlImport& xml, const std::string& xml_path, Skeleton& sk) {
+  sk.sources.push_back(fmt::format("nvidia-smi topo -m output {}", t.path));
+  if (t.ngpu != xml.gpus.size()) {
+    throw InputError(fmt::format(
+        "{} lists {} GPU{} but {} lists {}: the two describe different machines (or a job that saw only some of the "
+        "GPUs, e.g. with CUDA_VISIBLE_DEVICES); give the NCCL dump and the `nvidia-smi topo -m` of the same machine, "
+        "or only one of them",
+        xml_path, xml.gpus.size(), xml.gpus.size() == 1 ? "" : "s", t.path, t.ngpu));
+  }
+  const std::vector<const XmlGpu*> order = smi_order(xml);
+  for (std::size_t k = 0; k < t.ngpu; ++k) {
+    const XmlGpu& g = *order[k];
+    const auto numa = whole(t.rows[k].numa, 0, kMaxIndex);
+    if (numa && g.numa >= 0 && *numa != g.numa) {
+      throw InputError(fmt::format(
+          "{}:{}: GPU{} is on NUMA node {}, but {} puts it ({}{}) under <cpu numaid=\"{}\">: the two files disagree "
+          "(taken on different machines, or after a BIOS change); give the NCCL dump and the `nvidia-smi topo -m` of "
+          "the same machine, or only the NCCL dump",
+          t.path, t.rows[k].line, k, *numa, xml_path, g.id, g.busid.empty() ? "" : " at " + g.busid, g.numa));
+    }
+  }
+  if (!xml.gpu_links && !t.nv.empty()) {
+    std::vector<std::string> ids;
+    std::vector<int> versions;
+    for (const XmlGpu* g : order) {
+      ids.push_back(g->id);
+      versions.push_back(g->amd ? 0 : nvlink_version_from_sm(g->sm));
+    }
+    smi_nvlinks(t, sk, ids, versions);
+  }
+}
+
+// --- nvidia-smi --query-gpu CSV ------------------------------------------------------------------
+
+/// "00000000:00:06.0" (nvidia-smi) and "0000:00:06.0" (NCCL) -> "0000:00:06.0".
+std::string normal_busid(std::string_view id) {
+  std::string s = to_lower(trim(id));
+  const std::size_t colon = s.find(':');
+  if (colon == std::string::npos || colon <= 4) return s;
+  const std::string domain = s.substr(0, colon);
+  const std::size_t nonzero = domain.find_first_not_of('0');
+  const std::string digits = nonzero == std::string::npos ? "0" : domain.substr(nonzero);
+  return (digits.size() >= 4 ? digits : std::string(4 - digits.size(), '0') + digits) + s.substr(colon);
+}
+
+/// One CSV value without its unit ("81559 MiB" -> 81559); nothing for [N/A] and the like.
+std::optional<double> csv_number(std::string_view s) {
+  s = trim(s);
+  const std::size_t space = s.find(' ');
+  if (space != std::string_view::npos) s = s.substr(0, space);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+void apply_gpus_csv(const std::string& path, const XmlImport* xml, Skeleton& sk) {
+  const std::string text = read_input(path, "nvidia-smi --query-gpu CSV");
+  sk.sources.push_back(fmt::format("nvidia-smi --query-gpu CSV {}", path));
+  std::vector<std::string> lines;
+  for (std::string_view l : split(text, '\n'))
+    if (!trim(l).empty()) lines.emplace_back(trim(l));
+  if (lines.empty()) throw InputError(fmt::format("{}: empty; expected `nvidia-smi --query-gpu=index,name,... --format=csv`", path));
+  std::vector<std::string> header;
+  for (std::string_view h : split(lines[0], ',')) header.push_back(to_lower(trim(h)));
+  auto column = [&](std::initializer_list<std::string_view> names) -> std::optional<std::size_t> {
+    for (std::string_view name : names)
+      for (std::size_t c = 0; c < header.size(); ++c)
+        if (header[c] == name || header[c].starts_with(std::string(name) + " ")) return c;
+    return std::nullopt;
+  };
+  const auto index_col = column({"index"});
+  if (!index_col) {
+    throw InputError(fmt::format("{}:1: no 'index' column; expected the CSV of `nvidia-smi "
+                                 "--query-gpu=index,name,pci.bus_id,pcie.link.gen.max,pcie.link.width.max,memory.total "
+                                 "--format=csv`",
+                                 path));
+  }
+  const auto name_col = column({"name"});
+  const auto bus_col = column({"pci.bus_id"});
+  const auto gen_col = column({"pcie.link.gen.max", "pcie.link.gen.current"});
+  const auto width_col = column({"pcie.link.width.max", "pcie.link.width.current"});
+  const auto mem_col = column({"memory.total"});
+
+  // How the CSV's GPUs are found in the skeleton: by bus id where the dump gave them, else by index.
+  std::map<std::string, std::string> by_busid;
+  if (xml)
+    for (const XmlGpu& g : xml->gpus)
+      if (!g.busid.empty()) by_busid[g.busid] = g.id;
+  const bool match_busid = bus_col && xml && by_busid.size() == xml->gpus.size();
+  std::set<std::string> filled;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string_view> f = split(lines[i], ',');
+    if (f.size() != header.size()) {
+      throw InputError(fmt::format("{}:{}: {} fields, but the header has {}", path, i + 1, f.size(), header.size()));
+    }
+    const auto index = whole(f[*index_col], 0, kMaxIndex);
+    if (!index) throw InputError(fmt::format("{}:{}: index '{}' is not a GPU index (0 to {})", path, i + 1, trim(f[*index_col]), kMaxIndex));
+    std::string id = fmt::format("gpu{}", *index);
+    if (match_busid) {
+      const std::string bus = normal_busid(f[*bus_col]);
+      const auto it = by_busid.find(bus);
+      if (it == by_busid.end()) {
+        throw InputError(fmt::format("{}:{}: GPU {} at bus {} is not in the NCCL dump (its GPUs are at {}): the files "
+                                     "come from different machines; give the CSV of the same machine",
+                                     path, i + 1, *index, bus, [&] {
+                                       std::vector<std::string> ids;
+                                       for (const auto& [b, g] : by_busid) ids.push_back(b);
+                                       return join(ids, ", ");
+                                     }()));
+      }
+      id = it->second;
+    }
+    Ep* gpu = sk.find(id);
+    if (gpu == nullptr || gpu->kind != "gpu") {
+      std::vector<std::string> ids;
+      for (const Ep* e : sk.of_kind("gpu")) ids.push_back(e->id);
+      throw InputError(fmt::format("{}:{}: GPU {} is not in the skeleton ({}): the files come from different "
+                                   "machines; give the CSV of the same machine",
+                                   path, i + 1, *index, join(ids, ", ")));
+    }
+    filled.insert(id);
+    const std::string where = fmt::format("{}:{}", path, i + 1);
+    if (name_col) {
+      const std::string name(trim(f[*name_col]));
+      gpu->model = gpu->model.empty() ? name : fmt::format("{} ({})", name, gpu->model);
+      if (const int version = nvlink_version_from_name(name); version > 0) {
+        for (Ln& l : sk.links)
+          if (l.type == "nvlink" && (l.a == id || l.b == id) && !l.values.count("version"))
+            (void)keep(sk, l.values, link_key("nvlink", "version"), version, fmt::format("{} is NVLink {}", name, version),
+                       fmt::format("{} NVLink version", id));
+      }
+    }
+    if (mem_col) {
+      if (const auto mib = csv_number(f[*mem_col])) {
+        (void)keep(sk, gpu->memory, *schema::find(Section::memory, "capacity_gib", EndpointKind::gpu), *mib / 1024,
+                   fmt::format("nvidia-smi memory.total {} MiB [{}]", number_text(*mib), where),
+                   fmt::format("{}.memory.capacity_gib", id));
+      }
+    }
+    Ln* link = device_link(sk, id);
+    if (link == nullptr) continue;
+    auto fill = [&](const std::optional<std::size_t>& col, std::string_view key) {
+      if (!col) return;
+      const auto v = csv_number(f[*col]);
+      if (!v) return;
+      const std::string written = number_text(*v);
+      const auto it = link->values.find(key);
+      if (it == link->values.end()) {
+        (void)keep(sk, link->values, link_key("pcie", key), *v, fmt::format("nvidia-smi {} [{}]", header[*col], where),
+                   fmt::format("link {}-{} {}", link->a, link->b, key));
+      } else if (it->second.text != written) {
+        sk.notes.push_back(fmt::format("link {}-{}: the NCCL dump says {} {}, {} says {} {}: the dump's kept",
+                                       link->a, link->b, key, it->second.text, where, header[*col], written));
+      }
+    };
+    fill(gen_col, "gen");
+    fill(width_col, "lanes");
+  }
+  std::vector<std::string> missing;
+  for (const Ep* e : sk.of_kind("gpu"))
+    if (!filled.count(e->id)) missing.push_back(e->id);
+  if (!missing.empty())
+    sk.notes.push_back(fmt::format("{} has no row for {}", path, join(missing, ", ")));
+}
+
+// --- writing -------------------------------------------------------------------------------------
+
+/// "key: value  # from", or "key: TODO" with the schema's hint for whoever fills it in.
+std::string value_line(const schema::Key& key, const Known* known) {
+  if (known != nullptr)
+    return known->from.empty() ? fmt::format("{}: {}", key.name, known->text)
+                               : fmt::format("{}: {}  # {}", key.name, known->text, known->from);
   const std::string todo = fmt::format("{}: TODO", key.name);
   return key.todo.empty() ? todo : fmt::format("{:<25} # {}", todo, key.todo);
 }
 
-}  // namespace
+const Known* known_of(const Values& values, std::string_view key) {
+  const auto it = values.find(key);
+  return it == values.end() ? nullptr : &it->second;
+}
 
-std::string import_skeleton(const ImportInputs& inputs) {
-  if (inputs.nccl_xml_path.empty() && inputs.smi_path.empty())
-    throw InputError("topo import: give --nccl-xml FILE (NCCL_TOPO_DUMP_FILE output) and/or --smi FILE "
-                     "(`nvidia-smi topo -m` output)");
-  Skeleton sk;
-  if (!inputs.nccl_xml_path.empty()) import_nccl_xml(inputs.nccl_xml_path, sk);
-  if (!inputs.smi_path.empty()) import_smi(inputs.smi_path, sk);
-
+std::string write_yaml(const Skeleton& sk, const std::string& name) {
   std::string y;
   y += "# linkcast node skeleton made by `linkcast topo import` from:\n";
   for (const auto& s : sk.sources) y += "#   " + s + "\n";
-  y += "# Fill in every TODO (loading fails at each one until you do), add a source comment to\n"
+  y += "# Fill in every TODO (loading fails listing each one until you do), add a source comment to\n"
        "# every value (configs/SCHEMA.md), then check it with `linkcast topo FILE`.\n";
-  for (const auto& t : sk.todo) y += "# TODO: " + t + "\n";
+  for (const auto& n : sk.notes) y += "# note: " + n + "\n";
   y += "schema_version: 1\n";
-  y += fmt::format("name: {}\n", inputs.name);
+  y += fmt::format("name: {}\n", name);
   y += "endpoints:\n";
-  static const std::vector<std::string> kinds = endpoint_kind_names();
   for (const auto& e : sk.endpoints) {
+    const EndpointKind kind = kind_of(e.kind);
     y += fmt::format("  - id: {}\n    kind: {}\n", e.id, e.kind);
     if (!e.model.empty()) y += fmt::format("    model: \"{}\"\n", e.model);
-    const auto kind = static_cast<EndpointKind>(std::find(kinds.begin(), kinds.end(), e.kind) - kinds.begin());
-    for (const schema::Key* k : schema::keys_of(schema::Section::endpoint, kind)) {
-      if (k->type != schema::Type::mapping) continue;
-      y += fmt::format("    {}:\n", k->name);
-      for (const schema::Key* m : schema::keys_of(k->holds, kind))
-        if (m->is_number() && (m->required || !m->todo.empty())) y += "      " + value_line(*m, "") + "\n";
+    for (const schema::Key* k : schema::keys_of(Section::endpoint, kind)) {
+      if (k->type == schema::Type::mapping) {
+        y += fmt::format("    {}:\n", k->name);
+        for (const schema::Key* m : schema::keys_of(k->holds, kind)) {
+          const Known* known = known_of(e.memory, m->name);
+          if (m->is_number() && (known != nullptr || m->required || !m->todo.empty()))
+            y += "      " + value_line(*m, known) + "\n";
+        }
+      } else if (k->is_number()) {
+        if (const Known* known = known_of(e.values, k->name)) y += "    " + value_line(*k, known) + "\n";
+      }
     }
     if (!e.host.empty()) y += fmt::format("    host: {}\n", e.host);
   }
   y += "links:\n";
   for (const auto& l : sk.links) {
     y += fmt::format("  - between: [{}, {}]\n    type: {}\n", l.a, l.b, l.type);
-    for (const schema::Key* k : schema::keys_of(schema::Section::link, *model::parse_link_type(l.type)))
-      if (k->is_number() && (k->required || !k->todo.empty())) y += "    " + value_line(*k, known_value(l, k->name)) + "\n";
-    if (!l.note.empty()) y += "    # " + l.note + "\n";
+    for (const schema::Key* k : schema::keys_of(Section::link, *model::parse_link_type(l.type))) {
+      const Known* known = known_of(l.values, k->name);
+      if (k->is_number() && (known != nullptr || k->required || !k->todo.empty())) y += "    " + value_line(*k, known) + "\n";
+    }
+    for (const auto& n : l.notes) y += "    # " + n + "\n";
   }
   return y;
 }
+
+}  // namespace
+
+ImportResult import_node(const ImportInputs& inputs) {
+  if (inputs.nccl_xml_path.empty() && inputs.smi_path.empty()) {
+    throw InputError(fmt::format("topo import: give --nccl-xml FILE (NCCL_TOPO_DUMP_FILE output) and/or --smi FILE "
+                                 "(`nvidia-smi topo -m` output){}",
+                                 inputs.gpus_csv_path.empty() ? ""
+                                                              : "; --gpus-csv tells the GPUs, not how they are connected"));
+  }
+  Skeleton sk;
+  std::optional<XmlImport> xml;
+  if (!inputs.nccl_xml_path.empty()) xml = XmlReader(inputs.nccl_xml_path, sk).read();
+  if (!inputs.smi_path.empty()) {
+    const Smi t = parse_smi(inputs.smi_path);
+    if (xml) merge_smi(t, *xml, inputs.nccl_xml_path, sk);
+    else skeleton_from_smi(t, sk);
+  }
+  if (!inputs.gpus_csv_path.empty()) apply_gpus_csv(inputs.gpus_csv_path, xml ? &*xml : nullptr, sk);
+
+  // Every CPU carries something or joins another: a CPU linked to nothing is a skeleton that
+  // cannot be right.
+  for (const Ep& e : sk.endpoints) {
+    const bool linked = std::any_of(sk.links.begin(), sk.links.end(), [&](const Ln& l) { return l.a == e.id || l.b == e.id; });
+    if (!linked && sk.endpoints.size() > 1)
+      throw InputError(fmt::format("topo import: {} would be linked to nothing; the inputs do not describe one machine",
+                                   e.id));
+  }
+  return {write_yaml(sk, inputs.name), sk.notes};
+}
+
+std::string import_skeleton(const ImportInputs& inputs) { return import_node(inputs).yaml; }
 
 }  // namespace linkcast::topology

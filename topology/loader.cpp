@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -392,11 +393,98 @@ Node read_node(const SchemaReader& r, const YAML::Node& root, const std::string&
   return node;
 }
 
+/// Every value written as TODO, with the schema's hint for its key where the key is known.
+std::vector<Todo> todos_in(const YAML::Node& root) {
+  std::vector<Todo> out;
+  if (!root.IsMap()) return out;
+  auto is_todo = [](const YAML::Node& n) { return n.IsScalar() && n.Scalar() == "TODO"; };
+  auto scalar = [](const YAML::Node& n) { return n.IsScalar() ? n.Scalar() : std::string(); };
+  auto add = [&](const YAML::Node& n, std::string what, const Key* key) {
+    std::string hint;
+    if (key != nullptr) hint = std::string(key->todo.empty() ? key->doc : key->todo);
+    out.push_back({yaml::line(n), yaml::column(n), std::move(what), std::move(hint)});
+  };
+  static const std::vector<std::string> kinds = endpoint_kind_names();
+  for (auto top = root.begin(); top != root.end(); ++top) {
+    // yaml-cpp's iterators hand out proxies: copy the nodes (handles) before keeping them.
+    const YAML::Node key_node = top->first;
+    const YAML::Node value = top->second;
+    const std::string name = scalar(key_node);
+    if (is_todo(value)) add(value, name, schema::find(Section::top, name));
+    if (name == "endpoints" && value.IsSequence()) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        const YAML::Node e = value[i];
+        if (!e.IsMap()) continue;
+        const std::string id = yaml::find(e, "id") ? scalar(*yaml::find(e, "id")) : "";
+        const std::string kind_name = yaml::find(e, "kind") ? scalar(*yaml::find(e, "kind")) : "";
+        const auto known = std::find(kinds.begin(), kinds.end(), kind_name);
+        const bool has_kind = known != kinds.end();
+        const EndpointKind kind = has_kind ? static_cast<EndpointKind>(known - kinds.begin()) : EndpointKind::cpu;
+        const std::string at = id.empty() ? fmt::format("endpoints[{}]", i) : fmt::format("endpoints[{}] ({})", i, id);
+        for (auto it = e.begin(); it != e.end(); ++it) {
+          const YAML::Node k = it->first, v = it->second;
+          const std::string key = scalar(k);
+          if (is_todo(v))
+            add(v, fmt::format("{} {}", at, key),
+                has_kind ? schema::find(Section::endpoint, key, kind) : schema::find(Section::endpoint, key));
+          if (key != "memory" || !v.IsMap()) continue;
+          for (auto m = v.begin(); m != v.end(); ++m) {
+            const YAML::Node mkey = m->first, mvalue = m->second;
+            const std::string mk = scalar(mkey);
+            if (is_todo(mvalue))
+              add(mvalue, fmt::format("{} memory.{}", at, mk),
+                  has_kind ? schema::find(Section::memory, mk, kind) : schema::find(Section::memory, mk));
+          }
+        }
+      }
+    } else if (name == "links" && value.IsSequence()) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        const YAML::Node l = value[i];
+        if (!l.IsMap()) continue;
+        const std::optional<YAML::Node> between = yaml::find(l, "between");
+        const std::string type_name = yaml::find(l, "type") ? scalar(*yaml::find(l, "type")) : "";
+        const auto type = model::parse_link_type(type_name);
+        std::string at = fmt::format("links[{}]", i);
+        if (between && between->IsSequence() && between->size() == 2)
+          at += fmt::format(" ({}-{}{})", scalar((*between)[0]), scalar((*between)[1]), type ? ", " + type_name : "");
+        for (auto it = l.begin(); it != l.end(); ++it) {
+          const YAML::Node k = it->first, v = it->second;
+          const std::string key = scalar(k);
+          if (is_todo(v))
+            add(v, fmt::format("{} {}", at, key), type ? schema::find(Section::link, key, *type) : schema::find(Section::link, key));
+        }
+      }
+    } else if (name == "calibration" && value.IsMap()) {
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        const YAML::Node k = it->first, v = it->second;
+        if (is_todo(v)) add(v, "calibration." + scalar(k), schema::find(Section::calibration, scalar(k)));
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<Todo> find_todos(const std::string& yaml_text, const std::string& file) {
+  try {
+    return todos_in(yaml::parse(yaml_text, file));
+  } catch (const InputError&) {
+    return {};
+  }
+}
 
 Node parse_node(const std::string& yaml_text, const std::string& file) {
   const SchemaReader r(file);
   const YAML::Node root = yaml::parse(yaml_text, file);
+  if (const std::vector<Todo> todos = todos_in(root); !todos.empty()) {
+    std::string list;
+    for (const Todo& t : todos)
+      list += fmt::format("\n  {}: {}{}", location(file, t.line, t.column), t.what, t.hint.empty() ? "" : ": " + t.hint);
+    throw InputError(fmt::format("{}: {} value{} still TODO; fill in every one (each line says what fills it, "
+                                 "configs/SCHEMA.md has the keys), then load it again:{}",
+                                 file, todos.size(), todos.size() == 1 ? " is" : "s are", list));
+  }
   try {
     return read_node(r, root, file);
   } catch (const YAML::Exception& e) {
@@ -409,7 +497,9 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
 Node load_node(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    const bool exists = std::filesystem::exists(path);
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(path, ec);
+    if (ec) throw InputError(fmt::format("{}: cannot be read: {}", path, ec.message()));
     throw InputError(fmt::format("{}: {}", path,
                                  exists ? "cannot be read (permissions?)"
                                         : "no such file; shipped nodes are in configs/ (e.g. "

@@ -185,7 +185,7 @@ std::vector<Key> make_table() {
   add({.name = "capacity_gib", .section = Section::memory, .applies = kGpu, .type = Type::number,
        .required = true, .unit = "GiB", .floor = Floor::positive, .min = 0.001, .max = 1024,
        .plausible = "no GPU has more than 1 TiB of memory", .doc = "the GPU's memory",
-       .todo = "nvidia-smi -q: FB Memory Usage Total", .json = Json::always, .sweepable = true,
+       .todo = "memory.total of nvidia-smi --query-gpu (topo import --gpus-csv fills it)", .json = Json::always, .sweepable = true,
        .field = memory_field<&MemorySpec::capacity_gib>()});
   // A socket's peak: 845 GB/s for 12 channels of MRDIMM-8800 (Xeon 6900P, SOURCES.md [56]); the
   // CPU cores of an MI300A share its 5.3 TB/s of HBM3, the most a CPU sees. A GPU's: 8 TB/s for

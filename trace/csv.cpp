@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -15,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/strings.hpp"
+#include "core/utf8.hpp"
 
 namespace linkcast::trace {
 
@@ -46,9 +49,11 @@ const std::array<std::string, kColumnCount> kColumnNames = {
 std::vector<std::string> column_names() { return {kColumnNames.begin(), kColumnNames.end()}; }
 
 /// Splits one CSV line into fields (RFC 4180 quoting). Unquoted fields are views into `line`;
-/// quoted ones are unescaped into `scratch`.
+/// quoted ones are unescaped into `scratch`, a deque: adding the line's next quoted field must
+/// not move the strings the earlier fields' views point into (a vector did, and a short string
+/// lives inside its own object: heap-use-after-free on a line with several quoted fields).
 void split_fields(std::string_view line, std::vector<std::string_view>& fields,
-                  std::vector<std::string>& scratch) {
+                  std::deque<std::string>& scratch) {
   fields.clear();
   if (std::memchr(line.data(), '"', line.size()) == nullptr) {
     // No quotes (the common case): split at every comma.
@@ -201,6 +206,21 @@ class CsvParser {
     return out;
   }
 
+  /// A name: valid UTF-8 (it ends up in JSON and HTML).
+  std::string_view text_check(int c, std::string_view v) const {
+    if (const auto at = invalid_utf8_at(v))
+      fail(c, valid_utf8(v), fmt::format("is not valid UTF-8 (byte {}); save the file as UTF-8", *at + 1));
+    return v;
+  }
+
+  /// Nanoseconds: a whole number up to INT64_MAX (292 years).
+  std::int64_t time_field(int c, std::string_view v) const {
+    const std::uint64_t t = uint_field(c, v);
+    if (t > static_cast<std::uint64_t>(INT64_MAX))
+      fail(c, v, fmt::format("is above the largest time, {} ns", INT64_MAX));
+    return static_cast<std::int64_t>(t);
+  }
+
   std::uint16_t endpoint_field(int c, std::string_view v) {
     if (v.empty()) fail(c, v, "is empty; name an endpoint such as cpu0, gpu1 or host");
     // Consecutive records mostly name the same few endpoints: try the last ones seen first.
@@ -211,6 +231,7 @@ class CsvParser {
       recent_[recent_next_++ % recent_.size()] = {cached->first, cached->second};
       return cached->second;
     }
+    text_check(c, v);
     const std::uint16_t id = trace_.endpoint(v);
     // Views into the map's keys stay valid (its nodes never move).
     const auto inserted = endpoint_cache_.emplace(trace_.endpoint_name(id), id).first;
@@ -241,16 +262,19 @@ class CsvParser {
     op.bytes = uint_field(kBytes, field(kBytes));
     op.src_mem = mem_field(kSrcMem, field(kSrcMem), is_host_name(trace_.endpoint_name(op.src)));
     op.dst_mem = mem_field(kDstMem, field(kDstMem), is_host_name(trace_.endpoint_name(op.dst)));
-    if (const auto v = field(kStart); !v.empty()) op.start_ns = static_cast<std::int64_t>(uint_field(kStart, v));
-    if (const auto v = field(kDuration); !v.empty())
-      op.duration_ns = static_cast<std::int64_t>(uint_field(kDuration, v));
-    if (const auto v = field(kStream); !v.empty()) op.stream = static_cast<std::uint32_t>(uint_field(kStream, v));
+    if (const auto v = field(kStart); !v.empty()) op.start_ns = time_field(kStart, v);
+    if (const auto v = field(kDuration); !v.empty()) op.duration_ns = time_field(kDuration, v);
+    if (const auto v = field(kStream); !v.empty()) {
+      const std::uint64_t stream = uint_field(kStream, v);
+      if (stream > UINT32_MAX) fail(kStream, v, fmt::format("is above the largest stream id, {}", UINT32_MAX));
+      op.stream = static_cast<std::uint32_t>(stream);
+    }
     if (const auto v = field(kGroup); !v.empty()) {
       std::vector<int> gpus;
       try {
-        gpus = parse_gpu_list(v, "group");
+        gpus = parse_gpu_list(v, "column 'group'");
       } catch (const InputError& e) {
-        fail(kGroup, v, "is not a GPU list; write 0-3 or 0;2;5");
+        fail_at(line_no_, e.what());
       }
       std::vector<std::uint16_t> members;
       for (int g : gpus) members.push_back(endpoint_field(kGroup, fmt::format("gpu{}", g)));
@@ -261,14 +285,18 @@ class CsvParser {
       if (r > 32767) fail(kRoot, v, "is too large for a rank");
       op.root = static_cast<std::int16_t>(r);
     }
-    if (const auto v = field(kObject); !v.empty()) op.object = trace_.objects.intern(v);
-    if (const auto v = field(kLine); !v.empty()) op.line = trace_.lines.intern(v);
-    if (const auto v = field(kComm); !v.empty()) op.comm = trace_.comms.intern(v);
+    if (const auto v = field(kObject); !v.empty()) op.object = trace_.objects.intern(text_check(kObject, v));
+    if (const auto v = field(kLine); !v.empty()) op.line = trace_.lines.intern(text_check(kLine, v));
+    if (const auto v = field(kComm); !v.empty()) op.comm = trace_.comms.intern(text_check(kComm, v));
     if (const auto v = field(kIssuer); !v.empty()) op.issuer = endpoint_field(kIssuer, v);
     else if (op.kind == OpKind::access) op.issuer = op.dst;
     if (is_collective(op.kind) && op.group == 0) {
       fail_at(line_no_, fmt::format("a {} needs the GPUs taking part in column 'group' (e.g. 0-3)", kind));
     }
+    if (trace_.size() >= kMaxTraceOps)
+      fail_at(line_no_, fmt::format("more than {} operations; a trace holds at most that many (about 56 bytes each in "
+                                    "memory): split the trace",
+                                    kMaxTraceOps));
     trace_.push(op);
   }
 
@@ -280,7 +308,7 @@ class CsvParser {
   std::size_t ncols_ = 0;
   std::array<int, kColumnCount> index_{};
   std::vector<std::string_view> fields_;
-  std::vector<std::string> scratch_;
+  std::deque<std::string> scratch_;  // see split_fields
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -292,25 +320,45 @@ class CsvParser {
 
 }  // namespace
 
-std::vector<int> parse_gpu_list(std::string_view text, std::string_view what) {
+std::vector<int> parse_gpu_list(std::string_view text, std::string_view what, std::size_t max_gpus,
+                                std::string_view limit) {
+  auto fail = [&](const std::string& problem) -> void {
+    throw InputError(fmt::format("{}: '{}' {}", what, text, problem));
+  };
   std::vector<int> out;
-  for (std::string_view part : split(text, ';')) {
+  std::bitset<kMaxGpuIndex + 1> seen;
+  const std::vector<std::string_view> parts = split(text, ';');
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string_view part = parts[i];
     part = trim(part);
     const std::size_t dash = part.find('-');
     auto num = [&](std::string_view s) {
-      int v = -1;
+      std::uint64_t v = 0;
       s = trim(s);
       const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (ec != std::errc() || p != s.data() + s.size() || v < 0)
-        throw InputError(fmt::format("{}: '{}' is not a GPU list; write 0-3 or 0;2;5", what, text));
-      return v;
+      if (ec == std::errc::result_out_of_range || (ec == std::errc() && p == s.data() + s.size() && v > kMaxGpuIndex))
+        fail(fmt::format("names GPU {}, above the largest GPU index, {}", s, kMaxGpuIndex));
+      if (ec != std::errc() || p != s.data() + s.size() || s.empty()) fail("is not a GPU list; write 0-3 or 0;2;5");
+      return static_cast<int>(v);
     };
+    int a = 0, b = 0;
     if (dash != std::string_view::npos) {
-      const int a = num(part.substr(0, dash)), b = num(part.substr(dash + 1));
+      a = num(part.substr(0, dash));
+      b = num(part.substr(dash + 1));
       if (b < a) throw InputError(fmt::format("{}: range '{}' runs backwards", what, part));
-      for (int g = a; g <= b; ++g) out.push_back(g);
     } else {
-      out.push_back(num(part));
+      a = b = num(part);
+    }
+    const std::size_t count = out.size() + static_cast<std::size_t>(b - a) + 1;
+    if (count > max_gpus) {
+      fail(fmt::format("names {} GPUs; a list names at most {} ({})",
+                       i + 1 == parts.size() ? std::to_string(count) : fmt::format("more than {}", max_gpus), max_gpus,
+                       limit.empty() ? "the largest NVLink domain, NVL576" : limit));
+    }
+    for (int g = a; g <= b; ++g) {
+      if (seen.test(static_cast<std::size_t>(g))) fail(fmt::format("lists GPU {} twice", g));
+      seen.set(static_cast<std::size_t>(g));
+      out.push_back(g);
     }
   }
   return out;
@@ -433,7 +481,7 @@ void write_json_trace(const Trace& trace, std::ostream& out) {
     ops.push_back(std::move(o));
   }
   j["ops"] = std::move(ops);
-  out << j.dump(1) << "\n";
+  out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace linkcast::trace

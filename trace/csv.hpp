@@ -14,6 +14,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "trace/limits.hpp"
 #include "trace/trace.hpp"
 
 namespace linkcast::trace {
@@ -25,7 +26,11 @@ namespace linkcast::trace {
 void write_csv_trace(const Trace& trace, std::ostream& out);
 void write_json_trace(const Trace& trace, std::ostream& out);
 
-/// "0-3" / "0;2;5" -> GPU indices.
-[[nodiscard]] std::vector<int> parse_gpu_list(std::string_view text, std::string_view what);
+/// "0-3" / "0;2;5" -> GPU indices in the order written. Refuses a GPU index above kMaxGpuIndex,
+/// a GPU listed twice and a list of more than `max_gpus` GPUs (`limit` says what bounds it, e.g.
+/// "node 'hgx-h100' has 8 GPUs"), without expanding a range first. Errors read
+/// "<what>: '<text>' <problem>".
+[[nodiscard]] std::vector<int> parse_gpu_list(std::string_view text, std::string_view what,
+                                              std::size_t max_gpus = kMaxListedGpus, std::string_view limit = {});
 
 }  // namespace linkcast::trace

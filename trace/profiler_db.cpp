@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
@@ -15,6 +18,10 @@ namespace linkcast::trace {
 namespace {
 
 using model::MemKind;
+
+// Largest device index accepted (as trace::kMaxDeviceIndex of the Kineto reader): a node has at
+// most a few hundred GPUs, and tables are sized by device ids.
+constexpr std::int64_t kMaxDevice = 4095;
 
 /// CUpti_ActivityMemcpyKind (CUPTI documentation); nsys adds 11-13 for unified memory.
 enum CopyKind : int {
@@ -77,12 +84,97 @@ MemKindTable make_table(MemKind (*fn)(int)) {
   return t;
 }
 
+/// A small enumeration value (a copy or memory kind) as an int; -1 for anything out of range.
+int small(std::int64_t v) { return v >= 0 && v <= 0xFFFF ? static_cast<int>(v) : -1; }
+
+/// Reads the rows of one table, checking what a corrupt or hostile export could hold: values that
+/// are not whole 64-bit numbers, device ids no node has, stream ids beyond 32 bits, spans that end
+/// before they start or overflow. Errors name the database, the table and the row.
+class Rows {
+ public:
+  Rows(const SqliteDb& db, std::string table, const std::string& sql) : db_(db), table_(std::move(table)), s_(db, sql) {}
+
+  bool step() {
+    if (!s_.step()) return false;
+    ++row_;
+    return true;
+  }
+  const SqliteDb::Statement& statement() const { return s_; }
+  std::size_t row() const { return row_; }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(fmt::format("{}: table {}, row {}: {}; the export is corrupt (or was edited)", db_.path(), table_,
+                                 row_, what));
+  }
+
+  /// A whole number stored in column `c` (`name` in messages); NULL reads as `if_null`.
+  std::int64_t integer(int c, std::string_view name, std::int64_t if_null = 0) const {
+    switch (s_.type(c)) {
+      case SQLITE_NULL: return if_null;
+      case SQLITE_INTEGER: return s_.i64(c);
+      case SQLITE_FLOAT: {
+        const double v = s_.f64(c);
+        // 2^63 is exactly representable; every double below it in magnitude converts.
+        if (std::isfinite(v) && v == std::floor(v) && v >= -9223372036854775808.0 && v < 9223372036854775808.0)
+          return static_cast<std::int64_t>(v);
+        fail(fmt::format("{} {} is not a whole number within 64 bits", name, s_.text(c)));
+      }
+      default: fail(fmt::format("{} '{}' is not a number", name, s_.text(c)));
+    }
+  }
+
+  int device(int c, std::string_view name) const {
+    const std::int64_t d = integer(c, name);
+    if (d < 0 || d > kMaxDevice) fail(fmt::format("{} {} is not a device index (0 to {})", name, d, kMaxDevice));
+    return static_cast<int>(d);
+  }
+
+  std::uint32_t stream(int c) const {
+    const std::int64_t v = integer(c, "streamId");
+    if (v < 0 || v > std::numeric_limits<std::uint32_t>::max())
+      fail(fmt::format("streamId {} is not a stream id (0 to 2^32 - 1)", v));
+    return static_cast<std::uint32_t>(v);
+  }
+
+  std::uint64_t bytes(int c, std::string_view name = "bytes") const {
+    const std::int64_t v = integer(c, name);
+    if (v < 0) fail(fmt::format("{} {} is negative", name, v));
+    return static_cast<std::uint64_t>(v);
+  }
+
+  /// start and end (ns) as a start and a duration. A start before the clock's origin, an end
+  /// that overflows the duration, is refused; an end before the start gives 0 and is counted.
+  std::pair<std::int64_t, std::int64_t> span(int start_col, int end_col) {
+    const std::int64_t start = integer(start_col, "start");
+    const std::int64_t end = integer(end_col, "end");
+    if (start < 0) fail(fmt::format("start {} is before the clock's origin", start));
+    std::int64_t duration = 0;
+    if (__builtin_sub_overflow(end, start, &duration))
+      fail(fmt::format("end {} - start {} overflows 64 bits", end, start));
+    if (duration < 0) {
+      ++backwards_;
+      duration = 0;
+    }
+    return {start, duration};
+  }
+  std::size_t backwards() const { return backwards_; }
+  const std::string& table() const { return table_; }
+
+ private:
+  const SqliteDb& db_;
+  std::string table_;
+  SqliteDb::Statement s_;
+  std::size_t row_ = 0;
+  std::size_t backwards_ = 0;
+};
+
 struct Row {
   int copy_kind = 0;
   int src_kind = 0, dst_kind = 0;
-  std::int64_t bytes = 0, start = 0, end = 0;
+  std::uint64_t bytes = 0;
+  std::int64_t start = 0, duration = 0;
   int device = 0, src_device = -1, dst_device = -1;
-  std::int64_t stream = 0;
+  std::uint32_t stream = 0;
 };
 
 class Builder {
@@ -100,14 +192,14 @@ class Builder {
     return id;
   }
 
-  /// Adds one memcpy record; returns false (and counts it) when its kind cannot be placed.
+  /// Adds one memcpy record; counts it as skipped when its kind cannot be placed.
   void memcpy(const Row& r, const MemKindTable& mem) {
     Op op;
     op.kind = OpKind::copy;
-    op.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, r.bytes));
+    op.bytes = r.bytes;
     op.start_ns = r.start;
-    op.duration_ns = std::max<std::int64_t>(0, r.end - r.start);
-    op.stream = static_cast<std::uint32_t>(r.stream);
+    op.duration_ns = r.duration;
+    op.stream = r.stream;
     op.src_mem = lookup(mem, r.src_kind);
     op.dst_mem = lookup(mem, r.dst_kind);
     const int sd = r.src_device >= 0 ? r.src_device : r.device;
@@ -132,6 +224,10 @@ class Builder {
   }
 
   void add(const Op& op) { ops_.push_back(op); }
+  void backwards(const Rows& rows) {
+    if (rows.backwards() > 0) backwards_[rows.table()] += rows.backwards();
+  }
+  std::size_t size() const { return ops_.size(); }
 
   void finish() {
     std::stable_sort(ops_.begin(), ops_.end(), [](const Op& a, const Op& b) { return a.start_ns < b.start_ns; });
@@ -139,6 +235,9 @@ class Builder {
     for (const Op& op : ops_) trace_.push(op);
     if (skipped_ > 0)
       trace_.warnings.push_back(fmt::format("{}: skipped {} memcpy records of unknown copy kind", source_, skipped_));
+    for (const auto& [table, n] : backwards_)
+      trace_.warnings.push_back(fmt::format("{}: {} records of {} end before they start: read as taking 0 ns",
+                                            source_, n, table));
   }
 
  private:
@@ -148,6 +247,7 @@ class Builder {
   std::map<int, std::uint16_t> gpus_;
   std::vector<Op> ops_;
   std::size_t skipped_ = 0;
+  std::map<std::string, std::size_t> backwards_;
 };
 
 void require_columns(const SqliteDb& db, const std::string& table, const std::vector<std::string>& columns,
@@ -161,42 +261,129 @@ void require_columns(const SqliteDb& db, const std::string& table, const std::ve
   }
 }
 
+/// CUPTI_ACTIVITY_KIND_MEMCPY (and nvprof's MEMCPY2), nvprof and Nsight Systems alike; `peer`
+/// reads srcDeviceId/dstDeviceId.
+void read_memcpys(const SqliteDb& db, const std::string& table, bool peer, const MemKindTable& mem, Builder& b) {
+  Rows rows(db, table,
+            fmt::format("SELECT copyKind, srcKind, dstKind, bytes, start, end, deviceId, streamId{} FROM {}",
+                        peer ? ", srcDeviceId, dstDeviceId" : "", table));
+  while (rows.step()) {
+    const SqliteDb::Statement& s = rows.statement();
+    Row r;
+    r.copy_kind = small(s.i64(0));
+    r.src_kind = small(s.i64(1));
+    r.dst_kind = small(s.i64(2));
+    r.bytes = rows.bytes(3);
+    std::tie(r.start, r.duration) = rows.span(4, 5);
+    r.device = rows.device(6, "deviceId");
+    r.stream = rows.stream(7);
+    if (peer) {
+      r.src_device = rows.device(8, "srcDeviceId");
+      r.dst_device = rows.device(9, "dstDeviceId");
+      if (r.copy_kind == kDtoD && r.src_device != r.dst_device) r.copy_kind = kPtoP;
+    }
+    b.memcpy(r, mem);
+  }
+  b.backwards(rows);
+}
+
 /// CUPTI_ACTIVITY_KIND_MEMSET, the same in nvprof and Nsight Systems exports.
 void read_memsets(const SqliteDb& db, Builder& b) {
-  if (!db.has_table("CUPTI_ACTIVITY_KIND_MEMSET") || !db.has_column("CUPTI_ACTIVITY_KIND_MEMSET", "bytes")) return;
-  SqliteDb::Statement s(db, "SELECT bytes, start, end, deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMSET");
-  while (s.step()) {
+  const std::string table = "CUPTI_ACTIVITY_KIND_MEMSET";
+  if (!db.has_table(table) || !db.has_column(table, "bytes")) return;
+  Rows rows(db, table, "SELECT bytes, start, end, deviceId, streamId FROM " + table);
+  while (rows.step()) {
     Op op;
     op.kind = OpKind::memset;
-    op.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, s.i64(0)));
-    op.start_ns = s.i64(1);
-    op.duration_ns = std::max<std::int64_t>(0, s.i64(2) - s.i64(1));
-    op.src = op.dst = b.gpu(static_cast<int>(s.i64(3)));
+    op.bytes = rows.bytes(0);
+    std::tie(op.start_ns, op.duration_ns) = rows.span(1, 2);
+    op.src = op.dst = b.gpu(rows.device(3, "deviceId"));
     op.src_mem = op.dst_mem = MemKind::device;
-    op.stream = static_cast<std::uint32_t>(s.i64(4));
+    op.stream = rows.stream(4);
     b.add(op);
+  }
+  b.backwards(rows);
+}
+
+/// Device names by device id from `query` (columns: id, name) of `table`.
+void read_device_names(const SqliteDb& db, const std::string& table, const std::string& query, Trace& trace) {
+  Rows rows(db, table, query);
+  while (rows.step()) {
+    const auto id = static_cast<std::size_t>(rows.device(0, "device id"));
+    if (trace.device_names.size() <= id) trace.device_names.resize(id + 1);
+    trace.device_names[id] = rows.statement().text(1);
   }
 }
 
-/// Device names by device id from `query` (columns: id, name).
-void read_device_names(const SqliteDb& db, const char* query, Trace& trace) {
-  SqliteDb::Statement s(db, query);
-  while (s.step()) {
-    const auto id = static_cast<std::size_t>(std::max<std::int64_t>(0, s.i64(0)));
-    if (trace.device_names.size() <= id) trace.device_names.resize(id + 1);
-    trace.device_names[id] = s.text(1);
+/// "allreduce" from "ncclKernel_AllReduce_RING_LL_Sum_float", "ncclDevKernel_AllGather_RING_LL";
+/// "unknown" for ncclDevKernel_Generic and the like.
+std::string nccl_kind(std::string_view name) {
+  std::string n = to_lower(name);
+  n.erase(std::remove(n.begin(), n.end(), '_'), n.end());
+  for (const char* kind : {"allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "sendrecv", "send",
+                           "recv", "reduce"})
+    if (n.find(kind) != std::string::npos) return kind;
+  return "unknown";
+}
+
+/// NCCL kernels in the kernel tables (names resolved through `strings`, a query of (id, value)):
+/// neither profiler records their message sizes or communicators, so they are not collectives of
+/// this trace; a warning says how many of which kind there are rather than dropping them unsaid.
+void warn_nccl_kernels(const SqliteDb& db, const std::string& strings_query, Trace& trace) {
+  std::map<std::string, std::size_t> kinds;
+  std::vector<std::string> tables;
+  for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"}) {
+    if (!db.has_table(table)) continue;
+    std::string column;
+    for (const char* c : {"shortName", "demangledName", "name"})
+      if (column.empty() && db.has_column(table, c)) column = c;
+    if (column.empty()) continue;
+    SqliteDb::Statement s(db, fmt::format("SELECT k.{0}, n.value FROM {1} k LEFT JOIN ({2}) n ON k.{0} = n.id", column,
+                                          table, strings_query));
+    std::size_t before = 0;
+    for (const auto& [k, n] : kinds) before += n;
+    while (s.step()) {
+      const std::string name = s.is_null(1) ? s.text(0) : s.text(1);
+      if (to_lower(name).starts_with("nccl")) ++kinds[nccl_kind(name)];
+    }
+    std::size_t after = 0;
+    for (const auto& [k, n] : kinds) after += n;
+    if (after > before) tables.emplace_back(table);
   }
+  if (kinds.empty()) return;
+  std::vector<std::string> parts;
+  std::size_t total = 0;
+  for (const auto& [kind, n] : kinds) {
+    parts.push_back(fmt::format("{} {}", n, kind));
+    total += n;
+  }
+  trace.warnings.push_back(fmt::format(
+      "{}: {} NCCL kernel{} in {} ({}) are not read as collectives: the profiler records neither their message size "
+      "nor their communicator, so the data they move is missing from this trace; record the run with the PyTorch "
+      "profiler (Kineto) to see its collectives",
+      db.path(), total, total == 1 ? "" : "s", join(tables, " and "), join(parts, ", ")));
+}
+
+bool has_cupti_table(const SqliteDb& db) {
+  return std::any_of(db.tables().begin(), db.tables().end(),
+                     [](const std::string& t) { return t.starts_with("CUPTI_ACTIVITY_KIND_"); });
+}
+
+/// The CUPTI_ACTIVITY_KIND_* tables the export has, for messages.
+std::string cupti_tables(const SqliteDb& db) {
+  std::vector<std::string> t;
+  for (const std::string& name : db.tables())
+    if (name.starts_with("CUPTI_ACTIVITY_KIND_")) t.push_back(name);
+  return t.empty() ? "none" : join(t, ", ");
 }
 
 }  // namespace
 
 std::string detect_profiler_db(const SqliteDb& db) {
-  if (!db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY") && !db.has_table("TARGET_INFO_GPU") &&
-      !db.has_table("StringTable"))
-    return "";
-  if (db.has_table("TARGET_INFO_GPU") || db.has_table("StringIds") || db.has_table("META_DATA_EXPORT"))
-    return "nsys";
-  if (db.has_table("StringTable")) return "nvprof";
+  // Nsight Systems writes META_DATA_EXPORT, StringIds and TARGET_INFO_* whatever it traced (an
+  // export of CPU sampling alone has no CUPTI table at all); nvprof writes StringTable and Version.
+  if (db.has_table("META_DATA_EXPORT") || db.has_table("TARGET_INFO_GPU") || db.has_table("StringIds")) return "nsys";
+  if (db.has_table("StringTable") || (db.has_table("Version") && has_cupti_table(db))) return "nvprof";
   return "";
 }
 
@@ -209,48 +396,46 @@ Trace read_nvprof(const SqliteDb& db) {
   if (db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY")) {
     const std::string t = "CUPTI_ACTIVITY_KIND_MEMCPY";
     require_columns(db, t, {"copyKind", "srcKind", "dstKind", "bytes", "start", "end", "deviceId", "streamId"}, "nvprof");
-    SqliteDb::Statement s(db, "SELECT copyKind, srcKind, dstKind, bytes, start, end, deviceId, streamId FROM " + t);
-    while (s.step()) {
-      Row r{static_cast<int>(s.i64(0)), static_cast<int>(s.i64(1)), static_cast<int>(s.i64(2)), s.i64(3),
-            s.i64(4), s.i64(5), static_cast<int>(s.i64(6)), -1, -1, s.i64(7)};
-      b.memcpy(r, cupti);
-    }
+    read_memcpys(db, t, false, cupti, b);
   }
   if (db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY2")) {
     const std::string t = "CUPTI_ACTIVITY_KIND_MEMCPY2";
     require_columns(db, t, {"copyKind", "srcKind", "dstKind", "bytes", "start", "end", "deviceId", "streamId",
                             "srcDeviceId", "dstDeviceId"}, "nvprof");
-    SqliteDb::Statement s(db, "SELECT copyKind, srcKind, dstKind, bytes, start, end, deviceId, streamId, "
-                              "srcDeviceId, dstDeviceId FROM " + t);
-    while (s.step()) {
-      Row r{static_cast<int>(s.i64(0)), static_cast<int>(s.i64(1)), static_cast<int>(s.i64(2)), s.i64(3),
-            s.i64(4), s.i64(5), static_cast<int>(s.i64(6)), static_cast<int>(s.i64(8)),
-            static_cast<int>(s.i64(9)), s.i64(7)};
-      if (r.copy_kind == kDtoD && r.src_device != r.dst_device) r.copy_kind = kPtoP;
-      b.memcpy(r, cupti);
-    }
+    read_memcpys(db, t, true, cupti, b);
   }
   read_memsets(db, b);
   if (db.has_table("CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER") &&
       db.has_column("CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER", "srcId")) {
     // counterKind 1: bytes host -> device, 2: bytes device -> host (CUpti_ActivityUnifiedMemoryCounterKind).
-    SqliteDb::Statement s(db, "SELECT counterKind, value, start, end, srcId, dstId, streamId FROM "
-                              "CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER WHERE counterKind IN (1, 2)");
-    while (s.step()) {
+    Rows rows(db, "CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER",
+              "SELECT counterKind, value, start, end, srcId, dstId, streamId FROM "
+              "CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER WHERE counterKind IN (1, 2)");
+    while (rows.step()) {
       Row r;
-      r.copy_kind = s.i64(0) == 1 ? kUmHtoD : kUmDtoH;
-      r.bytes = s.i64(1);
-      r.start = s.i64(2);
-      r.end = s.i64(3);
-      r.src_device = static_cast<int>(s.i64(4));
-      r.dst_device = static_cast<int>(s.i64(5));
-      r.stream = s.i64(6);
+      r.copy_kind = rows.statement().i64(0) == 1 ? kUmHtoD : kUmDtoH;
+      r.bytes = rows.bytes(1, "value");
+      std::tie(r.start, r.duration) = rows.span(2, 3);
+      // The host end of a migration has a CPU id in srcId/dstId: only the GPU end is a device.
+      if (r.copy_kind == kUmHtoD) r.dst_device = rows.device(5, "dstId");
+      else r.src_device = rows.device(4, "srcId");
+      r.stream = rows.stream(6);
       b.memcpy(r, cupti);
     }
+    b.backwards(rows);
   }
   if (db.has_table("CUPTI_ACTIVITY_KIND_DEVICE") && db.has_table("StringTable")) {
-    read_device_names(db, "SELECT d.id, s.value FROM CUPTI_ACTIVITY_KIND_DEVICE d JOIN StringTable s "
-                          "ON d.name = s._id_ ORDER BY d.id", trace);
+    read_device_names(db, "CUPTI_ACTIVITY_KIND_DEVICE",
+                      "SELECT d.id, s.value FROM CUPTI_ACTIVITY_KIND_DEVICE d JOIN StringTable s "
+                      "ON d.name = s._id_ ORDER BY d.id",
+                      trace);
+  }
+  if (db.has_table("StringTable")) warn_nccl_kernels(db, "SELECT _id_ AS id, value FROM StringTable", trace);
+  if (b.size() == 0) {
+    trace.warnings.push_back(fmt::format(
+        "{}: no GPU transfers (copies, memsets, unified-memory migrations) in this database (CUPTI tables: {}): "
+        "record the GPU activity with `nvprof --export-profile FILE.nvvp ./app`",
+        db.path(), cupti_tables(db)));
   }
   b.finish();
   return trace;
@@ -280,31 +465,29 @@ Trace read_nsys(const SqliteDb& db) {
     }
   }
 
-  if (!db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY") && !db.has_table("CUPTI_ACTIVITY_KIND_MEMSET"))
-    trace.warnings.push_back(fmt::format("{}: the report has no CUDA memcpy or memset activity (was it "
-                                         "recorded with --trace=cuda?)", db.path()));
   if (db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY")) {
     const std::string t = "CUPTI_ACTIVITY_KIND_MEMCPY";
     require_columns(db, t, {"copyKind", "srcKind", "dstKind", "bytes", "start", "end", "deviceId", "streamId"},
                     "Nsight Systems");
-    const bool peer = db.has_column(t, "srcDeviceId") && db.has_column(t, "dstDeviceId");
-    SqliteDb::Statement s(db, fmt::format("SELECT copyKind, srcKind, dstKind, bytes, start, end, deviceId, streamId{} "
-                                          "FROM {}", peer ? ", srcDeviceId, dstDeviceId" : "", t));
-    while (s.step()) {
-      Row r{static_cast<int>(s.i64(0)), static_cast<int>(s.i64(1)), static_cast<int>(s.i64(2)), s.i64(3),
-            s.i64(4), s.i64(5), static_cast<int>(s.i64(6)), -1, -1, s.i64(7)};
-      if (peer) {
-        r.src_device = static_cast<int>(s.i64(8));
-        r.dst_device = static_cast<int>(s.i64(9));
-        if (r.copy_kind == kDtoD && r.src_device != r.dst_device) r.copy_kind = kPtoP;
-      }
-      b.memcpy(r, mem);
-    }
+    read_memcpys(db, t, db.has_column(t, "srcDeviceId") && db.has_column(t, "dstDeviceId"), mem, b);
   }
   read_memsets(db, b);
   if (db.has_table("TARGET_INFO_GPU") && db.has_column("TARGET_INFO_GPU", "name") &&
       db.has_column("TARGET_INFO_GPU", "id")) {
-    read_device_names(db, "SELECT id, name FROM TARGET_INFO_GPU ORDER BY id", trace);
+    read_device_names(db, "TARGET_INFO_GPU", "SELECT id, name FROM TARGET_INFO_GPU ORDER BY id", trace);
+  }
+  if (db.has_table("StringIds")) warn_nccl_kernels(db, "SELECT id, value FROM StringIds", trace);
+  if (b.size() == 0) {
+    const bool cuda = db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY") || db.has_table("CUPTI_ACTIVITY_KIND_MEMSET");
+    trace.warnings.push_back(fmt::format(
+        "{}: no GPU transfers (copies, memsets) in this export: {}; record with `nsys profile -t cuda,nvtx ./app` "
+        "and export with `nsys export --type sqlite`",
+        db.path(),
+        cuda ? "its CUPTI_ACTIVITY_KIND_MEMCPY and _MEMSET tables are empty (the application moved no data while "
+               "traced)"
+             : fmt::format("it has no CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table, so CUDA was not traced (CUPTI "
+                           "tables: {})",
+                           cupti_tables(db))));
   }
   b.finish();
   return trace;

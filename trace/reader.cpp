@@ -29,8 +29,8 @@ Head read_head(const std::string& path, std::size_t n) {
     throw InputError(fmt::format("{}: is a directory, not a trace file", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    if (!std::filesystem::exists(path, ec)) throw InputError(fmt::format("{}: no such trace file", path));
-    throw InputError(fmt::format("{}: cannot read the trace file", path));
+    if (!std::filesystem::exists(path, ec) && !ec) throw InputError(fmt::format("{}: no such trace file", path));
+    throw InputError(fmt::format("{}: cannot read the trace file{}", path, ec ? ": " + ec.message() : ""));
   }
   Head h;
   h.raw.assign(n, '\0');
@@ -68,7 +68,7 @@ Trace read_profiler_db(const std::string& path) {
 }
 
 const std::array<TraceReader, 3> kReaders = {{
-    {"sqlite", [](const std::string&, const Head& h) { return looks_like_sqlite(h.raw); }, &read_profiler_db},
+    {"sqlite", [](const std::string&, const Head& h) { return looks_like_sqlite(h.content); }, &read_profiler_db},
     {"kineto", [](const std::string&, const Head& h) { return looks_like_json(h); }, &read_kineto},
     {"csv", [](const std::string&, const Head&) { return true; }, &read_csv_trace},
 }};

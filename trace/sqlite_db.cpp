@@ -2,12 +2,44 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+#include <fstream>
+
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 
 namespace linkcast::trace {
 
+namespace {
+
+bool gzip_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[2] = {};
+  in.read(magic, 2);
+  return in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f && static_cast<unsigned char>(magic[1]) == 0x8b;
+}
+
+}  // namespace
+
 SqliteDb::SqliteDb(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+  if (gzip_file(path)) {
+    // A gzip'd export (as tests/data ships them): decompressed into memory and opened there.
+    const std::string bytes = InputFile(path, {.file = "trace file", .corrupt = "the gzip'd database"}).read_all();
+    if (!looks_like_sqlite(bytes))
+      throw InputError(fmt::format("{}: cannot open as an SQLite database: the gzip'd content is not one", path));
+    auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(bytes.size()));
+    if (copy == nullptr) throw InputError(fmt::format("{}: cannot open as an SQLite database: out of memory", path));
+    std::memcpy(copy, bytes.data(), bytes.size());
+    const auto size = static_cast<sqlite3_int64>(bytes.size());
+    if (sqlite3_open_v2(":memory:", &db_, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK ||
+        sqlite3_deserialize(db_, "main", copy, size, size,
+                            SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK) {
+      const std::string msg = db_ ? sqlite3_errmsg(db_) : "cannot open";
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw InputError(fmt::format("{}: cannot open as an SQLite database: {}", path, msg));
+    }
+  } else if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
     const std::string msg = db_ ? sqlite3_errmsg(db_) : "cannot open";
     sqlite3_close(db_);
     db_ = nullptr;

@@ -12,7 +12,8 @@ namespace linkcast::trace {
 
 class SqliteDb {
  public:
-  /// Opens read-only. Throws InputError if the file is not a readable SQLite database.
+  /// Opens read-only; a gzip'd database is decompressed into memory first. Throws InputError if
+  /// the file is not a readable SQLite database.
   explicit SqliteDb(const std::string& path);
   SqliteDb(const SqliteDb&) = delete;
   SqliteDb& operator=(const SqliteDb&) = delete;
@@ -34,6 +35,9 @@ class SqliteDb {
     ~Statement();
     bool step();
     std::int64_t i64(int column) const { return sqlite3_column_int64(stmt_, column); }
+    double f64(int column) const { return sqlite3_column_double(stmt_, column); }
+    /// The column's SQLite storage class (SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, ...).
+    int type(int column) const { return sqlite3_column_type(stmt_, column); }
     std::string text(int column) const;
     bool is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 

@@ -1,0 +1,526 @@
+// Hostile and broken input (issue 16): what a few bytes may not do. Each class has its reproducer
+// here: absurd GPU lists and counts refused with the value and the limit, fields that would wrap,
+// text JSON cannot hold, paths the system cannot look up, and outputs that must not be replaced
+// or left half-written.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/json.hpp"
+#include "core/output.hpp"
+#include "core/utf8.hpp"
+#include "matrix/matrix.hpp"
+#include "nccl/collectives.hpp"
+#include "study/study.hpp"
+#include "synthetic/backend.hpp"
+#include "synthetic/catalog.hpp"
+#include "test_util.hpp"
+#include "topology/loader.hpp"
+#include "trace/csv.hpp"
+
+namespace linkcast {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
+
+const std::string kHeader = "kind,src,dst,bytes,start_ns,duration_ns,stream,group,object\n";
+
+trace::Trace csv(const std::string& rows) { return trace::parse_csv_trace(kHeader + rows, "t.csv"); }
+
+// --- GPU lists: no range is expanded before it is checked --------------------------------------
+
+TEST(HostileGpuLists, ARangeIsCheckedBeforeItIsExpanded) {
+  EXPECT_THAT([] { (void)csv("allreduce,gpu0,gpu0,8,,,,0-1000,\n"); },
+              ThrowsMessage<InputError>(HasSubstr(
+                  "t.csv:2: column 'group': '0-1000' names 1001 GPUs; a list names at most 576 (the largest NVLink "
+                  "domain, NVL576)")));
+  EXPECT_THAT([] { (void)csv("allreduce,gpu0,gpu0,8,,,,0-99999999999,\n"); },
+              ThrowsMessage<InputError>(HasSubstr(
+                  "t.csv:2: column 'group': '0-99999999999' names GPU 99999999999, above the largest GPU index, 4095")));
+  EXPECT_THAT([] { (void)csv("allreduce,gpu0,gpu0,8,,,,0;4096,\n"); },
+              ThrowsMessage<InputError>(HasSubstr("names GPU 4096, above the largest GPU index, 4095")));
+  EXPECT_THAT([] { (void)csv("allreduce,gpu0,gpu0,8,,,,0;1;0,\n"); },
+              ThrowsMessage<InputError>(HasSubstr("t.csv:2: column 'group': '0;1;0' lists GPU 0 twice")));
+}
+
+TEST(HostileGpuLists, ALongListOfRanksIsRefusedAtTheLimit) {
+  // A process-group list of 65,000 ranks: refused once it passes the limit, without a table of
+  // 65,000 endpoints.
+  std::string ranks;
+  for (int r = 0; r < 65000; ++r) ranks += (r ? ";" : "") + std::to_string(r % 4096);
+  EXPECT_THAT([&] { (void)csv("allreduce,gpu0,gpu0,8,,,," + ranks + ",\n"); },
+              ThrowsMessage<InputError>(
+                  HasSubstr("names more than 576 GPUs; a list names at most 576 (the largest NVLink domain, NVL576)")));
+}
+
+TEST(HostileGpuLists, ANodeBoundsTheListToItsGpus) {
+  const topology::Node node = topology::load_node(test::config("hgx-h100.yaml"));
+  EXPECT_THAT([&] { (void)synthetic::run_workload("nccl-allreduce:gpus=0-1000", &node); },
+              ThrowsMessage<InputError>(HasSubstr(
+                  "workload 'nccl-allreduce': key 'gpus': '0-1000' names 1001 GPUs; a list names at most 8 (node "
+                  "'hgx-h100' has 8 GPUs)")));
+  EXPECT_THAT([] { (void)synthetic::run_workload("nccl-allreduce:gpus=0-1000", nullptr); },
+              ThrowsMessage<InputError>(HasSubstr("'0-1000' names 1001 GPUs; a list names at most 576")));
+  const auto r = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") +
+                                    " --workload nccl-allreduce:bytes=1MiB --gpus 0-99999");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--gpus: '0-99999' names GPU 99999, above the largest GPU index, 4095"));
+}
+
+// --- Fields that would wrap -----------------------------------------------------------------
+
+TEST(HostileCsvFields, StreamIdsAndTimesThatWouldWrapAreRefused) {
+  EXPECT_THAT([] { (void)csv("copy,cpu0,gpu0,8,,,4294967296,,\n"); },
+              ThrowsMessage<InputError>(HasSubstr(
+                  "t.csv:2: column 'stream': '4294967296' is above the largest stream id, 4294967295")));
+  EXPECT_EQ(csv("copy,cpu0,gpu0,8,,,4294967295,,\n").op(0).stream, 4294967295u);
+  EXPECT_THAT([] { (void)csv("copy,cpu0,gpu0,8,,9223372036854775808,,,\n"); },
+              ThrowsMessage<InputError>(HasSubstr(
+                  "t.csv:2: column 'duration_ns': '9223372036854775808' is above the largest time, "
+                  "9223372036854775807 ns")));
+  EXPECT_THAT([] { (void)csv("copy,cpu0,gpu0,8,18446744073709551615,,,,\n"); },
+              ThrowsMessage<InputError>(HasSubstr("column 'start_ns': '18446744073709551615' is above the largest time")));
+  EXPECT_EQ(csv("copy,cpu0,gpu0,8,,9223372036854775807,,,\n").op(0).duration_ns, INT64_MAX);
+}
+
+TEST(HostileCsvFields, ACollectiveRowWithoutItsGroupIsRefused) {
+  EXPECT_THAT([] { (void)csv("allreduce,gpu0,gpu0,8,,,,,\n"); },
+              ThrowsMessage<InputError>(
+                  HasSubstr("t.csv:2: a allreduce needs the GPUs taking part in column 'group' (e.g. 0-3)")));
+  EXPECT_THAT([] { (void)csv("broadcast,gpu0,gpu0,8,,,,;,\n"); },
+              ThrowsMessage<InputError>(HasSubstr("t.csv:2: column 'group': ';' is not a GPU list")));
+}
+
+TEST(HostileCsvFields, InvalidUtf8IsRefusedNamingTheLine) {
+  EXPECT_THAT([] { (void)csv("copy,cpu0,gpu0,8,,,,,bad\xff\xfename\n"); },
+              ThrowsMessage<InputError>(HasSubstr("t.csv:2: column 'object': 'bad\xEF\xBF\xBD\xEF\xBF\xBDname' is not "
+                                                  "valid UTF-8 (byte 4); save the file as UTF-8")));
+  EXPECT_THAT([] { (void)csv("copy,cpu\xc0\xafx,gpu0,8,,,,,\n"); },
+              ThrowsMessage<InputError>(HasSubstr("t.csv:2: column 'src':")));
+  EXPECT_EQ(csv("copy,cpu0,gpu0,8,,,,,caf\xc3\xa9 \xe2\x82\xac\n").objects[1], "caf\xc3\xa9 \xe2\x82\xac");
+}
+
+// --- JSON and HTML writers ------------------------------------------------------------------
+
+TEST(HostileText, Utf8IsCheckedStrictly) {
+  EXPECT_EQ(invalid_utf8_at("plain ascii"), std::nullopt);
+  EXPECT_EQ(invalid_utf8_at("\xf0\x9f\x98\x80 ok"), std::nullopt);
+  EXPECT_EQ(invalid_utf8_at("ab\xc0\xaf"), 2u);        // overlong '/'
+  EXPECT_EQ(invalid_utf8_at("\xed\xa0\x80"), 0u);      // a surrogate
+  EXPECT_EQ(invalid_utf8_at("\xf4\x90\x80\x80"), 0u);  // above U+10FFFF
+  EXPECT_EQ(invalid_utf8_at("x\xe2\x82"), 1u);         // cut short
+  EXPECT_EQ(valid_utf8("a\xffz"), "a\xEF\xBF\xBDz");
+}
+
+TEST(HostileText, JsonWritersReplaceBadBytesAndRefuseNonFiniteNumbers) {
+  nlohmann::json j = {{"name", "gpu\xff"}, {"t", 1.5}};
+  EXPECT_EQ(dump_json(j, -1, "test"), "{\"name\":\"gpu\xEF\xBF\xBD\",\"t\":1.5}");
+  j["links"] = nlohmann::json::array({nlohmann::json{{"utilisation", std::nan("")}}});
+  EXPECT_THAT([&] { (void)dump_json(j, -1, "simulation JSON"); },
+              ThrowsMessage<InputError>(HasSubstr("simulation JSON: links[0].utilisation is not a finite number")));
+  EXPECT_THAT([] { (void)json_number(HUGE_VAL, "makespan_s"); },
+              ThrowsMessage<InputError>(HasSubstr("makespan_s: inf is not a finite number")));
+  EXPECT_EQ(json_string("a\"\xfe"), "\"a\\\"\xEF\xBF\xBD\"");
+}
+
+// --- Runaway work from a few bytes -----------------------------------------------------------
+
+TEST(HostileWorkloads, CountsWhoseWorkExceedsTheLimitAreRefusedBeforeTheyRun) {
+  EXPECT_THAT([] { (void)synthetic::run_workload("nccl-alltoall:iters=64MiB", nullptr); },
+              ThrowsMessage<InputError>(HasSubstr(
+                  "workload 'nccl-alltoall': key 'iters': 64MiB: 67108864 calls on 8 GPUs record 5.37e+08 operations; "
+                  "a workload records at most 20000000")));
+  EXPECT_THAT([] { (void)synthetic::run_workload("model-parallel:layers=100000,activation=64MiB,warp=1", nullptr); },
+              ThrowsMessage<InputError>(HasSubstr("workload 'model-parallel': key 'layers': 100000: 100000 layers of "
+                                                  "64 MiB activations")));
+  EXPECT_THAT([] { (void)synthetic::run_workload("stencil2d:iters=1GiB", nullptr); },
+              ThrowsMessage<InputError>(HasSubstr("workload 'stencil2d': key 'iters': 1GiB: 1073741824 iterations")));
+  EXPECT_THAT([] { (void)synthetic::run_workload("bfs-ring:vertices=64MiB,degree=1024", nullptr); },
+              ThrowsMessage<InputError>(HasSubstr(
+                  "workload 'bfs-ring': key 'degree': 67108864 vertices of degree 1024 make 68719476736 edges; the "
+                  "generated graph has at most 33554432")));
+  // Large but sensible work runs: 64 Ki calls of a small alltoall is half a million records.
+  EXPECT_EQ(synthetic::run_workload("nccl-alltoall:iters=64KiB,bytes=8KiB", nullptr).size(), 65536u * 8);
+}
+
+TEST(HostileWorkloads, ASimulationOfTooManyCollectiveTransfersIsRefusedAfterTheFirstCall) {
+  // 65,536 alltoalls of 64 MiB on 8 GPUs: 59 million transfers, refused once the first call shows
+  // how many each takes (before, it ran for minutes and gigabytes).
+  const auto r = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") + " --workload nccl-alltoall:iters=64KiB");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("nccl-alltoall:iters=64KiB: record 1: 65536 calls like this alltoall of 64 MiB on 8 GPUs "
+                               "take 904 transfers each, 5.92e+07 or more with the calls before, above the 8000000 a "
+                               "simulation runs; simulate fewer calls, or give them a larger chunk"));
+}
+
+TEST(HostileWorkloads, LargeButSensibleWorkRunsWithProgress) {
+  // 5.4 million device accesses: below the limit, so it runs, and it says how far it got (on a
+  // terminal after two seconds; LINKCAST_PROGRESS=1 asks for every line, as a log would).
+  ::setenv("LINKCAST_PROGRESS", "1", 1);
+  const auto r = test::run_linkcast("matrix --workload model-parallel:layers=16,activation=4MiB,warp=64 --format csv");
+  ::unsetenv("LINKCAST_PROGRESS");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("linkcast: workload 'model-parallel': 4,194,304 steps\n"));
+}
+
+TEST(HostileWorkloads, TheBackendStopsAtItsLimits) {
+  synthetic::BackendOptions options;
+  options.gpu_count = 2;
+  options.max_work = 1000;
+  synthetic::Backend b(options);
+  b.enable_all_peer_access();
+  const auto remote = b.malloc_device(1, 1 << 20, "buf", "t.cu:1");
+  auto k = b.launch(0, "reader");
+  EXPECT_THAT([&] { k.load_range(remote, 1 << 20, 4, k.line("t.cu:2")); },
+              ThrowsMessage<InputError>(HasSubstr("takes more than 1000 steps")));
+}
+
+TEST(HostileCollectives, ADecompositionTooLargeIsRefusedBeforeItIsBuilt) {
+  nccl::CollectiveSpec s;
+  s.kind = trace::OpKind::allreduce;
+  s.nranks = 8;
+  s.bytes = std::uint64_t{1} << 40;
+  s.chunk_bytes = 4;
+  EXPECT_THAT([&] { (void)nccl::decompose(s); },
+              ThrowsMessage<InputError>(HasSubstr("allreduce of 1 TiB on 8 ranks in chunks of 4 B over 2 channels makes "
+                                                  "3.85e+12 transfers, more than the limit of 16000000; give a larger "
+                                                  "chunk")));
+  s.nranks = 1000;
+  s.chunk_bytes = 0;
+  EXPECT_THAT([&] { (void)nccl::decompose(s); },
+              ThrowsMessage<InputError>(HasSubstr("allreduce: 1000 ranks; a communicator inside a node has at most 576")));
+  // The estimate bounds what is built.
+  s.nranks = 8;
+  s.bytes = std::uint64_t{1} << 30;
+  const nccl::Decomposition d = nccl::decompose(s);
+  EXPECT_LE(static_cast<double>(d.steps.size()), nccl::decomposition_size(s));
+  EXPECT_GT(d.steps.size(), 0u);
+}
+
+TEST(HostileCollectives, TheEstimateBoundsEveryDecompositionAndStaysClose) {
+  // decompose() refuses a call when decomposition_size() passes the limit, before building it. The
+  // estimate must never be below what is built (or the limit could be passed) and must stay close
+  // to it (or sensible calls would be refused). System: every collective kind and algorithm NCCL
+  // runs, 2 to 8 ranks (3 and 7: sizes that do not divide), 1 to 8 channels, default and 4 KiB
+  // chunks, sizes from one element to 64 MiB + a remainder. Expected: built <= estimate <= 2 x
+  // built + 2 n^2 (the estimate counts the zero-byte tail steps decompose() skips: at most one
+  // loop's worth per call, n^2 bounding one alltoall loop).
+  using trace::OpKind;
+  struct Case {
+    OpKind kind;
+    nccl::CollAlgo algo;
+  };
+  const Case cases[] = {{OpKind::allreduce, nccl::CollAlgo::ring}, {OpKind::allreduce, nccl::CollAlgo::tree},
+                        {OpKind::allgather, nccl::CollAlgo::ring}, {OpKind::reducescatter, nccl::CollAlgo::ring},
+                        {OpKind::broadcast, nccl::CollAlgo::ring}, {OpKind::broadcast, nccl::CollAlgo::tree},
+                        {OpKind::reduce, nccl::CollAlgo::ring},    {OpKind::reduce, nccl::CollAlgo::tree},
+                        {OpKind::alltoall, nccl::CollAlgo::ring}};
+  int checked = 0;
+  for (const Case& c : cases) {
+    for (int n : {2, 3, 7, 8}) {
+      for (int channels : {1, 8}) {
+        for (std::uint64_t chunk : {std::uint64_t{0}, std::uint64_t{4096}}) {
+          for (std::uint64_t per_rank : {std::uint64_t{4}, std::uint64_t{4096 + 12}, std::uint64_t{(64 << 20) + 40}}) {
+            nccl::CollectiveSpec s;
+            s.kind = c.kind;
+            s.algo = c.algo;
+            s.nranks = n;
+            s.channels = channels;
+            s.chunk_bytes = chunk;
+            s.bytes = nccl::per_rank_block(c.kind) ? per_rank * static_cast<std::uint64_t>(n) : per_rank;
+            try {
+              nccl::validate(s);
+            } catch (const InputError&) {
+              continue;  // a combination NCCL does not run (tree broadcast, ...): nothing to bound
+            }
+            SCOPED_TRACE(fmt::format("{} {} n={} channels={} chunk={} bytes={}", trace::to_string(c.kind),
+                                     nccl::to_string(c.algo), n, channels, chunk, s.bytes));
+            const auto built = static_cast<double>(nccl::decompose(s).steps.size());
+            const double estimate = nccl::decomposition_size(s);
+            EXPECT_LE(built, estimate);
+            EXPECT_LE(estimate, 2 * built + 2.0 * n * n);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(checked, 200);  // most combinations are valid: the loop did not skip them all
+}
+
+TEST(HostileMatrices, MadeUpEndpointsCannotSizeTheMatrices) {
+  std::string rows;
+  for (int i = 0; i < 1100; ++i) rows += "copy,ep" + std::to_string(i) + ",gpu0,8,,,,,\n";
+  const trace::Trace t = csv(rows);
+  EXPECT_THAT([&] { (void)matrix::build(t, {}); },
+              ThrowsMessage<InputError>(HasSubstr("t.csv: 1101 distinct endpoints; the matrices hold at most 1024")));
+}
+
+// --- Study files ------------------------------------------------------------------------------
+
+std::string study_with(const std::string& body) {
+  const std::string dir = ::testing::TempDir() + "hostile_study/";
+  fs::create_directories(dir);
+  const std::string path = dir + "study.yaml";
+  std::ofstream(path) << "study_version: 1\nname: s\nbase: " << test::config("hgx-h100.yaml") << "\n" << body;
+  return path;
+}
+
+TEST(HostileStudies, APathTooLongForTheSystemIsAnInputError) {
+  const std::string path =
+      study_with("traces:\n  - {file: " + std::string(5000, 'x') + ".csv, from: " + test::config("hgx-h100.yaml") + "}\n");
+  EXPECT_THAT([&] { (void)study::load_study(path); },
+              ThrowsMessage<InputError>(HasSubstr("traces[0]: cannot look up '")));
+  EXPECT_THAT([&] { (void)study::load_study(path); }, ThrowsMessage<InputError>(HasSubstr("File name too long")));
+}
+
+TEST(HostileStudies, AGridPastTheLimitIsRefusedNamingTheAxis) {
+  std::string values = "[";
+  for (int v = 0; v < 1001; ++v) values += (v ? ", " : "") + std::to_string(100 + v);
+  values += "]";
+  const std::string path = study_with("axes:\n  - {path: 'links[type=pcie].latency_ns', values: " + values +
+                                      "}\n  - {path: 'links[type=nvlink].latency_ns', values: " + values +
+                                      "}\nworkloads:\n  - {spec: 'nccl-allreduce:bytes=1MiB'}\n");
+  EXPECT_THAT([&] { (void)study::load_study(path); },
+              ThrowsMessage<InputError>(HasSubstr("axes[1]: the grid reaches 1002001 points with this axis; a study has "
+                                                  "at most 1000000")));
+}
+
+// --- Output files -----------------------------------------------------------------------------
+
+std::string scratch(const std::string& name) {
+  const std::string dir = ::testing::TempDir() + "hostile_output/";
+  fs::create_directories(dir);
+  const std::string p = dir + name;
+  std::error_code ec;
+  fs::remove_all(p, ec);
+  return p;
+}
+
+/// Names in `path`'s folder that start with its file name.
+std::vector<std::string> files_like(const std::string& path) {
+  std::vector<std::string> out;
+  const fs::path p(path);
+  for (const auto& e : fs::directory_iterator(p.parent_path()))
+    if (e.path().filename().string().rfind(p.filename().string(), 0) == 0) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(HostileOutput, ADeviceIsWrittenNotReplaced) {
+  struct stat before {}, after {};
+  ASSERT_EQ(::stat("/dev/null", &before), 0);
+  {
+    AtomicOutput out("/dev/null");
+    EXPECT_EQ(out.target(), AtomicOutput::Target::special_file);
+    EXPECT_EQ(out.temp_path(), "");
+    out.stream() << "into the void";
+    out.commit();
+  }
+  ASSERT_EQ(::stat("/dev/null", &after), 0);
+  EXPECT_TRUE(S_ISCHR(after.st_mode));
+  EXPECT_EQ(before.st_rdev, after.st_rdev);
+  EXPECT_EQ(before.st_ino, after.st_ino);
+}
+
+TEST(HostileOutput, AFifoIsWrittenNotReplaced) {
+  const std::string fifo = scratch("out.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = test::read_file(fifo); });
+  {
+    AtomicOutput out(fifo);
+    out.stream() << "through the pipe";
+    out.commit();
+  }
+  reader.join();
+  EXPECT_EQ(got, "through the pipe");
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
+
+TEST(HostileOutput, ADirectoryIsRefused) {
+  const std::string dir = scratch("a-folder");
+  fs::create_directories(dir);
+  EXPECT_THAT([&] { AtomicOutput out(dir); },
+              ThrowsMessage<InputError>(HasSubstr("cannot write '" + dir + "': it is a directory; give a file name")));
+  EXPECT_TRUE(fs::is_directory(dir));
+}
+
+TEST(HostileOutput, ASymbolicLinkLeadsToTheFileItReplaces) {
+  const std::string target = scratch("real.txt"), link = scratch("link.txt");
+  std::ofstream(target) << "old";
+  ::chmod(target.c_str(), 0640);
+  fs::create_symlink(fs::path(target).filename(), link);
+  {
+    AtomicOutput out(link);
+    out.stream() << "new";
+    out.commit();
+  }
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(test::read_file(target), "new");
+  EXPECT_EQ(fs::status(target).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  // A link to a file not yet there creates that file.
+  const std::string dangling = scratch("dangling.txt"), made = scratch("made.txt");
+  fs::create_symlink(fs::path(made).filename(), dangling);
+  {
+    AtomicOutput out(dangling);
+    out.stream() << "made";
+    out.commit();
+  }
+  EXPECT_TRUE(fs::is_symlink(dangling));
+  EXPECT_EQ(test::read_file(made), "made");
+}
+
+TEST(HostileOutput, OutputsOfOneCommandCommitTogether) {
+  const std::string a = scratch("a.txt"), b = scratch("b.txt");
+  std::ofstream(a) << "old a";
+  AtomicOutput out_a(a), out_b(b);
+  out_a.stream() << "new a";
+  out_b.stream() << "new b";
+  fs::create_directories(b);  // b can no longer be replaced
+  EXPECT_THAT([&] { commit_all({&out_a, &out_b}); },
+              ThrowsMessage<InputError>(HasSubstr("cannot write '" + b + "': it is no longer a regular file")));
+  EXPECT_EQ(test::read_file(a), "old a");  // put back
+  EXPECT_EQ(files_like(a), std::vector<std::string>{"a.txt"});
+}
+
+TEST(HostileOutput, TheSameFileTwiceIsRefused) {
+  const std::string a = scratch("twice.txt");
+  AtomicOutput first(a);
+  EXPECT_THAT([&] { AtomicOutput second(a); },
+              ThrowsMessage<InputError>(HasSubstr("two outputs of this command name the same file")));
+}
+
+TEST(HostileOutput, ANameAtTheSystemsLimitIsWritten) {
+  // A file name of 255 bytes (NAME_MAX on Linux file systems) is valid, but "NAME.tmp-PID" beside
+  // it is not: the temporary takes a shortened name with a hash of the whole one, and the file is
+  // written (it was refused as "File name too long"). Two such names that differ only past the
+  // cut get different temporaries, and nothing is left beside them.
+  const std::string dir = scratch("long-names");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string a = dir + "/" + std::string(254, 'n') + "a";
+  const std::string b = dir + "/" + std::string(254, 'n') + "b";
+  {
+    AtomicOutput first(a);
+    AtomicOutput second(b);
+    first.stream() << "first";
+    second.stream() << "second";
+    commit_all({&first, &second});
+  }
+  EXPECT_EQ(test::read_file(a), "first");
+  EXPECT_EQ(test::read_file(b), "second");
+  // Replaced again (its backup link takes a shortened name too).
+  {
+    AtomicOutput again(a);
+    again.stream() << "again";
+    again.commit();
+  }
+  EXPECT_EQ(test::read_file(a), "again");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
+}
+
+TEST(HostileOutput, TemporariesAreOnTheSignalHandlersListOnlyWhileTheyExist) {
+  const std::string a = scratch("listed.txt");
+  {
+    AtomicOutput out(a);
+    const auto listed = output_detail::registered_temporaries();
+    EXPECT_NE(std::find(listed.begin(), listed.end(), out.temp_path()), listed.end());
+    out.commit();
+    const auto after = output_detail::registered_temporaries();
+    EXPECT_EQ(std::find(after.begin(), after.end(), out.temp_path()), after.end());
+  }
+}
+
+TEST(HostileOutputCli, DevStdoutIsWrittenNotReplaced) {
+  const auto r = test::run_linkcast("topo " + test::config("titan.yaml") + " --format dot -o /dev/stdout");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("graph"));
+  EXPECT_TRUE(fs::is_symlink("/dev/stdout"));
+  const auto n = test::run_linkcast("topo " + test::config("titan.yaml") + " -o /dev/null");
+  EXPECT_EQ(n.exit_code, 0) << n.err;
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+TEST(HostileOutputCli, SaveTraceAndTimelineAreKeptWhenOutputFails) {
+  const std::string saved = scratch("saved.csv"), timeline = scratch("timeline.json"), dir = scratch("out-dir");
+  fs::create_directories(dir);
+  std::ofstream(saved) << "old trace";
+  std::ofstream(timeline) << "old timeline";
+  const auto m = test::run_linkcast("matrix --workload nccl-allreduce:bytes=1MiB --save-trace " + saved + " -o " + dir);
+  EXPECT_EQ(m.exit_code, 2);
+  EXPECT_THAT(m.err, HasSubstr("cannot write '" + dir + "': it is a directory"));
+  EXPECT_EQ(test::read_file(saved), "old trace");
+  const auto s = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") +
+                                    " --workload nccl-allreduce:bytes=1MiB --timeline " + timeline + " -o " + dir);
+  EXPECT_EQ(s.exit_code, 2);
+  EXPECT_EQ(test::read_file(timeline), "old timeline");
+  EXPECT_EQ(files_like(saved), std::vector<std::string>{"saved.csv"});
+  EXPECT_EQ(files_like(timeline), std::vector<std::string>{"timeline.json"});
+}
+
+/// Starts `args` (build/linkcast's arguments), waits until `temp_prefix` shows up beside
+/// `output`, sends `sig`, and returns how the process ended.
+int interrupt_while_writing(const std::vector<std::string>& args, const std::string& output, int sig) {
+  std::vector<char*> argv;
+  std::string binary = LINKCAST_BINARY;
+  argv.push_back(binary.data());
+  std::vector<std::string> copy = args;
+  for (std::string& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::freopen("/dev/null", "w", stderr);
+    ::execv(binary.c_str(), argv.data());
+    ::_exit(127);
+  }
+  const std::string temp = output + ".tmp-" + std::to_string(pid);
+  for (int i = 0; i < 3000 && !fs::exists(temp); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(fs::exists(temp)) << temp;
+  ::kill(pid, sig);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+TEST(HostileOutputCli, AnInterruptedReportOrSweepLeavesNoTemporary) {
+  // The trace is a FIFO nobody writes to: the command blocks reading it, with its output's
+  // temporary open, until the signal comes.
+  const std::string fifo = scratch("blocked.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const std::string page = scratch("page.html");
+    const int status =
+        interrupt_while_writing({"report", fifo, "--node", test::config("hgx-h100.yaml"), "-o", page}, page, sig);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+    EXPECT_EQ(files_like(page), std::vector<std::string>{});
+  }
+  const std::string study = scratch("blocked-study.yaml");
+  std::ofstream(study) << "study_version: 1\nname: s\nbase: " << test::config("hgx-h100.yaml")
+                       << "\ntraces:\n  - {file: " << fifo << ", from: " << test::config("hgx-h100.yaml") << "}\n";
+  const std::string results = scratch("results.csv");
+  const int status = interrupt_while_writing({"sweep", study, "-q", "-o", results}, results, SIGTERM);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  EXPECT_EQ(files_like(results), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace linkcast

@@ -1,0 +1,321 @@
+// `linkcast topo import` on real inputs from the field (issue 15, "Node descriptions") and on
+// hostile ones (issue 16): one test per item. Each names the system under test (topology/import,
+// the loader or the CLI), the input, what is expected and why.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <regex>
+#include <string>
+
+#include "core/error.hpp"
+#include "test_util.hpp"
+#include "topology/describe.hpp"
+#include "topology/import.hpp"
+#include "topology/loader.hpp"
+#include "topology/routing.hpp"
+
+namespace linkcast::topology {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::ThrowsMessage;
+
+std::string wild(const std::string& relative) { return test::source_dir() + "/tests/data/wild/" + relative; }
+std::string real(const std::string& relative) { return test::source_dir() + "/tests/data/real/" + relative; }
+
+/// The skeleton of `inputs` with its TODOs filled blindly, loaded.
+Node load_filled(const ImportInputs& inputs) {
+  return parse_node(test::fill_todos(import_skeleton(inputs)), inputs.name + ".yaml");
+}
+
+const Path& route(const Node& n, const Routes& r, const std::string& a, const std::string& b) {
+  return r.path(n.find(a), n.find(b));
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// --- NVSwitch boards -----------------------------------------------------------------------------
+
+TEST(ImportField, A100SixSwitchEntriesOfTwoAreOneNv12LinkOf300GBps) {
+  // topology/import on a bare-metal HGX A100 dump (SimAI): each GPU lists one <nvlink> per NVSwitch
+  // chip, six of count 2. They are one bonded link of 12 to the fabric (NVSwitch is non-blocking),
+  // so GPU pairs route NV12 at 12 x 25 = 300 GB/s, the published figure, not NV2 / 50 GB/s.
+  const ImportInputs in{wild("nccl_topo/simai_hgx_a100_8gpu_baremetal.xml"), "", "hgx-a100"};
+  const std::string yaml = import_skeleton(in);
+  EXPECT_THAT(yaml, HasSubstr("  - between: [gpu0, nvswitch0]\n    type: nvlink\n    version: 3\n    count: 12\n"));
+  EXPECT_EQ(count_of(yaml, "nvswitch0]\n    type: nvlink"), 8u) << "one fabric link per GPU";
+  EXPECT_THAT(yaml, HasSubstr("chips: 6"));
+  const Node n = load_filled(in);
+  const Routes r(n);
+  for (int a = 0; a < 8; ++a)
+    for (int b = 0; b < 8; ++b) {
+      if (a == b) continue;
+      const Path& p = route(n, r, fmt::format("gpu{}", a), fmt::format("gpu{}", b));
+      EXPECT_DOUBLE_EQ(p.bottleneck_gbps, 300) << a << "-" << b;
+      EXPECT_EQ(pair_class(n, p), "NV12") << a << "-" << b;
+    }
+}
+
+TEST(ImportField, H100FiveFiveFourFourSwitchEntriesAreNv18Of450GBps) {
+  // The IBM Cloud H100 VSI dump shows the NVSwitches to the VM: four entries of 5, 5, 4, 4 per GPU.
+  // Summed: NV18 at 18 x 25 = 450 GB/s (DGX H100's published GPU-to-GPU rate), not NV5 / 125.
+  const ImportInputs in{wild("nccl_topo/ibm_h100_vsi_nvswitch_5544_emulated_bridges.xml"), "", "ibm-h100"};
+  const std::string yaml = import_skeleton(in);
+  EXPECT_THAT(yaml, HasSubstr("  - between: [gpu7, nvswitch0]\n    type: nvlink\n    version: 4\n    count: 18\n"));
+  const Node n = load_filled(in);
+  const Routes r(n);
+  const Path& p = route(n, r, "gpu0", "gpu7");
+  EXPECT_DOUBLE_EQ(p.bottleneck_gbps, 450);
+  EXPECT_EQ(pair_class(n, p), "NV18");
+}
+
+// --- device classes that vanished ----------------------------------------------------------------
+
+TEST(ImportField, GpusWrittenAsPciDevicesWithoutAGpuChildAreGpus) {
+  // Azure's and AWS's shipped 8-GPU topology files list GPUs as <pci class="0x030200"> with no
+  // <gpu> child (NDv2 gives no vendor at all). Every one is a GPU of the skeleton, on its PCIe
+  // link, with a note that the dump tells no NVLinks; before, the skeleton had no GPU and exit 0.
+  for (const char* file : {"azure_ndv2_v100_pci_only.xml", "aws_p4d_a100_pci_only.xml", "azure_ndv4_a100_pci_only.xml",
+                           "azure_ndv5_h100_pci_only.xml"}) {
+    const ImportResult r = import_node({wild(std::string("nccl_topo/") + file), "", "cloud"});
+    for (int g = 0; g < 8; ++g) EXPECT_THAT(r.yaml, HasSubstr(fmt::format("  - id: gpu{}\n    kind: gpu\n", g))) << file;
+    EXPECT_THAT(r.notes, testing::Contains(HasSubstr("listed only as PCI devices of a GPU class"))) << file;
+    const Node n = parse_node(test::fill_todos(r.yaml), file);
+    EXPECT_EQ(n.gpus().size(), 8u) << file;
+  }
+  // A VGA device of another vendor (a BMC's) is not a GPU.
+  const std::string bmc = test::write_temp("bmc.xml", R"(<system version="1"><cpu numaid="0">
+  <pci busid="0000:02:00.0" class="0x030000" vendor="0x1a03" link_speed="5 GT/s" link_width="1"/>
+  <pci busid="0000:03:00.0" class="0x030200" vendor="0x10de" link_speed="16 GT/s" link_width="16"/>
+</cpu></system>)");
+  const ImportResult r = import_node({bmc, "", "bmc"});
+  EXPECT_THAT(r.yaml, Not(HasSubstr("id: gpu1\n")));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("not an NVIDIA or AMD GPU")));
+}
+
+TEST(ImportField, AmdXgmiLinksAreInfinityFabricLinks) {
+  // RCCL dumps of 8 x MI300X: 7 <xgmi> entries of count 1 per GPU, a full mesh. Each GPU pair is
+  // one infinity_fabric link (28), its xGMI count in a comment and its bandwidth left to fill.
+  const std::string yaml = import_skeleton({wild("nccl_topo/rccl_mi300x_8gpu_xgmi.xml"), "", "mi300x"});
+  EXPECT_EQ(count_of(yaml, "    type: infinity_fabric\n    bandwidth_gbps: TODO"), 28u);
+  EXPECT_THAT(yaml, HasSubstr("  - between: [gpu0, gpu7]\n    type: infinity_fabric\n"));
+  EXPECT_THAT(yaml, HasSubstr("# xGMI: 1 link (RCCL's count)"));
+  EXPECT_THAT(yaml, HasSubstr("model: \"gfx942 GPU at 0000:0c:00.0\""));
+  // MI250X GCDs: counts 1, 2 and 4 between GCD pairs.
+  const std::string mi250 = import_skeleton({wild("nccl_topo/rccl_mi250x_16gcd_xgmi_1_2_4.xml"), "", "mi250x"});
+  EXPECT_THAT(mi250, HasSubstr("  - between: [gpu0, gpu1]\n    type: infinity_fabric\n    bandwidth_gbps: TODO      "
+                               "# per direction\n    # xGMI: 4 links"));
+}
+
+TEST(ImportField, NvlinkToTheGpuItselfIsANoteNotALink) {
+  // Azure NC A100 v4: each GPU lists 12 NVLinks whose target is its own bus id. No link can join a
+  // GPU to itself: the skeleton has none, and a note names each GPU (not silently dropped).
+  const ImportResult r = import_node({wild("nccl_topo/azure_ncv4_a100_self_nvlink.xml"), "", "ncv4"});
+  EXPECT_THAT(r.yaml, Not(HasSubstr("type: nvlink")));
+  for (int g = 0; g < 4; ++g)
+    EXPECT_THAT(r.notes, testing::Contains(HasSubstr(fmt::format("gpu{} lists 12 NVLinks to itself", g))));
+  EXPECT_NO_THROW((void)parse_node(test::fill_todos(r.yaml), "ncv4.yaml"));
+}
+
+// --- two inputs that disagree --------------------------------------------------------------------
+
+TEST(ImportField, AnEightGpuDumpWithATwoGpuTopoMIsRefusedNamingBoth) {
+  // The 8-GPU SimAI dump with a 2-GPU `topo -m`: not one machine. Refused naming both files and
+  // the counts; before, GPUs and CPUs of both were mixed (CPUs linked to nothing).
+  const std::string xml = wild("nccl_topo/simai_hgx_a100_8gpu_baremetal.xml");
+  const std::string smi = wild("smi_topo/mleng_2gpu_nv2_workstation.txt");
+  EXPECT_THAT([&] { (void)import_skeleton({xml, smi, "x"}); },
+              ThrowsMessage<InputError>(AllOf(HasSubstr(xml + " lists 8 GPUs but " + smi + " lists 2"),
+                                              HasSubstr("give the NCCL dump and the `nvidia-smi topo -m` of the same "
+                                                        "machine, or only one of them"))));
+}
+
+TEST(ImportField, NumaNodesThatDisagreeAreRefused) {
+  // The same machine's dump says gpu0 hangs under <cpu numaid="0">; a `topo -m` saying NUMA 1.
+  const std::string xml = test::write_temp("numa.xml", R"(<system version="1">
+  <cpu numaid="0" vendor="GenuineIntel"><pci busid="0000:17:00.0" class="0x030200" vendor="0x10de" link_speed="16 GT/s" link_width="16"><gpu dev="0" sm="80"/></pci></cpu>
+  <cpu numaid="1" vendor="GenuineIntel"><pci busid="0000:b1:00.0" class="0x030200" vendor="0x10de" link_speed="16 GT/s" link_width="16"><gpu dev="1" sm="80"/></pci></cpu>
+</system>)");
+  const std::string smi = test::write_temp("numa.txt", "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+                                                       "GPU0\t X \tSYS\t0-15\t1\n"
+                                                       "GPU1\tSYS\t X \t16-31\t0\n");
+  EXPECT_THAT([&] { (void)import_skeleton({xml, smi, "x"}); },
+              ThrowsMessage<InputError>(AllOf(HasSubstr(smi + ":2: GPU0 is on NUMA node 1, but " + xml),
+                                              HasSubstr("under <cpu numaid=\"0\">: the two files disagree"))));
+  // Files that agree merge: the dump's structure, the matrix's NVLinks where the dump has none.
+  const std::string agree = test::write_temp("agree.txt", "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+                                                          "GPU0\t X \tNV12\t0-15\t0\n"
+                                                          "GPU1\tNV12\t X \t16-31\t1\n");
+  const std::string yaml = import_skeleton({xml, agree, "x"});
+  EXPECT_THAT(yaml, HasSubstr("  - between: [gpu0, gpu1]\n    type: nvlink\n    version: 3\n    count: 12\n"));
+  EXPECT_EQ(count_of(yaml, "kind: cpu"), 2u);
+}
+
+// --- VMs, NICs, gzip ----------------------------------------------------------------------------
+
+TEST(ImportField, EmulatedVmBridgesAreNotLinks) {
+  // The IBM VSI puts every GPU and NIC behind a TI bridge reporting 2.5 GT/s x1 (emulated). As a
+  // link it made every CPU-GPU route 0.25 GB/s; it is left out (with a note), and the GPU hangs
+  // from the CPU on its own Gen5 link.
+  const ImportResult r = import_node({wild("nccl_topo/ibm_h100_vsi_nvswitch_5544_emulated_bridges.xml"), "", "ibm"});
+  EXPECT_THAT(r.yaml, Not(HasSubstr("kind: pcie_switch")));
+  EXPECT_THAT(r.yaml, Not(HasSubstr("gen: 1\n")));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("8 bridges report a link of 2.5 GT/s x1 or less while the devices "
+                                                   "below run faster: a VM's emulated bridges, left out")));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("0000:a1:00.0 (2.5 GT/s PCIe x1, line 3)")));
+  EXPECT_THAT(r.yaml, HasSubstr("  - between: [cpu0, gpu0]\n    type: pcie\n    gen: 5\n    lanes: TODO\n"));
+  const Node n = parse_node(test::fill_todos(r.yaml), "ibm.yaml");
+  const Routes routes(n);
+  EXPECT_GT(route(n, routes, "cpu0", "gpu0").bottleneck_gbps, 20);
+}
+
+TEST(ImportField, NicLinksComeFromTheDumpWhenItGivesSpeedAndWidth) {
+  // SimAI's ConnectX-6 NICs: <pci class="0x020000" link_speed="16 GT/s" link_width="16"> around
+  // <nic><net speed="200000">. Their link is Gen4 x16 and their port 25 GB/s.
+  const std::string yaml = import_skeleton({wild("nccl_topo/simai_hgx_a100_8gpu_baremetal.xml"), "", "x"});
+  EXPECT_THAT(yaml, HasSubstr("  - between: [cpu0, nic0]\n    type: pcie\n    gen: 4\n    lanes: 16\n"));
+  EXPECT_THAT(yaml, HasSubstr("  - id: nic0\n    kind: nic\n    model: \"mlx5_bond_0 200 Gb/s\"\n    bandwidth_gbps: 25  "
+                              "# NCCL: 200 Gb/s\n"));
+  // NICs only as PCI devices (Azure NDv4's InfiniBand): endpoints with their links too.
+  const std::string ndv4 = import_skeleton({wild("nccl_topo/azure_ndv4_a100_pci_only.xml"), "", "x"});
+  EXPECT_EQ(count_of(ndv4, "kind: nic\n"), 8u);
+  // Socket interfaces (docker, veth, calico bridges listed under every CPU) are named in a note,
+  // not linked 4 times each.
+  const ImportResult veth = import_node({wild("nccl_topo/sugarlxn_4x_rtx4090_nps4_veth_nics.xml"), "", "x"});
+  EXPECT_EQ(count_of(veth.yaml, "kind: nic\n"), 1u);
+  EXPECT_THAT(veth.notes, testing::Contains(HasSubstr("socket interfaces on the CPUs (tunl0, br-702d9f064725")));
+}
+
+TEST(ImportField, GzippedDumpsAreRead) {
+  // tests/data/real ships its dumps gzip'd; they were refused as unreadable XML.
+  const std::string yaml = import_skeleton({real("h200-4gpu/nccl_topo.xml.gz"), "", "h200x4"});
+  EXPECT_THAT(yaml, HasSubstr("  - between: [gpu3, nvswitch0]\n    type: nvlink\n    version: 4\n    count: 18\n"));
+  EXPECT_THAT(yaml, HasSubstr("#   NCCL topology dump " + real("h200-4gpu/nccl_topo.xml.gz")));
+}
+
+TEST(ImportField, TopoMWithoutNumaColumnUsesCpuAffinity) {
+  // DGX-1 `topo -m` from driver 440 has no NUMA Affinity column. GPUs 0-3 (cores 0-11,24-35) go
+  // on cpu0 and 4-7 on cpu1, so GPU0-GPU5 (SYS in the matrix, no NVLink) crosses sockets, as
+  // the matrix says; before, all 8 landed on cpu0 and GPU0-GPU5 was PHB.
+  const ImportResult r = import_node({"", wild("smi_topo/dlperf_v100_sxm2_8gpu_drv440_no_numa_column.txt"), "dgx1"});
+  EXPECT_THAT(r.yaml, HasSubstr("  - id: gpu3\n    kind: gpu\n    memory:\n"));
+  EXPECT_EQ(count_of(r.yaml, "host: cpu0\n"), 4u);
+  EXPECT_EQ(count_of(r.yaml, "host: cpu1\n"), 4u);
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("no NUMA Affinity column (an older driver); GPUs placed by their CPU "
+                                                   "Affinity")));
+  const Node n = parse_node(test::fill_todos(r.yaml), "dgx1.yaml");
+  const Routes routes(n);
+  EXPECT_EQ(pair_class(n, route(n, routes, "gpu0", "gpu5")), "SYS");
+  EXPECT_EQ(pair_class(n, route(n, routes, "gpu0", "gpu3")), "NV2");
+}
+
+// --- from skeleton to a loadable file ------------------------------------------------------------
+
+TEST(ImportField, LoadingASkeletonListsEveryTodoAtOnce) {
+  // The loader (topology/loader) refuses a skeleton with one message listing every TODO with its
+  // line and what fills it, so one pass fills them all (it took 23 load-and-fix runs for 4 GPUs).
+  const std::string yaml = import_skeleton({"", real("h200-4gpu/machine/topo-m.txt"), "h200x4"});
+  const std::vector<Todo> todos = find_todos(yaml, "s.yaml");
+  ASSERT_GT(todos.size(), 10u);
+  try {
+    (void)parse_node(yaml, "s.yaml");
+    FAIL() << "a skeleton with TODOs must not load";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_THAT(m, HasSubstr(fmt::format("s.yaml: {} values are still TODO; fill in every one", todos.size())));
+    for (const Todo& t : todos) EXPECT_THAT(m, HasSubstr(fmt::format("s.yaml:{}:{}: {}", t.line, t.column, t.what)));
+    EXPECT_THAT(m, HasSubstr("endpoints[0] (cpu0) memory.capacity_gib: GiB of host memory on this socket"));
+    EXPECT_THAT(m, HasSubstr("(gpu0-nvswitch0, nvlink) version: NVLink generation"));
+  }
+  // The CLI prints the same list on standard error when it writes the skeleton.
+  const test::CommandResult cli = test::run_linkcast("topo import --smi " + real("h200-4gpu/machine/topo-m.txt"));
+  EXPECT_EQ(cli.exit_code, 0) << cli.err;
+  EXPECT_THAT(cli.err, HasSubstr(fmt::format("linkcast: {} values to fill in before the skeleton loads:", todos.size())));
+}
+
+TEST(ImportField, GpusCsvFillsNamesMemoryAndPcieLinks) {
+  // `--gpus-csv` (nvidia-smi --query-gpu ... --format=csv, as tests/data/real keeps) fills each
+  // GPU's name, memory (143771 MiB = 140.4 GiB) and PCIe generation and width, matched by bus id
+  // to the dump (whose VM reports link_width 0), and the NVLink version from the name for `topo -m`.
+  const std::string csv = real("h200-4gpu/machine/gpus.csv");
+  const std::string yaml = import_skeleton({real("h200-4gpu/nccl_topo.xml.gz"), "", "h200x4", csv});
+  EXPECT_THAT(yaml, HasSubstr("    model: \"NVIDIA H200 (sm_90 GPU at 0000:00:06.0)\"\n"));
+  EXPECT_THAT(yaml, HasSubstr("      capacity_gib: 140.4  # nvidia-smi memory.total 143771 MiB [" + csv + ":2]\n"));
+  EXPECT_THAT(yaml, HasSubstr("  - between: [cpu0, gpu0]\n    type: pcie\n    gen: 5\n    lanes: 16  # nvidia-smi "
+                              "pcie.link.width.max [" + csv + ":2]\n"));
+  const std::string smi_only = import_skeleton({"", real("h200-4gpu/machine/topo-m.txt"), "h200x4", csv});
+  EXPECT_THAT(smi_only, HasSubstr("    type: nvlink\n    version: 4  # NVIDIA H200 is NVLink 4\n    count: 18\n"));
+  // A CSV of another machine is refused.
+  const std::string other = test::write_temp("other.csv", "index, name, pci.bus_id, memory.total [MiB]\n"
+                                                          "0, NVIDIA H200, 00000000:9A:00.0, 143771 MiB\n");
+  EXPECT_THAT([&] { (void)import_skeleton({real("h200-4gpu/nccl_topo.xml.gz"), "", "x", other}); },
+              ThrowsMessage<InputError>(HasSubstr(other + ":2: GPU 0 at bus 0000:9a:00.0 is not in the NCCL dump")));
+}
+
+TEST(ImportField, ValuesAreCheckedAgainstTheSchemasRanges) {
+  // A CSV claiming 5,000,000 MiB (4.8 TiB) for a GPU: outside the schema's plausible range for GPU
+  // memory (topology/schema.cpp, up to 1 TiB), so it stays TODO and a note says why, in the
+  // loader's words.
+  const std::string csv = test::write_temp("big.csv", "index, name, memory.total [MiB]\n0, NVIDIA H200, 5000000 MiB\n");
+  const std::string smi = test::write_temp("one.txt", "\tGPU0\tCPU Affinity\tNUMA Affinity\nGPU0\t X \t0-7\t0\n");
+  const ImportResult r = import_node({"", smi, "x", csv});
+  EXPECT_THAT(r.yaml, HasSubstr("      capacity_gib: TODO"));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("gpu0.memory.capacity_gib left TODO: gpu0.memory.capacity_gib must "
+                                                   "be between 0.001 and 1024 GiB, got 4883: no GPU has more than 1 TiB "
+                                                   "of memory; check the value and its unit")));
+}
+
+// --- hostile input (issue 16) --------------------------------------------------------------------
+
+TEST(ImportHostile, DeeplyNestedPciTreesAreRefusedWithoutRecursion) {
+  // 50,000 nested <pci> elements overflowed the stack of the recursive walk. The reader walks
+  // iteratively and refuses nesting past kMaxPciDepth with the line where it happens.
+  std::string xml = "<system version=\"1\"><cpu numaid=\"0\">\n";
+  for (int i = 0; i < 50000; ++i) xml += "<pci class=\"0x060400\" link_speed=\"16 GT/s\" link_width=\"16\">";
+  for (int i = 0; i < 50000; ++i) xml += "</pci>";
+  xml += "\n</cpu></system>\n";
+  const std::string path = test::write_temp("deep.xml", xml);
+  EXPECT_THAT([&] { (void)import_skeleton({path, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(fmt::format("{}:2: <pci> elements nested {} deep; no machine has "
+                                                              "PCIe trees deeper than a few switch levels",
+                                                              path, kMaxPciDepth + 1))));
+}
+
+TEST(ImportHostile, NvCountsNearIntMaxAreRefused) {
+  // "NV2147483647" and "NV99999999999" overflowed int in the sum of a GPU's NVLinks. Counts are
+  // checked as the schema's NVLink count (1 to 1024) and refused with the cell named.
+  for (const char* cell : {"NV2147483647", "NV99999999999999999999"}) {
+    const std::string smi = test::write_temp("nv.txt", fmt::format("\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+                                                                   "GPU0\t X \t{0}\t0-7\t0\nGPU1\t{0}\t X \t0-7\t0\n",
+                                                                   cell));
+    EXPECT_THAT([&] { (void)import_skeleton({"", smi, "x"}); },
+                ThrowsMessage<InputError>(AllOf(HasSubstr(fmt::format("{}:2: cell GPU0/GPU1 '{}': the NVLink count must", smi, cell)))))
+        << cell;
+  }
+}
+
+TEST(ImportHostile, FilesThatAreNotTopologiesAreRefusedNamingThem) {
+  // An NCCL graph file, a dump of bare bus ids (AWS g5: nothing to import) and a GPU dev of 1e9.
+  const std::string graph = wild("nccl_topo/azure_ncv4_graph_not_a_topology.xml");
+  EXPECT_THAT([&] { (void)import_skeleton({graph, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(graph + ": an NCCL graph file (<graphs>")));
+  const std::string g5 = wild("nccl_topo/aws_g5_busids_only.xml");
+  EXPECT_THAT([&] { (void)import_skeleton({g5, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(g5 + ": no GPU in the dump")));
+  const std::string dev = test::write_temp("dev.xml", "<system><cpu numaid=\"0\">\n<pci busid=\"0000:01:00.0\" "
+                                                      "class=\"0x030200\"><gpu dev=\"1000000000\"/></pci></cpu></system>");
+  EXPECT_THAT([&] { (void)import_skeleton({dev, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(dev + ":2: <gpu dev=\"1000000000\">: a GPU's dev must be a whole number "
+                                                        "from 0 to 4095")));
+}
+
+}  // namespace
+}  // namespace linkcast::topology
