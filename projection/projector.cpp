@@ -302,6 +302,27 @@ std::string_view regime_key(model::HostRegime r) {
 
 }  // namespace
 
+namespace {
+
+/// What bounds a transfer of `bytes` over `spec` before host effects: the slowest hop's link
+/// technology ("PCIe Gen5 x16"), or the device's memory for a path without hops.
+std::string bounding_resource(const model::PathSpec& spec, double bytes) {
+  if (spec.hops.empty()) return fmt::format("memory {:g} GB/s", spec.src_memory_gbps);
+  const model::Access access = model::copy_access(spec.cls);
+  const model::LinkSpec* slowest = nullptr;
+  double slowest_gbps = std::numeric_limits<double>::infinity();
+  for (const auto& hop : spec.hops) {
+    const double g = model::effective_gbps(hop, bytes, access);
+    if (g < slowest_gbps) {
+      slowest = &hop;
+      slowest_gbps = g;
+    }
+  }
+  return slowest->describe();
+}
+
+}  // namespace
+
 bool Projector::fresh_destination(std::size_t /*i*/) const {
   // The trace model does not yet say whether a copy's destination was allocated for it; the
   // regime then follows the measured time alone.
@@ -319,6 +340,16 @@ void Projector::prepare_anchors() {
     if (!is_pageable(cat)) {
       a.pick[0] = a.src[0] = model_time_ns(i, dflt, true, true);
       a.tgt[0] = model_time_ns(i, dflt, false, true);
+      const double n = static_cast<double>(trace_->bytes()[i]);
+      if (trace::is_collective(trace_->kinds()[i])) {
+        const auto& src_ring = src_groups_[trace_->op(i).group].ring;
+        const auto& tgt_ring = groups_[trace_->op(i).group].ring;
+        a.same_bound = !src_ring.empty() && !tgt_ring.empty() &&
+                       bounding_resource(src_ring.front(), n) == bounding_resource(tgt_ring.front(), n);
+      } else {
+        a.same_bound = bounding_resource(src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec, n) ==
+                       bounding_resource(pair(trace_->srcs()[i], trace_->dsts()[i]).spec, n);
+      }
       continue;
     }
     const bool h2d = cat == Category::h2d_pageable;
@@ -328,15 +359,18 @@ void Projector::prepare_anchors() {
       a.pick[k] = a.src[k] = model_time_ns(i, dflt, true, true, slots[k]);
       a.tgt[k] = model_time_ns(i, dflt, false, true, slots[k]);
     }
-    const model::HostRates& host = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec.host;
+    const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
+    const model::HostRates& host = spec.host;
     a.warm_priced = h2d && host.warm_copy_gbps > 0;
     a.fresh_priced = !h2d && host.first_touch_gbps > 0;
+    for (std::size_t k = 0; k < 2; ++k) a.host_unpriced[k] = host.staging_gbps(spec.cls, slots[k]) <= 0;
   }
   // Check the source node's description against the trace: per category and slot, the rate its
   // operations >= kAnchorCheckMinBytes ran at against the rate the node's values give them.
   struct Sum {
     double bytes = 0, measured_ns = 0, model_ns = 0;
     std::size_t ops = 0;
+    bool host_unpriced = false;
   };
   std::array<std::array<Sum, 3>, trace::kCategoryCount> sums{};
   const auto& durations = trace_->durations();
@@ -351,6 +385,7 @@ void Projector::prepare_anchors() {
     sum.bytes += static_cast<double>(bytes[i]);
     sum.measured_ns += std::max(static_cast<double>(durations[i]) - fixed_src, 1.0);
     sum.model_ns += std::max(a.pick[static_cast<std::size_t>(k)] - fixed_src, 1.0);
+    sum.host_unpriced |= a.host_unpriced[static_cast<std::size_t>(k)];
     ++sum.ops;
   }
   for (std::size_t c = 0; c < trace::kCategoryCount; ++c) {
@@ -359,24 +394,52 @@ void Projector::prepare_anchors() {
       const Sum& sum = sums[c][k];
       if (sum.ops == 0) continue;
       const double measured_gbps = sum.bytes / sum.measured_ns, model_gbps = sum.bytes / sum.model_ns;
-      if (measured_gbps < model_gbps * kMisdescribedFactor && measured_gbps > model_gbps / kMisdescribedFactor) continue;
+      // What the source node's values leave unexplained is carried to the target (the anchor): a
+      // host effect, interference, or the model's own error on a resource the target has too.
+      // Where the target's operations are bound by another link or memory technology, a
+      // difference within the models' own error (kExplainedTolerance) or in the node's favour
+      // belongs to the source's description and the source side takes the trace's own rate; so it
+      // does for a wrong description (kMisdescribedFactor) and for a host without copy rates,
+      // which describes no pageable regime.
+      const double r = measured_gbps / model_gbps;
+      const bool explained = r >= 1.0 - kExplainedTolerance;
+      const bool misdescribed = r > kMisdescribedFactor || r < 1.0 / kMisdescribedFactor;
+      const bool technology = !is_pageable(cat) && explained;  // for the groups bound by another technology
+      if (!technology && !misdescribed && !sum.host_unpriced) continue;
       const model::HostRegime regime =
           cat == Category::h2d_pageable ? kH2dSlots[k] : cat == Category::d2h_pageable ? kD2hSlots[k] : model::HostRegime::staged;
       const std::string what = is_pageable(cat)
                                    ? fmt::format("{} copies ({} regime; the node's {})", to_string(cat), model::to_string(regime),
                                                  regime_key(regime))
                                    : fmt::format("{} operations", to_string(cat));
-      warnings_.push_back(fmt::format(
-          "source node '{}' ({}) looks mis-described for {}: the trace's {} of at least {} ran at {:.3g} GB/s where the "
-          "node's values give {:.3g} GB/s; the projection takes the trace's rate on the source side",
-          from_->name, from_->file, what, sum.ops, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)),
-          measured_gbps, model_gbps));
-      // Self-calibration: the source side of this category and slot runs at the measured rate.
+      if (!misdescribed && !sum.host_unpriced) {
+        // Not a warning: the model's error on one technology, which the target does not share.
+      } else if (sum.host_unpriced)
+        warnings_.push_back(fmt::format(
+            "source node '{}' ({}) gives its host no copy rates (copy_bandwidth_gbps and the pageable rates): the "
+            "trace's {} {} of at least {} ({:.3g} GB/s) stand for the host on the source side",
+            from_->name, from_->file, sum.ops, what, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)),
+            measured_gbps));
+      else if (misdescribed)
+        warnings_.push_back(fmt::format(
+            "source node '{}' ({}) looks mis-described for {}: the trace's {} of at least {} ran at {:.3g} GB/s where the "
+            "node's values give {:.3g} GB/s; the projection takes the trace's rate on the source side",
+            from_->name, from_->file, what, sum.ops, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)),
+            measured_gbps, model_gbps));
+      // Self-calibration: the source side of this category and slot runs at the measured rate,
+      // and so does the target where it is the same node (a projection onto the node the trace was
+      // recorded on keeps every measured time).
+      const bool same_node = from_ == to_ || (from_->file == to_->file && from_->name == to_->name);
       for (std::size_t g = 0; g < groups; ++g) {
         const std::size_t i = index_->group_first[g];
         if (index_->categories[i] != cat || k >= anchors_[g].slots) continue;
+        if (!misdescribed && !sum.host_unpriced && anchors_[g].same_bound) continue;
         const double fixed_src = trace::is_collective(trace_->kinds()[i]) ? 0.0 : anchor_source_fixed(i);
-        anchors_[g].src[k] = fixed_src + static_cast<double>(bytes[i]) / measured_gbps;
+        // The node's bandwidth term for the group, scaled to the measured rate; with no host rate
+        // on the source at all, nothing of the measured time can be told apart: the target's model.
+        anchors_[g].src[k] = fixed_src + std::max(anchors_[g].pick[k] - fixed_src, 0.0) / r;
+        if (sum.host_unpriced) anchors_[g].src[k] = 0;
+        if (same_node) anchors_[g].tgt[k] = anchors_[g].src[k];
       }
     }
   }

@@ -50,6 +50,11 @@ inline constexpr std::uint64_t kAnchorCheckMinBytes = 4ull << 20;
 /// The source node's rate for a class is taken as mis-described outside this factor of the rate
 /// the trace's copies >= kAnchorCheckMinBytes ran at.
 inline constexpr double kMisdescribedFactor = 2.0;
+/// Within this fraction below the rate the source node's values give (or above it), a class's
+/// operations are what the model explains: the difference is the model's own error on that link or
+/// memory technology (its packet accounting, the DMA engines' efficiency), carried to a target with
+/// the same technology and not to one with another.
+inline constexpr double kExplainedTolerance = 0.10;
 
 /// Where each copy class's 1-byte cost came from.
 struct FixedCost {
@@ -127,6 +132,8 @@ class Projector {
     std::uint8_t slots = 1;
     bool fresh_priced = false;  // slot 1 of a D2H group has a first-touch rate on the source node
     bool warm_priced = false;   // slot 1 of an H2D group has a warm rate on the source node
+    std::array<bool, 2> host_unpriced{};  // pageable slots 0 and 1: the source host has no rate for them
+    bool same_bound = false;  // not pageable: the same link or memory technology bounds it on both nodes
   };
 
   void prepare(const topology::Node& from, const EndpointMap& map);
