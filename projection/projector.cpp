@@ -365,6 +365,22 @@ void Projector::prepare_anchors() {
     a.fresh_priced = !h2d && host.first_touch_gbps > 0;
     for (std::size_t k = 0; k < 2; ++k) a.host_unpriced[k] = host.staging_gbps(spec.cls, slots[k]) <= 0;
   }
+  // Each pageable group's slot: the one its geometric mean measured time is closest to.
+  {
+    std::vector<double> log_sum(groups, 0.0);
+    std::vector<std::uint32_t> timed(groups, 0);
+    const auto& durations = trace_->durations();
+    for (std::size_t i = 0; i < trace_->size(); ++i) {
+      const std::size_t g = index_->group_of[i];
+      if (anchors_[g].slots == 1 || durations[i] <= 0) continue;
+      log_sum[g] += std::log(static_cast<double>(durations[i]));
+      ++timed[g];
+    }
+    for (std::size_t g = 0; g < groups; ++g)
+      if (timed[g] > 0)
+        anchors_[g].group_slot = static_cast<std::uint8_t>(
+            anchor_slot(index_->group_first[g], std::exp(log_sum[g] / timed[g]), false));
+  }
   // Check the source node's description against the trace: per category and slot, the rate its
   // operations >= kAnchorCheckMinBytes ran at against the rate the node's values give them.
   struct Sum {
@@ -451,7 +467,7 @@ double Projector::anchor_source_fixed(std::size_t i) const {
   return model::charged_fixed_ns(t, src_fixed_[static_cast<std::size_t>(fixed_class(i, spec))].ns);
 }
 
-int Projector::anchor_slot(std::size_t i, double measured_ns) const {
+int Projector::anchor_slot(std::size_t i, double measured_ns, bool group) const {
   const Anchor& a = anchors_[index_->group_of[i]];
   if (a.slots == 1) return 0;
   const bool fresh = fresh_destination(i);
@@ -470,7 +486,12 @@ int Projector::anchor_slot(std::size_t i, double measured_ns) const {
       best_distance = d;
     }
   }
-  return best < 0 ? 0 : best;
+  if (best < 0) return 0;
+  // A copy flagged fresh keeps its own regime; the others keep their group's unless their own time
+  // says otherwise by kRegimeEvidence.
+  if (!group || (fresh && best == 1) || best == a.group_slot) return best;
+  const double group_distance = distance(measured_ns, a.pick[a.group_slot]);
+  return group_distance <= kRegimeEvidence * best_distance ? a.group_slot : best;
 }
 
 double Projector::anchored_ns(std::size_t i, double measured_ns) const {

@@ -55,6 +55,13 @@ inline constexpr double kMisdescribedFactor = 2.0;
 /// memory technology (its packet accounting, the DMA engines' efficiency), carried to a target with
 /// the same technology and not to one with another.
 inline constexpr double kExplainedTolerance = 0.10;
+/// The pageable copies of one group (one size, direction and pair of endpoints) run in one host
+/// regime, the one their typical (geometric mean) measured time is closest to; an operation leaves it
+/// only where its own time is this many times closer (as a ratio) to another regime's. Repeated
+/// copies of one regime vary by up to about 1.5x on the testbeds (a training loop's 13.5 MiB
+/// batches: 6.3 to 13 GB/s on the H100 machine), while a fresh destination runs 5-10x slower than a
+/// used one.
+inline constexpr double kRegimeEvidence = 2.0;
 
 /// Where each copy class's 1-byte cost came from.
 struct FixedCost {
@@ -134,6 +141,7 @@ class Projector {
     bool warm_priced = false;   // slot 1 of an H2D group has a warm rate on the source node
     std::array<bool, 2> host_unpriced{};  // pageable slots 0 and 1: the source host has no rate for them
     bool same_bound = false;  // not pageable: the same link or memory technology bounds it on both nodes
+    std::uint8_t group_slot = 0;  // the slot of the group's typical measured time (geometric mean)
   };
 
   void prepare(const topology::Node& from, const EndpointMap& map);
@@ -160,7 +168,9 @@ class Projector {
   /// 1-byte costs (else fixed_costs()).
   double model_time_ns(std::size_t i, const model::Model& m, bool source, bool anchor,
                        model::HostRegime regime = model::HostRegime::staged) const;
-  int anchor_slot(std::size_t i, double measured_ns) const;
+  /// The slot operation i is priced in: the one its measured time is closest to, where that is
+  /// kRegimeEvidence closer than the group's slot (`group` false: without the group's slot).
+  int anchor_slot(std::size_t i, double measured_ns, bool group = true) const;
   double anchored_ns(std::size_t i, double measured_ns) const;
   bool fresh_destination(std::size_t i) const;
 
