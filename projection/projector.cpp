@@ -420,7 +420,11 @@ void Projector::prepare_anchors() {
       const double r = measured_gbps / model_gbps;
       const bool explained = r >= 1.0 - kExplainedTolerance;
       const bool misdescribed = r > kMisdescribedFactor || r < 1.0 / kMisdescribedFactor;
-      const bool technology = !is_pageable(cat) && explained;  // for the groups bound by another technology
+      // Copies within one GPU's memory (D2D, memsets) compete for nothing on a copy benchmark's
+      // timeline: what they run below the datasheet is the memory's achieved rate (ECC, the
+      // technology's efficiency), the source memory's, not something to carry to another memory.
+      const bool memory_bound = cat == Category::d2d || cat == Category::memset;
+      const bool technology = !is_pageable(cat) && (explained || memory_bound);  // for the groups bound by another technology
       if (!technology && !misdescribed && !sum.host_unpriced) continue;
       const model::HostRegime regime =
           cat == Category::h2d_pageable ? kH2dSlots[k] : cat == Category::d2h_pageable ? kD2hSlots[k] : model::HostRegime::staged;
