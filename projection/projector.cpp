@@ -447,9 +447,9 @@ void Projector::prepare_anchors() {
             from_->name, from_->file, what, sum.ops, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)),
             measured_gbps, model_gbps));
       // Self-calibration: the source side of this category and slot runs at the measured rate,
-      // and so does the target where it is the same node (a projection onto the node the trace was
-      // recorded on keeps every measured time).
-      const bool same_node = from_ == to_ || (from_->file == to_->file && from_->name == to_->name);
+      // and so does the target where it prices the group exactly as the source does (a projection
+      // onto the node the trace was recorded on keeps every measured time; a sweep's point that
+      // changes another value keeps this group's).
       for (std::size_t g = 0; g < groups; ++g) {
         const std::size_t i = index_->group_first[g];
         if (index_->categories[i] != cat || k >= anchors_[g].slots) continue;
@@ -457,9 +457,14 @@ void Projector::prepare_anchors() {
         const double fixed_src = trace::is_collective(trace_->kinds()[i]) ? 0.0 : anchor_source_fixed(i);
         // The node's bandwidth term for the group, scaled to the measured rate; with no host rate
         // on the source at all, nothing of the measured time can be told apart: the target's model.
-        anchors_[g].src[k] = fixed_src + std::max(anchors_[g].pick[k] - fixed_src, 0.0) / r;
-        if (sum.host_unpriced) anchors_[g].src[k] = 0;
-        if (same_node) anchors_[g].tgt[k] = anchors_[g].src[k];
+        Anchor& a = anchors_[g];
+        const bool priced_alike = a.tgt[k] == a.pick[k];
+        a.src[k] = fixed_src + std::max(a.pick[k] - fixed_src, 0.0) / r;
+        if (priced_alike) {
+          a.tgt[k] = a.src[k];
+        } else if (sum.host_unpriced) {
+          a.src[k] = 0;
+        }
       }
     }
   }

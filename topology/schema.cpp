@@ -219,7 +219,7 @@ std::vector<Key> make_table() {
        .default_text = "copy_bandwidth_gbps",
        .doc = "measured rate of pageable host-to-device copies from a source out of the CPU caches (the "
               "driver's staging, its CPU copy and the DMA overlapped)",
-       .json = Json::when_set,
+       .todo = "`linkcast calibrate TRACE` of a trace recorded on the node (delete if unknown)", .json = Json::when_set,
        .sweepable = true, .field = memory_field<&MemorySpec::pageable_h2d_gbps>()});
   add({.name = "pageable_d2h_gbps", .section = Section::memory, .applies = kCpu, .type = Type::number,
        .unit = "GB/s", .floor = Floor::positive, .min = 0.1, .max = 1000,
@@ -227,7 +227,7 @@ std::vector<Key> make_table() {
        .default_text = "copy_bandwidth_gbps",
        .doc = "measured rate of pageable device-to-host copies into pages used before (a reused buffer); the "
               "driver's copy-out is not a plain memcpy and may beat copy_bandwidth_gbps",
-       .json = Json::when_set,
+       .todo = "`linkcast calibrate TRACE` of a trace recorded on the node (delete if unknown)", .json = Json::when_set,
        .sweepable = true, .field = memory_field<&MemorySpec::pageable_d2h_gbps>()});
 
   // Links.
