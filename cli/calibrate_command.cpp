@@ -29,7 +29,7 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
       std::vector<trace::Trace> traces;
       for (const std::string& file : opt->traces) traces.push_back(trace::read_trace(file));
       for (const trace::Trace& t : traces)
-        for (const std::string& w : t.warnings) std::cerr << \"linkcast: warning: \" << w << \"\n\";
+        for (const std::string& w : t.warnings) std::cerr << "linkcast: warning: " << w << "\n";
       std::vector<trace::TraceIndex> indexes;
       indexes.reserve(traces.size());
       for (const trace::Trace& t : traces) indexes.emplace_back(t);
