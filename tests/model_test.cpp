@@ -223,6 +223,7 @@ TEST(Models, ChargesFixedCostMatchesWhatTheModelAdds) {
   const PathSpec p{.cls = PathClass::h2d,
                    .hops = {pcie(3, 16)},
                    .host_memory_gbps = 100,
+                   .host = {},
                    .src_memory_gbps = 100,
                    .dst_memory_gbps = 900};
   const Transfer t{.bytes = 1 << 20, .access = Access::read};
