@@ -16,7 +16,7 @@ PathSpec nvlink_path() {
   l.nvlink = {2, 2, 0};
   p.hops = {l};
   p.host_memory_gbps = 170.7;
-  p.host_copy_gbps = 12;
+  p.host.copy_gbps = 12;
   return p;
 }
 

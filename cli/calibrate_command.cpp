@@ -1,9 +1,10 @@
-// linkcast calibrate TRACE [-o FILE]: node properties measured from a trace recorded on it.
+// linkcast calibrate TRACE... [-o FILE]: node properties measured from traces recorded on it.
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "core/output.hpp"
 #include "projection/calibrate.hpp"
+#include "trace/index.hpp"
 #include "trace/reader.hpp"
 #include "trace/select.hpp"
 
@@ -12,20 +13,31 @@ namespace linkcast::cli {
 void add_calibrate_command(CLI::App& app, Runner& run) {
   auto* cmd = app.add_subcommand(
       "calibrate",
-      "Measure a node's 1-byte transfer costs and pageable staging rate from a trace recorded on "
-      "it; prints YAML to paste into the node file");
+      "Measure a node's 1-byte transfer costs and the rates its pageable copies ran at (cold or cache-warm "
+      "source, used or fresh destination pages) from traces recorded on it; prints YAML to paste into the "
+      "node file");
   struct Options {
-    std::string trace, output = "-";
+    std::vector<std::string> traces;
+    std::string output = "-";
   };
   auto opt = std::make_shared<Options>();
-  cmd->add_option("trace", opt->trace, "Trace recorded on the node (any supported format)")->required();
+  cmd->add_option("trace", opt->traces,
+                  "Trace(s) recorded on the node (any supported format); several are measured together")
+      ->required();
   cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
   cmd->callback([opt, &run]() {
     run = [opt]() {
-      const trace::Trace trace = trace::data_movement(trace::read_trace(opt->trace));
-      for (const std::string& w : trace.warnings) std::cerr << "linkcast: warning: " << w << "\n";
+      std::vector<trace::Trace> traces;
+      for (const std::string& file : opt->traces) traces.push_back(trace::data_movement(trace::read_trace(file)));
+      for (const trace::Trace& t : traces)
+        for (const std::string& w : t.warnings) std::cerr << "linkcast: warning: " << w << "\n";
+      std::vector<trace::TraceIndex> indexes;
+      indexes.reserve(traces.size());
+      for (const trace::Trace& t : traces) indexes.emplace_back(t);
+      std::vector<const trace::TraceIndex*> pointers;
+      for (const trace::TraceIndex& i : indexes) pointers.push_back(&i);
       AtomicOutput out(opt->output);
-      projection::render_calibration_yaml(projection::calibrate(trace), out.stream());
+      projection::render_calibration_yaml(projection::calibrate(pointers), out.stream());
       out.commit();
       return 0;
     };

@@ -18,6 +18,7 @@ void add_topo_command(CLI::App& app, Runner& run);
 void add_models_command(CLI::App& app, Runner& run);
 void add_project_command(CLI::App& app, Runner& run);
 void add_calibrate_command(CLI::App& app, Runner& run);
+void add_hostprobe_command(CLI::App& app, Runner& run);
 void add_sweep_command(CLI::App& app, Runner& run);
 void add_simulate_command(CLI::App& app, Runner& run);
 void add_matrix_command(CLI::App& app, Runner& run);

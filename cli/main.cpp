@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   linkcast::cli::add_models_command(app, run);
   linkcast::cli::add_project_command(app, run);
   linkcast::cli::add_calibrate_command(app, run);
+  linkcast::cli::add_hostprobe_command(app, run);
   linkcast::cli::add_sweep_command(app, run);
   linkcast::cli::add_simulate_command(app, run);
   linkcast::cli::add_matrix_command(app, run);

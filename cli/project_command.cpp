@@ -36,7 +36,8 @@ void add_project_command(CLI::App& app, Runner& run) {
   cmd->add_option("trace", opt->traces, kTraceHelp)->required();
   cmd->add_option("--actual", opt->actual, "Trace recorded on the target node (a folder: one per rank), to score the projection (WMAPE)");
   cmd->add_option("--model", opt->models,
-                  "Model(s) to project with (repeatable; default: all). `linkcast models` lists them");
+                  "Model(s) to project with (repeatable; default: all, and `measured`: each operation keeps its "
+                  "source time). `linkcast models` lists them");
   cmd->add_option("--map", opt->map, "Rename trace endpoints onto the target, e.g. gpu0=gpu2,gpu1=gpu3");
   cmd->add_option("--format", opt->format, "table | json | csv (csv: one row per operation)")
       ->check(CLI::IsMember({"table", "json", "csv"}))
@@ -48,9 +49,8 @@ void add_project_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       std::vector<const model::Model*> models;
-      if (opt->models.empty())
-        for (const auto& m : model::all_models()) models.push_back(&m);
-      for (const auto& name : opt->models) models.push_back(&model::find_model(name));
+      if (opt->models.empty()) models = projection::projection_models();
+      for (const auto& name : opt->models) models.push_back(&projection::find_projection_model(name));
       const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
       const topology::Node from = topology::load_node(opt->from);
       const topology::Node to = topology::load_node(opt->to);

@@ -292,17 +292,23 @@ ProbeOptions ProbeOptions::quick() {
 
 HostRates measure_host_rates(const ProbeOptions& o) {
   HostRates r;
+  const auto tell = [&o](const std::string& what) {
+    if (o.progress) o.progress(what);
+  };
+  const auto mib = [](std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; };
   const long page = ::sysconf(_SC_PAGESIZE);
   r.page_size_bytes = page > 0 ? static_cast<std::size_t>(page) : 4096;
   r.llc_bytes = last_level_cache_bytes();
   r.thp_mode = thp_mode();
   r.thp_enabled = r.thp_mode == "always";
 
+  tell("DRAM copy");
   r.dram_copy = measure_dram_copy(o, r.llc_bytes);
   r.dram_copy_gbps = r.dram_copy.median_gbps;
 
   for (std::size_t bytes : o.warm_sizes_bytes) {
     if (bytes == 0 || bytes > o.max_bytes || o.warm_reps < 1) continue;
+    tell("warm copy, " + mib(bytes));
     r.warm_copy.push_back(measure_warm_copy(o, bytes));
     r.warm_copy_best_gbps = std::max(r.warm_copy_best_gbps, r.warm_copy.back().median_gbps);
   }
@@ -314,15 +320,20 @@ HostRates measure_host_rates(const ProbeOptions& o) {
   std::sort(sizes.begin(), sizes.end());
   if (!sizes.empty() && o.first_touch_reps > 0) {
     const Mapping src = touched(sizes.back(), kFill);
-    for (std::size_t bytes : sizes) r.first_touch.push_back(measure_first_touch(o, src, bytes));
+    for (std::size_t bytes : sizes) {
+      tell("first touch, " + mib(bytes));
+      r.first_touch.push_back(measure_first_touch(o, src, bytes));
+    }
   }
   if (!sizes.empty() && o.first_touch_reps > 0) {
     for (std::size_t bytes : sizes) {
+      tell("faults alone, " + mib(bytes));
       r.fault_only.push_back(measure_fault_only(o, r.page_size_bytes, bytes));
     }
   }
   const std::size_t stage = std::min(o.stage_bytes, o.max_bytes);
   if (stage >= o.stage_chunk_bytes && o.stage_chunk_bytes > 0 && o.stage_reps > 0) {
+    tell("staging-shaped copies, " + mib(stage));
     r.stage_in = measure_stage_in(o, stage, o.stage_chunk_bytes);
     r.stage_out = measure_stage_out(o, stage, o.stage_chunk_bytes, false);
     r.stage_out_fresh = measure_stage_out(o, stage, o.stage_chunk_bytes, true);
@@ -370,6 +381,45 @@ void write_host_info_csv(std::ostream& out, const HostRates& r) {
        << "stage_in_gbps," << r.stage_in_gbps << '\n'
        << "stage_out_gbps," << r.stage_out_gbps << '\n'
        << "stage_out_fresh_gbps," << r.stage_out_fresh_gbps << '\n';
+  out << text.str();
+}
+
+NodeValues node_values(const HostRates& r) {
+  NodeValues v;
+  v.copy_bandwidth_gbps = r.dram_copy_gbps;
+  for (const RateStat& s : r.warm_copy)
+    if (s.bytes >= kWarmNodeMinBytes) v.warm_copy_gbps = std::max(v.warm_copy_gbps, s.median_gbps);
+  v.first_touch_gbps = r.first_touch_gbps;
+  return v;
+}
+
+void write_node_yaml(std::ostream& out, const HostRates& r, const std::string& source) {
+  const NodeValues v = node_values(r);
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(2);
+  const auto reps = [](const RateStat& s) { return std::to_string(s.reps); };
+  const auto mib = [](std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; };
+  text << "# for each cpu's memory: block (one thread, page " << r.page_size_bytes << " B, last-level cache "
+       << (r.llc_bytes >> 20) << " MiB, transparent huge pages " << (r.thp_mode.empty() ? "unknown" : r.thp_mode)
+       << "):\n";
+  if (v.copy_bandwidth_gbps > 0)
+    text << "      copy_bandwidth_gbps: " << v.copy_bandwidth_gbps << "  # " << source << ": memcpy of "
+         << mib(r.dram_copy.bytes) << " between pre-touched buffers, median of " << reps(r.dram_copy) << "\n";
+  const RateStat* warm = nullptr;
+  for (const RateStat& s : r.warm_copy)
+    if (s.bytes >= kWarmNodeMinBytes && (!warm || s.median_gbps > warm->median_gbps)) warm = &s;
+  if (warm)
+    text << "      warm_copy_gbps: " << v.warm_copy_gbps << "  # " << source << ": memcpy of a cache-resident "
+         << mib(warm->bytes) << " buffer, median of " << reps(*warm) << "\n";
+  if (!r.first_touch.empty())
+    text << "      first_touch_gbps: " << v.first_touch_gbps << "  # " << source << ": memcpy into a fresh "
+         << mib(r.first_touch.back().bytes) << " mapping (every page faults), median of " << reps(r.first_touch.back())
+         << "\n";
+  if (r.stage_in.reps > 0)
+    text << "# staging-shaped copies of " << mib(r.stage_in.bytes) << " in chunks: cold source into a reused chunk " << r.stage_in_gbps << " GB/s, chunk into used pages "
+         << r.stage_out_gbps << " GB/s, into fresh pages " << r.stage_out_fresh_gbps
+         << " GB/s; a GPU driver's pageable copies are measured by `linkcast calibrate TRACE` (pageable_h2d_gbps, "
+            "pageable_d2h_gbps)\n";
   out << text.str();
 }
 

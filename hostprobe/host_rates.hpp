@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ struct ProbeOptions {
   int stage_reps = 3;
   /// Cap on any one buffer; larger sizes are skipped.
   std::size_t max_bytes = std::size_t{1} << 30;
+  /// Told before each measurement what it is about to measure ("first touch, 256 MiB"); none
+  /// when empty.
+  std::function<void(const std::string&)> progress;
 
   static ProbeOptions quick();
   static ProbeOptions thorough() { return ProbeOptions{}; }
@@ -103,5 +107,21 @@ void write_host_rates_csv(std::ostream& out, const HostRates& rates);
 
 /// CSV `key,value`: page_size_bytes, llc_bytes, thp_mode, and the headline figures.
 void write_host_info_csv(std::ostream& out, const HostRates& rates);
+
+/// The node-file values these rates measure, GB/s (0 where not measured): a cpu's memory
+/// `copy_bandwidth_gbps` (DRAM copy), `warm_copy_gbps` (the best warm copy of at least
+/// kWarmNodeMinBytes: a buffer in the last-level cache, not the core's own caches) and
+/// `first_touch_gbps` (the largest first-touch size).
+struct NodeValues {
+  double copy_bandwidth_gbps = 0;
+  double warm_copy_gbps = 0;
+  double first_touch_gbps = 0;
+};
+inline constexpr std::size_t kWarmNodeMinBytes = std::size_t{4} << 20;
+NodeValues node_values(const HostRates& rates);
+
+/// The node values as YAML lines for a cpu's `memory:` block, each with a comment naming what
+/// measured it; `source` names the run (e.g. "`linkcast hostprobe` on host x").
+void write_node_yaml(std::ostream& out, const HostRates& rates, const std::string& source);
 
 }  // namespace linkcast::hostprobe

@@ -7,7 +7,9 @@
 //   default   linkcast's best: wire-level PCIe accounting (4DW headers, framing, LCRC, Gen6
 //             flits), device-to-device copies that read and write device memory (2n / BW_mem),
 //             pageable copies staged in chunks through a pinned buffer with the CPU copy
-//             overlapping the DMA (n / min(BW_eff, host single-thread copy rate)).
+//             overlapping the DMA (n / min(BW_eff, the host's rate for the copy's regime: a cold or
+//             cache-warm source, used or fresh destination pages; model::HostRates)). Projections
+//             anchor it on measured times (Model::anchored).
 //   peak      L + O + n / peak link bandwidth (AHEAD's "Peak BW" baseline).
 //   envelope  n / peak link bandwidth (AHEAD's "back-of-envelope" baseline).
 #pragma once
@@ -35,6 +37,10 @@ struct Model {
   HopGbpsFn hop_effective_gbps;
   /// Whether time_ns adds the transfer's fixed cost (L + O); envelope does not.
   bool charges_fixed_cost;
+  /// Whether a projection anchors the model on what the trace measured: an operation with a
+  /// measured time T on the source node is projected as T x (the model on the target) / (the
+  /// model on the source), in the same host regime. The published baselines are not anchored.
+  bool anchored;
 };
 
 /// All registered models, in the order reports show them (default first).

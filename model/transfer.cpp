@@ -49,6 +49,34 @@ std::optional<CopyClass> parse_copy_class(std::string_view name) {
   return enum_named<CopyClass>(kCopyClassNames, name);
 }
 
+namespace {
+constexpr auto kHostRegimeNames = std::to_array<std::string_view>({"staged", "cold", "warm", "used", "fresh", "direct"});
+static_assert(kHostRegimeNames.size() == kHostRegimeCount, "one name per HostRegime");
+}
+
+std::string_view to_string(HostRegime r) { return kHostRegimeNames[static_cast<std::size_t>(r)]; }
+
+double HostRates::staging_gbps(PathClass cls, HostRegime regime) const {
+  const bool h2d = cls == PathClass::h2d;
+  double measured = 0;
+  switch (regime) {
+    case HostRegime::direct: return 0;
+    case HostRegime::staged: measured = h2d ? pageable_h2d_gbps : pageable_d2h_gbps; break;
+    case HostRegime::cold: measured = pageable_h2d_gbps; break;
+    case HostRegime::warm: measured = warm_copy_gbps; break;
+    case HostRegime::used: measured = pageable_d2h_gbps; break;
+    case HostRegime::fresh: measured = first_touch_gbps; break;
+  }
+  return measured > 0 ? measured : copy_gbps;
+}
+
+CopyClass fixed_cost_class(PathClass cls, const Transfer& t) {
+  if (t.write_only && cls == PathClass::d2d) return CopyClass::memset;
+  return copy_class(cls, t.pageable);
+}
+
+double charged_fixed_ns(const Transfer& t, double class_ns) { return t.request_bytes > 0 ? 0.0 : class_ns; }
+
 CopyClass copy_class(PathClass cls, bool pageable) {
   switch (cls) {
     case PathClass::h2d: return pageable ? CopyClass::h2d_pageable : CopyClass::h2d_pinned;

@@ -48,13 +48,43 @@ std::string_view to_string(CopyClass c);
 /// The copy class of a copy-engine copy over a path of class `cls`.
 CopyClass copy_class(PathClass cls, bool pageable);
 
+/// How the host end of a pageable copy behaves, which decides the rate the driver's staging runs
+/// at (the CPU copies each chunk between the pageable buffer and a pinned one while the DMA engine
+/// moves the previous chunk):
+enum class HostRegime : std::uint8_t {
+  staged,      // unknown: the host's measured staging rate for the direction, else its memcpy rate
+  cold,        // host to device from a source that is not in the CPU caches (DRAM)
+  warm,        // host to device from a source still in the CPU caches (a buffer just written or copied)
+  used,        // device to host into pages that were used before (a reused buffer)
+  fresh,       // device to host into fresh pages, faulted in and zeroed during the copy (a new tensor)
+  direct,      // the link alone: small copies the driver moves without a host-side copy on the timeline
+};
+inline constexpr std::size_t kHostRegimeCount = 6;
+static_assert(kHostRegimeCount == static_cast<std::size_t>(HostRegime::direct) + 1, "kHostRegimeCount counts every HostRegime");
+std::string_view to_string(HostRegime r);
+
+/// A host socket's memory rates that bound pageable copies, GB/s; 0 where the node does not say.
+/// Node keys: cpu memory copy_bandwidth_gbps, warm_copy_gbps, first_touch_gbps, pageable_h2d_gbps,
+/// pageable_d2h_gbps (configs/SCHEMA.md).
+struct HostRates {
+  double copy_gbps = 0;         // single-thread memcpy, DRAM to DRAM
+  double warm_copy_gbps = 0;    // single-thread copy of a cache-resident source
+  double first_touch_gbps = 0;  // single-thread copy into fresh pages (every page faults)
+  double pageable_h2d_gbps = 0; // measured pageable host-to-device rate from a cold source
+  double pageable_d2h_gbps = 0; // measured pageable device-to-host rate into used pages
+
+  /// The rate the host side of a pageable copy in `regime` runs at, going `cls` (h2d or d2h); 0
+  /// when the node gives neither that rate nor its fallback (the memcpy rate).
+  double staging_gbps(PathClass cls, HostRegime regime) const;
+};
+
 /// Everything a model needs to know about the route a transfer takes. Pure data.
 struct PathSpec {
   PathClass cls = PathClass::h2d;
   std::vector<LinkSpec> hops;     // links from source to destination (empty within one device)
   double latency_ns = 0;          // sum of the hops' one-way latencies
   double host_memory_gbps = 0;    // h2d/d2h/h2h: the host socket's peak memory bandwidth
-  double host_copy_gbps = 0;      // h2d/d2h/h2h: single-thread memcpy rate; 0 when unknown
+  HostRates host;                 // h2d/d2h/h2h: the host socket's copy rates; 0 where unknown
   double src_memory_gbps = 0;     // the source device's memory bandwidth (GPU or host)
   double dst_memory_gbps = 0;     // the destination device's memory bandwidth
 
@@ -71,7 +101,18 @@ struct Transfer {
   double request_bytes = 0;       // > 0: device-initiated accesses of this many bytes each
   double fixed_ns = 0;            // L + O: the measured 1-byte cost of this path class
   bool write_only = false;        // d2d: the operation only writes device memory (memset)
+  HostRegime regime = HostRegime::staged;  // pageable: how its host end behaves
 };
+
+/// The copy class whose measured 1-byte cost (L + O) transfer `t` over a path of class `cls` pays:
+/// memset for operations that only write (a memset is a kernel launch, not a copy), else
+/// copy_class(cls, t.pageable).
+CopyClass fixed_cost_class(PathClass cls, const Transfer& t);
+/// The fixed cost `t` pays when its class's measured 1-byte cost is `class_ns`: copies and
+/// memsets pay it whole. Device-initiated accesses (request_bytes > 0) are loads and stores that
+/// running threads keep in flight by the thousands, a pipelined stream: no API call, no DMA set-up,
+/// and each request's latency overlaps the others', so they pay none.
+double charged_fixed_ns(const Transfer& t, double class_ns);
 
 /// The natural Access of a copy-engine copy of class `cls`: host-to-device copies are DMA reads
 /// of host memory by the GPU; every other copy pushes data with writes.

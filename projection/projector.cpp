@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
 #include "nccl/pricing.hpp"
 #include "topology/placement.hpp"
 
@@ -65,13 +66,15 @@ int Projector::resolve(const topology::Node& node, const EndpointMap& map, std::
 Projector::Projector(const topology::Node& from, const topology::Node& to, const Trace& trace,
                      const EndpointMap& map)
     : from_(&from), to_(&to), trace_(&trace), owned_index_(std::make_unique<trace::TraceIndex>(trace)),
-      index_(owned_index_.get()), routes_(to, topology::Routes::Compute::on_demand), endpoints_(trace.endpoint_count()) {
+      index_(owned_index_.get()), routes_(to, topology::Routes::Compute::on_demand),
+      src_routes_(from, topology::Routes::Compute::on_demand), endpoints_(trace.endpoint_count()) {
   prepare(from, map);
 }
 
 Projector::Projector(const topology::Node& from, const topology::Node& to, const trace::TraceIndex& index,
                      const EndpointMap& map)
-    : from_(&from), to_(&to), trace_(index.trace), index_(&index), routes_(to, topology::Routes::Compute::on_demand), endpoints_(index.trace->endpoint_count()) {
+    : from_(&from), to_(&to), trace_(index.trace), index_(&index), routes_(to, topology::Routes::Compute::on_demand),
+      src_routes_(from, topology::Routes::Compute::on_demand), endpoints_(index.trace->endpoint_count()) {
   prepare(from, map);
 }
 
@@ -111,46 +114,65 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
                         ChoiceError::Choice::map_endpoint, message.size(), 0, name);
     }
   }
-  pairs_.resize(endpoints_ * endpoints_);
-  for (const trace::TraceIndex::Use& u : index_->pairs) {
-    PreparedPair& p = pairs_[static_cast<std::size_t>(u.src) * endpoints_ + u.dst];
-    try {
-      const int ts = resolve(to, map, u.src, u.dst), td = resolve(to, map, u.dst, u.src);
-      p.spec = topology::make_path_spec(to, routes_, ts, td);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("{}: {}: {}", trace.source_file, trace.describe_record(u.first_record), e.what()));
+  // Every pair and communicator on the target (after the map) and on the source (as recorded).
+  const EndpointMap none;
+  for (const bool on_source : {false, true}) {
+    const topology::Node& node = on_source ? from : to;
+    const topology::Routes& routes = on_source ? src_routes_ : routes_;
+    const EndpointMap& m = on_source ? none : map;
+    std::vector<PreparedPair>& pairs = on_source ? src_pairs_ : pairs_;
+    pairs.resize(endpoints_ * endpoints_);
+    for (const trace::TraceIndex::Use& u : index_->pairs) {
+      PreparedPair& p = pairs[static_cast<std::size_t>(u.src) * endpoints_ + u.dst];
+      try {
+        const int ts = resolve(node, m, u.src, u.dst), td = resolve(node, m, u.dst, u.src);
+        p.spec = topology::make_path_spec(node, routes, ts, td);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: {}: {}", trace.source_file, trace.describe_record(u.first_record), e.what()));
+      }
+      p.ready = true;
     }
-    p.ready = true;
-  }
-  groups_.resize(trace.group_count());
-  for (const auto& [group, record] : index_->groups) {
-    nccl::RingPaths g;
-    std::vector<int> targets;
-    for (std::uint16_t m : trace.group(group)) targets.push_back(resolve(to, map, m, m));
-    for (std::size_t k = 0; k < targets.size() && targets.size() > 1; ++k) {
-      g.ring.push_back(topology::make_path_spec(to, routes_, targets[k], targets[(k + 1) % targets.size()]));
-      if (k > 0) g.from_first.push_back(topology::make_path_spec(to, routes_, targets[0], targets[k]));
+    std::vector<nccl::RingPaths>& groups = on_source ? src_groups_ : groups_;
+    groups.resize(trace.group_count());
+    for (const auto& [group, record] : index_->groups) {
+      nccl::RingPaths g;
+      std::vector<int> targets;
+      for (std::uint16_t member : trace.group(group)) targets.push_back(resolve(node, m, member, member));
+      for (std::size_t k = 0; k < targets.size() && targets.size() > 1; ++k) {
+        g.ring.push_back(topology::make_path_spec(node, routes, targets[k], targets[(k + 1) % targets.size()]));
+        if (k > 0) g.from_first.push_back(topology::make_path_spec(node, routes, targets[0], targets[k]));
+      }
+      groups[group] = std::move(g);
     }
-    groups_[group] = std::move(g);
   }
   estimate_fixed_costs(from);
+  prepare_anchors();
 }
 
-void Projector::estimate_fixed_costs(const topology::Node& from) {
+namespace {
+
+/// Each copy class's 1-byte cost from the trace's own small transfers, else `first`'s calibration,
+/// else `second`'s, else borrowed from the closest known class.
+std::array<FixedCost, model::kCopyClassCount> resolve_fixed_costs(const trace::TraceIndex& index,
+                                                                  const topology::Node& first,
+                                                                  const topology::Node& second, bool first_is_target) {
+  std::array<FixedCost, model::kCopyClassCount> fixed;
   for (std::size_t c = 0; c < model::kCopyClassCount; ++c) {
-    FixedCost& f = fixed_[c];
+    FixedCost& f = fixed[c];
     const auto cls = static_cast<CopyClass>(c);
-    if (index_->small_count[c] > 0) {
-      f = {index_->small_median_ns[c],
-           fmt::format("source trace: median of {} copies <= {} B", index_->small_count[c], trace::kSmallTransferBytes), true};
-    } else if (const auto t = to_->calibration.get(cls)) {
-      f = {*t, fmt::format("target node '{}' calibration", to_->name), true};
-    } else if (const auto s = from.calibration.get(cls)) {
-      f = {*s, fmt::format("source node '{}' calibration", from.name), true};
+    const char* first_role = first_is_target ? "target" : "source";
+    const char* second_role = first_is_target ? "source" : "target";
+    if (index.small_count[c] > 0) {
+      f = {index.small_median_ns[c],
+           fmt::format("source trace: median of {} copies <= {} B", index.small_count[c], trace::kSmallTransferBytes), true};
+    } else if (const auto t = first.calibration.get(cls)) {
+      f = {*t, fmt::format("{} node '{}' calibration", first_role, first.name), true};
+    } else if (const auto s = second.calibration.get(cls)) {
+      f = {*s, fmt::format("{} node '{}' calibration", second_role, second.name), true};
     }
   }
   // Classes still unknown borrow the closest known class, in order of likeness; else only the
-  // links' latency is charged (in PathSpec) and the user is told.
+  // links' latency is charged (in PathSpec).
   const std::array<std::array<CopyClass, 4>, model::kCopyClassCount> fallback = {{
       {CopyClass::h2d_pageable, CopyClass::d2h_pinned, CopyClass::p2p, CopyClass::d2d},   // h2d_pinned
       {CopyClass::h2d_pinned, CopyClass::d2h_pageable, CopyClass::d2h_pinned, CopyClass::p2p},
@@ -161,14 +183,14 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
       {CopyClass::h2d_pinned, CopyClass::d2h_pinned, CopyClass::d2d, CopyClass::p2p},     // h2h
       {CopyClass::d2d, CopyClass::p2p, CopyClass::h2d_pinned, CopyClass::d2h_pinned},     // memset
   }};
-  std::array<FixedCost, model::kCopyClassCount> resolved = fixed_;
+  std::array<FixedCost, model::kCopyClassCount> resolved = fixed;
   const FixedCost* any_known = nullptr;
-  for (const FixedCost& f : fixed_)
+  for (const FixedCost& f : fixed)
     if (f.known && !any_known) any_known = &f;
   for (std::size_t c = 0; c < model::kCopyClassCount; ++c) {
-    if (fixed_[c].known) continue;
+    if (fixed[c].known) continue;
     for (CopyClass alt : fallback[c]) {
-      const FixedCost& a = fixed_[static_cast<std::size_t>(alt)];
+      const FixedCost& a = fixed[static_cast<std::size_t>(alt)];
       if (a.known) {
         resolved[c] = {a.ns, fmt::format("borrowed from {} ({})", model::to_string(alt), a.origin), true};
         break;
@@ -179,7 +201,16 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
     if (!resolved[c].known)
       resolved[c].origin = "unknown: no small transfers in the trace and no calibration in either node";
   }
-  fixed_ = resolved;
+  return resolved;
+}
+
+}  // namespace
+
+void Projector::estimate_fixed_costs(const topology::Node& from) {
+  fixed_ = resolve_fixed_costs(*index_, *to_, from, true);
+  src_fixed_ = resolve_fixed_costs(*index_, from, *to_, false);
+  bool any_known = false;
+  for (const FixedCost& f : fixed_) any_known |= f.known;
   if (!any_known && !trace_->empty()) {
     warnings_.push_back(
         "no 1-byte transfer cost (L + O) is known: the trace has no transfers <= 64 B and neither node "
@@ -187,27 +218,303 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
   }
 }
 
-double Projector::time_ns(std::size_t i, const model::Model& m) const {
-  const Category cat = index_->categories[i];
+double Projector::model_time_ns(std::size_t i, const model::Model& m, bool source, bool anchor,
+                                model::HostRegime regime) const {
   const OpKind kind = trace_->kinds()[i];
-  if (trace::is_collective(kind)) return collective_time_ns(i, m);
-  const model::PathSpec& spec = pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
-  model::Transfer t = trace::transfer_of(trace_->op(i), spec.cls, is_pageable(cat));
-  t.fixed_ns = fixed_ns(i, spec);
+  if (trace::is_collective(kind)) return collective_time_ns(i, m, source, anchor);
+  const model::PathSpec& spec = (source ? src_pair(trace_->srcs()[i], trace_->dsts()[i]) : pair(trace_->srcs()[i], trace_->dsts()[i])).spec;
+  model::Transfer t = trace::transfer_of(trace_->op(i), spec.cls, is_pageable(index_->categories[i]));
+  t.regime = regime;
+  const auto c = static_cast<std::size_t>(fixed_class(i, spec));
+  const double class_ns = anchor || source ? src_fixed_[c].ns : fixed_[c].ns;
+  t.fixed_ns = model::charged_fixed_ns(t, class_ns);
   return m.time_ns(spec, t);
 }
 
-double Projector::fixed_ns(std::size_t i, const model::PathSpec& spec) const {
+double Projector::time_ns(std::size_t i, const model::Model& m) const {
+  const double measured = static_cast<double>(trace_->durations()[i]);
+  if (&m == &measured_model()) {
+    static const model::Model& fallback = model::find_model("default");
+    return measured > 0 ? measured : model_time_ns(i, fallback, false, false);
+  }
+  if (m.anchored && measured > 0) return anchored_ns(i, measured);
+  return model_time_ns(i, m, false, false);
+}
+
+double Projector::source_time_ns(std::size_t i, const model::Model& m) const {
+  const double measured = static_cast<double>(trace_->durations()[i]);
+  if ((&m == &measured_model() || m.anchored) && measured > 0) return measured;
+  static const model::Model& fallback = model::find_model("default");
+  return model_time_ns(i, &m == &measured_model() ? fallback : m, true, false);
+}
+
+model::CopyClass Projector::fixed_class(std::size_t i, const model::PathSpec& spec) const {
   const Category cat = index_->categories[i];
-  const auto cls = copy_class_of(cat);
-  return fixed_[static_cast<std::size_t>(cls ? *cls : model::copy_class(spec.cls, is_pageable(cat)))].ns;
+  if (const auto cls = copy_class_of(cat)) return *cls;
+  return model::copy_class(spec.cls, is_pageable(cat));
+}
+
+double Projector::fixed_ns(std::size_t i, const model::PathSpec& spec) const {
+  return fixed_[static_cast<std::size_t>(fixed_class(i, spec))].ns;
 }
 
 std::vector<double> Projector::group_times(const std::vector<const model::Model*>& models) const {
-  std::vector<double> out(index_->group_first.size() * models.size());
-  for (std::size_t g = 0; g < index_->group_first.size(); ++g)
-    for (std::size_t m = 0; m < models.size(); ++m) out[g * models.size() + m] = time_ns(index_->group_first[g], *models[m]);
+  const std::size_t groups = index_->group_first.size();
+  std::vector<double> out(groups * models.size());
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const model::Model& model = *models[m];
+    if (!model.anchored && &model != &measured_model()) {
+      for (std::size_t g = 0; g < groups; ++g) out[g * models.size() + m] = time_ns(index_->group_first[g], model);
+      continue;
+    }
+    // Operations of one group differ by their measured times: the group's mean.
+    for (std::size_t i = 0; i < trace_->size(); ++i) out[index_->group_of[i] * models.size() + m] += time_ns(i, model);
+    for (std::size_t g = 0; g < groups; ++g) out[g * models.size() + m] /= index_->group_count[g];
+  }
   return out;
+}
+
+// --- anchoring ----------------------------------------------------------------------------------
+
+namespace {
+
+/// The regime of each slot of a pageable copy's anchor, by direction.
+constexpr std::array<model::HostRegime, 3> kH2dSlots = {model::HostRegime::cold, model::HostRegime::warm,
+                                                        model::HostRegime::direct};
+constexpr std::array<model::HostRegime, 3> kD2hSlots = {model::HostRegime::used, model::HostRegime::fresh,
+                                                        model::HostRegime::direct};
+
+/// How far a time is from a model's, as a ratio >= 1 (|log| without the log).
+double distance(double measured, double model) {
+  if (model <= 0) return std::numeric_limits<double>::infinity();
+  return measured > model ? measured / model : model / measured;
+}
+
+std::string_view regime_key(model::HostRegime r) {
+  switch (r) {
+    case model::HostRegime::cold: return "pageable_h2d_gbps";
+    case model::HostRegime::warm: return "warm_copy_gbps";
+    case model::HostRegime::used: return "pageable_d2h_gbps";
+    case model::HostRegime::fresh: return "first_touch_gbps";
+    default: return "copy_bandwidth_gbps";
+  }
+}
+
+}  // namespace
+
+namespace {
+
+/// What bounds a transfer of `bytes` over `spec` before host effects: the slowest hop's link
+/// technology ("PCIe Gen5 x16"), or the device's memory for a path without hops.
+std::string bounding_resource(const model::PathSpec& spec, double bytes) {
+  if (spec.hops.empty()) return fmt::format("memory {:g} GB/s", spec.src_memory_gbps);
+  const model::Access access = model::copy_access(spec.cls);
+  const model::LinkSpec* slowest = nullptr;
+  double slowest_gbps = std::numeric_limits<double>::infinity();
+  for (const auto& hop : spec.hops) {
+    const double g = model::effective_gbps(hop, bytes, access);
+    if (g < slowest_gbps) {
+      slowest = &hop;
+      slowest_gbps = g;
+    }
+  }
+  return slowest->describe();
+}
+
+}  // namespace
+
+bool Projector::fresh_destination(std::size_t /*i*/) const {
+  // The trace model does not yet say whether a copy's destination was allocated for it; the
+  // regime then follows the measured time alone.
+  return false;
+}
+
+void Projector::prepare_anchors() {
+  static const model::Model& dflt = model::find_model("default");
+  const std::size_t groups = index_->group_first.size();
+  anchors_.assign(groups, Anchor{});
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::size_t i = index_->group_first[g];
+    Anchor& a = anchors_[g];
+    const Category cat = index_->categories[i];
+    if (!is_pageable(cat)) {
+      a.pick[0] = a.src[0] = model_time_ns(i, dflt, true, true);
+      a.tgt[0] = model_time_ns(i, dflt, false, true);
+      const double n = static_cast<double>(trace_->bytes()[i]);
+      if (trace::is_collective(trace_->kinds()[i])) {
+        const auto& src_ring = src_groups_[trace_->op(i).group].ring;
+        const auto& tgt_ring = groups_[trace_->op(i).group].ring;
+        a.same_bound = !src_ring.empty() && !tgt_ring.empty() &&
+                       bounding_resource(src_ring.front(), n) == bounding_resource(tgt_ring.front(), n);
+      } else {
+        a.same_bound = bounding_resource(src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec, n) ==
+                       bounding_resource(pair(trace_->srcs()[i], trace_->dsts()[i]).spec, n);
+      }
+      continue;
+    }
+    const bool h2d = cat == Category::h2d_pageable;
+    const auto& slots = h2d ? kH2dSlots : kD2hSlots;
+    a.slots = 3;
+    for (std::size_t k = 0; k < 3; ++k) {
+      a.pick[k] = a.src[k] = model_time_ns(i, dflt, true, true, slots[k]);
+      a.tgt[k] = model_time_ns(i, dflt, false, true, slots[k]);
+    }
+    const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
+    const model::HostRates& host = spec.host;
+    a.warm_priced = h2d && host.warm_copy_gbps > 0;
+    a.fresh_priced = !h2d && host.first_touch_gbps > 0;
+    for (std::size_t k = 0; k < 2; ++k) a.host_unpriced[k] = host.staging_gbps(spec.cls, slots[k]) <= 0;
+  }
+  // Each pageable group's slot: the one its geometric mean measured time is closest to.
+  {
+    std::vector<double> log_sum(groups, 0.0);
+    std::vector<std::uint32_t> timed(groups, 0);
+    const auto& durations = trace_->durations();
+    for (std::size_t i = 0; i < trace_->size(); ++i) {
+      const std::size_t g = index_->group_of[i];
+      if (anchors_[g].slots == 1 || durations[i] <= 0) continue;
+      log_sum[g] += std::log(static_cast<double>(durations[i]));
+      ++timed[g];
+    }
+    for (std::size_t g = 0; g < groups; ++g)
+      if (timed[g] > 0)
+        anchors_[g].group_slot = static_cast<std::uint8_t>(
+            anchor_slot(index_->group_first[g], std::exp(log_sum[g] / timed[g]), false));
+  }
+  // Check the source node's description against the trace: per category and slot, the rate its
+  // operations >= kAnchorCheckMinBytes ran at against the rate the node's values give them.
+  struct Sum {
+    double bytes = 0, measured_ns = 0, model_ns = 0;
+    std::size_t ops = 0;
+    bool host_unpriced = false;
+  };
+  std::array<std::array<Sum, 3>, trace::kCategoryCount> sums{};
+  const auto& durations = trace_->durations();
+  const auto& bytes = trace_->bytes();
+  for (std::size_t i = 0; i < trace_->size(); ++i) {
+    if (durations[i] <= 0 || bytes[i] < kAnchorCheckMinBytes) continue;
+    const Anchor& a = anchors_[index_->group_of[i]];
+    const int k = anchor_slot(i, static_cast<double>(durations[i]));
+    const auto c = static_cast<std::size_t>(index_->categories[i]);
+    Sum& sum = sums[c][static_cast<std::size_t>(k)];
+    const double fixed_src = trace::is_collective(trace_->kinds()[i]) ? 0.0 : anchor_source_fixed(i);
+    sum.bytes += static_cast<double>(bytes[i]);
+    sum.measured_ns += std::max(static_cast<double>(durations[i]) - fixed_src, 1.0);
+    sum.model_ns += std::max(a.pick[static_cast<std::size_t>(k)] - fixed_src, 1.0);
+    sum.host_unpriced |= a.host_unpriced[static_cast<std::size_t>(k)];
+    ++sum.ops;
+  }
+  for (std::size_t c = 0; c < trace::kCategoryCount; ++c) {
+    const auto cat = static_cast<Category>(c);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const Sum& sum = sums[c][k];
+      if (sum.ops == 0) continue;
+      const double measured_gbps = sum.bytes / sum.measured_ns, model_gbps = sum.bytes / sum.model_ns;
+      // What the source node's values leave unexplained is carried to the target (the anchor): a
+      // host effect, interference, or the model's own error on a resource the target has too.
+      // Where the target's operations are bound by another link or memory technology, a
+      // difference within the models' own error (kExplainedTolerance) or in the node's favour
+      // belongs to the source's description and the source side takes the trace's own rate; so it
+      // does for a wrong description (kMisdescribedFactor) and for a host without copy rates,
+      // which describes no pageable regime.
+      const double r = measured_gbps / model_gbps;
+      const bool explained = r >= 1.0 - kExplainedTolerance;
+      const bool misdescribed = r > kMisdescribedFactor || r < 1.0 / kMisdescribedFactor;
+      // Copies within one GPU's memory (D2D, memsets) compete for nothing on a copy benchmark's
+      // timeline: what they run below the datasheet is the memory's achieved rate (ECC, the
+      // technology's efficiency), the source memory's, not something to carry to another memory.
+      const bool memory_bound = cat == Category::d2d || cat == Category::memset;
+      const bool technology = !is_pageable(cat) && (explained || memory_bound);  // for the groups bound by another technology
+      if (!technology && !misdescribed && !sum.host_unpriced) continue;
+      const model::HostRegime regime =
+          cat == Category::h2d_pageable ? kH2dSlots[k] : cat == Category::d2h_pageable ? kD2hSlots[k] : model::HostRegime::staged;
+      const std::string what = is_pageable(cat)
+                                   ? fmt::format("{} copies ({} regime; the node's {})", to_string(cat), model::to_string(regime),
+                                                 regime_key(regime))
+                                   : fmt::format("{} operations", to_string(cat));
+      if (!misdescribed && !sum.host_unpriced) {
+        // Not a warning: the model's error on one technology, which the target does not share.
+      } else if (sum.host_unpriced)
+        warnings_.push_back(fmt::format(
+            "source node '{}' ({}) gives its host no copy rates (copy_bandwidth_gbps and the pageable rates): the "
+            "trace's {} {} of at least {} ({:.3g} GB/s) stand for the host on the source side",
+            from_->name, from_->file, sum.ops, what, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)),
+            measured_gbps));
+      else if (misdescribed)
+        warnings_.push_back(fmt::format(
+            "source node '{}' ({}) looks mis-described for {}: the trace's {} of at least {} ran at {:.3g} GB/s where the "
+            "node's values give {:.3g} GB/s; the projection takes the trace's rate on the source side",
+            from_->name, from_->file, what, sum.ops, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)),
+            measured_gbps, model_gbps));
+      // Self-calibration: the source side of this category and slot runs at the measured rate,
+      // and so does the target where it prices the group exactly as the source does (a projection
+      // onto the node the trace was recorded on keeps every measured time; a sweep's point that
+      // changes another value keeps this group's).
+      for (std::size_t g = 0; g < groups; ++g) {
+        const std::size_t i = index_->group_first[g];
+        if (index_->categories[i] != cat || k >= anchors_[g].slots) continue;
+        if (!misdescribed && !sum.host_unpriced && anchors_[g].same_bound) continue;
+        const double fixed_src = trace::is_collective(trace_->kinds()[i]) ? 0.0 : anchor_source_fixed(i);
+        // The node's bandwidth term for the group, scaled to the measured rate; with no host rate
+        // on the source at all, nothing of the measured time can be told apart: the target's model.
+        Anchor& a = anchors_[g];
+        const bool priced_alike = a.tgt[k] == a.pick[k];
+        a.src[k] = fixed_src + std::max(a.pick[k] - fixed_src, 0.0) / r;
+        if (priced_alike) {
+          a.tgt[k] = a.src[k];
+        } else if (sum.host_unpriced) {
+          a.src[k] = 0;
+        }
+      }
+    }
+  }
+}
+
+double Projector::anchor_source_fixed(std::size_t i) const {
+  const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
+  model::Transfer t = trace::transfer_of(trace_->op(i), spec.cls, is_pageable(index_->categories[i]));
+  return model::charged_fixed_ns(t, src_fixed_[static_cast<std::size_t>(fixed_class(i, spec))].ns);
+}
+
+int Projector::anchor_slot(std::size_t i, double measured_ns, bool group) const {
+  const Anchor& a = anchors_[index_->group_of[i]];
+  if (a.slots == 1) return 0;
+  const bool fresh = fresh_destination(i);
+  const bool h2d = index_->categories[i] == Category::h2d_pageable;
+  // Slot 1 (warm source, fresh destination) is a candidate where the source node prices it or,
+  // for a fresh destination, where the trace says so; a flagged copy prefers it on a tie.
+  const bool slot1 = h2d ? a.warm_priced : (a.fresh_priced || fresh);
+  const std::array<int, 3> order = fresh ? std::array<int, 3>{1, 0, 2} : std::array<int, 3>{0, 1, 2};
+  int best = -1;
+  double best_distance = std::numeric_limits<double>::infinity();
+  for (const int k : order) {
+    if (k == 1 && !slot1) continue;
+    const double d = distance(measured_ns, a.pick[static_cast<std::size_t>(k)]);
+    if (d < best_distance) {
+      best = k;
+      best_distance = d;
+    }
+  }
+  if (best < 0) return 0;
+  // A copy flagged fresh keeps its own regime; the others keep their group's unless their own time
+  // says otherwise by kRegimeEvidence.
+  if (!group || (fresh && best == 1) || best == a.group_slot) return best;
+  const double group_distance = distance(measured_ns, a.pick[a.group_slot]);
+  return group_distance <= kRegimeEvidence * best_distance ? a.group_slot : best;
+}
+
+double Projector::anchored_ns(std::size_t i, double measured_ns) const {
+  const Anchor& a = anchors_[index_->group_of[i]];
+  const auto k = static_cast<std::size_t>(anchor_slot(i, measured_ns));
+  if (a.src[k] <= 0) return a.tgt[k];
+  return measured_ns * a.tgt[k] / a.src[k];
+}
+
+model::HostRegime Projector::regime(std::size_t i) const {
+  const Category cat = index_->categories[i];
+  if (!is_pageable(cat) || trace_->durations()[i] <= 0) return model::HostRegime::staged;
+  const auto k = static_cast<std::size_t>(anchor_slot(i, static_cast<double>(trace_->durations()[i])));
+  return cat == Category::h2d_pageable ? kH2dSlots[k] : kD2hSlots[k];
 }
 
 std::string Projector::Bound::describe() const {
@@ -250,16 +557,41 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
       slowest_gbps = g;
     }
   }
-  if (is_pageable(cat) && spec->host_copy_gbps > 0 &&
-      spec->host_copy_gbps < slowest_gbps)
+  if (is_pageable(cat) && spec->host.copy_gbps > 0 &&
+      spec->host.copy_gbps < slowest_gbps)
     return {Bound::What::host_copy};
   return {Bound::What::link, slowest};
 }
 
-double Projector::collective_time_ns(std::size_t i, const model::Model& m) const {
+double Projector::collective_time_ns(std::size_t i, const model::Model& m, bool source, bool anchor) const {
   const trace::Op op = trace_->op(i);
+  const auto p2p = static_cast<std::size_t>(CopyClass::p2p);
+  const double fixed = anchor || source ? src_fixed_[p2p].ns : fixed_[p2p].ns;
   return nccl::ring_time_ns(op.kind, trace_->group(op.group).size(), static_cast<double>(op.bytes),
-                            groups_[op.group], m, fixed_[static_cast<std::size_t>(CopyClass::p2p)].ns);
+                            (source ? src_groups_ : groups_)[op.group], m, fixed);
+}
+
+namespace {
+const model::Model kMeasured{"measured", "nothing changes: each operation keeps its measured time on the source node",
+                             &model::default_time_ns, &model::hop_effective_gbps, true, false};
+}  // namespace
+
+const model::Model& measured_model() { return kMeasured; }
+
+std::vector<const model::Model*> projection_models() {
+  std::vector<const model::Model*> models;
+  for (const model::Model& m : model::all_models()) models.push_back(&m);
+  models.push_back(&kMeasured);
+  return models;
+}
+
+const model::Model& find_projection_model(std::string_view name) {
+  if (name == kMeasured.name) return kMeasured;
+  for (const model::Model& m : model::all_models())
+    if (m.name == name) return m;
+  std::vector<std::string> names = model::model_names();
+  names.emplace_back(kMeasured.name);
+  throw InputError(unknown_name("model", name, names));
 }
 
 }  // namespace linkcast::projection

@@ -2,12 +2,21 @@
 // under a transfer-time model. The 1-byte cost (L + O) of each copy class is taken from the
 // trace's own small transfers where it has them, else from node B's calibration, else from
 // node A's; collectives are priced as NCCL's ring algorithm would run them on B.
+//
+// Anchored models (model::Model::anchored: `default`) keep what the trace measured: an operation
+// that took T on A is projected as T x M_B / M_A, the model on B over the model on A in the same
+// regime (pageable copies: the host regime whose time on A is closest to T, or fresh where the
+// trace says the destination is new), with the same 1-byte cost on both sides. Where A's values describe a class of the trace's copies >= 4 MiB at less
+// than half or more than twice the rate they ran at, the projector warns and takes the trace's
+// own rate for that class on A's side. `measured` ("nothing changes": each operation keeps its
+// time on A) is the baseline every table shows beside the registry's models.
 #pragma once
 
 #include <array>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/models.hpp"
@@ -24,6 +33,35 @@ namespace linkcast::projection {
 using EndpointMap = std::map<std::string, std::string>;
 /// Throws ChoiceError (Choice::map_entry) for text that is not NAME=NAME,... or maps a name twice.
 [[nodiscard]] EndpointMap parse_endpoint_map(std::string_view text);
+
+/// The projection's "nothing changes" baseline, shown beside the registry's models: each operation
+/// keeps its measured time on the source node; an operation without one gets the `default` model's
+/// time on the target. Recognised by address: its time function is never called.
+[[nodiscard]] const model::Model& measured_model();
+/// The models `linkcast project` reports unless told otherwise: the registry's (model::all_models),
+/// then `measured`.
+[[nodiscard]] std::vector<const model::Model*> projection_models();
+/// `measured` or a registry model; throws InputError listing the valid names otherwise.
+[[nodiscard]] const model::Model& find_projection_model(std::string_view name);
+
+/// Pageable copies at least this large (and every other class's) measure a class's rate when
+/// the projector checks the source node's description against the trace.
+inline constexpr std::uint64_t kAnchorCheckMinBytes = 4ull << 20;
+/// The source node's rate for a class is taken as mis-described outside this factor of the rate
+/// the trace's copies >= kAnchorCheckMinBytes ran at.
+inline constexpr double kMisdescribedFactor = 2.0;
+/// Within this fraction below the rate the source node's values give (or above it), a class's
+/// operations are what the model explains: the difference is the model's own error on that link or
+/// memory technology (its packet accounting, the DMA engines' efficiency), carried to a target with
+/// the same technology and not to one with another.
+inline constexpr double kExplainedTolerance = 0.10;
+/// The pageable copies of one group (one size, direction and pair of endpoints) run in one host
+/// regime, the one their typical (geometric mean) measured time is closest to; an operation leaves it
+/// only where its own time is this many times closer (as a ratio) to another regime's. Repeated
+/// copies of one regime vary by up to about 1.5x on the testbeds (a training loop's 13.5 MiB
+/// batches: 6.3 to 13 GB/s on the H100 machine), while a fresh destination runs 5-10x slower than a
+/// used one.
+inline constexpr double kRegimeEvidence = 2.0;
 
 /// Where each copy class's 1-byte cost came from.
 struct FixedCost {
@@ -44,11 +82,19 @@ class Projector {
   Projector(const topology::Node& from, const topology::Node& to, const trace::TraceIndex& index,
             const EndpointMap& map = {});
 
-  /// Projected duration of operation i on the target node under `model`, ns.
+  /// Projected duration of operation i on the target node under `model`, ns (anchored on its
+  /// measured time for anchored models; its measured time for measured_model()).
   double time_ns(std::size_t i, const model::Model& model) const;
-  /// Every group's projected duration under each model, [group * models.size() + m]: operation
-  /// i's time under models[m] is at [index.group_of[i] * models.size() + m].
+  /// The model's own figure for operation i on the source node, ns: what it says the trace took
+  /// there. An anchored model's (and `measured`'s) is the measured time where there is one.
+  double source_time_ns(std::size_t i, const model::Model& model) const;
+  /// Every group's projected duration under each model, [group * models.size() + m]: the mean over
+  /// the group's operations (they differ under anchored models and `measured`), so that
+  /// time x index.group_count[g] is the group's total.
   std::vector<double> group_times(const std::vector<const model::Model*>& models) const;
+  /// The host regime the anchor prices operation i in: for pageable copies the regime chosen from
+  /// its measured time (staged when it has none), else staged.
+  model::HostRegime regime(std::size_t i) const;
   const trace::TraceIndex& index() const { return *index_; }
 
   /// What bounds an operation: its fixed cost, the host's staging copy, GPU memory, or a link.
@@ -69,6 +115,12 @@ class Projector {
   trace::Category category(std::size_t i) const { return index_->categories[i]; }
   const std::vector<trace::Category>& categories() const { return index_->categories; }
   const std::array<FixedCost, model::kCopyClassCount>& fixed_costs() const { return fixed_; }
+  /// The 1-byte costs on the source node (the trace's own, else the source's calibration, else the
+  /// target's): what the models' figures on the source and both sides of an anchored model use. An
+  /// anchored model predicts no change in an operation's 1-byte cost: where the testbeds' calibrations
+  /// differ (4.5 against 5.3 us for pinned H2D), it is an overhead of how the copies were timed (CUDA
+  /// events around each call) that copies of 64 B and more already hide.
+  const std::array<FixedCost, model::kCopyClassCount>& source_fixed_costs() const { return src_fixed_; }
   const trace::Trace& trace() const { return *trace_; }
   const topology::Node& target() const { return *to_; }
   const topology::Node& source() const { return *from_; }
@@ -79,17 +131,48 @@ class Projector {
     model::PathSpec spec;
     bool ready = false;
   };
+  /// Per group: the anchored model's time on the source and on the target node in each regime slot
+  /// (pageable H2D: cold, warm, direct; D2H: used, fresh, direct; other operations: slot 0). `pick`
+  /// chooses from the node's values; `src` may carry the trace's own rate (self-calibration).
+  struct Anchor {
+    std::array<double, 3> pick{}, src{}, tgt{};
+    std::uint8_t slots = 1;
+    bool fresh_priced = false;  // slot 1 of a D2H group has a first-touch rate on the source node
+    bool warm_priced = false;   // slot 1 of an H2D group has a warm rate on the source node
+    std::array<bool, 2> host_unpriced{};  // pageable slots 0 and 1: the source host has no rate for them
+    bool same_bound = false;  // not pageable: the same link or memory technology bounds it on both nodes
+    std::uint8_t group_slot = 0;  // the slot of the group's typical measured time (geometric mean)
+  };
 
   void prepare(const topology::Node& from, const EndpointMap& map);
   int resolve(const topology::Node& node, const EndpointMap& map, std::uint16_t id, std::uint16_t other) const;
   const PreparedPair& pair(std::uint16_t src, std::uint16_t dst) const {
     return pairs_[static_cast<std::size_t>(src) * endpoints_ + dst];
   }
-  double collective_time_ns(std::size_t i, const model::Model& model) const;
+  const PreparedPair& src_pair(std::uint16_t src, std::uint16_t dst) const {
+    return src_pairs_[static_cast<std::size_t>(src) * endpoints_ + dst];
+  }
+  double collective_time_ns(std::size_t i, const model::Model& model, bool source = false,
+                            bool anchor = false) const;
   /// L + O of operation i (not a collective) over `spec`: its copy class's, or by direction for
   /// device-initiated accesses and migrations.
   double fixed_ns(std::size_t i, const model::PathSpec& spec) const;
+  /// The copy class whose 1-byte cost operation i (not a collective) pays over `spec`.
+  model::CopyClass fixed_class(std::size_t i, const model::PathSpec& spec) const;
+  /// The 1-byte cost operation i (not a collective) pays on the source side of an anchored model.
+  double anchor_source_fixed(std::size_t i) const;
   void estimate_fixed_costs(const topology::Node& from);
+  /// Fills anchors_ and checks the source node's description against the trace.
+  void prepare_anchors();
+  /// The default model on one side: `source` picks the source node's paths, `anchor` the anchor's
+  /// 1-byte costs (else fixed_costs()).
+  double model_time_ns(std::size_t i, const model::Model& m, bool source, bool anchor,
+                       model::HostRegime regime = model::HostRegime::staged) const;
+  /// The slot operation i is priced in: the one its measured time is closest to, where that is
+  /// kRegimeEvidence closer than the group's slot (`group` false: without the group's slot).
+  int anchor_slot(std::size_t i, double measured_ns, bool group = true) const;
+  double anchored_ns(std::size_t i, double measured_ns) const;
+  bool fresh_destination(std::size_t i) const;
 
   const topology::Node* from_;
   const topology::Node* to_;
@@ -97,10 +180,15 @@ class Projector {
   std::unique_ptr<trace::TraceIndex> owned_index_;  // when constructed from a trace
   const trace::TraceIndex* index_;
   topology::Routes routes_;
+  topology::Routes src_routes_;
   std::size_t endpoints_ = 0;
-  std::vector<PreparedPair> pairs_;     // endpoints_ x endpoints_
-  std::vector<nccl::RingPaths> groups_;   // by trace group id
-  std::array<FixedCost, model::kCopyClassCount> fixed_;
+  std::vector<PreparedPair> pairs_;     // endpoints_ x endpoints_, on the target
+  std::vector<PreparedPair> src_pairs_; // the same on the source node
+  std::vector<nccl::RingPaths> groups_;   // by trace group id, on the target
+  std::vector<nccl::RingPaths> src_groups_;  // the same on the source node
+  std::array<FixedCost, model::kCopyClassCount> fixed_;      // target first (unanchored models)
+  std::array<FixedCost, model::kCopyClassCount> src_fixed_;  // source first (models on the source node)
+  std::vector<Anchor> anchors_;  // per index group
   std::vector<std::string> warnings_;
 };
 

@@ -16,6 +16,32 @@ using trace::kSizeBucketCount;
 using trace::size_bucket_label;
 using trace::size_bucket;
 
+OpTimes::OpTimes(const Projector& projector, const std::vector<const model::Model*>& models)
+    : projector_(&projector), models_(&models) {
+  const auto& first = projector.index().group_first;
+  per_op_.resize(models.size());
+  target_.resize(first.size() * models.size());
+  source_.resize(first.size() * models.size());
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    per_op_[m] = models[m]->anchored || models[m] == &measured_model();
+    if (per_op_[m]) continue;
+    for (std::size_t g = 0; g < first.size(); ++g) {
+      target_[g * models.size() + m] = projector.time_ns(first[g], *models[m]);
+      source_[g * models.size() + m] = projector.source_time_ns(first[g], *models[m]);
+    }
+  }
+}
+
+double OpTimes::target(std::size_t i, std::size_t m) const {
+  if (per_op_[m]) return projector_->time_ns(i, *(*models_)[m]);
+  return target_[projector_->index().group_of[i] * models_->size() + m];
+}
+
+double OpTimes::source(std::size_t i, std::size_t m) const {
+  if (per_op_[m]) return projector_->source_time_ns(i, *(*models_)[m]);
+  return source_[projector_->index().group_of[i] * models_->size() + m];
+}
+
 ProjectionSummary summarize(const Projector& projector, const std::vector<const model::Model*>& models,
                             const trace::Trace* actual, const MatchResult* match) {
   const trace::Trace& trace = projector.trace();
@@ -44,20 +70,19 @@ ProjectionSummary summarize(const Projector& projector, const std::vector<const 
 
   const auto& bytes = trace.bytes();
   const auto& durations = trace.durations();
-  const std::vector<double> times = projector.group_times(models);
-  const auto& group_of = projector.index().group_of;
+  const OpTimes times(projector, models);
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const auto c = static_cast<std::size_t>(projector.category(i));
     const std::size_t b = size_bucket(bytes[i]);
     const double source = durations[i] > 0 ? static_cast<double>(durations[i]) : 0.0;
     const std::int64_t a_index = s.has_actual ? match->actual_index[i] : -1;
     const double a = a_index >= 0 ? static_cast<double>(actual->durations()[static_cast<std::size_t>(a_index)]) : 0.0;
-    const double* op_times = &times[group_of[i] * models.size()];
     for (std::size_t m = 0; m < models.size(); ++m) {
-      const double p = op_times[m];
+      const double p = times.target(i, m), on_source = times.source(i, m);
       for (Cell* cell : {&s.overall[m], &s.by_category[m][c], &s.by_bucket[m][b]}) {
         ++cell->count;
         cell->source_ns += source;
+        cell->model_source_ns += on_source;
         cell->projected_ns += p;
         if (a_index >= 0) cell->error.add(a, p);
       }
@@ -88,17 +113,19 @@ void render_table(const ProjectionSummary& s, std::ostream& out) {
 
   // Totals per model.
   out << "\nTotals\n";
-  std::vector<std::string> header = {"model", "projected"};
+  std::vector<std::string> header = {"model", "on source", "projected", "change"};
   if (s.has_actual) header.insert(header.end(), {"actual (matched)", "projected (matched)", "WMAPE"});
   TextTable totals(header);
   for (std::size_t m = 0; m < s.models.size(); ++m) {
     const Cell& c = s.overall[m];
-    std::vector<std::string> row = {s.models[m], secs(c.projected_ns)};
+    std::vector<std::string> row = {s.models[m], secs(c.model_source_ns), secs(c.projected_ns),
+                                    c.model_source_ns > 0 ? fmt::format("{:.3f}x", c.projected_ns / c.model_source_ns) : "-"};
     if (s.has_actual) row.insert(row.end(), {secs(c.error.actual), secs(c.error.projected), pct(c.error.wmape())});
     totals.add_row(row);
   }
   if (!s.overall.empty()) out << fmt::format("measured on the source node: {}\n", secs(s.overall[0].source_ns));
   out << totals.render();
+  out << "(on source: the model's own figure on the source node; change: projected / on source)\n";
 
   auto breakdown = [&](const char* title, std::size_t n, auto label, auto cell) {
     out << "\n" << title << "\n";
@@ -141,7 +168,7 @@ void render_json(const ProjectionSummary& s, std::ostream& out) {
   json models = json::object();
   for (std::size_t m = 0; m < s.models.size(); ++m) {
     const Cell& c = s.overall[m];
-    json jm = {{"projected_total_s", c.projected_ns / 1e9}};
+    json jm = {{"projected_total_s", c.projected_ns / 1e9}, {"source_total_s", c.model_source_ns / 1e9}};
     if (s.has_actual) {
       jm["wmape_pct"] = c.error.wmape();
       jm["actual_total_s"] = c.error.actual / 1e9;
@@ -157,7 +184,7 @@ void render_json(const ProjectionSummary& s, std::ostream& out) {
       json entry = {{"ops", cell(0, k).count}, {"source_total_s", cell(0, k).source_ns / 1e9}};
       for (std::size_t m = 0; m < s.models.size(); ++m) {
         const Cell& c = cell(m, k);
-        json jm = {{"projected_total_s", c.projected_ns / 1e9}};
+        json jm = {{"projected_total_s", c.projected_ns / 1e9}, {"source_total_s", c.model_source_ns / 1e9}};
         if (s.has_actual && c.error.count) {
           jm["wmape_pct"] = c.error.wmape();
           jm["actual_total_s"] = c.error.actual / 1e9;
@@ -187,7 +214,7 @@ void render_json(const ProjectionSummary& s, std::ostream& out) {
 void render_ops_csv(const Projector& projector, const std::vector<const model::Model*>& models,
                     const trace::Trace* actual, const MatchResult* match, std::ostream& out) {
   const trace::Trace& trace = projector.trace();
-  std::string line = "index,kind,category,src,dst,bytes,source_ns";
+  std::string line = "index,kind,category,src,dst,bytes,source_ns,regime";
   if (match) line += ",actual_ns";
   for (const auto* m : models) {
     line += fmt::format(",{}_ns", m->name);
@@ -195,8 +222,7 @@ void render_ops_csv(const Projector& projector, const std::vector<const model::M
   }
   out << line << "\n";
   std::string row;
-  const std::vector<double> times = projector.group_times(models);
-  const auto& group_of = projector.index().group_of;
+  const OpTimes times(projector, models);
   for (std::size_t i = 0; i < trace.size(); ++i) {
     row.clear();
     const auto d = trace.durations()[i];
@@ -204,6 +230,8 @@ void render_ops_csv(const Projector& projector, const std::vector<const model::M
                    to_string(projector.category(i)), trace.endpoint_name(trace.srcs()[i]),
                    trace.endpoint_name(trace.dsts()[i]), trace.bytes()[i]);
     if (d >= 0) fmt::format_to(std::back_inserter(row), "{}", d);
+    row += ',';
+    if (is_pageable(projector.category(i)) && d > 0) row += model::to_string(projector.regime(i));
     double a = -1;
     if (match) {
       row += ',';
@@ -214,7 +242,7 @@ void render_ops_csv(const Projector& projector, const std::vector<const model::M
       }
     }
     for (std::size_t m = 0; m < models.size(); ++m) {
-      const double p = times[group_of[i] * models.size() + m];
+      const double p = times.target(i, m);
       fmt::format_to(std::back_inserter(row), ",{:.1f}", p);
       if (match) {
         row += ',';

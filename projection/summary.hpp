@@ -15,9 +15,26 @@ namespace linkcast::projection {
 
 struct Cell {
   std::size_t count = 0;
-  double source_ns = 0;     // measured on the source node (ops with a duration)
-  double projected_ns = 0;  // projected on the target node, all ops
-  ErrorSum error;           // matched ops only: actual vs projected
+  double source_ns = 0;        // measured on the source node (ops with a duration)
+  double model_source_ns = 0;  // the model's own figure on the source node, all ops
+  double projected_ns = 0;     // projected on the target node, all ops
+  ErrorSum error;              // matched ops only: actual vs projected
+};
+
+/// Per operation, its time under each of `models` on the target and on the source node
+/// (Projector::time_ns, source_time_ns), with the models that price every operation of a group
+/// alike priced once per group.
+class OpTimes {
+ public:
+  OpTimes(const Projector& projector, const std::vector<const model::Model*>& models);
+  double target(std::size_t i, std::size_t m) const;
+  double source(std::size_t i, std::size_t m) const;
+
+ private:
+  const Projector* projector_;
+  const std::vector<const model::Model*>* models_;
+  std::vector<char> per_op_;                 // per model: anchored or measured
+  std::vector<double> target_, source_;      // per group x model, for the others
 };
 
 struct ProjectionSummary {
@@ -38,8 +55,8 @@ ProjectionSummary summarize(const Projector& projector, const std::vector<const 
 
 void render_table(const ProjectionSummary& s, std::ostream& out);
 void render_json(const ProjectionSummary& s, std::ostream& out);
-/// One row per operation: measured on the source, actual (when matched), projected and signed
-/// error per model.
+/// One row per operation: measured on the source, the host regime the anchor chose (pageable
+/// copies), actual (when matched), projected and signed error per model.
 void render_ops_csv(const Projector& projector, const std::vector<const model::Model*>& models,
                     const trace::Trace* actual, const MatchResult* match, std::ostream& out);
 

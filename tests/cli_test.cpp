@@ -94,7 +94,7 @@ TEST(CliErrors, BadInputExitsTwoAndWritesNothing) {
 TEST(CliErrors, UnknownModelListsTheValidOnes) {
   const auto r = run_linkcast("project --from configs/titan.yaml --to configs/summit.yaml x.csv --model fastest");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "linkcast: error: unknown model 'fastest'; valid models: default, ahead, peak, envelope\n");
+  EXPECT_EQ(r.err, "linkcast: error: unknown model 'fastest'; valid models: default, ahead, peak, envelope, measured\n");
 }
 
 TEST(CliErrors, EndpointTheTargetLacks) {

@@ -1,9 +1,19 @@
 // Validation against real GPUs (tests/data/real, recorded by tools/record on this workplace's
-// H100 and H200 machines): traces recorded on the 1 x H100 machine projected onto the 2 x H200
-// and the 1 x H200 machines and scored against the same recordings made there. Each threshold sits just above
-// today's figure (in the comment), so an accuracy regression fails the build; README "H100 ->
-// H200 on real machines" has the table and the reasons for the large ones.
+// H100 and H200 machines): traces recorded on an H100 machine projected onto an H200 machine and
+// scored (WMAPE, operations matched by kind, memory kinds and size in order) against the same
+// program recorded there. System: the testbed nodes (configs/testbed-*.yaml), each VM's host
+// rates from its own session. Expected: each figure at or below a bound just above today's (in
+// the comment), so an accuracy regression fails the build; where `default` is at or below
+// `measured` ("nothing changes": each operation keeps its source time) and below every
+// published model, that is asserted too (`beats`), overall and per kind. README "H100 -> H200 on
+// real machines" has the tables and the reasons for the losses. The four apps marked held out
+// were kept out of every decision (issue 13) and scored once at the end.
 #include <gtest/gtest.h>
+
+#include <cctype>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "projection/summary.hpp"
 #include "test_util.hpp"
@@ -20,98 +30,147 @@ using trace::Category;
 struct Scores {
   std::map<std::string, double> overall;                         // model -> WMAPE %
   std::map<std::string, std::map<std::string, double>> by_kind;  // kind -> model -> WMAPE %
+  std::map<std::string, std::size_t> kind_ops;                   // kind -> matched ops
   std::size_t matched = 0;
 };
 
-/// `file` recorded on the H100 machine, projected onto the H200 machine `target` (h200-2gpu or
-/// h200-1gpu) and scored against its recording there.
-Scores h100_to_h200(const std::string& file, const std::string& target = "h200-2gpu") {
+/// `file` recorded in tests/data/real/`source` projected from configs/testbed-`source`.yaml onto
+/// configs/testbed-`target`.yaml, scored against its recording in tests/data/real/`target`.
+Scores project_real(const std::string& source, const std::string& target, const std::string& file) {
   const std::string real = test::source_dir() + "/tests/data/real/";
-  const auto from = topology::load_node(test::config("testbed-h100-1gpu.yaml"));
+  const auto from = topology::load_node(test::config("testbed-" + source + ".yaml"));
   const auto to = topology::load_node(test::config("testbed-" + target + ".yaml"));
   // Only the data movement is projected per operation (kernels are the application replay's).
-  const auto src = trace::data_movement(trace::read_trace(real + "h100-1gpu/" + file));
+  const auto src = trace::data_movement(trace::read_trace(real + source + "/" + file));
   const auto act = trace::data_movement(trace::read_trace(real + target + "/" + file));
   const Projector p(from, to, src);
   const MatchResult m = match_ops(src, p.categories(), act);
-  std::vector<const model::Model*> models;
-  for (const auto& mm : model::all_models()) models.push_back(&mm);
+  const std::vector<const model::Model*> models = projection_models();
   const ProjectionSummary s = summarize(p, models, &act, &m);
   Scores out;
   out.matched = m.matched;
   for (std::size_t k = 0; k < models.size(); ++k) {
     out.overall[s.models[k]] = s.overall[k].error.wmape();
     for (std::size_t c = 0; c < kCategoryCount; ++c)
-      if (s.by_category[k][c].error.count > 0)
-        out.by_kind[std::string(to_string(static_cast<Category>(c)))][s.models[k]] = s.by_category[k][c].error.wmape();
+      if (s.by_category[k][c].error.count > 0) {
+        const std::string kind(to_string(static_cast<Category>(c)));
+        out.by_kind[kind][s.models[k]] = s.by_category[k][c].error.wmape();
+        out.kind_ops[kind] = s.by_category[k][c].error.count;
+      }
   }
   return out;
 }
 
-TEST(GroundTruth, CopySweepH100ToH200) {
-  const Scores s = h100_to_h200("copybench_trace.csv.gz");
-  EXPECT_EQ(s.matched, 3570u);
-  EXPECT_LE(s.overall.at("default"), 19.5);  // 18.98
-  EXPECT_LT(s.overall.at("default"), s.overall.at("ahead"));
-  EXPECT_LE(s.by_kind.at("h2d_pinned").at("default"), 2.5);     // 2.01
-  EXPECT_LE(s.by_kind.at("d2h_pinned").at("default"), 4.5);     // 3.94
-  EXPECT_LE(s.by_kind.at("d2d").at("default"), 15.5);           // 14.90
-  EXPECT_LE(s.by_kind.at("access").at("default"), 4.0);         // 3.41
-  EXPECT_LE(s.by_kind.at("h2d_pageable").at("default"), 23.5);  // 22.63
-  EXPECT_LE(s.by_kind.at("d2h_pageable").at("default"), 43.5);  // 42.71
-  for (const auto& [kind, models] : s.by_kind)
-    EXPECT_LT(models.at("default"), models.at("peak")) << kind;
+struct KindBound {
+  const char* kind;
+  double default_max;  // % WMAPE
+  bool beats;          // default <= measured and < ahead, peak, envelope (kinds of >= 20 ops)
+};
+
+struct RealPair {
+  const char* source;
+  const char* target;
+  const char* file;
+  std::size_t matched;
+  double default_max;  // % WMAPE, overall
+  bool beats;          // overall: default <= measured and < ahead, peak, envelope
+  bool held_out;
+  std::vector<KindBound> kinds;
+};
+
+/// "At or below measured": `default` keeps the measured time of operations whose source and target
+/// price alike, so it ties `measured` on such kinds up to the few ns the others move; 0.01 points.
+constexpr double kTie = 0.01;
+
+class RealPairs : public ::testing::TestWithParam<RealPair> {};
+
+TEST_P(RealPairs, DefaultStaysWithinItsBoundAndBeatsTheBaselinesWhereItDoes) {
+  const RealPair& c = GetParam();
+  const Scores s = project_real(c.source, c.target, c.file);
+  EXPECT_EQ(s.matched, c.matched);
+  EXPECT_LE(s.overall.at("default"), c.default_max);
+  if (c.beats) {
+    EXPECT_LE(s.overall.at("default"), s.overall.at("measured") + kTie);
+    for (const char* m : {"ahead", "peak", "envelope"}) EXPECT_LT(s.overall.at("default"), s.overall.at(m)) << m;
+  }
+  for (const KindBound& k : c.kinds) {
+    SCOPED_TRACE(k.kind);
+    const auto& kind = s.by_kind.at(k.kind);
+    EXPECT_LE(kind.at("default"), k.default_max);
+    if (k.beats && s.kind_ops.at(k.kind) >= 20) {
+      EXPECT_LE(kind.at("default"), kind.at("measured") + kTie);
+      for (const char* m : {"ahead", "peak", "envelope"}) EXPECT_LT(kind.at("default"), kind.at(m)) << m;
+    }
+  }
 }
 
-TEST(GroundTruth, PyTorchCopySweepH100ToH200) {
-  const Scores s = h100_to_h200("torch_copy_sweep.json.gz");
-  EXPECT_EQ(s.matched, 341u);
-  EXPECT_LE(s.overall.at("default"), 71.0);  // 69.97: dominated by first-touch pageable copies
-  EXPECT_LE(s.by_kind.at("h2d_pinned").at("default"), 3.5);  // 2.96
-  EXPECT_LE(s.by_kind.at("d2h_pinned").at("default"), 4.5);  // 3.80
-  EXPECT_LE(s.by_kind.at("d2d").at("default"), 15.5);        // 14.72
-}
-
-TEST(GroundTruth, TrainingLoopsH100ToH200) {
-  const Scores pinned = h100_to_h200("torch_train_pinned.json.gz");
-  EXPECT_LE(pinned.overall.at("default"), 46.0);  // 45.03: copies slowed by concurrent compute
-  EXPECT_LE(pinned.by_kind.at("memset").at("default"), 37.0);  // 35.92
-  const Scores pageable = h100_to_h200("torch_train_pageable.json.gz");
-  EXPECT_LE(pageable.overall.at("default"), 26.5);  // 25.39
-  EXPECT_LT(pageable.overall.at("default"), pageable.overall.at("ahead"));
-}
-
-// The one-GPU H200 machine (nvidia-h200) has a slower host: single-thread memcpy 10.2 GB/s
-// against 13.4 on the 2 x H200 machine, and pageable H2D at 7.2 GB/s, below that memcpy rate,
-// while its pageable D2H runs at 14.1 GB/s, above it. The pinned, D2D and zero-copy kinds score
-// as on the 2 x H200 machine.
-TEST(GroundTruth, CopySweepH100ToOneGpuH200) {
-  const Scores s = h100_to_h200("copybench_trace.csv.gz", "h200-1gpu");
-  EXPECT_EQ(s.matched, 3570u);
-  EXPECT_LE(s.overall.at("default"), 24.5);  // 23.53
-  EXPECT_LT(s.overall.at("default"), s.overall.at("ahead"));  // ahead: 55.23
-  EXPECT_LE(s.by_kind.at("h2d_pinned").at("default"), 2.5);     // 1.74
-  EXPECT_LE(s.by_kind.at("d2h_pinned").at("default"), 4.5);     // 4.03
-  EXPECT_LE(s.by_kind.at("d2d").at("default"), 11.5);           // 10.90
-  EXPECT_LE(s.by_kind.at("access").at("default"), 4.0);         // 3.63
-  EXPECT_LE(s.by_kind.at("h2d_pageable").at("default"), 30.5);  // 29.43
-  EXPECT_LE(s.by_kind.at("d2h_pageable").at("default"), 42.0);  // 40.92
-  for (const auto& [kind, models] : s.by_kind)
-    EXPECT_LT(models.at("default"), models.at("peak")) << kind;
-}
-
-TEST(GroundTruth, PyTorchTracesH100ToOneGpuH200) {
-  const Scores sweep = h100_to_h200("torch_copy_sweep.json.gz", "h200-1gpu");
-  EXPECT_EQ(sweep.matched, 341u);
-  EXPECT_LE(sweep.overall.at("default"), 70.5);  // 69.46: first-touch pageable D2H, as above
-  EXPECT_LE(sweep.by_kind.at("h2d_pinned").at("default"), 3.0);  // 2.14
-  EXPECT_LE(sweep.by_kind.at("d2h_pinned").at("default"), 4.5);  // 3.92
-  const Scores pinned = h100_to_h200("torch_train_pinned.json.gz", "h200-1gpu");
-  EXPECT_LE(pinned.overall.at("default"), 35.0);  // 33.88: copies slowed by concurrent compute
-  const Scores pageable = h100_to_h200("torch_train_pageable.json.gz", "h200-1gpu");
-  EXPECT_LE(pageable.overall.at("default"), 26.0);  // 25.06
-  EXPECT_LT(pageable.overall.at("default"), pageable.overall.at("ahead"));  // ahead: 71.11
-}
+// The H100 -> H200 pairs of 2026-11-21 (onto the 1 x and the 2 x H200 machines) and of 2026-11-23
+// (h100-1gpu-apps -> h200-1gpu-apps).
+INSTANTIATE_TEST_SUITE_P(
+    H100ToH200, RealPairs,
+    ::testing::Values(
+    // default 7.62%, measured 10.03%, ahead 55.28%
+    RealPair{"h100-1gpu", "h200-1gpu", "copybench_trace.csv.gz", 3570u, 8.1, true, false,
+     {{"access", 1.2, true}, {"d2d", 11.0, true}, {"d2h_pageable", 6.6, true}, {"d2h_pinned", 1.5, true}, {"h2d_pageable", 13.4, true}, {"h2d_pinned", 3.4, true}}},
+    // default 5.11%, measured 32.15%, ahead 89.19%
+    RealPair{"h100-1gpu", "h200-1gpu", "torch_copy_sweep.json.gz", 341u, 5.6, true, false,
+     {{"d2d", 7.9, true}, {"d2h_pageable", 4.5, true}, {"d2h_pinned", 5.5, true}, {"h2d_pageable", 10.4, false}, {"h2d_pinned", 5.0, false}}},
+    // default 11.81%, measured 11.84%, ahead 37.36%
+    RealPair{"h100-1gpu", "h200-1gpu", "torch_train_pinned.json.gz", 160u, 12.3, true, false,
+     {{"h2d_pinned", 12.3, true}, {"memset", 9.5, true}}},
+    // default 17.53%, measured 20.87%, ahead 71.11%
+    RealPair{"h100-1gpu", "h200-1gpu", "torch_train_pageable.json.gz", 160u, 18.0, true, false,
+     {{"h2d_pageable", 18.0, true}, {"memset", 10.4, true}}},
+    // default 9.66%, measured 30.33%, ahead 42.51%
+    RealPair{"h100-1gpu", "h200-2gpu", "copybench_trace.csv.gz", 3570u, 10.1, true, false,
+     {{"access", 1.5, true}, {"d2d", 13.9, true}, {"d2h_pageable", 7.1, true}, {"d2h_pinned", 1.8, true}, {"h2d_pageable", 22.0, true}, {"h2d_pinned", 3.7, true}}},
+    // default 5.79%, measured 63.46%, ahead 86.62%
+    RealPair{"h100-1gpu", "h200-2gpu", "torch_copy_sweep.json.gz", 341u, 6.2, true, false,
+     {{"d2d", 7.3, true}, {"d2h_pageable", 6.1, true}, {"d2h_pinned", 5.6, true}, {"h2d_pageable", 7.6, true}, {"h2d_pinned", 5.3, false}}},
+    // default 10.01%, measured 10.03%, ahead 47.92%
+    RealPair{"h100-1gpu", "h200-2gpu", "torch_train_pinned.json.gz", 160u, 10.5, true, false,
+     {{"h2d_pinned", 10.5, true}, {"memset", 8.1, true}}},
+    // default 17.50%, measured 52.03%, ahead 62.40%
+    RealPair{"h100-1gpu", "h200-2gpu", "torch_train_pageable.json.gz", 160u, 18.0, true, false,
+     {{"h2d_pageable", 18.0, true}, {"memset", 9.0, true}}},
+    // default 8.85%, measured 13.62%, ahead 59.01%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "copybench_trace.csv.gz", 2890u, 9.3, true, false,
+     {{"d2d", 12.8, true}, {"d2h_pageable", 12.3, true}, {"d2h_pinned", 8.3, true}, {"h2d_pageable", 9.2, true}, {"h2d_pinned", 2.5, true}}},
+    // default 9.75%, measured 37.89%, ahead 87.82%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "torch_copy_sweep.json.gz", 341u, 10.2, true, false,
+     {{"d2d", 7.4, true}, {"d2h_pageable", 10.1, true}, {"d2h_pinned", 0.8, true}, {"h2d_pageable", 14.0, true}, {"h2d_pinned", 3.1, true}}},
+    // default 27.96%, measured 16.64%, ahead 96.28%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_ckpt_fresh.json.gz", 72u, 29.0, false, false,
+     {{"d2h_pageable", 29.0, false}, {"memset", 12.5, true}}},
+    // default 19.44%, measured 8.98%, ahead 65.58%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_ckpt_reuse.json.gz", 72u, 19.9, false, false,
+     {{"d2h_pageable", 19.9, false}, {"memset", 14.0, true}}},
+    // default 22.88%, measured 10.93%, ahead 81.00%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_train_pageable.json.gz", 40u, 24.0, false, false,
+     {{"h2d_pageable", 24.0, false}, {"memset", 20.2, false}}},
+    // default 0.58%, measured 0.58%, ahead 3.87%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_train_pinned.json.gz", 40u, 1.0, true, false,
+     {{"h2d_pinned", 1.0, true}, {"memset", 16.5, true}}},
+    // default 28.94%, measured 7.59%, ahead 91.60%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_gpt_mixed.json.gz", 690u, 30.0, false, true,
+     {{"d2h_pageable", 30.0, false}, {"h2d_pinned", 1.9, true}, {"memset", 10.3, true}}},
+    // default 4.06%, measured 4.06%, ahead 9.27%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_offload_pinned.json.gz", 792u, 4.5, true, true,
+     {{"d2h_pinned", 1.5, true}, {"h2d_pinned", 7.4, true}, {"memset", 13.2, true}}},
+    // default 19.00%, measured 19.00%, ahead 5.87%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_prefetch_overlap.json.gz", 40u, 19.5, false, true,
+     {{"h2d_pinned", 19.5, false}, {"memset", 15.7, false}}},
+    // default 54.08%, measured 19.68%, ahead 76.63%
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_d2d_beside_compute.json.gz", 72u, 55.0, false, true,
+     {{"d2d", 55.0, false}, {"memset", 7.6, true}}}
+    ),
+    [](const auto& param_info) {
+      std::string name = std::string(param_info.param.source) + "_" + param_info.param.target + "_" + param_info.param.file;
+      name = name.substr(0, name.find('.'));
+      for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name + (param_info.param.held_out ? "_held_out" : "");
+    });
 
 }  // namespace
 }  // namespace linkcast::projection

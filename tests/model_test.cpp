@@ -94,7 +94,7 @@ PathSpec summit_h2d() {
   p.cls = PathClass::h2d;
   p.hops = {nvlink(2, 2)};
   p.host_memory_gbps = 170.7;
-  p.host_copy_gbps = 13.62;
+  p.host.copy_gbps = 13.62;
   p.dst_memory_gbps = 900;
   return p;
 }
@@ -140,7 +140,7 @@ TEST(Models, PageableStagingOverlapsTheCpuCopy) {
 
 TEST(Models, PageableWithoutACopyRateFallsBackToAheadStaging) {
   PathSpec p = summit_h2d();
-  p.host_copy_gbps = 0;  // unknown for this host
+  p.host.copy_gbps = 0;  // unknown for this host
   Transfer t;
   t.bytes = 1 << 20;
   t.access = Access::read;
@@ -223,6 +223,7 @@ TEST(Models, ChargesFixedCostMatchesWhatTheModelAdds) {
   const PathSpec p{.cls = PathClass::h2d,
                    .hops = {pcie(3, 16)},
                    .host_memory_gbps = 100,
+                   .host = {},
                    .src_memory_gbps = 100,
                    .dst_memory_gbps = 900};
   const Transfer t{.bytes = 1 << 20, .access = Access::read};

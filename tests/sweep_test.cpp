@@ -107,9 +107,11 @@ TEST(Study, HostileYamlIsAnInputErrorWithItsPosition) {
 
 TEST(Sweep, ProjectsEachPointAsProjectWould) {
   // Two-point study on a two-GPU node: the host link at 20 then 40 GB/s. One 1 MB pinned H2D copy
-  // with L + O from its 8-byte sibling (1000 ns): 1000 + 1e6/20 = 51000 ns, then
-  // 1000 + 1e6/40 = 26000 ns (generic links carry no packet overhead); the 8-byte copy adds
-  // 1000 + 8/20 = 1000.4 and 1000.2 ns: 53000.8 and 28000.4 ns in all, a speed-up of 1.89285867.
+  // measured at 60000 ns, with L + O from its 8-byte siblings (1000 ns each). `default` anchors on the
+  // measured times, as `project` does: at 20 GB/s (the trace's own node) every op keeps its time,
+  // 60000 + 2 x 1000 = 62000 ns; at 40 GB/s each is scaled by the model's ratio (generic links carry
+  // no packet overhead): 60000 x (1000 + 1e6/40) / (1000 + 1e6/20) = 30588.235 ns and
+  // 1000 x (1000 + 8/40) / (1000 + 8/20) = 999.800 ns twice: 32587.835 ns, a speed-up of 1.90255.
   const std::string node = test::write_temp("sweep_node.yaml", R"(schema_version: 1
 name: two
 endpoints:
@@ -128,8 +130,8 @@ links:
   const Sweep sweep(study);
   EXPECT_EQ(sweep.trace_sizes()[0], (std::pair<std::size_t, std::size_t>{2, 3}));  // 2 distinct of 3
   const auto rows = sweep.run({0, 1}, 2);
-  EXPECT_NEAR(rows[0].items[0].figure_s * 1e9, 51000.0 + 2 * 1000.4, 1e-6);
-  EXPECT_NEAR(rows[1].items[0].figure_s * 1e9, 26000.0 + 2 * 1000.2, 1e-6);
+  EXPECT_NEAR(rows[0].items[0].figure_s * 1e9, 60000.0 + 2 * 1000.0, 1e-6);
+  EXPECT_NEAR(rows[1].items[0].figure_s * 1e9, 60000.0 * 26000.0 / 51000.0 + 2 * 1000.0 * 1000.2 / 1000.4, 1e-6);
   EXPECT_EQ(rows[0].items[0].bound_by, "link 20 GB/s");
   const PointResult base = sweep.evaluate_base();
   std::ostringstream csv;
@@ -137,9 +139,9 @@ links:
   EXPECT_EQ(csv.str(),
             "point,links[type=generic].bandwidth_gbps,node,item,type,status,figure_s,speedup,total_default_s,"
             "time_h2d_pinned_s,bound_by,bound_share,error\n"
-            "base,base,two,copies,trace,ok,5.30008e-05,1,5.30008e-05,5.30008e-05,link 20 GB/s,0.962249626,\n"
-            "0,20,two,copies,trace,ok,5.30008e-05,1,5.30008e-05,5.30008e-05,link 20 GB/s,0.962249626,\n"
-            "1,40,two,copies,trace,ok,2.80004e-05,1.89285867,2.80004e-05,2.80004e-05,link 40 GB/s,0.928558163,\n");
+            "base,base,two,copies,trace,ok,6.2e-05,1,6.2e-05,6.2e-05,link 20 GB/s,0.967741935,\n"
+            "0,20,two,copies,trace,ok,6.2e-05,1,6.2e-05,6.2e-05,link 20 GB/s,0.967741935,\n"
+            "1,40,two,copies,trace,ok,3.25878355e-05,1.90255042,3.25878355e-05,3.25878355e-05,link 40 GB/s,0.938639675,\n");
 }
 
 TEST(Sweep, AFailedPointIsReportedAndTheOthersKept) {

@@ -24,7 +24,16 @@ std::vector<std::string> endpoint_kind_names();
 struct MemorySpec {
   double capacity_gib = 0;
   double bandwidth_gbps = 0;       // peak
-  double copy_bandwidth_gbps = 0;  // cpu: single-thread memcpy rate; 0 when not given
+  // cpu: the rates that bound pageable copies (model::HostRates); 0 when not given.
+  double copy_bandwidth_gbps = 0;  // single-thread memcpy rate, DRAM to DRAM
+  double warm_copy_gbps = 0;       // single-thread copy of a cache-resident source
+  double first_touch_gbps = 0;     // single-thread copy into fresh pages
+  double pageable_h2d_gbps = 0;    // measured pageable host-to-device rate from a cold source
+  double pageable_d2h_gbps = 0;    // measured pageable device-to-host rate into used pages
+
+  model::HostRates host_rates() const {
+    return {copy_bandwidth_gbps, warm_copy_gbps, first_touch_gbps, pageable_h2d_gbps, pageable_d2h_gbps};
+  }
   double stream_gbps = 0;          // gpu: measured rate of a streaming kernel; 0 when not given
 };
 

@@ -225,7 +225,7 @@ model::PathSpec make_path_spec(const Node& node, const Routes& routes, int src, 
   const Endpoint* host = a.kind == EndpointKind::cpu ? &a : b.kind == EndpointKind::cpu ? &b : nullptr;
   if (host) {
     spec.host_memory_gbps = host->memory.bandwidth_gbps;
-    spec.host_copy_gbps = host->memory.copy_bandwidth_gbps;
+    spec.host = host->memory.host_rates();
   }
   return spec;
 }

@@ -215,8 +215,45 @@ std::vector<Key> make_table() {
        .plausible = "one thread copies at most about 100 GB/s",
        .default_text = "unknown: pageable copies follow AHEAD's eq. 9",
        .doc = "single-thread memcpy rate, bytes copied per second: what pageable staging runs at",
-       .todo = "single-thread memcpy rate (delete if unknown)", .json = Json::when_set, .sweepable = true,
+       .todo = "`linkcast hostprobe` on the node (delete if unknown)", .json = Json::when_set, .sweepable = true,
        .field = memory_field<&MemorySpec::copy_bandwidth_gbps>()});
+  // The rates below bound pageable copies by the state of their host end (model::HostRates); they
+  // are measured on the machine: `linkcast hostprobe` (no GPU) or `linkcast calibrate TRACE`. One
+  // thread copies 1-40 GB/s on the testbed Xeons (tests/data/real/*-apps/hostrates.csv), a pageable
+  // copy runs below the link (at most about 250 GB/s, NVLink-C2C); faulting fresh pages in runs at
+  // 1-3 GB/s there, above 100 GB/s nowhere.
+  add({.name = "warm_copy_gbps", .section = Section::memory, .applies = kCpu, .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 0.1, .max = 1000,
+       .plausible = "one thread copies at most about 100 GB/s, from its caches a few times more",
+       .default_text = "copy_bandwidth_gbps",
+       .doc = "single-thread copy rate of a cache-resident source: what a pageable host-to-device copy "
+              "of a buffer still in the CPU caches runs at",
+       .todo = "`linkcast hostprobe` on the node (delete if unknown)", .json = Json::when_set, .sweepable = true,
+       .field = memory_field<&MemorySpec::warm_copy_gbps>()});
+  add({.name = "first_touch_gbps", .section = Section::memory, .applies = kCpu, .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 0.01, .max = 100,
+       .plausible = "copying into fresh pages runs at a few GB/s: every page faults and is zeroed",
+       .default_text = "copy_bandwidth_gbps",
+       .doc = "single-thread copy rate into fresh pages (each faults and is zeroed during the copy): what a "
+              "pageable device-to-host copy into a newly allocated buffer runs at",
+       .todo = "`linkcast hostprobe` on the node (delete if unknown)", .json = Json::when_set, .sweepable = true,
+       .field = memory_field<&MemorySpec::first_touch_gbps>()});
+  add({.name = "pageable_h2d_gbps", .section = Section::memory, .applies = kCpu, .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 0.1, .max = 1000,
+       .plausible = "a pageable copy runs below its link and one thread's copy rate",
+       .default_text = "copy_bandwidth_gbps",
+       .doc = "measured rate of pageable host-to-device copies from a source out of the CPU caches (the "
+              "driver's staging, its CPU copy and the DMA overlapped)",
+       .todo = "`linkcast calibrate TRACE` of a trace recorded on the node (delete if unknown)", .json = Json::when_set,
+       .sweepable = true, .field = memory_field<&MemorySpec::pageable_h2d_gbps>()});
+  add({.name = "pageable_d2h_gbps", .section = Section::memory, .applies = kCpu, .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 0.1, .max = 1000,
+       .plausible = "a pageable copy runs below its link and one thread's copy rate",
+       .default_text = "copy_bandwidth_gbps",
+       .doc = "measured rate of pageable device-to-host copies into pages used before (a reused buffer); the "
+              "driver's copy-out is not a plain memcpy and may beat copy_bandwidth_gbps",
+       .todo = "`linkcast calibrate TRACE` of a trace recorded on the node (delete if unknown)", .json = Json::when_set,
+       .sweepable = true, .field = memory_field<&MemorySpec::pageable_d2h_gbps>()});
 
   // Links.
   add({.name = "between", .section = Section::link, .type = Type::endpoints, .required = true,
