@@ -323,10 +323,10 @@ std::string bounding_resource(const model::PathSpec& spec, double bytes) {
 
 }  // namespace
 
-bool Projector::fresh_destination(std::size_t /*i*/) const {
-  // The trace model does not yet say whether a copy's destination was allocated for it; the
-  // regime then follows the measured time alone.
-  return false;
+bool Projector::fresh_destination(std::size_t i) const {
+  // The readers flag copies whose destination was allocated for them (Kineto: a copy inside
+  // aten::_to_copy); elsewhere the regime follows the measured time alone.
+  return (trace_->flags()[i] & trace::kFreshDestination) != 0;
 }
 
 void Projector::prepare_anchors() {

@@ -298,7 +298,13 @@ TransferPlan Simulation::plan_transfer(int src, int dst, const model::Transfer& 
   }
   if (p.hops.empty() && !std::isfinite(plan.cap)) plan.cap = 1e6;  // nothing limits it: ~instant
   // L + O, unless the model has no fixed term (envelope).
-  if (model_.charges_fixed_cost) plan.fixed_ns = fixed_cost(model::copy_class(p.spec.cls, pageable), p);
+  // A memset pays the memset class's cost; device-initiated accesses, a pipelined stream of loads
+  // and stores, pay none (model::charged_fixed_ns).
+  if (model_.charges_fixed_cost) {
+    model::Transfer priced = transfer;
+    priced.pageable = pageable;
+    plan.fixed_ns = model::charged_fixed_ns(priced, fixed_cost(model::fixed_cost_class(p.spec.cls, priced), p));
+  }
   return plan;
 }
 

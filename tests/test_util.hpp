@@ -85,7 +85,7 @@ inline std::string read_file(const std::string& path) {
 /// loads and routes: what a user does by hand, done blindly (the values are not the machine's).
 /// NVLink versions become 4, link counts 1, PCIe links Gen4 x16.
 inline std::string fill_todos(const std::string& yaml) {
-  static const std::array<std::pair<std::string_view, std::string_view>, 11> values = {{
+  static const std::array<std::pair<std::string_view, std::string_view>, 12> values = {{
       {"capacity_gib", "64"},
       {"bandwidth_gbps", "100"},
       {"copy_bandwidth_gbps", "10"},
@@ -93,6 +93,7 @@ inline std::string fill_todos(const std::string& yaml) {
       {"first_touch_gbps", "1.5"},
       {"pageable_h2d_gbps", "8"},
       {"pageable_d2h_gbps", "12"},
+      {"stream_gbps", "80"},
       {"gen", "4"},
       {"lanes", "16"},
       {"version", "4"},

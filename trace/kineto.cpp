@@ -449,10 +449,12 @@ class Reader {
     }
   }
 
-  /// Microseconds -> ns, refused when outside what any recording can hold (about +-104 days from
-  /// the epoch offset profilers use is far inside; 1e15 us is 31 years).
+  /// Microseconds -> ns, refused when outside what any recording can hold. Profilers write
+  /// microseconds since the Unix epoch (1.68e15 in 2023) or since their own start; 4.6e15 us is the
+  /// year 2115, and keeps ns within half of int64's range so that end - start cannot overflow.
+  static constexpr double kMaxAbsUs = 4.6e15;
   std::int64_t to_ns(double us, std::string_view what) const {
-    if (!std::isfinite(us) || std::fabs(us) > 1e15)
+    if (!std::isfinite(us) || std::fabs(us) > kMaxAbsUs)
       throw InputError(fmt::format("{}: event {}: {} {} us is not a time a profiler records", name_, event_index_,
                                    what, us));
     return std::llround(us * 1000.0);
@@ -610,7 +612,9 @@ class Reader {
     else if (has("send")) op.kind = OpKind::send;
     else if (has("recv")) op.kind = OpKind::recv;
     else {
-      // An NCCL kernel of a kind linkcast does not model: kept as a kernel (its time counts).
+      // An NCCL kernel whose collective neither its name (ncclDevKernel_Generic) nor its args tell:
+      // kept as a kernel (its time counts), and said.
+      ++unknown_collectives_;
       op.kind = OpKind::kernel;
       op.src = op.dst = gpu(device);
       op.name = trace_.op_names.intern(e.name);
@@ -741,6 +745,11 @@ class Reader {
           "{}: {} NCCL collectives carry neither \"Process Group Ranks\" nor \"Group size\": kept as kernels of their "
           "recorded duration (their transfers cannot be modelled)",
           name_, ungrouped_collectives_));
+    if (unknown_collectives_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL kernels name no collective (generic kernels without a \"Collective name\" arg): kept as "
+          "kernels of their recorded duration",
+          name_, unknown_collectives_));
     if (p2p_kernels_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} NCCL send/recv kernels name no peer: kept as kernels of their recorded duration", name_, p2p_kernels_));
@@ -764,7 +773,7 @@ class Reader {
   std::unordered_map<std::uint64_t, std::size_t> runtime_by_correlation_;
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;
-  std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0;
+  std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0;
 };
 
 Trace read_from(Source& source, const std::string& name) {
