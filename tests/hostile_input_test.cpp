@@ -115,6 +115,29 @@ TEST(HostileCsvFields, InvalidUtf8IsRefusedNamingTheLine) {
 
 // --- JSON and HTML writers ------------------------------------------------------------------
 
+TEST(HostileCsvFields, ControlCharactersInANameAreRefusedAndShownEscaped) {
+  // A NUL inside an endpoint name (found by mutate.py: "hos\0t"): the name was not on the node,
+  // and the message, cut at the NUL where it is a C string, crashed the CLI while it added its
+  // --gpus hint (std::out_of_range, exit 134). Expected: the reader refuses the name, naming the
+  // line and column, with the byte escaped so that the message stays whole; a tab stays allowed.
+  using namespace std::string_literals;
+  EXPECT_THAT([] { (void)csv("copy,gpu0,hos\0t,8,,,,,\n"s); },
+              ThrowsMessage<InputError>(HasSubstr("t.csv:2: column 'dst': 'hos\\x00t' holds a control character "
+                                                  "(byte 4, 0x00); a name is printable text")));
+  EXPECT_THAT([] { (void)csv("copy,cpu0,gpu0,8,,,,,obj\x1b[31m\n"); },
+              ThrowsMessage<InputError>(HasSubstr("column 'object': 'obj\\x1b[31m' holds a control character")));
+  EXPECT_EQ(csv("copy,cpu0,gpu0,8,,,,,a\tb\n").objects[1], "a\tb");
+  // Through the CLI: exit 2 with the message, no abort.
+  const std::string file = ::testing::TempDir() + "nul-name.csv";
+  std::ofstream(file, std::ios::binary) << "kind,src,dst,bytes\ncopy,gpu0,hos\0t,8\n"s;
+  const auto r = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") + " " + file + " --format json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(file + ":2: column 'dst': 'hos\\x00t' holds a control character"));
+  // Any other reader's message with a NUL before the hint span: the hint is left out, no throw.
+  const ChoiceError e(std::string("gpu\0x is not on the node", 25), ChoiceError::Choice::place_gpus, 25);
+  EXPECT_EQ(e.with_hint("; give --gpus"), "gpu");
+}
+
 TEST(HostileText, Utf8IsCheckedStrictly) {
   EXPECT_EQ(invalid_utf8_at("plain ascii"), std::nullopt);
   EXPECT_EQ(invalid_utf8_at("\xf0\x9f\x98\x80 ok"), std::nullopt);
