@@ -94,7 +94,7 @@ void load_workload(const ReportOptions& opt, const topology::Node& node, const m
   w.sim_options.model = chosen;
   w.sim_options.bins = opt.bins;
   if (!opt.workload.empty()) {
-    synthetic::WorkloadRun run = synthetic::run_workload_full(opt.workload, &node);
+    synthetic::WorkloadRun run = synthetic::run_workload_full(opt.workload, &node, synthetic::kMaxSimulatedWorkloadOps);
     w.trace = std::move(run.trace);
     w.matrix_options.collectives = run.collectives;
     // As `linkcast simulate`: what the spec says about its collectives, else NCCL's choices.

@@ -115,7 +115,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
           std::replace(list.begin(), list.end(), ',', ';');
           spec += (spec.find(':') == std::string::npos ? ":" : ",") + ("gpus=" + list);
         }
-        synthetic::WorkloadRun w = synthetic::run_workload_full(spec, &node);
+        synthetic::WorkloadRun w = synthetic::run_workload_full(spec, &node, synthetic::kMaxSimulatedWorkloadOps);
         trace = std::move(w.trace);
         sim::apply_collective_config(w.collectives, options);
       } else {

@@ -14,6 +14,8 @@ ChoiceError::ChoiceError(const std::string& message, Choice choice, std::size_t 
 
 std::string ChoiceError::with_hint(std::string_view hint) const {
   std::string out = what();
+  // what() ends at a NUL byte a message may quote from its input: keep what is there.
+  if (hint_at_ > out.size()) return out;
   out.replace(hint_at_, hint_size_, hint);
   return out;
 }

@@ -150,7 +150,7 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
   for (const StudyWorkload& w : study_->workloads) {
     ItemResult item;
     try {
-      const synthetic::WorkloadRun run = synthetic::run_workload_full(w.spec, &node);
+      const synthetic::WorkloadRun run = synthetic::run_workload_full(w.spec, &node, synthetic::kMaxSimulatedWorkloadOps);
       sim::SimOptions options;
       options.model = sim_model_;
       sim::apply_collective_config(run.collectives, options);

@@ -87,6 +87,11 @@ void Backend::no_such_device(int device, const std::string& context) const {
 
 void Backend::over_budget() const {
   if (trace_.size() >= options_.max_ops) {
+    if (options_.max_ops < kMaxWorkloadOps) {
+      throw WorkloadLimitError(fmt::format("records more than {} operations (the limit for a workload that is "
+                                           "simulated: about 500 bytes and 6 us an operation); lower its sizes or counts",
+                                           options_.max_ops));
+    }
     throw WorkloadLimitError(fmt::format("records more than {} operations (the limit for a workload, about {} GB of trace); "
                                  "lower its sizes or counts",
                                  options_.max_ops, options_.max_ops * 56 / 1'000'000'000));

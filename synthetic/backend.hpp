@@ -49,6 +49,10 @@ inline constexpr std::uint64_t kMaxWorkloadOps = 20'000'000;
 /// Most steps a workload takes (device accesses its kernels issue, recorded or filtered, plus the
 /// operations it records): about 10 to 15 s at the backend's 14 to 18 million accesses a second.
 inline constexpr std::uint64_t kMaxWorkloadWork = 200'000'000;
+/// Operations a workload may record where its trace is then simulated (simulate, report, sweep):
+/// a simulation takes about 500 bytes and 6 us an operation (5.76 million: 2.9 GB, 36 s on the
+/// 2-core development machine), so 2 million keep it near 1 GB and 15 s.
+inline constexpr std::uint64_t kMaxSimulatedWorkloadOps = 2'000'000;
 
 /// A workload past kMaxWorkloadOps or kMaxWorkloadWork (BackendOptions::max_ops, max_work).
 class WorkloadLimitError : public InputError {

@@ -30,11 +30,14 @@ struct Entry {
 
 /// Most edges of the generated graph (adjacency lists of 4-byte vertex ids, both directions).
 constexpr std::uint64_t kMaxEdges = std::uint64_t{1} << 25;
+/// Most vertices: each has an adjacency list (24 bytes, and its allocation), a ring-buffer entry
+/// and flags, about 70 bytes; 2^26 of them took 4.7 GB before the chain's work was refused.
+constexpr std::uint64_t kMaxVertices = std::uint64_t{1} << 22;
 
 void bfs_ring(Context& ctx) {
   const Params& p = ctx.params;
   Backend& b = ctx.backend;
-  const std::uint64_t vertices = p.count("vertices", 4096, 1, 1u << 26);
+  const std::uint64_t vertices = p.count("vertices", 4096, 1, kMaxVertices);
   const std::uint64_t degree = p.count("degree", 8, 0, 1024);
   const std::string graph = p.choice("graph", "random", {"random", "chain"});
   const std::uint64_t source = p.count("source", 0);
@@ -47,6 +50,14 @@ void bfs_ring(Context& ctx) {
                        vertices, degree, vertices * degree, kMaxEdges));
   }
   if (source >= vertices) p.fail("source", fmt::format("{} is not a vertex; use 0..{}", source, vertices - 1));
+  if (graph == "chain") {
+    // One level per vertex from the source to the chain's far end; every level's ring exchange
+    // records one read of each GPU's predecessor per stage: n (n - 1) operations.
+    const auto levels = static_cast<double>(std::max(source, vertices - 1 - source) + 1);
+    const double ops = levels * static_cast<double>(n) * static_cast<double>(n - 1);
+    p.check_work("vertices", ops, ops,
+                 fmt::format("a chain searched in {} levels of {} exchanges on {} GPUs", levels, n * (n - 1), n));
+  }
   std::int64_t flags_on = -1;
   if (const auto v = p.raw("flags-on"); v && *v != "off" && *v != "none") {
     flags_on = static_cast<std::int64_t>(p.count("flags-on", 0, 0, n - 1));

@@ -184,7 +184,7 @@ std::string workload_help() {
   return out;
 }
 
-WorkloadRun run_workload_full(const std::string& text, const topology::Node* node) {
+WorkloadRun run_workload_full(const std::string& text, const topology::Node* node, std::uint64_t max_ops) {
   const WorkloadSpec spec = parse_workload_spec(text);
   const auto& reg = registry();
   const auto it = std::find_if(reg.begin(), reg.end(), [&](const Entry& e) { return e.info.name == spec.name; });
@@ -201,7 +201,7 @@ WorkloadRun run_workload_full(const std::string& text, const topology::Node* nod
                                    did_you_mean(key, valid), join(valid, ", ")));
     }
   }
-  const Params params(spec.name, spec.params);
+  const Params params(spec.name, spec.params, max_ops);
 
   // GPUs: the node's (by endpoint id "gpu<N>") or 0-7.
   std::vector<int> gpu_ids;
@@ -259,6 +259,7 @@ WorkloadRun run_workload_full(const std::string& text, const topology::Node* nod
   }
 
   BackendOptions options;
+  options.max_ops = max_ops;
   ProgressLine progress(fmt::format("workload '{}'", spec.name));
   options.progress = [&progress](std::uint64_t done, std::uint64_t) { progress.update(done, 0, "steps"); };
   options.gpu_ids = gpu_ids;
@@ -307,10 +308,15 @@ void Params::fail(std::string_view key, std::string_view message) const {
 
 void Params::check_work(std::string_view key, double ops, double steps, std::string_view how) const {
   const std::string value = raw(key).value_or("its default");
-  if (ops > static_cast<double>(kMaxWorkloadOps)) {
+  if (ops > static_cast<double>(max_ops_)) {
+    if (max_ops_ < kMaxWorkloadOps) {
+      fail(key, fmt::format("{}: {} record {:.3g} operations; a workload that is simulated records at most {} (a "
+                            "simulation takes about 500 bytes and 6 us an operation); lower it",
+                            value, how, ops, max_ops_));
+    }
     fail(key, fmt::format("{}: {} record {:.3g} operations; a workload records at most {} (about 1.1 GB of trace); "
                           "lower it",
-                          value, how, ops, kMaxWorkloadOps));
+                          value, how, ops, max_ops_));
   }
   if (steps > static_cast<double>(kMaxWorkloadWork)) {
     fail(key, fmt::format("{}: {} take {:.3g} steps (device accesses and operations); a workload takes at most {} "

@@ -58,8 +58,11 @@ struct WorkloadRun {
 
 /// Runs the workload `spec` on `node` (may be null: GPUs gpu0..gpu7 and an unknown host socket,
 /// "host"). With a node, `gpus=` must name GPUs of the node and host buffers live on each GPU's
-/// own socket. Throws InputError naming the workload, the key and the valid keys or values.
-WorkloadRun run_workload_full(const std::string& spec, const topology::Node* node);
+/// own socket. Throws InputError naming the workload, the key and the valid keys or values, or the
+/// limit it passes: at most `max_ops` operations (kMaxSimulatedWorkloadOps where the trace is
+/// then simulated) and kMaxWorkloadWork steps.
+WorkloadRun run_workload_full(const std::string& spec, const topology::Node* node,
+                              std::uint64_t max_ops = kMaxWorkloadOps);
 
 /// The trace alone.
 trace::Trace run_workload(const std::string& spec, const topology::Node* node);

@@ -24,8 +24,11 @@ namespace linkcast::synthetic {
 /// workload does not read is rejected before it runs (workloads.cpp checks the catalog).
 class Params {
  public:
-  Params(std::string workload, std::vector<std::pair<std::string, std::string>> values)
-      : workload_(std::move(workload)), values_(std::move(values)) {}
+  /// `max_ops`: the operations it may record (kMaxWorkloadOps, or kMaxSimulatedWorkloadOps where
+  /// the trace is then simulated).
+  Params(std::string workload, std::vector<std::pair<std::string, std::string>> values,
+         std::uint64_t max_ops = kMaxWorkloadOps)
+      : workload_(std::move(workload)), values_(std::move(values)), max_ops_(max_ops) {}
 
   const std::string& workload() const { return workload_; }
   bool has(std::string_view key) const { return raw(key).has_value(); }
@@ -41,13 +44,14 @@ class Params {
   std::string choice(std::string_view key, std::string fallback, const std::vector<std::string>& allowed) const;
   [[noreturn]] void fail(std::string_view key, std::string_view message) const;
   /// Refuses, before the workload runs, what its keys make too large: `ops` operations recorded
-  /// over kMaxWorkloadOps, or `steps` (device accesses issued plus operations recorded) over
+  /// over max_ops (kMaxWorkloadOps), or `steps` (device accesses issued plus operations recorded) over
   /// kMaxWorkloadWork. `how` says how `key` makes them, e.g. "65536 calls on 8 GPUs".
   void check_work(std::string_view key, double ops, double steps, std::string_view how) const;
 
  private:
   std::string workload_;
   std::vector<std::pair<std::string, std::string>> values_;
+  std::uint64_t max_ops_;
 };
 
 /// Where a workload runs: the backend and the node (may be null).

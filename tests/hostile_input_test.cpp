@@ -115,6 +115,29 @@ TEST(HostileCsvFields, InvalidUtf8IsRefusedNamingTheLine) {
 
 // --- JSON and HTML writers ------------------------------------------------------------------
 
+TEST(HostileCsvFields, ControlCharactersInANameAreRefusedAndShownEscaped) {
+  // A NUL inside an endpoint name (found by mutate.py: "hos\0t"): the name was not on the node,
+  // and the message, cut at the NUL where it is a C string, crashed the CLI while it added its
+  // --gpus hint (std::out_of_range, exit 134). Expected: the reader refuses the name, naming the
+  // line and column, with the byte escaped so that the message stays whole; a tab stays allowed.
+  using namespace std::string_literals;
+  EXPECT_THAT([] { (void)csv("copy,gpu0,hos\0t,8,,,,,\n"s); },
+              ThrowsMessage<InputError>(HasSubstr("t.csv:2: column 'dst': 'hos\\x00t' holds a control character "
+                                                  "(byte 4, 0x00); a name is printable text")));
+  EXPECT_THAT([] { (void)csv("copy,cpu0,gpu0,8,,,,,obj\x1b[31m\n"); },
+              ThrowsMessage<InputError>(HasSubstr("column 'object': 'obj\\x1b[31m' holds a control character")));
+  EXPECT_EQ(csv("copy,cpu0,gpu0,8,,,,,a\tb\n").objects[1], "a\tb");
+  // Through the CLI: exit 2 with the message, no abort.
+  const std::string file = ::testing::TempDir() + "nul-name.csv";
+  std::ofstream(file, std::ios::binary) << "kind,src,dst,bytes\ncopy,gpu0,hos\0t,8\n"s;
+  const auto r = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") + " " + file + " --format json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(file + ":2: column 'dst': 'hos\\x00t' holds a control character"));
+  // Any other reader's message with a NUL before the hint span: the hint is left out, no throw.
+  const ChoiceError e(std::string("gpu\0x is not on the node", 25), ChoiceError::Choice::place_gpus, 25);
+  EXPECT_EQ(e.with_hint("; give --gpus"), "gpu");
+}
+
 TEST(HostileText, Utf8IsCheckedStrictly) {
   EXPECT_EQ(invalid_utf8_at("plain ascii"), std::nullopt);
   EXPECT_EQ(invalid_utf8_at("\xf0\x9f\x98\x80 ok"), std::nullopt);
@@ -148,12 +171,37 @@ TEST(HostileWorkloads, CountsWhoseWorkExceedsTheLimitAreRefusedBeforeTheyRun) {
                                                   "64 MiB activations")));
   EXPECT_THAT([] { (void)synthetic::run_workload("stencil2d:iters=1GiB", nullptr); },
               ThrowsMessage<InputError>(HasSubstr("workload 'stencil2d': key 'iters': 1GiB: 1073741824 iterations")));
-  EXPECT_THAT([] { (void)synthetic::run_workload("bfs-ring:vertices=64MiB,degree=1024", nullptr); },
+  EXPECT_THAT([] { (void)synthetic::run_workload("bfs-ring:vertices=4MiB,degree=1024", nullptr); },
               ThrowsMessage<InputError>(HasSubstr(
-                  "workload 'bfs-ring': key 'degree': 67108864 vertices of degree 1024 make 68719476736 edges; the "
+                  "workload 'bfs-ring': key 'degree': 4194304 vertices of degree 1024 make 4294967296 edges; the "
                   "generated graph has at most 33554432")));
+  // 64 M vertices in a chain took 4.7 GB and 26 s before the operation limit stopped its search
+  // (mutate.py): now the graph is bounded, and a chain's levels are counted before it is built.
+  EXPECT_THAT([] { (void)synthetic::run_workload("bfs-ring:graph=chain,vertices=64000000", nullptr); },
+              ThrowsMessage<InputError>(HasSubstr("key 'vertices': 64000000 is out of range; use 1..4194304")));
+  EXPECT_THAT([] { (void)synthetic::run_workload("bfs-ring:graph=chain,vertices=4000000", nullptr); },
+              ThrowsMessage<InputError>(HasSubstr("key 'vertices': 4000000: a chain searched in 4000000 levels of 56 "
+                                                  "exchanges on 8 GPUs record 2.24e+08 operations")));
   // Large but sensible work runs: 64 Ki calls of a small alltoall is half a million records.
   EXPECT_EQ(synthetic::run_workload("nccl-alltoall:iters=64KiB,bytes=8KiB", nullptr).size(), 65536u * 8);
+}
+
+TEST(HostileWorkloads, AWorkloadThatIsSimulatedRecordsAtMostTwoMillionOperations) {
+  // A simulation takes about 500 bytes and 6 us an operation: stencil2d:iters=32767 (16.8 million
+  // operations) ran simulate past 100 s and 7.3 GB (mutate.py). System: periodic stencil2d on 8 GPUs, 512
+  // operations an iteration. Expected: 5000 iterations (2.56 million operations) are recorded for a
+  // matrix but refused, before they run, where the trace is to be simulated; `simulate` says so.
+  EXPECT_EQ(synthetic::run_workload("stencil2d:iters=5000,periodic=1", nullptr).size(), 5000u * 512);
+  EXPECT_THAT([] { (void)synthetic::run_workload_full("stencil2d:iters=5000,periodic=1", nullptr,
+                                                        synthetic::kMaxSimulatedWorkloadOps); },
+              ThrowsMessage<InputError>(HasSubstr("workload 'stencil2d': key 'iters': 5000: 5000 iterations of 512 "
+                                                  "accesses or copies record 2.56e+06 operations; a workload that is "
+                                                  "simulated records at most 2000000")));
+  const auto r = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") +
+                                    " --workload stencil2d:iters=32767,periodic=1 --format json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("32767 iterations of 512 accesses or copies record 1.68e+07 operations; a workload that "
+                               "is simulated records at most 2000000"));
 }
 
 TEST(HostileWorkloads, ASimulationOfTooManyCollectiveTransfersIsRefusedAfterTheFirstCall) {

@@ -206,10 +206,22 @@ class CsvParser {
     return out;
   }
 
-  /// A name: valid UTF-8 (it ends up in JSON and HTML).
+  /// A name: valid UTF-8 (it ends up in JSON and HTML) without control characters (a NUL ends
+  /// the C strings messages and terminals see; tabs are allowed).
   std::string_view text_check(int c, std::string_view v) const {
     if (const auto at = invalid_utf8_at(v))
       fail(c, valid_utf8(v), fmt::format("is not valid UTF-8 (byte {}); save the file as UTF-8", *at + 1));
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const auto b = static_cast<unsigned char>(v[i]);
+      if ((b < 0x20 && b != '\t') || b == 0x7f) {
+        std::string shown;
+        for (const char ch : v) {
+          const auto u = static_cast<unsigned char>(ch);
+          shown += (u < 0x20 && u != '\t') || u == 0x7f ? fmt::format("\\x{:02x}", u) : std::string(1, ch);
+        }
+        fail(c, shown, fmt::format("holds a control character (byte {}, 0x{:02x}); a name is printable text", i + 1, b));
+      }
+    }
     return v;
   }
 

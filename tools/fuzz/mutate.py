@@ -224,7 +224,7 @@ def to_database(data, path):
         try:
             con.executescript(data[len(SQL_MARKER):].decode("utf-8", "replace"))
             con.commit()
-        except sqlite3.Error:
+        except (sqlite3.Error, ValueError):  # ValueError: a NUL byte in the script
             pass
         finally:
             con.close()
