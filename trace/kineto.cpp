@@ -537,25 +537,22 @@ class Reader {
   /// profiled process, and a Kineto file holds one process (GPU events carry the device as pid).
   static std::uint64_t key(const Event& e) { return static_cast<std::uint64_t>(std::llround(e.correlation)); }
 
-  void annotation(const Event& e) {
+  /// A CPU-side operation of `kind` (an annotation or a runtime call) on the event's thread.
+  Op cpu_op(OpKind kind, const Event& e) {
     Op op;
-    op.kind = OpKind::annotation;
+    op.kind = kind;
     op.src = op.dst = host();
     op.start_ns = to_ns(e.ts, "ts");
     op.duration_ns = e.has_dur ? std::max<std::int64_t>(0, to_ns(e.dur, "dur")) : 0;
     op.name = trace_.op_names.intern(e.name);
     op.thread = thread_of(e);
-    ops_.push_back(op);
+    return op;
   }
 
+  void annotation(const Event& e) { ops_.push_back(cpu_op(OpKind::annotation, e)); }
+
   void runtime(const Event& e) {
-    Op op;
-    op.kind = OpKind::runtime;
-    op.src = op.dst = host();
-    op.start_ns = to_ns(e.ts, "ts");
-    op.duration_ns = e.has_dur ? std::max<std::int64_t>(0, to_ns(e.dur, "dur")) : 0;
-    op.name = trace_.op_names.intern(e.name);
-    op.thread = thread_of(e);
+    const Op op = cpu_op(OpKind::runtime, e);
     if (e.correlation >= 0 && std::isfinite(e.correlation)) runtime_by_correlation_.emplace(key(e), ops_.size());
     ops_.push_back(op);
   }
