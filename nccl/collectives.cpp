@@ -101,6 +101,18 @@ std::uint64_t ring_align(const CollectiveSpec& s) {
   return s.chunk_bytes % nccl::kRingChunkAlignBytes == 0 ? nccl::kRingChunkAlignBytes : s.elem_bytes;
 }
 
+/// The chunk of one loop of a ring pass with `left` bytes still to go, split into `pieces` (one per
+/// channel, or per channel and rank for allreduce): NCCL's chunk, shrunk in the last loop to spread
+/// what is left, aligned as the protocol needs.
+std::uint64_t loop_chunk_bytes(const CollectiveSpec& s, std::uint64_t left, std::uint64_t pieces) {
+  return round_up(std::min(s.chunk_bytes, div_up(left, pieces)), ring_align(s));
+}
+
+/// The bytes of a chunk that starts at `offset` of a `size`-byte buffer: none past the end.
+std::uint64_t chunk_bytes_at(std::uint64_t size, std::uint64_t offset, std::uint64_t chunk) {
+  return offset >= size ? 0 : std::min(chunk, size - offset);
+}
+
 void ring_allreduce(const CollectiveSpec& s, Builder& b) {
   const auto n = static_cast<std::uint64_t>(s.nranks);
   const auto channels = static_cast<std::uint64_t>(s.channels);
@@ -111,8 +123,7 @@ void ring_allreduce(const CollectiveSpec& s, Builder& b) {
   std::vector<std::int64_t> cur(n);
   std::uint32_t loop_index = 0;
   for (std::uint64_t grid = 0; grid < size; grid += loop, ++loop_index) {
-    std::uint64_t real = std::min(s.chunk_bytes, div_up(size - grid, channels * n));
-    real = round_up(real, ring_align(s));
+    const std::uint64_t real = loop_chunk_bytes(s, size - grid, channels * n);
     for (std::uint64_t c = 0; c < channels; ++c) {
       auto& prev = last[c];
       const std::uint32_t steps = 2 * static_cast<std::uint32_t>(n) - 2;
@@ -120,8 +131,7 @@ void ring_allreduce(const CollectiveSpec& s, Builder& b) {
         for (std::uint64_t r = 0; r < n; ++r) {
           // Step j of rank r sends chunk (r - j - 1) mod n (runRing, src/device/all_reduce.h).
           const std::uint64_t chunk = (r + 2 * n - (j % n) - 1) % n;
-          const std::uint64_t offset = grid + c * n * real + chunk * real;
-          const std::uint64_t bytes = offset >= size ? 0 : std::min(real, size - offset);
+          const std::uint64_t bytes = chunk_bytes_at(size, grid + c * n * real + chunk * real, real);
           const std::int64_t data_dep = j == 0 ? Builder::kNone : prev[(r + n - 1) % n];
           cur[r] = b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>((r + 1) % n), bytes,
                          static_cast<std::uint32_t>(c), loop_index, j, data_dep, prev[r]);
@@ -131,6 +141,7 @@ void ring_allreduce(const CollectiveSpec& s, Builder& b) {
     }
   }
 }
+
 
 /// Allgather and reducescatter: n-1 ring steps per chunk over each rank's block.
 void ring_gather_scatter(const CollectiveSpec& s, Builder& b) {
@@ -142,11 +153,9 @@ void ring_gather_scatter(const CollectiveSpec& s, Builder& b) {
   std::vector<std::int64_t> cur(n);
   std::uint32_t loop_index = 0;
   for (std::uint64_t grid = 0; grid < block; grid += loop, ++loop_index) {
-    std::uint64_t real = std::min(s.chunk_bytes, div_up(block - grid, channels));
-    real = round_up(real, ring_align(s));
+    const std::uint64_t real = loop_chunk_bytes(s, block - grid, channels);
     for (std::uint64_t c = 0; c < channels; ++c) {
-      const std::uint64_t offset = grid + c * real;
-      const std::uint64_t bytes = offset >= block ? 0 : std::min(real, block - offset);
+      const std::uint64_t bytes = chunk_bytes_at(block, grid + c * real, real);
       auto& prev = last[c];
       for (std::uint32_t j = 0; j + 1 < n; ++j) {
         for (std::uint64_t r = 0; r < n; ++r) {
@@ -170,11 +179,9 @@ void chain(const CollectiveSpec& s, Builder& b, std::uint64_t first) {
   std::vector<std::vector<std::int64_t>> last(channels, std::vector<std::int64_t>(n, Builder::kNone));
   std::uint32_t loop_index = 0;
   for (std::uint64_t grid = 0; grid < size; grid += loop, ++loop_index) {
-    std::uint64_t real = std::min(s.chunk_bytes, div_up(size - grid, channels));
-    real = round_up(real, ring_align(s));
+    const std::uint64_t real = loop_chunk_bytes(s, size - grid, channels);
     for (std::uint64_t c = 0; c < channels; ++c) {
-      const std::uint64_t offset = grid + c * real;
-      const std::uint64_t bytes = offset >= size ? 0 : std::min(real, size - offset);
+      const std::uint64_t bytes = chunk_bytes_at(size, grid + c * real, real);
       std::int64_t hop_before = Builder::kNone;
       for (std::uint32_t h = 0; h + 1 < n; ++h) {
         const std::uint64_t from = (first + h) % n;
