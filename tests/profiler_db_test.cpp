@@ -9,16 +9,22 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <set>
+
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "test_util.hpp"
 #include "trace/reader.hpp"
+#include "trace/select.hpp"
 
 namespace linkcast::trace {
 namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
 using ::testing::ThrowsMessage;
 
 std::string wild(const std::string& relative) { return test::source_dir() + "/tests/data/wild/" + relative; }
@@ -44,7 +50,7 @@ TEST(NsysExport, AGzippedRealExportIsRead) {
   // gpu0, one memset of 4 bytes, the GPU's name from TARGET_INFO_GPU.
   const std::string path = wild("nsys/fuser_h200_nsys2024.6_memcpy_memset.sqlite.gz");
   EXPECT_EQ(detect_trace_format(path), "nsys");
-  const Trace t = read_trace(path);
+  const Trace t = data_movement(read_trace(path));
   ASSERT_EQ(t.size(), 2u);
   std::size_t copies = 0, memsets = 0;
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -82,7 +88,8 @@ TEST(NsysExport, EveryExportWithoutCudaTablesIsReadWithTheSameWarning) {
   for (const std::string& path : {with_gpus, without_gpus}) {
     EXPECT_EQ(detect_trace_format(path), "nsys") << path;
     const Trace t = read_trace(path);
-    EXPECT_EQ(t.size(), 0u);
+    EXPECT_EQ(data_movement(t).size(), 0u);
+    for (std::size_t i = 0; i < t.size(); ++i) EXPECT_EQ(t.kinds()[i], OpKind::annotation) << "only its NVTX ranges";
     ASSERT_EQ(t.warnings.size(), 1u);
     EXPECT_EQ(t.warnings[0], path + ": no GPU transfers (copies, memsets) in this export: it has no "
                                     "CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table, so CUDA was not traced (CUPTI tables: "
@@ -127,9 +134,11 @@ TEST(NsysExport, TimestampsNearTheInt64LimitsAreRefusedNamingTheRecord) {
 TEST(NsysExport, DeviceIdsBeyondAnyNodeAreRefusedNamingTableAndRow) {
   // A device id of 1e9 in TARGET_INFO_GPU sized the device-name vector by it (gigabytes, then
   // "vector::_M_default_append"). Ids above 4095 (trace::kMaxDeviceIndex) are refused.
-  const std::string names = edited_fuser("dev_names.sqlite", "UPDATE TARGET_INFO_GPU SET id = 1000000000");
+  // The reader places GPUs by cuDevice, the CUDA index CUPTI's deviceId uses (see
+  // GpusArePlacedByTheirCudaIndexNotNsightsOwnNumber).
+  const std::string names = edited_fuser("dev_names.sqlite", "UPDATE TARGET_INFO_GPU SET cuDevice = 1000000000");
   EXPECT_THAT([&] { (void)read_trace(names); },
-              ThrowsMessage<InputError>(HasSubstr(names + ": table TARGET_INFO_GPU, row 1: device id 1000000000 is not a "
+              ThrowsMessage<InputError>(HasSubstr(names + ": table TARGET_INFO_GPU, row 1: cuDevice 1000000000 is not a "
                                                           "device index (0 to 4095)")));
   const std::string memcpy = edited_fuser("dev_memcpy.sqlite", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET deviceId = 4096");
   EXPECT_THAT([&] { (void)read_trace(memcpy); },
@@ -195,6 +204,192 @@ TEST(NvprofDatabase, ADatabaseWithoutTransfersWarnsHowToRecordThem) {
                               path + ": no GPU transfers (copies, memsets, unified-memory migrations) in this database "
                                      "(CUPTI tables: CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY): "
                                      "record the GPU activity with `nvprof --export-profile FILE.nvvp ./app`")));
+}
+
+// --- the whole application in an Nsight Systems export -------------------------------------------
+
+/// Operations of `kind` in `t`.
+std::vector<Op> ops_of(const Trace& t, OpKind kind) {
+  std::vector<Op> out;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (t.kinds()[i] == kind) out.push_back(t.op(i));
+  return out;
+}
+
+TEST(NsysExport, TheWholeApplicationIsReadAsTheKinetoReaderReadsIt) {
+  // System: read_trace on fuser_h200 (Nsight Systems 2024.6, one H200, 132 SMs in TARGET_INFO_GPU).
+  // Expected, as count.py counts the tables (S9, S10): 19 kernels, 968 runtime and driver calls,
+  // 652 NVTX push/pop ranges; 21 of the GPU operations linked by correlationId to their launching
+  // call (17 cudaLaunchKernel, cuLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync,
+  // cudaMemsetAsync), names without Nsight's "_vNNNN" suffix (Kineto's spelling, which the
+  // replay matches: cudaStreamSynchronize). The first kernel's launch as the export records it:
+  // grid 1056 x 1 x 1, block 256 x 1 x 1, 40 registers, no shared memory, so 1056 / 132 = 8 blocks
+  // per SM; its demangled name. Threads named "<pid>/<tid>" from globalTid 281987873011563
+  // (= 30571 x 2^24 + 30571).
+  const std::string path = wild("nsys/fuser_h200_nsys2024.6_memcpy_memset.sqlite.gz");
+  const Trace t = read_trace(path);
+  EXPECT_TRUE(t.has_application());
+  const std::vector<Op> kernels = ops_of(t, OpKind::kernel), calls = ops_of(t, OpKind::runtime),
+                        ranges = ops_of(t, OpKind::annotation);
+  EXPECT_EQ(kernels.size(), 19u);
+  EXPECT_EQ(calls.size(), 968u);
+  EXPECT_EQ(ranges.size(), 652u);
+  std::map<std::string, std::size_t> launchers;
+  std::size_t linked = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const Op op = t.op(i);
+    if (!runs_on_gpu(op.kind) || op.launch == kNoIndex) continue;
+    ++linked;
+    ASSERT_LT(op.launch, t.size());
+    const Op call = t.op(op.launch);
+    EXPECT_EQ(call.kind, OpKind::runtime);
+    EXPECT_LE(call.start_ns, op.start_ns) << "a launch starts before the work it launched";
+    ++launchers[t.op_names[call.name]];
+  }
+  EXPECT_EQ(linked, 21u);
+  EXPECT_EQ(launchers, (std::map<std::string, std::size_t>{{"cudaLaunchKernel", 17},
+                                                           {"cuLaunchKernel", 1},
+                                                           {"cuLaunchKernelEx", 1},
+                                                           {"cudaMemcpyAsync", 1},
+                                                           {"cudaMemsetAsync", 1}}));
+  std::set<std::string> call_names;
+  for (const Op& c : calls) call_names.insert(t.op_names[c.name]);
+  EXPECT_TRUE(call_names.count("cudaStreamSynchronize"));
+  EXPECT_TRUE(call_names.count("cudaGetDeviceProperties_v2")) << "only the version suffix is dropped";
+  for (const std::string& n : call_names) EXPECT_THAT(n, Not(testing::ContainsRegex("_v[0-9][0-9][0-9][0-9]+$"))) << n;
+
+  const Op& first = kernels.front();
+  EXPECT_EQ(first.start_ns, 784431748);
+  EXPECT_EQ(first.duration_ns, 784472196 - 784431748);
+  EXPECT_EQ(t.endpoint_name(first.src), "gpu0");
+  EXPECT_EQ(first.stream, 7u);
+  EXPECT_THAT(t.op_names[first.name],
+              StartsWith("void at::native::<unnamed>::distribution_elementwise_grid_stride_kernel<float, (int)4,"));
+  ASSERT_NE(first.kernel, kNoIndex);
+  const KernelInfo& info = t.kernel_info(first.kernel);
+  EXPECT_EQ(info.grid_blocks, 1056u);
+  EXPECT_EQ(info.block_threads, 256u);
+  EXPECT_EQ(info.registers, 40u);
+  EXPECT_EQ(info.shared_bytes, 0u);
+  EXPECT_FLOAT_EQ(info.blocks_per_sm, 8.0f);
+
+  EXPECT_EQ(t.thread_names[calls.front().thread], "30571/30571");
+  EXPECT_EQ(t.thread_names[ranges.front().thread], "30571/30571");
+  EXPECT_EQ(t.op_names[ranges.front().name], "Fusion::resetTvUses");
+  EXPECT_EQ(ranges.front().duration_ns, 646547830 - 646543200);
+  for (std::size_t i = 1; i < t.size(); ++i) ASSERT_LE(t.starts()[i - 1], t.starts()[i]) << "records in start order";
+  EXPECT_THAT(t.warnings, testing::IsEmpty());
+}
+
+TEST(NsysExport, GpusArePlacedByTheirCudaIndexNotNsightsOwnNumber) {
+  // TARGET_INFO_GPU numbers GPUs its own way (`id`) and gives the CUDA index, the one CUPTI's
+  // deviceId uses, in cuDevice: the JACC 4 x A100 export has id 3 for cuDevice 0. The fuser
+  // export edited the same way (id 3, cuDevice 0, kernels on deviceId 0): the GPU's name and SM
+  // count are gpu0's; with id read, gpu0 had no name and no blocks per SM.
+  const std::string path = edited_fuser("cudevice.sqlite", "UPDATE TARGET_INFO_GPU SET id = 3");
+  const Trace t = read_trace(path);
+  ASSERT_GE(t.device_names.size(), 1u);
+  EXPECT_EQ(t.device_names[0], "NVIDIA H200");
+  const std::vector<Op> kernels = ops_of(t, OpKind::kernel);
+  ASSERT_FALSE(kernels.empty());
+  EXPECT_FLOAT_EQ(t.kernel_info(kernels.front().kernel).blocks_per_sm, 8.0f);
+}
+
+TEST(NsysExport, NcclKernelsAreKernelsOfTheirDurationAndSaidSo) {
+  // Nsight Systems records NCCL kernels without message size or communicator. Two of the fuser
+  // kernels renamed to NCCL ones: both stay kernels of their recorded duration (the replay keeps
+  // their time) and one warning counts them by kind; nothing is made a collective of 0 bytes.
+  const std::string path = edited_fuser(
+      "nccl.sqlite",
+      "INSERT INTO StringIds VALUES (900001, 'ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)'),"
+      " (900002, 'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)');"
+      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = 900001, shortName = 900001 WHERE start = 784431748;"
+      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = 900002, shortName = 900002 WHERE start = 784573059;");
+  const Trace t = read_trace(path);
+  std::size_t nccl = 0;
+  for (const Op& k : ops_of(t, OpKind::kernel))
+    if (t.op_names[k.name].starts_with("nccl")) {
+      ++nccl;
+      EXPECT_GT(k.duration_ns, 0);
+    }
+  EXPECT_EQ(nccl, 2u);
+  for (std::size_t i = 0; i < t.size(); ++i) EXPECT_FALSE(is_collective(t.kinds()[i]));
+  EXPECT_THAT(t.warnings, testing::Contains(AllOf(
+                              HasSubstr(path + ": 2 NCCL kernels (1 allreduce, 1 sendrecv) kept as kernels of their "
+                                               "recorded duration, not as collectives"),
+                              HasSubstr("records neither their message size nor their communicator"))));
+}
+
+TEST(NsysExport, ApplicationRecordsAreCheckedAsTransfersAre) {
+  // A corrupt or hostile export's kernel and runtime rows: refused naming the table and the row,
+  // as the copy rows are (a negative correlation id or grid, a register count past 16 bits, a
+  // negative thread id).
+  const struct {
+    const char* sql;
+    const char* message;
+  } cases[] = {
+      {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET correlationId = -1 WHERE start = 784431748",
+       "table CUPTI_ACTIVITY_KIND_KERNEL, row 1: correlationId -1 is not a CUPTI correlation id (0 to 2^32 - 1)"},
+      {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET gridY = -2", "table CUPTI_ACTIVITY_KIND_KERNEL, row 1: grid dimension -2 is negative"},
+      {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET registersPerThread = 70000",
+       "table CUPTI_ACTIVITY_KIND_KERNEL, row 1: registersPerThread 70000 is not a register count"},
+      {"UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET globalTid = -5", "table CUPTI_ACTIVITY_KIND_RUNTIME, row 1: globalTid -5 is negative"},
+      {"UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId = 4294967296",
+       "table CUPTI_ACTIVITY_KIND_RUNTIME, row 1: correlationId 4294967296 is not a CUPTI correlation id"},
+  };
+  int n = 0;
+  for (const auto& c : cases) {
+    const std::string path = edited_fuser(fmt::format("app{}.sqlite", n++), c.sql);
+    EXPECT_THAT([&] { (void)read_trace(path); },
+                ThrowsMessage<InputError>(AllOf(HasSubstr(path + ": " + c.message),
+                                                HasSubstr("the export is corrupt (or was edited)"))))
+        << c.sql;
+  }
+  // A grid of 2^31 - 1 x 65535 x 65535 blocks (CUDA's limits) saturates rather than wrapping.
+  const std::string huge = edited_fuser("huge_grid.sqlite",
+                                        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET gridX = 2147483647, gridY = 65535, gridZ = 65535");
+  const Trace t = read_trace(huge);
+  EXPECT_EQ(t.kernel_info(ops_of(t, OpKind::kernel).front().kernel).grid_blocks, 4294967295u);
+}
+
+TEST(NsysExport, GpuWorkWhoseLaunchIsNotInTheExportIsSaid) {
+  // The kernels' launching calls deleted from CUPTI_ACTIVITY_KIND_RUNTIME (what an export of a
+  // run whose CPU side was traced only in part holds): the kernels are read without a launch and
+  // a warning counts them (19 kernels), rather than linking them to nothing unsaid.
+  const std::string path = edited_fuser("no_launch.sqlite",
+                                        "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId IN "
+                                        "(SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL)");
+  const Trace t = read_trace(path);
+  for (const Op& k : ops_of(t, OpKind::kernel)) EXPECT_EQ(k.launch, kNoIndex);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr(path + ": 19 GPU operations have no launching call in "
+                                                             "CUPTI_ACTIVITY_KIND_RUNTIME")));
+}
+
+TEST(NsysExport, AnExportWithKernelsButNoTransfersSaysSo) {
+  // CUDA traced, kernels read, no copy or memset: the transfer views are empty, and the warning
+  // says that CUDA was traced (not "CUDA was not traced").
+  const std::string path = edited_fuser("kernels_only.sqlite",
+                                        "DROP TABLE CUPTI_ACTIVITY_KIND_MEMCPY; DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET;");
+  const Trace t = read_trace(path);
+  EXPECT_EQ(ops_of(t, OpKind::kernel).size(), 19u);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr(path + ": no GPU transfers (copies, memsets) in this export: it "
+                                                             "traced CUDA (19 kernels read) but its "
+                                                             "CUPTI_ACTIVITY_KIND_MEMCPY and _MEMSET tables are empty "
+                                                             "or absent")));
+}
+
+TEST(NsysExport, SimulateReplaysTheExportAsRecorded) {
+  // System: `linkcast simulate --as-recorded` on the real H200 export against the repository's
+  // H200 node. Expected: exit 0; all 1641 records replayed (2 transfers, 19 kernels, 968 calls,
+  // 652 NVTX ranges; before, only the 2 transfers were read) and the replay's launch edges are
+  // the export's 21 correlation links (count.py S10); replayed with recorded durations, the span
+  // is the recorded one.
+  const std::string path = wild("nsys/fuser_h200_nsys2024.6_memcpy_memset.sqlite.gz");
+  const test::CommandResult r = test::run_linkcast("simulate --as-recorded " + test::config("testbed-h200-1gpu.yaml") + " " + path);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("(1641 operations)"));
+  EXPECT_THAT(r.out, HasSubstr("inferred 21 launches"));
+  EXPECT_THAT(r.out, HasSubstr("648 ms recorded, 648 ms replayed (+0.00%)"));
 }
 
 }  // namespace

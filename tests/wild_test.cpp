@@ -162,6 +162,34 @@ std::vector<std::string> trace_findings(const std::string& rel, const json& exp)
   if (munknown > 0 && warnings.find(std::to_string(munknown)) == std::string::npos)
     f.push_back(fmt::format("memsets: {} have no bytes arg, and no warning says so", munknown));
 
+  // Nsight Systems exports: the rest of the application (count.py S9, S10), read as the Kineto
+  // reader reads a PyTorch trace: kernels, runtime and driver calls, NVTX ranges, and which call
+  // launched each copy, memset and kernel (launching calls named without Nsight's "_vNNNN").
+  if (exp.contains("kernels")) {
+    std::size_t kernels = 0, calls = 0, ranges = 0, links = 0;
+    std::map<std::string, std::size_t> launchers, want_launchers;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const trace::OpKind k = t.kinds()[i];
+      kernels += k == trace::OpKind::kernel ? 1 : 0;
+      calls += k == trace::OpKind::runtime ? 1 : 0;
+      ranges += k == trace::OpKind::annotation ? 1 : 0;
+      if (!trace::runs_on_gpu(k) || t.launches()[i] == trace::kNoIndex) continue;
+      ++links;
+      if (k == trace::OpKind::kernel) ++launchers[t.op_names[t.names()[t.launches()[i]]]];
+    }
+    for (const auto& [name, n] : exp["kernel_launchers"].items())
+      want_launchers[std::regex_replace(name, std::regex("_v[0-9]+$"), "")] += n.get<std::size_t>();
+    const auto check = [&](const char* what, std::size_t got, const char* key) {
+      if (got != exp[key].get<std::size_t>())
+        f.push_back(fmt::format("{}: expected {}, got {}", what, exp[key].get<std::size_t>(), got));
+    };
+    check("kernels", kernels, "kernels");
+    check("runtime calls", calls, "runtime_calls");
+    check("NVTX ranges", ranges, "nvtx_ranges");
+    check("launch links", links, "launch_links");
+    if (launchers != want_launchers) f.push_back("kernels' launching calls differ from the counter's");
+  }
+
   // NCCL kernels by kind: as collectives where the trace has their size and group.
   const json& en = exp["nccl_kernels"];
   for (const auto& [kind, e] : en["by_kind"].items()) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 #include <tuple>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
@@ -168,6 +169,21 @@ class Rows {
   std::size_t backwards_ = 0;
 };
 
+/// No correlation id recorded (nvprof's tables are read without them).
+constexpr std::uint64_t kNoCorrelation = ~std::uint64_t{0};
+
+/// Nsight Systems packs a process and a thread id into globalTid (and a process into globalPid):
+/// PID = globalTid / 0x1000000 % 0x1000000, TID = globalTid % 0x1000000 (the export schema's
+/// documentation, "Serialized GlobalId").
+std::int64_t nsys_pid(std::int64_t global_id) { return global_id / 0x1000000 % 0x1000000; }
+std::int64_t nsys_tid(std::int64_t global_id) { return global_id % 0x1000000; }
+
+/// The key that links a runtime call to the GPU work it launched: CUPTI's correlation id, unique
+/// within one process, with the process id.
+std::uint64_t correlation_key(std::int64_t pid, std::int64_t correlation_id) {
+  return (static_cast<std::uint64_t>(pid) << 32) | static_cast<std::uint64_t>(correlation_id);
+}
+
 struct Row {
   int copy_kind = 0;
   int src_kind = 0, dst_kind = 0;
@@ -175,6 +191,7 @@ struct Row {
   std::int64_t start = 0, duration = 0;
   int device = 0, src_device = -1, dst_device = -1;
   std::uint32_t stream = 0;
+  std::uint64_t correlation = kNoCorrelation;
 };
 
 class Builder {
@@ -182,6 +199,8 @@ class Builder {
   Builder(Trace& trace, std::string source) : trace_(trace), source_(std::move(source)) {
     host_ = trace_.endpoint("host");
   }
+
+  std::uint16_t host() const { return host_; }
 
   std::uint16_t gpu(int index) {
     if (index < 0) index = 0;
@@ -220,19 +239,59 @@ class Builder {
       case kUmDtoD: op.kind = OpKind::migrate; op.src = gpu(sd); op.dst = gpu(dd); op.src_mem = op.dst_mem = MemKind::managed; break;
       default: ++skipped_; return;
     }
-    ops_.push_back(op);
+    add(op, r.correlation);
   }
 
-  void add(const Op& op) { ops_.push_back(op); }
+  /// Adds GPU work; `correlation` links it to the runtime call that launched it.
+  void add(const Op& op, std::uint64_t correlation = kNoCorrelation) {
+    if (correlation != kNoCorrelation) gpu_correlation_.emplace_back(ops_.size(), correlation);
+    ops_.push_back(op);
+  }
+  /// Adds a runtime call with its correlation id.
+  void add_call(const Op& op, std::uint64_t correlation) {
+    if (correlation != kNoCorrelation) call_by_correlation_.emplace(correlation, ops_.size());
+    ops_.push_back(op);
+  }
+  /// Operations that run on a GPU (copies, memsets, kernels), for the "nothing traced" warning.
+  std::size_t gpu_work() const {
+    return static_cast<std::size_t>(
+        std::count_if(ops_.begin(), ops_.end(), [](const Op& op) { return runs_on_gpu(op.kind); }));
+  }
+  std::size_t transfers() const {
+    return static_cast<std::size_t>(
+        std::count_if(ops_.begin(), ops_.end(), [](const Op& op) { return moves_data(op.kind); }));
+  }
   void backwards(const Rows& rows) {
     if (rows.backwards() > 0) backwards_[rows.table()] += rows.backwards();
   }
   std::size_t size() const { return ops_.size(); }
 
   void finish() {
-    std::stable_sort(ops_.begin(), ops_.end(), [](const Op& a, const Op& b) { return a.start_ns < b.start_ns; });
+    // GPU work -> the call that launched it; then every operation in start order, launch indices
+    // following the permutation (as the Kineto reader does).
+    std::size_t unlinked = 0;
+    for (const auto& [record, key] : gpu_correlation_) {
+      const auto it = call_by_correlation_.find(key);
+      if (it != call_by_correlation_.end()) ops_[record].launch = static_cast<std::uint32_t>(it->second);
+      else ++unlinked;
+    }
+    std::vector<std::uint32_t> order(ops_.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return ops_[a].start_ns < ops_[b].start_ns; });
+    std::vector<std::uint32_t> position(ops_.size());
+    for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<std::uint32_t>(k);
     trace_.reserve(ops_.size());
-    for (const Op& op : ops_) trace_.push(op);
+    for (const std::uint32_t i : order) {
+      Op op = ops_[i];
+      if (op.launch != kNoIndex) op.launch = position[op.launch];
+      trace_.push(op);
+    }
+    if (!call_by_correlation_.empty() && unlinked > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} GPU operations have no launching call in CUPTI_ACTIVITY_KIND_RUNTIME (traced from a process not "
+          "traced on the CPU side, or the call fell outside the recording): they are replayed without one",
+          source_, unlinked));
     if (skipped_ > 0)
       trace_.warnings.push_back(fmt::format("{}: skipped {} memcpy records of unknown copy kind", source_, skipped_));
     for (const auto& [table, n] : backwards_)
@@ -246,6 +305,8 @@ class Builder {
   std::uint16_t host_;
   std::map<int, std::uint16_t> gpus_;
   std::vector<Op> ops_;
+  std::vector<std::pair<std::size_t, std::uint64_t>> gpu_correlation_;
+  std::unordered_map<std::uint64_t, std::size_t> call_by_correlation_;
   std::size_t skipped_ = 0;
   std::map<std::string, std::size_t> backwards_;
 };
@@ -261,12 +322,33 @@ void require_columns(const SqliteDb& db, const std::string& table, const std::ve
   }
 }
 
+/// The correlation key of the current row from its correlationId and globalPid columns (`c`,
+/// `c + 1`); kNoCorrelation where either is NULL.
+std::uint64_t correlation_at(const Rows& rows, int c) {
+  const SqliteDb::Statement& s = rows.statement();
+  if (s.is_null(c) || s.is_null(c + 1)) return kNoCorrelation;
+  const std::int64_t id = rows.integer(c, "correlationId");
+  if (id < 0 || id > std::numeric_limits<std::uint32_t>::max())
+    rows.fail(fmt::format("correlationId {} is not a CUPTI correlation id (0 to 2^32 - 1)", id));
+  const std::int64_t global = rows.integer(c + 1, "globalPid");
+  if (global < 0) rows.fail(fmt::format("globalPid {} is negative", global));
+  return correlation_key(nsys_pid(global), id);
+}
+
+/// Whether `table` has the columns that link its rows to their launching calls (Nsight Systems).
+bool correlates(const SqliteDb& db, const std::string& table) {
+  return db.has_column(table, "correlationId") && db.has_column(table, "globalPid");
+}
+
 /// CUPTI_ACTIVITY_KIND_MEMCPY (and nvprof's MEMCPY2), nvprof and Nsight Systems alike; `peer`
-/// reads srcDeviceId/dstDeviceId.
-void read_memcpys(const SqliteDb& db, const std::string& table, bool peer, const MemKindTable& mem, Builder& b) {
+/// reads srcDeviceId/dstDeviceId, `correlate` the correlation id and process.
+void read_memcpys(const SqliteDb& db, const std::string& table, bool peer, bool correlate, const MemKindTable& mem,
+                  Builder& b) {
   Rows rows(db, table,
-            fmt::format("SELECT copyKind, srcKind, dstKind, bytes, start, end, deviceId, streamId{} FROM {}",
-                        peer ? ", srcDeviceId, dstDeviceId" : "", table));
+            fmt::format("SELECT copyKind, srcKind, dstKind, bytes, start, end, deviceId, streamId{}{} FROM {}",
+                        peer ? ", srcDeviceId, dstDeviceId" : "", correlate ? ", correlationId, globalPid" : "",
+                        table));
+  const int corr_col = peer ? 10 : 8;
   while (rows.step()) {
     const SqliteDb::Statement& s = rows.statement();
     Row r;
@@ -282,6 +364,7 @@ void read_memcpys(const SqliteDb& db, const std::string& table, bool peer, const
       r.dst_device = rows.device(9, "dstDeviceId");
       if (r.copy_kind == kDtoD && r.src_device != r.dst_device) r.copy_kind = kPtoP;
     }
+    if (correlate) r.correlation = correlation_at(rows, corr_col);
     b.memcpy(r, mem);
   }
   b.backwards(rows);
@@ -291,7 +374,10 @@ void read_memcpys(const SqliteDb& db, const std::string& table, bool peer, const
 void read_memsets(const SqliteDb& db, Builder& b) {
   const std::string table = "CUPTI_ACTIVITY_KIND_MEMSET";
   if (!db.has_table(table) || !db.has_column(table, "bytes")) return;
-  Rows rows(db, table, "SELECT bytes, start, end, deviceId, streamId FROM " + table);
+  const bool correlate = correlates(db, table);
+  Rows rows(db, table,
+            fmt::format("SELECT bytes, start, end, deviceId, streamId{} FROM {}",
+                        correlate ? ", correlationId, globalPid" : "", table));
   while (rows.step()) {
     Op op;
     op.kind = OpKind::memset;
@@ -300,7 +386,7 @@ void read_memsets(const SqliteDb& db, Builder& b) {
     op.src = op.dst = b.gpu(rows.device(3, "deviceId"));
     op.src_mem = op.dst_mem = MemKind::device;
     op.stream = rows.stream(4);
-    b.add(op);
+    b.add(op, correlate ? correlation_at(rows, 5) : kNoCorrelation);
   }
   b.backwards(rows);
 }
@@ -377,6 +463,207 @@ std::string cupti_tables(const SqliteDb& db) {
   return t.empty() ? "none" : join(t, ", ");
 }
 
+/// A runtime or driver API name as the CUDA headers spell it: Nsight Systems appends the version
+/// of the entry point ("cudaLaunchKernel_v7000", "cudaGetDeviceProperties_v2_v12000"), the PyTorch
+/// profiler does not ("cudaLaunchKernel"); the replay recognises calls (cudaStreamSynchronize, cudaMemcpy) by name.
+std::string api_name(std::string name) {
+  const std::size_t v = name.rfind("_v");
+  // Four digits or more: "cuGetProcAddress_v2" and "cudaGetDeviceProperties_v2" are the APIs' names.
+  if (v != std::string::npos && v + 6 <= name.size() &&
+      std::all_of(name.begin() + static_cast<std::ptrdiff_t>(v) + 2, name.end(),
+                  [](char c) { return c >= '0' && c <= '9'; }))
+    name.resize(v);
+  return name;
+}
+
+/// "<pid>/<tid>" of a globalTid, as the Kineto reader names threads ("<pid>/<tid>").
+std::string nsys_thread(std::int64_t global_tid) {
+  return fmt::format("{}/{}", nsys_pid(global_tid), nsys_tid(global_tid));
+}
+
+/// `column` of `table` as a select expression, or NULL where this export has no such column.
+std::string column_or_null(const SqliteDb& db, const std::string& table, const std::string& alias,
+                           const std::string& column) {
+  return db.has_column(table, column) ? alias + "." + column : std::string("NULL");
+}
+
+/// The text of a StringIds id column: a join, or NULL where the column or StringIds is missing.
+struct StringColumn {
+  std::string select = "NULL", join;
+};
+StringColumn string_column(const SqliteDb& db, const std::string& table, const std::string& alias,
+                           const std::string& column, const std::string& join_alias) {
+  StringColumn c;
+  if (!db.has_column(table, column) || !db.has_table("StringIds")) return c;
+  c.select = join_alias + ".value";
+  c.join = fmt::format(" LEFT JOIN StringIds {0} ON {1}.{2} = {0}.id", join_alias, alias, column);
+  return c;
+}
+
+/// CUPTI_ACTIVITY_KIND_RUNTIME: CUDA runtime and driver calls on CPU threads, names from
+/// StringIds (version suffix dropped), the thread from globalTid, the correlation id that links a
+/// call to the GPU work it launched. Synchronisation calls (cudaStreamSynchronize,
+/// cudaDeviceSynchronize, cudaEventSynchronize, synchronous cudaMemcpy) are runtime calls here as
+/// in Kineto traces; the replay recognises them by name and timing.
+void read_runtime(const SqliteDb& db, Builder& b, Trace& trace) {
+  const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME";
+  if (!db.has_table(table)) return;
+  require_columns(db, table, {"start", "end", "globalTid", "correlationId"}, "Nsight Systems");
+  const StringColumn name = string_column(db, table, "r", "nameId", "n");
+  Rows rows(db, table,
+            fmt::format("SELECT r.start, r.end, r.globalTid, r.correlationId, {} FROM {} r{}", name.select, table,
+                        name.join));
+  std::unordered_map<std::int64_t, std::uint32_t> threads;
+  while (rows.step()) {
+    const SqliteDb::Statement& s = rows.statement();
+    Op op;
+    op.kind = OpKind::runtime;
+    op.src = op.dst = b.host();
+    std::tie(op.start_ns, op.duration_ns) = rows.span(0, 1);
+    const std::int64_t tid = rows.integer(2, "globalTid");
+    if (tid < 0) rows.fail(fmt::format("globalTid {} is negative", tid));
+    auto t = threads.find(tid);
+    if (t == threads.end()) t = threads.emplace(tid, trace.thread_names.intern(nsys_thread(tid))).first;
+    op.thread = t->second;
+    if (!s.is_null(4)) op.name = trace.op_names.intern(api_name(s.text(4)));
+    std::uint64_t key = kNoCorrelation;
+    if (!s.is_null(3)) {
+      const std::int64_t id = rows.integer(3, "correlationId");
+      if (id < 0 || id > std::numeric_limits<std::uint32_t>::max())
+        rows.fail(fmt::format("correlationId {} is not a CUPTI correlation id (0 to 2^32 - 1)", id));
+      key = correlation_key(nsys_pid(tid), id);
+    }
+    b.add_call(op, key);
+  }
+  b.backwards(rows);
+}
+
+/// SM counts by CUDA device index, from TARGET_INFO_GPU (cuDevice is the index CUPTI's deviceId
+/// uses; `id` is Nsight Systems' own GPU number, which differs on multi-GPU machines: the JACC
+/// 4 x A100 export numbers cuDevice 0 as id 3).
+std::map<int, int> sm_counts(const SqliteDb& db) {
+  std::map<int, int> sms;
+  const std::string table = "TARGET_INFO_GPU";
+  if (!db.has_table(table) || !db.has_column(table, "smCount")) return sms;
+  const std::string device = db.has_column(table, "cuDevice") ? "cuDevice" : "id";
+  if (!db.has_column(table, device)) return sms;
+  Rows rows(db, table, fmt::format("SELECT {}, smCount FROM {}", device, table));
+  while (rows.step()) {
+    const std::int64_t sm = rows.integer(1, "smCount");
+    if (rows.statement().is_null(0) || sm <= 0 || sm > 100000) continue;
+    sms[rows.device(0, device)] = static_cast<int>(sm);
+  }
+  return sms;
+}
+
+/// A grid or block dimension product, saturating at 2^32 - 1 (CUDA allows 2^31 - 1 x 65535 x 65535).
+std::uint32_t dims(const Rows& rows, int first, std::string_view what) {
+  double product = 1;
+  bool known = false;
+  for (int c = first; c < first + 3; ++c) {
+    if (rows.statement().is_null(c)) continue;
+    const std::int64_t v = rows.integer(c, what);
+    if (v < 0) rows.fail(fmt::format("{} dimension {} is negative", what, v));
+    product *= static_cast<double>(v);
+    known = true;
+  }
+  if (!known) return 0;
+  return product >= 4294967295.0 ? 4294967295u : static_cast<std::uint32_t>(product);
+}
+
+/// CUPTI_ACTIVITY_KIND_KERNEL: every kernel as GPU work of its recorded duration with its launch
+/// (grid, block, registers, shared memory; blocks per SM from TARGET_INFO_GPU's SM count) and
+/// its demangled name (the form Kineto records). NCCL kernels are kernels too: Nsight Systems
+/// records neither their message size nor their communicator; `nccl` counts them by kind.
+void read_kernels(const SqliteDb& db, Builder& b, Trace& trace, std::map<std::string, std::size_t>& nccl) {
+  const std::string table = "CUPTI_ACTIVITY_KIND_KERNEL";
+  if (!db.has_table(table)) return;
+  require_columns(db, table, {"start", "end", "deviceId", "streamId"}, "Nsight Systems");
+  const bool correlate = correlates(db, table);
+  const StringColumn demangled = string_column(db, table, "k", "demangledName", "d");
+  const StringColumn short_name = string_column(db, table, "k", "shortName", "s");
+  auto col = [&](const char* c) { return column_or_null(db, table, "k", c); };
+  Rows rows(db, table,
+            fmt::format("SELECT k.start, k.end, k.deviceId, k.streamId, {}, {}, COALESCE({}, {}), {}, {}, {}, {}, {}, "
+                        "{}, {}, {}, {} FROM {} k{}{}",
+                        correlate ? "k.correlationId" : "NULL", correlate ? "k.globalPid" : "NULL", demangled.select,
+                        short_name.select, col("gridX"), col("gridY"), col("gridZ"), col("blockX"), col("blockY"),
+                        col("blockZ"), col("registersPerThread"), col("staticSharedMemory"),
+                        col("dynamicSharedMemory"), table, demangled.join, short_name.join));
+  const std::map<int, int> sms = sm_counts(db);
+  while (rows.step()) {
+    const SqliteDb::Statement& s = rows.statement();
+    Op op;
+    op.kind = OpKind::kernel;
+    std::tie(op.start_ns, op.duration_ns) = rows.span(0, 1);
+    const int device = rows.device(2, "deviceId");
+    op.src = op.dst = b.gpu(device);
+    op.src_mem = op.dst_mem = MemKind::device;
+    op.stream = rows.stream(3);
+    const std::string name = s.is_null(6) ? std::string() : s.text(6);
+    if (!name.empty()) op.name = trace.op_names.intern(name);
+    if (to_lower(name).starts_with("nccl")) ++nccl[nccl_kind(name)];
+    KernelInfo info;
+    info.grid_blocks = dims(rows, 7, "grid");
+    info.block_threads = dims(rows, 10, "block");
+    const std::int64_t registers = s.is_null(13) ? 0 : rows.integer(13, "registersPerThread");
+    if (registers < 0 || registers > 65535) rows.fail(fmt::format("registersPerThread {} is not a register count", registers));
+    info.registers = static_cast<std::uint16_t>(registers);
+    const std::int64_t shared = (s.is_null(14) ? 0 : rows.integer(14, "staticSharedMemory")) +
+                                (s.is_null(15) ? 0 : rows.integer(15, "dynamicSharedMemory"));
+    if (shared < 0 || shared > std::numeric_limits<std::uint32_t>::max())
+      rows.fail(fmt::format("shared memory {} B per block is not a size", shared));
+    info.shared_bytes = static_cast<std::uint32_t>(shared);
+    if (const auto sm = sms.find(device); sm != sms.end() && info.grid_blocks > 0)
+      info.blocks_per_sm = static_cast<float>(static_cast<double>(info.grid_blocks) / sm->second);
+    if (info.grid_blocks > 0 || info.block_threads > 0) op.kernel = trace.add_kernel_info(info);
+    b.add(op, correlate ? correlation_at(rows, 4) : kNoCorrelation);
+  }
+  b.backwards(rows);
+}
+
+/// NVTX_EVENTS ranges (push/pop and start/end, NVTX and NVTXT) as annotations on their thread:
+/// what record_function spans are in a Kineto trace. Marks (instants) and ranges never closed are
+/// left out.
+void read_nvtx(const SqliteDb& db, Builder& b, Trace& trace) {
+  const std::string table = "NVTX_EVENTS";
+  if (!db.has_table(table) || !db.has_column(table, "eventType") || !db.has_column(table, "end")) return;
+  require_columns(db, table, {"start", "end", "globalTid"}, "Nsight Systems");
+  // Event type ids: the export's own ENUM_NSYS_EVENT_TYPE where it has one, else the documented
+  // numbers (59 NvtxPushPopRange, 60 NvtxStartEndRange, 70 and 71 their NVTXT forms).
+  std::vector<std::string> types;
+  if (db.has_table("ENUM_NSYS_EVENT_TYPE")) {
+    SqliteDb::Statement s(db, "SELECT id, name FROM ENUM_NSYS_EVENT_TYPE");
+    while (s.step()) {
+      const std::string n = s.text(1);
+      if (n == "NvtxPushPopRange" || n == "NvtxStartEndRange" || n == "NvtxtPushPopRange" || n == "NvtxtStartEndRange")
+        types.push_back(std::to_string(s.i64(0)));
+    }
+  }
+  if (types.empty()) types = {"59", "60", "70", "71"};
+  const StringColumn text = string_column(db, table, "e", "textId", "t");
+  const std::string own_text = column_or_null(db, table, "e", "text");
+  Rows rows(db, table,
+            fmt::format("SELECT e.start, e.end, e.globalTid, COALESCE({}, {}) FROM {} e{} WHERE e.eventType IN ({}) "
+                        "AND e.end IS NOT NULL",
+                        own_text, text.select, table, text.join, join(types, ", ")));
+  while (rows.step()) {
+    const SqliteDb::Statement& s = rows.statement();
+    Op op;
+    op.kind = OpKind::annotation;
+    op.src = op.dst = b.host();
+    std::tie(op.start_ns, op.duration_ns) = rows.span(0, 1);
+    if (!s.is_null(2)) {
+      const std::int64_t tid = rows.integer(2, "globalTid");
+      if (tid < 0) rows.fail(fmt::format("globalTid {} is negative", tid));
+      op.thread = trace.thread_names.intern(nsys_thread(tid));
+    }
+    if (!s.is_null(3)) op.name = trace.op_names.intern(s.text(3));
+    b.add(op);
+  }
+  b.backwards(rows);
+}
+
 }  // namespace
 
 std::string detect_profiler_db(const SqliteDb& db) {
@@ -396,13 +683,13 @@ Trace read_nvprof(const SqliteDb& db) {
   if (db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY")) {
     const std::string t = "CUPTI_ACTIVITY_KIND_MEMCPY";
     require_columns(db, t, {"copyKind", "srcKind", "dstKind", "bytes", "start", "end", "deviceId", "streamId"}, "nvprof");
-    read_memcpys(db, t, false, cupti, b);
+    read_memcpys(db, t, false, false, cupti, b);
   }
   if (db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY2")) {
     const std::string t = "CUPTI_ACTIVITY_KIND_MEMCPY2";
     require_columns(db, t, {"copyKind", "srcKind", "dstKind", "bytes", "start", "end", "deviceId", "streamId",
                             "srcDeviceId", "dstDeviceId"}, "nvprof");
-    read_memcpys(db, t, true, cupti, b);
+    read_memcpys(db, t, true, false, cupti, b);
   }
   read_memsets(db, b);
   if (db.has_table("CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER") &&
@@ -469,22 +756,44 @@ Trace read_nsys(const SqliteDb& db) {
     const std::string t = "CUPTI_ACTIVITY_KIND_MEMCPY";
     require_columns(db, t, {"copyKind", "srcKind", "dstKind", "bytes", "start", "end", "deviceId", "streamId"},
                     "Nsight Systems");
-    read_memcpys(db, t, db.has_column(t, "srcDeviceId") && db.has_column(t, "dstDeviceId"), mem, b);
+    read_memcpys(db, t, db.has_column(t, "srcDeviceId") && db.has_column(t, "dstDeviceId"), correlates(db, t), mem, b);
   }
   read_memsets(db, b);
-  if (db.has_table("TARGET_INFO_GPU") && db.has_column("TARGET_INFO_GPU", "name") &&
-      db.has_column("TARGET_INFO_GPU", "id")) {
-    read_device_names(db, "TARGET_INFO_GPU", "SELECT id, name FROM TARGET_INFO_GPU ORDER BY id", trace);
+  std::map<std::string, std::size_t> nccl;
+  read_kernels(db, b, trace, nccl);
+  read_runtime(db, b, trace);
+  read_nvtx(db, b, trace);
+  if (db.has_table("TARGET_INFO_GPU") && db.has_column("TARGET_INFO_GPU", "name")) {
+    // By CUDA device index (cuDevice), the index CUPTI's deviceId uses; `id` in older exports.
+    const std::string device = db.has_column("TARGET_INFO_GPU", "cuDevice") ? "cuDevice" : "id";
+    if (db.has_column("TARGET_INFO_GPU", device))
+      read_device_names(db, "TARGET_INFO_GPU",
+                        fmt::format("SELECT {0}, name FROM TARGET_INFO_GPU WHERE {0} IS NOT NULL ORDER BY {0}", device),
+                        trace);
   }
-  if (db.has_table("StringIds")) warn_nccl_kernels(db, "SELECT id, value FROM StringIds", trace);
-  if (b.size() == 0) {
-    const bool cuda = db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY") || db.has_table("CUPTI_ACTIVITY_KIND_MEMSET");
+  if (!nccl.empty()) {
+    std::vector<std::string> parts;
+    std::size_t total = 0;
+    for (const auto& [kind, n] : nccl) {
+      parts.push_back(fmt::format("{} {}", n, kind));
+      total += n;
+    }
+    trace.warnings.push_back(fmt::format(
+        "{}: {} NCCL kernel{} ({}) kept as kernels of their recorded duration, not as collectives: Nsight Systems "
+        "records neither their message size nor their communicator, so the data they move is missing from the "
+        "transfer views; record the run with the PyTorch profiler (Kineto, record_shapes=True) to see its collectives",
+        db.path(), total, total == 1 ? "" : "s", join(parts, ", ")));
+  }
+  if (b.transfers() == 0) {
+    const bool cuda = db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY") || db.has_table("CUPTI_ACTIVITY_KIND_MEMSET") ||
+                      db.has_table("CUPTI_ACTIVITY_KIND_KERNEL");
     trace.warnings.push_back(fmt::format(
         "{}: no GPU transfers (copies, memsets) in this export: {}; record with `nsys profile -t cuda,nvtx ./app` "
         "and export with `nsys export --type sqlite`",
         db.path(),
-        cuda ? "its CUPTI_ACTIVITY_KIND_MEMCPY and _MEMSET tables are empty (the application moved no data while "
-               "traced)"
+        cuda ? fmt::format("it traced CUDA ({} kernels read) but its CUPTI_ACTIVITY_KIND_MEMCPY and _MEMSET tables "
+                           "are empty or absent (the application moved no data while traced)",
+                           b.gpu_work())
              : fmt::format("it has no CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table, so CUDA was not traced (CUPTI "
                            "tables: {})",
                            cupti_tables(db))));

@@ -6,7 +6,11 @@
 //    peer ids in srcDeviceId/dstDeviceId and copyKind 11-13 for unified-memory migrations, but
 //    memory kinds numbered from 0 (0 pageable, 1 pinned, 2 device, 4 managed; the database's own
 //    ENUM_CUDA_MEM_KIND table is used when present); GPU names in TARGET_INFO_GPU; schema
-//    version in META_DATA_EXPORT.
+//    version in META_DATA_EXPORT. Nsight Systems exports are read whole, as the Kineto reader reads
+//    a PyTorch trace: kernels (CUPTI_ACTIVITY_KIND_KERNEL, with grid, block, registers, shared
+//    memory), CUDA runtime and driver calls (CUPTI_ACTIVITY_KIND_RUNTIME, names from StringIds,
+//    threads from globalTid), the launch of each copy, memset and kernel (correlationId), and NVTX
+//    ranges as annotations.
 #pragma once
 
 #include "trace/sqlite_db.hpp"

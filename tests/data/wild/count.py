@@ -246,6 +246,16 @@ def count_kineto(path):
 #     nvprof "name"); kind from the name as in K8.
 # S8. "cuda_tables" lists the CUPTI_ACTIVITY_KIND_* tables present with their row counts; an
 #     export made without CUDA tracing has none (or only RUNTIME).
+# S9. nsys only, the rest of the application: "kernels" = rows of CUPTI_ACTIVITY_KIND_KERNEL;
+#     "runtime_calls" = rows of CUPTI_ACTIVITY_KIND_RUNTIME (runtime and driver calls alike);
+#     "nvtx_ranges" = rows of NVTX_EVENTS whose eventType is named NvtxPushPopRange,
+#     NvtxStartEndRange, NvtxtPushPopRange or NvtxtStartEndRange in ENUM_NSYS_EVENT_TYPE and
+#     whose end is not NULL (marks and unclosed ranges are not ranges).
+# S10. "launch_links": rows of CUPTI_ACTIVITY_KIND_MEMCPY, _MEMSET and _KERNEL whose
+#     (process, correlationId) equals that of a CUPTI_ACTIVITY_KIND_RUNTIME row, the process
+#     being globalPid // 2**24 % 2**24 for the GPU rows and globalTid // 2**24 % 2**24 for the
+#     calls; "kernel_launchers" = those kernels counted by the launching call's StringIds name,
+#     as stored (with Nsight Systems' "_vNNNN" suffix).
 
 CUPTI_COPY = {0: "UNKNOWN", 1: "HTOD", 2: "DTOH", 3: "HTOA", 4: "ATOH", 5: "ATOA", 6: "ATOD",
               7: "DTOA", 8: "DTOD", 9: "HTOH", 10: "PTOP"}
@@ -374,7 +384,41 @@ def count_sqlite_con(con):
                 nccl["count"] += 1
                 nccl["by_kind"][kind] = nccl["by_kind"].get(kind, 0) + 1
     out["nccl_kernels"] = nccl
+    if flavor == "nsys":
+        count_nsys_application(con, tables, strings, out)
     return out
+
+
+def count_nsys_application(con, tables, strings, out):
+    def rows(table):
+        return con.execute('SELECT COUNT(*) FROM "%s"' % table).fetchone()[0] if table in tables else 0
+    out["kernels"] = rows("CUPTI_ACTIVITY_KIND_KERNEL")
+    out["runtime_calls"] = rows("CUPTI_ACTIVITY_KIND_RUNTIME")
+    nvtx = 0
+    if "NVTX_EVENTS" in tables and "ENUM_NSYS_EVENT_TYPE" in tables:
+        ids = [r[0] for r in con.execute("SELECT id, name FROM ENUM_NSYS_EVENT_TYPE")
+               if r[1] in ("NvtxPushPopRange", "NvtxStartEndRange", "NvtxtPushPopRange", "NvtxtStartEndRange")]
+        for (etype, end) in con.execute("SELECT eventType, end FROM NVTX_EVENTS"):
+            if etype in ids and end is not None:
+                nvtx += 1
+    out["nvtx_ranges"] = nvtx
+    calls = {}
+    if "CUPTI_ACTIVITY_KIND_RUNTIME" in tables:
+        for tid, corr, name in con.execute("SELECT globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME"):
+            calls[(tid // 2**24 % 2**24, corr)] = strings.get(name, "")
+    links = 0
+    launchers = {}
+    for table in ("CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_KERNEL"):
+        if table not in tables:
+            continue
+        for pid, corr in con.execute('SELECT globalPid, correlationId FROM "%s"' % table):
+            key = (pid // 2**24 % 2**24, corr) if pid is not None else None
+            if key in calls:
+                links += 1
+                if table == "CUPTI_ACTIVITY_KIND_KERNEL":
+                    launchers[calls[key]] = launchers.get(calls[key], 0) + 1
+    out["launch_links"] = links
+    out["kernel_launchers"] = launchers
 
 
 # ----------------------------------------------------------------------------------------------
