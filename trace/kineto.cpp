@@ -513,6 +513,7 @@ class Reader {
       op.src = op.dst = gpu(device);
       op.src_mem = op.dst_mem = MemKind::device;
       op.bytes = bytes_of(e.bytes);
+      if (op.bytes == 0) ++unsized_memsets_;
       ops_.push_back(op);
     } else if (starts_with(e.name, "nccl")) {
       if (!collective(op, device, e)) return;
@@ -567,6 +568,7 @@ class Reader {
       op.dst_mem = kineto_mem(n.substr(arrow + 2, close - arrow - 2));
     }
     op.bytes = bytes_of(e.bytes);
+    if (op.bytes == 0) ++unsized_copies_;
     if (n.find("HtoD") != std::string_view::npos) {
       op.src = host();
       op.dst = gpu(device);
@@ -750,8 +752,21 @@ class Reader {
     if (p2p_kernels_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} NCCL send/recv kernels name no peer: kept as kernels of their recorded duration", name_, p2p_kernels_));
-    bool gpu_work = false;
-    for (std::size_t i = 0; i < trace_.size() && !gpu_work; ++i) gpu_work = runs_on_gpu(trace_.kinds()[i]);
+    if (unsized_copies_ + unsized_memsets_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} copies and {} memsets carry no \"bytes\" arg (recorded by a profiler that did not write "
+          "it): they count as 0 B, only their recorded durations are kept",
+          name_, unsized_copies_, unsized_memsets_));
+    bool gpu_work = false, moves = false;
+    for (std::size_t i = 0; i < trace_.size(); ++i) {
+      gpu_work = gpu_work || runs_on_gpu(trace_.kinds()[i]);
+      moves = moves || moves_data(trace_.kinds()[i]);
+    }
+    if (gpu_work && !moves)
+      trace_.warnings.push_back(fmt::format(
+          "{}: GPU kernels but no copies, memsets or collectives: its data movement is empty (the application "
+          "replay still has its kernels)",
+          name_));
     if (!gpu_work)
       trace_.warnings.push_back(fmt::format(
           "{}: no GPU activity (kernels, copies, memsets) in this trace: record with "
@@ -770,7 +785,8 @@ class Reader {
   std::unordered_map<std::uint64_t, std::size_t> runtime_by_correlation_;
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;
-  std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0;
+  std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,
+              unsized_copies_ = 0, unsized_memsets_ = 0;
 };
 
 Trace read_from(Source& source, const std::string& name) {
