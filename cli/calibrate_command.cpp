@@ -27,6 +27,7 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
   cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
   cmd->callback([opt, &run]() {
     run = [opt]() {
+      reject_node_files(opt->traces, "calibrate");
       std::vector<trace::Trace> traces;
       for (const std::string& file : opt->traces) traces.push_back(trace::data_movement(trace::read_trace(file)));
       for (const trace::Trace& t : traces)

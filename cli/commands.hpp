@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "topology/node.hpp"
 
 namespace linkcast::cli {
 
@@ -45,5 +46,20 @@ void add_trace_or_workload(CLI::App& cmd, std::vector<std::string>& traces, std:
 /// A ChoiceError as the user of `app`'s chosen command reads it: with the command's option for
 /// the choice (--map, --gpus, --algo/--proto) where it has one, else as the library says it.
 [[nodiscard]] std::string choice_message(const CLI::App& app, const ChoiceError& error);
+
+/// topology::load_node, but a directory is said to be one (not "the file is empty").
+[[nodiscard]] topology::Node load_node(const std::string& path);
+
+/// Throws when one of `traces` is a node file (.yaml/.yml): `command` reads traces, not nodes.
+void reject_node_files(const std::vector<std::string>& traces, std::string_view command);
+
+/// What linkcast prints for a CLI11 parse error that its own message would point the wrong way:
+/// a mistyped command, or a node forgotten before a trace. nullopt for CLI11's own message.
+[[nodiscard]] std::optional<std::string> misplaced_usage_error(const CLI::App& app, const CLI::ParseError& error,
+                                                                 const std::vector<std::string>& args);
+
+/// True when the chosen command was given `--workload help` (the list is printed instead of a
+/// usage error about the command's other options).
+[[nodiscard]] bool asks_workload_help(const CLI::App& app);
 
 }  // namespace linkcast::cli

@@ -2,7 +2,11 @@
 // that CLI11 enforces, and the options that fix a ChoiceError.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <map>
+
+#include "core/strings.hpp"
+#include "topology/loader.hpp"
 
 #include "cli/commands.hpp"
 
@@ -25,6 +29,20 @@ const CLI::App* chosen(const CLI::App& app) {
 }
 
 bool has_option(const CLI::App& cmd, const std::string& name) { return cmd.get_option_no_throw(name) != nullptr; }
+
+bool is_node_file_name(const std::string& path) {
+  const std::string ext = to_lower(std::filesystem::path(path).extension().string());
+  return ext == ".yaml" || ext == ".yml";
+}
+
+/// The chosen command's trace-or-workload group, if it has one.
+const CLI::App* input_group(const CLI::App& cmd) {
+  try {
+    return cmd.get_option_group(std::string(kInputGroup));
+  } catch (const CLI::OptionNotFound&) {
+    return nullptr;
+  }
+}
 
 }  // namespace
 
@@ -77,6 +95,52 @@ std::string choice_message(const CLI::App& app, const ChoiceError& error) {
       break;
   }
   return error.what();
+}
+
+topology::Node load_node(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(fmt::format("{}: is a directory, not a node file; give one of its .yaml files (e.g. "
+                                 "configs/summit.yaml)",
+                                 path));
+  return topology::load_node(path);
+}
+
+void reject_node_files(const std::vector<std::string>& traces, std::string_view command) {
+  for (const std::string& t : traces)
+    if (is_node_file_name(t))
+      throw InputError(fmt::format("{}: this is a node file, not a trace; {} reads traces recorded on a node", t, command));
+}
+
+std::optional<std::string> misplaced_usage_error(const CLI::App& app, const CLI::ParseError& error,
+                                                 const std::vector<std::string>& args) {
+  const CLI::App* cmd = chosen(app);
+  if (cmd == nullptr) {
+    if (args.empty() || args.front().empty() || args.front().front() == '-') return std::nullopt;
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (!sub->get_name().empty()) names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), args.front()) != names.end()) return std::nullopt;
+    return unknown_name("command", args.front(), names) + "; run 'linkcast --help'";
+  }
+  // `simulate TRACE`: the trace filled the NODE positional and the input group is empty.
+  if (error.get_name() != "RequiredError") return std::nullopt;
+  const CLI::App* group = input_group(*cmd);
+  const CLI::Option* node = cmd->get_option_no_throw("node");
+  if (group == nullptr || node == nullptr || group->count_all() != 0 || node->count() != 1) return std::nullopt;
+  const std::string given = node->results().front();
+  if (is_node_file_name(given)) return std::nullopt;
+  return fmt::format("{0}: '{1}' was given as the node, but it is not a node file (.yaml): the node is missing; give "
+                     "it before the trace, e.g. `linkcast {0} configs/dgx1-v100.yaml {1}`",
+                     cmd->get_name(), given);
+}
+
+bool asks_workload_help(const CLI::App& app) {
+  const CLI::App* cmd = chosen(app);
+  if (cmd == nullptr) return false;
+  const CLI::App* group = input_group(*cmd);
+  const CLI::Option* workload = group ? group->get_option_no_throw("--workload") : cmd->get_option_no_throw("--workload");
+  return workload != nullptr && workload->count() == 1 && workload->results().front() == "help";
 }
 
 }  // namespace linkcast::cli

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "core/version.hpp"
+#include "synthetic/catalog.hpp"
 
 namespace linkcast::cli {
 
@@ -52,7 +53,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (const auto usage = linkcast::cli::input_usage_error(app, e)) {
+    if (linkcast::cli::asks_workload_help(app)) {
+      std::cout << linkcast::synthetic::workload_help();
+      return 0;
+    }
+    if (const auto misplaced = linkcast::cli::misplaced_usage_error(app, e, std::vector<std::string>(argv + 1, argv + argc))) {
+      std::cerr << "linkcast: error: " << *misplaced << "\n";
+    } else if (const auto usage = linkcast::cli::input_usage_error(app, e)) {
       std::cerr << "linkcast: error: " << *usage << "\n";
     } else {
       std::cerr << "linkcast: error: " << e.what() << "\nRun 'linkcast --help' or 'linkcast <command> --help'.\n";

@@ -63,7 +63,7 @@ void add_matrix_command(CLI::App& app, Runner& run) {
         return 0;
       }
       std::optional<topology::Node> node;
-      if (!opt->node.empty()) node = topology::load_node(opt->node);
+      if (!opt->node.empty()) node = cli::load_node(opt->node);
       matrix::Options options;
       options.node = node ? &*node : nullptr;
       trace::Trace trace;

@@ -52,8 +52,8 @@ void add_project_command(CLI::App& app, Runner& run) {
       if (opt->models.empty()) models = projection::projection_models();
       for (const auto& name : opt->models) models.push_back(&projection::find_projection_model(name));
       const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
-      const topology::Node from = topology::load_node(opt->from);
-      const topology::Node to = topology::load_node(opt->to);
+      const topology::Node from = cli::load_node(opt->from);
+      const topology::Node to = cli::load_node(opt->to);
       const trace::Trace whole = trace::read_traces(opt->traces);
       const trace::Trace trace = trace::data_movement(whole);
       std::optional<trace::Trace> actual_whole, actual;

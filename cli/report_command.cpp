@@ -150,9 +150,9 @@ int run_report(const ReportOptions& opt) {
   // Fail on an unwritable output before the (possibly long) work; nothing is left behind if
   // anything below throws.
   AtomicOutput out(opt.output);
-  const topology::Node node = topology::load_node(opt.node);
+  const topology::Node node = cli::load_node(opt.node);
   std::optional<topology::Node> target;
-  if (!opt.to.empty()) target = topology::load_node(opt.to);
+  if (!opt.to.empty()) target = cli::load_node(opt.to);
 
   Workload w;
   load_workload(opt, node, chosen, w);

@@ -78,6 +78,10 @@ void add_simulate_command(CLI::App& app, Runner& run) {
   cmd->add_option("--bins", opt->bins, "Utilisation-over-time bins per link")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->callback([opt, &run]() {
     run = [opt]() {
+      if (opt->workload == "help") {
+        std::cout << synthetic::workload_help();
+        return 0;
+      }
       sim::SimOptions options;
       options.solver = opt->solver;
       (void)sim::make_solver(opt->solver);  // unknown names fail before any work
@@ -102,7 +106,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
       options.bins = opt->bins;
       options.keep_transfers = !opt->timeline.empty();
 
-      const topology::Node node = topology::load_node(opt->node);
+      const topology::Node node = cli::load_node(opt->node);
       std::vector<int> gpus;
       if (!opt->gpus.empty())
         for (int g : parse_gpus(opt->gpus, node)) gpus.push_back(node.require(fmt::format("gpu{}", g), "--gpus"));

@@ -33,7 +33,7 @@ void add_topo_command(CLI::App& app, Runner& run) {
     run = [opt]() {
       if (opt->node.empty())
         throw InputError("topo: give a node file, e.g. `linkcast topo configs/summit.yaml`");
-      const topology::Node node = topology::load_node(opt->node);
+      const topology::Node node = cli::load_node(opt->node);
       const topology::Routes routes(node);
       AtomicOutput out(opt->output);
       if (opt->format == "json") out.stream() << topology::describe_json(node, routes);

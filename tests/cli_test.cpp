@@ -140,5 +140,67 @@ TEST(CliHelp, EveryCommandDocumentsItsOptions) {
   }
 }
 
+// Issue 18, "messages that point the wrong way": each says what is wrong; exit 2 and no output.
+TEST(CliWrongWay, ReportOfARankOneTraceDoesNotOfferGpus) {
+  const std::string out = ::testing::TempDir() + "wrong_way_rank1.html";
+  std::filesystem::remove(out);
+  const auto r = run_linkcast("report tests/data/real/h200-2gpu/torch_ddp_rank1.json.gz --node configs/testbed-h100-1gpu.yaml -o " + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("endpoint 'gpu1' is not in node 'testbed-h100-1gpu'"));
+  EXPECT_THAT(r.err, ::testing::Not(HasSubstr("--gpus")));
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliWrongWay, NodeDirectoryIsADirectory) {
+  const std::string out = ::testing::TempDir() + "wrong_way_topo.txt";
+  std::filesystem::remove(out);
+  const auto r = run_linkcast("topo configs -o " + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: configs: is a directory, not a node file; give one of its .yaml files (e.g. "
+                   "configs/summit.yaml)\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliWrongWay, SimulateOfATraceSaysTheNodeIsMissing) {
+  const std::string out = ::testing::TempDir() + "wrong_way_sim.txt";
+  std::filesystem::remove(out);
+  const std::string t = "tests/data/real/h200-2gpu/copybench_trace.csv.gz";
+  const auto r = run_linkcast("simulate " + t + " -o " + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: simulate: '" + t +
+                       "' was given as the node, but it is not a node file (.yaml): the node is missing; give it "
+                       "before the trace, e.g. `linkcast simulate configs/dgx1-v100.yaml " + t + "`\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliWrongWay, MistypedCommandSuggestsTheNearest) {
+  const auto r = run_linkcast("tpoo configs/summit.yaml");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("linkcast: error: unknown command 'tpoo' (did you mean 'topo'?); valid commands: topo,"));
+}
+
+TEST(CliWrongWay, CalibrateOfANodeFileSaysItIsNotATrace) {
+  const std::string out = ::testing::TempDir() + "wrong_way_cal.yaml";
+  std::filesystem::remove(out);
+  const auto r = run_linkcast("calibrate configs/summit.yaml -o " + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "linkcast: error: configs/summit.yaml: this is a node file, not a trace; calibrate reads traces "
+                   "recorded on a node\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliWrongWay, WorkloadHelpListsTheWorkloadsEverywhere) {
+  // As `matrix --workload help`: the list on standard output, whatever else is missing.
+  const auto matrix = run_linkcast("matrix --workload help");
+  ASSERT_EQ(matrix.exit_code, 0) << matrix.err;
+  EXPECT_THAT(matrix.out, HasSubstr("stencil2d"));
+  for (const char* args : {"report --workload help", "simulate configs/summit.yaml --workload help", "simulate --workload help"}) {
+    const auto r = run_linkcast(args);
+    EXPECT_EQ(r.exit_code, 0) << args << r.err;
+    EXPECT_EQ(r.out, matrix.out) << args;
+    EXPECT_EQ(r.err, "") << args;
+  }
+}
+
 }  // namespace
 }  // namespace linkcast
