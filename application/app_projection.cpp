@@ -37,16 +37,17 @@ WorkClass class_of(KernelBound b) {
 void project_kernels(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
                      const projection::EndpointMap& map, ApplicationProjection& p) {
   std::array<std::size_t, kKernelBoundCount> missing{};
+  const projection::EndpointMap on_source = projection::source_placement(from, map);
   for (std::size_t i = 0; i < trace.size(); ++i) {
     if (trace.kinds()[i] != OpKind::kernel) continue;
     const trace::Op op = trace.op(i);
     if (op.duration_ns < 0) continue;
-    const int gs = node_gpu(from, trace, op.src, {}), gt = node_gpu(to, trace, op.src, map);
+    const int gs = node_gpu(from, trace, op.src, on_source), gt = node_gpu(to, trace, op.src, map);
     if (gs < 0 || gt < 0)
       throw InputError(fmt::format("{}: record {}: kernel on {}, which the {} node {} lacks; place the trace's GPUs "
-                                   "with --map gpu0=gpuN,...",
+                                   "with --map {}=gpuN (one map places them on both nodes)",
                                    trace.source_file, i + 1, trace.endpoint_name(op.src), gs < 0 ? "source" : "target",
-                                   gs < 0 ? from.name : to.name));
+                                   gs < 0 ? from.name : to.name, trace.endpoint_name(op.src)));
     const trace::KernelInfo* info = op.kernel != trace::kNoIndex ? &trace.kernel_info(op.kernel) : nullptr;
     const KernelScale s = scale_kernel(trace.op_names[op.name], info, gpu_rates(from.endpoints[static_cast<std::size_t>(gs)]),
                                        gpu_rates(to.endpoints[static_cast<std::size_t>(gt)]));
@@ -80,7 +81,7 @@ void project_data_movement(const topology::Node& from, const topology::Node& to,
   const trace::Trace data = trace::data_movement(trace);
   if (data.size() == 0) return;
   const projection::Projector on_target(from, to, data, map);
-  const projection::Projector on_source(from, from, data);
+  const projection::Projector on_source(from, from, data, projection::source_placement(from, map));
   for (const auto& w : on_target.warnings()) p.warnings.push_back(w);
   std::size_t j = 0;
   for (std::size_t i = 0; i < trace.size(); ++i) {
@@ -142,6 +143,7 @@ ApplicationProjection project_application(const topology::Node& from, const topo
 
   sim::SimOptions source;
   source.model = &model;
+  source.gpus = placed_gpus(from, trace, projection::source_placement(from, map));
   source.durations_ns.assign(trace.size(), std::numeric_limits<double>::quiet_NaN());
   for (std::size_t i = 0; i < trace.size(); ++i)
     if (trace::runs_on_gpu(trace.kinds()[i]) && trace.durations()[i] >= 0)

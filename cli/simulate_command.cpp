@@ -1,11 +1,14 @@
-// linkcast simulate NODE.yaml (TRACE | --workload SPEC) [--gpus LIST] [--model NAME]
+// linkcast simulate NODE.yaml (TRACE... | --workload SPEC) [--gpus LIST | --map A=B,...] [--model NAME]
 //                  [--timeline FILE] [--format table|json] [-o FILE]
 //                  [--algo ring|tree] [--proto LL|LL128|Simple] [--solver NAME] [--bins N]
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
+#include "application/app_projection.hpp"
 #include "cli/commands.hpp"
+#include "projection/projector.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
 #include "core/strings.hpp"
@@ -48,7 +51,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
       "max-min fairly, streams in order, NCCL collectives step by step");
   struct Options {
     std::vector<std::string> traces;
-    std::string node, workload, gpus, model = "default", timeline, format = "table", output = "-";
+    std::string node, workload, gpus, map, model = "default", timeline, format = "table", output = "-";
     std::string algo, proto, solver = "maxmin";
     int bins = 20;
     bool as_recorded = false;
@@ -61,6 +64,9 @@ void add_simulate_command(CLI::App& app, Runner& run) {
   cmd->add_option("--gpus", opt->gpus,
                   "Node GPUs to run on, e.g. 0-3 or 4;5;6;7: a trace's gpu0, gpu1, ... are placed on them in "
                   "order; a workload runs on them (its gpus= key wins)");
+  cmd->add_option("--map", opt->map,
+                  "Place a trace's endpoints on the node by name, e.g. gpu2=gpu0 (the same option as project's and "
+                  "report's; instead of --gpus)");
   cmd->add_option("--model", opt->model,
                   "Transfer model for rates and L + O (`linkcast models`), or nccl-model: collectives take "
                   "NCCL's own predicted time instead of running step by step")
@@ -125,6 +131,16 @@ void add_simulate_command(CLI::App& app, Runner& run) {
       } else {
         trace = trace::read_traces(opt->traces);
         options.gpus = gpus;
+        if (!opt->map.empty()) {
+          if (!opt->gpus.empty()) throw InputError("simulate: give --gpus or --map, not both");
+          options.gpus = application::placed_gpus(node, trace, projection::parse_endpoint_map(opt->map));
+          const auto& names = trace.endpoint_names();
+          for (std::size_t k = 0; k < options.gpus.size(); ++k)
+            if (options.gpus[k] < 0 && std::find(names.begin(), names.end(), fmt::format("gpu{}", k)) != names.end())
+              throw InputError(fmt::format("--map: the trace's gpu{} lands on no GPU of node '{}' ({}); map it onto "
+                                           "one, e.g. --map gpu{}=gpu0",
+                                           k, node.name, node.file, k));
+        }
         // L + O measured by the trace's own small copies where it has them.
         options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(trace));
         if (opt->as_recorded) {

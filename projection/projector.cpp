@@ -55,6 +55,13 @@ EndpointMap parse_endpoint_map(std::string_view text) {
   return map;
 }
 
+EndpointMap source_placement(const topology::Node& from, const EndpointMap& map) {
+  EndpointMap placed;
+  for (const auto& [name, target] : map)
+    if (from.find(name) < 0) placed.emplace(name, target);
+  return placed;
+}
+
 int Projector::resolve(const topology::Node& node, const EndpointMap& map, std::uint16_t id,
                        std::uint16_t other) const {
   const std::string& name = mapped(map, trace_->endpoint_name(id));
@@ -100,10 +107,14 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
   for (const auto& [record, id] : used) {
     const std::string& name = trace.endpoint_name(id);
     if (name == "host") continue;
-    if (from.find(name) < 0)
-      throw InputError(fmt::format("{}: {}: endpoint '{}' is not in the source node '{}' ({}){}", trace.source_file,
-                                   trace.describe_record(record), name, from.name, from.file,
-                                   did_you_mean(name, from.endpoint_ids())));
+    if (from.find(name) < 0 && from.find(mapped(map, name)) < 0) {
+      const std::string message =
+          fmt::format("{}: {}: endpoint '{}' is not in the source node '{}' ({}){}; map it onto one that is",
+                      trace.source_file, trace.describe_record(record), name, from.name, from.file,
+                      did_you_mean(name, from.endpoint_ids()));
+      throw ChoiceError(message + fmt::format(" (source has {})", join(from.endpoint_ids(), ", ")),
+                        ChoiceError::Choice::map_endpoint, message.size(), 0, name);
+    }
     const std::string& target = mapped(map, name);
     if (to.find(target) < 0) {
       // The hint (a front end's option for the map) goes before the list of the target's endpoints.
@@ -115,11 +126,11 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
     }
   }
   // Every pair and communicator on the target (after the map) and on the source (as recorded).
-  const EndpointMap none;
+  const EndpointMap on_source_map = source_placement(from, map);
   for (const bool on_source : {false, true}) {
     const topology::Node& node = on_source ? from : to;
     const topology::Routes& routes = on_source ? src_routes_ : routes_;
-    const EndpointMap& m = on_source ? none : map;
+    const EndpointMap& m = on_source ? on_source_map : map;
     std::vector<PreparedPair>& pairs = on_source ? src_pairs_ : pairs_;
     pairs.resize(endpoints_ * endpoints_);
     for (const trace::TraceIndex::Use& u : index_->pairs) {

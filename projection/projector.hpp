@@ -33,6 +33,10 @@ namespace linkcast::projection {
 using EndpointMap = std::map<std::string, std::string>;
 /// Throws ChoiceError (Choice::map_entry) for text that is not NAME=NAME,... or maps a name twice.
 [[nodiscard]] EndpointMap parse_endpoint_map(std::string_view text);
+/// The part of `map` that places the trace on its source node: the entries whose trace endpoint
+/// the source node lacks (a trace recorded on CUDA device 2 of a machine described with one GPU:
+/// `gpu2=gpu0` places it on both nodes). Names the source node has stay as recorded there.
+[[nodiscard]] EndpointMap source_placement(const topology::Node& from, const EndpointMap& map);
 
 /// The projection's "nothing changes" baseline, shown beside the registry's models: each operation
 /// keeps its measured time on the source node; an operation without one gets the `default` model's

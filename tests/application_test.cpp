@@ -8,6 +8,7 @@
 #include "application/app_projection.hpp"
 #include "application/kernel_scaling.hpp"
 #include "application/steps.hpp"
+#include "core/error.hpp"
 #include "test_util.hpp"
 #include "topology/loader.hpp"
 #include "trace/reader.hpp"
@@ -110,6 +111,30 @@ TEST(ApplicationGroundTruth, CheckpointStepsH100ToH200) {
   // not (nothing changes: -2.2% and +6.8%): the projection's error is the transfers' (README).
   EXPECT_LE(std::fabs(h100_to_h200("ckpt_reuse").projected_error_pct), 7.0);   // -6.5
   EXPECT_LE(std::fabs(h100_to_h200("ckpt_fresh").projected_error_pct), 16.5);  // -15.6
+}
+
+}  // namespace
+}  // namespace linkcast::application
+
+namespace linkcast::application {
+namespace {
+
+TEST(Placement, OneMapPlacesATraceOnBothNodes) {
+  // DDP rank 1 recorded on CUDA device 1 of the 2 x H200 machine, described on the source side by
+  // a 1-GPU node: `gpu1=gpu0` places it there and on the target alike (issue 15: one placement
+  // option on both sides). The same node on both sides keeps every step.
+  const auto one = topology::load_node(test::config("testbed-h200-1gpu.yaml"));
+  const auto t = trace::read_trace(test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank1.json.gz");
+  const projection::EndpointMap map = {{"gpu1", "gpu0"}};
+  EXPECT_EQ(projection::source_placement(one, map), map);
+  const ApplicationProjection p = project_application(one, one, t, map, model::find_model("default"));
+  EXPECT_NEAR(step_table(p, nullptr).projected_span_ns, p.source.application.recorded_span_ns,
+              1e-6 * p.source.application.recorded_span_ns);
+  // Without the map the source node says which endpoint is missing and what fixes it.
+  EXPECT_THAT([&] { (void)project_application(one, one, t, {}, model::find_model("default")); },
+              ::testing::ThrowsMessage<InputError>(
+                  HasSubstr("kernel on gpu1, which the source node testbed-h200-1gpu lacks; place the trace's GPUs "
+                            "with --map gpu1=gpuN")));
 }
 
 }  // namespace

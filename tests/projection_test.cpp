@@ -102,7 +102,7 @@ TEST(Projector, EndpointsMissingOnTheTargetNameTheRecordAndTheFix) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "t.csv: record 2 (line 3): endpoint 'gpu5' is not in the source node 'two' (two.yaml) "
-                           "(did you mean 'gpu0'?)");
+                           "(did you mean 'gpu0'?); map it onto one that is (source has cpu0, gpu0, gpu1)");
   }
   // A one-GPU target lacks gpu1: without a map the projection names the fix, mapped onto the
   // target's gpu0 it projects: 1 MB over the target's 20 GB/s host link plus the only 1-byte cost
