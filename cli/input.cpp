@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <iostream>
 #include <map>
 
 #include "core/strings.hpp"
 #include "topology/loader.hpp"
 
 #include "cli/commands.hpp"
+#include "topology/plausibility.hpp"
 
 namespace linkcast::cli {
 
@@ -103,7 +105,9 @@ topology::Node load_node(const std::string& path) {
     throw InputError(fmt::format("{}: is a directory, not a node file; give one of its .yaml files (e.g. "
                                  "configs/summit.yaml)",
                                  path));
-  return topology::load_node(path);
+  topology::Node node = topology::load_node(path);
+  for (const std::string& w : topology::unusual_values(node)) std::cerr << "linkcast: warning: " << w << "\n";
+  return node;
 }
 
 void reject_node_files(const std::vector<std::string>& traces, std::string_view command) {

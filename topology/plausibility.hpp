@@ -1,0 +1,16 @@
+// Values a node file may hold (inside the schema's hard ranges) that no shipped hardware has today:
+// said as warnings, since a unit slip (MB/s for GB/s, GB for GiB x 2) is likelier than the part.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "topology/node.hpp"
+
+namespace linkcast::topology {
+
+/// One line per unusual value: "FILE:LINE: gpu3 memory.capacity_gib 512 GiB is more than any
+/// GPU ships with (288 GB, B300/MI355X); check the unit". Empty for every shipped node.
+[[nodiscard]] std::vector<std::string> unusual_values(const Node& node);
+
+}  // namespace linkcast::topology
