@@ -196,8 +196,12 @@ std::array<FixedCost, model::kCopyClassCount> resolve_fixed_costs(const trace::T
   }};
   std::array<FixedCost, model::kCopyClassCount> resolved = fixed;
   const FixedCost* any_known = nullptr;
-  for (const FixedCost& f : fixed)
-    if (f.known && !any_known) any_known = &f;
+  std::size_t any_class = 0;
+  for (std::size_t k = 0; k < fixed.size(); ++k)
+    if (fixed[k].known && !any_known) {
+      any_known = &fixed[k];
+      any_class = k;
+    }
   for (std::size_t c = 0; c < model::kCopyClassCount; ++c) {
     if (fixed[c].known) continue;
     for (CopyClass alt : fallback[c]) {
@@ -208,7 +212,10 @@ std::array<FixedCost, model::kCopyClassCount> resolve_fixed_costs(const trace::T
       }
     }
     if (!resolved[c].known && any_known)
-      resolved[c] = {any_known->ns, fmt::format("borrowed ({})", any_known->origin), true};
+      resolved[c] = {any_known->ns,
+                     fmt::format("borrowed from {} ({})", model::to_string(static_cast<CopyClass>(any_class)),
+                                 any_known->origin),
+                     true};
     if (!resolved[c].known)
       resolved[c].origin = "unknown: no small transfers in the trace and no calibration in either node";
   }

@@ -213,3 +213,26 @@ TEST(Calibrate, MeasuresSummitsStagingRateFromTheMiniFeTrace) {
 
 }  // namespace
 }  // namespace linkcast::projection
+
+namespace linkcast::projection {
+namespace {
+
+TEST(Projector, ACostBorrowedFromAnUnrelatedClassNamesThatClass) {
+  // Only pageable H2D copies are small enough to measure L + O (3 x 8 B at 3000 ns) and neither
+  // node is calibrated: a device-to-device copy borrows that cost, and says from which class
+  // (issue 18: "borrowed (... median of 20 copies)" named no class).
+  std::string text = kTwoGpuNode;
+  text.erase(text.find("calibration:"));
+  const topology::Node node = topology::parse_node(text, "two.yaml");
+  const auto trace = parse_csv_trace("kind,src,dst,bytes,src_mem,duration_ns\n"
+                                     "copy,cpu0,gpu0,8,pageable,3000\ncopy,cpu0,gpu0,8,pageable,3000\n"
+                                     "copy,cpu0,gpu0,8,pageable,3000\n",
+                                     "t.csv");
+  const Projector p(node, node, trace);
+  const FixedCost& d2d = p.fixed_costs()[static_cast<std::size_t>(model::CopyClass::d2d)];
+  EXPECT_TRUE(d2d.known);
+  EXPECT_THAT(d2d.origin, ::testing::StartsWith("borrowed from h2d_pageable ("));
+}
+
+}  // namespace
+}  // namespace linkcast::projection
