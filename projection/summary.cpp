@@ -102,8 +102,14 @@ void render_table(const ProjectionSummary& s, std::ostream& out) {
   out << fmt::format("Projection of {} ({}, {} ops) recorded on {} ({}) onto {} ({})\n", s.trace_file,
                      s.trace_format, s.ops, s.from_name, s.from_file, s.to_name, s.to_file);
   if (s.has_actual)
+  {
     out << fmt::format("Scored against {}: {} ops matched, {} source ops and {} actual ops unmatched\n", s.actual_file,
                        s.matched, s.unmatched_source, s.unmatched_actual);
+    out << "(matched: same kind, memory kinds and size, in order of occurrence; operations only one recording has, "
+           "such as peer copies a machine with more GPUs adds, stay unmatched. WMAPE = sum |actual - projected| / "
+           "sum actual over matched operations; `measured` is \"nothing changes\": each operation keeps its "
+           "source time)\n";
+  }
   out << "\n1-byte transfer cost (L + O) per copy class\n";
   TextTable fixed({"class", "L+O", "from"}, {TextTable::Align::left, TextTable::Align::right, TextTable::Align::left});
   for (std::size_t c = 0; c < s.fixed.size(); ++c)
