@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/error.hpp"
 #include "trace/select.hpp"
@@ -77,10 +78,18 @@ void project_kernels(const topology::Node& from, const topology::Node& to, const
 /// Projected durations of the transfers and collectives: the measured time times the model's
 /// target / source ratio, as projection::Projector prices both nodes.
 void project_data_movement(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
-                           const projection::EndpointMap& map, const model::Model& model, ApplicationProjection& p) {
-  const trace::Trace data = trace::data_movement(trace);
+                           const projection::EndpointMap& map, const model::Model& model,
+                           const projection::Projector* given, ApplicationProjection& p) {
+  std::optional<trace::Trace> own_data;
+  std::optional<projection::Projector> own_target;
+  if (given == nullptr) {
+    own_data = trace::data_movement(trace);
+    if (own_data->size() == 0) return;
+    own_target.emplace(from, to, *own_data, map);
+  }
+  const projection::Projector& on_target = given != nullptr ? *given : *own_target;
+  const trace::Trace& data = on_target.trace();
   if (data.size() == 0) return;
-  const projection::Projector on_target(from, to, data, map);
   const projection::Projector on_source(from, from, data, projection::source_placement(from, map));
   for (const auto& w : on_target.warnings()) p.warnings.push_back(w);
   std::size_t j = 0;
@@ -134,12 +143,13 @@ std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& tra
 }
 
 ApplicationProjection project_application(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
-                                          const projection::EndpointMap& map, const model::Model& model) {
+                                          const projection::EndpointMap& map, const model::Model& model,
+                                          const projection::Projector* data_onto_target) {
   ApplicationProjection p;
   p.model = std::string(model.name);
   p.target_durations_ns.assign(trace.size(), std::numeric_limits<double>::quiet_NaN());
   project_kernels(from, to, trace, map, p);
-  project_data_movement(from, to, trace, map, model, p);
+  project_data_movement(from, to, trace, map, model, data_onto_target, p);
 
   sim::SimOptions source;
   source.model = &model;

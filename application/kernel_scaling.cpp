@@ -1,7 +1,8 @@
 #include "application/kernel_scaling.hpp"
 
+#include "core/strings.hpp"
+
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 namespace linkcast::application {
@@ -10,12 +11,6 @@ namespace {
 
 bool contains(std::string_view haystack, std::string_view needle) {
   return haystack.find(needle) != std::string_view::npos;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 // The most resident warps an SM holds: 64 on Volta, Ampere and Hopper (CUDA C++ Programming
@@ -34,7 +29,7 @@ std::string_view to_string(KernelBound bound) {
 }
 
 KernelBound classify_kernel(std::string_view name) {
-  const std::string n = lower(name);
+  const std::string n = to_lower(name);
   static constexpr std::string_view kMatrix[] = {"gemm", "xmma", "conv", "fprop", "dgrad", "wgrad", "cutlass",
                                                  "nvjet", "flash", "attention", "mma", "cublas"};
   const bool matrix = std::any_of(std::begin(kMatrix), std::end(kMatrix), [&](std::string_view k) { return contains(n, k); });

@@ -9,14 +9,6 @@ namespace linkcast::application {
 
 namespace {
 
-std::string change(double now, double before) {
-  return before > 0 ? fmt::format("{:+.1f}%", 100.0 * (now - before) / before) : "-";
-}
-
-std::string share(double ns, double total) {
-  return total > 0 ? fmt::format("{} ({:.0f}%)", format_duration_ns(ns), 100.0 * ns / total) : format_duration_ns(ns);
-}
-
 nlohmann::json breakdown_json(const sim::ApplicationResult::Breakdown& b) {
   return {{"compute_ns", b.compute_ns},   {"exposed_transfers_ns", b.transfers_ns},
           {"exposed_collectives_ns", b.collectives_ns}, {"cpu_ns", b.cpu_ns},
@@ -31,10 +23,10 @@ void render_table(const topology::Node& from, const topology::Node& to, const Ap
   const auto& tgt = p.target.application;
   out << fmt::format("\nApplication ({} model for transfers): {} recorded on {}, projected {} on {} ({})\n", p.model,
                      format_duration_ns(steps.recorded_span_ns), from.name, format_duration_ns(steps.projected_span_ns),
-                     to.name, change(steps.projected_span_ns, steps.recorded_span_ns));
+                     to.name, format_change_pct(steps.projected_span_ns, steps.recorded_span_ns, 1));
   out << fmt::format("  replays: {} on {} ({} against the recording: the replay's own error, which the projection "
                      "divides out), {} on {}\n",
-                     format_duration_ns(src.replayed_span_ns), from.name, change(src.replayed_span_ns, src.recorded_span_ns),
+                     format_duration_ns(src.replayed_span_ns), from.name, format_change_pct(src.replayed_span_ns, src.recorded_span_ns, 1),
                      format_duration_ns(tgt.replayed_span_ns), to.name);
   using A = TextTable::Align;
   const bool actual = steps.score.has_value();
@@ -50,27 +42,27 @@ void render_table(const topology::Node& from, const topology::Node& to, const Ap
   double rec = 0, proj = 0;
   for (const StepRow& r : steps.rows) {
     std::vector<std::string> row{r.name, format_duration_ns(r.recorded_ns), format_duration_ns(r.projected_ns),
-                                 change(r.projected_ns, r.recorded_ns)};
+                                 format_change_pct(r.projected_ns, r.recorded_ns, 1)};
     if (actual) {
       if (r.actual_ns) {
         row.push_back(format_duration_ns(*r.actual_ns));
-        row.push_back(change(r.projected_ns, *r.actual_ns));
-        row.push_back(change(r.recorded_ns, *r.actual_ns));
+        row.push_back(format_change_pct(r.projected_ns, *r.actual_ns, 1));
+        row.push_back(format_change_pct(r.recorded_ns, *r.actual_ns, 1));
       } else {
         for (int k = 0; k < 3; ++k) row.emplace_back("-");
       }
     }
     const double total = r.target_breakdown.total_ns();
-    row.push_back(share(r.target_breakdown.compute_ns, total));
-    row.push_back(share(r.target_breakdown.transfers_ns + r.target_breakdown.collectives_ns, total));
-    row.push_back(share(r.target_breakdown.cpu_ns, total));
+    row.push_back(format_share_ns(r.target_breakdown.compute_ns, total));
+    row.push_back(format_share_ns(r.target_breakdown.transfers_ns + r.target_breakdown.collectives_ns, total));
+    row.push_back(format_share_ns(r.target_breakdown.cpu_ns, total));
     table.add_row(std::move(row));
     rec += r.recorded_ns;
     proj += r.projected_ns;
   }
   if (!steps.rows.empty()) {
     table.add_rule();
-    std::vector<std::string> row{"all steps", format_duration_ns(rec), format_duration_ns(proj), change(proj, rec)};
+    std::vector<std::string> row{"all steps", format_duration_ns(rec), format_duration_ns(proj), format_change_pct(proj, rec, 1)};
     if (actual)
       for (const std::string& c : {fmt::format("{} steps", steps.score->steps),
                                    fmt::format("{:+.1f}%", steps.score->projected_error_pct),
@@ -86,8 +78,8 @@ void render_table(const topology::Node& from, const topology::Node& to, const Ap
   }
   if (steps.actual_span_ns)
     out << fmt::format("Span against the target's recording ({}): projected {}, nothing changes {}\n",
-                       format_duration_ns(*steps.actual_span_ns), change(steps.projected_span_ns, *steps.actual_span_ns),
-                       change(steps.recorded_span_ns, *steps.actual_span_ns));
+                       format_duration_ns(*steps.actual_span_ns), format_change_pct(steps.projected_span_ns, *steps.actual_span_ns, 1),
+                       format_change_pct(steps.recorded_span_ns, *steps.actual_span_ns, 1));
   if (steps.score)
     out << fmt::format("Step time error against the target's recording over {} steps: projected {:+.1f}% "
                        "(WMAPE {:.1f}%), nothing changes {:+.1f}% (WMAPE {:.1f}%)\n",
@@ -109,8 +101,8 @@ void render_table(const topology::Node& from, const topology::Node& to, const Ap
   const double total = b.total_ns();
   out << fmt::format("Critical path on {}: compute {}, exposed transfers {}, exposed collectives {}, CPU-bound {}, "
                      "launch/sync/waits {}\n",
-                     to.name, share(b.compute_ns, total), share(b.transfers_ns, total), share(b.collectives_ns, total),
-                     share(b.cpu_ns, total), share(b.launch_ns + b.sync_ns + b.other_ns, total));
+                     to.name, format_share_ns(b.compute_ns, total), format_share_ns(b.transfers_ns, total), format_share_ns(b.collectives_ns, total),
+                     format_share_ns(b.cpu_ns, total), format_share_ns(b.launch_ns + b.sync_ns + b.other_ns, total));
 }
 
 nlohmann::json to_json(const topology::Node& from, const topology::Node& to, const ApplicationProjection& p,

@@ -25,17 +25,6 @@ std::vector<RecordedStep> recorded_steps(const trace::Trace& trace) {
   return steps;
 }
 
-double recorded_span_ns(const trace::Trace& trace) {
-  std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const std::int64_t s = trace.starts()[i];
-    if (s < 0) continue;
-    lo = std::min(lo, s);
-    hi = std::max(hi, s + std::max<std::int64_t>(0, trace.durations()[i]));
-  }
-  return hi > lo ? static_cast<double>(hi - lo) : 0.0;
-}
-
 namespace {
 
 double scaled(double recorded, double source_replay, double target_replay) {
@@ -53,7 +42,7 @@ StepTable step_table(const ApplicationProjection& p, const trace::Trace* actual)
   std::map<std::string, double> on_target;
   if (actual != nullptr) {
     for (const RecordedStep& s : recorded_steps(*actual)) on_target.emplace(s.name, s.ns);
-    t.actual_span_ns = recorded_span_ns(*actual);
+    t.actual_span_ns = trace::recorded_span_ns(*actual);
   }
   // Both replays list the same annotations in the same order; one row per step name, its slowest
   // rank's record.

@@ -20,8 +20,6 @@ struct RecordedStep {
 /// The trace's step annotations with their recorded durations, one per name (the longest), in
 /// order of first appearance.
 [[nodiscard]] std::vector<RecordedStep> recorded_steps(const trace::Trace& trace);
-/// Earliest start to latest end of the trace's operations, ns (0 for an empty trace).
-[[nodiscard]] double recorded_span_ns(const trace::Trace& trace);
 
 struct StepRow {
   std::string name;

@@ -65,16 +65,16 @@ void add_project_command(CLI::App& app, Runner& run) {
         throw InputError(fmt::format("--timeline: {} has no kernels or runtime calls: only a whole application's "
                                      "projection is replayed (record it with the PyTorch profiler or nsys)",
                                      fmt::join(opt->traces, " ")));
+      const projection::Projector projector(from, to, trace, map);
       // A whole application (kernels, runtime calls): its steps on the target, with the model
       // asked for (the first --model) or linkcast's default for the transfers.
       std::optional<application::ApplicationProjection> projected_app;
       std::optional<application::StepTable> steps;
       if (whole.has_application()) {
         const model::Model& m = opt->models.empty() ? model::find_model("default") : *models.front();
-        projected_app = application::project_application(from, to, whole, map, m);
+        projected_app = application::project_application(from, to, whole, map, m, &projector);
         steps = application::step_table(*projected_app, actual_whole ? &*actual_whole : nullptr);
       }
-      const projection::Projector projector(from, to, trace, map);
       std::optional<projection::MatchResult> match;
       if (actual) match = projection::match_ops(trace, projector.categories(), *actual);
 

@@ -139,6 +139,14 @@ std::string format_duration_ns(double ns) {
   return fmt::format("{:.4g} s", ns / 1e9);
 }
 
+std::string format_change_pct(double now, double before, int decimals) {
+  return before > 0 ? fmt::format("{:+.{}f}%", 100.0 * (now - before) / before, decimals) : "-";
+}
+
+std::string format_share_ns(double ns, double total) {
+  return total > 0 ? fmt::format("{} ({:.0f}%)", format_duration_ns(ns), 100.0 * ns / total) : format_duration_ns(ns);
+}
+
 std::uint64_t parse_uint(std::string_view text, std::string_view what) {
   const std::string_view t = trim(text);
   std::uint64_t value = 0;

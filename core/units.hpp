@@ -29,6 +29,12 @@ std::string format_bytes_compact(double bytes);
 
 /// "1.79 us", "5.71 ms", "1.234 s": three significant figures and a unit.
 std::string format_duration_ns(double ns);
+/// Signed change of `now` against `before` in percent with `decimals` decimals, "+1.2%"; "-" when
+/// `before` is not positive.
+std::string format_change_pct(double now, double before, int decimals);
+/// A duration with its share of `total`, "12.3 ms (45%)"; the duration alone when `total` is not
+/// positive.
+std::string format_share_ns(double ns, double total);
 
 /// Parses a non-negative integer or throws InputError naming `what`.
 [[nodiscard]] std::uint64_t parse_uint(std::string_view text, std::string_view what);

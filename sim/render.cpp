@@ -41,28 +41,18 @@ std::string op_class(const topology::Node& node, const trace::Trace& trace, cons
 
 double seconds(double ns) { return ns * 1e-9; }
 
-/// Signed change of `now` against `before`, "+1.2%".
-std::string change(double now, double before) {
-  return before > 0 ? fmt::format("{:+.2f}%", 100.0 * (now - before) / before) : "-";
-}
-
-/// "12.3 ms (45%)" of `total`.
-std::string share(double ns, double total) {
-  return total > 0 ? fmt::format("{} ({:.0f}%)", format_duration_ns(ns), 100.0 * ns / total) : format_duration_ns(ns);
-}
-
 /// The application replay: span and steps, recorded against replayed; where the time went.
 void render_application(const trace::Trace& trace, const ApplicationResult& a, std::ostream& out) {
   out << fmt::format("Application replay: span {} recorded, {} replayed ({}); inferred {} launches, {} blocking "
                      "calls, {} waits across streams, {} wake-ups across threads, {} GPU-filling kernels or copies\n",
                      format_duration_ns(a.recorded_span_ns), format_duration_ns(a.replayed_span_ns),
-                     change(a.replayed_span_ns, a.recorded_span_ns), a.launch_links, a.blocking_calls,
+                     format_change_pct(a.replayed_span_ns, a.recorded_span_ns, 2), a.launch_links, a.blocking_calls,
                      a.cross_stream_waits, a.wakeups, a.gpu_filling);
   using A = TextTable::Align;
   auto breakdown_cells = [](const ApplicationResult::Breakdown& b, double total) {
-    return std::vector<std::string>{share(b.compute_ns, total), share(b.transfers_ns, total),
-                                    share(b.collectives_ns, total), share(b.cpu_ns, total),
-                                    share(b.launch_ns + b.sync_ns + b.other_ns, total)};
+    return std::vector<std::string>{format_share_ns(b.compute_ns, total), format_share_ns(b.transfers_ns, total),
+                                    format_share_ns(b.collectives_ns, total), format_share_ns(b.cpu_ns, total),
+                                    format_share_ns(b.launch_ns + b.sync_ns + b.other_ns, total)};
   };
   TextTable steps({"step", "recorded", "replayed", "change", "compute", "exposed transfers", "exposed collectives",
                    "CPU-bound", "launch/sync/waits"},
@@ -70,7 +60,7 @@ void render_application(const trace::Trace& trace, const ApplicationResult& a, s
   double rec = 0, rep = 0;
   for (const auto& s : a.steps) {
     std::vector<std::string> row{s.name, format_duration_ns(s.recorded_ns), format_duration_ns(s.replayed_ns),
-                                 change(s.replayed_ns, s.recorded_ns)};
+                                 format_change_pct(s.replayed_ns, s.recorded_ns, 2)};
     for (auto& c : breakdown_cells(s.breakdown, s.replayed_ns)) row.push_back(std::move(c));
     steps.add_row(std::move(row));
     rec += s.recorded_ns;
@@ -78,10 +68,10 @@ void render_application(const trace::Trace& trace, const ApplicationResult& a, s
   }
   if (!a.steps.empty()) {
     steps.add_rule();
-    steps.add_row({"all steps", format_duration_ns(rec), format_duration_ns(rep), change(rep, rec), "", "", "", "", ""});
+    steps.add_row({"all steps", format_duration_ns(rec), format_duration_ns(rep), format_change_pct(rep, rec, 2), "", "", "", "", ""});
   }
   std::vector<std::string> whole{"whole span", format_duration_ns(a.recorded_span_ns),
-                                 format_duration_ns(a.replayed_span_ns), change(a.replayed_span_ns, a.recorded_span_ns)};
+                                 format_duration_ns(a.replayed_span_ns), format_change_pct(a.replayed_span_ns, a.recorded_span_ns, 2)};
   for (auto& c : breakdown_cells(a.breakdown, a.replayed_span_ns)) whole.push_back(std::move(c));
   steps.add_row(std::move(whole));
   out << "Critical path (what the last operation to finish waited for, back to the start):\n" << steps.render();

@@ -845,11 +845,7 @@ void Simulation::collect_application(SimResult& r) const {
   a.gpu_filling = app_.gpu_filling;
   a.wakeups = app_.wakeups;
   const std::int64_t t0 = app_.t0_ns;
-  double recorded_end = 0;
-  for (std::size_t i = 0; i < trace_.size(); ++i)
-    if (trace_.starts()[i] >= 0)
-      recorded_end = std::max(recorded_end, static_cast<double>(trace_.starts()[i] + std::max<std::int64_t>(0, trace_.durations()[i]) - t0));
-  a.recorded_span_ns = recorded_end;
+  a.recorded_span_ns = trace::recorded_span_ns(trace_);
   const std::string steps = step_prefix(trace_);
   // Annotations move with the calls inside them, keeping their recorded margins.
   for (const AppGraph::Span& s : app_.spans) {

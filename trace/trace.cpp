@@ -1,5 +1,7 @@
 #include "trace/trace.hpp"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -210,6 +212,17 @@ int endpoint_index(std::string_view name, std::string_view prefix) {
   const auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec != std::errc() || ptr != end) return -1;
   return value;
+}
+
+double recorded_span_ns(const Trace& trace) {
+  std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const std::int64_t s = trace.starts()[i];
+    if (s < 0) continue;
+    lo = std::min(lo, s);
+    hi = std::max(hi, s + std::max<std::int64_t>(0, trace.durations()[i]));
+  }
+  return hi > lo ? static_cast<double>(hi - lo) : 0.0;
 }
 
 }  // namespace linkcast::trace

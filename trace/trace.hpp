@@ -239,6 +239,10 @@ class Trace {
 };
 
 /// "gpu3" -> 3, "cpu1" -> 1; -1 for other names.
+class Trace;
+/// Earliest recorded start to latest recorded end of the trace's operations, ns; 0 when none has a
+/// start.
+[[nodiscard]] double recorded_span_ns(const Trace& trace);
 [[nodiscard]] int endpoint_index(std::string_view name, std::string_view prefix);
 inline bool is_host_name(std::string_view name) {
   return name == "host" || endpoint_index(name, "cpu") >= 0;
