@@ -18,6 +18,17 @@ namespace linkcast::trace {
 
 namespace {
 
+/// NCCL kernels counted by kind, for a warning: their total and "3 AllReduce, 1 SendRecv".
+std::pair<std::size_t, std::string> count_by_kind(const std::map<std::string, std::size_t>& kinds) {
+  std::size_t total = 0;
+  std::string text;
+  for (const auto& [kind, n] : kinds) {
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", n, kind);
+    total += n;
+  }
+  return {total, text};
+}
+
 using model::MemKind;
 
 // Largest device index accepted (as trace::kMaxDeviceIndex of the Kineto reader): a node has at
@@ -437,17 +448,12 @@ void warn_nccl_kernels(const SqliteDb& db, const std::string& strings_query, Tra
     if (after > before) tables.emplace_back(table);
   }
   if (kinds.empty()) return;
-  std::vector<std::string> parts;
-  std::size_t total = 0;
-  for (const auto& [kind, n] : kinds) {
-    parts.push_back(fmt::format("{} {}", n, kind));
-    total += n;
-  }
+  const auto [total, parts] = count_by_kind(kinds);
   trace.warnings.push_back(fmt::format(
       "{}: {} NCCL kernel{} in {} ({}) are not read as collectives: the profiler records neither their message size "
       "nor their communicator, so the data they move is missing from this trace; record the run with the PyTorch "
       "profiler (Kineto) to see its collectives",
-      db.path(), total, total == 1 ? "" : "s", join(tables, " and "), join(parts, ", ")));
+      db.path(), total, total == 1 ? "" : "s", join(tables, " and "), parts));
 }
 
 bool has_cupti_table(const SqliteDb& db) {
@@ -772,17 +778,12 @@ Trace read_nsys(const SqliteDb& db) {
                         trace);
   }
   if (!nccl.empty()) {
-    std::vector<std::string> parts;
-    std::size_t total = 0;
-    for (const auto& [kind, n] : nccl) {
-      parts.push_back(fmt::format("{} {}", n, kind));
-      total += n;
-    }
+    const auto [total, parts] = count_by_kind(nccl);
     trace.warnings.push_back(fmt::format(
         "{}: {} NCCL kernel{} ({}) kept as kernels of their recorded duration, not as collectives: Nsight Systems "
         "records neither their message size nor their communicator, so the data they move is missing from the "
         "transfer views; record the run with the PyTorch profiler (Kineto, record_shapes=True) to see its collectives",
-        db.path(), total, total == 1 ? "" : "s", join(parts, ", ")));
+        db.path(), total, total == 1 ? "" : "s", parts));
   }
   if (b.transfers() == 0) {
     const bool cuda = db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY") || db.has_table("CUPTI_ACTIVITY_KIND_MEMSET") ||
