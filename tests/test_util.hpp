@@ -105,9 +105,12 @@ inline std::string fill_todos(const std::string& yaml) {
     const std::size_t at = line.find(": TODO");
     if (at != std::string::npos) {
       const std::size_t key_start = line.find_first_not_of(' ');
-      const std::string_view key(line.data() + key_start, at - key_start);
+      const std::string key = line.substr(key_start, at - key_start);
       for (const auto& [k, v] : values)
-        if (key == k) line = line.substr(0, at) + ": " + std::string(v);
+        if (key == k) {
+          line = line.substr(0, at) + ": " + std::string(v);
+          break;
+        }
     }
     out += line + "\n";
   }
