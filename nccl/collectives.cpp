@@ -237,31 +237,78 @@ void tree_allreduce(const CollectiveSpec& s, Builder& b) {
   }
 }
 
+/// How NCCL stripes one send of `bytes` to a peer over its p2p channels (addP2pToPlan,
+/// src/enqueue.cc, NCCL 2.28; the channel counts of src/graph/paths.cc): the communicator's
+/// channels rounded up to a power of two are its p2p channels, each peer may use all of them,
+/// fewer while the peers of one round would not fit (nChannelsMin * nRanks > p2pnChannels);
+/// a send takes one channel per 64 KiB part (P2P chunk / 8), at most that many, and doubles
+/// them while a part exceeds 16 MiB (P2P chunk * 32). The NCCL log of the 2- and 4-GPU
+/// recordings says "32 p2p channels, 32 p2p channels per peer" for 24 collective channels.
+struct P2pParts {
+  std::uint64_t channels = 1;
+  std::uint64_t part_bytes = 0;
+};
+P2pParts p2p_parts(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll_channels) {
+  std::uint64_t p2p_channels = 1;
+  while (p2p_channels < std::min<std::uint64_t>(coll_channels, kMaxChannels)) p2p_channels *= 2;
+  const std::uint64_t per_peer = p2p_channels;
+  std::uint64_t least = per_peer;
+  while (least * nranks > p2p_channels && least > 1) least /= 2;
+  const std::uint64_t min_part = kP2pChunkBytes / 8, max_part = kP2pChunkBytes * 32;
+  P2pParts p;
+  p.channels = std::max<std::uint64_t>(1, std::min(least, (bytes + min_part - 1) / min_part));
+  p.part_bytes = std::max(min_part, (bytes + p.channels - 1) / p.channels);
+  while (p.part_bytes > max_part && p.channels <= per_peer / 2) {
+    p.channels *= 2;
+    p.part_bytes = (bytes + p.channels - 1) / p.channels;
+  }
+  return p;
+}
+
 /// Alltoall as nccl-tests runs it: grouped ncclSend/ncclRecv to every peer. Peers in NCCL's p2p
-/// round order (round i: send to r+i); each block in P2P chunks spread over the channels.
+/// round order (round i: send to r+i); each block striped over its p2p channels (p2p_parts),
+/// each part sent in P2P chunks one after the other on its channel.
 void alltoall(const CollectiveSpec& s, Builder& b) {
   const auto n = static_cast<std::uint64_t>(s.nranks);
-  const auto channels = static_cast<std::uint64_t>(s.channels);
   const std::uint64_t block = s.bytes / n;
+  const P2pParts parts = p2p_parts(block, n, static_cast<std::uint64_t>(s.channels));
+  const std::uint64_t p2p_channels = std::max<std::uint64_t>(parts.channels, static_cast<std::uint64_t>(s.channels));
   for (std::uint64_t r = 0; r < n; ++r) {
     // The block a rank keeps is a local copy (src == dst), one step.
     b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(r), block, 0, 0, 0, Builder::kNone,
           Builder::kNone);
     for (std::uint64_t i = 1; i < n; ++i) {
       const std::uint64_t peer = (r + i) % n;
-      std::vector<std::int64_t> last(channels, Builder::kNone);
       std::uint32_t piece = 0;
-      for (std::uint64_t offset = 0; offset < block; offset += s.chunk_bytes, ++piece) {
-        const std::uint64_t c = piece % channels;
-        last[c] = b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(peer),
-                        std::min(s.chunk_bytes, block - offset), static_cast<std::uint32_t>(c), piece, 0,
-                        last[c], Builder::kNone);
+      for (std::uint64_t part = 0; part < parts.channels; ++part) {
+        const std::uint64_t begin = part * parts.part_bytes;
+        if (begin >= block) break;
+        const std::uint64_t end = std::min(block, begin + parts.part_bytes);
+        const auto channel = static_cast<std::uint32_t>(((i - 1) * parts.channels + part) % p2p_channels);
+        std::int64_t last = Builder::kNone;
+        for (std::uint64_t offset = begin; offset < end; offset += s.chunk_bytes, ++piece)
+          last = b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(peer),
+                       std::min(s.chunk_bytes, end - offset), channel, piece, 0, last, Builder::kNone);
       }
     }
   }
 }
 
 }  // namespace
+
+int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels) {
+  CollectiveSpec spec;
+  spec.kind = OpKind::alltoall;
+  spec.nranks = nranks;
+  spec.bytes = bytes;
+  spec.channels = channels;
+  const int coll = effective_channels(spec);
+  if (nranks < 2) return 1;
+  const auto n = static_cast<std::uint64_t>(nranks);
+  const P2pParts parts = p2p_parts(bytes / n, n, static_cast<std::uint64_t>(coll));
+  const std::uint64_t p2p_channels = std::max<std::uint64_t>(parts.channels, static_cast<std::uint64_t>(coll));
+  return static_cast<int>(std::min(p2p_channels, parts.channels * (n - 1)));
+}
 
 int effective_channels(const CollectiveSpec& spec) {
   int nc = spec.channels > 0 ? spec.channels : kDefaultChannels;
@@ -352,7 +399,15 @@ double resolved_size(const CollectiveSpec& s) {
   const auto chunk = static_cast<double>(std::max<std::uint64_t>(s.chunk_bytes, 1));
   const auto bytes = static_cast<double>(s.bytes);
   auto loops = [](double size, double per_loop) { return std::max(1.0, std::ceil(size / per_loop)); };
-  if (s.kind == OpKind::alltoall) return n + n * (n - 1) * loops(bytes / n, chunk);
+  if (s.kind == OpKind::alltoall) {
+    const P2pParts parts = p2p_parts(s.bytes / s.nranks, static_cast<std::uint64_t>(s.nranks),
+                                     static_cast<std::uint64_t>(s.channels));
+    // Each part adds at most one piece beyond the block's chunks (its last, partial one).
+    const double block = std::floor(bytes / n);
+    const double used_parts =
+        std::min(static_cast<double>(parts.channels), loops(block, static_cast<double>(parts.part_bytes)));
+    return n + n * (n - 1) * (loops(block, chunk) + used_parts - 1);
+  }
   if (s.nranks < 2 || s.bytes == 0) return 0;
   switch (s.kind) {
     case OpKind::allreduce:

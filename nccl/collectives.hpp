@@ -102,6 +102,11 @@ struct Decomposition {
 /// chunk. `channels` is the effective channel count.
 std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels);
 
+/// The distinct channels one rank's alltoall sends run on: each peer's block striped over its
+/// p2p channels as NCCL stripes a send (addP2pToPlan), the peers' channels side by side, at most
+/// the communicator's p2p channels (its channels rounded up to a power of two).
+[[nodiscard]] int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels);
+
 /// Channels NCCL would run this call on: spec.channels (kDefaultChannels when 0), reduced while
 /// bytes < channels * nthreads * NCCL_SIMPLE_THREAD_THRESHOLD (getAlgoInfo, src/enqueue.cc),
 /// never below 1.

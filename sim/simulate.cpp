@@ -134,6 +134,7 @@ class Simulation {
   void choose_protocol(CollectiveResult& c, const nccl::CommTopology& topo, std::size_t record) const;
   /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
   /// launch with the first that it did.
+  void wait_for_issue(int gpu, TaskId launch);
   RankTasks add_rank_tasks(const CollectiveResult& c, const std::vector<std::int64_t>& record_of_rank,
                            double base_latency_ns, std::uint64_t comm_key);
   /// The nccl-model baseline: the ranks are busy for NCCL's predicted time once all launched.
@@ -197,6 +198,9 @@ class Simulation {
   std::vector<std::vector<double>> matrix_;  // by node endpoint
   std::vector<std::string> warnings_;
   std::set<std::uint64_t> warned_comms_;
+  // Synthetic workloads: the last collective call each GPU's process issued (its host's issue
+  // chain, node key collective_call_us).
+  std::map<int, TaskId> last_issue_;
   std::uint64_t flows_ = 0;
   std::uint64_t collective_steps_ = 0;  // transfers of the collectives so far (kMaxCollectiveTransfers)
 };
@@ -446,6 +450,7 @@ Simulation::RankTasks Simulation::add_rank_tasks(const CollectiveResult& c,
     tasks.launch[r] = engine_.add_delay(base_latency_ns);
     tasks.join[r] = engine_.add_delay(0);
     engine_.depend(tasks.join[r], tasks.launch[r]);
+    wait_for_issue(c.gpus[r], tasks.launch[r]);
     const std::int64_t rec = record_of_rank[r];
     if (rec < 0) continue;
     begin_[static_cast<std::size_t>(rec)] = tasks.launch[r];
@@ -467,6 +472,19 @@ Simulation::RankTasks Simulation::add_rank_tasks(const CollectiveResult& c,
   return tasks;
 }
 
+void Simulation::wait_for_issue(int gpu, TaskId launch) {
+  // A recorded trace carries its host's timing (runtime calls, or the gaps between operations); a
+  // synthetic workload has none, so its calls wait for their process to issue them, one after the
+  // other, each taking the GPU's measured per-call time.
+  if (trace_.format != "synthetic") return;
+  const double call_ns = node_.endpoints[static_cast<std::size_t>(gpu)].collective_call_us * 1e3;
+  if (call_ns <= 0) return;
+  const TaskId issue = engine_.add_delay(call_ns);
+  if (const auto last = last_issue_.find(gpu); last != last_issue_.end()) engine_.depend(issue, last->second);
+  last_issue_[gpu] = issue;
+  engine_.depend(launch, issue);
+}
+
 void Simulation::add_nccl_model_call(const CollectiveResult& c, const RankTasks& tasks) {
   const TaskId call = engine_.add_delay(c.nccl_model.time_ns);
   for (std::size_t r = 0; r < tasks.launch.size(); ++r) {
@@ -486,7 +504,11 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   const int n = static_cast<int>(c.gpus.size());
   // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
   const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
-  const nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
+  nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
+  // Alltoall's sends stripe over more channels than the collectives (p2p channels); a rank's
+  // channels together still carry NCCL's bus bandwidth.
+  if (c.kind == OpKind::alltoall && cost.channel_cap_gbps > 0)
+    cost.channel_cap_gbps *= static_cast<double>(comm_channels) / nccl::alltoall_send_channels(n, c.bytes, comm_channels);
   const RankTasks tasks =
       add_rank_tasks(c, record_of_rank, options_.nccl_model_collectives ? 0.0 : cost.base_latency_ns, comm_key);
   if (n < 2 || c.bytes == 0) {

@@ -48,6 +48,9 @@ struct Endpoint {
   int sms = 0;                 // streaming multiprocessors
   double fp32_tflops = 0;      // peak FP32 (non-tensor) rate
   double tensor_tflops = 0;    // peak dense 16-bit (BF16/FP16) tensor-core rate
+  // gpu, optional: the least time one collective call takes when calls are issued back to back
+  // from the GPU's process (the host's issue: framework, NCCL's enqueue, the launch); 0: none.
+  double collective_call_us = 0;
   int chips = 0;          // nvswitch, informational
   double nic_gbps = 0;    // nic, optional
   int line = 0;           // 1-based line and column in the YAML file, for messages

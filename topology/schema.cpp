@@ -160,6 +160,16 @@ std::vector<Key> make_table() {
        .default_text = "unknown: matrix kernels keep their recorded time",
        .doc = "peak dense BF16/FP16 tensor-core rate (the replay scales GEMM, convolution and attention kernels by it)",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::tensor_tflops>()});
+  // A process issues one collective in 5-30 us (nccl-tests' C loop to torch.distributed in a VM:
+  // tests/data/real/h200-*gpu/nccl_bench.csv, calls of 8 B-64 KiB); a millisecond is a unit slip.
+  add({.name = "collective_call_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "us", .floor = Floor::positive, .min = 0.1, .max = 1000,
+       .plausible = "one collective call is issued in microseconds",
+       .default_text = "none: calls start as soon as the GPU is free",
+       .doc = "measured time per call of a back-to-back loop of tiny collectives from this GPU's process (the "
+              "host's issue: framework, NCCL's enqueue and launch); the simulator starts no call before its "
+              "process has issued it",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::collective_call_us>()});
   // A GB200 NVL72 fabric has 18 NVLink switch chips in 9 trays (configs/SOURCES.md [45]); 1024
   // leaves room for fabrics many times larger.
   add({.name = "chips", .section = Section::endpoint, .applies = bit(EndpointKind::nvswitch), .type = Type::integer,
