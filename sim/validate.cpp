@@ -65,6 +65,8 @@ trace::Trace subtrace(const trace::Trace& full, const std::vector<std::size_t>& 
 }  // namespace
 
 std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node, double* overhead_ns) {
+  if (overhead_ns) *overhead_ns = 0;
+  if (!std::filesystem::exists(dir + "/concurrency_trace.csv.gz")) return {};
   const trace::Trace trace = trace::read_trace(dir + "/concurrency_trace.csv.gz");
   // Instances by object "<pattern>/<size>/rep<r>".
   std::map<std::string, std::vector<std::size_t>> instances;
@@ -112,35 +114,67 @@ std::vector<ValidationCase> validate_copies(const std::string& dir, const topolo
   return out;
 }
 
+namespace {
+
+/// A recorded variant's forced algorithm and protocol (tools/record/nccl_bench.py: default,
+/// ring, tree, ring_ll, ring_ll128, ring_simple, tree_*, proto_*); false for the variants the
+/// simulator does not run (p2p_disable: the host path).
+bool variant_options(const std::string& variant, SimOptions& o) {
+  if (variant == "default") return true;
+  const auto [head, tail] = [&] {
+    const std::size_t cut = variant.find('_');
+    return cut == std::string::npos ? std::pair{variant, std::string()}
+                                    : std::pair{variant.substr(0, cut), variant.substr(cut + 1)};
+  }();
+  if (head == "ring" || head == "tree") {
+    o.algo = head == "ring" ? nccl::CollAlgo::ring : nccl::CollAlgo::tree;
+  } else if (head != "proto") {
+    return false;
+  }
+  if (tail.empty()) return head != "proto";
+  const auto proto = nccl::parse_proto(tail);
+  if (!proto) return false;
+  o.proto = *proto;
+  return true;
+}
+
+}  // namespace
+
 std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node) {
   const std::string bench = dir + "/nccl_bench.csv";
   std::vector<ValidationCase> out;
   if (!std::filesystem::exists(bench)) return out;
   for (const auto& r : read_csv(bench)) {
     const std::string& variant = field(r, "variant", bench);
-    if (variant != "default" && variant != "ring" && variant != "tree") continue;  // p2p_disable: host path
+    SimOptions o;
+    if (!variant_options(variant, o)) continue;
     const auto kind = trace::parse_op_kind(field(r, "collective", bench));
     if (!kind) continue;
     const int n = std::stoi(field(r, "nranks", bench));
     const std::uint64_t bytes = std::stoull(field(r, "bytes", bench));
+    const auto iters_field = r.find("iters");
+    const int iters = iters_field == r.end() ? 1 : std::max(1, std::stoi(iters_field->second));
+    // The recording's loop: `iters` calls back to back from each rank's process, timed together.
+    // Built as a synthetic workload is, so that each call waits for its process to issue it.
     trace::Trace t;
+    t.format = "synthetic";
     std::vector<std::uint16_t> members;
     for (int g = 0; g < n; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
     const std::uint32_t group = t.add_group(members);
     const std::uint32_t comm = t.comms.intern("W");
-    for (int g = 0; g < n; ++g) {
-      trace::Op op;
-      op.kind = *kind;
-      op.src = op.dst = members[static_cast<std::size_t>(g)];
-      op.bytes = bytes;
-      op.group = group;
-      op.comm = comm;
-      op.root = *kind == trace::OpKind::broadcast || *kind == trace::OpKind::reduce ? 0 : -1;
-      t.push(op);
+    for (int i = 0; i < iters; ++i) {
+      for (int g = 0; g < n; ++g) {
+        trace::Op op;
+        op.kind = *kind;
+        op.src = op.dst = members[static_cast<std::size_t>(g)];
+        op.bytes = bytes;
+        op.group = group;
+        op.comm = comm;
+        op.stream = 0;
+        op.root = *kind == trace::OpKind::broadcast || *kind == trace::OpKind::reduce ? 0 : -1;
+        t.push(op);
+      }
     }
-    SimOptions o;
-    if (variant == "ring") o.algo = nccl::CollAlgo::ring;
-    if (variant == "tree") o.algo = nccl::CollAlgo::tree;
     const SimResult s = simulate(node, t, o);
     const CollectiveResult& c = s.collectives.at(0);
     ValidationCase v;
@@ -149,12 +183,22 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     v.bytes = bytes;
     v.ops = n;
     v.measured_ns = std::stod(field(r, "time_us", bench)) * 1e3;
-    v.simulated_ns = c.end_ns - c.start_ns;
+    v.simulated_ns = s.makespan_ns / iters;
     v.baseline_ns = c.nccl_model.time_ns;
     v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
     out.push_back(v);
   }
   return out;
+}
+
+double collective_call_floor_us(const std::string& dir) {
+  const std::string bench = dir + "/nccl_bench.csv";
+  if (!std::filesystem::exists(bench)) return std::nan("");
+  std::vector<double> small;
+  for (const auto& r : read_csv(bench))
+    if (field(r, "variant", bench) == "default" && std::stoull(field(r, "bytes", bench)) <= kCallFloorMaxBytes)
+      small.push_back(std::stod(field(r, "time_us", bench)));
+  return median(small);
 }
 
 double geomean_abs(const std::vector<double>& errors) {

@@ -7,10 +7,10 @@
 //    against the median measured one less the recording's own overhead (release and cross-GPU
 //    signalling: the median of makespan - copy duration over the copies run alone). Baseline: no
 //    contention, every copy taking its time alone (what per-operation projection predicts).
-//  - NCCL collectives (nccl_bench.csv, variants default / ring / tree): one call of each size on
-//    the recorded GPUs (ring/tree variants pinned to that algorithm, default left to NCCL's
-//    choice) against the measured mean time per call; baseline: NCCL's own cost model for the
-//    same algorithm and protocol.
+//  - NCCL collectives (nccl_bench.csv, variants default / ring / tree / forced protocols): each
+//    size's loop of calls on the recorded GPUs (forced variants pinned to that algorithm and
+//    protocol, default left to NCCL's choice), simulated time per call against the measured mean;
+//    baseline: NCCL's own cost model for the same algorithm and protocol.
 #pragma once
 
 #include <string>
@@ -32,12 +32,23 @@ struct ValidationCase {
   double baseline_error() const { return (baseline_ns - measured_ns) / measured_ns; }
 };
 
-/// Concurrent-copy patterns of one recording. `overhead_ns` receives the recording overhead
+/// Concurrent-copy patterns of one recording (none when it has no concurrency_trace.csv.gz). `overhead_ns` receives the recording overhead
 /// subtracted from the measured makespans.
 std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node,
                                             double* overhead_ns = nullptr);
-/// NCCL collectives of one recording (none when it has no nccl_bench.csv).
+/// NCCL collectives of one recording (none when it has no nccl_bench.csv): every variant the
+/// simulator runs (default, ring, tree and their forced protocols), each row's `iters` calls back
+/// to back as the recording timed them (the node's collective_call_us applies), simulated time
+/// per call against the recorded one.
 std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node);
+
+/// Calls of at most this size measure the per-call floor, not the GPUs: NCCL moves 64 KiB in a
+/// few microseconds on any link, under the host's issue time of every recording.
+inline constexpr std::uint64_t kCallFloorMaxBytes = std::uint64_t{64} << 10;
+/// The per-call floor of a recording (a node's collective_call_us): the median time per call of
+/// its `default` collectives of at most kCallFloorMaxBytes, which ran back to back; NaN when the
+/// recording has none.
+double collective_call_floor_us(const std::string& dir);
 
 /// exp(mean(log |e|)) over the errors (|e| floored at 1e-4); NaN for none.
 double geomean_abs(const std::vector<double>& errors);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "sim/validate.hpp"
 #include "test_util.hpp"
@@ -21,7 +22,9 @@ const std::vector<ValidationCase>& cases(const std::string& name) {
   static std::map<std::string, std::vector<ValidationCase>> cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
-    const topology::Node node = topology::load_node(test::config("testbed-" + name + ".yaml"));
+    // h200-2gpu-nccl is a second recording of the 2-GPU machine (NCCL only).
+    const std::string node_name = name == "h200-2gpu-nccl" ? "h200-2gpu" : name;
+    const topology::Node node = topology::load_node(test::config("testbed-" + node_name + ".yaml"));
     std::vector<ValidationCase> all = validate_copies(machine(name), node);
     for (auto& c : validate_collectives(machine(name), node)) all.push_back(std::move(c));
     it = cache.emplace(name, std::move(all)).first;
@@ -101,6 +104,33 @@ TEST(SimReal, LargeCollectivesBesideNcclsModel) {
   const ValidationCase& ar = find("h200-4gpu", "nccl/ring", "allreduce", 1024 * kMiB);
   EXPECT_LT(std::fabs(ar.error()), 0.02);
   EXPECT_EQ(ar.note, "ring/Simple");
+}
+
+TEST(SimReal, CollectivesFromOneMiBOnTwoH200s) {
+  if (!std::filesystem::exists(machine("h200-2gpu-nccl") + "/nccl_bench.csv"))
+    GTEST_SKIP() << "no recording at " << machine("h200-2gpu-nccl");
+  // Every collective at every power of two from 1 MiB to 4 GiB on 2 H200s, NCCL's own choice,
+  // recorded in a session of its own: the node's per-call floor (collective_call_us, 18.4 us)
+  // comes from the other 2-GPU recording's calls of 8 B-64 KiB, so none of these calls set it.
+  std::vector<double> sim, nccl;
+  std::map<std::string, std::vector<double>> sim_of;
+  for (const auto& c : cases("h200-2gpu-nccl"))
+    if (c.group == "nccl/default") {
+      sim.push_back(c.error());
+      nccl.push_back(c.baseline_error());
+      sim_of[c.name].push_back(c.error());
+      // No call runs faster than its process issues it: NCCL's model says 10.9-17.6 us for the
+      // calls of 1-4 MiB, recorded at 24-39 us.
+      EXPECT_GE(c.simulated_ns, 18.4e3) << c.name << " " << c.bytes;
+    }
+  ASSERT_EQ(sim.size(), 65u);
+  // Measured: simulated 14.2%, NCCL's model 17.3% (geometric-mean |error|).
+  EXPECT_LT(geomean_abs(sim), 0.15);
+  EXPECT_LT(geomean_abs(sim), geomean_abs(nccl));
+  // Broadcast (one direction on the NVLinks): 2.0%. All-gather and reduce-scatter (both
+  // directions at once) run 15-35% slower than simulated at every size: not modelled yet.
+  EXPECT_LT(geomean_abs(sim_of["broadcast"]), 0.025);
+  EXPECT_LT(geomean_abs(sim_of["allgather"]), 0.30);
 }
 
 }  // namespace

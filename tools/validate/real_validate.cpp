@@ -6,6 +6,8 @@
 // e.g.   linkcast_validate_real tests/data/real/h200-4gpu configs/testbed-h200-4gpu.yaml
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -53,6 +55,9 @@ int main(int argc, char** argv) {
       for (auto& c : sim::validate_collectives(dir, node)) cases.push_back(std::move(c));
       std::printf("== %s on %s (recording overhead subtracted from copy makespans: %.1f us)\n", dir.c_str(),
                   node_file.c_str(), overhead / 1e3);
+      if (const double floor_us = sim::collective_call_floor_us(dir); std::isfinite(floor_us))
+        std::printf("   per-call floor of its collectives <= %s (a node's collective_call_us): %.1f us\n",
+                    format_bytes(sim::kCallFloorMaxBytes).c_str(), floor_us);
       std::printf("%-14s %-16s %9s %4s %11s %11s %8s %11s %8s  %s\n", "group", "case", "size", "n", "measured",
                   "simulated", "error", "baseline", "error", "");
       for (const auto& c : cases) {
@@ -62,8 +67,14 @@ int main(int argc, char** argv) {
                     100 * c.baseline_error(), c.note.c_str());
         std::vector<std::string> keys;
         if (c.group == "copies") keys = {dir + ": concurrent copies", "all machines: concurrent copies"};
-        else if (c.bytes >= min_bytes)
-          keys = {dir + ": NCCL " + big, "all machines: NCCL " + big, "all machines: copies + NCCL " + big};
+        else if (c.bytes >= min_bytes) {
+          keys = {dir + ": NCCL " + big, "all machines: NCCL " + big, "all machines: copies + NCCL " + big,
+                  fmt::format("{} GPUs: NCCL {}", c.ops, big)};
+          if (c.group == "nccl/default") {
+            keys.push_back(fmt::format("{} GPUs: NCCL default {}", c.ops, big));
+            keys.push_back(fmt::format("{} GPUs: NCCL default {} {}", c.ops, big, c.name));
+          }
+        }
         if (c.group == "copies") keys.push_back("all machines: copies + NCCL " + big);
         for (const auto& k : keys) {
           sim_err[k].push_back(c.error());
@@ -76,9 +87,15 @@ int main(int argc, char** argv) {
       std::printf("\n");
     }
     std::printf("geometric mean |error| (baseline: no contention for copies, NCCL's own model for collectives)\n");
+    const auto largest = [](const std::vector<double>& errs) {
+      double m = 0;
+      for (double e : errs) m = std::max(m, std::fabs(e));
+      return m;
+    };
     for (const auto& [key, errs] : sim_err)
-      std::printf("  %-58s %3zu cases: simulated %5.1f%%  baseline %5.1f%%\n", key.c_str(), errs.size(),
-                  100 * sim::geomean_abs(errs), 100 * sim::geomean_abs(base_err[key]));
+      std::printf("  %-58s %3zu cases: simulated %5.1f%% (max %4.0f%%)  baseline %5.1f%% (max %4.0f%%)\n", key.c_str(),
+                  errs.size(), 100 * sim::geomean_abs(errs), 100 * largest(errs), 100 * sim::geomean_abs(base_err[key]),
+                  100 * largest(base_err[key]));
     return 0;
   } catch (const InputError& e) {
     std::fprintf(stderr, "linkcast_validate_real: error: %s\n", e.what());
