@@ -1,0 +1,106 @@
+// block_copy: how fast one CUDA thread block copies memory on its own GPU, for linkcast's model
+// of NCCL's channels. An NCCL channel is one thread block per rank (NCCL_SIMPLE_MAX_NTHREADS =
+// 512 threads plus a sync warp, 16-byte loads and stores); a ring's last step on a rank ("recv")
+// copies a received chunk out of the connection's buffer (NCCL_BUFFSIZE = 4 MiB, in the
+// receiver's memory) into the user's buffer, with no data on the links while it runs.
+//
+// For each number of blocks B (1 .. 132) and each pattern, B blocks of 544 threads (512 copying)
+// copy at once, each its own region; timed with CUDA events, one warm-up and --reps (default 7)
+// timed launches; the median per case.
+//   large   each block copies 64 MiB from one buffer to another (both far larger than L2)
+//   fifo    each block copies 64 MiB into the user buffer from its own 4 MiB source read over and
+//           over (the connection buffer a received chunk sits in)
+//
+// Output (stdout, CSV): pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps
+// (GB/s = 1e9 bytes copied per second; read + write traffic is twice that).
+// Build: nvcc -O3 -arch=sm_90 -o block_copy tools/record/block_copy.cu
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CHECK(x)                                                                   \
+  do {                                                                             \
+    cudaError_t e = (x);                                                           \
+    if (e != cudaSuccess) {                                                        \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      std::exit(1);                                                                \
+    }                                                                              \
+  } while (0)
+
+constexpr int kCopyThreads = 512;
+constexpr int kThreads = kCopyThreads + 32;  // NCCL's extra warp for synchronisation
+constexpr size_t kPerBlock = size_t{64} << 20;
+constexpr size_t kFifo = size_t{4} << 20;
+
+// Block b copies `per_block` bytes into dst + b*per_block from src + b*src_stride, its source
+// wrapping every `src_span` bytes (the whole region for `large`, 4 MiB for `fifo`).
+__global__ void copy_blocks(const int4* __restrict__ src, int4* __restrict__ dst, size_t per_block,
+                            size_t src_stride, size_t src_span) {
+  if (threadIdx.x >= kCopyThreads) return;
+  const size_t n = per_block / sizeof(int4);
+  const size_t span = src_span / sizeof(int4);
+  const int4* s = src + blockIdx.x * (src_stride / sizeof(int4));
+  int4* d = dst + blockIdx.x * n;
+  constexpr int kUnroll = 4;
+  for (size_t base = threadIdx.x; base < n; base += size_t{kCopyThreads} * kUnroll) {
+    int4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const size_t i = base + static_cast<size_t>(u) * kCopyThreads;
+      if (i < n) v[u] = s[i % span];
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const size_t i = base + static_cast<size_t>(u) * kCopyThreads;
+      if (i < n) d[i] = v[u];
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  int reps = 7;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[++i]);
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::fprintf(stderr, "device: %s, %d SMs, L2 %d MiB\n", prop.name, prop.multiProcessorCount,
+               prop.l2CacheSize >> 20);
+  std::vector<int> counts = {1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, prop.multiProcessorCount};
+  const int max_blocks = prop.multiProcessorCount;
+  int4 *src = nullptr, *dst = nullptr;
+  CHECK(cudaMalloc(&src, kPerBlock * max_blocks));
+  CHECK(cudaMalloc(&dst, kPerBlock * max_blocks));
+  CHECK(cudaMemset(src, 1, kPerBlock * max_blocks));
+  CHECK(cudaMemset(dst, 0, kPerBlock * max_blocks));
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  std::printf("pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps\n");
+  for (const char* pattern : {"large", "fifo"}) {
+    const bool fifo = !std::strcmp(pattern, "fifo");
+    const size_t stride = fifo ? kFifo : kPerBlock, span = fifo ? kFifo : kPerBlock;
+    for (int blocks : counts) {
+      std::vector<float> ms;
+      for (int r = 0; r <= reps; ++r) {
+        CHECK(cudaEventRecord(a));
+        copy_blocks<<<blocks, kThreads>>>(src, dst, kPerBlock, stride, span);
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        CHECK(cudaGetLastError());
+        float t = 0;
+        CHECK(cudaEventElapsedTime(&t, a, b));
+        if (r > 0) ms.push_back(t);
+      }
+      std::sort(ms.begin(), ms.end());
+      const double ns = ms[ms.size() / 2] * 1e6;
+      const double per_block = static_cast<double>(kPerBlock) / ns;
+      std::printf("%s,%d,%zu,%.0f,%.2f,%.1f\n", pattern, blocks, kPerBlock, ns, per_block, per_block * blocks);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
