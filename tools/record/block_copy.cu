@@ -10,6 +10,10 @@
 //   large   each block copies 64 MiB from one buffer to another (both far larger than L2)
 //   fifo    each block copies 64 MiB into the user buffer from its own 4 MiB source read over and
 //           over (the connection buffer a received chunk sits in)
+// With two GPUs or more (peer access on), also what an NCCL send does over NVLink:
+//   peer_write       blocks on GPU 0 copy their local 64 MiB into GPU 1's memory
+//   peer_write_both  the same on GPU 0 towards GPU 1 and on GPU 1 towards GPU 0 at once (ns: the
+//                    slower of the two; per_block_gbps per direction)
 //
 // Output (stdout, CSV): pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps
 // (GB/s = 1e9 bytes copied per second; read + write traffic is twice that).
@@ -61,6 +65,37 @@ __global__ void copy_blocks(const int4* __restrict__ src, int4* __restrict__ dst
   }
 }
 
+// One timed case: `blocks` blocks on each GPU of `gpus` copy from src[g] to dst[g] (launched
+// together, each timed on its own GPU); the slowest GPU's milliseconds.
+float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src, const std::vector<int4*>& dst,
+               int blocks, size_t stride, size_t span) {
+  std::vector<cudaEvent_t> a(gpus.size()), b(gpus.size());
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    CHECK(cudaSetDevice(gpus[i]));
+    CHECK(cudaEventCreate(&a[i]));
+    CHECK(cudaEventCreate(&b[i]));
+  }
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    CHECK(cudaSetDevice(gpus[i]));
+    CHECK(cudaEventRecord(a[i]));
+    copy_blocks<<<blocks, kThreads>>>(src[i], dst[i], kPerBlock, stride, span);
+    CHECK(cudaEventRecord(b[i]));
+  }
+  float worst = 0;
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    CHECK(cudaSetDevice(gpus[i]));
+    CHECK(cudaEventSynchronize(b[i]));
+    CHECK(cudaGetLastError());
+    float t = 0;
+    CHECK(cudaEventElapsedTime(&t, a[i], b[i]));
+    worst = std::max(worst, t);
+    CHECK(cudaEventDestroy(a[i]));
+    CHECK(cudaEventDestroy(b[i]));
+  }
+  CHECK(cudaSetDevice(0));
+  return worst;
+}
+
 int main(int argc, char** argv) {
   int reps = 7;
   for (int i = 1; i + 1 < argc; ++i)
@@ -76,23 +111,46 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&dst, kPerBlock * max_blocks));
   CHECK(cudaMemset(src, 1, kPerBlock * max_blocks));
   CHECK(cudaMemset(dst, 0, kPerBlock * max_blocks));
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
+  int ngpus = 0;
+  CHECK(cudaGetDeviceCount(&ngpus));
+  int4 *peer_src = nullptr, *peer_dst = nullptr;  // on GPU 1
+  if (ngpus >= 2) {
+    int can01 = 0, can10 = 0;
+    CHECK(cudaDeviceCanAccessPeer(&can01, 0, 1));
+    CHECK(cudaDeviceCanAccessPeer(&can10, 1, 0));
+    if (can01 && can10) {
+      CHECK(cudaSetDevice(0));
+      CHECK(cudaDeviceEnablePeerAccess(1, 0));
+      CHECK(cudaSetDevice(1));
+      CHECK(cudaDeviceEnablePeerAccess(0, 0));
+      CHECK(cudaMalloc(&peer_src, kPerBlock * max_blocks));
+      CHECK(cudaMalloc(&peer_dst, kPerBlock * max_blocks));
+      CHECK(cudaMemset(peer_src, 1, kPerBlock * max_blocks));
+      CHECK(cudaDeviceSynchronize());
+      CHECK(cudaSetDevice(0));
+    } else {
+      std::fprintf(stderr, "GPUs 0 and 1 have no peer access: no peer patterns\n");
+    }
+  }
   std::printf("pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps\n");
-  for (const char* pattern : {"large", "fifo"}) {
+  std::vector<const char*> patterns = {"large", "fifo"};
+  if (peer_dst) patterns.insert(patterns.end(), {"peer_write", "peer_write_both"});
+  for (const char* pattern : patterns) {
     const bool fifo = !std::strcmp(pattern, "fifo");
     const size_t stride = fifo ? kFifo : kPerBlock, span = fifo ? kFifo : kPerBlock;
+    std::vector<int> gpus = {0};
+    std::vector<const int4*> from = {src};
+    std::vector<int4*> to = {dst};
+    if (!std::strcmp(pattern, "peer_write")) to = {peer_dst};
+    if (!std::strcmp(pattern, "peer_write_both")) {
+      gpus = {0, 1};
+      from = {src, peer_src};
+      to = {peer_dst, dst};
+    }
     for (int blocks : counts) {
       std::vector<float> ms;
       for (int r = 0; r <= reps; ++r) {
-        CHECK(cudaEventRecord(a));
-        copy_blocks<<<blocks, kThreads>>>(src, dst, kPerBlock, stride, span);
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        CHECK(cudaGetLastError());
-        float t = 0;
-        CHECK(cudaEventElapsedTime(&t, a, b));
+        const float t = run_case(gpus, from, to, blocks, stride, span);
         if (r > 0) ms.push_back(t);
       }
       std::sort(ms.begin(), ms.end());
