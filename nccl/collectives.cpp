@@ -296,6 +296,37 @@ void alltoall(const CollectiveSpec& s, Builder& b) {
 
 }  // namespace
 
+int ring_send_memory_ops(OpKind kind, int nranks, std::uint32_t step) {
+  const auto n = static_cast<std::uint32_t>(std::max(nranks, 1));
+  switch (kind) {
+    case OpKind::allreduce:
+      // send, recvReduceSend x (n-2), recvReduceCopySend, recvCopySend x (n-2) (then recv).
+      if (step == 0) return 2;
+      if (step < n - 1) return 3;
+      if (step == n - 1) return 4;
+      return 3;
+    case OpKind::allgather: return 3;                   // copySend, recvCopySend x (n-2) (then recv)
+    case OpKind::reducescatter: return step == 0 ? 2 : 3;  // send, recvReduceSend x (n-2) (then recvReduceCopy)
+    case OpKind::broadcast: return 3;                   // copySend at the root, recvCopySend (then recv)
+    default: return 0;
+  }
+}
+
+bool ring_last_send(OpKind kind, int nranks, std::uint32_t step) {
+  const auto n = static_cast<std::uint32_t>(std::max(nranks, 2));
+  return step + 1 == (kind == OpKind::allreduce ? 2 * n - 2 : n - 1);
+}
+
+int ring_final_receive_memory_ops(OpKind kind) {
+  switch (kind) {
+    case OpKind::allreduce:
+    case OpKind::allgather:
+    case OpKind::broadcast: return 2;
+    case OpKind::reducescatter: return 3;
+    default: return 0;
+  }
+}
+
 int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels) {
   CollectiveSpec spec;
   spec.kind = OpKind::alltoall;

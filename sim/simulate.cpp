@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
@@ -99,6 +100,10 @@ class Simulation {
     std::size_t record;      // the call's first record, for messages
     const nccl::ProtocolCost& cost;
     const RankTasks& tasks;
+    /// > 0: every channel is a thread block copying at this rate (the GPUs' block_copy_gbps): its
+    /// sends and the chunks its rank receives last share it (add_drain).
+    double block_gbps = 0;
+    double rank_bus_gbps = 0;  // with block_gbps: what a rank's channels carry together (NCCL's bus bandwidth)
   };
 
   std::string where(std::size_t i) const {
@@ -135,6 +140,10 @@ class Simulation {
   /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
   /// launch with the first that it did.
   void wait_for_issue(int gpu, TaskId launch);
+  double block_copy_gbps(const CollectiveResult& c) const;
+  ResourceId channel_engine(const CollectiveResult& c, int rank, std::uint32_t channel, const CallContext& call);
+  TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, int ops,
+                   const CallContext& call);
   RankTasks add_rank_tasks(const CollectiveResult& c, const std::vector<std::int64_t>& record_of_rank,
                            double base_latency_ns, std::uint64_t comm_key);
   /// The nccl-model baseline: the ranks are busy for NCCL's predicted time once all launched.
@@ -147,7 +156,7 @@ class Simulation {
                              std::uint32_t channel_base, const CallContext& call);
   TaskId add_local_step(int gpu, double bytes, std::size_t record);
   TaskId add_peer_step(const CollectiveResult& c, int gs, int gd, std::size_t rank, std::uint32_t channel,
-                       const nccl::CollStep& step, const CallContext& call);
+                       const nccl::CollStep& step, const CallContext& call, int ops = 2);
   void collect(SimResult& r);
   PoolId pool_for(int gpu, model::PathClass cls);
 
@@ -166,6 +175,10 @@ class Simulation {
   /// Channel engines of a collective: (communicator, rank, channel, algo, proto) -> resource.
   std::map<std::tuple<std::uint64_t, int, int, int, int>, ResourceId> channel_engines_;
   std::map<std::tuple<int, int, ResourceId>, RouteId> engine_routes_;
+  // The block model (CallContext::block_gbps): each rank's NCCL bus bandwidth, shared by its
+  // channels, by (communicator, rank, algorithm, protocol); routes by (src, dst, block, rank).
+  std::map<std::tuple<std::uint64_t, int, int, int>, ResourceId> rank_buses_;
+  std::map<std::tuple<int, int, ResourceId, ResourceId>, RouteId> block_routes_;
   std::map<std::pair<int, int>, PoolId> pools_;  // (GPU, direction class or -1) -> copy engines
   std::vector<TaskId> begin_, end_;  // by trace record
   bool application_ = false;         // replaying a whole-application trace
@@ -518,7 +531,9 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     add_nccl_model_call(c, tasks);
     c.channels = topo.channels();
   } else {
-    const CallContext call{comm_key, call_index, records.front(), cost, tasks};
+    CallContext call{comm_key, call_index, records.front(), cost, tasks};
+    call.block_gbps = block_copy_gbps(c);
+    call.rank_bus_gbps = cost.channel_cap_gbps > 0 ? cost.channel_cap_gbps * comm_channels : 0;
     add_ring_transfers(c, first.root, topo, comm_channels, call);
   }
   collectives_.push_back(std::move(c));
@@ -586,13 +601,17 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
   const nccl::Decomposition d = nccl::decompose(part);
   collective_steps_ += d.steps.size();
   std::vector<TaskId> task(d.steps.size());
+  // The block model: every chunk's last receiver copies it out of its connection buffer on its
+  // channel's block, which its sends share (see add_drain).
+  const bool blocks = call.block_gbps > 0;
   for (std::size_t s = 0; s < d.steps.size(); ++s) {
     const nccl::CollStep& step = d.steps[s];
     const auto rs = static_cast<std::size_t>(ring[step.src]), rd = static_cast<std::size_t>(ring[step.dst]);
     const int gs = c.gpus[rs], gd = c.gpus[rd];
     const std::uint32_t channel = channel_base + step.channel;
+    const int ops = blocks ? nccl::ring_send_memory_ops(c.kind, part.nranks, step.step) : 2;
     const TaskId t = gs == gd ? add_local_step(gs, static_cast<double>(step.bytes), call.record)
-                              : add_peer_step(c, gs, gd, rs, channel, step, call);
+                              : add_peer_step(c, gs, gd, rs, channel, step, call, ops);
     ++flows_;
     task[s] = t;
     for (std::uint32_t dep : d.deps_of(s)) engine_.depend(t, task[dep]);
@@ -600,6 +619,12 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
     if (rd != rs) engine_.depend(t, call.tasks.launch[rd]);
     engine_.depend(call.tasks.join[rs], t);
     if (rd != rs) engine_.depend(call.tasks.join[rd], t);
+    if (blocks && rd != rs && nccl::ring_last_send(c.kind, part.nranks, step.step)) {
+      const TaskId drain = add_drain(c, static_cast<int>(rd), channel, static_cast<double>(step.bytes),
+                                     nccl::ring_final_receive_memory_ops(c.kind), call);
+      engine_.depend(drain, t);
+      engine_.depend(call.tasks.join[rd], drain);
+    }
     matrix_[static_cast<std::size_t>(gs)][static_cast<std::size_t>(gd)] += static_cast<double>(step.bytes);
     if (options_.keep_transfers)
       transfers_.push_back({static_cast<std::uint32_t>(call.index), gs, gd, channel, step.bytes, t});
@@ -617,31 +642,93 @@ TaskId Simulation::add_local_step(int gpu, double bytes, std::size_t record) {
 }
 
 TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std::size_t rank, std::uint32_t channel,
-                                 const nccl::CollStep& step, const CallContext& call) {
+                                 const nccl::CollStep& step, const CallContext& call, int ops) {
   Pair& p = pair(gs, gd, call.record);
-  // The sending rank's channel: NCCL's per-channel bandwidth for this protocol.
-  const auto engine_key = std::make_tuple(call.comm_key, static_cast<int>(rank), static_cast<int>(channel),
-                                          static_cast<int>(c.algo), static_cast<int>(c.proto));
-  auto ce = channel_engines_.find(engine_key);
-  if (ce == channel_engines_.end())
-    ce = channel_engines_.emplace(engine_key, net_.add_resource(call.cost.channel_cap_gbps > 0 ? call.cost.channel_cap_gbps : 1e6)).first;
-  const auto route_key = std::make_tuple(gs, gd, ce->second);
-  auto rt = engine_routes_.find(route_key);
-  if (rt == engine_routes_.end()) {
-    std::vector<ResourceId> hops = p.hops;
-    hops.push_back(ce->second);
-    rt = engine_routes_.emplace(route_key, net_.add_route(hops)).first;
+  // The sending rank's channel: NCCL's per-channel bandwidth for this protocol, or (block model)
+  // its thread block, whose copy rate the primitive's loads and stores share, behind the rank's
+  // bus bandwidth shared by its channels.
+  const ResourceId ce = channel_engine(c, static_cast<int>(rank), channel, call);
+  RouteId route{};
+  if (call.block_gbps > 0) {
+    const auto bus_key = std::make_tuple(call.comm_key, static_cast<int>(rank), static_cast<int>(c.algo),
+                                         static_cast<int>(c.proto));
+    auto bus = rank_buses_.find(bus_key);
+    if (bus == rank_buses_.end())
+      bus = rank_buses_.emplace(bus_key, net_.add_resource(call.rank_bus_gbps > 0 ? call.rank_bus_gbps : 1e6)).first;
+    const auto route_key = std::make_tuple(gs, gd, ce, bus->second);
+    auto rt = block_routes_.find(route_key);
+    if (rt == block_routes_.end()) {
+      std::vector<ResourceId> hops = p.hops;
+      hops.push_back(ce);
+      hops.push_back(bus->second);
+      rt = block_routes_.emplace(route_key, net_.add_route(hops)).first;
+    }
+    route = rt->second;
+  } else {
+    const auto route_key = std::make_tuple(gs, gd, ce);
+    auto rt = engine_routes_.find(route_key);
+    if (rt == engine_routes_.end()) {
+      std::vector<ResourceId> hops = p.hops;
+      hops.push_back(ce);
+      rt = engine_routes_.emplace(route_key, net_.add_route(hops)).first;
+    }
+    route = rt->second;
   }
   model::Transfer wire;
   wire.bytes = static_cast<double>(step.bytes);
   wire.access = model::Access::write;
   std::vector<double> weights;
   for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * call.cost.wire_factor);
-  weights.push_back(1.0);
+  if (call.block_gbps > 0) {
+    weights.push_back(static_cast<double>(ops) / 2.0);  // a copy (load + store) uses the block's rate once
+    weights.push_back(1.0);
+  } else {
+    weights.push_back(1.0);
+  }
   // A step's handshake shows only in the first loop: later chunks' handshakes overlap the data of
   // the chunks before them (NCCL keeps NCCL_STEPS slots in flight), which is also how NCCL's model
   // counts it (steps x hwLat, once).
-  return engine_.add_transfer(rt->second, wire.bytes, weights, kInf, step.chunk == 0 ? call.cost.step_latency_ns : 0.0);
+  return engine_.add_transfer(route, wire.bytes, weights, kInf, step.chunk == 0 ? call.cost.step_latency_ns : 0.0);
+}
+
+double Simulation::block_copy_gbps(const CollectiveResult& c) const {
+  // NCCL's Simple ring kernels (and the broadcast chain) on GPUs whose block copy rate is known.
+  if (c.algo != nccl::CollAlgo::ring || c.proto != nccl::Proto::simple ||
+      nccl::ring_send_memory_ops(c.kind, static_cast<int>(c.gpus.size()), 0) == 0)
+    return 0;
+  double rate = kInf;
+  for (int g : c.gpus) rate = std::min(rate, node_.endpoints[static_cast<std::size_t>(g)].block_copy_gbps);
+  return std::isfinite(rate) && rate > 0 ? rate : 0;
+}
+
+ResourceId Simulation::channel_engine(const CollectiveResult& c, int rank, std::uint32_t channel,
+                                      const CallContext& call) {
+  const auto engine_key = std::make_tuple(call.comm_key, rank, static_cast<int>(channel), static_cast<int>(c.algo),
+                                          static_cast<int>(c.proto));
+  auto ce = channel_engines_.find(engine_key);
+  if (ce == channel_engines_.end()) {
+    const double cap = call.block_gbps > 0 ? call.block_gbps
+                       : call.cost.channel_cap_gbps > 0 ? call.cost.channel_cap_gbps
+                                                        : 1e6;
+    ce = channel_engines_.emplace(engine_key, net_.add_resource(cap)).first;
+  }
+  return ce->second;
+}
+
+TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, int ops,
+                             const CallContext& call) {
+  // A chunk's last receiver copies it out of its connection buffer into the user's buffer (NCCL's
+  // recv or recvReduceCopy): no link, only its channel's block, which its next sends share. The
+  // block alternates between the two; the flow model shares its rate between them instead, so
+  // that a rank's channels move data at the block's rate over the loads and stores of all its
+  // primitives, and do not all stop sending at once as strictly alternating flows would.
+  const ResourceId block = channel_engine(c, rank, channel, call);
+  const std::array<ResourceId, 1> hops{block};
+  const auto route_key = std::make_tuple(-1, rank, block, block);
+  auto rt = block_routes_.find(route_key);
+  if (rt == block_routes_.end()) rt = block_routes_.emplace(route_key, net_.add_route(hops)).first;
+  const std::array<double, 1> weights{static_cast<double>(ops) / 2.0};
+  return engine_.add_transfer(rt->second, bytes, weights, kInf, 0.0);
 }
 
 SimResult Simulation::run() {

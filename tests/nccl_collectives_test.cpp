@@ -227,3 +227,41 @@ TEST(Collectives, RejectsWhatNcclCannotDoWithTheFix) {
 
 }  // namespace
 }  // namespace linkcast::nccl
+
+namespace linkcast::nccl {
+namespace {
+
+TEST(CollectiveBlocks, PrimitivesCountTheirLoadsAndStoresAsNcclsRingKernelsRunThem) {
+  using trace::OpKind;
+  // Ring allreduce on 4 ranks (runRing, src/device/all_reduce.h): send, recvReduceSend x2,
+  // recvReduceCopySend, recvCopySend x2, then recv: loads + stores per element 2 3 3 4 3 3 | 2.
+  const std::vector<int> allreduce = {2, 3, 3, 4, 3, 3};
+  for (std::uint32_t j = 0; j < allreduce.size(); ++j) {
+    EXPECT_EQ(ring_send_memory_ops(OpKind::allreduce, 4, j), allreduce[j]) << j;
+    EXPECT_EQ(ring_last_send(OpKind::allreduce, 4, j), j == 5) << j;
+  }
+  EXPECT_EQ(ring_final_receive_memory_ops(OpKind::allreduce), 2);
+  // Out-of-place all-gather: copySend, recvCopySend (3), then recv (2); reduce-scatter: send (2),
+  // recvReduceSend (3), then recvReduceCopy (3).
+  EXPECT_EQ(ring_send_memory_ops(OpKind::allgather, 4, 0), 3);
+  EXPECT_EQ(ring_send_memory_ops(OpKind::reducescatter, 4, 0), 2);
+  EXPECT_EQ(ring_send_memory_ops(OpKind::reducescatter, 4, 1), 3);
+  EXPECT_EQ(ring_final_receive_memory_ops(OpKind::reducescatter), 3);
+  EXPECT_TRUE(ring_last_send(OpKind::allgather, 2, 0));
+  // No block model for the others.
+  EXPECT_EQ(ring_send_memory_ops(OpKind::alltoall, 4, 0), 0);
+  EXPECT_EQ(ring_send_memory_ops(OpKind::reduce, 4, 0), 0);
+}
+
+TEST(CollectiveBlocks, P2pStripingFollowsNcclsPartRule) {
+  // 2 ranks, 24 collective channels -> 32 p2p channels, 16 per peer (16 x 2 fit 32); a 2 MiB
+  // block takes all 16 (one per 64 KiB up to 16), a 512 MiB block doubles them to 32 (parts over
+  // 16 MiB); 4 ranks: 8 per peer, 3 peers -> 24 channels.
+  EXPECT_EQ(alltoall_send_channels(2, 4ull << 20, 24), 16);
+  EXPECT_EQ(alltoall_send_channels(2, 1ull << 30, 24), 32);
+  EXPECT_EQ(alltoall_send_channels(4, 32ull << 20, 24), 24);
+  EXPECT_EQ(alltoall_send_channels(2, 256ull << 10, 24), 2);
+}
+
+}  // namespace
+}  // namespace linkcast::nccl

@@ -51,6 +51,9 @@ struct Endpoint {
   // gpu, optional: the least time one collective call takes when calls are issued back to back
   // from the GPU's process (the host's issue: framework, NCCL's enqueue, the launch); 0: none.
   double collective_call_us = 0;
+  // gpu, optional: the rate one thread block of 512 threads copies within the GPU's memory while
+  // 24 such blocks copy at once (an NCCL channel's block); 0: NCCL's per-channel bandwidth alone.
+  double block_copy_gbps = 0;
   int chips = 0;          // nvswitch, informational
   double nic_gbps = 0;    // nic, optional
   int line = 0;           // 1-based line and column in the YAML file, for messages

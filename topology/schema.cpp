@@ -170,6 +170,16 @@ std::vector<Key> make_table() {
               "host's issue: framework, NCCL's enqueue and launch); the simulator starts no call before its "
               "process has issued it",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::collective_call_us>()});
+  // One block of 512 threads copies 30-41 GB/s on an H200 (tests/data/real/h200-2gpu-nccl/
+  // block_copy.csv); a whole GPU copies 1-4 TB/s, so 1000 GB/s for one block is a unit slip.
+  add({.name = "block_copy_gbps", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 1, .max = 1000,
+       .plausible = "one thread block copies tens of GB/s",
+       .default_text = "none: NCCL's channels move data at NCCL's per-channel bandwidth",
+       .doc = "measured rate at which one 512-thread block copies within the GPU's memory while 24 such blocks copy "
+              "(tools/record/block_copy.cu); the simulator runs each NCCL channel as such a block, its Simple "
+              "ring primitives one after another at this rate x 2 / (loads + stores per element)",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::block_copy_gbps>()});
   // A GB200 NVL72 fabric has 18 NVLink switch chips in 9 trays (configs/SOURCES.md [45]); 1024
   // leaves room for fabrics many times larger.
   add({.name = "chips", .section = Section::endpoint, .applies = bit(EndpointKind::nvswitch), .type = Type::integer,
