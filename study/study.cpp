@@ -197,7 +197,12 @@ StudyTrace read_trace(const StudyReader& r, const YAML::Node& trace, std::size_t
   if (!file_exists(r, *m.find("from"), what, t.from_file))
     r.fail(*m.find("from"), fmt::format("{}: no such node file '{}'", what, t.from_file));
   t.name = m.has("name") ? r.scalar(m, "name", what) : std::filesystem::path(t.file).filename().string();
-  if (m.has("map")) r.check_at(*m.find("map"), what, [&] { t.map = parse_endpoint_map(r.scalar(m, "map", what)); });
+  if (m.has("map")) {
+    // Structured bindings are named once more for the lambda: clang before 16 cannot capture them.
+    const std::string& entry = what;
+    const auto& fields = m;
+    r.check_at(*m.find("map"), what, [&] { t.map = parse_endpoint_map(r.scalar(fields, "map", entry)); });
+  }
   claim_item_name(r, trace, what, t.name, item_names);
   return t;
 }
