@@ -268,7 +268,11 @@ TEST(SimPlan, RingAllreduceRunsAtNcclsPerChannelRate) {
   // port, so the channels, not the links, set the pace. Each channel holds 32 MiB: two loops of
   // 8 x 2 MiB chunks, 2 x 14 ring steps in a row, each 2 MiB / 11.25 GB/s, after the 8.4 us call
   // latency; the first loop's 14 steps also pay NCCL's NVLink ring/Simple handshake, 3.4 us (the
-  // second loop's overlap the first's data).
+  // second loop's overlap the first's data). Each channel is also a thread block copying 28.3 GB/s
+  // (block_copy_gbps of the H100): its primitives need at most 2 x 11.25 = 22.5 GB/s of it
+  // (recvReduceCopySend, 4 loads and stores per element), and the first loop's last chunks are
+  // copied out of their connection buffers beside the second loop's sends, so the block shows only
+  // at the end: the last chunk's copy on its last receiver, 2 MiB / 28.3 GB/s.
   SimOptions o;
   o.channels = 32;
   const SimResult r = simulate(node("hgx-h100"), allreduce_trace(8, kGiB), o);
@@ -278,7 +282,7 @@ TEST(SimPlan, RingAllreduceRunsAtNcclsPerChannelRate) {
   EXPECT_EQ(c.proto, nccl::Proto::simple);
   EXPECT_EQ(c.graph.channels, 12);
   EXPECT_DOUBLE_EQ(c.graph.bw_per_channel_gbps, 30.0);
-  const double expected = 8400 + 14 * 3400 + 28 * (2.0 * kMiB / 11.25);
+  const double expected = 8400 + 14 * 3400 + 28 * (2.0 * kMiB / 11.25) + 2.0 * kMiB / 28.3;
   EXPECT_NEAR(c.end_ns - c.start_ns, expected, 1e-3 * expected);
   // NCCL's own model: 8.4 + 14 x 3.4 us, bandwidth 360 x 8 / 14 GB/s.
   const double nccl = 56000 + static_cast<double>(kGiB) / (360.0 * 8 / 14);
