@@ -137,13 +137,17 @@ class Simulation {
   const nccl::CommTopology& comm_topology(const std::vector<int>& gpus);
   /// NCCL's algorithm and protocol for the call (or the ones asked for) and NCCL's price for them.
   void choose_protocol(CollectiveResult& c, const nccl::CommTopology& topo, std::size_t record) const;
-  /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
-  /// launch with the first that it did.
+  /// Synthetic workloads: `launch` waits for the GPU's process to issue the call (collective_call_us).
   void wait_for_issue(int gpu, TaskId launch);
+  /// The block model's copy rate for this call (CallContext::block_gbps); 0 when it does not apply.
   double block_copy_gbps(const CollectiveResult& c) const;
+  /// The resource of a rank's channel: NCCL's per-channel bandwidth, or its block (block model).
   ResourceId channel_engine(const CollectiveResult& c, int rank, std::uint32_t channel, const CallContext& call);
+  /// A chunk's last receive on rank `rank`'s channel block (block model).
   TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, int ops,
                    const CallContext& call);
+  /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
+  /// launch with the first that it did.
   RankTasks add_rank_tasks(const CollectiveResult& c, const std::vector<std::int64_t>& record_of_rank,
                            double base_latency_ns, std::uint64_t comm_key);
   /// The nccl-model baseline: the ranks are busy for NCCL's predicted time once all launched.
@@ -172,12 +176,14 @@ class Simulation {
   mutable std::vector<int> resolved_;  // by trace endpoint id: node endpoint, -1 not yet
   std::unordered_map<std::uint64_t, Pair> pairs_;
   std::map<std::vector<int>, nccl::CommTopology> topologies_;
-  /// Channel engines of a collective: (communicator, rank, channel, algo, proto) -> resource.
-  std::map<std::tuple<std::uint64_t, int, int, int, int>, ResourceId> channel_engines_;
+  /// Channel engines of a collective: (communicator, rank, channel, algo, proto, capacity) ->
+  /// resource (calls of other kinds or sizes may give a channel another capacity).
+  std::map<std::tuple<std::uint64_t, int, int, int, int, double>, ResourceId> channel_engines_;
   std::map<std::tuple<int, int, ResourceId>, RouteId> engine_routes_;
   // The block model (CallContext::block_gbps): each rank's NCCL bus bandwidth, shared by its
-  // channels, by (communicator, rank, algorithm, protocol); routes by (src, dst, block, rank).
-  std::map<std::tuple<std::uint64_t, int, int, int>, ResourceId> rank_buses_;
+  // channels, by (communicator, rank, algorithm, protocol, capacity); routes by (src, dst, block,
+  // rank bus), a drain's by (-1, rank, block, block).
+  std::map<std::tuple<std::uint64_t, int, int, int, double>, ResourceId> rank_buses_;
   std::map<std::tuple<int, int, ResourceId, ResourceId>, RouteId> block_routes_;
   std::map<std::pair<int, int>, PoolId> pools_;  // (GPU, direction class or -1) -> copy engines
   std::vector<TaskId> begin_, end_;  // by trace record
@@ -650,11 +656,11 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
   const ResourceId ce = channel_engine(c, static_cast<int>(rank), channel, call);
   RouteId route{};
   if (call.block_gbps > 0) {
+    const double bus_gbps = call.rank_bus_gbps > 0 ? call.rank_bus_gbps : 1e6;
     const auto bus_key = std::make_tuple(call.comm_key, static_cast<int>(rank), static_cast<int>(c.algo),
-                                         static_cast<int>(c.proto));
+                                         static_cast<int>(c.proto), bus_gbps);
     auto bus = rank_buses_.find(bus_key);
-    if (bus == rank_buses_.end())
-      bus = rank_buses_.emplace(bus_key, net_.add_resource(call.rank_bus_gbps > 0 ? call.rank_bus_gbps : 1e6)).first;
+    if (bus == rank_buses_.end()) bus = rank_buses_.emplace(bus_key, net_.add_resource(bus_gbps)).first;
     const auto route_key = std::make_tuple(gs, gd, ce, bus->second);
     auto rt = block_routes_.find(route_key);
     if (rt == block_routes_.end()) {
@@ -703,15 +709,13 @@ double Simulation::block_copy_gbps(const CollectiveResult& c) const {
 
 ResourceId Simulation::channel_engine(const CollectiveResult& c, int rank, std::uint32_t channel,
                                       const CallContext& call) {
+  const double cap = call.block_gbps > 0                ? call.block_gbps
+                     : call.cost.channel_cap_gbps > 0 ? call.cost.channel_cap_gbps
+                                                      : 1e6;
   const auto engine_key = std::make_tuple(call.comm_key, rank, static_cast<int>(channel), static_cast<int>(c.algo),
-                                          static_cast<int>(c.proto));
+                                          static_cast<int>(c.proto), cap);
   auto ce = channel_engines_.find(engine_key);
-  if (ce == channel_engines_.end()) {
-    const double cap = call.block_gbps > 0 ? call.block_gbps
-                       : call.cost.channel_cap_gbps > 0 ? call.cost.channel_cap_gbps
-                                                        : 1e6;
-    ce = channel_engines_.emplace(engine_key, net_.add_resource(cap)).first;
-  }
+  if (ce == channel_engines_.end()) ce = channel_engines_.emplace(engine_key, net_.add_resource(cap)).first;
   return ce->second;
 }
 
