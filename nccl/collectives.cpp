@@ -296,7 +296,7 @@ void alltoall(const CollectiveSpec& s, Builder& b) {
 
 }  // namespace
 
-int ring_send_memory_ops(OpKind kind, int nranks, std::uint32_t step) {
+int send_memory_ops(OpKind kind, int nranks, std::uint32_t step) {
   const auto n = static_cast<std::uint32_t>(std::max(nranks, 1));
   switch (kind) {
     case OpKind::allreduce:
@@ -308,20 +308,23 @@ int ring_send_memory_ops(OpKind kind, int nranks, std::uint32_t step) {
     case OpKind::allgather: return 3;                   // copySend, recvCopySend x (n-2) (then recv)
     case OpKind::reducescatter: return step == 0 ? 2 : 3;  // send, recvReduceSend x (n-2) (then recvReduceCopy)
     case OpKind::broadcast: return 3;                   // copySend at the root, recvCopySend (then recv)
+    case OpKind::alltoall: return 2;                    // send (the peer's recv copies it out)
     default: return 0;
   }
 }
 
-bool ring_last_send(OpKind kind, int nranks, std::uint32_t step) {
+bool ends_chunk(OpKind kind, int nranks, std::uint32_t step) {
+  if (kind == OpKind::alltoall) return true;
   const auto n = static_cast<std::uint32_t>(std::max(nranks, 2));
   return step + 1 == (kind == OpKind::allreduce ? 2 * n - 2 : n - 1);
 }
 
-int ring_final_receive_memory_ops(OpKind kind) {
+int final_receive_memory_ops(OpKind kind) {
   switch (kind) {
     case OpKind::allreduce:
     case OpKind::allgather:
-    case OpKind::broadcast: return 2;
+    case OpKind::broadcast:
+    case OpKind::alltoall: return 2;
     case OpKind::reducescatter: return 3;
     default: return 0;
   }

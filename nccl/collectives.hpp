@@ -109,18 +109,18 @@ std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels);
 
 /// Loads plus stores per element of the primitive a rank runs for its send in step `step` of a
 /// Simple-protocol ring call (runRing in src/device/all_reduce.h, all_gather.h,
-/// reduce_scatter.h, broadcast.h), with out-of-place user buffers and the connection buffers in
-/// the receiver's memory, as NCCL's P2P transport between processes has them: send 2 (load,
-/// store to the peer), copySend and recvCopySend 3, recvReduceSend 3, recvReduceCopySend 4.
-/// Allreduce, allgather, reducescatter and broadcast (step = the chain's hop from the root);
-/// 0 for the others.
-[[nodiscard]] int ring_send_memory_ops(trace::OpKind kind, int nranks, std::uint32_t step);
-/// Whether step `step` is its chunk's last send: its receiver then ends the chunk with a
-/// receive that moves nothing over links (ring_final_receive_memory_ops).
-[[nodiscard]] bool ring_last_send(trace::OpKind kind, int nranks, std::uint32_t step);
+/// reduce_scatter.h, broadcast.h) or an alltoall's send (src/device/sendrecv.h), with
+/// out-of-place user buffers and the connection buffers in the receiver's memory, as NCCL's P2P
+/// transport between processes has them: send 2 (load, store to the peer), copySend and
+/// recvCopySend 3, recvReduceSend 3, recvReduceCopySend 4. Allreduce, allgather,
+/// reducescatter, broadcast (step = the chain's hop from the root) and alltoall; 0 for the others.
+[[nodiscard]] int send_memory_ops(trace::OpKind kind, int nranks, std::uint32_t step);
+/// Whether the send in step `step` is the last its chunk makes: its receiver then ends the chunk
+/// with a receive that moves nothing over links (final_receive_memory_ops). Every alltoall piece.
+[[nodiscard]] bool ends_chunk(trace::OpKind kind, int nranks, std::uint32_t step);
 /// Loads plus stores per element of that final receive: recv 2 (allreduce, allgather,
-/// broadcast), recvReduceCopy 3 (reducescatter); 0 for the others.
-[[nodiscard]] int ring_final_receive_memory_ops(trace::OpKind kind);
+/// broadcast, alltoall), recvReduceCopy 3 (reducescatter); 0 for the others.
+[[nodiscard]] int final_receive_memory_ops(trace::OpKind kind);
 
 /// Channels NCCL would run this call on: spec.channels (kDefaultChannels when 0), reduced while
 /// bytes < channels * nthreads * NCCL_SIMPLE_THREAD_THRESHOLD (getAlgoInfo, src/enqueue.cc),

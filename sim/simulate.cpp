@@ -524,6 +524,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
   const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
   nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
+  const double rank_bus_gbps = cost.channel_cap_gbps * comm_channels;  // NCCL's bus bandwidth
   // Alltoall's sends stripe over more channels than the collectives (p2p channels); a rank's
   // channels together still carry NCCL's bus bandwidth.
   if (c.kind == OpKind::alltoall && cost.channel_cap_gbps > 0)
@@ -539,7 +540,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   } else {
     CallContext call{comm_key, call_index, records.front(), cost, tasks};
     call.block_gbps = block_copy_gbps(c);
-    call.rank_bus_gbps = cost.channel_cap_gbps > 0 ? cost.channel_cap_gbps * comm_channels : 0;
+    call.rank_bus_gbps = rank_bus_gbps;
     add_ring_transfers(c, first.root, topo, comm_channels, call);
   }
   collectives_.push_back(std::move(c));
@@ -615,7 +616,7 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
     const auto rs = static_cast<std::size_t>(ring[step.src]), rd = static_cast<std::size_t>(ring[step.dst]);
     const int gs = c.gpus[rs], gd = c.gpus[rd];
     const std::uint32_t channel = channel_base + step.channel;
-    const int ops = blocks ? nccl::ring_send_memory_ops(c.kind, part.nranks, step.step) : 2;
+    const int ops = blocks ? nccl::send_memory_ops(c.kind, part.nranks, step.step) : 2;
     const TaskId t = gs == gd ? add_local_step(gs, static_cast<double>(step.bytes), call.record)
                               : add_peer_step(c, gs, gd, rs, channel, step, call, ops);
     ++flows_;
@@ -625,9 +626,9 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
     if (rd != rs) engine_.depend(t, call.tasks.launch[rd]);
     engine_.depend(call.tasks.join[rs], t);
     if (rd != rs) engine_.depend(call.tasks.join[rd], t);
-    if (blocks && rd != rs && nccl::ring_last_send(c.kind, part.nranks, step.step)) {
+    if (blocks && rd != rs && nccl::ends_chunk(c.kind, part.nranks, step.step)) {
       const TaskId drain = add_drain(c, static_cast<int>(rd), channel, static_cast<double>(step.bytes),
-                                     nccl::ring_final_receive_memory_ops(c.kind), call);
+                                     nccl::final_receive_memory_ops(c.kind), call);
       engine_.depend(drain, t);
       engine_.depend(call.tasks.join[rd], drain);
     }
@@ -698,9 +699,10 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
 }
 
 double Simulation::block_copy_gbps(const CollectiveResult& c) const {
-  // NCCL's Simple ring kernels (and the broadcast chain) on GPUs whose block copy rate is known.
+  // NCCL's Simple ring kernels, the broadcast chain and alltoall's sends and receives, on GPUs
+  // whose block copy rate is known.
   if (c.algo != nccl::CollAlgo::ring || c.proto != nccl::Proto::simple ||
-      nccl::ring_send_memory_ops(c.kind, static_cast<int>(c.gpus.size()), 0) == 0)
+      nccl::send_memory_ops(c.kind, static_cast<int>(c.gpus.size()), 0) == 0)
     return 0;
   double rate = kInf;
   for (int g : c.gpus) rate = std::min(rate, node_.endpoints[static_cast<std::size_t>(g)].block_copy_gbps);

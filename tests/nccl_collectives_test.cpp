@@ -231,26 +231,29 @@ TEST(Collectives, RejectsWhatNcclCannotDoWithTheFix) {
 namespace linkcast::nccl {
 namespace {
 
-TEST(CollectiveBlocks, PrimitivesCountTheirLoadsAndStoresAsNcclsRingKernelsRunThem) {
+TEST(CollectiveBlocks, PrimitivesCountTheirLoadsAndStoresAsNcclsKernelsRunThem) {
   using trace::OpKind;
   // Ring allreduce on 4 ranks (runRing, src/device/all_reduce.h): send, recvReduceSend x2,
   // recvReduceCopySend, recvCopySend x2, then recv: loads + stores per element 2 3 3 4 3 3 | 2.
   const std::vector<int> allreduce = {2, 3, 3, 4, 3, 3};
   for (std::uint32_t j = 0; j < allreduce.size(); ++j) {
-    EXPECT_EQ(ring_send_memory_ops(OpKind::allreduce, 4, j), allreduce[j]) << j;
-    EXPECT_EQ(ring_last_send(OpKind::allreduce, 4, j), j == 5) << j;
+    EXPECT_EQ(send_memory_ops(OpKind::allreduce, 4, j), allreduce[j]) << j;
+    EXPECT_EQ(ends_chunk(OpKind::allreduce, 4, j), j == 5) << j;
   }
-  EXPECT_EQ(ring_final_receive_memory_ops(OpKind::allreduce), 2);
+  EXPECT_EQ(final_receive_memory_ops(OpKind::allreduce), 2);
   // Out-of-place all-gather: copySend, recvCopySend (3), then recv (2); reduce-scatter: send (2),
   // recvReduceSend (3), then recvReduceCopy (3).
-  EXPECT_EQ(ring_send_memory_ops(OpKind::allgather, 4, 0), 3);
-  EXPECT_EQ(ring_send_memory_ops(OpKind::reducescatter, 4, 0), 2);
-  EXPECT_EQ(ring_send_memory_ops(OpKind::reducescatter, 4, 1), 3);
-  EXPECT_EQ(ring_final_receive_memory_ops(OpKind::reducescatter), 3);
-  EXPECT_TRUE(ring_last_send(OpKind::allgather, 2, 0));
-  // No block model for the others.
-  EXPECT_EQ(ring_send_memory_ops(OpKind::alltoall, 4, 0), 0);
-  EXPECT_EQ(ring_send_memory_ops(OpKind::reduce, 4, 0), 0);
+  EXPECT_EQ(send_memory_ops(OpKind::allgather, 4, 0), 3);
+  EXPECT_EQ(send_memory_ops(OpKind::reducescatter, 4, 0), 2);
+  EXPECT_EQ(send_memory_ops(OpKind::reducescatter, 4, 1), 3);
+  EXPECT_EQ(final_receive_memory_ops(OpKind::reducescatter), 3);
+  EXPECT_TRUE(ends_chunk(OpKind::allgather, 2, 0));
+  // Alltoall (src/device/sendrecv.h): every piece a send (2) that its receiver copies out (2).
+  EXPECT_EQ(send_memory_ops(OpKind::alltoall, 4, 0), 2);
+  EXPECT_TRUE(ends_chunk(OpKind::alltoall, 4, 0));
+  EXPECT_EQ(final_receive_memory_ops(OpKind::alltoall), 2);
+  // No block model for reduce.
+  EXPECT_EQ(send_memory_ops(OpKind::reduce, 4, 0), 0);
 }
 
 TEST(CollectiveBlocks, P2pStripingFollowsNcclsPartRule) {

@@ -125,8 +125,8 @@ TEST(SimReal, CollectivesFromOneMiBOnTwoH200s) {
       EXPECT_GE(c.simulated_ns, 18.4e3) << c.name << " " << c.bytes;
     }
   ASSERT_EQ(sim.size(), 65u);
-  // Measured: simulated 7.9%, NCCL's model 17.3% (geometric-mean |error|).
-  EXPECT_LT(geomean_abs(sim), 0.085);
+  // Measured: simulated 7.1%, NCCL's model 17.3% (geometric-mean |error|).
+  EXPECT_LT(geomean_abs(sim), 0.08);
   EXPECT_LT(geomean_abs(sim), geomean_abs(nccl));
   // All-gather and reduce-scatter: each channel's block also copies every chunk its rank receives
   // last out of the connection buffer (block_copy_gbps 29.9, measured), so a rank moves about
@@ -136,6 +136,8 @@ TEST(SimReal, CollectivesFromOneMiBOnTwoH200s) {
   // Broadcast: 7.1%, the receiver's copy of the last chunk costs the simulation 10-30% at
   // 4-32 MiB, which the hardware hides (NCCL's model 3.6%).
   EXPECT_LT(geomean_abs(sim_of["broadcast"]), 0.08);
+  // Alltoall: 12.0% (NCCL's model 22.8%), each p2p channel's block sending and copying out.
+  EXPECT_LT(geomean_abs(sim_of["alltoall"]), 0.13);
 }
 
 }  // namespace
