@@ -28,6 +28,8 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       reject_node_files(opt->traces, "calibrate");
+      // Fail on an unwritable output before reading; an interruption leaves no temporary.
+      AtomicOutput out(opt->output);
       std::vector<trace::Trace> traces;
       for (const std::string& file : opt->traces) traces.push_back(trace::data_movement(trace::read_trace(file)));
       for (const trace::Trace& t : traces)
@@ -37,7 +39,6 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
       for (const trace::Trace& t : traces) indexes.emplace_back(t);
       std::vector<const trace::TraceIndex*> pointers;
       for (const trace::TraceIndex& i : indexes) pointers.push_back(&i);
-      AtomicOutput out(opt->output);
       projection::render_calibration_yaml(projection::calibrate(pointers), out.stream());
       out.commit();
       return 0;

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "sim/simulate.hpp"
 #include "topology/node.hpp"
+#include "trace/trace.hpp"
 
 namespace linkcast::cli {
 
@@ -29,6 +31,50 @@ void add_report_command(CLI::App& app, Runner& run);
 inline constexpr const char* kTraceHelp =
     "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV; several files or a folder: "
     "one trace per rank of a job, read as one";
+
+/// The end of `project --help`: which model to trust for what, and which node files to give.
+inline constexpr const char* kProjectGuide = R"(
+Which model to trust for what:
+  default   linkcast's model, anchored on what the trace measured: each operation's recorded time
+            x the model's target / source ratio. Use it to project a recording onto another node
+            (on the bundled H100 -> H200 recordings, 5.8-17.5% WMAPE over all operations).
+  ahead     AHEAD's published LogGP equations; peak and envelope: bandwidth-only baselines. All
+            three are unanchored: what the published models say (42-90% WMAPE on the same
+            recordings), not what to expect.
+  measured  "nothing changes": each operation keeps its source time. The baseline to beat.
+  With --actual, WMAPE = sum |actual - projected| / sum actual over the matched operations (same
+  kind, memory kinds and size, in order); operations only one recording has stay unmatched.
+
+Which node files:
+  --from    the machine the trace was recorded on, described as measured: a testbed node
+            (configs/testbed-*.yaml), or your own from `linkcast topo import`, then `linkcast
+            hostprobe` and `linkcast calibrate TRACE` for its host copy rates and 1-byte costs
+            (README, Node files). The projection is anchored on it: a datasheet node here puts
+            its guesses into every ratio.
+  --to      a described machine where you have one (testbed-*.yaml, or your own); otherwise a
+            generic node (configs/hgx-h100.yaml, hgx-h200, dgx-a100, gb200-nvl72, ...): a product
+            from its datasheets and papers (each value cited in the file), for a machine you
+            cannot measure.
+)";
+
+/// The end of `simulate --help`: which model to trust for what, and which node file to give.
+inline constexpr const char* kSimulateGuide = R"(
+Which model to trust for what:
+  default     linkcast's transfer model (--model, `linkcast models`) with every transfer at once
+              on shared links, and NCCL collectives run step by step: 5.6% geometric-mean error
+              on the NCCL collectives >= 128 MiB recorded on H200s, 5.4% on concurrent copies.
+  nccl-model  NCCL's own cost model for collectives (13.7% on the same calls): the baseline.
+  --as-recorded  keeps the recorded time of GPU work: checks the replay itself (what waited for
+              what) against a recording.
+  To predict a recording on another machine, `linkcast project` is anchored on what it measured.
+
+Which node file:
+  The machine you want the answer for. To check a recording, the machine it was recorded on,
+  described as measured: a testbed node (configs/testbed-*.yaml), or your own from `linkcast topo
+  import`, `linkcast hostprobe` and `linkcast calibrate TRACE` (README, Node files). A generic
+  node (configs/hgx-h100.yaml, hgx-h200, dgx-a100, gb200-nvl72, ...) is a product from its
+  datasheets and papers, for what-if runs; place a trace's GPUs on it with --gpus or --map.
+)";
 
 /// A CLI11 validator for sizes with units (B, KB, MiB, ...).
 CLI::Validator size_validator();
@@ -61,5 +107,11 @@ void reject_node_files(const std::vector<std::string>& traces, std::string_view 
 /// True when the chosen command was given `--workload help` (the list is printed instead of a
 /// usage error about the command's other options).
 [[nodiscard]] bool asks_workload_help(const CLI::App& app);
+
+/// `simulate --timeline` and `project --timeline`: a warning on standard error, before the file is
+/// written, where the timeline would pass 100 MiB: its estimated size and the --timeline-ops bound
+/// that keeps it near 100 MiB.
+void warn_if_huge_timeline(const std::string& path, const topology::Node& node, const trace::Trace& trace,
+                           const sim::SimResult& result, std::size_t max_ops);
 
 }  // namespace linkcast::cli

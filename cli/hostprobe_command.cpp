@@ -39,6 +39,11 @@ void add_hostprobe_command(CLI::App& app, Runner& run) {
           std::cerr << "\r\033[Klinkcast hostprobe: " << what << " ..." << std::flush;
         };
       }
+      // Outputs first: an unwritable one fails before the measurement, and an interruption leaves
+      // no temporary (core/output.hpp).
+      std::optional<AtomicOutput> csv;
+      if (!opt->csv.empty()) csv.emplace(opt->csv);
+      AtomicOutput out(opt->output);
       hostprobe::HostRates rates;
       try {
         rates = hostprobe::measure_host_rates(options);
@@ -47,14 +52,12 @@ void add_hostprobe_command(CLI::App& app, Runner& run) {
         throw InputError(e.what());
       }
       if (terminal) std::cerr << "\r\033[K";
-      if (!opt->csv.empty()) {
-        AtomicOutput csv(opt->csv);
-        hostprobe::write_host_rates_csv(csv.stream(), rates);
-        csv.commit();
+      if (csv) {
+        hostprobe::write_host_rates_csv(csv->stream(), rates);
+        csv->commit();
       }
       char host[256] = {};
       const std::string name = ::gethostname(host, sizeof host - 1) == 0 ? std::string(host) : std::string("this host");
-      AtomicOutput out(opt->output);
       out.stream() << fmt::format("# Measured by `linkcast hostprobe{}` on {}\n", opt->quick ? " --quick" : "", name);
       hostprobe::write_node_yaml(out.stream(), rates, "hostprobe");
       out.commit();

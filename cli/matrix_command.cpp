@@ -62,6 +62,11 @@ void add_matrix_command(CLI::App& app, Runner& run) {
         std::cout << synthetic::workload_help();
         return 0;
       }
+      // Outputs first: an unwritable one fails before the work, and an interruption leaves no
+      // temporary (core/output.hpp).
+      std::optional<AtomicOutput> saved;
+      if (!opt->save_trace.empty()) saved.emplace(opt->save_trace);
+      AtomicOutput out(opt->output);
       std::optional<topology::Node> node;
       if (!opt->node.empty()) node = cli::load_node(opt->node);
       matrix::Options options;
@@ -82,12 +87,7 @@ void add_matrix_command(CLI::App& app, Runner& run) {
       if (!opt->chunk.empty()) options.collectives.chunk_bytes = parse_size_bytes(opt->chunk, "--chunk");
       const matrix::Report report = matrix::build(trace, options);
 
-      std::optional<AtomicOutput> saved;
-      if (!opt->save_trace.empty()) {
-        saved.emplace(opt->save_trace);
-        trace::write_csv_trace(trace, saved->stream());
-      }
-      AtomicOutput out(opt->output);
+      if (saved) trace::write_csv_trace(trace, saved->stream());
       const matrix::View view = *matrix::parse_view(opt->by);
       if (opt->format == "json") matrix::render_json(report, out.stream());
       else if (opt->format == "csv") matrix::render_csv(report, view, out.stream());

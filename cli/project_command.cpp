@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
+#include "core/progress.hpp"
 #include "projection/summary.hpp"
 #include "sim/render.hpp"
 #include "topology/loader.hpp"
@@ -29,7 +30,9 @@ void add_project_command(CLI::App& app, Runner& run) {
     std::vector<std::string> traces;
     std::string from, to, actual, map, format = "table", output = "-", timeline;
     std::vector<std::string> models;
+    std::size_t timeline_ops = 0;
   };
+  cmd->footer(kProjectGuide);
   auto opt = std::make_shared<Options>();
   cmd->add_option("--from", opt->from, "Node the trace was recorded on (YAML)")->required();
   cmd->add_option("--to", opt->to, "Node to project onto (YAML)")->required();
@@ -45,13 +48,20 @@ void add_project_command(CLI::App& app, Runner& run) {
   cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
   cmd->add_option("--timeline", opt->timeline,
                   "A trace with kernels and runtime calls: write the target's replay here as a Chrome trace "
-                  "(chrome://tracing, ui.perfetto.dev)");
+                  "(chrome://tracing, ui.perfetto.dev); a warning comes first where it would pass 100 MiB");
+  cmd->add_option("--timeline-ops", opt->timeline_ops,
+                  "Keep the first N operations by start time in the timeline: a bound on its size");
   cmd->callback([opt, &run]() {
     run = [opt]() {
       std::vector<const model::Model*> models;
       if (opt->models.empty()) models = projection::projection_models();
       for (const auto& name : opt->models) models.push_back(&projection::find_projection_model(name));
       const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
+      // Outputs first: an unwritable one fails before the work, and an interruption leaves no
+      // temporary (core/output.hpp).
+      AtomicOutput out(opt->output);
+      std::optional<AtomicOutput> timeline;
+      if (!opt->timeline.empty()) timeline.emplace(opt->timeline);
       const topology::Node from = cli::load_node(opt->from);
       const topology::Node to = cli::load_node(opt->to);
       const trace::Trace whole = trace::read_traces(opt->traces);
@@ -65,6 +75,8 @@ void add_project_command(CLI::App& app, Runner& run) {
         throw InputError(fmt::format("--timeline: {} has no kernels or runtime calls: only a whole application's "
                                      "projection is replayed (record it with the PyTorch profiler or nsys)",
                                      fmt::join(opt->traces, " ")));
+      // "projection" on a terminal while it runs (the application's replays show their own lines).
+      std::optional<ProgressLine> phase(std::in_place, "projection");
       const projection::Projector projector(from, to, trace, map);
       // A whole application (kernels, runtime calls): its steps on the target, with the model
       // asked for (the first --model) or linkcast's default for the transfers.
@@ -78,7 +90,6 @@ void add_project_command(CLI::App& app, Runner& run) {
       std::optional<projection::MatchResult> match;
       if (actual) match = projection::match_ops(trace, projector.categories(), *actual);
 
-      AtomicOutput out(opt->output);
       if (opt->format == "csv") {
         projection::render_ops_csv(projector, models, actual ? &*actual : nullptr, match ? &*match : nullptr,
                                    out.stream());
@@ -103,10 +114,10 @@ void add_project_command(CLI::App& app, Runner& run) {
           for (const auto& w : projected_app->warnings) std::cerr << "linkcast: warning: " << w << "\n";
         for (const auto& w : summary.warnings) std::cerr << "linkcast: warning: " << w << "\n";
       }
-      std::optional<AtomicOutput> timeline;
-      if (projected_app && !opt->timeline.empty()) {
-        timeline.emplace(opt->timeline);
-        sim::render_timeline(to, whole, projected_app->target, timeline->stream());
+      phase.reset();
+      if (timeline && projected_app) {
+        warn_if_huge_timeline(opt->timeline, to, whole, projected_app->target, opt->timeline_ops);
+        sim::render_timeline(to, whole, projected_app->target, timeline->stream(), opt->timeline_ops);
       }
       if (timeline) timeline->commit();
       out.commit();

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
+#include "core/progress.hpp"
 #include "core/strings.hpp"
 #include "matrix/matrix.hpp"
 #include "projection/calibrate.hpp"
@@ -171,6 +172,7 @@ int run_report(const ReportOptions& opt) {
   inputs.warnings.insert(inputs.warnings.end(), result.warnings.begin(), result.warnings.end());
   std::optional<Projections> projections;
   if (target) {
+    ProgressLine phase("projection");
     projections = project(node, *target, map, chosen, w);
     inputs.on_source = &projections->on_source;
     inputs.on_target = &projections->on_target;

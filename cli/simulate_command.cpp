@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include "application/app_projection.hpp"
@@ -12,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/output.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
 #include "projection/calibrate.hpp"
 #include "sim/simulate.hpp"
 #include "sim/render.hpp"
@@ -44,6 +46,24 @@ std::vector<std::string> simulate_model_names() {
 
 }  // namespace
 
+void warn_if_huge_timeline(const std::string& path, const topology::Node& node, const trace::Trace& trace,
+                           const sim::SimResult& result, std::size_t max_ops) {
+  constexpr double kLimit = 100.0 * 1024 * 1024;
+  const auto bytes = static_cast<double>(sim::estimate_timeline_bytes(node, trace, result, max_ops));
+  if (bytes <= kLimit) return;
+  const std::size_t ops = max_ops > 0 && max_ops < trace.size() ? max_ops : trace.size();
+  // Two significant figures of the operations that fit in 100 MiB at this file's size per operation.
+  double fit = std::floor(static_cast<double>(ops) * kLimit / bytes);
+  const double scale = std::pow(10.0, std::max(0.0, std::floor(std::log10(std::max(fit, 1.0))) - 1));
+  fit = std::max(1.0, std::floor(fit / scale) * scale);
+  std::cerr << fmt::format(
+      "linkcast: warning: --timeline {} will be about {} ({} operations{}); --timeline-ops {:.0f} keeps the "
+      "first {} operations by start time, about 100 MiB\n",
+      path, format_bytes_compact(bytes), format_count(ops),
+      result.transfers.empty() ? "" : fmt::format(", {} collective transfers", format_count(result.transfers.size())),
+      fit, format_count(static_cast<std::uint64_t>(fit)));
+}
+
 void add_simulate_command(CLI::App& app, Runner& run) {
   auto* cmd = app.add_subcommand(
       "simulate",
@@ -54,8 +74,10 @@ void add_simulate_command(CLI::App& app, Runner& run) {
     std::string node, workload, gpus, map, model = "default", timeline, format = "table", output = "-";
     std::string algo, proto, solver = "maxmin";
     int bins = 20;
+    std::size_t timeline_ops = 0;
     bool as_recorded = false;
   };
+  cmd->footer(kSimulateGuide);
   auto opt = std::make_shared<Options>();
   cmd->add_option("node", opt->node, "Node description (YAML, configs/SCHEMA.md)")->required();
   add_trace_or_workload(*cmd, opt->traces, opt->workload,
@@ -71,7 +93,12 @@ void add_simulate_command(CLI::App& app, Runner& run) {
                   "Transfer model for rates and L + O (`linkcast models`), or nccl-model: collectives take "
                   "NCCL's own predicted time instead of running step by step")
       ->capture_default_str();
-  cmd->add_option("--timeline", opt->timeline, "Write a Chrome trace-event timeline (open in ui.perfetto.dev)");
+  cmd->add_option("--timeline", opt->timeline,
+                  "Write a Chrome trace-event timeline (open in ui.perfetto.dev); a warning comes first where it "
+                  "would pass 100 MiB");
+  cmd->add_option("--timeline-ops", opt->timeline_ops,
+                  "Keep the first N operations by start time in the timeline (and the collective transfers and link "
+                  "load up to the last one's end): a bound on its size");
   cmd->add_option("--format", opt->format, "table | json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
   cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
   cmd->add_option("--algo", opt->algo, "Collective algorithm: ring or tree (default: NCCL's choice by size)");
@@ -112,6 +139,11 @@ void add_simulate_command(CLI::App& app, Runner& run) {
       options.bins = opt->bins;
       options.keep_transfers = !opt->timeline.empty();
 
+      // Outputs first: an unwritable one fails before the work, and an interruption leaves no
+      // temporary (core/output.hpp).
+      AtomicOutput out(opt->output);
+      std::optional<AtomicOutput> timeline;
+      if (!opt->timeline.empty()) timeline.emplace(opt->timeline);
       const topology::Node node = cli::load_node(opt->node);
       std::vector<int> gpus;
       if (!opt->gpus.empty())
@@ -154,13 +186,11 @@ void add_simulate_command(CLI::App& app, Runner& run) {
 
       const sim::SimResult result = sim::simulate(node, trace, options);
 
-      AtomicOutput out(opt->output);
       if (opt->format == "json") sim::render_json(node, trace, result, out.stream());
       else sim::render_table(node, trace, result, out.stream());
-      std::optional<AtomicOutput> timeline;
-      if (!opt->timeline.empty()) {
-        timeline.emplace(opt->timeline);
-        sim::render_timeline(node, trace, result, timeline->stream());
+      if (timeline) {
+        warn_if_huge_timeline(opt->timeline, node, trace, result, opt->timeline_ops);
+        sim::render_timeline(node, trace, result, timeline->stream(), opt->timeline_ops);
       }
       // Both files, or neither: a failure on -o leaves the --timeline file as it was.
       commit_all({&out, timeline ? &*timeline : nullptr});

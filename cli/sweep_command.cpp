@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
@@ -82,29 +85,62 @@ class Ranks {
 };
 
 
-/// A progress bar on a terminal, plain lines every 10% otherwise (standard error).
+/// A progress bar on a terminal, drawn at once and redrawn at most ten times a second as points
+/// advance (a point being evaluated counts by how far it got): points done of all, rate and time
+/// left. Quiet where standard error is no terminal, unless LINKCAST_PROGRESS=1 asks for plain
+/// lines (every 10%).
 class Progress {
  public:
-  Progress(std::size_t total, bool enabled) : total_(total), enabled_(enabled && total > 0), tty_(::isatty(2)) {}
-  void update(std::size_t done) {
+  Progress(std::size_t total, bool enabled)
+      : total_(total), enabled_(enabled && total > 0 && ProgressLine::watched()), tty_(::isatty(2) != 0) {
+    if (enabled_ && tty_) draw(0.0, std::chrono::steady_clock::now());
+  }
+  ~Progress() { finish(); }
+  /// Ends the bar's line (before the summary goes to standard output).
+  void finish() {
+    if (enabled_ && tty_ && drawn_) std::cerr << "\n" << std::flush;
+    drawn_ = false;
+  }
+  void update(double done) {
     if (!enabled_) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    const std::size_t pct = 100 * done / total_;
+    const auto now = std::chrono::steady_clock::now();
+    const auto whole = static_cast<std::size_t>(std::floor(done + 1e-9));
     if (tty_) {
-      const std::size_t width = 40, fill = width * done / total_;
-      std::cerr << fmt::format("\rsweep [{}{}] {:3}% {}/{} points", std::string(fill, '#'),
-                               std::string(width - fill, '.'), pct, done, total_)
-                << (done == total_ ? "\n" : "") << std::flush;
-    } else if (pct / 10 > last_decile_ || done == total_) {
-      last_decile_ = pct / 10;
-      std::cerr << fmt::format("sweep: {}/{} points ({}%)\n", done, total_, pct);
+      if (whole < total_ && now - last_ < std::chrono::milliseconds(100)) return;
+      draw(done, now);
+    } else if (const std::size_t decile = 10 * whole / total_; decile > last_decile_) {
+      last_decile_ = decile;
+      std::cerr << fmt::format("sweep: {}/{} points ({}%)\n", whole, total_, 100 * whole / total_);
     }
   }
 
  private:
+  void draw(double done, std::chrono::steady_clock::time_point now) {
+    last_ = now;
+    drawn_ = true;
+    const double share = std::clamp(done / static_cast<double>(total_), 0.0, 1.0);
+    const std::size_t width = 40, fill = static_cast<std::size_t>(share * width);
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    std::string rate;
+    if (done > 0 && seconds > 0.5) {
+      const double per_s = done / seconds;
+      rate = fmt::format(", {:.3g} points/s", per_s);
+      if (share < 1) {
+        const double left = (static_cast<double>(total_) - done) / per_s;
+        rate += left < 60 ? fmt::format(", about {:.0f} s left", std::max(1.0, std::ceil(left)))
+                          : fmt::format(", about {:.0f} min left", std::ceil(left / 60));
+      }
+    }
+    std::cerr << fmt::format("\rsweep [{}{}] {:3.0f}% {:.1f}/{} points{}\x1b[K", std::string(fill, '#'),
+                             std::string(width - fill, '.'), std::floor(100 * share), done, total_, rate)
+              << std::flush;
+  }
+
   std::size_t total_;
-  bool enabled_, tty_;
+  bool enabled_, tty_, drawn_ = false;
   std::size_t last_decile_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
   std::mutex mutex_;
 };
 
@@ -128,13 +164,16 @@ void add_sweep_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       const Ranks ranks;
-      ProgressLine::disable_all();  // the sweep shows its own
       const study::Study study = study::load_study(opt->study);
       // Fail on an unwritable output before the (possibly long) sweep; the temporary is removed if
       // anything below throws or the sweep is interrupted.
       std::optional<AtomicOutput> out;
       if (!opt->output.empty() && ranks.rank() == 0) out.emplace(opt->output);
+      // Reading the traces shows its progress (core/input_file.hpp); then the sweep shows its own,
+      // not its threads' workloads and simulations.
+      if (opt->quiet || ranks.rank() != 0) ProgressLine::disable_all();
       const study::Sweep sweep(study);
+      ProgressLine::disable_all();
       const std::size_t total = study.points();
       std::vector<std::size_t> mine;
       for (std::size_t p = static_cast<std::size_t>(ranks.rank()); p < total; p += static_cast<std::size_t>(ranks.size()))
@@ -143,7 +182,8 @@ void add_sweep_command(CLI::App& app, Runner& run) {
       // Rank 0 shows its own share's progress (the ranks advance together).
       Progress progress(mine.size(), !opt->quiet && ranks.rank() == 0);
       std::vector<study::PointResult> rows =
-          sweep.run(mine, threads, [&](std::size_t done) { progress.update(done); });
+          sweep.run(mine, threads, [&](double done) { progress.update(done); });
+      progress.finish();
       if (ranks.size() > 1) {
         nlohmann::json local = nlohmann::json::array();
         for (const auto& r : rows) local.push_back(r);

@@ -58,8 +58,8 @@ void add_topo_command(CLI::App& app, Runner& run) {
   imp->add_option("-o,--output", opt->import_output, "Write the skeleton here");
   imp->callback([opt, &run]() {
     run = [opt]() {
+      AtomicOutput out(opt->import_output);  // an unwritable output fails before the inputs are read
       const topology::ImportResult result = topology::import_node(opt->import);
-      AtomicOutput out(opt->import_output);
       out.stream() << result.yaml;
       out.commit();
       // What the user must still do, all at once: the notes, then every TODO with what fills it.

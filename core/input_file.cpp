@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 
 namespace linkcast {
 
@@ -32,9 +33,13 @@ InputFile::InputFile(std::string path, InputFileNames names) : path_(std::move(p
   }
   ::gzbuffer(gz, 1u << 20);
   gz_ = gz;
+  if (ProgressLine::wanted()) progress_ = std::make_unique<ProgressLine>("reading " + path_);
 }
 
-InputFile::~InputFile() { ::gzclose(as_gz(gz_)); }
+InputFile::~InputFile() {
+  progress_.reset();
+  ::gzclose(as_gz(gz_));
+}
 
 std::size_t InputFile::read(char* to, std::size_t max) {
   const std::size_t want = std::min<std::size_t>(max, 1u << 30);
@@ -47,6 +52,14 @@ std::size_t InputFile::read(char* to, std::size_t max) {
     std::string_view reason = msg;  // zlib prefixes "<fd:N>: " for a descriptor
     if (const auto colon = reason.find(": "); colon != std::string_view::npos) reason.remove_prefix(colon + 2);
     throw InputError(fmt::format("{}: cannot read ({}); {} is corrupt or truncated", path_, reason, names_.corrupt));
+  }
+  if (progress_) {
+    constexpr std::size_t kEvery = 8u << 20;
+    const auto at = static_cast<std::size_t>(std::max<z_off_t>(0, ::gzoffset(as_gz(gz_))));
+    if (at >= next_progress_at_ + kEvery) {
+      next_progress_at_ = at;
+      progress_->update_bytes(at, size_on_disk_);
+    }
   }
   return static_cast<std::size_t>(got);
 }

@@ -1,13 +1,17 @@
 // Reading an input file that may be gzip'd: zlib reads a gzip'd file decompressed and a plain
 // one as it is, the same way, whole or in blocks. Every reader of a file that users may
-// compress (traces now, topology imports later) reads through this.
+// compress (traces now, topology imports later) reads through this. A read that takes more
+// than two seconds shows its progress (core/progress.hpp): how much of the file on disk is read.
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace linkcast {
+
+class ProgressLine;
 
 /// How messages call an input file: "PATH: cannot open the <file>", "PATH: cannot read (<zlib's
 /// reason>); <corrupt> is corrupt or truncated".
@@ -38,6 +42,10 @@ class InputFile {
   InputFileNames names_;
   void* gz_ = nullptr;  // gzFile
   std::size_t size_on_disk_ = 0;
+  // "reading PATH: 120 MiB of 800 MiB (15%), ...": where progress is shown, updated every 8 MiB
+  // of the file on disk.
+  std::unique_ptr<ProgressLine> progress_;
+  std::size_t next_progress_at_ = 0;
 };
 
 }  // namespace linkcast

@@ -131,6 +131,16 @@ std::string format_bytes_compact(double bytes) {
   return u == 0 ? fmt::format("{:.0f} B", v) : fmt::format("{:.3g} {}", v, kBinaryUnits[u]);
 }
 
+std::string format_count(std::uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 std::string format_duration_ns(double ns) {
   const double a = std::fabs(ns);
   if (a < 1e3) return fmt::format("{:.0f} ns", ns);
@@ -139,8 +149,14 @@ std::string format_duration_ns(double ns) {
   return fmt::format("{:.4g} s", ns / 1e9);
 }
 
+std::string format_signed_pct(double pct, int decimals) {
+  const std::string plain = fmt::format("{:.{}f}", std::fabs(pct), decimals);
+  const bool zero = plain.find_first_not_of("0.") == std::string::npos;  // rounds to zero
+  return (pct < 0 && !zero ? "-" : "+") + plain + "%";
+}
+
 std::string format_change_pct(double now, double before, int decimals) {
-  return before > 0 ? fmt::format("{:+.{}f}%", 100.0 * (now - before) / before, decimals) : "-";
+  return before > 0 ? format_signed_pct(100.0 * (now - before) / before, decimals) : "-";
 }
 
 std::string format_share_ns(double ns, double total) {

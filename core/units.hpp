@@ -27,10 +27,16 @@ inline std::string format_bytes_binary(std::integral auto bytes) {
 /// "1.33 GiB", "17 B".
 std::string format_bytes_compact(double bytes);
 
+/// A count with thousands separated: "1,234,567".
+std::string format_count(std::uint64_t n);
+
 /// "1.79 us", "5.71 ms", "1.234 s": three significant figures and a unit.
 std::string format_duration_ns(double ns);
-/// Signed change of `now` against `before` in percent with `decimals` decimals, "+1.2%"; "-" when
-/// `before` is not positive.
+/// A signed percentage with `decimals` decimals, "+1.2%", "-3.0%"; one that rounds to zero is
+/// "+0.0%" (never "-0.0%").
+std::string format_signed_pct(double pct, int decimals);
+/// Signed change of `now` against `before` in percent (format_signed_pct); "-" when `before` is
+/// not positive.
 std::string format_change_pct(double now, double before, int decimals);
 /// A duration with its share of `total`, "12.3 ms (45%)"; the duration alone when `total` is not
 /// positive.

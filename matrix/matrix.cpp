@@ -7,6 +7,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "core/progress.hpp"
 #include "core/error.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
@@ -153,7 +154,10 @@ class Builder {
     p2p_sent_.resize(n_ * n_);
     p2p_received_.resize(n_ * n_);
     have_sends_ = std::find(trace_.kinds().begin(), trace_.kinds().end(), OpKind::send) != trace_.kinds().end();
-    scan();
+    // The operations scanned, then the tables built from them (the line stays, its time running).
+    ProgressLine progress("matrices");
+    scan(progress);
+    progress.update(trace_.size(), trace_.size(), "operations");
     attribution_rows();
     communicator_rows();
     point_to_point_check();
@@ -346,9 +350,10 @@ class Builder {
   }
 
   /// Every operation into the matrices, the attributions and the communicator accumulators.
-  void scan() {
+  void scan(ProgressLine& progress) {
     const std::size_t count = trace_.size();
     for (std::size_t i = 0; i < count; ++i) {
+      if ((i & 0x3FFFF) == 0 && i > 0) progress.update(i, count, "operations");
       const trace::Op op = trace_.op(i);
       switch (op.kind) {
         case OpKind::memset: ++r_.ignored_ops; break;

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "core/progress.hpp"
 #include "core/units.hpp"
 #include "core/version.hpp"
 #include "report/assets.hpp"
@@ -67,20 +68,29 @@ void render_html(const Inputs& in, const Options& options, std::ostream& os) {
     throw std::invalid_argument("report::render_html: node, trace, matrix and simulation are required");
   if ((in.on_source == nullptr) != (in.on_target == nullptr))
     throw std::invalid_argument("report::render_html: give both projection summaries or neither");
-  const Context c(in, options);
   const bool projected = in.on_target != nullptr;
+  // The page's parts: what every view shares, then the views.
+  const std::uint64_t parts = projected ? 9 : 8;
+  ProgressLine progress("page");
+  const Context c(in, options);
+  progress.update(1, parts, "parts");
   const std::string source = c.trace.source_file.empty() ? "(trace)" : c.trace.source_file;
 
   std::string body;
   body.reserve(1 << 20);
-  body += topology_section(c);
-  body += system_section(c);
-  body += objects_section(c);
-  body += code_section(c);
-  body += devices_section(c);
-  body += communicators_section(c);
-  if (projected) body += projection_section(c);
-  body += simulation_section(c);
+  std::uint64_t done = 1;
+  auto add = [&](std::string section) {
+    body += section;
+    progress.update(++done, parts, "parts");
+  };
+  add(topology_section(c));
+  add(system_section(c));
+  add(objects_section(c));
+  add(code_section(c));
+  add(devices_section(c));
+  add(communicators_section(c));
+  if (projected) add(projection_section(c));
+  add(simulation_section(c));
 
   // Checks and warnings.
   std::string checks =

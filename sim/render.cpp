@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "core/error.hpp"
 #include "core/json.hpp"
+#include "core/progress.hpp"
 #include "core/table.hpp"
 #include "core/units.hpp"
 #include "core/wmape.hpp"
@@ -271,85 +273,207 @@ void render_table(const topology::Node& node, const trace::Trace& trace, const S
   out << fmt::format("\n{} tasks, {} flows, {} events, {} solves\n", r.tasks, r.flows, r.events, r.solves);
 }
 
-void render_timeline(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out) {
-  check_finite(r, "timeline");
-  fmt::memory_buffer buf;
-  auto it = std::back_inserter(buf);
-  const int links_pid = static_cast<int>(node.endpoints.size()) + 1;
-  auto us = [](double ns) { return ns * 1e-3; };
-  fmt::format_to(it, "{{\"displayTimeUnit\": \"ns\", \"otherData\": {{\"node\": {}, \"trace\": {}, \"model\": {}}},\n"
-                     "\"traceEvents\": [\n",
-                 json_string(node.name), json_string(trace.source_file), json_string(r.model));
-  bool first = true;
-  auto sep = [&] {
-    if (!first) fmt::format_to(it, ",\n");
-    first = false;
-  };
-  // Processes: devices, then the links.
-  for (std::size_t e = 0; e < node.endpoints.size(); ++e) {
-    sep();
-    fmt::format_to(it, "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {}, \"args\": {{\"name\": {}}}}}", e + 1,
-                   json_string(node.endpoints[e].id));
+namespace {
+
+/// The timeline's events, one at a time, into `buf`; the operations kept and the time they span.
+class TimelineWriter {
+ public:
+  TimelineWriter(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::size_t max_ops)
+      : node_(node), trace_(trace), r_(r), links_pid_(static_cast<int>(node.endpoints.size()) + 1) {
+    // The first `max_ops` operations by start time, in record order; the rest of the timeline
+    // (collective transfers, link counters) up to the last one's end.
+    if (max_ops == 0 || max_ops >= trace.size()) {
+      ops_.resize(trace.size());
+      for (std::size_t i = 0; i < ops_.size(); ++i) ops_[i] = i;
+      end_ns_ = std::numeric_limits<double>::infinity();
+    } else {
+      ops_.resize(trace.size());
+      for (std::size_t i = 0; i < ops_.size(); ++i) ops_[i] = i;
+      std::nth_element(ops_.begin(), ops_.begin() + static_cast<std::ptrdiff_t>(max_ops), ops_.end(),
+                       [&](std::size_t a, std::size_t b) {
+                         return std::pair(r.ops[a].start_ns, a) < std::pair(r.ops[b].start_ns, b);
+                       });
+      ops_.resize(max_ops);
+      std::sort(ops_.begin(), ops_.end());
+      end_ns_ = 0;
+      for (std::size_t i : ops_) end_ns_ = std::max(end_ns_, r.ops[i].end_ns);
+    }
+    for (const TransferRecord& t : r.transfers)
+      if (t.start_ns < end_ns_) ++transfers_;
+    for (const LinkResult& l : r.links)
+      for (const auto& p : l.series) counters_ += p.t_ns < end_ns_ ? 1 : 0;
   }
-  sep();
-  fmt::format_to(it, "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {}, \"args\": {{\"name\": \"links (GB/s)\"}}}}",
-                 links_pid);
-  // Operations: one track per stream of the issuing device.
-  std::map<std::pair<int, std::uint32_t>, bool> named;
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const OpResult& o = r.ops[i];
-    const trace::Op op = trace.op(i);
+
+  const std::vector<std::size_t>& ops() const { return ops_; }
+  std::size_t transfers() const { return transfers_; }
+  std::size_t counters() const { return counters_; }
+
+  void header(fmt::memory_buffer& buf) {
+    fmt::format_to(std::back_inserter(buf),
+                   "{{\"displayTimeUnit\": \"ns\", \"otherData\": {{\"node\": {}, \"trace\": {}, \"model\": {}}},\n"
+                   "\"traceEvents\": [\n",
+                   json_string(node_.name), json_string(trace_.source_file), json_string(r_.model));
+    // Processes: devices, then the links.
+    for (std::size_t e = 0; e < node_.endpoints.size(); ++e) {
+      sep(buf);
+      fmt::format_to(std::back_inserter(buf),
+                     "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {}, \"args\": {{\"name\": {}}}}}", e + 1,
+                     json_string(node_.endpoints[e].id));
+    }
+    sep(buf);
+    fmt::format_to(std::back_inserter(buf),
+                   "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {}, \"args\": {{\"name\": \"links (GB/s)\"}}}}",
+                   links_pid_);
+  }
+
+  /// Operations: one track per stream of the issuing device.
+  void op(fmt::memory_buffer& buf, std::size_t i) {
+    auto it = std::back_inserter(buf);
+    const OpResult& o = r_.ops[i];
+    const trace::Op op = trace_.op(i);
     const int pid = o.issuer + 1;
-    if (!named[{pid, op.stream}]) {
-      named[{pid, op.stream}] = true;
-      sep();
+    if (!named_[{pid, op.stream}]) {
+      named_[{pid, op.stream}] = true;
+      sep(buf);
       fmt::format_to(it, "{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"args\": {{\"name\": \"stream {}\"}}}}",
                      pid, op.stream, op.stream);
     }
-    sep();
+    sep(buf);
     const std::string name = trace::is_collective(op.kind)
                                  ? fmt::format("{} {}", trace::to_string(op.kind), format_bytes(op.bytes))
                                  : fmt::format("{} {} {}->{}", trace::to_string(op.kind), format_bytes(op.bytes),
-                                               ep_name(node, o.src), ep_name(node, o.dst));
+                                               ep_name(node_, o.src), ep_name(node_, o.dst));
     fmt::format_to(it, "{{\"name\": {}, \"cat\": \"{}\", \"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, \"dur\": {:.3f}, "
                        "\"args\": {{\"record\": {}, \"bytes\": {}}}}}",
                    json_string(name), trace::to_string(op.kind), pid, op.stream, us(o.start_ns),
                    us(o.end_ns - o.start_ns), i + 1, op.bytes);
   }
-  // Collective transfers: one track per NCCL channel on the sending device.
-  constexpr std::uint32_t kChannelTid = 1u << 30;
-  for (const TransferRecord& t : r.transfers) {
+
+  /// Collective transfers: one track per NCCL channel on the sending device.
+  void transfer(fmt::memory_buffer& buf, const TransferRecord& t) {
+    if (t.start_ns >= end_ns_) return;
+    constexpr std::uint32_t kChannelTid = 1u << 30;
+    auto it = std::back_inserter(buf);
     const int pid = t.src + 1;
-    if (!named[{pid, kChannelTid + t.channel}]) {
-      named[{pid, kChannelTid + t.channel}] = true;
-      sep();
+    if (!named_[{pid, kChannelTid + t.channel}]) {
+      named_[{pid, kChannelTid + t.channel}] = true;
+      sep(buf);
       fmt::format_to(it, "{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": {}, \"tid\": {}, \"args\": {{\"name\": \"nccl channel {}\"}}}}",
                      pid, kChannelTid + t.channel, t.channel);
     }
-    sep();
+    sep(buf);
     fmt::format_to(it, "{{\"name\": \"{} -> {}\", \"cat\": \"nccl\", \"ph\": \"X\", \"pid\": {}, \"tid\": {}, \"ts\": {:.3f}, "
                        "\"dur\": {:.3f}, \"args\": {{\"collective\": {}, \"bytes\": {}}}}}",
-                   ep_name(node, t.src), ep_name(node, t.dst), pid, kChannelTid + t.channel, us(t.start_ns),
+                   ep_name(node_, t.src), ep_name(node_, t.dst), pid, kChannelTid + t.channel, us(t.start_ns),
                    us(t.end_ns - t.start_ns), t.collective, t.bytes);
   }
-  // Link load: a counter per direction, GB/s of wire bytes between changes.
-  for (const LinkResult& l : r.links) {
-    const std::string name = json_string(link_name(node, l));
+
+  /// Link load: a counter per direction, GB/s of wire bytes between changes; `flush` is called
+  /// between points.
+  template <typename Flush>
+  void link(fmt::memory_buffer& buf, const LinkResult& l, Flush&& flush) {
+    auto it = std::back_inserter(buf);
+    const std::string name = json_string(link_name(node_, l));
     double prev_t = 0, prev_b = 0;
     for (const auto& p : l.series) {
+      if (p.t_ns >= end_ns_) break;
       if (p.t_ns > prev_t) {
-        sep();
+        sep(buf);
         fmt::format_to(it, "{{\"name\": {}, \"ph\": \"C\", \"pid\": {}, \"ts\": {:.3f}, \"args\": {{\"GB/s\": {:.3f}}}}}", name,
-                       links_pid, us(prev_t), (p.wire_bytes - prev_b) / (p.t_ns - prev_t));
+                       links_pid_, us(prev_t), (p.wire_bytes - prev_b) / (p.t_ns - prev_t));
+        flush();
       }
       prev_t = p.t_ns;
       prev_b = p.wire_bytes;
     }
-    sep();
-    fmt::format_to(it, "{{\"name\": {}, \"ph\": \"C\", \"pid\": {}, \"ts\": {:.3f}, \"args\": {{\"GB/s\": 0}}}}", name, links_pid,
+    sep(buf);
+    fmt::format_to(it, "{{\"name\": {}, \"ph\": \"C\", \"pid\": {}, \"ts\": {:.3f}, \"args\": {{\"GB/s\": 0}}}}", name, links_pid_,
                    us(prev_t));
   }
-  fmt::format_to(it, "\n]}}\n");
+
+  static void footer(fmt::memory_buffer& buf) { fmt::format_to(std::back_inserter(buf), "\n]}}\n"); }
+
+ private:
+  static double us(double ns) { return ns * 1e-3; }
+  void sep(fmt::memory_buffer& buf) {
+    if (!first_) fmt::format_to(std::back_inserter(buf), ",\n");
+    first_ = false;
+  }
+
+  const topology::Node& node_;
+  const trace::Trace& trace_;
+  const SimResult& r_;
+  const int links_pid_;
+  std::vector<std::size_t> ops_;
+  double end_ns_ = 0;
+  std::size_t transfers_ = 0, counters_ = 0;
+  std::map<std::pair<int, std::uint32_t>, bool> named_;
+  bool first_ = true;
+};
+
+}  // namespace
+
+std::uint64_t estimate_timeline_bytes(const topology::Node& node, const trace::Trace& trace, const SimResult& r,
+                                      std::size_t max_ops) {
+  check_finite(r, "timeline");
+  // Each kind of event written for a sample of up to 2,000, the rest at the sample's average size.
+  constexpr std::size_t kSample = 2000;
+  TimelineWriter w(node, trace, r, max_ops);
+  fmt::memory_buffer buf;
+  w.header(buf);
+  double bytes = static_cast<double>(buf.size());
+  const std::vector<std::size_t>& ops = w.ops();
+  buf.clear();
+  const std::size_t op_sample = std::min(kSample, ops.size());
+  for (std::size_t k = 0; k < op_sample; ++k) w.op(buf, ops[k * ops.size() / op_sample]);
+  if (op_sample > 0) bytes += static_cast<double>(buf.size()) / static_cast<double>(op_sample) * static_cast<double>(ops.size());
+  buf.clear();
+  std::size_t transfer_sample = 0;
+  for (const TransferRecord& t : r.transfers) {
+    if (transfer_sample == kSample) break;
+    const std::size_t before = buf.size();
+    w.transfer(buf, t);
+    transfer_sample += buf.size() > before ? 1 : 0;
+  }
+  if (transfer_sample > 0)
+    bytes += static_cast<double>(buf.size()) / static_cast<double>(transfer_sample) * static_cast<double>(w.transfers());
+  // A link counter's event is about 110 bytes (its name, a time, a rate).
+  bytes += 110.0 * static_cast<double>(w.counters() + r.links.size());
+  return static_cast<std::uint64_t>(bytes);
+}
+
+void render_timeline(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out,
+                     std::size_t max_ops) {
+  check_finite(r, "timeline");
+  TimelineWriter w(node, trace, r, max_ops);
+  // Written out every 4 MiB, not held whole: a timeline of millions of operations is gigabytes.
+  fmt::memory_buffer buf;
+  const std::uint64_t total = w.ops().size() + w.transfers() + w.counters();
+  std::uint64_t done = 0;
+  ProgressLine progress("timeline");
+  auto flush = [&] {
+    if (buf.size() < (4u << 20)) return;
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    buf.clear();
+    progress.update(done, total, "events");
+  };
+  w.header(buf);
+  for (std::size_t i : w.ops()) {
+    w.op(buf, i);
+    ++done;
+    flush();
+  }
+  for (const TransferRecord& t : r.transfers) {
+    w.transfer(buf, t);
+    ++done;
+    flush();
+  }
+  for (const LinkResult& l : r.links)
+    w.link(buf, l, [&] {
+      ++done;
+      flush();
+    });
+  TimelineWriter::footer(buf);
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 

@@ -2,6 +2,8 @@
 // timeline for Perfetto (ui.perfetto.dev) or chrome://tracing.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <iosfwd>
 
 #include "sim/simulate.hpp"
@@ -20,8 +22,14 @@ void render_table(const topology::Node& node, const trace::Trace& trace, const S
 
 /// Chrome trace events: one process per device with a track per stream (operations), one
 /// track per NCCL channel (collective transfers, when kept), and a counter per link (GB/s).
+/// `max_ops` > 0 keeps the first max_ops operations by start time, and the transfers and link
+/// counters up to the last one's end.
 void render_timeline(const topology::Node& node, const trace::Trace& trace, const SimResult& r,
-                     std::ostream& out);
+                     std::ostream& out, std::size_t max_ops = 0);
+/// About how many bytes render_timeline writes (within a few percent: a sample of each kind of
+/// event is written and the rest counted), so that a command can warn before writing gigabytes.
+std::uint64_t estimate_timeline_bytes(const topology::Node& node, const trace::Trace& trace, const SimResult& r,
+                                      std::size_t max_ops = 0);
 
 /// "gpu0->nvswitch0" for a direction of a link.
 std::string link_name(const topology::Node& node, const LinkResult& l);

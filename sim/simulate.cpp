@@ -842,7 +842,10 @@ SimResult Simulation::run() {
 
   try {
     ProgressLine progress("simulation");
-    engine_.run([&](std::uint64_t events) { progress.update(events, engine_.size(), "events"); });
+    engine_.run([&](std::uint64_t events) {
+      progress.update(events, engine_.size(), "events");
+      if (options_.progress) options_.progress(events, engine_.size());
+    });
   } catch (const std::logic_error& e) {
     throw InputError(fmt::format("{}: {}: the trace's streams and matched send/recv wait on each other",
                                  trace_.source_file, e.what()));

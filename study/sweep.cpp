@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/strings.hpp"
 #include "core/table.hpp"
+#include "core/units.hpp"
 #include "sim/simulate.hpp"
 #include "sim/render.hpp"
 #include "topology/loader.hpp"
@@ -82,9 +83,11 @@ std::vector<std::pair<std::size_t, std::size_t>> Sweep::trace_sizes() const {
   return out;
 }
 
-PointResult Sweep::evaluate(std::size_t point) const {
+PointResult Sweep::evaluate(std::size_t point) const { return evaluate(point, {}); }
+
+PointResult Sweep::evaluate(std::size_t point, const std::function<void(double)>& within) const {
   try {
-    return evaluate_node(point, study_->node_at(point));
+    return evaluate_node(point, study_->node_at(point), within);
   } catch (const InputError& e) {
     PointResult r;
     r.point = point;
@@ -99,12 +102,19 @@ PointResult Sweep::evaluate(std::size_t point) const {
 
 PointResult Sweep::evaluate_base() const { return evaluate_node(kBasePoint, study_->base); }
 
-PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) const {
+PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node,
+                                 const std::function<void(double)>& within) const {
   PointResult r;
   r.point = point;
   r.node_name = node.name;
   const std::vector<const model::Model*>& models = models_;
+  const double item_count = static_cast<double>(std::max<std::size_t>(1, items()));
+  // Item k done to `share` (0 to 1): the point's share done.
+  auto advance = [&](std::size_t k, double share) {
+    if (within) within((static_cast<double>(k) + std::clamp(share, 0.0, 1.0)) / item_count);
+  };
   for (const auto& t : traces_) {
+    advance(r.items.size(), 0.0);
     ItemResult item;
     try {
       const Projector projector(t->from, node, *t->index, t->map);
@@ -149,10 +159,17 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
   }
   for (const StudyWorkload& w : study_->workloads) {
     ItemResult item;
+    const std::size_t k = r.items.size();
+    advance(k, 0.0);
     try {
       const synthetic::WorkloadRun run = synthetic::run_workload_full(w.spec, &node, synthetic::kMaxSimulatedWorkloadOps);
       sim::SimOptions options;
       options.model = sim_model_;
+      // The simulation's events, of about as many as it has tasks.
+      if (within)
+        options.progress = [&](std::uint64_t done, std::uint64_t total) {
+          advance(k, total > 0 ? 0.95 * static_cast<double>(done) / static_cast<double>(total) : 0.0);
+        };
       sim::apply_collective_config(run.collectives, options);
       const sim::SimResult result = sim::simulate(node, run.trace, options);
       item.figure_s = result.makespan_ns / 1e9;
@@ -175,20 +192,35 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node) 
 }
 
 std::vector<PointResult> Sweep::run(const std::vector<std::size_t>& points, int threads,
-                                    const std::function<void(std::size_t)>& progress) const {
+                                    const std::function<void(double)>& progress) const {
   std::vector<PointResult> out(points.size());
   std::atomic<std::size_t> next{0}, done{0};
-  auto worker = [&]() {
+  const int n = std::max(1, std::min<int>(threads, static_cast<int>(points.size())));
+  // Per worker, the share of its current point done: the points done plus these is the progress.
+  std::vector<std::atomic<double>> running(static_cast<std::size_t>(n));
+  for (auto& r : running) r.store(0.0);
+  auto report = [&] {
+    double f = static_cast<double>(done.load());
+    for (const auto& r : running) f += r.load();
+    progress(f);
+  };
+  auto worker = [&](std::size_t slot) {
+    std::function<void(double)> within;
+    if (progress)
+      within = [&, slot](double share) {
+        running[slot].store(share);
+        report();
+      };
     for (std::size_t k = next++; k < points.size(); k = next++) {
-      out[k] = evaluate(points[k]);
-      const std::size_t d = ++done;
-      if (progress) progress(d);
+      out[k] = evaluate(points[k], within);
+      running[slot].store(0.0);
+      ++done;
+      if (progress) report();
     }
   };
-  const int n = std::max(1, std::min<int>(threads, static_cast<int>(points.size())));
   std::vector<std::thread> pool;
-  for (int i = 1; i < n; ++i) pool.emplace_back(worker);
-  worker();
+  for (int i = 1; i < n; ++i) pool.emplace_back(worker, static_cast<std::size_t>(i));
+  worker(0);
   for (auto& t : pool) t.join();
   return out;
 }
@@ -226,8 +258,10 @@ void write_results_csv(const Sweep& sweep, const PointResult& base, const std::v
                        std::ostream& out) {
   const Study& s = sweep.study();
   const Columns c = columns(sweep, base);
+  // A node axis has no column of its own: the node column names each point's node.
   std::string header = "point";
-  for (const StudyAxis& a : s.axes) header += "," + csv_field(a.name);
+  for (const StudyAxis& a : s.axes)
+    if (!a.whole_node) header += "," + csv_field(a.name);
   header += ",node,item,type,status,figure_s,speedup";
   for (const std::string& m : s.models) header += ",total_" + m + "_s";
   for (Category k : c.kinds) header += fmt::format(",time_{}_s", to_string(k));
@@ -258,15 +292,14 @@ void write_results_csv(const Sweep& sweep, const PointResult& base, const std::v
     }
   };
   std::vector<std::string> base_labels;
-  for (const StudyAxis& a : s.axes) {
-    (void)a;
-    base_labels.emplace_back("base");
-  }
+  for (const StudyAxis& a : s.axes)
+    if (!a.whole_node) base_labels.emplace_back("base");
   write_row(base, "base", base_labels);
   for (const PointResult& p : rows) {
     std::vector<std::string> labels;
     const auto coords = s.coordinates(p.point);
-    for (std::size_t k = 0; k < s.axes.size(); ++k) labels.push_back(s.axes[k].labels[coords[k]]);
+    for (std::size_t k = 0; k < s.axes.size(); ++k)
+      if (!s.axes[k].whole_node) labels.push_back(s.axes[k].labels[coords[k]]);
     write_row(p, std::to_string(p.point), labels);
   }
 }
@@ -346,20 +379,27 @@ std::string summarize_sweep(const Sweep& sweep, const PointResult& base, const s
     for (const PointResult& p : rows)
       if (p.items[i].ok && (!b || p.items[i].figure_s < b->items[i].figure_s)) b = &p;
     if (!b || !base.items[i].ok) continue;
-    best.add_row({c.item_names[i], fmt::format("{:.4g} s", base.items[i].figure_s),
-                  fmt::format("{:.4g} s", b->items[i].figure_s),
+    best.add_row({c.item_names[i], format_duration_ns(base.items[i].figure_s * 1e9),
+                  format_duration_ns(b->items[i].figure_s * 1e9),
                   b->items[i].figure_s > 0 ? fmt::format("{:.2f}x", base.items[i].figure_s / b->items[i].figure_s) : "-",
                   fmt::format("{}: {}", b->point, describe_point(*b))});
   }
   out += best.render();
 
-  // Sensitivity: along each axis, the mean relative change of the figure per step, over every
-  // setting of the other axes.
-  out += "\nSensitivity: mean change of the figure per step along each axis (over all other settings)\n";
+  // Sensitivity: along each ordered axis, the mean relative change of the figure per step, over
+  // every setting of the other axes. A node axis is a list of files in no order: each node is
+  // compared with the first one instead, and no "per step" is made of it.
+  const bool any_node_axis =
+      std::any_of(s.axes.begin(), s.axes.end(), [](const StudyAxis& a) { return a.whole_node && a.values.size() > 1; });
+  out += "\nSensitivity: mean change of the figure per step along each axis (over all other settings)";
+  out += any_node_axis ? ";\na node axis, a list in no order: each node against the first\n" : "\n";
   std::vector<std::string> header = {"axis", "step"};
   for (const auto& n : c.item_names) header.push_back(n);
   TextTable sens(header);
+  // per_axis_mean[k][i]: an ordered axis' mean change per step; vs_first[k][v][i]: a node axis'
+  // node v against its first (NaN where no pair was evaluated).
   std::vector<std::vector<double>> per_axis_mean(s.axes.size(), std::vector<double>(c.item_names.size(), 0.0));
+  std::vector<std::vector<std::vector<double>>> vs_first(s.axes.size());
   std::map<std::size_t, const PointResult*> by_point;
   for (const PointResult& p : rows) by_point[p.point] = &p;
   std::size_t stride = 1;
@@ -370,30 +410,50 @@ std::string summarize_sweep(const Sweep& sweep, const PointResult& base, const s
   }
   for (std::size_t k = 0; k < s.axes.size(); ++k) {
     const StudyAxis& a = s.axes[k];
-    // One pass over the points: each adds its step v -> v + 1 along axis k to the sums of v.
     const std::size_t steps = a.values.size() - 1;
+    // Ordered: each point adds its step v -> v + 1 to the sums of v. Node axis: each point with
+    // node v > 0 adds its change against the same point with the first node to the sums of v - 1.
     std::vector<double> sums(steps * c.item_names.size(), 0.0);
     std::vector<std::size_t> counts(sums.size(), 0);
     for (const auto& [index, p] : by_point) {
       const std::size_t v = (index / strides[k]) % a.values.size();
-      if (v + 1 >= a.values.size()) continue;
-      const auto it = by_point.find(index + strides[k]);
-      if (it == by_point.end()) continue;
+      const PointResult* from = p;
+      const PointResult* to = nullptr;
+      std::size_t slot = v;
+      if (a.whole_node) {
+        if (v == 0) continue;
+        const auto it = by_point.find(index - v * strides[k]);
+        if (it == by_point.end()) continue;
+        from = it->second;
+        to = p;
+        slot = v - 1;
+      } else {
+        if (v + 1 >= a.values.size()) continue;
+        const auto it = by_point.find(index + strides[k]);
+        if (it == by_point.end()) continue;
+        to = it->second;
+      }
       for (std::size_t i = 0; i < c.item_names.size(); ++i) {
-        if (!p->items[i].ok || !it->second->items[i].ok || p->items[i].figure_s <= 0) continue;
-        const double change = (it->second->items[i].figure_s - p->items[i].figure_s) / p->items[i].figure_s;
+        if (!from->items[i].ok || !to->items[i].ok || from->items[i].figure_s <= 0) continue;
+        const double change = (to->items[i].figure_s - from->items[i].figure_s) / from->items[i].figure_s;
         if (!std::isfinite(change)) continue;  // a figure of 1e-300 s: no meaningful ratio
-        sums[v * c.item_names.size() + i] += change;
-        ++counts[v * c.item_names.size() + i];
+        sums[slot * c.item_names.size() + i] += change;
+        ++counts[slot * c.item_names.size() + i];
       }
     }
+    if (a.whole_node) vs_first[k].assign(steps, std::vector<double>(c.item_names.size(), std::nan("")));
     for (std::size_t v = 0; v < steps; ++v) {
-      std::vector<std::string> row = {a.name, a.labels[v] + " -> " + a.labels[v + 1]};
+      std::vector<std::string> row = {
+          a.name, a.whole_node ? a.labels[v + 1] + " vs " + a.labels[0] : a.labels[v] + " -> " + a.labels[v + 1]};
       for (std::size_t i = 0; i < c.item_names.size(); ++i) {
         const std::size_t n = counts[v * c.item_names.size() + i];
         const double mean = n ? 100.0 * sums[v * c.item_names.size() + i] / static_cast<double>(n) : 0.0;
-        per_axis_mean[k][i] += mean / static_cast<double>(steps);
-        row.push_back(n ? fmt::format("{:+.1f}%", mean) : "-");
+        if (a.whole_node) {
+          if (n) vs_first[k][v][i] = mean;
+        } else {
+          per_axis_mean[k][i] += mean / static_cast<double>(steps);
+        }
+        row.push_back(n ? format_signed_pct(mean, 1) : "-");
       }
       sens.add_row(row);
     }
@@ -410,12 +470,32 @@ std::string summarize_sweep(const Sweep& sweep, const PointResult& base, const s
     out += fmt::format("  {}: bound by {} ({:.0f}% {})\n", c.item_names[i], b.bound_by.empty() ? "-" : b.bound_by,
                        100.0 * b.bound_share, c.item_types[i] == "trace" ? "of the projected time" : "utilisation");
     for (std::size_t k = 0; k < s.axes.size(); ++k) {
-      if (s.axes[k].values.size() < 2) continue;
+      const StudyAxis& a = s.axes[k];
+      if (a.values.size() < 2) continue;
+      if (a.whole_node) {
+        // The fastest and the slowest node against the first (which is 0%).
+        std::size_t fastest = 0, slowest = 0;
+        double low = 0, high = 0;
+        for (std::size_t v = 0; v + 1 < a.values.size(); ++v) {
+          const double m = vs_first[k][v][i];
+          if (std::isnan(m)) continue;
+          if (m < low) low = m, fastest = v + 1;
+          if (m > high) high = m, slowest = v + 1;
+        }
+        auto against = [&](std::size_t v, double m) {
+          return v == 0 ? a.labels[0] : fmt::format("{} ({} against {})", a.labels[v], format_signed_pct(m, 1), a.labels[0]);
+        };
+        if (fastest == 0 && slowest == 0)
+          out += fmt::format("    {}: no node differs from {}\n", a.name, a.labels[0]);
+        else
+          out += fmt::format("    {}: fastest {}, slowest {}\n", a.name, against(fastest, low), against(slowest, high));
+        continue;
+      }
       const double m = per_axis_mean[k][i];
       const char* verdict = std::fabs(m) >= 5.0  ? "under-provisioned: each step pays"
                             : std::fabs(m) < 1.0 ? "over-provisioned: a step buys nothing"
                                                  : "balanced: a step buys a little";
-      out += fmt::format("    {}: {:+.1f}% per step -> {}\n", s.axes[k].name, m, verdict);
+      out += fmt::format("    {}: {} per step -> {}\n", a.name, format_signed_pct(m, 1), verdict);
     }
   }
   return out;

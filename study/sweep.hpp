@@ -45,9 +45,12 @@ class Sweep {
   PointResult evaluate(std::size_t point) const;
   PointResult evaluate_base() const;
 
-  /// Evaluates `points` on `threads` workers; `progress(done)` is called from the workers.
+  /// Evaluates `points` on `threads` workers; `progress(done)` is called from the workers as
+  /// each point's traces and workloads advance: `done` counts points, those being evaluated by
+  /// how far they got (a workload's simulation by its events), so that it moves long before the
+  /// first point is done.
   std::vector<PointResult> run(const std::vector<std::size_t>& points, int threads,
-                               const std::function<void(std::size_t)>& progress = {}) const;
+                               const std::function<void(double)>& progress = {}) const;
 
   const Study& study() const { return *study_; }
   std::size_t items() const { return study_->traces.size() + study_->workloads.size(); }
@@ -56,7 +59,10 @@ class Sweep {
 
  private:
   struct PreparedTrace;
-  PointResult evaluate_node(std::size_t point, const topology::Node& node) const;
+  /// `within(f)`, where given, is told the share f of the point done so far.
+  PointResult evaluate_node(std::size_t point, const topology::Node& node,
+                            const std::function<void(double)>& within = {}) const;
+  PointResult evaluate(std::size_t point, const std::function<void(double)>& within) const;
   const Study* study_;
   std::vector<std::unique_ptr<PreparedTrace>> traces_;
   std::vector<const model::Model*> models_;  // the study's projection models, resolved once

@@ -5,15 +5,19 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "core/units.hpp"
 #include "test_util.hpp"
 
 namespace linkcast {
 namespace {
 
 using test::run_linkcast;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 void expect_golden(const std::string& name, const std::string& actual) {
   const std::string path = test::source_dir() + "/tests/golden/" + name;
@@ -129,6 +133,44 @@ TEST(CliErrors, UsageErrorsExitTwo) {
   EXPECT_EQ(r.err, "linkcast: error: configs/nope.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)\n");
 }
 
+TEST(CliSweep, ANodeAxisIsAListInNoOrder) {
+  // Issue 18: a `node:` axis (a list of files) gets no "per step" sensitivity, no second `node`
+  // column, figures with units (not "8.442e-05 s") and no "-0.0%".
+  const std::string study = test::write_temp(
+      "node_axis_study.yaml",
+      "study_version: 1\nname: node-list\nbase: " + test::config("hgx-h100.yaml") + "\naxes:\n  - path: node\n    values: [" +
+          test::config("hgx-h100.yaml") + ", " + test::config("hgx-h200.yaml") + ", " + test::config("dgx-a100.yaml") +
+          "]\n  - {path: \"links[type=pcie].gen\", values: [5, 6]}\nworkloads:\n  - {name: allreduce-64MiB, spec: "
+          "\"nccl-allreduce:bytes=64MiB,gpus=0-7\"}\ntraces:\n  - {name: copies, file: " +
+          test::source_dir() + "/tests/data/real/h100-1gpu/copybench_trace.csv.gz, from: " +
+          test::config("testbed-h100-1gpu.yaml") + "}\n");
+  const std::string results = ::testing::TempDir() + "node_axis_results.csv";
+  const auto r = run_linkcast("sweep " + study + " -q -o " + results);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string summary = r.out.substr(0, r.out.find("\nResults: "));
+  expect_golden("sweep_node_axis.txt", summary);
+  EXPECT_THAT(summary, HasSubstr("hgx-h200 vs hgx-h100"));
+  EXPECT_THAT(summary, HasSubstr("    node: fastest "));
+  EXPECT_THAT(summary, Not(HasSubstr("node: +")));
+  EXPECT_THAT(summary, Not(HasSubstr("-0.0%")));
+  EXPECT_THAT(summary, Not(ContainsRegex("[0-9]e-[0-9]+ s")));
+  EXPECT_THAT(summary, HasSubstr("links[type=pcie].gen: "));  // an ordered axis keeps its steps
+  const std::string csv = test::read_file(results);
+  const std::string header = csv.substr(0, csv.find('\n'));
+  EXPECT_EQ(header.rfind("point,links[type=pcie].gen,node,item,type,status,figure_s,", 0), 0u) << header;
+  EXPECT_EQ(header.find(",node,"), header.rfind(",node,")) << header;
+  EXPECT_THAT(csv, HasSubstr("\n4,5,dgx-a100,copies,trace,ok,"));
+}
+
+TEST(Units, AChangeThatRoundsToZeroHasNoMinus) {
+  EXPECT_EQ(format_signed_pct(-0.04, 1), "+0.0%");
+  EXPECT_EQ(format_signed_pct(-0.05001, 1), "-0.1%");
+  EXPECT_EQ(format_signed_pct(12.345, 1), "+12.3%");
+  EXPECT_EQ(format_signed_pct(-3.0, 2), "-3.00%");
+  EXPECT_EQ(format_change_pct(99.9999, 100.0, 2), "+0.00%");
+  EXPECT_EQ(format_change_pct(1.0, 0.0, 1), "-");
+}
+
 TEST(CliHelp, EveryCommandDocumentsItsOptions) {
   const auto top = run_linkcast("--help");
   EXPECT_EQ(top.exit_code, 0);
@@ -137,6 +179,28 @@ TEST(CliHelp, EveryCommandDocumentsItsOptions) {
     const auto r = run_linkcast(std::string(cmd) + " --help");
     EXPECT_EQ(r.exit_code, 0) << cmd;
     EXPECT_THAT(r.out, HasSubstr("Options:")) << cmd;
+  }
+}
+
+TEST(CliHelp, ProjectAndSimulateSayWhichModelToTrustAndWhichNodeToGive) {
+  // Issue 18: --help says which model to trust for what, and when a generic node or a described
+  // testbed node is the one to give.
+  const auto project = run_linkcast("project --help");
+  EXPECT_EQ(project.exit_code, 0);
+  for (const char* says : {"Which model to trust for what:", "default   linkcast's model, anchored on what the trace",
+                           "measured  \"nothing changes\"", "WMAPE = sum |actual - projected| / sum actual",
+                           "Which node files:", "--from    the machine the trace was recorded on",
+                           "configs/testbed-*.yaml", "generic node (configs/hgx-h100.yaml"})
+    EXPECT_THAT(project.out, HasSubstr(says)) << says;
+  const auto simulate = run_linkcast("simulate --help");
+  EXPECT_EQ(simulate.exit_code, 0);
+  for (const char* says : {"Which model to trust for what:", "nccl-model  NCCL's own cost model", "--as-recorded",
+                           "Which node file:", "configs/testbed-*.yaml", "generic", "--timeline-ops"})
+    EXPECT_THAT(simulate.out, HasSubstr(says)) << says;
+  // Every line of the guide fits 100 columns.
+  for (const auto* out : {&project.out, &simulate.out}) {
+    std::istringstream lines(out->substr(out->find("Which model to trust")));
+    for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
   }
 }
 

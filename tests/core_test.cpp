@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/output.hpp"
+#include "core/progress.hpp"
 #include "core/strings.hpp"
 #include "core/table.hpp"
 #include "core/units.hpp"
@@ -21,6 +22,26 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StrEq;
 using ::testing::ThrowsMessage;
+
+TEST(Progress, ALineSaysPhaseDoneTotalRateAndTimeLeft) {
+  EXPECT_EQ(ProgressLine::text("simulation", 500, 1000, "events", 2.0),
+            "linkcast: simulation: 500 of about 1,000 events (50%), 250 events/s, about 2 s left");
+  EXPECT_EQ(ProgressLine::text("matrices", 1'310'720, 2'000'000, "operations", 2.0),
+            "linkcast: matrices: 1,310,720 of about 2,000,000 operations (66%), 655k operations/s, about 2 s left");
+  // Bytes in binary units; a long wait in minutes.
+  EXPECT_EQ(ProgressLine::text("reading t.csv", 64ull << 20, 256ull << 20, nullptr, 2.0),
+            "linkcast: reading t.csv: 64 MiB of 256 MiB (25%), 32 MiB/s, about 6 s left");
+  EXPECT_EQ(ProgressLine::text("reading t.csv", 1ull << 20, 1ull << 30, nullptr, 1.0),
+            "linkcast: reading t.csv: 1 MiB of 1 GiB (0%), 1 MiB/s, about 18 min left");
+  // A total passed (an estimate) or unknown: the count alone, no time left.
+  EXPECT_EQ(ProgressLine::text("simulation", 2'359'296, 2'027'040, "events", 4.0),
+            "linkcast: simulation: 2,359,296 events, 590k events/s");
+  EXPECT_EQ(ProgressLine::text("workload 'w'", 4'194'304, 0, "steps", 0.0), "linkcast: workload 'w': 4,194,304 steps");
+  EXPECT_EQ(format_count(0), "0");
+  EXPECT_EQ(format_count(999), "999");
+  EXPECT_EQ(format_count(1000), "1,000");
+  EXPECT_EQ(format_count(12'345'678), "12,345,678");
+}
 
 TEST(Units, ParsesPlainAndSuffixedSizes) {
   // SI units are powers of 1000, IEC units powers of 1024 (the CLI's --help says so).

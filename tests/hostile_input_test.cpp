@@ -33,6 +33,7 @@ namespace linkcast {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
@@ -221,7 +222,9 @@ TEST(HostileWorkloads, LargeButSensibleWorkRunsWithProgress) {
   const auto r = test::run_linkcast("matrix --workload model-parallel:layers=16,activation=4MiB,warp=64 --format csv");
   ::unsetenv("LINKCAST_PROGRESS");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("linkcast: workload 'model-parallel': 4,194,304 steps\n"));
+  EXPECT_THAT(r.err, HasSubstr("linkcast: workload 'model-parallel': 4,194,304 steps, "));
+  EXPECT_THAT(r.err, ContainsRegex("linkcast: matrices: [0-9,]+ of about [0-9,]+ operations \\([0-9]+%\\), "
+                                   "[0-9.]+[kMG]? operations/s, about [0-9]+ s left\n"));
 }
 
 TEST(HostileWorkloads, TheBackendStopsAtItsLimits) {
@@ -568,6 +571,41 @@ TEST(HostileOutputCli, AnInterruptedReportOrSweepLeavesNoTemporary) {
   const int status = interrupt_while_writing({"sweep", study, "-q", "-o", results}, results, SIGTERM);
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
   EXPECT_EQ(files_like(results), std::vector<std::string>{});
+}
+
+TEST(HostileOutputCli, EveryCommandThatWritesAFileLeavesNoTemporaryWhenInterrupted) {
+  // Each command opens its outputs before its work (an unwritable one fails at once), so the
+  // temporaries exist while it blocks reading a FIFO nobody writes to (or, for hostprobe, while
+  // it measures); SIGINT or SIGTERM then removes every one and ends the command by that signal.
+  const std::string fifo = scratch("blocked-input.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string node = test::config("hgx-h100.yaml");
+  struct Case {
+    std::string name;
+    std::vector<std::string> args;  // {OUT} and {SECOND} stand for the outputs
+    bool second = false;
+  };
+  const std::vector<Case> cases = {
+      {"matrix", {"matrix", fifo, "-o", "{OUT}", "--save-trace", "{SECOND}"}, true},
+      {"simulate", {"simulate", node, fifo, "-o", "{OUT}", "--timeline", "{SECOND}"}, true},
+      {"project", {"project", "--from", node, "--to", node, fifo, "-o", "{OUT}", "--timeline", "{SECOND}"}, true},
+      {"calibrate", {"calibrate", fifo, "-o", "{OUT}"}},
+      {"topo-import", {"topo", "import", "--smi", fifo, "-o", "{OUT}"}},
+      {"hostprobe", {"hostprobe", "--quick", "-o", "{OUT}", "--csv", "{SECOND}"}, true},
+  };
+  int k = 0;
+  for (const Case& c : cases) {
+    const int sig = k++ % 2 == 0 ? SIGTERM : SIGINT;
+    const std::string out = scratch(c.name + "-out.txt"), second = scratch(c.name + "-second.txt");
+    std::vector<std::string> args;
+    for (const std::string& a : c.args) args.push_back(a == "{OUT}" ? out : a == "{SECOND}" ? second : a);
+    const int status = interrupt_while_writing(args, out, sig);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << c.name << ": " << status;
+    EXPECT_EQ(files_like(out), std::vector<std::string>{}) << c.name;
+    if (c.second) {
+      EXPECT_EQ(files_like(second), std::vector<std::string>{}) << c.name;
+    }
+  }
 }
 
 }  // namespace
