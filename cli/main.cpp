@@ -29,7 +29,9 @@ CLI::Validator size_validator() {
 int main(int argc, char** argv) {
   CLI::App app{
       "linkcast: simulate and project data movement inside GPU nodes.\n"
-      "Sizes accept B, KB, MB, GB (powers of 1000) and KiB, MiB, GiB (powers of 1024).\n"
+      "Sizes accept B, KB, MB, GB (powers of 1000) and KiB, MiB, GiB (powers of 1024); sizes are printed in\n"
+      "KiB, MiB, GiB, rates in GB/s (10^9 bytes a second).\n"
+      "Long work shows its progress on a terminal (LINKCAST_PROGRESS=1 asks for it elsewhere, =0 silences it).\n"
       "Exit codes: 0 success, 2 bad input (message names the file, line, key or record)."};
   app.name("linkcast");
   app.require_subcommand(1);

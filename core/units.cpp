@@ -95,31 +95,7 @@ std::pair<double, std::size_t> in_binary_units(double bytes, std::size_t max_uni
 
 }  // namespace
 
-std::string format_bytes(std::uint64_t bytes) {
-  constexpr std::size_t kTiB = 4;
-  std::uint64_t v = bytes;
-  std::size_t u = 0;
-  while (u < kTiB && v >= 1024 && v % 1024 == 0) {
-    v /= 1024;
-    ++u;
-  }
-  if (u > 0 || bytes < 1000) return fmt::format("{} {}", v, kBinaryUnits[u]);
-  return format_bytes(static_cast<double>(bytes));
-}
-
 std::string format_bytes(double bytes) {
-  constexpr std::array<std::string_view, 5> kSi = {"B", "KB", "MB", "GB", "TB"};
-  double v = bytes;
-  std::size_t u = 0;
-  while (u + 1 < kSi.size() && std::fabs(v) >= 1000.0) {
-    v /= 1000.0;
-    ++u;
-  }
-  if (u == 0) return fmt::format("{:.0f} B", v);
-  return fmt::format("{:.2f} {}", v, kSi[u]);
-}
-
-std::string format_bytes_binary(double bytes) {
   const auto [v, u] = in_binary_units(bytes, kBinaryUnits.size() - 1);
   if (v == std::floor(v)) return fmt::format("{:.0f} {}", v, kBinaryUnits[u]);
   return fmt::format("{:.2f} {}", v, kBinaryUnits[u]);

@@ -2,6 +2,13 @@
 //
 // Sizes accept a plain byte count or a number with a unit: B, KB, MB, GB, TB (powers of 1000)
 // and KiB, MiB, GiB, TiB (powers of 1024), case-insensitive for the SI letters ("4kb", "1.5GB").
+//
+// Sizes are printed in one convention everywhere, the CLI's tables and messages and the report:
+// binary units (B, KiB, MiB, GiB, TiB, PiB), the largest one the value reaches. format_bytes is
+// the rule (whole values as they are, "256 MiB", others to two decimals, "683.36 MiB");
+// format_bytes_compact is the same units to three significant figures for narrow cells and
+// labels ("683 MiB"). Rates stay in GB/s (10^9 bytes a second), as link and memory rates are
+// published.
 #pragma once
 
 #include <concepts>
@@ -14,15 +21,13 @@ namespace linkcast {
 /// Parses "4096", "4KiB", "1.5 GB". Throws InputError naming `what` (e.g. "--size") on bad text.
 [[nodiscard]] std::uint64_t parse_size_bytes(std::string_view text, std::string_view what = "size");
 
-/// "256 MiB" when the value is an exact binary multiple, else "1.50 GB", "17 B".
-std::string format_bytes(std::uint64_t bytes);
+/// Binary units: "40 KiB", "256 MiB" when whole in the largest unit reached, else two decimals
+/// ("13.50 MiB", "683.36 MiB"); "17 B", "1000 B".
 std::string format_bytes(double bytes);
-/// Always binary units: "40 KiB" when whole, else two decimals ("13.50 MiB"); for tables that
-/// compare values in one unit family.
-std::string format_bytes_binary(double bytes);
-inline std::string format_bytes_binary(std::integral auto bytes) {
-  return format_bytes_binary(static_cast<double>(bytes));
-}
+inline std::string format_bytes(std::integral auto bytes) { return format_bytes(static_cast<double>(bytes)); }
+/// The same as format_bytes (the name callers used when format_bytes still printed SI units).
+inline std::string format_bytes_binary(double bytes) { return format_bytes(bytes); }
+inline std::string format_bytes_binary(std::integral auto bytes) { return format_bytes(static_cast<double>(bytes)); }
 /// Binary units to three significant figures, for small cells and labels: "40 KiB", "683 MiB",
 /// "1.33 GiB", "17 B".
 std::string format_bytes_compact(double bytes);

@@ -92,9 +92,9 @@ void Backend::over_budget() const {
                                            "simulated: about 500 bytes and 6 us an operation); lower its sizes or counts",
                                            options_.max_ops));
     }
-    throw WorkloadLimitError(fmt::format("records more than {} operations (the limit for a workload, about {} GB of trace); "
+    throw WorkloadLimitError(fmt::format("records more than {} operations (the limit for a workload, about {} of trace); "
                                  "lower its sizes or counts",
-                                 options_.max_ops, options_.max_ops * 56 / 1'000'000'000));
+                                 options_.max_ops, format_bytes_compact(static_cast<double>(options_.max_ops) * 56)));
   }
   throw WorkloadLimitError(fmt::format("takes more than {} steps (device accesses its kernels issue and operations it "
                                "records; the limit for a workload); lower its sizes or counts",

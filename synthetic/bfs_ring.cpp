@@ -45,7 +45,7 @@ void bfs_ring(Context& ctx) {
   const auto n = static_cast<std::uint64_t>(b.device_count());
   if (graph == "random" && vertices * degree > kMaxEdges) {
     p.fail(p.has("degree") ? "degree" : "vertices",
-           fmt::format("{} vertices of degree {} make {} edges; the generated graph has at most {} (about 270 MB); "
+           fmt::format("{} vertices of degree {} make {} edges; the generated graph has at most {} (about 256 MiB); "
                        "lower vertices or degree",
                        vertices, degree, vertices * degree, kMaxEdges));
   }

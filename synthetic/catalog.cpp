@@ -314,7 +314,7 @@ void Params::check_work(std::string_view key, double ops, double steps, std::str
                             "simulation takes about 500 bytes and 6 us an operation); lower it",
                             value, how, ops, max_ops_));
     }
-    fail(key, fmt::format("{}: {} record {:.3g} operations; a workload records at most {} (about 1.1 GB of trace); "
+    fail(key, fmt::format("{}: {} record {:.3g} operations; a workload records at most {} (about 1 GiB of trace); "
                           "lower it",
                           value, how, ops, max_ops_));
   }

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
@@ -160,6 +161,32 @@ TEST(CliSweep, ANodeAxisIsAListInNoOrder) {
   EXPECT_EQ(header.rfind("point,links[type=pcie].gen,node,item,type,status,figure_s,", 0), 0u) << header;
   EXPECT_EQ(header.find(",node,"), header.rfind(",node,")) << header;
   EXPECT_THAT(csv, HasSubstr("\n4,5,dgx-a100,copies,trace,ok,"));
+}
+
+TEST(CliUnits, OneConventionForBytesInTheCliAndTheReport) {
+  // Issue 18: `simulate` said 716.55 MB where the report said 683.36 MiB for the same bytes, and
+  // one table mixed "8.20 MB" and "30764 KiB". Every size printed is in binary units.
+  const std::string trace = "tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz";
+  const std::string node = "configs/testbed-h200-2gpu.yaml";
+  const std::regex si("[0-9] ?[KMGT]B\\b(?!/s)");  // rates stay GB/s
+  // Its data movement, as the README's simulate example: the matrices, then the replay.
+  const std::string moved = ::testing::TempDir() + "units_ddp0.csv";
+  const auto matrix = run_linkcast("matrix " + trace + " --node " + node + " --save-trace " + moved);
+  ASSERT_EQ(matrix.exit_code, 0) << matrix.err;
+  EXPECT_FALSE(std::regex_search(matrix.out, si)) << matrix.out;
+  const auto sim = run_linkcast("simulate " + node + " " + moved);
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  EXPECT_THAT(sim.out, HasSubstr("allreduce    40  683.36 MiB "));
+  EXPECT_THAT(sim.out, HasSubstr("h2d pinned   40  270.02 MiB "));
+  EXPECT_FALSE(std::regex_search(sim.out, si)) << sim.out;
+  const std::string page = ::testing::TempDir() + "units_report.html";
+  const auto report = run_linkcast("report " + trace + " --node " + node + " --to configs/hgx-h200.yaml -o " + page);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  std::string html = test::read_file(page);
+  html = html.substr(0, html.find("<script>"));  // the page's text, not its script
+  EXPECT_THAT(html, HasSubstr("683.36 MiB"));
+  std::smatch m;
+  EXPECT_FALSE(std::regex_search(html, m, si)) << m.str() << " in the report";
 }
 
 TEST(Units, AChangeThatRoundsToZeroHasNoMinus) {

@@ -71,10 +71,18 @@ TEST(Units, FormatsBinaryUnitsWholeOrToTwoDecimals) {
   EXPECT_EQ(format_bytes_binary(0), "0 B");
 }
 
-TEST(Units, FormatsBinaryMultiplesExactly) {
+TEST(Units, OneConventionForBytesEverywhere) {
+  // Issue 18: one table mixed "8.20 MB" and "30764 KiB", and the CLI said 716.55 MB where the
+  // report said 683.36 MiB. Every size is in binary units, the largest one reached.
   EXPECT_EQ(format_bytes(std::uint64_t{256} * 1024 * 1024), "256 MiB");
   EXPECT_EQ(format_bytes(std::uint64_t{17}), "17 B");
-  EXPECT_EQ(format_bytes(std::uint64_t{1500000}), "1.50 MB");
+  EXPECT_EQ(format_bytes(std::uint64_t{1500000}), "1.43 MiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{30764} * 1024), "30.04 MiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{8'200'000}), "7.82 MiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{716'549'920}), "683.36 MiB");
+  EXPECT_EQ(format_bytes(716'549'920.0), format_bytes_binary(716'549'920.0));
+  EXPECT_EQ(format_bytes_compact(716'549'920.0), "683 MiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{5} << 40), "5 TiB");
   EXPECT_EQ(format_duration_ns(1792), "1.79 us");
   EXPECT_EQ(format_duration_ns(5712054), "5.71 ms");
 }

@@ -58,7 +58,7 @@ TEST(SimCli, TableAndTimeline) {
                                     " --timeline " + timeline);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("makespan: 91.3 ms"));
-  EXPECT_THAT(r.out, HasSubstr("gpu0->gpu1  25.0  2.15 GB       100.0%  100.0%"));
+  EXPECT_THAT(r.out, HasSubstr("gpu0->gpu1  25.0  2 GiB       100.0%  100.0%"));
   // Chrome trace events: a complete event per copy on its stream's track, a counter per link.
   const json j = json::parse(test::read_file(timeline));
   int copies = 0, counters = 0;
