@@ -1,14 +1,11 @@
 // Every input that ever made a fuzz target crash (tests/data/fuzz/regressions/<target>/), replayed
 // through the same target functions in every build, so the default build checks them without
-// clang or libFuzzer. Inputs listed in tests/data/fuzz/regressions/OPEN (bugs in files another
-// engineer owns) are skipped here and replayed by the DISABLED_ tests below, which their owner
-// runs with --gtest_also_run_disabled_tests until the fix lands and the line goes.
+// clang or libFuzzer.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -30,29 +27,14 @@ std::string bytes_of(const fs::path& p) {
   return ss.str();
 }
 
-/// "target/file" of every open bug (OPEN: one per line, then whitespace and a note).
-std::set<std::string> open_bugs() {
-  std::set<std::string> out;
-  std::ifstream in(regressions() / "OPEN");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line.front() == '#') continue;
-    out.insert(line.substr(0, line.find_first_of(" \t")));
-  }
-  return out;
-}
-
-/// Runs every kept input of every target, `open` ones or the others.
-std::size_t replay(bool open) {
-  const std::set<std::string> bugs = open_bugs();
+/// Runs every kept input of every target; returns how many.
+std::size_t replay() {
   std::size_t replayed = 0;
   for (const fuzz::Target& t : fuzz::targets()) {
     const fs::path dir = regressions() / t.name;
     if (!fs::is_directory(dir)) continue;
     for (const auto& e : fs::directory_iterator(dir)) {
-      const std::string key = std::string(t.name) + "/" + e.path().filename().string();
-      if ((bugs.count(key) > 0) != open) continue;
-      SCOPED_TRACE(key);
+      SCOPED_TRACE(std::string(t.name) + "/" + e.path().filename().string());
       EXPECT_NO_THROW(fuzz::run(t.name, bytes_of(e.path())));
       ++replayed;
     }
@@ -60,11 +42,7 @@ std::size_t replay(bool open) {
   return replayed;
 }
 
-TEST(FuzzRegressions, EveryInputThatEverCrashedIsNowRefusedOrRead) { EXPECT_GT(replay(false), 0u); }
-
-TEST(FuzzRegressions, EveryOpenBugHasItsInput) {
-  for (const std::string& key : open_bugs()) EXPECT_TRUE(fs::exists(regressions() / key)) << key;
-}
+TEST(FuzzRegressions, EveryInputThatEverCrashedIsNowRefusedOrRead) { EXPECT_GT(replay(), 0u); }
 
 TEST(FuzzRegressions, EveryTargetHasSeeds) {
   for (const fuzz::Target& t : fuzz::targets()) {
@@ -94,10 +72,6 @@ TEST(FuzzRegressions, CsvQuotedFieldsKeepTheirValues) {
   EXPECT_EQ(t.lines[t.op(0).line], "stencil.cu:42");
   EXPECT_EQ(t.comms[t.op(0).comm], "world");
 }
-
-// Bugs in files other engineers own: these fail (under ASan, crash) until they are fixed.
-
-TEST(FuzzRegressions, DISABLED_OpenBugsOfOtherOwners) { EXPECT_GT(replay(true), 0u); }
 
 }  // namespace
 }  // namespace linkcast
