@@ -144,7 +144,7 @@ std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& tra
 
 ApplicationProjection project_application(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
                                           const projection::EndpointMap& map, const model::Model& model,
-                                          const projection::Projector* data_onto_target) {
+                                          const projection::Projector* data_onto_target, bool for_timeline) {
   ApplicationProjection p;
   p.model = std::string(model.name);
   p.target_durations_ns.assign(trace.size(), std::numeric_limits<double>::quiet_NaN());
@@ -164,6 +164,7 @@ ApplicationProjection project_application(const topology::Node& from, const topo
   target.model = &model;
   target.gpus = placed_gpus(to, trace, map);
   target.durations_ns = p.target_durations_ns;
+  target.keep_transfers = for_timeline;
   p.target = sim::simulate(to, trace, target);
   return p;
 }

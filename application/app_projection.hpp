@@ -49,12 +49,14 @@ struct ApplicationProjection {
 /// Projects `trace` (trace::Trace::has_application() true) recorded on `from` onto `to`, the
 /// trace's endpoints renamed by `map` on the target. `data_onto_target`: the projector of
 /// trace::data_movement(trace) from `from` onto `to` with `map` where the caller already has one
-/// (`project` prices the transfers per operation too); null: built here. Throws InputError as
-/// projection::Projector and sim::simulate do.
+/// (`project` prices the transfers per operation too); null: built here. `for_timeline`: the
+/// target's simulation keeps what a timeline draws (sim::SimOptions::keep_transfers). Throws
+/// InputError as projection::Projector and sim::simulate do.
 [[nodiscard]] ApplicationProjection project_application(const topology::Node& from, const topology::Node& to,
                                                         const trace::Trace& trace, const projection::EndpointMap& map,
                                                         const model::Model& model,
-                                                        const projection::Projector* data_onto_target = nullptr);
+                                                        const projection::Projector* data_onto_target = nullptr,
+                                                        bool for_timeline = false);
 
 /// Node GPU endpoints for the trace's gpu0, gpu1, ... after `map` (sim::SimOptions::gpus); empty
 /// when the map renames no GPU.

@@ -84,7 +84,7 @@ void add_project_command(CLI::App& app, Runner& run) {
       std::optional<application::StepTable> steps;
       if (whole.has_application()) {
         const model::Model& m = opt->models.empty() ? model::find_model("default") : *models.front();
-        projected_app = application::project_application(from, to, whole, map, m, &projector);
+        projected_app = application::project_application(from, to, whole, map, m, &projector, !opt->timeline.empty());
         steps = application::step_table(*projected_app, actual_whole ? &*actual_whole : nullptr);
       }
       std::optional<projection::MatchResult> match;

@@ -122,10 +122,18 @@ double FlowNetwork::rate(FlowId f) {
   }
 }
 
-void FlowNetwork::settle_resource(Resource& res) {
-  const double dt = now_ - res.since;
-  if (dt > 0) res.wire_bytes += res.wire_rate * dt;
+void FlowNetwork::settle_resource(ResourceId r) {
+  Resource& res = resources_[r];
+  if (now_ > res.since) {
+    res.wire_bytes += res.wire_rate * (now_ - res.since);
+    usage_.add(r, res.since, now_, res.wire_rate);
+  }
   res.since = now_;
+}
+
+std::vector<double> FlowNetwork::usage_bins(ResourceId r, int n, double end_ns) const {
+  const Resource& res = resources_[r];
+  return usage_.bins(r, n, end_ns, res.since, res.wire_rate);
 }
 
 void FlowNetwork::settle_route(Route& route) {
@@ -212,7 +220,7 @@ void FlowNetwork::solve() {
 
   // 3. Apply: bring each class's clock to now at its old rate, then move members between the
   //    capped and uncapped states where the boundary moved, and set the new rate.
-  for (ResourceId r : comp_resources_) settle_resource(resources_[r]);
+  for (ResourceId r : comp_resources_) settle_resource(r);
   for (RouteId g : comp_routes_) {
     Route& route = routes_[g];
     route.clock = clock_now(route);

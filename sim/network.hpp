@@ -19,9 +19,11 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "sim/heap.hpp"
+#include "sim/usage_bins.hpp"
 
 namespace linkcast::sim {
 
@@ -72,14 +74,18 @@ class FlowNetwork {
   /// Resource units consumed (wire bytes) and data bytes carried on resource r so far.
   double wire_bytes(ResourceId r) const;
   double data_bytes(ResourceId r) const;
+  /// Wire bytes resource r carried in each of `n` equal bins of [0, end_ns) (end_ns >= now()),
+  /// from bounded bins kept as the clock runs (sim/usage_bins.hpp).
+  std::vector<double> usage_bins(ResourceId r, int n, double end_ns) const;
   /// Records, for every resource, a point (time, cumulative wire bytes) whenever its load
-  /// changes, for utilisation over time. Off by default.
+  /// changes: every change, for a timeline (16 bytes a change). Off by default.
   void record_series(bool on) { record_series_ = on; }
   struct SeriesPoint {
     double t_ns;
     double wire_bytes;  // cumulative at t_ns
   };
-  const std::vector<SeriesPoint>& series(ResourceId r) const { return resources_[r].series; }
+  /// The points recorded for resource r, handed over (the network keeps none after).
+  std::vector<SeriesPoint> take_series(ResourceId r) { return std::move(resources_[r].series); }
 
   /// Number of solves run and of route classes and resources they visited (benchmarks).
   struct Counters {
@@ -145,7 +151,7 @@ class FlowNetwork {
   void finish(FlowId f, std::vector<FlowId>& done);
   void update_route_event(RouteId r);
   void rebase(Route& route);
-  void settle_resource(Resource& res);
+  void settle_resource(ResourceId r);
   void settle_route(Route& route);
   void recompute_weight_sum(Route& route);
 
@@ -162,6 +168,7 @@ class FlowNetwork {
   std::uint32_t epoch_ = 0;
   std::size_t active_flows_ = 0;
   bool record_series_ = false;
+  UsageBins usage_;
   Counters counters_;
 
   std::vector<FlowId> pending_;  // started since the last solve

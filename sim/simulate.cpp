@@ -72,7 +72,7 @@ class Simulation {
     memory_.assign(node.endpoints.size(), kNoResource);
     for (std::size_t e = 0; e < node.endpoints.size(); ++e)
       if (node.endpoints[e].memory.bandwidth_gbps > 0) memory_[e] = net_.add_resource(node.endpoints[e].memory.bandwidth_gbps);
-    net_.record_series(true);
+    net_.record_series(options.keep_transfers);  // the timeline's link load
   }
 
   SimResult run();
@@ -1080,28 +1080,15 @@ void Simulation::collect(SimResult& r) {
       lr.capacity_gbps = net_.capacity(res);
       lr.data_bytes = net_.data_bytes(res);
       lr.wire_bytes = wire;
-      lr.series = net_.series(res);
-      lr.series.push_back({net_.now(), wire});
+      if (options_.keep_transfers) {
+        lr.series = net_.take_series(res);
+        lr.series.push_back({net_.now(), wire});
+      }
       if (r.makespan_ns > 0) {
         lr.utilisation = wire / (lr.capacity_gbps * r.makespan_ns);
-        // Cumulative wire bytes are linear between series points (the load is constant between
-        // changes): integrate each bin in one pass.
         const double width = r.makespan_ns / bins;
-        double prev_t = 0, prev_b = 0, before = 0;
-        std::size_t k = 0;
-        for (int b = 0; b < bins; ++b) {
-          const double edge = width * (b + 1);
-          while (k < lr.series.size() && lr.series[k].t_ns <= edge) {
-            prev_t = lr.series[k].t_ns;
-            prev_b = lr.series[k].wire_bytes;
-            ++k;
-          }
-          double at = prev_b;
-          if (k < lr.series.size() && lr.series[k].t_ns > prev_t)
-            at = prev_b + (lr.series[k].wire_bytes - prev_b) * (edge - prev_t) / (lr.series[k].t_ns - prev_t);
-          lr.bins.push_back((at - before) / (lr.capacity_gbps * width));
-          before = at;
-        }
+        lr.bins = net_.usage_bins(res, bins, r.makespan_ns);
+        for (double& b : lr.bins) b /= lr.capacity_gbps * width;
         lr.peak_utilisation = *std::max_element(lr.bins.begin(), lr.bins.end());
       }
       r.links.push_back(std::move(lr));

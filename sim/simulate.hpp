@@ -68,7 +68,7 @@ struct SimOptions {
   std::uint32_t elem_bytes = 4;
   /// Utilisation-over-time bins per link in the result.
   int bins = 20;
-  /// Keep every collective transfer (for the timeline).
+  /// Keep every collective transfer and every change of each link's load (for the timeline).
   bool keep_transfers = false;
   /// Per trace record, the duration to give GPU work instead of recording or model (a projection
   /// onto this node); empty, or NaN for a record: kernels keep their recorded duration, copies
@@ -125,7 +125,7 @@ struct LinkResult {
   double utilisation = 0;       // wire bytes / (capacity x makespan)
   double peak_utilisation = 0;  // highest over the bins
   std::vector<double> bins;     // utilisation per bin of makespan / bins
-  std::vector<FlowNetwork::SeriesPoint> series;  // (time, cumulative wire bytes) at each change
+  std::vector<FlowNetwork::SeriesPoint> series;  // keep_transfers: (time, cumulative wire bytes) at each change
 };
 
 /// The replay of a whole-application trace.

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "sim/network.hpp"
 #include "sim/solver.hpp"
+#include "sim/usage_bins.hpp"
 
 namespace linkcast::sim {
 namespace {
@@ -234,6 +235,48 @@ TEST(SharingSolvers, UnknownNameListsTheValidOnes) {
   EXPECT_THAT([] { (void)make_solver("maxmn"); },
               ThrowsMessage<InputError>(
                   StrEq("unknown solver 'maxmn' (did you mean 'maxmin'?); valid solvers: maxmin, maxmin-reference")));
+}
+
+// --- usage over time in bounded memory (sim/usage_bins) ----------------------------------------
+
+TEST(UsageBins, PiecewiseConstantLoadLandsInItsBins) {
+  // A resource carries 2 units/ns over [0, 1000) ns and 1 unit/ns over [1000, 4000). Read as 4
+  // bins of 1000 ns: 2000, 1000, 1000, 1000 units. The fine bins end up 1 ns wide (4,096 of them
+  // cover 4000 ns), every edge falls on a fine edge: exact up to rounding.
+  UsageBins u;
+  u.add(0, 0, 1000, 2.0);
+  u.add(0, 1000, 4000, 1.0);
+  EXPECT_DOUBLE_EQ(u.fine_width_ns(), 1.0);
+  EXPECT_THAT(u.bins(0, 4, 4000), ::testing::Pointwise(::testing::DoubleNear(1e-9), std::vector<double>{2000, 1000, 1000, 1000}));
+  // A resource never added to carried nothing; the tail beyond the last add counts.
+  EXPECT_THAT(u.bins(1, 2, 4000), ::testing::ElementsAre(0.0, 0.0));
+  EXPECT_THAT(u.bins(0, 1, 5000, 4000, 3.0), ::testing::Pointwise(::testing::DoubleNear(1e-9), std::vector<double>{8000}));
+}
+
+TEST(UsageBins, ARunOfAnyLengthKeepsItsTotalInTheSameMemory) {
+  // 10,000 segments of 1 unit/ns, each 1 s long with 1 s gaps, over 20,000 s (2e13 ns): the fine
+  // bins widen 40-odd times. Every unit stays counted (10,000 x 1e9); 2 result bins each hold
+  // 5,000 segments, up to the bytes of the one fine bin their edge cuts (documented bound).
+  UsageBins u(64);
+  for (int i = 0; i < 10000; ++i) u.add(3, 2e9 * i, 2e9 * i + 1e9, 1.0);
+  const std::vector<double> b = u.bins(3, 2, 2e13);
+  EXPECT_NEAR(b[0] + b[1], 1e13, 1e13 * 1e-12);
+  EXPECT_NEAR(b[0], 5e12, u.fine_width_ns());
+  EXPECT_GE(u.fine_width_ns() * 64, 2e13);
+  EXPECT_LT(u.fine_width_ns() * 32, 2e13);
+}
+
+TEST(UsageBins, AnEdgeInsideAFineBinIsOffByAtMostThatFineBin) {
+  // 1 unit/ns over [0, 10.3) ns, nothing after; 2 bins of [0, 20.6): exactly 10.3 and 0. The
+  // edge 10.3 falls inside a fine bin of 1/128 ns where the load stops: the split assumes the
+  // fine bin evenly loaded, so each bin may be off by at most that fine bin's 1/128 unit.
+  UsageBins u;
+  u.add(0, 0, 10.3, 1.0);
+  const std::vector<double> b = u.bins(0, 2, 20.6);
+  EXPECT_NEAR(b[0], 10.3, u.fine_width_ns());
+  EXPECT_NEAR(b[1], 0.0, u.fine_width_ns());
+  EXPECT_DOUBLE_EQ(b[0] + b[1], 10.3);
+  EXPECT_THROW(UsageBins(3), std::invalid_argument);
 }
 
 }  // namespace

@@ -127,6 +127,50 @@ TEST(SimPlan, CopiesOnAGpusEnginesShareTheLink) {
   EXPECT_NEAR(r.links[0].utilisation, 2 * data / r.makespan_ns, 1e-9);
 }
 
+TEST(SimPlan, LinkBinsAgreeWithEveryChangeOfTheLoad) {
+  // The 4-engine node runs 40 pageable copies cpu0 -> gpu0 of 1 to 40 MiB (each held to the
+  // host's 13.62 GB/s staging rate) on 4 streams, released every 0.5 ms, so the link's load
+  // changes as they overlap more or less. The utilisation bins come from bounded fine bins
+  // (sim/usage_bins.hpp); with keep_transfers every change is kept too, and the bins integrated
+  // from those exact points must agree: within one fine bin's bytes at each of a bin's two edges
+  // (a fine bin is at most 2/4,096 of the makespan: 1% of a bin's width each), the sums exactly.
+  const topology::Node& n = two_engine_node();
+  Trace t;
+  for (int i = 0; i < 40; ++i) {
+    Op op = copy(t, "cpu0", "gpu0", (1 + (i * 17) % 40) * kMiB, 1 + i % 4, model::MemKind::pageable);
+    op.start_ns = 500000 * i;
+    t.push(op);
+  }
+  SimOptions o;
+  o.keep_transfers = true;
+  const SimResult r = simulate(n, t, o);
+  ASSERT_EQ(r.links.size(), 1u);
+  const LinkResult& l = r.links[0];
+  ASSERT_EQ(l.bins.size(), 20u);
+  ASSERT_GT(l.series.size(), 40u);
+  const double width = r.makespan_ns / 20;
+  auto cumulative = [&](double t_ns) {  // linear between the recorded points
+    std::size_t k = 0;
+    while (k < l.series.size() && l.series[k].t_ns <= t_ns) ++k;
+    if (k == 0) return 0.0;
+    if (k == l.series.size()) return l.series.back().wire_bytes;
+    const auto& a = l.series[k - 1];
+    const auto& b = l.series[k];
+    return a.wire_bytes + (b.wire_bytes - a.wire_bytes) * (t_ns - a.t_ns) / (b.t_ns - a.t_ns);
+  };
+  double sum = 0;
+  for (int b = 0; b < 20; ++b) {
+    const double exact = (cumulative(width * (b + 1)) - cumulative(width * b)) / (l.capacity_gbps * width);
+    EXPECT_NEAR(l.bins[static_cast<std::size_t>(b)], exact, 2.0 * 2 / 4096 * 20) << "bin " << b;
+    sum += l.bins[static_cast<std::size_t>(b)];
+  }
+  EXPECT_NEAR(sum / 20, l.utilisation, 1e-9);
+  // Without keep_transfers no point is kept, and the bins are the same.
+  const SimResult lean = simulate(n, t, {});
+  EXPECT_TRUE(lean.links[0].series.empty());
+  EXPECT_EQ(lean.links[0].bins, l.bins);
+}
+
 TEST(SimPlan, OneStreamRunsInOrder) {
   // On the 4-engine node, where the same two copies on two streams overlap and both end at
   // L + 2 x data (above), on one stream the second starts when the first ends and runs alone:
