@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 namespace linkcast::sim {
@@ -15,33 +17,56 @@ TaskId Engine::add_transfer(RouteId route, double bytes, std::span<const double>
   t.cap = cap_gbps;
   t.fixed_ns = std::max(fixed_ns, 0.0);
   if (!weights.empty()) {
-    t.weights_at = static_cast<std::uint32_t>(weights_.size());
-    t.weights_count = static_cast<std::uint32_t>(weights.size());
-    weights_.insert(weights_.end(), weights.begin(), weights.end());
+    t.weights_at = intern_weights(weights);
+    if (weights.size() > UINT16_MAX) throw std::invalid_argument("Engine::add_transfer: a route of over 65,535 hops");
+    t.weights_count = static_cast<std::uint16_t>(weights.size());
   }
   tasks_.push_back(t);
-  return static_cast<TaskId>(tasks_.size() - 1);
+  return static_cast<TaskId>(task_count_++);
 }
 
 TaskId Engine::add_delay(double ns) {
   Task t;
   t.fixed_ns = std::max(ns, 0.0);
   tasks_.push_back(t);
-  return static_cast<TaskId>(tasks_.size() - 1);
+  return static_cast<TaskId>(task_count_++);
+}
+
+void Engine::reserve(std::size_t tasks) {
+  tasks_.reserve(tasks);
+  edges_.reserve(tasks);
+}
+
+std::uint32_t Engine::intern_weights(std::span<const double> weights) {
+  std::uint64_t h = 1469598103934665603ull ^ weights.size();  // FNV-1a over the values' bits
+  for (double w : weights) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &w, sizeof bits);
+    h = (h ^ bits) * 1099511628211ull;
+  }
+  const auto [first, last] = weights_by_hash_.equal_range(h);
+  for (auto it = first; it != last; ++it)
+    if (std::equal(weights.begin(), weights.end(), weights_.begin() + it->second)) return it->second;
+  const auto at = static_cast<std::uint32_t>(weights_.size());
+  weights_.insert(weights_.end(), weights.begin(), weights.end());
+  weights_by_hash_.emplace(h, at);
+  return at;
 }
 
 void Engine::depend(TaskId after, TaskId before) { edges_.emplace_back(before, after); }
 
 std::vector<TaskId> Engine::critical_path(TaskId last) const {
-  // Predecessors from the edge list (kept after run()).
-  const std::size_t n = tasks_.size();
+  // Predecessors, from the successors run() kept.
+  const std::size_t n = task_count_;
+  if (succ_at_.size() != n + 1) throw std::logic_error("Engine::critical_path: call run() first");
   std::vector<std::uint32_t> pred_at(n + 1, 0);
-  for (const auto& [before, after] : edges_) ++pred_at[after + 1];
+  for (TaskId after : succ_) ++pred_at[after + 1];
   for (std::size_t i = 0; i < n; ++i) pred_at[i + 1] += pred_at[i];
-  std::vector<TaskId> pred(edges_.size());
+  std::vector<TaskId> pred(succ_.size());
   {
     std::vector<std::uint32_t> fill(pred_at.begin(), pred_at.end() - 1);
-    for (const auto& [before, after] : edges_) pred[fill[after]++] = before;
+    for (TaskId before = 0; before < n; ++before)
+      for (std::uint32_t k = succ_at_[before]; k < succ_at_[before + 1]; ++k) pred[fill[succ_[k]]++] = before;
   }
   std::vector<TaskId> path;
   std::vector<char> seen(n, 0);
@@ -136,7 +161,8 @@ void Engine::drain() {
 }
 
 void Engine::run(const std::function<void(std::uint64_t)>& progress) {
-  const std::size_t n = tasks_.size();
+  const std::size_t n = task_count_;
+  if (tasks_.size() != n) throw std::logic_error("Engine::run: an engine runs once");
   timings_.assign(n, TaskTiming{});
   waiting_on_.assign(n, 0);
   succ_at_.assign(n + 1, 0);
@@ -150,6 +176,7 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
     std::vector<std::uint32_t> fill(succ_at_.begin(), succ_at_.end() - 1);
     for (const auto& [before, after] : edges_) succ_[fill[before]++] = after;
   }
+  std::vector<std::pair<TaskId, TaskId>>().swap(edges_);
   for (TaskId id = 0; id < n; ++id)
     if (waiting_on_[id] == 0) schedule(tasks_[id].release_ns, id, Phase::ready);
 
@@ -180,6 +207,11 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
       progress(events_);
     }
   }
+  // What only the run needed.
+  std::vector<Task>().swap(tasks_);
+  std::vector<double>().swap(weights_);
+  weights_by_hash_.clear();
+  std::vector<std::uint32_t>().swap(waiting_on_);
   for (const TaskTiming& tm : timings_) ended += tm.end_ns >= 0 ? 1 : 0;
   if (ended != n)
     throw std::logic_error("Engine::run: " + std::to_string(n - ended) +

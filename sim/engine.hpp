@@ -13,6 +13,7 @@
 #include <limits>
 #include <queue>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/network.hpp"
@@ -41,6 +42,8 @@ class Engine {
                       double fixed_ns);
   /// A task that only takes time (a kernel launch, NCCL's per-call latency, a join with 0).
   TaskId add_delay(double ns);
+  /// Room for `tasks` tasks and as many dependencies, so that adding them never copies the lot.
+  void reserve(std::size_t tasks);
   /// `after` starts only once `before` has ended.
   void depend(TaskId after, TaskId before);
   void set_release(TaskId t, double release_ns) { tasks_[t].release_ns = release_ns; }
@@ -49,10 +52,11 @@ class Engine {
   void set_pool(TaskId t, PoolId pool) { tasks_[t].pool = pool; }
 
   /// Runs every task to its end. Throws std::logic_error when dependencies form a cycle.
-  /// `progress`, where set, is told the events so far every 2^18 events.
+  /// `progress`, where set, is told the events so far every 2^18 events. Afterwards only the
+  /// timings, the dependencies and the counts are kept (the tasks' own data is released).
   void run(const std::function<void(std::uint64_t)>& progress = {});
 
-  std::size_t size() const { return tasks_.size(); }
+  std::size_t size() const { return task_count_; }
   /// After run(): the chain of tasks that decided when `last` ended, last first. Each task's
   /// predecessor is the dependency that ended last before it; the chain stops at a task that
   /// nothing before it held back (its release, its pool or the start held it).
@@ -63,11 +67,11 @@ class Engine {
   std::uint64_t events() const { return events_; }
 
  private:
-  struct Task {
+  struct Task {  // 48 bytes: one or more per operation of a trace
     RouteId route = 0;
     std::uint32_t weights_at = 0;
-    std::uint32_t weights_count = 0;  // 0: unit weights
     PoolId pool = kNoPool;
+    std::uint16_t weights_count = 0;  // 0: unit weights; a route has far fewer hops
     bool is_flow = false;
     double bytes = 0;
     double cap = kNoCap;
@@ -97,15 +101,21 @@ class Engine {
   void on_data(TaskId t);
   void on_end(TaskId t);
 
+  /// Where `weights` are in weights_: an identical span added before is shared (a route's weights
+  /// repeat for every transfer of its copy class), else they are appended.
+  std::uint32_t intern_weights(std::span<const double> weights);
+
   FlowNetwork* net_;
+  std::size_t task_count_ = 0;
   std::vector<Task> tasks_;
   std::vector<double> weights_;
-  std::vector<std::pair<TaskId, TaskId>> edges_;  // (before, after)
+  std::unordered_multimap<std::uint64_t, std::uint32_t> weights_by_hash_;  // -> offset in weights_
+  std::vector<std::pair<TaskId, TaskId>> edges_;  // (before, after); turned into succ_ by run()
   std::vector<Pool> pools_;
 
   // Run state.
   std::vector<TaskTiming> timings_;
-  std::vector<std::uint32_t> succ_at_;  // CSR of successors
+  std::vector<std::uint32_t> succ_at_;  // CSR of successors (kept: critical_path reads it)
   std::vector<TaskId> succ_;
   std::vector<std::uint32_t> waiting_on_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;

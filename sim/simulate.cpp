@@ -743,6 +743,7 @@ SimResult Simulation::run() {
   end_.assign(n, 0);
   collective_of_.assign(n, -1);
   op_endpoints_.assign(n, {-1, -1, -1});
+  engine_.reserve(n);  // a task or more per operation
   matrix_.assign(node_.endpoints.size(), std::vector<double>(node_.endpoints.size(), 0.0));
 
   // Matched sends and recvs: the k-th recv from A to B ends with the k-th send from A to B.
