@@ -64,14 +64,17 @@ void add_project_command(CLI::App& app, Runner& run) {
       if (!opt->timeline.empty()) timeline.emplace(opt->timeline);
       const topology::Node from = cli::load_node(opt->from);
       const topology::Node to = cli::load_node(opt->to);
-      const trace::Trace whole = trace::read_traces(opt->traces);
-      const trace::Trace trace = trace::data_movement(whole);
-      std::optional<trace::Trace> actual_whole, actual;
+      // The whole trace is kept beside its data movement only where it has an application.
+      std::optional<trace::Trace> whole, actual_whole, actual;
+      trace::Trace read = trace::read_traces(opt->traces);
+      if (read.has_application()) whole = read;
+      const trace::Trace trace = trace::data_movement(std::move(read));
       if (!opt->actual.empty()) {
-        actual_whole = trace::read_traces({opt->actual});
-        actual = trace::data_movement(*actual_whole);
+        trace::Trace read_actual = trace::read_traces({opt->actual});
+        if (whole) actual_whole = read_actual;  // the steps it recorded (application::step_table)
+        actual = trace::data_movement(std::move(read_actual));
       }
-      if (!opt->timeline.empty() && !whole.has_application())
+      if (!opt->timeline.empty() && !whole)
         throw InputError(fmt::format("--timeline: {} has no kernels or runtime calls: only a whole application's "
                                      "projection is replayed (record it with the PyTorch profiler or nsys)",
                                      fmt::join(opt->traces, " ")));
@@ -82,9 +85,9 @@ void add_project_command(CLI::App& app, Runner& run) {
       // asked for (the first --model) or linkcast's default for the transfers.
       std::optional<application::ApplicationProjection> projected_app;
       std::optional<application::StepTable> steps;
-      if (whole.has_application()) {
+      if (whole) {
         const model::Model& m = opt->models.empty() ? model::find_model("default") : *models.front();
-        projected_app = application::project_application(from, to, whole, map, m, &projector, !opt->timeline.empty());
+        projected_app = application::project_application(from, to, *whole, map, m, &projector, !opt->timeline.empty());
         steps = application::step_table(*projected_app, actual_whole ? &*actual_whole : nullptr);
       }
       std::optional<projection::MatchResult> match;
@@ -116,8 +119,8 @@ void add_project_command(CLI::App& app, Runner& run) {
       }
       phase.reset();
       if (timeline && projected_app) {
-        warn_if_huge_timeline(opt->timeline, to, whole, projected_app->target, opt->timeline_ops);
-        sim::render_timeline(to, whole, projected_app->target, timeline->stream(), opt->timeline_ops);
+        warn_if_huge_timeline(opt->timeline, to, *whole, projected_app->target, opt->timeline_ops);
+        sim::render_timeline(to, *whole, projected_app->target, timeline->stream(), opt->timeline_ops);
       }
       if (timeline) timeline->commit();
       out.commit();

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "trace/select.hpp"
 #include "trace/trace.hpp"
 
 namespace linkcast::trace {
@@ -81,6 +82,46 @@ TEST(CommunicatorKey, NameAndMembersTogether) {
   unnamed_a.comm = unnamed_b.comm = 0;
   EXPECT_NE(communicator_key(unnamed_a), communicator_key(unnamed_b));
   EXPECT_NE(communicator_key(unnamed_a), communicator_key(x));
+}
+
+TEST(DataMovement, KeepsTheTransfersOfAnApplicationInOrderAndHandsOverTheRest) {
+  // An application trace: a runtime call launching a copy, a kernel, a memset, a second copy. Its
+  // data movement is the copy, the memset and the copy, in that order, with their sizes and
+  // streams, and no launch link or kernel record (they point at operations left out).
+  Trace t;
+  Op call;
+  call.kind = OpKind::runtime;
+  call.name = t.op_names.intern("cudaMemcpyAsync");
+  t.push(call);
+  auto push = [&](OpKind kind, std::uint64_t bytes, std::uint32_t stream) {
+    Op op;
+    op.kind = kind;
+    op.src = t.endpoint("gpu0");
+    op.dst = t.endpoint("gpu1");
+    op.bytes = bytes;
+    op.stream = stream;
+    op.launch = 0;
+    t.push(op);
+  };
+  push(OpKind::copy, 100, 7);
+  push(OpKind::kernel, 0, 7);
+  push(OpKind::memset, 200, 8);
+  push(OpKind::copy, 300, 9);
+  ASSERT_TRUE(t.has_application());
+  const Trace lent = data_movement(t);  // a copy: t stays whole
+  EXPECT_EQ(t.size(), 5u);
+  Trace moved = data_movement(std::move(t));
+  for (const Trace* d : {&lent, static_cast<const Trace*>(&moved)}) {
+    EXPECT_FALSE(d->has_application());
+    EXPECT_THAT(d->kinds(), ::testing::ElementsAre(OpKind::copy, OpKind::memset, OpKind::copy));
+    EXPECT_THAT(d->bytes(), ::testing::ElementsAre(100u, 200u, 300u));
+    EXPECT_THAT(d->streams(), ::testing::ElementsAre(7u, 8u, 9u));
+    EXPECT_THAT(d->launches(), ::testing::Each(kNoIndex));
+  }
+  // A trace of data movement alone is handed back as it is: the same columns, not a copy.
+  const std::uint64_t* before = moved.bytes().data();
+  const Trace again = data_movement(std::move(moved));
+  EXPECT_EQ(again.bytes().data(), before);
 }
 
 }  // namespace

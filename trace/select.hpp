@@ -9,6 +9,9 @@ namespace linkcast::trace {
 
 /// The operations that move data (moves_data()), in order, with every table and the trace's
 /// metadata; launch links and kernel records are dropped (they point at operations left out).
+/// A trace handed over is filtered in place (a trace of data movement alone is returned as it
+/// is, never copied); one only lent is copied first.
+[[nodiscard]] Trace data_movement(Trace&& trace);
 [[nodiscard]] Trace data_movement(const Trace& trace);
 
 }  // namespace linkcast::trace

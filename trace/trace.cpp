@@ -123,6 +123,34 @@ void Trace::clear_operations() {
   application_ops_ = 0;
 }
 
+void Trace::drop_application() {
+  if (application_ops_ == 0) return;
+  const auto keep = [&](auto& column) {
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < kind_.size(); ++i)
+      if (moves_data(kind_[i])) column[k++] = column[i];
+    column.resize(k);
+    column.shrink_to_fit();
+  };
+  for (auto* v : {&src_, &dst_, &issuer_}) keep(*v);
+  for (auto* v : {&stream_, &object_, &line_, &comm_, &group_, &name_, &thread_}) keep(*v);
+  keep(src_mem_);
+  keep(dst_mem_);
+  keep(bytes_);
+  keep(start_);
+  keep(duration_);
+  keep(root_);
+  keep(flags_);
+  keep(kind_);  // last: the others read it
+  const std::size_t kept = kind_.size();
+  launch_.assign(kept, kNoIndex);
+  kernel_.assign(kept, kNoIndex);
+  launch_.shrink_to_fit();
+  kernel_.shrink_to_fit();
+  kernels_.clear();
+  application_ops_ = 0;
+}
+
 std::uint32_t Trace::add_kernel_info(const KernelInfo& info) {
   if (kernels_.size() >= kNoIndex) throw InputError("trace has more kernel records than linkcast can index");
   kernels_.push_back(info);

@@ -217,6 +217,10 @@ class Trace {
   /// "record 12 (line 14)" or "record 12", for messages about one operation.
   std::string describe_record(std::size_t i) const;
 
+  /// Removes, in place and in order, every operation that does not move data (kernels, runtime
+  /// calls, annotations); the launch links and kernel records go with them (trace/select.hpp).
+  void drop_application();
+
   /// Approximate heap bytes held, for the memory budget checks in benchmarks.
   std::size_t memory_bytes() const;
 
