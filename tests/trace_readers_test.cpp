@@ -294,6 +294,24 @@ TEST(Kineto, ParsesTheEventsItUnderstandsAndSkipsTheRest) {
   EXPECT_EQ(t.device_names.at(0), "NVIDIA H100 80GB HBM3");
 }
 
+TEST(Kineto, ProcessGroupRanksAreDistinctWholeNumbers) {
+  // Found by the coverage-guided fuzzer (tests/data/fuzz/regressions/kineto/group-ranks-*): a
+  // rank listed twice made a group the CSV reader refuses (its round trip failed), and a rank
+  // that is no number ("# 4") was read as rank 0 by strtod. Both are now refused, naming the event.
+  auto allreduce = [](const std::string& ranks) {
+    return R"json({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)",
+      "ts": 1.0, "dur": 5.0, "args": {"device": 0, "Collective name": "allreduce", "In msg nelems": 10,
+      "Out msg nelems": 10, "dtype": "Float", "Process Group Ranks": ")json" + ranks + R"json("}}]})json";
+  };
+  EXPECT_EQ(error_of([&] { (void)parse_kineto(allreduce("[5, 1, 2, 5]"), "twice.json"); }),
+            "twice.json: event 1: \"Process Group Ranks\" lists rank 5 twice; a collective's ranks are distinct");
+  EXPECT_EQ(error_of([&] { (void)parse_kineto(allreduce("[0, 1, 2, 3,# 4]"), "hash.json"); }),
+            "hash.json: event 1: rank '# 4' in \"Process Group Ranks\" is not a rank (a whole number 0 to 4095)");
+  EXPECT_EQ(error_of([&] { (void)parse_kineto(allreduce("[0, 1.5]"), "half.json"); }),
+            "half.json: event 1: rank '1.5' in \"Process Group Ranks\" is not a rank (a whole number 0 to 4095)");
+  EXPECT_EQ(parse_kineto(allreduce("[3, 0]"), "ok.json").group(1).size(), 2u);
+}
+
 TEST(Kineto, TruncatedJsonIsRejected) {
   const std::string err = error_of([] { (void)parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
   // The stream scanner sees the event's braces never close: it names the byte and says why.

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -634,14 +635,23 @@ class Reader {
     std::string ranks = e.group_ranks;
     for (char& c : ranks)
       if (c == '[' || c == ']') c = ' ';
+    std::vector<bool> listed;
     for (std::string_view r : split(ranks, ',')) {
       r = trim(r);
       if (r.empty()) continue;
-      const double v = std::strtod(std::string(r).c_str(), nullptr);
-      if (!std::isfinite(v) || v < 0 || v > kMaxDeviceIndex)
-        throw InputError(fmt::format("{}: event {}: rank '{}' in \"Process Group Ranks\" is not a rank (0 to {})",
+      int v = -1;
+      const auto [end, error] = std::from_chars(r.data(), r.data() + r.size(), v);
+      if (error != std::errc() || end != r.data() + r.size() || v < 0 || v > kMaxDeviceIndex)
+        throw InputError(fmt::format("{}: event {}: rank '{}' in \"Process Group Ranks\" is not a rank (a whole number "
+                                     "0 to {})",
                                      name_, event_index_, r, kMaxDeviceIndex));
-      members.push_back(gpu(static_cast<int>(v)));
+      if (listed.size() <= static_cast<std::size_t>(v)) listed.resize(static_cast<std::size_t>(v) + 1);
+      if (listed[static_cast<std::size_t>(v)])
+        throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" lists rank {} twice; a collective's ranks "
+                                     "are distinct",
+                                     name_, event_index_, v));
+      listed[static_cast<std::size_t>(v)] = true;
+      members.push_back(gpu(v));
     }
     if (members.empty()) {
       const double g = std::isfinite(e.group_size) ? e.group_size : 0;
