@@ -64,6 +64,14 @@ std::string text_colour_on(double t) {
   return t > 0.55 ? "#ffffff" : "#1b1f23";
 }
 
+// ramp_legend: "lo", a gap, the gradient bar, a gap, "hi (scale)".
+constexpr double kRampGap = 6, kRampBar = 110;
+
+/// How wide ramp_legend draws "lo [gradient] hi (scale)", px.
+double ramp_legend_width(const std::string& lo, const std::string& hi, std::string_view scale) {
+  return kCharPx * dbl(lo.size()) + kRampGap + kRampBar + kRampGap + kCharPx * dbl(hi.size() + scale.size() + 3);
+}
+
 /// A horizontal gradient legend starting at x: "lo [gradient] hi (scale)".
 std::string ramp_legend(const std::string& id, double x, double y, const std::string& lo, const std::string& hi,
                         std::string_view scale) {
@@ -73,12 +81,12 @@ std::string ramp_legend(const std::string& id, double x, double y, const std::st
     out += fmt::format("<stop offset=\"{}%\" stop-color=\"{}\"/>", s * 25, ramp_colour(t));
   }
   out += "</linearGradient></defs>";
-  const double bar_x = x + kCharPx * dbl(lo.size()) + 6;
+  const double bar_x = x + kCharPx * dbl(lo.size()) + kRampGap;
   out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{}</text>", fmt_px(x), fmt_px(y + 10), escape(lo));
-  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"110\" height=\"12\" fill=\"url(#{}-grad)\"/>", fmt_px(bar_x),
-                     fmt_px(y), escape(id));
-  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{} ({})</text>", fmt_px(bar_x + 116), fmt_px(y + 10),
-                     escape(hi), scale);
+  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"12\" fill=\"url(#{}-grad)\"/>", fmt_px(bar_x),
+                     fmt_px(y), fmt_px(kRampBar), escape(id));
+  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lg\">{} ({})</text>", fmt_px(bar_x + kRampBar + kRampGap),
+                     fmt_px(y + 10), escape(hi), scale);
   return out;
 }
 
@@ -144,8 +152,6 @@ std::string matrix_heatmap_svg(const MatrixHeatmap& h) {
   const bool rotate = cell < 40 && longest > 4;
   const double top = rotate ? 12 + kCharPx * dbl(longest) * 0.75 : 24;
   const double grid = cell * dbl(n);
-  const double width = std::max(left + grid + 10, 300.0);
-  const double height = top + grid + 40;
   const bool annotate = cell >= 40;
 
   double lo = 0, hi = 0;
@@ -154,9 +160,13 @@ std::string matrix_heatmap_svg(const MatrixHeatmap& h) {
       lo = lo == 0 ? v : std::min(lo, v);
       hi = std::max(hi, v);
     }
-  // The scale spans at least two decades, so that values a few percent apart look alike.
-  lo = std::min(lo, hi / 100);
+  // The scale spans at least two decades, so that values a few percent apart look alike, but not
+  // below 1 where every value is at least 1 (bytes, counts): its legend never starts at "0".
+  lo = lo >= 1 ? std::min(lo, std::max(hi / 100, 1.0)) : std::min(lo, hi / 100);
 
+  // Wide enough for the grid and for its legend.
+  const double width = std::max({left + grid + 10, 300.0, 8 + ramp_legend_width(brief(lo), brief(hi), "log scale")});
+  const double height = top + grid + 40;
   std::string out = svg_open(h.id, width, height, "heatmap of " + h.unit, h.check);
   const int fs = cell >= 30 ? 11 : cell >= 15 ? 9 : 6;
   // Axis labels.
@@ -221,11 +231,16 @@ std::string strip_heatmap_svg(const StripHeatmap& h) {
   const double rh = 16;
   const double top = 8;
   const double plot_w = bw * dbl(bins);
-  const double width = left + plot_w + 20;
-  const double height = top + rh * dbl(rows) + 52;
   double hi = 0;
   for (const auto& r : h.values)
     for (double v : r) hi = std::max(hi, v);
+  // Wide enough for the strips and for the legend below them.
+  const Formatter& legend_format = h.short_format ? h.short_format : h.format;
+  const double legend_w = h.bands   ? left + 70.0 * dbl(kBandCount)
+                          : hi > 0 ? ramp_legend_width(legend_format(0), legend_format(hi), "linear")
+                                   : 0.0;
+  const double width = std::max(left + plot_w + 20, 8 + legend_w);
+  const double height = top + rh * dbl(rows) + 52;
 
   std::string out = svg_open(h.id, width, height, "values over time", h.check);
   const double bin_ns = bins ? h.span_ns / dbl(bins) : 0;
@@ -287,9 +302,24 @@ std::string bar_chart_svg(const BarChart& c) {
   const double plot_w = 440;
   const double bar_h = c.stacked ? 16 : std::max(5.0, 18.0 / dbl(std::max<std::size_t>(ns, 1)) + 3);
   const double row_h = c.stacked ? 22 : bar_h * dbl(ns) + 8;
-  const double legend_h = ns > 1 ? 22 : 4;
-  const double top = legend_h + 4;
   const double width = left + plot_w + 90;
+  // The legend's entries in rows that fit the chart's width (a long series name starts a row).
+  std::vector<std::pair<double, double>> legend_at;  // x, y of each entry
+  double legend_h = 4;
+  if (ns > 1) {
+    double x = left, y = 4;
+    for (std::size_t s = 0; s < ns; ++s) {
+      const double w = 28 + kCharPx * dbl(c.series[s].size());
+      if (x > left && x + w > width - 4) {
+        x = 4;
+        y += 18;
+      }
+      legend_at.emplace_back(x, y);
+      x += w;
+    }
+    legend_h = y + 18;
+  }
+  const double top = legend_h + 4;
   const double height = top + row_h * dbl(c.rows.size()) + 24;
   auto colour = [&](std::size_t s) { return s < c.colours.size() ? c.colours[s] : std::string(series_colour(s)); };
   double max_v = 0;
@@ -304,15 +334,12 @@ std::string bar_chart_svg(const BarChart& c) {
   const double scale = max_v > 0 ? plot_w / max_v : 0;
 
   std::string out = svg_open(c.id, width, height, "bar chart", c.check);
-  if (ns > 1) {
-    double x = left;
-    for (std::size_t s = 0; s < ns; ++s) {
-      out += fmt::format(
-          "<rect x=\"{}\" y=\"4\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"14\" "
-          "class=\"lg\">{}</text>",
-          fmt_px(x), colour(s), fmt_px(x + 16), escape(c.series[s]));
-      x += 28 + kCharPx * dbl(c.series[s].size());
-    }
+  for (std::size_t s = 0; s < legend_at.size(); ++s) {
+    const auto [x, y] = legend_at[s];
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+        "class=\"lg\">{}</text>",
+        fmt_px(x), fmt_px(y), colour(s), fmt_px(x + 16), fmt_px(y + 10), escape(c.series[s]));
   }
   for (std::size_t r = 0; r < c.rows.size(); ++r) {
     const BarRow& row = c.rows[r];

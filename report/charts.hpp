@@ -33,8 +33,9 @@ std::string_view series_colour(std::size_t i);
 using Formatter = std::function<std::string(double)>;
 
 /// "gpu0 -> gpu3"-style square matrix, rows sending, columns receiving. Cells coloured on a log
-/// scale from the smallest non-zero value (or a hundredth of the largest, if that is smaller) to
-/// the largest; zero cells are left pale.
+/// scale from the smallest non-zero value (or a hundredth of the largest, if that is smaller, but
+/// not below 1 where every value is at least 1: a legend of counts never starts at "0") to the
+/// largest; zero cells are left pale. The chart is wide enough for its legend.
 struct MatrixHeatmap {
   std::string id;
   std::vector<std::string> labels;  // rows and columns alike

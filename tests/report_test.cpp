@@ -7,6 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -177,6 +179,28 @@ TEST(ReportLayout, NvswitchBelowTheGpusAndGb200Fits) {
     EXPECT_GT(p.x - big.box_width / 2, 0);
     EXPECT_LT(p.x + big.box_width / 2, big.width);
   }
+}
+
+TEST(ReportCharts, LogScaleLegendOfCountsStartsAtOne) {
+  // Transfer counts 40 and 3 between two GPUs: the scale spans two decades below the largest
+  // (40 / 100 = 0.4, which "40"'s format writes "0"), but never below 1 when every value is a
+  // whole count of at least 1, so the legend reads "1 ... 40". Values below 1 (fractions) keep
+  // the two decades: 0.5 and 2 give a scale from 0.02.
+  MatrixHeatmap h;
+  h.id = "hm";
+  h.labels = {"gpu0", "gpu1"};
+  h.values = {0, 40, 3, 0};
+  h.format = [](double v) { return short_count(v); };
+  h.unit = "transfers";
+  std::string svg = matrix_heatmap_svg(h);
+  EXPECT_THAT(svg, HasSubstr(">1</text>"));
+  EXPECT_THAT(svg, HasSubstr(">40 (log scale)</text>"));
+  EXPECT_THAT(svg, Not(HasSubstr(">0</text>")));
+  h.values = {0, 2, 0.5, 0};
+  h.format = [](double v) { return fmt::format("{:g}", v); };
+  svg = matrix_heatmap_svg(h);
+  EXPECT_THAT(svg, HasSubstr(">0.02</text>"));
+  EXPECT_THAT(svg, HasSubstr(">2 (log scale)</text>"));
 }
 
 TEST(ReportSummary, SpreadsOperationsOverTimeBins) {
