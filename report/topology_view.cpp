@@ -29,9 +29,10 @@ std::string px(double v) {
 constexpr double kLayerGap = 118;
 constexpr double kTop = 30;
 
-/// How far an arc between two endpoints of one layer bulges out, px.
+/// How far an arc between two endpoints of one layer bulges out, px: arcs of different spans
+/// apart enough that their labels and crossings read (a cube mesh's GPUs have 1 to 4 apart).
 double arc_bulge(double dx) {
-  return 22 + 0.2 * std::fabs(dx);
+  return 18 + 0.3 * std::fabs(dx);
 }
 
 std::string_view kind_fill(EndpointKind k) {
@@ -63,6 +64,12 @@ NodeLayout layout_node(const topology::Node& node) {
     adj[static_cast<std::size_t>(l.b)].push_back(l.a);
   }
   auto kind = [&](int e) { return node.endpoints[static_cast<std::size_t>(e)].kind; };
+  // A NIC at the end of a PCIe branch (nothing behind it) sits in the GPUs' row beside the GPUs of
+  // its switch: in a row of its own between them, the switch's lanes to its GPUs would cross its
+  // box and the GPUs would look attached to the NIC.
+  auto leaf_nic = [&](int e) {
+    return kind(e) == EndpointKind::nic && adj[static_cast<std::size_t>(e)].size() <= 1;
+  };
   // Sockets on top; PCIe switches and NICs by their hop distance from a socket.
   std::deque<int> queue;
   for (std::size_t e = 0; e < n; ++e)
@@ -76,7 +83,8 @@ NodeLayout layout_node(const topology::Node& node) {
     queue.pop_front();
     for (int m : adj[static_cast<std::size_t>(e)]) {
       const auto k = kind(m);
-      if ((k != EndpointKind::pcie_switch && k != EndpointKind::nic) || lay.layer[static_cast<std::size_t>(m)] >= 0)
+      if ((k != EndpointKind::pcie_switch && k != EndpointKind::nic) || leaf_nic(m) ||
+          lay.layer[static_cast<std::size_t>(m)] >= 0)
         continue;
       lay.layer[static_cast<std::size_t>(m)] = lay.layer[static_cast<std::size_t>(e)] + 1;
       deepest = std::max(deepest, lay.layer[static_cast<std::size_t>(m)]);
@@ -86,7 +94,8 @@ NodeLayout layout_node(const topology::Node& node) {
   const int gpu_layer = deepest + 1;
   for (std::size_t e = 0; e < n; ++e) {
     if (lay.layer[e] >= 0) continue;
-    lay.layer[e] = node.endpoints[e].kind == EndpointKind::gpu ? gpu_layer : gpu_layer + 1;
+    lay.layer[e] = node.endpoints[e].kind == EndpointKind::gpu || leaf_nic(static_cast<int>(e)) ? gpu_layer
+                                                                                                   : gpu_layer + 1;
   }
   const int layers = *std::max_element(lay.layer.begin(), lay.layer.end()) + 1;
 
@@ -106,8 +115,15 @@ NodeLayout layout_node(const topology::Node& node) {
         }
       keyed.emplace_back(count ? sum / count : std::numeric_limits<double>::infinity(), static_cast<int>(e));
     }
-    // Endpoints with nothing above keep file order after the others, unless none has anything.
-    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // Endpoints with nothing above keep file order after the others, unless none has anything. A
+    // NIC beside the GPUs of its switch goes on the outer side (left of them in the left half),
+    // so that the GPUs' links to a fabric below run away from its box.
+    auto side = [&](const std::pair<double, int>& k) {
+      return leaf_nic(k.second) ? (k.first < 0.5 ? -1 : 1) : 0;
+    };
+    std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : side(a) < side(b);
+    });
     auto& row = rows[static_cast<std::size_t>(L)];
     for (std::size_t i = 0; i < keyed.size(); ++i) {
       row.push_back(keyed[i].second);
@@ -177,18 +193,65 @@ std::string topology_svg(const topology::Node& node, const NodeLayout& lay,
       px(lay.width), px(lay.height), px(lay.width), px(lay.height), escape(check));
   constexpr double kOffset = 2.6;
   std::string labels;
+  // Each link's centre line: a quadratic from p through control c to q. Lanes leave and enter
+  // their boxes at the edge that faces the other end (arcs within a layer: the edge they bulge
+  // out of), so that none runs through a box beside its own; links within a layer are arcs
+  // (upwards on the sockets' row), the others straight lines (c at the middle).
+  struct Curve {
+    Point p, c, q;
+    Point at(double t) const {
+      const double u = 1 - t;
+      return {u * u * p.x + 2 * u * t * c.x + t * t * q.x, u * u * p.y + 2 * u * t * c.y + t * t * q.y};
+    }
+  };
+  std::vector<Curve> curves;
+  for (const auto& link : node.links) {
+    const auto a = static_cast<std::size_t>(link.a), b = static_cast<std::size_t>(link.b);
+    Point p = lay.at[a], q = lay.at[b];
+    const double edge = lay.box_height / 2;
+    const bool same_layer = lay.layer[a] == lay.layer[b];
+    const double down = same_layer ? 0.0 : lay.layer[a] < lay.layer[b] ? 1.0 : -1.0;
+    const double out_of = lay.layer[a] == 0 ? -1.0 : 1.0;
+    p.y += same_layer ? out_of * edge : down * edge;
+    q.y += same_layer ? out_of * edge : -down * edge;
+    Point c{(p.x + q.x) / 2, (p.y + q.y) / 2};
+    if (same_layer) c.y += out_of * arc_bulge(q.x - p.x) * 2;  // quadratic: apex at half
+    curves.push_back({p, c, q});
+  }
+  // Labels go along their own link where they hide no box and no other label, and as few other
+  // links as can be (on a cube mesh, arcs cross each other's middles, and a label on a crossing
+  // could be either link's), the middle first.
+  struct Box {
+    double x0, y0, x1, y1;
+    bool hits(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+    bool holds(const Point& v) const { return x0 <= v.x && v.x <= x1 && y0 <= v.y && v.y <= y1; }
+  };
+  std::vector<Box> taken;
+  for (const Point& e : lay.at)
+    taken.push_back({e.x - lay.box_width / 2, e.y - lay.box_height / 2, e.x + lay.box_width / 2, e.y + lay.box_height / 2});
+  std::vector<std::vector<Point>> samples(curves.size());  // every 3 px or so of each link
+  std::vector<Box> bounds(curves.size());                   // around each link's samples
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    const Curve& k = curves[i];
+    const double length = std::hypot(k.c.x - k.p.x, k.c.y - k.p.y) + std::hypot(k.q.x - k.c.x, k.q.y - k.c.y);
+    const auto n = static_cast<std::size_t>(std::ceil(length / 3)) + 1;
+    Box& bound = bounds[i];
+    bound = {k.p.x, k.p.y, k.p.x, k.p.y};
+    for (std::size_t s = 0; s <= n; ++s) {
+      const Point v = k.at(dbl(s) / dbl(n));
+      samples[i].push_back(v);
+      bound = {std::min(bound.x0, v.x), std::min(bound.y0, v.y), std::max(bound.x1, v.x), std::max(bound.y1, v.y)};
+    }
+  }
+  std::vector<double> positions;  // along a link, nearest the middle first
+  for (int step = 0; step <= 28; ++step) positions.push_back(0.5 + (step % 2 ? 1 : -1) * 0.02 * ((step + 1) / 2));
   for (std::size_t i = 0; i < node.links.size(); ++i) {
     const auto& link = node.links[i];
     const auto a = static_cast<std::size_t>(link.a), b = static_cast<std::size_t>(link.b);
-    const Point p = lay.at[a], q = lay.at[b];
-    const double dx = q.x - p.x, dy = q.y - p.y;
+    const Curve& k = curves[i];
+    const double dx = k.q.x - k.p.x, dy = k.q.y - k.p.y;
     const double len = std::max(std::hypot(dx, dy), 1e-9);
     const double nx = -dy / len, ny = dx / len;  // left normal of a -> b
-    const bool same_layer = lay.layer[a] == lay.layer[b];
-    // Control point: arcs for links within a layer (upwards on the sockets' row), the midpoint
-    // otherwise (a straight line).
-    Point c{(p.x + q.x) / 2, (p.y + q.y) / 2};
-    if (same_layer) c.y += (lay.layer[a] == 0 ? -1.0 : 1.0) * arc_bulge(dx) * 2;  // quadratic: apex at half
     const std::string kind_text = link.spec.describe();
     out += fmt::format("<g class=\"link\" data-link=\"{}\">", escape(link.id));
     for (int dir = 0; dir < 2; ++dir) {
@@ -205,19 +268,50 @@ std::string topology_svg(const topology::Node& node, const NodeLayout& lay,
           "<path class=\"lane\" d=\"M{} {}Q{} {} {} {}\" fill=\"none\" stroke=\"{}\" stroke-width=\"4.2\" "
           "data-v=\"{}\" data-util=\"{}\" data-peak=\"{}\" data-band-avg=\"{}\" data-band-peak=\"{}\" "
           "data-c-avg=\"{}\" data-c-peak=\"{}\"><title>{}</title></path>",
-          px(p.x + nx * o), px(p.y + ny * o), px(c.x + nx * o), px(c.y + ny * o), px(q.x + nx * o), px(q.y + ny * o),
-          band_colour(avg), exact(lane.data_bytes), exact(lane.utilisation), exact(lane.peak_utilisation),
-          band_key(avg), band_key(peak), band_colour(avg), band_colour(peak), escape(tip));
+          px(k.p.x + nx * o), px(k.p.y + ny * o), px(k.c.x + nx * o), px(k.c.y + ny * o), px(k.q.x + nx * o),
+          px(k.q.y + ny * o), band_colour(avg), exact(lane.data_bytes), exact(lane.utilisation),
+          exact(lane.peak_utilisation), band_key(avg), band_key(peak), band_colour(avg), band_colour(peak), escape(tip));
     }
     out += "</g>";
     const double total = traffic[i][0].data_bytes + traffic[i][1].data_bytes;
     if (total > 0) {
-      // The quadratic's midpoint.
-      const double mx = 0.25 * p.x + 0.5 * c.x + 0.25 * q.x, my = 0.25 * p.y + 0.5 * c.y + 0.25 * q.y;
+      const std::string text = format_bytes_compact(tidy(total));
+      const double half_w = 3.2 * dbl(text.size()) + 3, half_h = 7.5;  // the 10.5 px label font
+      auto box_at = [&](double t) {
+        const Point m = k.at(t);
+        return Box{m.x - half_w, m.y - half_h, m.x + half_w, m.y + half_h};
+      };
+      auto hides_box_or_label = [&](const Box& box) {
+        return std::any_of(taken.begin(), taken.end(), [&](const Box& o) { return box.hits(o); });
+      };
+      // How many other links' lanes (2.6 px either side of their centre line) pass within `r` px
+      // of the label's middle.
+      auto links_near = [&](const Point& m, double r) {
+        const Box near{m.x - r, m.y - r, m.x + r, m.y + r};
+        std::size_t n = 0;
+        for (std::size_t j = 0; j < samples.size(); ++j)
+          if (j != i && near.hits(bounds[j]) && std::any_of(samples[j].begin(), samples[j].end(), [&](const Point& v) {
+                return std::hypot(v.x - m.x, v.y - m.y) < r;
+              }))
+            ++n;
+        return n;
+      };
+      // Fewest links through the label's middle, then fewest under the whole label.
+      double t = 0.5;
+      std::pair<std::size_t, std::size_t> fewest{std::numeric_limits<std::size_t>::max(), 0};
+      for (const double at : positions) {
+        if (hides_box_or_label(box_at(at))) continue;
+        const Point m = k.at(at);
+        const std::pair<std::size_t, std::size_t> under{links_near(m, 10), links_near(m, half_w + 4)};
+        if (under < fewest) fewest = under, t = at;
+        if (under.second == 0) break;
+      }
+      const Box box = box_at(t);
+      taken.push_back(box);
       labels += fmt::format(
           "<text class=\"ll\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\">{}<title>{}: {} B "
           "both ways</title></text>",
-          px(mx), px(my), escape(format_bytes_compact(tidy(total))), escape(link.id), exact(total));
+          px((box.x0 + box.x1) / 2), px((box.y0 + box.y1) / 2), escape(text), escape(link.id), exact(total));
     }
   }
   out += labels;

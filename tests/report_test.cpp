@@ -11,6 +11,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include "core/units.hpp"
@@ -135,8 +137,10 @@ TEST(ReportHtml, TableWithFooterAndMoreLine) {
 }
 
 TEST(ReportLayout, Dgx1InLayersSocketsOnTop) {
-  // DGX-1: sockets (layer 0), PCIe switches one hop down (1), NICs under the switches (2), GPUs
-  // below every switch and NIC (3). GPUs keep their order under their switches.
+  // DGX-1: sockets (layer 0), PCIe switches one hop down (1), then the GPUs (2) with each
+  // switch's NIC beside its GPUs (a NIC at the end of a branch: in a row of its own between the
+  // switches and the GPUs, the switches' lanes to their GPUs ran through its box), on the outer
+  // side (left of them in the left half). GPUs keep their order under their switches.
   const topology::Node node = topology::load_node(test::config("dgx1-v100.yaml"));
   const NodeLayout lay = layout_node(node);
   auto layer = [&](const char* id) { return lay.layer[static_cast<std::size_t>(node.find(id))]; };
@@ -144,19 +148,72 @@ TEST(ReportLayout, Dgx1InLayersSocketsOnTop) {
   EXPECT_EQ(layer("cpu0"), 0);
   EXPECT_EQ(layer("cpu1"), 0);
   EXPECT_EQ(layer("sw0"), 1);
-  EXPECT_EQ(layer("nic3"), 2);
-  for (int g = 0; g < 8; ++g) EXPECT_EQ(layer(("gpu" + std::to_string(g)).c_str()), 3) << g;
+  for (const char* nic : {"nic0", "nic1", "nic2", "nic3"}) EXPECT_EQ(layer(nic), 2) << nic;
+  for (int g = 0; g < 8; ++g) EXPECT_EQ(layer(("gpu" + std::to_string(g)).c_str()), 2) << g;
   for (int g = 0; g + 1 < 8; ++g)
     EXPECT_LT(x(("gpu" + std::to_string(g)).c_str()), x(("gpu" + std::to_string(g + 1)).c_str())) << g;
+  EXPECT_LT(x("nic0"), x("gpu0"));  // sw0: nic0, gpu0, gpu1
+  EXPECT_LT(x("gpu1"), x("nic1"));
+  EXPECT_LT(x("nic1"), x("gpu2"));  // sw1: nic1, gpu2, gpu3
+  EXPECT_GT(x("nic2"), x("gpu5"));  // sw2 (right half): gpu4, gpu5, nic2
+  EXPECT_LT(x("nic2"), x("gpu6"));
+  EXPECT_GT(x("nic3"), x("gpu7"));  // sw3: gpu6, gpu7, nic3
   EXPECT_LT(x("cpu0"), x("cpu1"));
   EXPECT_LT(x("sw0"), x("sw3"));
   // Layers go down the page; no two boxes of a layer overlap.
   EXPECT_LT(lay.at[static_cast<std::size_t>(node.find("cpu0"))].y,
             lay.at[static_cast<std::size_t>(node.find("sw0"))].y);
-  EXPECT_LT(lay.at[static_cast<std::size_t>(node.find("nic0"))].y,
+  EXPECT_LT(lay.at[static_cast<std::size_t>(node.find("sw0"))].y,
             lay.at[static_cast<std::size_t>(node.find("gpu0"))].y);
   EXPECT_GE(x("gpu1") - x("gpu0"), lay.box_width);
+  EXPECT_GE(x("gpu0") - x("nic0"), lay.box_width);
   EXPECT_GT(lay.height, lay.at[static_cast<std::size_t>(node.find("gpu0"))].y);
+}
+
+TEST(ReportLayout, NoLaneCrossesTheBoxOfAnEndpointNotItsOwn) {
+  // Every shipped node drawn: each lane (a quadratic from one box's centre to the other's, as
+  // the SVG says) sampled at 200 points must stay out of every box but its two endpoints' (boxes
+  // shrunk by 1 px: a lane may graze an edge). On DGX-1, DGX A100 and HGX H100 the PCIe
+  // switches' lanes to their GPUs ran through the NIC boxes between them when the NICs had a row
+  // of their own.
+  const std::regex link_re("<g class=\"link\" data-link=\"[^\"]*\">");
+  const std::regex lane_re("<path class=\"lane\" d=\"M([-0-9.]+) ([-0-9.]+)Q([-0-9.]+) ([-0-9.]+) ([-0-9.]+) ([-0-9.]+)\"");
+  std::size_t nodes = 0;
+  for (const auto& file : std::filesystem::directory_iterator(test::source_dir() + "/configs")) {
+    if (file.path().extension() != ".yaml") continue;
+    ++nodes;
+    const topology::Node node = topology::load_node(file.path().string());
+    const NodeLayout lay = layout_node(node);
+    const std::string svg = topology_svg(node, lay, link_traffic(node, sim::SimResult{}),
+                                         std::vector<double>(node.endpoints.size(), 0.0),
+                                         std::vector<double>(node.endpoints.size(), 0.0), "sum");
+    std::size_t link = 0, lanes = 0;
+    for (auto g = std::sregex_iterator(svg.begin(), svg.end(), link_re); g != std::sregex_iterator(); ++g, ++link) {
+      ASSERT_LT(link, node.links.size());
+      const auto a = static_cast<std::size_t>(node.links[link].a), b = static_cast<std::size_t>(node.links[link].b);
+      const auto from = svg.begin() + g->position() + g->length();
+      const auto to = svg.begin() + static_cast<std::ptrdiff_t>(svg.find("</g>", static_cast<std::size_t>(g->position())));
+      for (auto m = std::sregex_iterator(from, to, lane_re); m != std::sregex_iterator(); ++m, ++lanes) {
+        double v[6];
+        for (int k = 0; k < 6; ++k) v[k] = std::stod((*m)[k + 1].str());
+        std::string crossed;
+        for (int step = 0; step <= 200 && crossed.empty(); ++step) {
+          const double t = step / 200.0, u = 1 - t;
+          const double x = u * u * v[0] + 2 * u * t * v[2] + t * t * v[4];
+          const double y = u * u * v[1] + 2 * u * t * v[3] + t * t * v[5];
+          for (std::size_t e = 0; e < node.endpoints.size() && crossed.empty(); ++e)
+            if (e != a && e != b && std::fabs(x - lay.at[e].x) < lay.box_width / 2 - 1 &&
+                std::fabs(y - lay.at[e].y) < lay.box_height / 2 - 1)
+              crossed = node.endpoints[e].id;
+        }
+        EXPECT_EQ(crossed, "") << file.path().filename() << ": a lane of " << node.links[link].id
+                               << " crosses the box of " << crossed;
+      }
+    }
+    EXPECT_EQ(link, node.links.size()) << file.path().filename();
+    EXPECT_EQ(lanes, 2 * node.links.size()) << file.path().filename();
+  }
+  EXPECT_EQ(nodes, 17u);
 }
 
 TEST(ReportLayout, NvswitchBelowTheGpusAndGb200Fits) {
