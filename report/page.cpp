@@ -46,7 +46,7 @@ std::string pair_block(const std::string& chart, const std::string& table, const
 
 std::string check_line(const std::string& id, double expect, const std::string& what) {
   return fmt::format(
-      "<p class=\"check\">Script check, {} <output id=\"{}\" data-expect=\"{}\">(script did not run)</output> "
+      "<p class=\"check\" hidden>Script check, {} <output id=\"{}\" data-expect=\"{}\">(script did not run)</output> "
       "(tables: {})</p>",
       escape(what), escape(id), exact(expect), exact(expect));
 }
@@ -155,8 +155,9 @@ void render_html(const Inputs& in, const Options& options, std::ostream& os) {
   if (projected) head += "<a href=\"#view-projection\">Projection</a>";
   head += "<a href=\"#view-simulation\">Timeline</a><a href=\"#view-checks\">Checks</a></nav>";
   head +=
-      "<p class=\"status\" id=\"script-status\">Static page (the inline script did not run): every value is in the "
-      "tables.</p>"
+      // The inline script's own check (the browser test's), shown only when a chart's sum differs
+      // from its table.
+      "<p class=\"status\" id=\"script-status\" hidden></p>"
       "</header><main>";
 
   std::string foot = fmt::format(

@@ -29,7 +29,8 @@ struct Context {
 
 /// A chart with its table beside it (below on narrow windows).
 std::string pair_block(const std::string& chart, const std::string& table, const std::string& caption = "");
-/// "Script check: <what> <output id=... data-expect=...>": the inline script writes the sum of
+/// "Script check: <what> <output id=... data-expect=...>", hidden (the browser test's; the script
+/// shows it only where the sum differs): the inline script writes the sum of
 /// the chart's data-v values into it and marks whether it equals `expect`.
 std::string check_line(const std::string& id, double expect, const std::string& what);
 /// <section id="view-<key>"> with a heading and an introduction.

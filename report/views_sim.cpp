@@ -414,17 +414,19 @@ std::string projection_section(const Context& c) {
   for (const auto& cell : dst.by_category[0]) measured = measured || cell.source_ns > 0;
   std::string out = section_open(
       "projection", "Projection onto " + dst.to_name,
-      fmt::format("Every operation priced on the node it ran on ({}, {}) and projected onto {} ({}) by each transfer "
-                  "model (linkcast project){}. Ratios above 1 mean the target is faster.",
+      fmt::format("Every operation priced on the node it ran on, the source ({}, {}), and projected onto the target "
+                  "{} ({}) by each transfer model (linkcast project). {}Modelled on source: the model's own time for "
+                  "the operations on the source node; projected on target: its time on the target; speed-up: modelled "
+                  "on source ÷ projected on target, above 1 where the target is faster.",
                   src.from_name, src.from_file, dst.to_name, dst.to_file,
-                  measured ? "; measured: the durations the trace recorded on the source node" : ""));
+                  measured ? "Measured on source: the durations the trace recorded. " : ""));
   // Totals per model.
   HtmlTable tt({{"model"},
                 {"ops", true},
                 {"measured on source", true},
                 {"modelled on source", true},
                 {"projected on target", true},
-                {"source / target", true}},
+                {"speed-up", true}},
                "table-projection-totals");
   for (std::size_t mi = 0; mi < models; ++mi) {
     const auto& s = src.overall[mi];
@@ -463,7 +465,7 @@ std::string projection_section(const Context& c) {
                    {"measured on source", true},
                    {"modelled on source", true},
                    {"projected on target", true},
-                   {"source / target", true}},
+                   {"speed-up", true}},
                   "table-" + key);
       const std::size_t rows = by_kind ? trace::kCategoryCount : trace::kSizeBucketCount;
       double sum = 0;

@@ -65,6 +65,15 @@ TEST(ReportCli, RecordedKinetoTraceWithMeasuredDurations) {
   EXPECT_THAT(html, HasSubstr("no: a member missed calls"));
   EXPECT_THAT(html, HasSubstr("<b>FAIL</b> collectives: every member recorded every call"));
   EXPECT_THAT(html, HasSubstr("measured on testbed-h200-2gpu"));  // the trace has durations
+  // The projection's ratio says which way it goes: the target's speed-up over the source's model.
+  EXPECT_THAT(html, HasSubstr("<th class=\"n\">speed-up</th>"));
+  EXPECT_THAT(html, HasSubstr("speed-up: modelled on source \u00f7 projected on target, above 1 where the target is "
+                              "faster"));
+  EXPECT_THAT(html, Not(HasSubstr("source / target")));
+  // The browser test's instrumentation is hidden: the script status and every check line.
+  EXPECT_THAT(html, HasSubstr("<p class=\"status\" id=\"script-status\" hidden>"));
+  EXPECT_EQ(html.find("<p class=\"check\">"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"check\" hidden>"), std::string::npos);
   std::filesystem::remove(out);
 }
 

@@ -16,6 +16,8 @@
       out.setAttribute('data-ok', good ? '1' : '0');
       out.className = good ? 'ok' : 'bad';
       if (good) checked++; else failed++;
+      // The checks are the browser test's, hidden from readers; one that fails is shown.
+      if (!good && out.parentNode) out.parentNode.hidden = false;
     }
   });
   // Topology colours: average or peak utilisation; the legend counts lanes per band.
@@ -86,5 +88,7 @@
   set('dom-nodes', String(document.getElementsByTagName('*').length));
   set('script-status', 'Interactive: ' + checked + ' chart sums checked against the tables' +
       (failed ? ', ' + failed + ' MISMATCHED' : '') + '; ' + tabs + ' tab bar' + (tabs === 1 ? '' : 's') + '; laid out ' + ms.toFixed(0) + ' ms after the page was requested.');
+  var status = document.getElementById('script-status');
+  if (status && failed) status.hidden = false;
   document.documentElement.setAttribute('data-rendered', failed ? 'mismatch' : 'ok');
 })();
