@@ -158,10 +158,13 @@ int run_report(const ReportOptions& opt) {
   Workload w;
   load_workload(opt, node, chosen, w);
   steps.lap(fmt::format("{} {} operations", opt.workload.empty() ? "read" : "ran", w.trace.size()));
-  const matrix::Report matrix = matrix::build(w.trace, w.matrix_options);
-  steps.lap("matrices");
+  // One view of the truth: the simulation runs first, and the matrices take each collective call
+  // as it ran (its rings and their shares, and the ranks the trace lacks).
   const sim::SimResult result = sim::simulate(node, w.trace, w.sim_options);
   steps.lap("simulation");
+  w.matrix_options.ran = report::calls_as_run(result);
+  const matrix::Report matrix = matrix::build(w.trace, w.matrix_options);
+  steps.lap("matrices");
 
   report::Inputs inputs;
   inputs.node = &node;

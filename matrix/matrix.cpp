@@ -143,6 +143,8 @@ class Builder {
     r_.ops = trace.size();
     r_.collectives = options.collectives;
     r_.node_channels = options.collectives.channels == 0 && node_ != nullptr;
+    for (const RanCall& call : options.ran)
+      for (std::size_t record : call.records) ran_of_[record] = &call;
   }
 
   Report run() {
@@ -157,6 +159,7 @@ class Builder {
     // The operations scanned, then the tables built from them (the line stays, its time running).
     ProgressLine progress("matrices");
     scan(progress);
+    add_unrecorded_ranks();
     progress.update(trace_.size(), trace_.size(), "operations");
     attribution_rows();
     communicator_rows();
@@ -316,9 +319,12 @@ class Builder {
     return channels;
   }
 
-  /// op's collective decomposed into per-rank rows (cached by what decides it); not ok, with a
-  /// warning, when NCCL's decomposition refuses it.
+  /// op's collective decomposed into per-rank rows (cached by what decides it): as it ran where
+  /// Options::ran lists it, else as Options::collectives says; not ok, with a warning, when NCCL's
+  /// decomposition refuses it.
   const Decomposed& decomposed(const trace::Op& op, std::size_t size, std::size_t record) {
+    if (const auto ran = ran_of_.find(record); ran != ran_of_.end() && !ran->second->parts.empty())
+      return decomposed_as_run(ran->second->parts, size);
     const int channels = channels_for(op);
     const CollKey key{op.kind, size, op.bytes, std::max<int>(op.root, 0), channels};
     auto [it, fresh] = cache_.try_emplace(key);
@@ -346,6 +352,36 @@ class Builder {
     d.row_inter_bytes = dec.sent_bytes();
     d.count.assign(size * size, 0);
     for (const nccl::CollStep& s : dec.steps) d.count[s.src * size + s.dst] += 1;
+    return d;
+  }
+
+  /// A call decomposed as a simulation ran it: each ring's share, its ranks placed on the ring
+  /// (cached by the shares).
+  const Decomposed& decomposed_as_run(std::span<const nccl::RingPart> parts, std::size_t size) {
+    std::vector<std::uint64_t> key;
+    for (const nccl::RingPart& p : parts) {
+      const nccl::CollectiveSpec& s = p.spec;
+      key.insert(key.end(), {static_cast<std::uint64_t>(s.kind), static_cast<std::uint64_t>(s.nranks), s.bytes,
+                             static_cast<std::uint64_t>(s.root), static_cast<std::uint64_t>(s.algo),
+                             static_cast<std::uint64_t>(s.channels), s.chunk_bytes, s.elem_bytes});
+      key.insert(key.end(), p.ring.begin(), p.ring.end());
+    }
+    auto [it, fresh] = ran_cache_.try_emplace(std::move(key));
+    if (!fresh) return it->second;
+    Decomposed& d = it->second;
+    d.ok = true;
+    d.bytes.assign(size * size, 0);
+    d.count.assign(size * size, 0);
+    d.row_inter_bytes.assign(size, 0);
+    for (const nccl::RingPart& p : parts) {
+      if (p.spec.bytes == 0) continue;
+      for (const nccl::CollStep& step : nccl::decompose(p.spec).steps) {
+        const auto i = static_cast<std::size_t>(p.ring[step.src]), j = static_cast<std::size_t>(p.ring[step.dst]);
+        d.bytes[i * size + j] += step.bytes;
+        d.count[i * size + j] += 1;
+        if (i != j) d.row_inter_bytes[i] += step.bytes;
+      }
+    }
     return d;
   }
 
@@ -443,7 +479,14 @@ class Builder {
       return;
     }
     oa.moved += d.row_inter_bytes[rank];
-    const std::size_t s = place(op.src, op.src);
+    add_row(op, members, rank, d);
+  }
+
+  /// Rank `rank`'s row of op's decomposed call into the matrices and the attributions.
+  std::uint64_t add_row(const trace::Op& op, const std::vector<std::uint16_t>& members, std::size_t rank,
+                        const Decomposed& d) {
+    const std::size_t size = members.size();
+    const std::size_t s = place(members[rank], members[rank]);
     std::uint64_t row_bytes = 0, row_count = 0;
     Matrix& m = r_.by_type[static_cast<std::size_t>(CommType::collective)];
     for (std::size_t j = 0; j < size; ++j) {
@@ -457,6 +500,32 @@ class Builder {
       row_count += c;
     }
     attribute(op.object, op.line, s, s, CommType::collective, row_bytes, row_count);
+    return row_bytes;
+  }
+
+  /// Options::ran: the rows of the members each call has no record of, made with its first record.
+  void add_unrecorded_ranks() {
+    for (const RanCall& call : options_.ran) {
+      if (call.records.empty()) continue;
+      const trace::Op op = trace_.op(call.records.front());
+      const auto& members = trace_.group(op.group);
+      std::vector<bool> recorded(members.size(), false);
+      for (std::size_t record : call.records) {
+        const auto at = std::find(members.begin(), members.end(), trace_.op(record).src);
+        if (at != members.end()) recorded[static_cast<std::size_t>(at - members.begin())] = true;
+      }
+      if (std::find(recorded.begin(), recorded.end(), false) == recorded.end()) continue;
+      const Decomposed& d = decomposed(op, members.size(), call.records.front());
+      if (!d.ok) continue;
+      ++r_.unrecorded_calls;
+      for (std::size_t rank = 0; rank < members.size(); ++rank) {
+        if (recorded[rank]) continue;
+        r_.unrecorded_bytes += add_row(op, members, rank, d);
+        const std::string who = fmt::format("{} of {}", trace_.endpoint_name(members[rank]), comm_acc(op).name);
+        if (std::find(r_.unrecorded_ranks.begin(), r_.unrecorded_ranks.end(), who) == r_.unrecorded_ranks.end())
+          r_.unrecorded_ranks.push_back(who);
+      }
+    }
   }
 
   /// One movement from op's source to its destination, attributed to its owner and issuer.
@@ -652,6 +721,8 @@ class Builder {
   std::map<std::uint32_t, std::uint32_t> name_group_;  // comm name id -> group id
   std::vector<std::string> name_conflicts_;
   std::map<CollKey, Decomposed> cache_;
+  std::map<std::vector<std::uint64_t>, Decomposed> ran_cache_;  // decomposed_as_run's, by the shares
+  std::unordered_map<std::size_t, const RanCall*> ran_of_;       // Options::ran by trace record
   std::map<std::uint32_t, int> group_channels_;  // node-based default channels per group
   std::size_t undecomposed_ = 0;
   std::vector<std::string> incomplete_, below_bound_;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -128,6 +129,19 @@ struct Report {
   nccl::CollectiveConfig collectives;
   /// Collectives took each communicator's channel count from the node (no count was given).
   bool node_channels = false;
+  /// Options::ran: the members a call was taken to include though the trace has no record of them
+  /// ("gpu1 of pg:0"), the calls they were missing from and what their rows added.
+  std::vector<std::string> unrecorded_ranks;
+  std::uint64_t unrecorded_calls = 0, unrecorded_bytes = 0;
+};
+
+/// One collective call as a simulation ran it (Options::ran): views into the simulation's result
+/// (sim::CollectiveResult's ops and parts), which must outlive build().
+struct RanCall {
+  std::span<const std::size_t> records;  // the call's trace records, one per member recorded
+  /// Its share on each ring it ran on; none where it moved nothing (decomposed by
+  /// Options::collectives then).
+  std::span<const nccl::RingPart> parts;
 };
 
 struct Options {
@@ -136,6 +150,15 @@ struct Options {
   nccl::CollectiveConfig collectives;
   /// Optional: resolves "host" to each GPU's socket and lists every CPU and GPU of the node.
   const topology::Node* node = nullptr;
+  /// The collective calls as a simulation of the same trace ran them (`report` passes them, so
+  /// that its matrices, topology and timeline show the same transfers). Each is decomposed as it
+  /// ran (its rings, their channels and shares), and a member of its communicator the call has no
+  /// record of (a trace of one rank of a job) made it too, as the simulation takes it: that
+  /// member's row of the call is added to the matrices and the attributions, under the object and
+  /// line of the call's first record (the communicator table and the checks still say what was
+  /// recorded). Records in no listed call are decomposed by `collectives`; none listed: the
+  /// matrices hold what was recorded.
+  std::vector<RanCall> ran;
 };
 
 /// Builds every matrix, attribution and check of `trace`. Throws InputError for records it

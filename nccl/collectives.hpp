@@ -80,6 +80,14 @@ struct CollStep {
   std::uint32_t dep_count = 0;
 };
 
+/// A collective's share on one of the rings it runs on (a simulation splits a call over its
+/// rings by their channels): NCCL's decomposition of `spec`, whose rank k is communicator rank
+/// ring[k].
+struct RingPart {
+  CollectiveSpec spec;
+  std::vector<int> ring;
+};
+
 struct Decomposition {
   CollectiveSpec spec;  // as resolved: channels and chunk_bytes filled in
   std::vector<CollStep> steps;

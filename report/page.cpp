@@ -63,6 +63,13 @@ std::string tab_bar(const std::vector<std::pair<std::string, std::string>>& ids_
   return out + "</div>";
 }
 
+std::vector<matrix::RanCall> calls_as_run(const sim::SimResult& sim) {
+  std::vector<matrix::RanCall> calls;
+  calls.reserve(sim.collectives.size());
+  for (const sim::CollectiveResult& call : sim.collectives) calls.push_back({call.ops, call.parts});
+  return calls;
+}
+
 void render_html(const Inputs& in, const Options& options, std::ostream& os) {
   if (!in.node || !in.trace || !in.matrix || !in.sim)
     throw std::invalid_argument("report::render_html: node, trace, matrix and simulation are required");

@@ -35,7 +35,9 @@ namespace linkcast::report {
 struct Inputs {
   const topology::Node* node = nullptr;     // the node the trace ran on (required)
   const trace::Trace* trace = nullptr;  // required
-  const matrix::Report* matrix = nullptr;   // required: matrix::build of the trace on the node
+  /// Required: matrix::build of the trace on the node, given the simulation's calls (calls_as_run)
+  /// so that both show the same transfers.
+  const matrix::Report* matrix = nullptr;
   const sim::SimResult* sim = nullptr;      // required: sim::simulate of the trace on the node
   /// Optional (both or neither): the trace modelled on its own node and projected onto the
   /// target node, with the same models in the same order.
@@ -51,6 +53,10 @@ struct Options {
   /// How the report was made, shown in the header and footer ("linkcast report ...").
   std::string command;
 };
+
+/// The simulation's collective calls as the matrices take them (matrix::Options::ran): views into
+/// `sim`, which must outlive the matrices' build.
+std::vector<matrix::RanCall> calls_as_run(const sim::SimResult& sim);
 
 /// Writes the page. Throws std::invalid_argument when a required input is missing.
 void render_html(const Inputs& inputs, const Options& options, std::ostream& out);

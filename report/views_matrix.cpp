@@ -7,6 +7,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "core/strings.hpp"
 #include "core/units.hpp"
 #include "report/charts.hpp"
 #include "report/html.hpp"
@@ -183,6 +184,31 @@ std::string name_list(std::vector<std::string_view> names) {
   return out;
 }
 
+/// How the page's collectives were decomposed: as the simulation ran them ("ring, 12 channels"),
+/// each distinct algorithm and channel count once.
+std::string decomposition_text(const Context& c) {
+  std::vector<std::string> ways;
+  for (const sim::CollectiveResult& call : c.sim.collectives) {
+    if (call.channels == 0) continue;  // nothing moved between ranks
+    const std::string way = fmt::format("{}, {} channel{}", nccl::to_string(call.algo), call.channels,
+                                        call.channels == 1 ? "" : "s");
+    if (std::find(ways.begin(), ways.end(), way) == ways.end()) ways.push_back(way);
+  }
+  if (ways.empty()) return fmt::format("({})", nccl::to_string(c.m.collectives.algo));
+  return "as the timeline simulated them (" + join(ways, "; ") + ")";
+}
+
+/// The members the collectives were taken to include without a record (matrix::Options::ran).
+std::string unrecorded_ranks_note(const matrix::Report& m) {
+  if (m.unrecorded_ranks.empty()) return "";
+  return fmt::format(
+      " The trace has no record of {} in {} collective calls: as in the simulation, {} part in them ({} sent, "
+      "under the object and line of the call's first record), so that the matrices, the topology and the timeline "
+      "show the same transfers; the communicator table and the checks say what was recorded.",
+      join(m.unrecorded_ranks, ", "), thousands(m.unrecorded_calls),
+      m.unrecorded_ranks.size() == 1 ? "it took" : "they took", human_bytes(dbl(m.unrecorded_bytes)));
+}
+
 }  // namespace
 
 std::string system_section(const Context& c) {
@@ -191,9 +217,9 @@ std::string system_section(const Context& c) {
       "system", "System view",
       fmt::format("Who sent what to whom (Snoopie's system view, ComScribe's matrices): rows send, columns receive, "
                   "host first. {} in {} transfers between {} endpoints; collectives are decomposed into the peer "
-                  "transfers NCCL makes ({}). Cells are coloured on a log scale; hover for exact values.",
+                  "transfers NCCL makes {}.{} Cells are coloured on a log scale; hover for exact values.",
                   human_bytes(dbl(m.total.total_bytes())), thousands(m.total.total_count()), m.endpoints.size(),
-                  nccl::to_string(m.collectives.algo)));
+                  decomposition_text(c), unrecorded_ranks_note(m)));
   out += fmt::format("<h3>All communication types: {} in {} transfers</h3>", human_bytes(dbl(m.total.total_bytes())),
                      thousands(m.total.total_count()));
   out += heatmap_pair(c, m.total, true, "system");

@@ -148,9 +148,9 @@ void render_json(const topology::Node& node, const trace::Trace& trace, const Si
     json gpus = json::array();
     for (int g : c.gpus) gpus.push_back(ep_name(node, g));
     json rings = json::array();
-    for (const auto& ring : c.rings) {
+    for (const nccl::RingPart& part : c.parts) {
       json names = json::array();
-      for (int g : ring) names.push_back(ep_name(node, g));
+      for (int rank : part.ring) names.push_back(ep_name(node, c.gpus[static_cast<std::size_t>(rank)]));
       rings.push_back(names);
     }
     collectives.push_back({{"index", k},

@@ -576,17 +576,16 @@ void Simulation::add_ring_transfers(CollectiveResult& c, int root, const nccl::C
     const int ring_channels = per_ring[ring_index];
     if (ring_channels == 0) continue;
     const auto& ring = topo.rings[ring_index];
-    c.rings.emplace_back();
-    for (int k : ring) c.rings.back().push_back(c.gpus[static_cast<std::size_t>(k)]);
     nccl::CollectiveSpec part = spec;
     part.channels = ring_channels;
     const std::uint64_t elems = --rings_left == 0 ? elems_left : total_elems * static_cast<std::uint64_t>(ring_channels) / static_cast<std::uint64_t>(used);
     elems_left -= elems;
     part.bytes = elems * elem;
-    if (part.bytes == 0) continue;
     part.chunk_bytes = options_.chunk_bytes > 0 ? options_.chunk_bytes : call.cost.chunk_bytes;
     if (c.kind == OpKind::broadcast || c.kind == OpKind::reduce)
       part.root = static_cast<int>(std::find(ring.begin(), ring.end(), std::max(root, 0)) - ring.begin());
+    c.parts.push_back({part, ring});
+    if (part.bytes == 0) continue;
     c.transfers += add_ring_steps(c, ring, part, channel_base, call);
     channel_base += static_cast<std::uint32_t>(ring_channels);
   }

@@ -102,7 +102,9 @@ struct CollectiveResult {
   double end_ns = 0;     // last rank's end
   nccl::Estimate nccl_model;  // NCCL's own prediction for the same algorithm and protocol
   nccl::Graph graph;
-  std::vector<std::vector<int>> rings;  // node endpoints of each distinct ring the call used
+  /// Per distinct ring the call used, its share (the ring in communicator ranks: node endpoint
+  /// gpus[ring[k]]); its transfers are their decompositions.
+  std::vector<nccl::RingPart> parts;
   std::vector<std::size_t> ops;  // trace records, one per rank present
 };
 

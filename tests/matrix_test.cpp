@@ -214,6 +214,87 @@ TEST(Matrix, ChecksCatchMissingRecordsAndConflictingNames) {
   EXPECT_EQ(names.detail, "names used with different member lists: W");
 }
 
+/// An allreduce of `bytes` on the 4-rank ring `ring` over one channel, as a simulation hands a
+/// call's share on one ring to Options::ran.
+nccl::RingPart allreduce_part(std::uint64_t bytes, std::vector<int> ring) {
+  nccl::CollectiveSpec spec;
+  spec.kind = OpKind::allreduce;
+  spec.nranks = 4;
+  spec.bytes = bytes;
+  spec.channels = 1;
+  return {spec, std::move(ring)};
+}
+
+TEST(Matrix, CallsAsRunFollowTheRingsTheyRanOn) {
+  // One 8 MiB allreduce on "W" (gpu0-3), every rank recorded, that ran half on the ring
+  // 0 -> 1 -> 2 -> 3 and half on 0 -> 3 -> 2 -> 1 (4 MiB each). On a ring each rank sends
+  // 2 x 3/4 of its share to its successor: 6 MiB along each ring, so gpu0 sends 6 MiB to gpu1
+  // and 6 MiB to gpu3, nothing to gpu2. Decomposed by Options::collectives (one ring in rank
+  // order) it sends all 12 MiB to gpu1.
+  const std::string csv =
+      "kind,src,dst,bytes,group,comm\n"
+      "allreduce,gpu0,gpu0,8388608,0-3,W\n"
+      "allreduce,gpu1,gpu1,8388608,0-3,W\n"
+      "allreduce,gpu2,gpu2,8388608,0-3,W\n"
+      "allreduce,gpu3,gpu3,8388608,0-3,W\n";
+  const trace::Trace t = trace::parse_csv_trace(csv, "t.csv");
+  const std::vector<std::size_t> records = {0, 1, 2, 3};
+  const std::vector<nccl::RingPart> parts = {allreduce_part(4 * MiB, {0, 1, 2, 3}),
+                                             allreduce_part(4 * MiB, {0, 3, 2, 1})};
+  Options o;
+  o.ran.push_back({records, parts});
+  const Report r = build(t, o);
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j)
+      EXPECT_EQ(bytes(r, gpu(i), gpu(j)), (j == (i + 1) % 4 || i == (j + 1) % 4) ? 6 * MiB : 0u) << i << "->" << j;
+  EXPECT_TRUE(r.unrecorded_ranks.empty());  // every member recorded the call
+  expect_all_ok(r);
+  const Report plain = build(t, Options{});
+  EXPECT_EQ(bytes(plain, "gpu0", "gpu1"), 12 * MiB);
+  EXPECT_EQ(bytes(plain, "gpu0", "gpu3"), 0u);
+}
+
+TEST(Matrix, CallsAsRunAddTheRanksTheTraceLacks) {
+  // Two 8 MiB allreduces on "W" (gpu0-3) on the ring 0 -> 2 -> 1 -> 3, one channel: the first
+  // recorded by every rank, the second only by gpu0 (as a simulation groups them: the k-th call
+  // of each rank). As the simulation takes it, gpu1-3 made the second call too: every rank
+  // sends 2 x 3/4 x 8 MiB = 12 MiB per call to its successor on the ring, 24 MiB in all, and the
+  // ranks added sent 3 x 12 MiB = 36 MiB. The communicator table and the checks still say what
+  // was recorded: 5 records moved 60 MiB, gpu1-3 recorded 1 of 2 calls.
+  const std::string csv =
+      "kind,src,dst,bytes,group,comm\n"
+      "allreduce,gpu0,gpu0,8388608,0-3,W\n"
+      "allreduce,gpu1,gpu1,8388608,0-3,W\n"
+      "allreduce,gpu2,gpu2,8388608,0-3,W\n"
+      "allreduce,gpu3,gpu3,8388608,0-3,W\n"
+      "allreduce,gpu0,gpu0,8388608,0-3,W\n";
+  const trace::Trace t = trace::parse_csv_trace(csv, "t.csv");
+  const std::vector<std::size_t> first = {0, 1, 2, 3}, second = {4};
+  const std::vector<nccl::RingPart> parts = {allreduce_part(8 * MiB, {0, 2, 1, 3})};
+  Options o;
+  o.ran.push_back({first, parts});
+  o.ran.push_back({second, parts});
+  const Report r = build(t, o);
+  const std::map<std::size_t, std::size_t> successor = {{0, 2}, {2, 1}, {1, 3}, {3, 0}};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(r.total.sent_bytes(idx(r, gpu(i))), 24 * MiB) << i;
+    EXPECT_EQ(bytes(r, gpu(i), gpu(successor.at(i))), 24 * MiB) << i;
+  }
+  EXPECT_EQ(r.unrecorded_ranks, (std::vector<std::string>{"gpu1 of W", "gpu2 of W", "gpu3 of W"}));
+  EXPECT_EQ(r.unrecorded_calls, 1u);
+  EXPECT_EQ(r.unrecorded_bytes, 36 * MiB);
+  // The device view has what the matrices have: each GPU issued 24 MiB of collectives.
+  for (const DeviceRow& d : r.devices) EXPECT_EQ(d.bytes, 24 * MiB) << d.device;
+  EXPECT_EQ(r.devices.size(), 4u);
+  ASSERT_EQ(r.comms.size(), 1u);
+  EXPECT_EQ(r.comms[0].ops[0].moved_bytes, 60 * MiB);
+  EXPECT_FALSE(check(r, "collectives: every member recorded every call").ok);
+  // Without the calls as run: the records' own rows only (gpu1-3 sent 12 MiB each).
+  const Report plain = build(t, Options{});
+  EXPECT_EQ(plain.total.sent_bytes(idx(plain, "gpu1")), 12 * MiB);
+  EXPECT_TRUE(plain.unrecorded_ranks.empty());
+}
+
 TEST(Matrix, SendsMustMatchReceivesPerPair) {
   // gpu0 sends 1000 B to gpu1 twice; gpu1 records one receive of 1000 B: the pair fails.
   // The matrix counts the sends (2000 B).

@@ -9,9 +9,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -24,6 +26,8 @@
 #include "test_util.hpp"
 #include "topology/loader.hpp"
 #include "synthetic/catalog.hpp"
+#include "trace/ranks.hpp"
+#include "trace/select.hpp"
 
 namespace linkcast::report {
 namespace {
@@ -55,19 +59,22 @@ struct Page {
   std::string html;
 };
 
-/// Builds a page the way `linkcast report` does, in process.
+/// Builds a page the way `linkcast report` does, in process: the simulation (with what a
+/// workload's spec says about its collectives), then the matrices of the calls as it ran them.
 Page render(const std::string& node_file, const trace::Trace& trace, std::size_t max_rows = 25,
-            nccl::CollectiveConfig collectives = {}) {
+            const nccl::CollectiveConfig* workload_collectives = nullptr) {
   Page p;
   p.node = topology::load_node(test::config(node_file));
   p.trace = trace;
-  matrix::Options mo;
-  mo.node = &p.node;
-  mo.collectives = collectives;
-  p.matrix = matrix::build(p.trace, mo);
   sim::SimOptions so;
   so.bins = 8;
+  if (workload_collectives) sim::apply_collective_config(*workload_collectives, so);
   p.sim = sim::simulate(p.node, p.trace, so);
+  matrix::Options mo;
+  mo.node = &p.node;
+  if (workload_collectives) mo.collectives = *workload_collectives;
+  mo.ran = calls_as_run(p.sim);
+  p.matrix = matrix::build(p.trace, mo);
   Inputs in;
   in.node = &p.node;
   in.trace = &p.trace;
@@ -79,6 +86,32 @@ Page render(const std::string& node_file, const trace::Trace& trace, std::size_t
   render_html(in, opt, out);
   p.html = out.str();
   return p;
+}
+
+/// Expects the page's matrices (all types) to hold what the simulation moved between each pair
+/// of the node's endpoints (sim::SimResult::matrix: copies and collective steps alike, plus the
+/// memsets a GPU writes into its own memory, which the matrices leave out), to 1e-9 of the larger
+/// (the simulation sums bytes in doubles).
+void expect_matrix_is_the_simulations(const Page& p) {
+  std::map<std::string, double> memset_bytes;
+  for (std::size_t r = 0; r < p.trace.size(); ++r) {
+    const trace::Op op = p.trace.op(r);
+    if (op.kind == trace::OpKind::memset) memset_bytes[p.trace.endpoint_name(op.src)] += static_cast<double>(op.bytes);
+  }
+  const auto& eps = p.sim.matrix_endpoints;
+  for (std::size_t a = 0; a < eps.size(); ++a)
+    for (std::size_t b = 0; b < eps.size(); ++b) {
+      const std::string& from = p.node.endpoints[static_cast<std::size_t>(eps[a])].id;
+      const std::string& to = p.node.endpoints[static_cast<std::size_t>(eps[b])].id;
+      const auto i = std::find(p.matrix.endpoints.begin(), p.matrix.endpoints.end(), from);
+      const auto j = std::find(p.matrix.endpoints.begin(), p.matrix.endpoints.end(), to);
+      ASSERT_NE(i, p.matrix.endpoints.end()) << from;
+      ASSERT_NE(j, p.matrix.endpoints.end()) << to;
+      const double simulated = p.sim.matrix[a][b] - (a == b ? memset_bytes[from] : 0.0);
+      const double shown = static_cast<double>(p.matrix.total.bytes_at(
+          static_cast<std::size_t>(i - p.matrix.endpoints.begin()), static_cast<std::size_t>(j - p.matrix.endpoints.begin())));
+      EXPECT_NEAR(shown, simulated, 1e-9 * std::max(shown, simulated)) << from << " -> " << to;
+    }
 }
 
 TEST(ReportBands, FollowOsuInamThresholds) {
@@ -334,6 +367,63 @@ TEST(ReportPage, StencilOnDgx1HasEveryViewAndAgreesWithTheMatrix) {
   EXPECT_THAT(h, Not(HasSubstr(" src=")));
   EXPECT_THAT(h, Not(HasSubstr("url(http")));
   EXPECT_EQ(count_of(h, "<script>"), 1u);
+}
+
+TEST(ReportPage, RankZeroDdpTraceShowsTheRankTheSimulationAdds) {
+  // PyTorch DDP rank 0 of 2 recorded on the 2 x H200 machine: 40 allreduces of 17,913,748 B on
+  // 'pg:0' that only gpu0 recorded. The simulation runs every call with gpu1 too, so the
+  // topology's lanes carry gpu1's part; the matrices take the calls as the simulation ran them:
+  // on a 2-rank ring each rank sends 2 x 1/2 of the buffer to the other, so gpu1 sent
+  // 40 x 17,913,748 B = 716,549,920 B, what its lane to the NVSwitch carried (exact: whole bytes).
+  const Page p = render("testbed-h200-2gpu.yaml",
+                        trace::data_movement(trace::read_traces(
+                            {test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz"})));
+  const auto at = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(p.matrix.endpoints.begin(), p.matrix.endpoints.end(), name) -
+                                    p.matrix.endpoints.begin());
+  };
+  EXPECT_EQ(p.matrix.total.sent_bytes(at("gpu1")), 716549920u);
+  EXPECT_EQ(p.matrix.total.bytes_at(at("gpu1"), at("gpu0")), 716549920u);
+  double lanes_from_gpu1 = 0;
+  for (const auto& l : p.sim.links)
+    if (l.from == p.node.find("gpu1")) lanes_from_gpu1 += l.data_bytes;
+  EXPECT_NEAR(lanes_from_gpu1, 716549920.0, 1.0);  // summed in doubles
+  expect_matrix_is_the_simulations(p);
+  EXPECT_EQ(p.matrix.unrecorded_ranks, (std::vector<std::string>{"gpu1 of pg:0"}));
+  EXPECT_THAT(p.html, HasSubstr("The trace has no record of gpu1 of pg:0 in 40 collective calls"));
+  // What was recorded is still said: the check fails, the system view adds gpu1's part to the
+  // 1,716,235,840 B `linkcast matrix` shows.
+  EXPECT_THAT(p.html, HasSubstr("<b>FAIL</b> collectives: every member recorded every call"));
+  EXPECT_EQ(expected_sum(p.html, "sum-system-bytes"), "2432785760");  // 1716235840 + 716549920
+}
+
+TEST(ReportPage, DataParallelSystemViewDecomposesAsTheTimelineRan) {
+  // data-parallel on a DGX-1: 4 steps, each an allreduce of 64 MiB on the 8 GPUs. The spec says
+  // tree (a chain) but leaves the choice to NCCL, which runs rings over the NVLink cube mesh
+  // (12 channels on 4 distinct rings). The system view's collectives are the timeline's: every
+  // pair carries what the simulation moved, and gpu3 -> gpu4 (no NVLink; the tree's chain and a
+  // ring in rank order both use it) carries nothing.
+  const topology::Node dgx1 = topology::load_node(test::config("dgx1-v100.yaml"));
+  const synthetic::WorkloadRun run =
+      synthetic::run_workload_full("data-parallel:steps=4", &dgx1, synthetic::kMaxSimulatedWorkloadOps);
+  EXPECT_EQ(run.collectives.algo, nccl::CollAlgo::tree);
+  EXPECT_FALSE(run.collectives.algo_given);
+  const Page p = render("dgx1-v100.yaml", run.trace, 25, &run.collectives);
+  ASSERT_EQ(p.sim.collectives.size(), 4u);
+  for (const auto& c : p.sim.collectives) {
+    EXPECT_EQ(c.algo, nccl::CollAlgo::ring);
+    EXPECT_EQ(c.channels, 12);
+  }
+  expect_matrix_is_the_simulations(p);
+  const auto& eps = p.matrix.endpoints;
+  const auto at = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(eps.begin(), eps.end(), name) - eps.begin());
+  };
+  EXPECT_EQ(p.matrix.total.bytes_at(at("gpu3"), at("gpu4")), 0u);
+  EXPECT_THAT(p.html, HasSubstr("decomposed into the peer transfers NCCL makes as the timeline simulated them "
+                                "(ring, 12 channels)"));
+  // The transfer count is the simulation's too: 1344 per call and 32 batch copies.
+  EXPECT_EQ(p.matrix.total.total_count(), 4u * 1344 + 32);
 }
 
 TEST(ReportPage, CapsRowsAndEscapesNames) {
