@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/units.hpp"
@@ -222,6 +223,124 @@ double table_value(const std::string& dom, const std::string& id, const std::str
   return number(cell.attr("data-sort"));
 }
 
+/// The browser test's own probe, appended to a copy of a page after its script: it reads what
+/// the reader would see (which check lines and status are shown), then shows every tab panel and
+/// measures the laid-out geometry: every chart text against its chart's width, the log-scale
+/// legends' low ends, and in the topology the link labels (overlaps, distance to their own lanes
+/// and to other links) and the lanes against the endpoint boxes. Its findings go into
+/// <pre id="probe"> as URI-encoded JSON.
+constexpr const char* kGeometryProbe = R"JS(
+(function () {
+  var r = { visible_checks: 0, status_hidden: false, texts: 0, overflows: [], log_lows: [], labels: 0,
+            label_overlaps: [], labels_off_own_lane: [], labels_on_other_links: [], lanes_through_boxes: [] };
+  var all = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
+  r.visible_checks = all('p.check').filter(function (p) { return !p.hidden; }).length;
+  r.status_hidden = document.getElementById('script-status').hidden;
+  all('.tab-panel').forEach(function (p) { p.hidden = false; });
+  all('svg.chart').forEach(function (svg) {
+    var box = svg.getBoundingClientRect(), scale = svg.viewBox.baseVal.width / box.width;
+    var lg = all('text.lg', svg);
+    lg.forEach(function (t, i) {
+      if (/\(log scale\)$/.test(t.textContent) && i > 0) r.log_lows.push(lg[i - 1].textContent);
+    });
+    all('text', svg).forEach(function (t) {
+      var b = t.getBoundingClientRect();
+      if (b.width === 0) return;
+      r.texts++;
+      var left = (b.left - box.left) * scale, right = (b.right - box.left) * scale;
+      if (left < -0.5 || right > svg.viewBox.baseVal.width + 0.5)
+        r.overflows.push(svg.id + ': "' + t.textContent + '" ' + left.toFixed(1) + '..' + right.toFixed(1) + ' of ' +
+                         svg.viewBox.baseVal.width);
+    });
+  });
+  var topo = document.getElementById('topology-svg');
+  var boxes = all('g.ep', topo).map(function (g) {
+    var b = g.querySelector('rect').getBBox();
+    return { id: g.getAttribute('data-endpoint'), x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height };
+  });
+  var lanes = all('path.lane', topo).map(function (p) {
+    var title = p.querySelector('title').textContent, n = p.getTotalLength(), pts = [];
+    for (var k = 0; k <= 200; k++) pts.push(p.getPointAtLength(n * k / 200));
+    return { link: p.parentNode.getAttribute('data-link'), from: title.split(' \u2192 ')[0],
+             to: title.split(' \u2192 ')[1].split(' (')[0], pts: pts };
+  });
+  lanes.forEach(function (l) {
+    boxes.forEach(function (b) {
+      if (b.id === l.from || b.id === l.to) return;
+      if (l.pts.some(function (p) { return p.x > b.x0 + 1 && p.x < b.x1 - 1 && p.y > b.y0 + 1 && p.y < b.y1 - 1; }))
+        r.lanes_through_boxes.push(l.from + '->' + l.to + ' through ' + b.id);
+    });
+  });
+  var labels = all('text.ll', topo).map(function (t) {
+    var b = t.getBBox();
+    return { link: t.querySelector('title').textContent.split(':')[0], x0: b.x, y0: b.y, x1: b.x + b.width,
+             y1: b.y + b.height, cx: b.x + b.width / 2, cy: b.y + b.height / 2 };
+  });
+  r.labels = labels.length;
+  var hit = function (a, b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; };
+  labels.forEach(function (a, i) {
+    labels.slice(i + 1).forEach(function (b) { if (hit(a, b)) r.label_overlaps.push(a.link + ' / ' + b.link); });
+    boxes.forEach(function (b) { if (hit(a, b)) r.label_overlaps.push(a.link + ' / box ' + b.id); });
+    var own = Infinity, others = {};
+    lanes.forEach(function (l) {
+      l.pts.forEach(function (p) {
+        var d = Math.hypot(p.x - a.cx, p.y - a.cy);
+        if (l.link === a.link) own = Math.min(own, d);
+        else if (d < 6) others[l.link] = true;
+      });
+    });
+    if (own > 5) r.labels_off_own_lane.push(a.link + ' ' + own.toFixed(1) + ' px');
+    if (Object.keys(others).length) r.labels_on_other_links.push(a.link + ' on ' + Object.keys(others).join(','));
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = encodeURIComponent(JSON.stringify(r));
+  document.body.appendChild(pre);
+})();
+)JS";
+
+/// `page` with kGeometryProbe appended, opened in Chromium: the probe's findings, or null when
+/// the page did not give any.
+nlohmann::json probe(const fs::path& page, const std::string& name) {
+  std::string html = test::read_file(page.string());
+  const std::size_t end = html.rfind("</body>");
+  if (end == std::string::npos) return nullptr;
+  html.insert(end, std::string("<script>") + kGeometryProbe + "</script>");
+  const fs::path probed = out_dir() / (name + "-probed.html");
+  std::ofstream(probed) << html;
+  const BrowserRun dom = dump_dom(probed);
+  EXPECT_EQ(dom.status, 0) << name;
+  const Element pre = element(dom.out, "probe");
+  if (!pre.found) return nullptr;
+  std::string json;
+  for (std::size_t i = 0; i < pre.text.size(); ++i) {
+    if (pre.text[i] == '%' && i + 2 < pre.text.size()) {
+      json += static_cast<char>(std::stoi(pre.text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      json += pre.text[i];
+    }
+  }
+  return nlohmann::json::parse(json);
+}
+
+/// What every probed page must show: no check line and no script status shown (the sums all
+/// matched), every chart text inside its chart, no log-scale legend starting at 0.
+void expect_clean_page(const nlohmann::json& g, const std::string& name) {
+  ASSERT_TRUE(g.is_object()) << name << ": the probe did not run";
+  EXPECT_EQ(g["visible_checks"], 0) << name;
+  EXPECT_TRUE(g["status_hidden"].get<bool>()) << name;
+  EXPECT_GT(g["texts"].get<int>(), 100) << name;  // the probe measured the charts' texts
+  EXPECT_EQ(g["overflows"], nlohmann::json::array()) << name;
+  for (const auto& low : g["log_lows"]) {
+    EXPECT_NE(low, "0") << name;
+    EXPECT_NE(low, "0 B") << name;
+  }
+  EXPECT_EQ(g["lanes_through_boxes"], nlohmann::json::array()) << name;
+  EXPECT_EQ(g["label_overlaps"], nlohmann::json::array()) << name;
+  EXPECT_EQ(g["labels_off_own_lane"], nlohmann::json::array()) << name;
+}
+
 TEST(ReportBrowser, StencilOnDgx1ProjectedOntoHgxH100) {
   REQUIRE_CHROMIUM();
   const std::string spec = "stencil2d:iters=10,periodic=1";
@@ -270,6 +389,25 @@ TEST(ReportBrowser, StencilOnDgx1ProjectedOntoHgxH100) {
   EXPECT_THAT(dom.out, HasSubstr("<title>gpu3 \u2192 gpu4: 40 KiB (40960 bytes)</title>"));
   EXPECT_THAT(dom.out, HasSubstr("<title>gpu0 \u2192 gpu1 (gpu0-gpu1, NV1 (NVLink2)): 40 KiB of data (40960 B;"));
 
+  // What the reader sees, laid out: no check line and no script status (every sum matched),
+  // every chart text inside its chart (the projection's legends name hgx-h100 and wrap).
+  expect_clean_page(probe(page, "stencil"), "stencil");
+  // A sum that does not match its table is shown, and so is the status: the system heatmap's
+  // expected sum made one byte more than its cells (655360 B).
+  std::string wrong = test::read_file(page.string());
+  const std::string expect = "id=\"sum-system-bytes\" data-expect=\"655360\"";
+  ASSERT_NE(wrong.find(expect), std::string::npos);
+  wrong.replace(wrong.find(expect), expect.size(), "id=\"sum-system-bytes\" data-expect=\"655361\"");
+  const fs::path mismatched = out_dir() / "stencil-mismatched.html";
+  std::ofstream(mismatched) << wrong;
+  const nlohmann::json shown = probe(mismatched, "stencil-mismatched");
+  ASSERT_TRUE(shown.is_object());
+  EXPECT_EQ(shown["visible_checks"], 1);
+  EXPECT_FALSE(shown["status_hidden"].get<bool>());
+  const BrowserRun bad = dump_dom(mismatched);
+  EXPECT_THAT(bad.out, HasSubstr("data-rendered=\"mismatch\""));
+  EXPECT_THAT(element(bad.out, "script-status").text, HasSubstr(", 1 MISMATCHED"));
+
   const fs::path png = screenshot(page, "report-stencil-dgx1", "", 1400, 3000);
   EXPECT_EQ(png_size(png), std::make_pair(1400u, 3000u));
   EXPECT_GT(fs::file_size(png), 20000u);
@@ -313,6 +451,16 @@ TEST(ReportBrowser, DataParallelOnDgx1ShowsCollectivesAndCongestedLinks) {
   EXPECT_THAT(dom.out, HasSubstr("<section id=\"view-communicators\""));
   EXPECT_TRUE(element(dom.out, "table-collectives").found);
   EXPECT_TRUE(element(dom.out, "sum-comms").found);
+  // The topology's labels: one per link that carried data (16 NVLinks, 4 socket and 8 GPU PCIe
+  // links), none over another or a box, each on its own lanes; the cube mesh's arcs cross, and
+  // at most 2 labels (the one-apart arcs gpu2-gpu3 and gpu4-gpu5, whose every place is by a box
+  // or another label) have another link within 6 px of their middle (6 did when every label sat
+  // at its arc's middle). No lane runs through a box not its own (the NICs sit beside their
+  // switch's GPUs).
+  const nlohmann::json g = probe(page, "data-parallel");
+  expect_clean_page(g, "data-parallel");
+  EXPECT_EQ(g["labels"], 28);
+  EXPECT_LE(g["labels_on_other_links"].size(), 2u) << g["labels_on_other_links"].dump();
   const fs::path png = screenshot(page, "report-data-parallel-dgx1", "", 1400, 3000);
   EXPECT_EQ(png_size(png), std::make_pair(1400u, 3000u));
   if (updating_screenshots()) {
@@ -367,8 +515,26 @@ TEST(ReportBrowser, RecordedDdpTraceOnTheH200Machine) {
   // Only rank 0 is in the file: the communicator view and the checks say so.
   EXPECT_THAT(dom.out, HasSubstr("no: a member missed calls"));
   EXPECT_THAT(dom.out, HasSubstr("<b>FAIL</b> collectives: every member recorded every call"));
+  // The projection's legends ("measured on testbed-h200-2gpu", "projected on hgx-h200") and the
+  // count heatmaps' log-scale legends (40 transfers at most per cell: from 1, not 0).
+  expect_clean_page(probe(page, "ddp"), "ddp");
   const fs::path png = screenshot(page, "report-ddp-h200", "", 1400, 3000);
   EXPECT_EQ(png_size(png), std::make_pair(1400u, 3000u));
+}
+
+TEST(ReportBrowser, NicsBesideTheirSwitchesGpusOnDgxA100AndHgxH100) {
+  REQUIRE_CHROMIUM();
+  // The nodes whose PCIe switches each hold GPUs and NICs: no switch's lane to a GPU runs
+  // through a NIC's box (nor any lane through a box not its own), no label over another.
+  for (const std::string node : {"dgx-a100", "hgx-h100"}) {
+    const fs::path page = out_dir() / ("data-parallel-" + node + ".html");
+    const auto made = run_linkcast("report --workload data-parallel:steps=1 --node configs/" + node + ".yaml -o " +
+                                   page.string());
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    const nlohmann::json g = probe(page, "data-parallel-" + node);
+    expect_clean_page(g, node);
+    EXPECT_GT(g["labels"].get<int>(), 16) << node;  // the GPUs' links carried data
+  }
 }
 
 TEST(ReportBrowser, MillionOperationTraceStaysSmallAndFast) {
