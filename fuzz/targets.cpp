@@ -142,12 +142,23 @@ void node_yaml(std::string_view data) {
   (void)topology::describe_dot(node);
 }
 
+/// The source tree the node and study targets read configs/ and tests/ from: $LINKCAST_SOURCE_DIR
+/// where set (tools/fuzz/run_fuzzers.sh sets it, so binaries built elsewhere run on a copy of the
+/// tree), else the tree they were built from.
+const fs::path& source_dir() {
+  static const fs::path dir = [] {
+    const char* env = std::getenv("LINKCAST_SOURCE_DIR");
+    return fs::path(env != nullptr && *env != '\0' ? env : LINKCAST_SOURCE_DIR);
+  }();
+  return dir;
+}
+
 /// A folder where a study file finds what the shipped studies refer to: configs/studies/x.yaml
 /// reaches ../<node>.yaml and ../../tests/data/... as in the source tree.
 const fs::path& study_dir() {
   static const fs::path dir = [] {
     const fs::path root = scratch_dir() / "tree";
-    const fs::path source(LINKCAST_SOURCE_DIR);
+    const fs::path& source = source_dir();
     fs::create_directories(root / "configs" / "studies");
     for (const auto& e : fs::directory_iterator(source / "configs"))
       if (e.path().filename() != "studies") fs::create_symlink(e.path(), root / "configs" / e.path().filename());
@@ -167,7 +178,7 @@ void study_yaml(std::string_view data) {
 }
 
 const topology::Node& workload_node() {
-  static const topology::Node node = topology::load_node(std::string(LINKCAST_SOURCE_DIR) + "/configs/hgx-h100.yaml");
+  static const topology::Node node = topology::load_node((source_dir() / "configs/hgx-h100.yaml").string());
   return node;
 }
 

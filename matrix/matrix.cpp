@@ -143,8 +143,13 @@ class Builder {
     r_.ops = trace.size();
     r_.collectives = options.collectives;
     r_.node_channels = options.collectives.channels == 0 && node_ != nullptr;
-    for (const RanCall& call : options.ran)
-      for (std::size_t record : call.records) ran_of_[record] = &call;
+    if (!options.ran.empty()) {
+      ran_of_.assign(trace.size(), kNotRan);
+      ran_decomposed_.assign(options.ran.size(), nullptr);
+    }
+    for (std::size_t k = 0; k < options.ran.size(); ++k)
+      for (std::size_t record : options.ran[k].records)
+        if (record < ran_of_.size()) ran_of_[record] = static_cast<std::uint32_t>(k);
   }
 
   Report run() {
@@ -323,8 +328,14 @@ class Builder {
   /// Options::ran lists it, else as Options::collectives says; not ok, with a warning, when NCCL's
   /// decomposition refuses it.
   const Decomposed& decomposed(const trace::Op& op, std::size_t size, std::size_t record) {
-    if (const auto ran = ran_of_.find(record); ran != ran_of_.end() && !ran->second->parts.empty())
-      return decomposed_as_run(ran->second->parts, size);
+    if (record < ran_of_.size() && ran_of_[record] != kNotRan) {
+      const std::uint32_t k = ran_of_[record];
+      if (!options_.ran[k].parts.empty()) {
+        // Once per call (its records are its ranks), then shared by calls of the same shares.
+        if (ran_decomposed_[k] == nullptr) ran_decomposed_[k] = &decomposed_as_run(options_.ran[k].parts, size);
+        return *ran_decomposed_[k];
+      }
+    }
     const int channels = channels_for(op);
     const CollKey key{op.kind, size, op.bytes, std::max<int>(op.root, 0), channels};
     auto [it, fresh] = cache_.try_emplace(key);
@@ -722,7 +733,9 @@ class Builder {
   std::vector<std::string> name_conflicts_;
   std::map<CollKey, Decomposed> cache_;
   std::map<std::vector<std::uint64_t>, Decomposed> ran_cache_;  // decomposed_as_run's, by the shares
-  std::unordered_map<std::size_t, const RanCall*> ran_of_;       // Options::ran by trace record
+  static constexpr std::uint32_t kNotRan = UINT32_MAX;
+  std::vector<std::uint32_t> ran_of_;                   // by trace record: its Options::ran call, or kNotRan
+  std::vector<const Decomposed*> ran_decomposed_;       // by Options::ran call, once decomposed
   std::map<std::uint32_t, int> group_channels_;  // node-based default channels per group
   std::size_t undecomposed_ = 0;
   std::vector<std::string> incomplete_, below_bound_;

@@ -291,7 +291,7 @@ std::string topology_svg(const topology::Node& node, const NodeLayout& lay,
         std::size_t n = 0;
         for (std::size_t j = 0; j < samples.size(); ++j)
           if (j != i && near.hits(bounds[j]) && std::any_of(samples[j].begin(), samples[j].end(), [&](const Point& v) {
-                return std::hypot(v.x - m.x, v.y - m.y) < r;
+                return (v.x - m.x) * (v.x - m.x) + (v.y - m.y) * (v.y - m.y) < r * r;
               }))
             ++n;
         return n;

@@ -187,13 +187,15 @@ std::string name_list(std::vector<std::string_view> names) {
 /// How the page's collectives were decomposed: as the simulation ran them ("ring, 12 channels"),
 /// each distinct algorithm and channel count once.
 std::string decomposition_text(const Context& c) {
-  std::vector<std::string> ways;
+  std::vector<std::pair<nccl::CollAlgo, int>> seen;  // in the order first met
   for (const sim::CollectiveResult& call : c.sim.collectives) {
     if (call.channels == 0) continue;  // nothing moved between ranks
-    const std::string way = fmt::format("{}, {} channel{}", nccl::to_string(call.algo), call.channels,
-                                        call.channels == 1 ? "" : "s");
-    if (std::find(ways.begin(), ways.end(), way) == ways.end()) ways.push_back(way);
+    const std::pair<nccl::CollAlgo, int> way{call.algo, call.channels};
+    if (std::find(seen.begin(), seen.end(), way) == seen.end()) seen.push_back(way);
   }
+  std::vector<std::string> ways;
+  for (const auto& [algo, channels] : seen)
+    ways.push_back(fmt::format("{}, {} channel{}", nccl::to_string(algo), channels, channels == 1 ? "" : "s"));
   if (ways.empty()) return fmt::format("({})", nccl::to_string(c.m.collectives.algo));
   return "as the timeline simulated them (" + join(ways, "; ") + ")";
 }

@@ -29,7 +29,7 @@ void spread(std::vector<double>& out, double width, double a, double b, double a
 
 }  // namespace
 
-UsageBins::UsageBins(std::size_t fine_bins) : fine_(fine_bins) {
+UsageBins::UsageBins(std::size_t fine_bins) : fine_(fine_bins), horizon_ns_(width_ns_ * static_cast<double>(fine_bins)) {
   if (fine_ < 2 || fine_ % 2 != 0) throw std::invalid_argument("UsageBins: the fine bins must be an even count >= 2");
 }
 
@@ -42,15 +42,23 @@ void UsageBins::widen_to(double t_ns) {
     }
     width_ns_ *= 2;
   }
+  horizon_ns_ = width_ns_ * static_cast<double>(fine_);
 }
 
 void UsageBins::add(std::size_t r, double t0_ns, double t1_ns, double rate) {
   if (!(rate > 0) || !(t1_ns > t0_ns) || !std::isfinite(t1_ns)) return;
-  widen_to(t1_ns);
+  if (t1_ns > horizon_ns_) widen_to(t1_ns);
   if (by_resource_.size() <= r) by_resource_.resize(r + 1);
   std::vector<double>& fine = by_resource_[r];
   if (fine.empty()) fine.assign(fine_, 0.0);
-  spread(fine, width_ns_, std::max(t0_ns, 0.0), t1_ns, rate * (t1_ns - t0_ns));
+  t0_ns = std::max(t0_ns, 0.0);
+  // Most segments (between two solves) fall within one fine bin.
+  const auto j = static_cast<std::size_t>(t0_ns / width_ns_);
+  if (j < fine_ && t1_ns <= width_ns_ * static_cast<double>(j + 1)) {
+    fine[j] += rate * (t1_ns - t0_ns);
+    return;
+  }
+  spread(fine, width_ns_, t0_ns, t1_ns, rate * (t1_ns - t0_ns));
 }
 
 std::vector<double> UsageBins::bins(std::size_t r, int n, double end_ns, double tail_from_ns, double tail_rate) const {

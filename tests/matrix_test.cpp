@@ -184,17 +184,20 @@ TEST(Matrix, CommunicatorTableFollowsMpisee) {
             "75497472 bytes moved between ranks >= 50331648 bytes lower bound");
 }
 
+/// One 8 MiB allreduce on communicator "W" (gpu0-3), every rank's record: a CSV trace to extend.
+const std::string kOneAllreduceOnW =
+    "kind,src,dst,bytes,group,comm\n"
+    "allreduce,gpu0,gpu0,8388608,0-3,W\n"
+    "allreduce,gpu1,gpu1,8388608,0-3,W\n"
+    "allreduce,gpu2,gpu2,8388608,0-3,W\n"
+    "allreduce,gpu3,gpu3,8388608,0-3,W\n";
+
 TEST(Matrix, ChecksCatchMissingRecordsAndConflictingNames) {
   // Two allreduce calls of 8 MiB on "W" (gpu0-3, ring), but only gpu0 recorded the second.
   // Each record stands for 2 x 3/4 x 8 MiB = 12 MiB sent: 5 records move 60 MiB, below the
   // bound for 2 calls, 2 x 4 x 8 MiB = 64 MiB. A second communicator also named "W" has other
   // members (gpu4-5), so the names do not identify communicators.
-  const std::string csv =
-      "kind,src,dst,bytes,group,comm\n"
-      "allreduce,gpu0,gpu0,8388608,0-3,W\n"
-      "allreduce,gpu1,gpu1,8388608,0-3,W\n"
-      "allreduce,gpu2,gpu2,8388608,0-3,W\n"
-      "allreduce,gpu3,gpu3,8388608,0-3,W\n"
+  const std::string csv = kOneAllreduceOnW +
       "allreduce,gpu0,gpu0,8388608,0-3,W\n"
       "allreduce,gpu4,gpu4,1048576,4-5,W\n"
       "allreduce,gpu5,gpu5,1048576,4-5,W\n";
@@ -231,12 +234,7 @@ TEST(Matrix, CallsAsRunFollowTheRingsTheyRanOn) {
   // 2 x 3/4 of its share to its successor: 6 MiB along each ring, so gpu0 sends 6 MiB to gpu1
   // and 6 MiB to gpu3, nothing to gpu2. Decomposed by Options::collectives (one ring in rank
   // order) it sends all 12 MiB to gpu1.
-  const std::string csv =
-      "kind,src,dst,bytes,group,comm\n"
-      "allreduce,gpu0,gpu0,8388608,0-3,W\n"
-      "allreduce,gpu1,gpu1,8388608,0-3,W\n"
-      "allreduce,gpu2,gpu2,8388608,0-3,W\n"
-      "allreduce,gpu3,gpu3,8388608,0-3,W\n";
+  const std::string csv = kOneAllreduceOnW;
   const trace::Trace t = trace::parse_csv_trace(csv, "t.csv");
   const std::vector<std::size_t> records = {0, 1, 2, 3};
   const std::vector<nccl::RingPart> parts = {allreduce_part(4 * MiB, {0, 1, 2, 3}),
@@ -261,12 +259,7 @@ TEST(Matrix, CallsAsRunAddTheRanksTheTraceLacks) {
   // sends 2 x 3/4 x 8 MiB = 12 MiB per call to its successor on the ring, 24 MiB in all, and the
   // ranks added sent 3 x 12 MiB = 36 MiB. The communicator table and the checks still say what
   // was recorded: 5 records moved 60 MiB, gpu1-3 recorded 1 of 2 calls.
-  const std::string csv =
-      "kind,src,dst,bytes,group,comm\n"
-      "allreduce,gpu0,gpu0,8388608,0-3,W\n"
-      "allreduce,gpu1,gpu1,8388608,0-3,W\n"
-      "allreduce,gpu2,gpu2,8388608,0-3,W\n"
-      "allreduce,gpu3,gpu3,8388608,0-3,W\n"
+  const std::string csv = kOneAllreduceOnW +
       "allreduce,gpu0,gpu0,8388608,0-3,W\n";
   const trace::Trace t = trace::parse_csv_trace(csv, "t.csv");
   const std::vector<std::size_t> first = {0, 1, 2, 3}, second = {4};

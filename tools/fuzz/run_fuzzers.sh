@@ -22,6 +22,8 @@ if ((${#TARGETS[@]} == 0)); then
 fi
 PARALLEL=${FUZZ_PARALLEL:-2}
 WORKERS=${FUZZ_WORKERS:-1}
+# The targets read configs/ and tests/ from this tree, wherever the binaries were built.
+export LINKCAST_SOURCE_DIR=$ROOT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 mkdir -p "$WORK"
