@@ -348,9 +348,9 @@ class Builder {
     // A recorded size need not be a whole number of the assumed datatype's elements.
     const std::uint64_t unit = std::uint64_t{spec.elem_bytes} * (nccl::per_rank_block(op.kind) ? size : 1);
     if (op.bytes % unit != 0) spec.elem_bytes = 1;
-    nccl::Decomposition dec;
+    nccl::PairTotals totals;
     try {
-      dec = nccl::decompose(spec);
+      totals = nccl::pair_totals(spec);
     } catch (const InputError& e) {
       r_.warnings.push_back(fmt::format("{}: cannot decompose this {} of {} bytes over {} ranks ({}); its traffic "
                                         "is left out of the matrices",
@@ -359,10 +359,9 @@ class Builder {
       return d;
     }
     d.ok = true;
-    d.bytes = dec.pair_bytes();
-    d.row_inter_bytes = dec.sent_bytes();
-    d.count.assign(size * size, 0);
-    for (const nccl::CollStep& s : dec.steps) d.count[s.src * size + s.dst] += 1;
+    d.row_inter_bytes = totals.sent_bytes();
+    d.bytes = std::move(totals.bytes);
+    d.count = std::move(totals.count);
     return d;
   }
 
@@ -386,11 +385,15 @@ class Builder {
     d.row_inter_bytes.assign(size, 0);
     for (const nccl::RingPart& p : parts) {
       if (p.spec.bytes == 0) continue;
-      for (const nccl::CollStep& step : nccl::decompose(p.spec).steps) {
-        const auto i = static_cast<std::size_t>(p.ring[step.src]), j = static_cast<std::size_t>(p.ring[step.dst]);
-        d.bytes[i * size + j] += step.bytes;
-        d.count[i * size + j] += 1;
-        if (i != j) d.row_inter_bytes[i] += step.bytes;
+      const nccl::PairTotals totals = nccl::pair_totals(p.spec);
+      const auto n = static_cast<std::size_t>(totals.nranks);
+      for (std::size_t a = 0; a < n; ++a) {
+        for (std::size_t b = 0; b < n; ++b) {
+          const auto i = static_cast<std::size_t>(p.ring[a]), j = static_cast<std::size_t>(p.ring[b]);
+          d.bytes[i * size + j] += totals.bytes[a * n + b];
+          d.count[i * size + j] += totals.count[a * n + b];
+          if (i != j) d.row_inter_bytes[i] += totals.bytes[a * n + b];
+        }
       }
     }
     return d;

@@ -42,10 +42,17 @@ class Builder {
   static constexpr std::int64_t kNone = -1;
 
   Builder(Decomposition& d, std::size_t max_steps) : d_(d), max_steps_(max_steps) {}
+  /// A builder that only sums bytes and transfers per rank pair into `totals` (no steps, no
+  /// dependencies): what pair_totals walks.
+  Builder(Decomposition& d, PairTotals& totals) : d_(d), max_steps_(0), totals_(&totals) {}
 
   /// Adds a logical step depending on up to two earlier slots; returns its slot.
   std::int64_t add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint32_t channel,
                    std::uint32_t chunk, std::uint32_t step, std::int64_t dep_a, std::int64_t dep_b) {
+    if (totals_ != nullptr) {
+      if (bytes > 0) totals_->add(src, dst, bytes);
+      return kNone;
+    }
     scratch_.clear();
     append_effective(dep_a);
     append_effective(dep_b);
@@ -91,6 +98,7 @@ class Builder {
 
   Decomposition& d_;
   std::size_t max_steps_;
+  PairTotals* totals_ = nullptr;
   std::vector<std::uint32_t> slot_begin_, slot_count_, pool_;
   std::vector<std::uint32_t> scratch_;
 };
@@ -469,9 +477,11 @@ CollectiveSpec resolved(const CollectiveSpec& spec) {
 
 double decomposition_size(const CollectiveSpec& spec) { return resolved_size(resolved(spec)); }
 
-Decomposition decompose(const CollectiveSpec& spec, std::size_t max_steps) {
+namespace {
+
+/// Checks `spec`, resolves it into d.spec and refuses it when its walk would pass `max_steps`.
+void resolve_within(const CollectiveSpec& spec, std::size_t max_steps, Decomposition& d) {
   validate(spec);
-  Decomposition d;
   d.spec = resolved(spec);
   const double size = resolved_size(d.spec);
   if (size > static_cast<double>(max_steps)) {
@@ -481,24 +491,54 @@ Decomposition decompose(const CollectiveSpec& spec, std::size_t max_steps) {
         to_string(d.spec.kind), format_bytes(d.spec.bytes), d.spec.nranks, format_bytes(d.spec.chunk_bytes),
         d.spec.channels, size, max_steps));
   }
-  Builder b(d, max_steps);
-  if (spec.kind == OpKind::alltoall) {
-    alltoall(d.spec, b);
-    return d;
+}
+
+/// Walks the resolved call's schedule into `b`.
+void walk(const CollectiveSpec& s, Builder& b) {
+  if (s.kind == OpKind::alltoall) {
+    alltoall(s, b);
+    return;
   }
-  if (spec.nranks < 2 || spec.bytes == 0) return d;
-  switch (spec.kind) {
+  if (s.nranks < 2 || s.bytes == 0) return;
+  switch (s.kind) {
     case OpKind::allreduce:
-      if (spec.algo == CollAlgo::tree) tree_allreduce(d.spec, b);
-      else ring_allreduce(d.spec, b);
+      if (s.algo == CollAlgo::tree) tree_allreduce(s, b);
+      else ring_allreduce(s, b);
       break;
     case OpKind::allgather:
-    case OpKind::reducescatter: ring_gather_scatter(d.spec, b); break;
-    case OpKind::broadcast: chain(d.spec, b, static_cast<std::uint64_t>(spec.root)); break;
-    case OpKind::reduce: chain(d.spec, b, static_cast<std::uint64_t>((spec.root + 1) % spec.nranks)); break;
+    case OpKind::reducescatter: ring_gather_scatter(s, b); break;
+    case OpKind::broadcast: chain(s, b, static_cast<std::uint64_t>(s.root)); break;
+    case OpKind::reduce: chain(s, b, static_cast<std::uint64_t>((s.root + 1) % s.nranks)); break;
     default: break;
   }
+}
+
+}  // namespace
+
+Decomposition decompose(const CollectiveSpec& spec, std::size_t max_steps) {
+  Decomposition d;
+  resolve_within(spec, max_steps, d);
+  Builder b(d, max_steps);
+  walk(d.spec, b);
   return d;
+}
+
+PairTotals pair_totals(const CollectiveSpec& spec, std::size_t max_steps) {
+  Decomposition d;
+  resolve_within(spec, max_steps, d);
+  PairTotals totals(d.spec.nranks);
+  Builder b(d, totals);
+  walk(d.spec, b);
+  return totals;
+}
+
+std::vector<std::uint64_t> PairTotals::sent_bytes() const {
+  const auto n = static_cast<std::size_t>(nranks);
+  std::vector<std::uint64_t> out(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      if (i != j) out[i] += bytes[i * n + j];
+  return out;
 }
 
 std::vector<std::uint64_t> Decomposition::sent_bytes() const {

@@ -143,6 +143,24 @@ bool per_rank_block(trace::OpKind kind);
 /// algorithm supported, sizes) and throws InputError naming the field and the fix.
 void validate(const CollectiveSpec& spec);
 
+/// Bytes and transfers from rank i to rank j of one call, n x n row-major (the diagonal holds
+/// alltoall's local copies): what decompose(spec).steps sum to.
+struct PairTotals {
+  int nranks = 0;
+  std::vector<std::uint64_t> bytes, count;
+
+  explicit PairTotals(int n = 0)
+      : nranks(n), bytes(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0),
+        count(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0) {}
+  void add(std::uint32_t src, std::uint32_t dst, std::uint64_t b) {
+    const std::size_t cell = std::size_t{src} * static_cast<std::size_t>(nranks) + dst;
+    bytes[cell] += b;
+    count[cell] += 1;
+  }
+  /// Bytes each rank sends to other ranks (local copies excluded).
+  std::vector<std::uint64_t> sent_bytes() const;
+};
+
 /// Most transfers one call is decomposed into (about 70 bytes each while it is built: 1 GB).
 inline constexpr std::size_t kMaxDecompositionSteps = 16'000'000;
 
@@ -154,6 +172,11 @@ double decomposition_size(const CollectiveSpec& spec);
 /// Decomposes one call. Throws InputError for an invalid spec or one that would make more than
 /// `max_steps` steps (choose a larger chunk), before building anything.
 Decomposition decompose(const CollectiveSpec& spec, std::size_t max_steps = kMaxDecompositionSteps);
+
+/// The per-pair sums of decompose(spec), walked without keeping the steps or their
+/// dependencies (a few nanoseconds and no memory a step; decompose keeps about 70 bytes a step).
+/// Throws as decompose does.
+PairTotals pair_totals(const CollectiveSpec& spec, std::size_t max_steps = kMaxDecompositionSteps);
 
 /// mpisee's lower bound on the communication volume of one call (Vardas et al., appendix A),
 /// with m the per-rank buffer: bcast (p-1)m, allreduce and reduce pm, allgather pm (m = each

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "core/units.hpp"
+#include "topology/plausibility.hpp"
 
 namespace linkcast::synthetic {
 
@@ -60,6 +61,14 @@ Backend::Backend(BackendOptions options) : options_(std::move(options)) {
     device_endpoint_.push_back(trace_.endpoint(device_names_.back()));
   }
   const std::size_t n = device_endpoint_.size();
+  if (!options_.gpu_memory_bytes.empty() && options_.gpu_memory_bytes.size() != n) {
+    throw InputError(fmt::format("backend: memory given for {} GPUs of {}", options_.gpu_memory_bytes.size(), n));
+  }
+  for (std::size_t d = 0; d < n; ++d) {
+    const std::uint64_t given = options_.gpu_memory_bytes.empty() ? 0 : options_.gpu_memory_bytes[d];
+    device_memory_bytes_.push_back(given > 0 ? given : topology::kLargestGpuMemoryBytes);
+  }
+  device_live_bytes_.assign(n, 0);
   peer_.assign(n * n, 0);
   comm_count_.assign(n, 0);
   next_stream_ = static_cast<std::uint32_t>(n) + 1;
@@ -125,6 +134,18 @@ std::uint16_t Backend::host_endpoint(int socket) {
 
 Address Backend::malloc_device(int device, std::uint64_t bytes, std::string_view name, std::string_view site) {
   check_device(device, [&] { return fmt::format("cudaMalloc at {}", site); });
+  const auto d = static_cast<std::size_t>(device);
+  if (bytes > device_memory_bytes_[d] - device_live_bytes_[d]) {
+    const bool given = !options_.gpu_memory_bytes.empty() && options_.gpu_memory_bytes[d] > 0;
+    throw InputError(fmt::format(
+        "cudaMalloc of {} at {} on {}: out of memory (cudaErrorMemoryAllocation): the GPU holds {} ({}) and {} "
+        "is allocated; lower the workload's sizes",
+        format_bytes(bytes), site, device_names_[d], format_bytes(device_memory_bytes_[d]),
+        given ? options_.gpu_memory_source
+              : "no node gives its memory: the most any GPU ships with, 288 GB (B300, MI355X)",
+        format_bytes(device_live_bytes_[d])));
+  }
+  device_live_bytes_[d] += bytes;
   Allocation a;
   a.base = reserve(bytes, fmt::format("cudaMalloc at {}", site));
   a.bytes = bytes;
@@ -178,6 +199,7 @@ void Backend::free(Address base) {
   Allocation& a = allocations_[static_cast<std::size_t>(i)];
   if (a.freed) throw InputError(fmt::format("free: {} was already freed", describe(a)));
   a.freed = true;
+  if (a.kind == model::MemKind::device) device_live_bytes_[static_cast<std::size_t>(a.device)] -= a.bytes;
 }
 
 std::ptrdiff_t Backend::find(Address address) const {

@@ -68,6 +68,11 @@ struct BackendOptions {
   /// Host socket of each device, for host buffers a workload allocates next to it: "cpu<k>", or
   /// -1 for "host" (a host whose socket is not known; it resolves on the node simulated).
   std::vector<int> gpu_sockets;
+  /// Memory of each device, bytes, as the node says (0 or none given: topology::
+  /// kLargestGpuMemoryBytes): cudaMalloc past it fails as on a real GPU. `gpu_memory_source`
+  /// names where the figure comes from, for the message.
+  std::vector<std::uint64_t> gpu_memory_bytes;
+  std::string gpu_memory_source;
   /// Fraction of remote device-initiated accesses recorded, (0, 1].
   double sample_rate = 1.0;
   std::uint64_t sample_seed = 1;
@@ -134,6 +139,8 @@ class Backend {
 
   // --- memory ----------------------------------------------------------------------------
   /// cudaMalloc on `device`. `name` (optional) is the variable name; `site` the call site.
+  /// Throws InputError (cudaErrorMemoryAllocation) when the device's live allocations would
+  /// pass its memory.
   Address malloc_device(int device, std::uint64_t bytes, std::string_view name, std::string_view site);
   /// cudaMallocHost (kind pinned; mapped for zero-copy) or malloc (pageable) on socket
   /// `socket` ("cpu<socket>"), -1: "host".
@@ -294,6 +301,8 @@ class Backend {
   BackendStats stats_;
   std::vector<std::uint16_t> device_endpoint_;
   std::vector<std::string> device_names_;
+  std::vector<std::uint64_t> device_memory_bytes_;  // what each device holds
+  std::vector<std::uint64_t> device_live_bytes_;    // its live allocations
   std::vector<std::uint8_t> peer_;  // device x device
   std::vector<Allocation> allocations_;  // sorted by base (addresses only grow)
   std::vector<Address> bases_;           // allocations_[i].base, dense for the binary search

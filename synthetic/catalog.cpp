@@ -264,6 +264,13 @@ WorkloadRun run_workload_full(const std::string& text, const topology::Node* nod
   options.progress = [&progress](std::uint64_t done, std::uint64_t) { progress.update(done, 0, "steps"); };
   options.gpu_ids = gpu_ids;
   options.gpu_sockets = sockets;
+  if (node) {
+    for (int e : endpoints) {
+      const topology::Endpoint& gpu = node->endpoints[static_cast<std::size_t>(e)];
+      options.gpu_memory_bytes.push_back(static_cast<std::uint64_t>(gpu.memory.capacity_gib * 1024.0 * 1024 * 1024));
+    }
+    options.gpu_memory_source = fmt::format("memory.capacity_gib of node '{}', {}", node->name, node->file);
+  }
   options.sample_rate = params.real("sample", 1.0, 0.0, 1.0);
   if (options.sample_rate <= 0.0) params.fail("sample", "must be above 0 (1 records every access)");
   options.sample_seed = params.count("sample-seed", 1);

@@ -1,5 +1,6 @@
 // NCCL collectives decomposed into peer transfers (nccl/collectives.hpp). Every expected
 // value below is computed by hand from the algorithm; byte counts are exact (tolerance 0).
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -207,6 +208,37 @@ TEST(Collectives, MeetsMpiseeLowerBoundsForEveryKindAndSize) {
   EXPECT_EQ(mpisee_lower_bound_bytes(OpKind::alltoall, 4, 4 * MiB), 16 * MiB);
   EXPECT_EQ(inter_rank_lower_bound_bytes(OpKind::alltoall, 4, 4 * MiB), 12 * MiB);
   EXPECT_EQ(inter_rank_lower_bound_bytes(OpKind::reduce, 4, 4 * MiB), 12 * MiB);
+}
+
+TEST(Collectives, PairTotalsAreTheDecompositionsSumsWithoutItsSteps) {
+  // pair_totals walks decompose's schedule but keeps only per-pair sums: for every kind,
+  // algorithm, rank count, a size that leaves a partial last loop and a custom chunk, its bytes
+  // and transfer counts equal the steps' sums exactly (tolerance 0), and it refuses what
+  // decompose refuses with the same message.
+  for (OpKind k : {OpKind::allreduce, OpKind::allgather, OpKind::reducescatter, OpKind::broadcast, OpKind::reduce,
+                   OpKind::alltoall}) {
+    for (int n : {1, 2, 3, 8}) {
+      for (std::uint64_t bytes : {std::uint64_t{0}, std::uint64_t{24} * 1024, 24 * MiB + 96 * 8, 300 * MiB}) {
+        for (CollAlgo a : {CollAlgo::ring, CollAlgo::tree}) {
+          if (a == CollAlgo::tree && per_rank_block(k)) continue;
+          CollectiveSpec s = spec(k, n, bytes, a, 3);
+          s.chunk_bytes = bytes > 100 * MiB ? 3 * MiB : 0;
+          const Decomposition d = decompose(s);
+          const PairTotals t = pair_totals(s);
+          std::vector<std::uint64_t> count(static_cast<std::size_t>(n * n), 0);
+          for (const CollStep& step : d.steps) ++count[step.src * static_cast<std::size_t>(n) + step.dst];
+          const std::string what = fmt::format("{} n={} bytes={} {}", to_string(k), n, bytes, to_string(a));
+          EXPECT_EQ(t.bytes, d.pair_bytes()) << what;
+          EXPECT_EQ(t.count, count) << what;
+          EXPECT_EQ(t.sent_bytes(), d.sent_bytes()) << what;
+        }
+      }
+    }
+  }
+  CollectiveSpec tiny_chunks = spec(OpKind::allreduce, 8, 1024 * MiB);
+  tiny_chunks.chunk_bytes = 64;
+  EXPECT_THAT([&] { (void)pair_totals(tiny_chunks); },
+              ThrowsMessage<InputError>(::testing::HasSubstr("more than the limit of 16000000; give a larger chunk")));
 }
 
 TEST(Collectives, RejectsWhatNcclCannotDoWithTheFix) {

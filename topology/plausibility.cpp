@@ -10,7 +10,7 @@ namespace {
 // of MRDIMM-8800, Xeon 6900P [56]); a GPU's memory 288 GB (B300, MI355X) and 8 TB/s (B200 [44]).
 // A CPU that shares HBM (MI300A, 5.3 TB/s) is the one real case above the socket figure.
 constexpr double kSocketPeakGbps = 845;
-constexpr double kGpuMemoryGib = 288e9 / (1024.0 * 1024 * 1024);
+constexpr double kGpuMemoryGib = static_cast<double>(kLargestGpuMemoryBytes) / (1024.0 * 1024 * 1024);
 constexpr double kGpuPeakGbps = 8000;
 
 }  // namespace
