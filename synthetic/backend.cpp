@@ -137,7 +137,7 @@ Address Backend::malloc_device(int device, std::uint64_t bytes, std::string_view
   const auto d = static_cast<std::size_t>(device);
   if (bytes > device_memory_bytes_[d] - device_live_bytes_[d]) {
     const bool given = !options_.gpu_memory_bytes.empty() && options_.gpu_memory_bytes[d] > 0;
-    throw InputError(fmt::format(
+    throw WorkloadLimitError(fmt::format(
         "cudaMalloc of {} at {} on {}: out of memory (cudaErrorMemoryAllocation): the GPU holds {} ({}) and {} "
         "is allocated; lower the workload's sizes",
         format_bytes(bytes), site, device_names_[d], format_bytes(device_memory_bytes_[d]),

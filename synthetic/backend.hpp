@@ -54,7 +54,8 @@ inline constexpr std::uint64_t kMaxWorkloadWork = 200'000'000;
 /// 2-core development machine), so 2 million keep it near 1 GB and 15 s.
 inline constexpr std::uint64_t kMaxSimulatedWorkloadOps = 2'000'000;
 
-/// A workload past kMaxWorkloadOps or kMaxWorkloadWork (BackendOptions::max_ops, max_work).
+/// A workload past kMaxWorkloadOps or kMaxWorkloadWork (BackendOptions::max_ops, max_work), or
+/// past a GPU's memory (BackendOptions::gpu_memory_bytes).
 class WorkloadLimitError : public InputError {
  public:
   using InputError::InputError;

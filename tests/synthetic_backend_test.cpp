@@ -64,6 +64,28 @@ TEST(Backend, AllocationsAreDisjointAndStayAttributableAfterFree) {
   EXPECT_EQ(test::error_of([&] { b.free(x); }), "free: 'x (app.cu:10)' (device memory on gpu0) was already freed");
 }
 
+TEST(Backend, CudaMallocFailsPastTheGpusMemoryAndFreeGivesItBack) {
+  // One GPU of 80 GiB (as an H100's memory.capacity_gib says): 60 GiB fits; 30 GiB more does
+  // not, as cudaMalloc returns cudaErrorMemoryAllocation; after the free 60 GiB fits again.
+  // Host and managed memory are not the GPU's.
+  constexpr std::uint64_t GiB = std::uint64_t{1} << 30;
+  BackendOptions o = gpus(1);
+  o.gpu_memory_bytes = {80 * GiB};
+  o.gpu_memory_source = "memory.capacity_gib of node 'n', n.yaml";
+  Backend b(o);
+  const Address x = b.malloc_device(0, 60 * GiB, "x", "app.cu:1");
+  EXPECT_EQ(test::error_of([&] { b.malloc_device(0, 30 * GiB, "y", "app.cu:2"); }),
+            "cudaMalloc of 30 GiB at app.cu:2 on gpu0: out of memory (cudaErrorMemoryAllocation): the GPU holds 80 GiB "
+            "(memory.capacity_gib of node 'n', n.yaml) and 60 GiB is allocated; lower the workload's sizes");
+  (void)b.malloc_host(500 * GiB, MemKind::pageable, "h", "app.cu:3");
+  b.free(x);
+  EXPECT_NO_THROW(b.malloc_device(0, 60 * GiB, "x", "app.cu:1"));
+  // No node: a GPU holds at most what the largest ships with, 288 GB.
+  Backend nodeless(gpus(1));
+  EXPECT_NO_THROW(nodeless.malloc_device(0, 268 * GiB, "x", "app.cu:1"));
+  EXPECT_THROW(nodeless.malloc_device(0, GiB, "y", "app.cu:2"), WorkloadLimitError);
+}
+
 TEST(Backend, PeerLoadsAndStoresNeedPeerAccessAndNameTheIssuer) {
   // A kernel on GPU 0 loads 128 B from GPU 1 and stores 64 B to it; a local load is filtered.
   Backend b(gpus(2));

@@ -241,6 +241,18 @@ TEST(Workloads, SpecErrorsNameTheKeyAndTheValidOnes) {
                         test::config("summit.yaml")));
   EXPECT_EQ(err("stencil2d:ny=4"), "workload 'stencil2d': key 'ny': 4 rows cannot be split across 8 GPUs; give ny >= 8");
   EXPECT_EQ(err("bfs-ring:flags-on=9,gpus=0-3"), "workload 'bfs-ring': key 'flags-on': 9 is out of range; use 0..3");
+  // Buffers past a GPU's memory fail as cudaMalloc does: the node's 80 GiB on an HGX H100 (the
+  // 150 GB gradient buffer after the 16 MiB batch), the largest GPU's 288 GB without a node.
+  const auto hgx = topology::load_node(test::config("hgx-h100.yaml"));
+  EXPECT_EQ(err("data-parallel:params=150GB", &hgx),
+            fmt::format("workload 'data-parallel:params=150GB': cudaMalloc of 139.70 GiB at model.py:112 on gpu0: out of "
+                        "memory (cudaErrorMemoryAllocation): the GPU holds 80 GiB (memory.capacity_gib of node "
+                        "'hgx-h100', {}) and 16 MiB is allocated; lower the workload's sizes",
+                        test::config("hgx-h100.yaml")));
+  EXPECT_THAT(err("nccl-alltoall:bytes=200GB,iters=1"),
+              ::testing::HasSubstr("cudaMalloc of 186.26 GiB at common.cu:846 on gpu0: out of memory "
+                                   "(cudaErrorMemoryAllocation): the GPU holds 268.22 GiB (no node gives its memory: "
+                                   "the most any GPU ships with, 288 GB (B300, MI355X)) and 186.26 GiB is allocated"));
 }
 
 TEST(Workloads, HelpListsEveryWorkloadAndKey) {
