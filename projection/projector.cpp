@@ -157,7 +157,29 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
     }
   }
   estimate_fixed_costs(from);
+  measure_collective_waits();
   prepare_anchors();
+}
+
+void Projector::measure_collective_waits() {
+  const auto& starts = trace_->starts();
+  const auto& durations = trace_->durations();
+  for (const std::vector<std::size_t>& call : trace::collective_calls(*trace_)) {
+    if (call.size() < 2) continue;
+    std::int64_t last_start = std::numeric_limits<std::int64_t>::min();
+    bool timed = true;
+    for (std::size_t r : call) {
+      timed = timed && durations[r] > 0;
+      last_start = std::max(last_start, starts[r]);
+    }
+    if (!timed) continue;
+    if (wait_ns_.empty()) wait_ns_.assign(trace_->size(), 0.0);
+    for (std::size_t r : call) {
+      // In double: starts far apart (hostile input) must not overflow.
+      const double wait = static_cast<double>(last_start) - static_cast<double>(starts[r]);
+      wait_ns_[r] = std::clamp(wait, 0.0, static_cast<double>(durations[r]));
+    }
+  }
 }
 
 namespace {
@@ -417,7 +439,7 @@ void Projector::prepare_anchors() {
     Sum& sum = sums[c][static_cast<std::size_t>(k)];
     const double fixed_src = trace::is_collective(trace_->kinds()[i]) ? 0.0 : anchor_source_fixed(i);
     sum.bytes += static_cast<double>(bytes[i]);
-    sum.measured_ns += std::max(static_cast<double>(durations[i]) - fixed_src, 1.0);
+    sum.measured_ns += std::max(static_cast<double>(durations[i]) - wait_ns(i) - fixed_src, 1.0);
     sum.model_ns += std::max(a.pick[static_cast<std::size_t>(k)] - fixed_src, 1.0);
     sum.host_unpriced |= a.host_unpriced[static_cast<std::size_t>(k)];
     ++sum.ops;
@@ -443,6 +465,24 @@ void Projector::prepare_anchors() {
       // technology's efficiency), the source memory's, not something to carry to another memory.
       const bool memory_bound = cat == Category::d2d || cat == Category::memset;
       const bool technology = !is_pageable(cat) && (explained || memory_bound);  // for the groups bound by another technology
+      const bool collective = cat >= Category::allreduce && cat <= Category::alltoall;
+      if (collective && r < 1.0 / kMisdescribedFactor) {
+        // Not the node: a rank's collective kernel runs until the last rank has finished, and the
+        // ranks the trace does not time (or their launch skew) leave their wait in it.
+        const bool waits_measured = !wait_ns_.empty();
+        warnings_.push_back(fmt::format(
+            "the trace's {} {} calls of at least {} ran at {:.3g} GB/s{} where source node '{}' ({}) gives {:.3g} "
+            "GB/s: a collective kernel lasts until every rank has finished, so the rest is taken as waiting for "
+            "ranks the trace {} and kept unchanged on the target; {}",
+            sum.ops, to_string(cat), format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)), measured_gbps,
+            waits_measured ? " after their wait for the recorded ranks" : "", from_->name, from_->file, model_gbps,
+            waits_measured ? "does not time" : "has no record of",
+            waits_measured ? "give every rank's trace to tell waiting from transfer"
+                           : "give every rank's trace (a folder of a job's traces) to tell waiting from transfer"));
+        for (std::size_t g = 0; g < groups; ++g)
+          if (index_->categories[index_->group_first[g]] == cat) anchors_[g].carries_excess = true;
+        continue;
+      }
       if (!technology && !misdescribed && !sum.host_unpriced) continue;
       const model::HostRegime regime =
           cat == Category::h2d_pageable ? kH2dSlots[k] : cat == Category::d2h_pageable ? kD2hSlots[k] : model::HostRegime::staged;
@@ -523,9 +563,17 @@ int Projector::anchor_slot(std::size_t i, double measured_ns, bool group) const 
 
 double Projector::anchored_ns(std::size_t i, double measured_ns) const {
   const Anchor& a = anchors_[index_->group_of[i]];
-  const auto k = static_cast<std::size_t>(anchor_slot(i, measured_ns));
-  if (a.src[k] <= 0) return a.tgt[k];
-  return measured_ns * a.tgt[k] / a.src[k];
+  const double wait = wait_ns(i);
+  const double own = measured_ns - wait;
+  const auto k = static_cast<std::size_t>(anchor_slot(i, own));
+  if (a.src[k] <= 0) return wait + a.tgt[k];
+  const double excess = carried_excess_ns(i, own);
+  return wait + excess + (own - excess) * a.tgt[k] / a.src[k];
+}
+
+double Projector::carried_excess_ns(std::size_t i, double own_ns) const {
+  const Anchor& a = anchors_[index_->group_of[i]];
+  return a.carries_excess ? std::max(own_ns - a.src[0], 0.0) : 0.0;
 }
 
 model::HostRegime Projector::regime(std::size_t i) const {
@@ -541,6 +589,7 @@ std::string Projector::Bound::describe() const {
     case What::host_copy: return "host copy";
     case What::gpu_memory: return "GPU memory";
     case What::link: return link->describe();
+    case What::waiting: return "waiting for other ranks";
   }
   return "";
 }
@@ -561,6 +610,11 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
     spec = &pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
   }
   const Category cat = index_->categories[i];
+  if (trace::is_collective(kind) && total > 0 && (!wait_ns_.empty() || anchors_[index_->group_of[i]].carries_excess)) {
+    // What the anchor carries beyond the target model's own time is waiting (anchored_ns).
+    const double carried = total - anchors_[index_->group_of[i]].tgt[0];
+    if (2 * carried >= total) return {Bound::What::waiting};
+  }
   const double fixed = trace::is_collective(kind) ? 0.0 : fixed_ns(i, *spec);
   if (total <= 0 || fixed >= total - fixed) return {};
   if (spec->hops.empty()) return {Bound::What::gpu_memory};

@@ -103,14 +103,16 @@ class Projector {
 
   /// What bounds an operation: its fixed cost, the host's staging copy, GPU memory, or a link.
   struct Bound {
-    enum class What : std::uint8_t { fixed_cost, host_copy, gpu_memory, link };
+    enum class What : std::uint8_t { fixed_cost, host_copy, gpu_memory, link, waiting };
     What what = What::fixed_cost;
     const model::LinkSpec* link = nullptr;  // the slowest link, for What::link
     bool operator==(const Bound&) const = default;
-    /// "fixed cost", "host copy", "GPU memory" or the link ("PCIe Gen5 x16", "NV18 (NVLink4)").
+    /// "fixed cost", "host copy", "GPU memory", the link ("PCIe Gen5 x16", "NV18 (NVLink4)") or
+    /// "waiting for other ranks" (a collective's carried wait).
     std::string describe() const;
   };
-  /// What bounds operation i on the target under linkcast's `default` model: the fixed cost when
+  /// What bounds operation i on the target under linkcast's `default` model: waiting for other
+  /// ranks where a collective's carried wait is at least half its time, the fixed cost when
   /// L + O outweighs the bandwidth term, else the host copy (pageable staging), GPU memory
   /// (within one GPU) or the slowest link on its path. `default_ns`: the operation's time under
   /// `default` if already known.
@@ -129,6 +131,12 @@ class Projector {
   const topology::Node& target() const { return *to_; }
   const topology::Node& source() const { return *from_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
+  /// The part of collective record i's measured time it waited for the call's other recorded
+  /// ranks: their latest start minus its own, within its duration (a collective kernel starts on
+  /// each rank when that rank launches it and ends on all of them together; on the 4-GPU H200
+  /// DDP recording two ranks' kernels of one call end within microseconds while their starts
+  /// differ by up to 15 ms). 0 where the trace has one record of the call, or no times.
+  double wait_ns(std::size_t i) const { return wait_ns_.empty() ? 0.0 : wait_ns_[i]; }
 
  private:
   struct PreparedPair {
@@ -145,6 +153,10 @@ class Projector {
     bool warm_priced = false;   // slot 1 of an H2D group has a warm rate on the source node
     std::array<bool, 2> host_unpriced{};  // pageable slots 0 and 1: the source host has no rate for them
     bool same_bound = false;  // not pageable: the same link or memory technology bounds it on both nodes
+    /// Collectives that ran more than kMisdescribedFactor slower than the source node's values:
+    /// a rank's collective kernel runs until every rank has finished, so what the model leaves
+    /// unexplained is taken as waiting for ranks the trace does not time, carried unchanged.
+    bool carries_excess = false;
     std::uint8_t group_slot = 0;  // the slot of the group's typical measured time (geometric mean)
   };
 
@@ -168,6 +180,11 @@ class Projector {
   void estimate_fixed_costs(const topology::Node& from);
   /// Fills anchors_ and checks the source node's description against the trace.
   void prepare_anchors();
+  /// Fills wait_ns_ from the trace's collective calls (trace::collective_calls).
+  void measure_collective_waits();
+  /// What the model's anchor carries unchanged for operation i measured at `own_ns` (its wait
+  /// excluded): the excess over the source model of a collective that carries it, else 0.
+  double carried_excess_ns(std::size_t i, double own_ns) const;
   /// The default model on one side: `source` picks the source node's paths, `anchor` the anchor's
   /// 1-byte costs (else fixed_costs()).
   double model_time_ns(std::size_t i, const model::Model& m, bool source, bool anchor,
@@ -193,6 +210,7 @@ class Projector {
   std::array<FixedCost, model::kCopyClassCount> fixed_;      // target first (unanchored models)
   std::array<FixedCost, model::kCopyClassCount> src_fixed_;  // source first (models on the source node)
   std::vector<Anchor> anchors_;  // per index group
+  std::vector<double> wait_ns_;  // per record; empty when no call has two timed records
   std::vector<std::string> warnings_;
 };
 

@@ -364,10 +364,6 @@ void Simulation::add_copy(std::size_t i) {
 }
 
 void Simulation::add_collectives() {
-  // The k-th collective of communicator C on each rank belong to the same call.
-  std::map<std::pair<std::uint64_t, std::uint16_t>, std::size_t> count;  // (comm key, rank) -> calls
-  std::map<std::pair<std::uint64_t, std::size_t>, std::vector<std::size_t>> calls;  // (comm key, k)
-  std::vector<std::pair<std::uint64_t, std::size_t>> order;
   for (std::size_t i = 0; i < trace_.size(); ++i) {
     if (!trace::is_collective(trace_.kinds()[i])) continue;
     const trace::Op op = trace_.op(i);
@@ -375,24 +371,20 @@ void Simulation::add_collectives() {
       throw InputError(fmt::format("{}: {} has no group (the GPUs of its communicator); add the `group` "
                                    "column, e.g. group=0-7",
                                    where(i), trace::to_string(op.kind)));
-    const std::uint64_t key = trace::communicator_key(op);
-    const std::size_t k = count[{key, op.src}]++;
-    auto& records = calls[{key, k}];
-    if (records.empty()) order.emplace_back(key, k);
-    records.push_back(i);
   }
+  const std::vector<std::vector<std::size_t>> calls = trace::collective_calls(trace_);
   // Calls of the same kind, size and communicator become the same number of transfers: once the
   // first of them is built, all of them together must fit the limit, or nothing more is built.
   std::map<std::tuple<OpKind, std::uint64_t, std::uint64_t>, std::size_t> alike;
-  auto signature = [&](const std::pair<std::uint64_t, std::size_t>& key) {
-    const std::size_t first = calls[key].front();
-    return std::tuple{trace_.kinds()[first], trace_.bytes()[first], key.first};
+  auto signature = [&](const std::vector<std::size_t>& records) {
+    const std::size_t first = records.front();
+    return std::tuple{trace_.kinds()[first], trace_.bytes()[first], trace::communicator_key(trace_.op(first))};
   };
-  for (const auto& key : order) ++alike[signature(key)];
+  for (const auto& records : calls) ++alike[signature(records)];
   double projected = 0;
-  for (const auto& key : order) {
-    add_call(calls[key], collectives_.size());
-    const auto it = alike.find(signature(key));
+  for (const auto& records : calls) {
+    add_call(records, collectives_.size());
+    const auto it = alike.find(signature(records));
     if (it == alike.end()) continue;  // counted with the first call of its kind
     const CollectiveResult& c = collectives_.back();
     projected += static_cast<double>(c.transfers) * static_cast<double>(it->second);
@@ -400,7 +392,7 @@ void Simulation::add_collectives() {
       throw InputError(fmt::format(
           "{}: {} calls like this {} of {} on {} GPUs take {} transfers each, {:.3g} or more with the calls before, "
           "above the {} a simulation runs; simulate fewer calls, or give them a larger chunk",
-          where(calls[key].front()), it->second, trace::to_string(c.kind), format_bytes(c.bytes), c.gpus.size(),
+          where(records.front()), it->second, trace::to_string(c.kind), format_bytes(c.bytes), c.gpus.size(),
           c.transfers, projected, kMaxCollectiveTransfers));
     }
     alike.erase(it);

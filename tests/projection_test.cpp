@@ -94,6 +94,60 @@ TEST(Projector, PricesRingCollectivesOnTheTarget) {
   EXPECT_DOUBLE_EQ(p.time_ns(0, model::find_model("default")), 26000.0);
 }
 
+/// kTwoGpuNode with the gpu0<->gpu1 link at 200 GB/s.
+std::string fast_two_gpu_node() {
+  std::string yaml = kTwoGpuNode;
+  const std::string slow = "type: generic, bandwidth_gbps: 100}";
+  yaml.replace(yaml.find(slow), slow.size(), "type: generic, bandwidth_gbps: 200}");
+  return yaml;
+}
+
+TEST(Projector, ACollectivesWaitForTheOtherRanksIsCarriedUnchanged) {
+  // One 64 MB allreduce on two GPUs, both ranks recorded: rank 0 launched it at 0 and waited for
+  // rank 1, which launched at 9 ms; both end at 9.646 ms. The ring's model time on the source node
+  // is 2 x (3000 + 32e6 / 100 GB/s) = 646000 ns, rank 1's measured time: nothing unexplained. On
+  // the 200 GB/s node the model gives 2 x (3000 + 32e6 / 200) = 326000 ns: rank 1 takes that, rank
+  // 0 its 9 ms wait on top (its peer's launch is not the link's). Exact up to rounding.
+  const topology::Node from = topology::parse_node(kTwoGpuNode, "two.yaml");
+  const topology::Node to = topology::parse_node(fast_two_gpu_node(), "fast.yaml");
+  const auto trace = parse_csv_trace("kind,src,dst,bytes,start_ns,duration_ns,group\n"
+                                     "allreduce,gpu0,gpu0,64000000,0,9646000,0-1\n"
+                                     "allreduce,gpu1,gpu1,64000000,9000000,646000,0-1\n",
+                                     "t.csv");
+  const auto& m = model::find_model("default");
+  const Projector same(from, from, trace);
+  EXPECT_DOUBLE_EQ(same.wait_ns(0), 9e6);
+  EXPECT_DOUBLE_EQ(same.wait_ns(1), 0.0);
+  EXPECT_NEAR(same.time_ns(0, m), 9646000.0, 1e-3);
+  EXPECT_NEAR(same.time_ns(1, m), 646000.0, 1e-3);
+  const Projector faster(from, to, trace);
+  EXPECT_NEAR(faster.time_ns(1, m), 326000.0, 1e-3);
+  EXPECT_NEAR(faster.time_ns(0, m), 9e6 + 326000.0, 1e-3);
+  EXPECT_EQ(faster.bound(0).what, Projector::Bound::What::waiting);  // 9 of 9.3 ms
+  EXPECT_EQ(faster.bound(1).what, Projector::Bound::What::link);
+}
+
+TEST(Projector, AOneRankCollectiveSlowerThanTheNodeCarriesItsExcessAsWaiting) {
+  // Rank 0's record alone of a 64 MB allreduce on two GPUs that took 10 ms where the source
+  // node's model gives 646000 ns (15x slower: the kernel waited for a rank the trace lacks). The
+  // excess, 10e6 - 646000 ns, is carried unchanged; the model's part is re-priced on the 200 GB/s
+  // node (326000 ns): 9680000 ns, not 10 ms x 326/646 as a mis-described node would get.
+  const topology::Node from = topology::parse_node(kTwoGpuNode, "two.yaml");
+  const topology::Node to = topology::parse_node(fast_two_gpu_node(), "fast.yaml");
+  const auto trace = parse_csv_trace("kind,src,dst,bytes,start_ns,duration_ns,group\n"
+                                     "allreduce,gpu0,gpu0,64000000,0,10000000,0-1\n",
+                                     "t.csv");
+  const auto& m = model::find_model("default");
+  const Projector faster(from, to, trace);
+  EXPECT_NEAR(faster.time_ns(0, m), 10e6 - 646000.0 + 326000.0, 1e-3);
+  EXPECT_EQ(faster.bound(0).what, Projector::Bound::What::waiting);
+  ASSERT_EQ(faster.warnings().size(), 1u);
+  EXPECT_THAT(faster.warnings()[0],
+              HasSubstr("the trace's 1 allreduce calls of at least 4 MiB ran at 6.4 GB/s where source node 'two' "
+                        "(two.yaml) gives 99.1 GB/s: a collective kernel lasts until every rank has finished"));
+  EXPECT_NEAR(Projector(from, from, trace).time_ns(0, m), 10e6, 1e-3);  // the same node: nothing changes
+}
+
 TEST(Projector, EndpointsMissingOnTheTargetNameTheRecordAndTheFix) {
   const topology::Node node = topology::parse_node(kTwoGpuNode, "two.yaml");
   const auto trace = parse_csv_trace("kind,src,dst,bytes\ncopy,cpu0,gpu0,8\ncopy,cpu0,gpu5,8\n", "t.csv");

@@ -84,6 +84,30 @@ TEST(CommunicatorKey, NameAndMembersTogether) {
   EXPECT_NE(communicator_key(unnamed_a), communicator_key(x));
 }
 
+TEST(CollectiveCalls, TheKthRecordOfACommunicatorOnEachRankIsCallK) {
+  // Two ranks of communicator {gpu0, gpu1}: rank 1's records come later in the trace (a second
+  // file) and a memset and a collective of another communicator sit between them. Calls: k = 0
+  // {0, 5}, k = 1 {1, 6}, then the other communicator's {3}; a collective without a group is in
+  // no call.
+  Trace t;
+  const std::uint16_t g0 = t.endpoint("gpu0"), g1 = t.endpoint("gpu1"), g2 = t.endpoint("gpu2");
+  const std::uint32_t pair = t.add_group({g0, g1}), other = t.add_group({g0, g2});
+  auto coll = [&](std::uint16_t rank, std::uint32_t group, std::uint64_t bytes) {
+    Op o = op(OpKind::allreduce, bytes, rank, rank);
+    o.group = group;
+    t.push(o);
+  };
+  coll(g0, pair, 8);     // 0
+  coll(g0, pair, 16);    // 1
+  t.push(op(OpKind::memset, 8, g0, g0));  // 2
+  coll(g0, other, 8);    // 3
+  coll(g1, 0, 8);        // 4: no group
+  coll(g1, pair, 8);     // 5
+  coll(g1, pair, 16);    // 6
+  const std::vector<std::vector<std::size_t>> expected = {{0, 5}, {1, 6}, {3}};
+  EXPECT_EQ(collective_calls(t), expected);
+}
+
 TEST(DataMovement, KeepsTheTransfersOfAnApplicationInOrderAndHandsOverTheRest) {
   // An application trace: a runtime call launching a copy, a kernel, a memset, a second copy. Its
   // data movement is the copy, the memset and the copy, in that order, with their sizes and

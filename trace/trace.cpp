@@ -1,5 +1,7 @@
 #include "trace/trace.hpp"
 
+#include <map>
+
 #include <limits>
 
 #include <fmt/format.h>
@@ -179,6 +181,24 @@ void Trace::push(const Op& op) {
   kernel_.push_back(op.kernel);
   flags_.push_back(op.flags);
   if (!moves_data(op.kind)) ++application_ops_;
+}
+
+std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
+  std::map<std::pair<std::uint64_t, std::uint16_t>, std::size_t> count;  // (communicator, rank) -> calls so far
+  std::map<std::pair<std::uint64_t, std::size_t>, std::size_t> call_of;  // (communicator, k) -> call
+  std::vector<std::vector<std::size_t>> calls;
+  const auto& kinds = trace.kinds();
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    if (!is_collective(kinds[i])) continue;
+    const Op op = trace.op(i);
+    if (op.group == 0 || trace.group(op.group).empty()) continue;
+    const std::uint64_t key = communicator_key(op);
+    const std::size_t k = count[{key, op.src}]++;
+    const auto [it, fresh] = call_of.try_emplace({key, k}, calls.size());
+    if (fresh) calls.emplace_back();
+    calls[it->second].push_back(i);
+  }
+  return calls;
 }
 
 model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable) {

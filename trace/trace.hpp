@@ -138,6 +138,14 @@ struct Op {
   return (std::uint64_t{op.comm} << 32) | op.group;
 }
 
+class Trace;
+
+/// The calls of a trace's collectives: NCCL issues the calls of one communicator in the same
+/// order on every rank, so the k-th collective record of communicator C on each rank belongs to
+/// call k of C. Calls in the order of their first record, each call's records in trace order.
+/// Collectives without a group (no members) are in no call.
+[[nodiscard]] std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace);
+
 /// What a transfer-time model prices for operation `op` over a path of class `cls` (where its
 /// ends are on the node): its bytes and how they move. A copy moves them with its path class's
 /// natural access (model::copy_access); a device-initiated access pulls data to its issuer with
