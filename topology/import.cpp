@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -43,7 +44,9 @@ std::string read_input(const std::string& path, std::string_view what) {
 }
 
 std::string number_text(double v) {
-  if (v == static_cast<double>(static_cast<long long>(v))) return fmt::format("{}", static_cast<long long>(v));
+  // A whole number prints without a fraction; the cast is defined only inside long long's range
+  // (a dump's "speed" can be any number: 1e99 prints as such).
+  if (std::isfinite(v) && std::fabs(v) < 9.0e18 && v == std::trunc(v)) return fmt::format("{}", static_cast<long long>(v));
   return fmt::format("{:.4g}", v);
 }
 
