@@ -27,7 +27,6 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
   cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
   cmd->callback([opt, &run]() {
     run = [opt]() {
-      reject_node_files(opt->traces, "calibrate");
       // Fail on an unwritable output before reading; an interruption leaves no temporary.
       AtomicOutput out(opt->output);
       std::vector<trace::Trace> traces;

@@ -96,9 +96,6 @@ void add_trace_or_workload(CLI::App& cmd, std::vector<std::string>& traces, std:
 /// topology::load_node, but a directory is said to be one (not "the file is empty").
 [[nodiscard]] topology::Node load_node(const std::string& path);
 
-/// Throws when one of `traces` is a node file (.yaml/.yml): `command` reads traces, not nodes.
-void reject_node_files(const std::vector<std::string>& traces, std::string_view command);
-
 /// What linkcast prints for a CLI11 parse error that its own message would point the wrong way:
 /// a mistyped command, or a node forgotten before a trace. nullopt for CLI11's own message.
 [[nodiscard]] std::optional<std::string> misplaced_usage_error(const CLI::App& app, const CLI::ParseError& error,

@@ -2,7 +2,10 @@
 // that CLI11 enforces, and the options that fix a ChoiceError.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -99,21 +102,41 @@ std::string choice_message(const CLI::App& app, const ChoiceError& error) {
   return error.what();
 }
 
+namespace {
+
+/// What people give where a node belongs that is no node file: a gzip'd one (node files are read
+/// plain), a trace (the arguments in the wrong order).
+void refuse_non_nodes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<char, 2> magic{};
+  in.read(magic.data(), magic.size());
+  const bool gzip = in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+                    static_cast<unsigned char>(magic[1]) == 0x8b;
+  if (gzip && is_node_file_name(std::filesystem::path(path).stem().string())) {
+    throw InputError(fmt::format("{}: gzip-compressed; node files are read plain: `gunzip -k {}` and give the .yaml",
+                                 path, path));
+  }
+  if (!is_node_file_name(path)) {
+    throw InputError(fmt::format(
+        "{}: given as the node, but a node is a .yaml file (configs/ has them); is this the trace? The node is the "
+        "first argument of `simulate` and `topo`, `--node FILE` of `matrix` and `report`, `--from`/`--to` of "
+        "`project`",
+        path));
+  }
+}
+
+}  // namespace
+
 topology::Node load_node(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw InputError(fmt::format("{}: is a directory, not a node file; give one of its .yaml files (e.g. "
                                  "configs/summit.yaml)",
                                  path));
+  refuse_non_nodes(path);
   topology::Node node = topology::load_node(path);
   for (const std::string& w : topology::unusual_values(node)) std::cerr << "linkcast: warning: " << w << "\n";
   return node;
-}
-
-void reject_node_files(const std::vector<std::string>& traces, std::string_view command) {
-  for (const std::string& t : traces)
-    if (is_node_file_name(t))
-      throw InputError(fmt::format("{}: this is a node file, not a trace; {} reads traces recorded on a node", t, command));
 }
 
 std::optional<std::string> misplaced_usage_error(const CLI::App& app, const CLI::ParseError& error,
@@ -126,6 +149,27 @@ std::optional<std::string> misplaced_usage_error(const CLI::App& app, const CLI:
       if (!sub->get_name().empty()) names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), args.front()) != names.end()) return std::nullopt;
     return unknown_name("command", args.front(), names) + "; run 'linkcast --help'";
+  }
+  // An option the command does not have, whatever CLI11 noticed first (a mistyped `--form`
+  // leaves `--from` missing): name it, with the nearest option.
+  std::vector<std::string> options;
+  auto collect = [&options](const CLI::App& a) {
+    for (const CLI::Option* o : a.get_options())
+      for (const std::string& n : o->get_lnames())
+        if (std::find(options.begin(), options.end(), "--" + n) == options.end()) options.push_back("--" + n);
+  };
+  collect(*cmd);
+  for (const CLI::App* g : cmd->get_subcommands([](const CLI::App* a) { return a->get_name().empty(); })) collect(*g);
+  for (std::size_t k = 1; k < args.size() && args[k] != "--"; ++k) {
+    const std::string& a = args[k];
+    if (!a.starts_with("--") || a.size() < 3) continue;
+    const std::string name = a.substr(0, a.find('='));
+    if (std::find(options.begin(), options.end(), name) != options.end()) continue;
+    if (name == "--node" && cmd->get_option_no_throw("node") != nullptr)
+      return fmt::format("{0}: the node is its first argument, not an option: `linkcast {0} NODE.yaml ...`",
+                         cmd->get_name());
+    return fmt::format("{}: {}; see `linkcast {} --help`", cmd->get_name(), unknown_name("option", name, options),
+                       cmd->get_name());
   }
   // `simulate TRACE`: the trace filled the NODE positional and the input group is empty.
   if (error.get_name() != "RequiredError") return std::nullopt;

@@ -624,6 +624,7 @@ class Builder {
     if (!op.complete) {
       for (std::size_t k = 0; k < oa.records.size(); ++k) {
         if (oa.records[k] != op.calls) {
+          unrecorded_member_ |= oa.records[k] == 0;
           incomplete_.push_back(fmt::format("{} on '{}': {} recorded {} of {} calls", trace::to_string(kind), acc.name,
                                             members[k], oa.records[k], op.calls));
         }
@@ -690,7 +691,11 @@ class Builder {
     const bool any_collective = r_.ops_by_type[static_cast<std::size_t>(CommType::collective)] > 0;
     if (any_collective) {
       r_.checks.push_back({"collectives: every member recorded every call", incomplete_.empty(),
-                           incomplete_.empty() ? "yes" : join(incomplete_, "; ")});
+                           incomplete_.empty() ? "yes"
+                           : join(incomplete_, "; ") +
+                                 (unrecorded_member_ ? "; a member with no record at all is a rank whose trace was "
+                                                       "not given: pass every rank's trace, or the job's folder"
+                                                     : "")});
       std::uint64_t bound = 0, moved = 0;
       for (const CommRow& c : r_.comms)
         for (const CommOpRow& o : c.ops)
@@ -742,6 +747,7 @@ class Builder {
   std::map<std::uint32_t, int> group_channels_;  // node-based default channels per group
   std::size_t undecomposed_ = 0;
   std::vector<std::string> incomplete_, below_bound_;
+  bool unrecorded_member_ = false;  // a member of a communicator recorded none of its calls
 };
 
 }  // namespace

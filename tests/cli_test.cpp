@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <nlohmann/json.hpp>
@@ -264,6 +265,79 @@ TEST(CliWrongWay, SimulateOfATraceSaysTheNodeIsMissing) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST(CliWrongWay, ArgumentsInTheWrongOrderSayWhereTheNodeGoes) {
+  // `simulate TRACE NODE`: the trace sits where the node goes; `matrix NODE TRACE`: the node sits
+  // where a trace goes. Each says which file is which and where a node is given.
+  const std::string t = "tests/data/real/h200-2gpu/copybench_trace.csv.gz";
+  const std::string where = "the first argument of `simulate` and `topo`, `--node FILE` of `matrix` and `report`, "
+                            "`--from`/`--to` of `project`\n";
+  const auto sim = run_linkcast("simulate " + t + " configs/hgx-h200.yaml");
+  EXPECT_EQ(sim.exit_code, 2);
+  EXPECT_EQ(sim.err, "linkcast: error: " + t + ": given as the node, but a node is a .yaml file (configs/ has them); "
+                     "is this the trace? The node is " + where);
+  const auto mat = run_linkcast("matrix configs/hgx-h200.yaml " + t);
+  EXPECT_EQ(mat.exit_code, 2);
+  EXPECT_EQ(mat.err, "linkcast: error: configs/hgx-h200.yaml: a node or study file (YAML), not a trace; give a node as "
+                     "the node: " + where);
+  const auto opt = run_linkcast("simulate --node configs/hgx-h200.yaml " + t);
+  EXPECT_EQ(opt.exit_code, 2);
+  EXPECT_EQ(opt.err, "linkcast: error: simulate: the node is its first argument, not an option: `linkcast simulate "
+                     "NODE.yaml ...`\n");
+}
+
+TEST(CliWrongWay, AMistypedOptionIsNamedWithTheNearestEvenWhenAnotherErrorCameFirst) {
+  // `--form` leaves `--from` missing, which CLI11 reports first; the typo is the cause.
+  const auto r = run_linkcast("project --form configs/hgx-h100.yaml --to configs/hgx-h200.yaml "
+                              "tests/data/real/h200-2gpu/copybench_trace.csv.gz");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("linkcast: error: project: unknown option '--form' (did you mean '--from'?); valid "
+                               "options: --help, --from, --to,"));
+  const auto timeline = run_linkcast("simulate configs/hgx-h200.yaml --workload nccl-allreduce --timline t.json");
+  EXPECT_THAT(timeline.err, HasSubstr("simulate: unknown option '--timline' (did you mean '--timeline'?)"));
+}
+
+TEST(CliWrongWay, FilesNoReaderTakesSayWhatToDo) {
+  // An Nsight Systems report given as it is, binary data, a gzip'd node file.
+  const std::string dir = ::testing::TempDir();
+  auto write = [](const std::string& path, std::string_view bytes) { std::ofstream(path, std::ios::binary) << bytes; };
+  write(dir + "job.nsys-rep", std::string("\x01\x02QDSTRM\0\0", 10));
+  const auto rep = run_linkcast("simulate configs/hgx-h200.yaml " + dir + "job.nsys-rep");
+  EXPECT_EQ(rep.exit_code, 2);
+  EXPECT_EQ(rep.err, "linkcast: error: " + dir + "job.nsys-rep: an Nsight Systems report, which only Nsight reads; "
+                     "export it to SQLite and give that: `nsys export --type sqlite -o job.sqlite " + dir +
+                     "job.nsys-rep`\n");
+  write(dir + "binary.csv", std::string("kind\0\x07\x01", 7));
+  const auto bin = run_linkcast("simulate configs/hgx-h200.yaml " + dir + "binary.csv");
+  EXPECT_THAT(bin.err, HasSubstr("binary.csv: binary data, not a trace; linkcast reads its CSV, PyTorch profiler"));
+  write(dir + "node.yaml.gz", std::string("\x1f\x8b\x08\0", 4));
+  const auto gz = run_linkcast("topo " + dir + "node.yaml.gz");
+  EXPECT_EQ(gz.exit_code, 2);
+  EXPECT_EQ(gz.err, "linkcast: error: " + dir + "node.yaml.gz: gzip-compressed; node files are read plain: `gunzip -k " +
+                        dir + "node.yaml.gz` and give the .yaml\n");
+}
+
+TEST(CliWrongWay, OneRanksFileOfAJobSaysToPassEveryRank) {
+  const auto r = run_linkcast("matrix --node configs/testbed-h200-2gpu.yaml tests/data/real/h200-2gpu/torch_ddp_rank0.json.gz");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("FAIL  collectives: every member recorded every call"));
+  EXPECT_THAT(r.out, HasSubstr("a member with no record at all is a rank whose trace was not given: pass every rank's "
+                               "trace, or the job's folder"));
+}
+
+TEST(CliWrongWay, TopoImportDropsTheLanesNoteOnceTheGpuCsvFilledThem) {
+  // The 4-GPU H200 VM's NCCL dump hides the GPUs' link widths (link_width 0): the note asks for
+  // --gpus-csv, and with it the lanes are filled and the note is gone.
+  const std::string d = "tests/data/real/h200-4gpu/";
+  const std::string out = ::testing::TempDir() + "import_lanes.yaml";
+  const auto bare = run_linkcast("topo import --nccl-xml " + d + "nccl_topo.xml.gz --smi " + d +
+                                 "machine/topo-m.txt -o " + out);
+  EXPECT_THAT(bare.err, HasSubstr("their lanes stay TODO; --gpus-csv FILE (nvidia-smi --query-gpu) fills them"));
+  const auto filled = run_linkcast("topo import --nccl-xml " + d + "nccl_topo.xml.gz --smi " + d +
+                                   "machine/topo-m.txt --gpus-csv " + d + "machine/gpus.csv -o " + out);
+  EXPECT_THAT(filled.err, ::testing::Not(HasSubstr("lanes stay TODO")));
+  EXPECT_THAT(test::read_file(out), ::testing::Not(HasSubstr("lanes: TODO")));
+}
+
 TEST(CliWrongWay, MistypedCommandSuggestsTheNearest) {
   const auto r = run_linkcast("tpoo configs/summit.yaml");
   EXPECT_EQ(r.exit_code, 2);
@@ -275,8 +349,9 @@ TEST(CliWrongWay, CalibrateOfANodeFileSaysItIsNotATrace) {
   std::filesystem::remove(out);
   const auto r = run_linkcast("calibrate configs/summit.yaml -o " + out);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "linkcast: error: configs/summit.yaml: this is a node file, not a trace; calibrate reads traces "
-                   "recorded on a node\n");
+  EXPECT_EQ(r.err, "linkcast: error: configs/summit.yaml: a node or study file (YAML), not a trace; give a node as the "
+                   "node: the first argument of `simulate` and `topo`, `--node FILE` of `matrix` and `report`, "
+                   "`--from`/`--to` of `project`\n");
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

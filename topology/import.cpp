@@ -31,6 +31,9 @@ constexpr int kMaxNvlinksPerGpu = 18;
 constexpr long long kMaxIndex = 4095;
 // An NCCL dump is tens of kilobytes and `topo -m` a few; 64 MiB is no input of these kinds.
 constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
+// How the note on GPUs whose link width a VM hides begins (import_node drops it once --gpus-csv
+// filled them).
+constexpr std::string_view kHiddenWidthNote = "the dump gives link_width 0 (a VM hides it)";
 // The bus id NCCL gives the NVSwitch a VM hides.
 constexpr std::string_view kHiddenSwitch = "fffffff:ff:ff.0";
 
@@ -249,9 +252,9 @@ class XmlReader {
           emulated_.size() == 1 ? "" : "s", join(emulated_, ", ")));
     }
     if (!unknown_width_.empty()) {
-      sk_.notes.push_back(fmt::format("the dump gives link_width 0 (a VM hides it) for {}: their lanes stay TODO; "
+      sk_.notes.push_back(fmt::format("{} for {}: their lanes stay TODO; "
                                       "--gpus-csv FILE (nvidia-smi --query-gpu) fills them",
-                                      join(unknown_width_, ", ")));
+                                      kHiddenWidthNote, join(unknown_width_, ", ")));
     }
     if (!socket_nics_.empty()) {
       sk_.notes.push_back(fmt::format(
@@ -1156,7 +1159,14 @@ ImportResult import_node(const ImportInputs& inputs) {
     if (xml) merge_smi(t, *xml, inputs.nccl_xml_path, sk);
     else skeleton_from_smi(t, sk);
   }
-  if (!inputs.gpus_csv_path.empty()) apply_gpus_csv(inputs.gpus_csv_path, xml ? &*xml : nullptr, sk);
+  if (!inputs.gpus_csv_path.empty()) {
+    apply_gpus_csv(inputs.gpus_csv_path, xml ? &*xml : nullptr, sk);
+    // The dump's note on hidden link widths asks for the CSV: once it filled every PCIe link's
+    // lanes, the note is past.
+    const bool lanes_known = std::all_of(sk.links.begin(), sk.links.end(),
+                                         [](const Ln& l) { return l.type != "pcie" || l.values.count("lanes") > 0; });
+    if (lanes_known) std::erase_if(sk.notes, [](const std::string& n) { return n.starts_with(kHiddenWidthNote); });
+  }
 
   // Every CPU carries something or joins another: a CPU linked to nothing is a skeleton that
   // cannot be right.

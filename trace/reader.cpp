@@ -73,7 +73,41 @@ const std::array<TraceReader, 3> kReaders = {{
     {"csv", [](const std::string&, const Head&) { return true; }, &read_csv_trace},
 }};
 
+/// Files people give where a trace belongs that no reader takes, with what to do instead: a node
+/// or study file (YAML), an Nsight Systems report (only Nsight reads it), other binary data.
+void refuse_non_traces(const std::string& path, const Head& h) {
+  const std::string name = to_lower(std::filesystem::path(path).filename().string());
+  const std::string_view text = trim(h.content);
+  const bool yaml_name = name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".yaml.gz") ||
+                         name.ends_with(".yml.gz");
+  if (yaml_name || text.starts_with("schema_version:") || text.starts_with("study_version:")) {
+    throw InputError(fmt::format(
+        "{}: a node or study file (YAML), not a trace; give a node as the node: the first argument of "
+        "`simulate` and `topo`, `--node FILE` of `matrix` and `report`, `--from`/`--to` of `project`",
+        path));
+  }
+  if (name.ends_with(".nsys-rep") || name.ends_with(".qdrep") || name.ends_with(".qdstrm")) {
+    throw InputError(fmt::format("{0}: an Nsight Systems report, which only Nsight reads; export it to SQLite and give "
+                                 "that: `nsys export --type sqlite -o {1}.sqlite {0}`",
+                                 path, std::filesystem::path(path).stem().string()));
+  }
+  if (looks_like_sqlite(h.content) || looks_like_json(h)) return;
+  // Only the first line: a CSV's header is text, and a control character in a later record is
+  // the CSV reader's to name with its line.
+  const std::string_view first_line = std::string_view(h.content).substr(0, h.content.find('\n'));
+  for (const char c : first_line) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == 0 || (u < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
+      throw InputError(fmt::format("{}: binary data, not a trace; linkcast reads its CSV, PyTorch profiler (Kineto) "
+                                   "JSON and nvprof or Nsight Systems SQLite exports (`nsys export --type sqlite`), "
+                                   "plain or gzip'd",
+                                   path));
+    }
+  }
+}
+
 const TraceReader& reader_for(const std::string& path, const Head& head) {
+  refuse_non_traces(path, head);
   for (const TraceReader& r : kReaders)
     if (r.claims(path, head)) return r;
   return kReaders.back();
