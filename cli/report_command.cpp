@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "core/output.hpp"
 #include "core/progress.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
 #include "matrix/matrix.hpp"
 #include "projection/calibrate.hpp"
 #include "projection/summary.hpp"
@@ -191,6 +193,11 @@ int run_report(const ReportOptions& opt) {
   steps.lap("page");
   if (opt.timings) steps.print(std::cerr);
   for (const auto& warning : inputs.warnings) std::cerr << "linkcast: warning: " << warning << "\n";
+  // The page is the command's only output: say where it went (not for standard output or a device).
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(out.path(), ec))
+    std::cerr << fmt::format("linkcast: wrote {} ({}); open it in a browser\n", out.path(),
+                             format_bytes(std::filesystem::file_size(out.path(), ec)));
   return 0;
 }
 

@@ -38,6 +38,8 @@ TEST(ReportCli, WritesOnePageForAWorkloadProjectedOntoAnotherNode) {
                    " --to " + test::config("hgx-h100.yaml") + " --model default -o " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
+  // The page is the only output: the command says where it went and how large it is.
+  EXPECT_THAT(r.err, ::testing::MatchesRegex(".*linkcast: wrote " + out + " \\([0-9.]+ KiB\\); open it in a browser\n"));
   const std::string html = test::read_file(out);
   EXPECT_THAT(html, StartsWith("<!DOCTYPE html>\n<html lang=\"en\">"));
   EXPECT_THAT(html, HasSubstr("<title>linkcast report: stencil2d:iters=10,periodic=1 on dgx1-v100</title>"));
