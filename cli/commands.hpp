@@ -36,8 +36,10 @@ inline constexpr const char* kTraceHelp =
 inline constexpr const char* kProjectGuide = R"(
 Which model to trust for what:
   default   linkcast's model, anchored on what the trace measured: each operation's recorded time
-            x the model's target / source ratio. Use it to project a recording onto another node
-            (on the bundled H100 -> H200 recordings, 5.8-17.5% WMAPE over all operations).
+            x the model's target / source ratio (a collective's wait for other ranks kept as it
+            was). Use it to project a recording onto another node: on the bundled H100 -> H200
+            copy recordings 5.1-17.5% WMAPE over all operations; on whole applications 0.6-54%,
+            behind `measured` where host noise between machines decides (README, Results).
   ahead     AHEAD's published LogGP equations; peak and envelope: bandwidth-only baselines. All
             three are unanchored: what the published models say (42-90% WMAPE on the same
             recordings), not what to expect.

@@ -975,16 +975,20 @@ void Simulation::collect_application(SimResult& r) const {
     if (!steps.empty() && name.starts_with(steps))
       a.steps.push_back({name, s.record, end - start, o.end_ns - o.start_ns, o.start_ns, {}});
   }
-  double replayed_end = 0;
-  std::size_t last = 0;
+  // The span reaches the last end, annotations included; the critical path starts from the last
+  // operation that is work (an annotation is a span around work, not a task: a trace whose NVTX
+  // range outlasts its calls would otherwise get a path of nothing).
+  double replayed_end = 0, work_end = -1;
+  std::size_t last = trace_.size();
   for (std::size_t i = 0; i < trace_.size(); ++i) {
-    if (r.ops[i].end_ns > replayed_end) {
-      replayed_end = r.ops[i].end_ns;
+    replayed_end = std::max(replayed_end, r.ops[i].end_ns);
+    if (trace_.kinds()[i] != OpKind::annotation && r.ops[i].end_ns > work_end) {
+      work_end = r.ops[i].end_ns;
       last = i;
     }
   }
   a.replayed_span_ns = replayed_end;
-  if (trace_.empty()) return;
+  if (last == trace_.size()) return;
   attribute_critical_path(engine_.critical_path(end_[last]), a);
 }
 
