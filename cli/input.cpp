@@ -112,8 +112,10 @@ void refuse_non_nodes(const std::string& path) {
   in.read(magic.data(), magic.size());
   const bool gzip = in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
                     static_cast<unsigned char>(magic[1]) == 0x8b;
-  if (gzip && is_node_file_name(std::filesystem::path(path).stem().string())) {
-    throw InputError(fmt::format("{}: gzip-compressed; node files are read plain: `gunzip -k {}` and give the .yaml",
+  const bool node_name =
+      is_node_file_name(path) || is_node_file_name(std::filesystem::path(path).stem().string());  // x.yaml.gz
+  if (gzip && node_name) {
+    throw InputError(fmt::format("{}: gzip-compressed; node files are read plain: `zcat {} > node.yaml` and give that",
                                  path, path));
   }
   if (!is_node_file_name(path)) {

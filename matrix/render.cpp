@@ -80,14 +80,15 @@ void render_checks(const Report& r, std::ostream& out) {
 
 void render_type_view(const Report& r, Metric metric, std::ostream& out) {
   out << fmt::format("Rows send, columns receive; {}.\n\n", metric == Metric::bytes ? "bytes" : "transfers");
-  out << fmt::format("All types: {} in {} transfers\n", format_bytes_binary(r.total.total_bytes()), r.total.total_count());
+  auto transfers = [](std::uint64_t n) { return fmt::format("{} transfer{}", n, n == 1 ? "" : "s"); };
+  out << fmt::format("All types: {} in {}\n", format_bytes_binary(r.total.total_bytes()), transfers(r.total.total_count()));
   render_matrix(r, r.total, metric, out);
   for (std::size_t t = 0; t < kCommTypeCount; ++t) {
     const Matrix& m = r.by_type[t];
     if (m.total_count() == 0) continue;
     const auto type = static_cast<CommType>(t);
-    out << fmt::format("\n{}: {} in {} transfers ({} trace records) - {}\n", to_string(type),
-                       format_bytes_binary(m.total_bytes()), m.total_count(), r.ops_by_type[t], describe(type));
+    out << fmt::format("\n{}: {} in {} ({} trace record{}) - {}\n", to_string(type), format_bytes_binary(m.total_bytes()),
+                       transfers(m.total_count()), r.ops_by_type[t], r.ops_by_type[t] == 1 ? "" : "s", describe(type));
     render_matrix(r, m, metric, out);
   }
 }

@@ -312,8 +312,11 @@ TEST(CliWrongWay, FilesNoReaderTakesSayWhatToDo) {
   write(dir + "node.yaml.gz", std::string("\x1f\x8b\x08\0", 4));
   const auto gz = run_linkcast("topo " + dir + "node.yaml.gz");
   EXPECT_EQ(gz.exit_code, 2);
-  EXPECT_EQ(gz.err, "linkcast: error: " + dir + "node.yaml.gz: gzip-compressed; node files are read plain: `gunzip -k " +
-                        dir + "node.yaml.gz` and give the .yaml\n");
+  EXPECT_EQ(gz.err, "linkcast: error: " + dir + "node.yaml.gz: gzip-compressed; node files are read plain: `zcat " +
+                        dir + "node.yaml.gz > node.yaml` and give that\n");
+  // By its bytes, whatever its name.
+  write(dir + "gzipped-node.yaml", std::string("\x1f\x8b\x08\0", 4));
+  EXPECT_THAT(run_linkcast("topo " + dir + "gzipped-node.yaml").err, HasSubstr("gzipped-node.yaml: gzip-compressed"));
 }
 
 TEST(CliWrongWay, OneRanksFileOfAJobSaysToPassEveryRank) {
