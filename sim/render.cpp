@@ -60,7 +60,7 @@ void render_application(const trace::Trace& trace, const ApplicationResult& a, s
                    "CPU-bound", "launch/sync/waits"},
                   {A::left, A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right});
   double rec = 0, rep = 0;
-  for (const auto& s : a.steps) {
+  for (const auto& s : a.job_steps()) {
     std::vector<std::string> row{s.name, format_duration_ns(s.recorded_ns), format_duration_ns(s.replayed_ns),
                                  format_change_pct(s.replayed_ns, s.recorded_ns, 2)};
     for (auto& c : breakdown_cells(s.breakdown, s.replayed_ns)) row.push_back(std::move(c));

@@ -1121,4 +1121,25 @@ void apply_collective_config(const nccl::CollectiveConfig& c, SimOptions& option
   options.elem_bytes = c.elem_bytes;
 }
 
+std::vector<ApplicationResult::Step> ApplicationResult::job_steps() const {
+  std::vector<Step> out;
+  std::map<std::string, std::size_t> row_of;
+  for (const Step& s : steps) {
+    const auto [it, fresh] = row_of.emplace(s.name, out.size());
+    if (fresh) {
+      out.push_back(s);
+      continue;
+    }
+    Step& job = out[it->second];
+    job.recorded_ns = std::max(job.recorded_ns, s.recorded_ns);
+    if (s.replayed_ns > job.replayed_ns) {
+      job.replayed_ns = s.replayed_ns;
+      job.replayed_start_ns = s.replayed_start_ns;
+      job.record = s.record;
+      job.breakdown = s.breakdown;
+    }
+  }
+  return out;
+}
+
 }  // namespace linkcast::sim

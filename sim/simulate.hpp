@@ -154,7 +154,11 @@ struct ApplicationResult {
     double replayed_start_ns = 0;
     Breakdown breakdown;
   };
-  std::vector<Step> steps;
+  std::vector<Step> steps;  // every rank's, in record order
+  /// The job's steps: one per name in order of first appearance, each its slowest rank's (the
+  /// largest recorded and the largest replayed time, with that replay's breakdown), as a job's
+  /// step ends when its last rank's does. The same as `steps` for one rank.
+  std::vector<Step> job_steps() const;
   /// The operations with the most time on the critical path, most first.
   struct Contributor {
     std::size_t record = 0;

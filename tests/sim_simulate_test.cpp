@@ -438,5 +438,31 @@ TEST(SimPlan, RanksDisagreeingAboutACallAreReported) {
                         "group")));
 }
 
+TEST(ApplicationSteps, AJobsStepIsItsSlowestRanks) {
+  // Two ranks' step annotations of one job, rank 0's first: step0 10 and 12 ms replayed (rank 1
+  // slower), step1 9 and 7 ms. The job's steps: step0 with rank 1's 12 ms and its breakdown,
+  // step1 with rank 0's 9 ms; recorded times the larger of each pair. One rank: its own steps.
+  ApplicationResult a;
+  auto step = [](std::string name, std::size_t record, double recorded, double replayed, double compute) {
+    ApplicationResult::Step s{std::move(name), record, recorded, replayed, 0.0, {}};
+    s.breakdown.compute_ns = compute;
+    return s;
+  };
+  a.steps = {step("step0", 1, 10e6, 10e6, 1), step("step1", 2, 9e6, 9e6, 2), step("step0", 3, 11e6, 12e6, 3),
+             step("step1", 4, 7e6, 7e6, 4)};
+  const auto job = a.job_steps();
+  ASSERT_EQ(job.size(), 2u);
+  EXPECT_EQ(job[0].name, "step0");
+  EXPECT_EQ(job[0].record, 3u);
+  EXPECT_DOUBLE_EQ(job[0].recorded_ns, 11e6);
+  EXPECT_DOUBLE_EQ(job[0].replayed_ns, 12e6);
+  EXPECT_DOUBLE_EQ(job[0].breakdown.compute_ns, 3);
+  EXPECT_EQ(job[1].record, 2u);
+  EXPECT_DOUBLE_EQ(job[1].replayed_ns, 9e6);
+  a.steps.resize(2);
+  EXPECT_EQ(a.job_steps().size(), 2u);
+  EXPECT_DOUBLE_EQ(a.job_steps()[0].replayed_ns, 10e6);
+}
+
 }  // namespace
 }  // namespace linkcast::sim
