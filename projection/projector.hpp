@@ -134,8 +134,9 @@ class Projector {
   /// The part of collective record i's measured time it waited for the call's other recorded
   /// ranks: their latest start minus its own, within its duration (a collective kernel starts on
   /// each rank when that rank launches it and ends on all of them together; on the 4-GPU H200
-  /// DDP recording two ranks' kernels of one call end within microseconds while their starts
-  /// differ by up to 15 ms). 0 where the trace has one record of the call, or no times.
+  /// DDP recording two ranks' kernels of one call end within 38 us of each other, 1.4 us at the
+  /// median, while their starts differ by up to 46 ms). 0 where the trace has one record of the
+  /// call, or no times.
   double wait_ns(std::size_t i) const { return wait_ns_.empty() ? 0.0 : wait_ns_[i]; }
 
  private:
