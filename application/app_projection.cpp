@@ -91,7 +91,10 @@ void project_data_movement(const topology::Node& from, const topology::Node& to,
   const trace::Trace& data = on_target.trace();
   if (data.size() == 0) return;
   const projection::Projector on_source(from, from, data, projection::source_placement(from, map));
-  for (const auto& w : on_target.warnings()) p.warnings.push_back(w);
+  // A caller that gave the projector has its warnings already (`project` prints them with the
+  // transfers' summary); one built here says its own.
+  if (given == nullptr)
+    for (const auto& w : on_target.warnings()) p.warnings.push_back(w);
   std::size_t j = 0;
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const OpKind kind = trace.kinds()[i];

@@ -43,6 +43,8 @@ struct ApplicationProjection {
   /// Per trace record, its projected GPU duration on the target (NaN for CPU-side operations).
   std::vector<double> target_durations_ns;
   std::array<WorkTotals, kWorkClassCount> by_class{};
+  /// The application's own warnings, and the transfers' projector's where it was built here
+  /// (not given by the caller).
   std::vector<std::string> warnings;
 };
 

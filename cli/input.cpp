@@ -3,17 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 
+#include "core/input_file.hpp"
 #include "core/strings.hpp"
 #include "topology/loader.hpp"
 
 #include "cli/commands.hpp"
 #include "topology/plausibility.hpp"
+#include "trace/reader.hpp"
 
 namespace linkcast::cli {
 
@@ -34,11 +34,6 @@ const CLI::App* chosen(const CLI::App& app) {
 }
 
 bool has_option(const CLI::App& cmd, const std::string& name) { return cmd.get_option_no_throw(name) != nullptr; }
-
-bool is_node_file_name(const std::string& path) {
-  const std::string ext = to_lower(std::filesystem::path(path).extension().string());
-  return ext == ".yaml" || ext == ".yml";
-}
 
 /// The chosen command's trace-or-workload group, if it has one.
 const CLI::App* input_group(const CLI::App& cmd) {
@@ -107,23 +102,14 @@ namespace {
 /// What people give where a node belongs that is no node file: a gzip'd one (node files are read
 /// plain), a trace (the arguments in the wrong order).
 void refuse_non_nodes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::array<char, 2> magic{};
-  in.read(magic.data(), magic.size());
-  const bool gzip = in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
-                    static_cast<unsigned char>(magic[1]) == 0x8b;
-  const bool node_name =
-      is_node_file_name(path) || is_node_file_name(std::filesystem::path(path).stem().string());  // x.yaml.gz
-  if (gzip && node_name) {
+  if (!trace::is_yaml_file_name(path)) {
+    throw InputError(fmt::format("{}: given as the node, but a node is a .yaml file (configs/ has them); is this the "
+                                 "trace? The node is {}",
+                                 path, trace::kWhereTheNodeGoes));
+  }
+  if (is_gzip_file(path)) {
     throw InputError(fmt::format("{}: gzip-compressed; node files are read plain: `zcat {} > node.yaml` and give that",
                                  path, path));
-  }
-  if (!is_node_file_name(path)) {
-    throw InputError(fmt::format(
-        "{}: given as the node, but a node is a .yaml file (configs/ has them); is this the trace? The node is the "
-        "first argument of `simulate` and `topo`, `--node FILE` of `matrix` and `report`, `--from`/`--to` of "
-        "`project`",
-        path));
   }
 }
 
@@ -179,7 +165,7 @@ std::optional<std::string> misplaced_usage_error(const CLI::App& app, const CLI:
   const CLI::Option* node = cmd->get_option_no_throw("node");
   if (group == nullptr || node == nullptr || group->count_all() != 0 || node->count() != 1) return std::nullopt;
   const std::string given = node->results().front();
-  if (is_node_file_name(given)) return std::nullopt;
+  if (trace::is_yaml_file_name(given)) return std::nullopt;
   return fmt::format("{0}: '{1}' was given as the node, but it is not a node file (.yaml): the node is missing; give "
                      "it before the trace, e.g. `linkcast {0} configs/dgx1-v100.yaml {1}`",
                      cmd->get_name(), given);

@@ -2,8 +2,6 @@
 //                  [--map gpu0=gpu2,...] [--format table|json|csv] [-o FILE] [--timeline FILE]
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include <iostream>
 #include <sstream>
 
@@ -115,17 +113,9 @@ void add_project_command(CLI::App& app, Runner& run) {
           projection::render_table(summary, out.stream());
           if (projected_app) application::render_table(from, to, *projected_app, *steps, out.stream());
         }
-        // The application's replay and the transfers' summary both hold the projector's
-        // warnings: each is said once.
-        std::vector<std::string> said;
-        auto warn = [&said](const std::string& w) {
-          if (std::find(said.begin(), said.end(), w) != said.end()) return;
-          said.push_back(w);
-          std::cerr << "linkcast: warning: " << w << "\n";
-        };
         if (projected_app)
-          for (const auto& w : projected_app->warnings) warn(w);
-        for (const auto& w : summary.warnings) warn(w);
+          for (const auto& w : projected_app->warnings) std::cerr << "linkcast: warning: " << w << "\n";
+        for (const auto& w : summary.warnings) std::cerr << "linkcast: warning: " << w << "\n";
       }
       phase.reset();
       if (timeline && projected_app) {

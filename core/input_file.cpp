@@ -7,12 +7,25 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
+#include <fstream>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/progress.hpp"
 
 namespace linkcast {
+
+bool starts_gzip(std::string_view bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+bool is_gzip_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<char, 2> magic{};
+  in.read(magic.data(), magic.size());
+  return starts_gzip(std::string_view(magic.data(), static_cast<std::size_t>(in.gcount())));
+}
 
 namespace {
 

@@ -20,6 +20,11 @@ struct InputFileNames {
   std::string_view corrupt = "the gzip file";
 };
 
+/// Whether `bytes` begin with gzip's magic (1f 8b).
+[[nodiscard]] bool starts_gzip(std::string_view bytes);
+/// Whether the file at `path` is gzip'd (by its first two bytes); false when it cannot be read.
+[[nodiscard]] bool is_gzip_file(const std::string& path);
+
 class InputFile {
  public:
   /// Opens `path` for reading; throws InputError when it cannot.

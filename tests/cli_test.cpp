@@ -341,6 +341,18 @@ TEST(CliWrongWay, TopoImportDropsTheLanesNoteOnceTheGpuCsvFilledThem) {
   EXPECT_THAT(test::read_file(out), ::testing::Not(HasSubstr("lanes: TODO")));
 }
 
+TEST(CliProject, AnApplicationTracesWarningIsSaidOnce) {
+  // Rank 0's DDP trace: its allreduces ran far below the node (waiting for ranks the file lacks).
+  // The projector says so once; the application's replay, given that projector, does not repeat it.
+  const auto r = run_linkcast("project --from configs/testbed-h200-4gpu.yaml --to configs/hgx-h200.yaml "
+                              "tests/data/real/h200-4gpu/torch_ddp_rank0.json.gz");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string said = "a collective kernel lasts until every rank has finished";
+  const auto first = r.err.find(said);
+  ASSERT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(said, first + 1), std::string::npos) << r.err;
+}
+
 TEST(CliWrongWay, MistypedCommandSuggestsTheNearest) {
   const auto r = run_linkcast("tpoo configs/summit.yaml");
   EXPECT_EQ(r.exit_code, 2);

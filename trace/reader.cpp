@@ -37,9 +37,7 @@ Head read_head(const std::string& path, std::size_t n) {
   in.read(h.raw.data(), static_cast<std::streamsize>(n));
   h.raw.resize(static_cast<std::size_t>(in.gcount()));
   h.content = h.raw;
-  const bool gzip = h.raw.size() >= 2 && static_cast<unsigned char>(h.raw[0]) == 0x1f &&
-                    static_cast<unsigned char>(h.raw[1]) == 0x8b;
-  if (gzip) h.content = InputFile(path, {.file = "trace file"}).read_all(n);
+  if (starts_gzip(h.raw)) h.content = InputFile(path, {.file = "trace file"}).read_all(n);
   return h;
 }
 
@@ -78,14 +76,9 @@ const std::array<TraceReader, 3> kReaders = {{
 void refuse_non_traces(const std::string& path, const Head& h) {
   const std::string name = to_lower(std::filesystem::path(path).filename().string());
   const std::string_view text = trim(h.content);
-  const bool yaml_name = name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".yaml.gz") ||
-                         name.ends_with(".yml.gz");
-  if (yaml_name || text.starts_with("schema_version:") || text.starts_with("study_version:")) {
-    throw InputError(fmt::format(
-        "{}: a node or study file (YAML), not a trace; give a node as the node: the first argument of "
-        "`simulate` and `topo`, `--node FILE` of `matrix` and `report`, `--from`/`--to` of `project`",
-        path));
-  }
+  if (is_yaml_file_name(path) || text.starts_with("schema_version:") || text.starts_with("study_version:"))
+    throw InputError(fmt::format("{}: a node or study file (YAML), not a trace; give a node as the node: {}", path,
+                                 kWhereTheNodeGoes));
   if (name.ends_with(".nsys-rep") || name.ends_with(".qdrep") || name.ends_with(".qdstrm")) {
     throw InputError(fmt::format("{0}: an Nsight Systems report, which only Nsight reads; export it to SQLite and give "
                                  "that: `nsys export --type sqlite -o {1}.sqlite {0}`",
@@ -114,6 +107,13 @@ const TraceReader& reader_for(const std::string& path, const Head& head) {
 }
 
 }  // namespace
+
+bool is_yaml_file_name(const std::string& path) {
+  std::filesystem::path p(path);
+  if (to_lower(p.extension().string()) == ".gz") p = p.stem();  // x.yaml.gz
+  const std::string ext = to_lower(p.extension().string());
+  return ext == ".yaml" || ext == ".yml";
+}
 
 std::string detect_trace_format(const std::string& path) {
   const Head h = read_head(path, 64);

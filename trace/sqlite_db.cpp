@@ -10,19 +10,8 @@
 
 namespace linkcast::trace {
 
-namespace {
-
-bool gzip_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[2] = {};
-  in.read(magic, 2);
-  return in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f && static_cast<unsigned char>(magic[1]) == 0x8b;
-}
-
-}  // namespace
-
 SqliteDb::SqliteDb(const std::string& path) : path_(path) {
-  if (gzip_file(path)) {
+  if (is_gzip_file(path)) {
     // A gzip'd export (as tests/data ships them): decompressed into memory and opened there.
     const std::string bytes = InputFile(path, {.file = "trace file", .corrupt = "the gzip'd database"}).read_all();
     if (!looks_like_sqlite(bytes))
