@@ -16,8 +16,6 @@ namespace linkcast::projection {
 
 using trace::Category;
 
-Calibration calibrate(const trace::Trace& trace) { return calibrate(trace::TraceIndex(trace)); }
-
 namespace {
 
 struct Rate {
@@ -77,11 +75,14 @@ double split(std::vector<Rate> rates, double factor, Measured& slow, Measured& f
   return 0;
 }
 
-}  // namespace
+/// One trace to calibrate from, with its operations' categories where an index has them (else
+/// they are worked out here, for the copies and memsets alone: `simulate` needs no index).
+struct Source {
+  const trace::Trace* trace;
+  const std::vector<Category>* categories;
+};
 
-Calibration calibrate(const trace::TraceIndex& index) { return calibrate(std::vector<const trace::TraceIndex*>{&index}); }
-
-Calibration calibrate(const std::vector<const trace::TraceIndex*>& indexes) {
+Calibration calibrate_from(const std::vector<Source>& sources) {
   Calibration c;
   struct Sum {
     double bytes = 0, ns = 0;
@@ -91,17 +92,19 @@ Calibration calibrate(const std::vector<const trace::TraceIndex*>& indexes) {
   } h2d_pageable, d2h_pageable, both, h2d_pinned, d2h_pinned;
   std::vector<Rate> h2d_rates, d2h_rates;
   std::array<std::vector<std::int64_t>, model::kCopyClassCount> small;
-  for (const trace::TraceIndex* index : indexes) {
-    const trace::Trace& trace = *index->trace;
+  for (const Source& source : sources) {
+    const trace::Trace& trace = *source.trace;
     if (!c.trace_file.empty()) c.trace_file += ", ";
     c.trace_file += trace.source_file;
+    const std::vector<char> host = source.categories ? std::vector<char>() : trace::host_flags(trace);
     for (std::size_t i = 0; i < trace.size(); ++i) {
+      const trace::OpKind kind = trace.kinds()[i];
+      if (kind != trace::OpKind::copy && kind != trace::OpKind::memset) continue;
       const std::int64_t d = trace.durations()[i];
       const std::uint64_t bytes = trace.bytes()[i];
-      const trace::OpKind kind = trace.kinds()[i];
-      const Category cat = index->categories[i];
+      const Category cat = source.categories ? (*source.categories)[i] : trace::categorize(trace, i, host);
       // The 1-byte costs: the medians a projection takes from a trace (trace::TraceIndex).
-      if ((kind == trace::OpKind::copy || kind == trace::OpKind::memset) && bytes <= trace::kSmallTransferBytes && d > 0)
+      if (bytes <= trace::kSmallTransferBytes && d > 0)
         if (const auto cls = trace::copy_class_of(cat)) small[static_cast<std::size_t>(*cls)].push_back(d);
       if (kind != trace::OpKind::copy || d <= 0 || bytes < kStagingMinBytes) continue;
       const auto b = static_cast<double>(bytes), t = static_cast<double>(d);
@@ -138,6 +141,18 @@ Calibration calibrate(const std::vector<const trace::TraceIndex*>& indexes) {
   c.h2d_split = split(std::move(h2d_rates), kWarmSplit, c.cold_h2d_gbps, c.warm_h2d_gbps, false);
   c.d2h_split = split(std::move(d2h_rates), kFreshSplit, c.fresh_d2h_gbps, c.used_d2h_gbps, true);
   return c;
+}
+
+}  // namespace
+
+Calibration calibrate(const trace::Trace& trace) { return calibrate_from({{&trace, nullptr}}); }
+
+Calibration calibrate(const trace::TraceIndex& index) { return calibrate_from({{index.trace, &index.categories}}); }
+
+Calibration calibrate(const std::vector<const trace::TraceIndex*>& indexes) {
+  std::vector<Source> sources;
+  for (const trace::TraceIndex* index : indexes) sources.push_back({index->trace, &index->categories});
+  return calibrate_from(sources);
 }
 
 std::array<double, model::kCopyClassCount> fixed_costs_ns(const Calibration& c) {

@@ -122,7 +122,6 @@ void Engine::on_start(TaskId id) {
 }
 
 void Engine::on_data(TaskId id) {
-  timings_[id].data_ns = net_->now();
   const Task& t = tasks_[id];
   const std::span<const double> w(weights_.data() + t.weights_at, t.weights_count);
   net_->start(t.route, t.bytes, w, t.cap, id);
@@ -131,7 +130,6 @@ void Engine::on_data(TaskId id) {
 void Engine::on_end(TaskId id) {
   TaskTiming& tm = timings_[id];
   tm.end_ns = net_->now();
-  if (tm.data_ns < 0) tm.data_ns = tm.end_ns;
   makespan_ns_ = std::max(makespan_ns_, tm.end_ns);
   const Task& t = tasks_[id];
   if (t.pool != kNoPool) {

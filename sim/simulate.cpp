@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <optional>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -111,6 +112,11 @@ class Simulation {
   }
   int resolve(std::uint16_t id, std::uint16_t other, std::size_t record) const;
   int resolve_name(const std::string& name, std::size_t record) const;
+  /// The node endpoints of a GPU-side operation: its ends, and the device whose stream runs it.
+  struct Endpoints {
+    int issuer, src, dst;
+  };
+  Endpoints endpoints_of(const trace::Op& op, std::size_t record) const;
   Pair& pair(int src, int dst, std::size_t record);
   TransferPlan plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   double fixed_cost(CopyClass cls, const Pair& p) const;
@@ -132,7 +138,7 @@ class Simulation {
   void add_call(const std::vector<std::size_t>& records, std::size_t call_index);
   /// The call's result so far (kind, size, communicator, GPUs, records), after checking that its
   /// ranks agree; `record_of_rank`: each rank's record, -1 for a rank the trace lacks.
-  CollectiveResult gather_call(const std::vector<std::size_t>& records, std::size_t call_index,
+  CollectiveResult gather_call(const std::vector<std::size_t>& records,
                                std::vector<std::int64_t>& record_of_rank);
   const nccl::CommTopology& comm_topology(const std::vector<int>& gpus);
   /// NCCL's algorithm and protocol for the call (or the ones asked for) and NCCL's price for them.
@@ -203,8 +209,6 @@ class Simulation {
     role_[t] = role;
     task_record_[t] = static_cast<std::uint32_t>(record);
   }
-  std::vector<std::int32_t> collective_of_;
-  std::vector<std::array<int, 3>> op_endpoints_;  // by trace record: issuer, src, dst
   std::vector<CollectiveResult> collectives_;
   struct PendingTransfer {
     std::uint32_t collective;
@@ -262,6 +266,19 @@ int Simulation::resolve(std::uint16_t id, std::uint16_t other, std::size_t recor
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", where(record), e.what()));
   }
+}
+
+Simulation::Endpoints Simulation::endpoints_of(const trace::Op& op, std::size_t record) const {
+  const int src = resolve(op.src, op.dst, record), dst = resolve(op.dst, op.src, record);
+  // The stream belongs to the device that issues the operation.
+  int issuer = src;
+  if (!trace::is_collective(op.kind)) {
+    const bool src_gpu = node_.endpoints[static_cast<std::size_t>(src)].kind == EndpointKind::gpu;
+    issuer = src_gpu ? src : dst;
+    if (op.kind == OpKind::access && op.issuer != trace::kNoEndpoint) issuer = op.issuer == op.src ? src : dst;
+    if (op.kind == OpKind::recv || op.kind == OpKind::memset) issuer = dst;
+  }
+  return {issuer, src, dst};
 }
 
 Simulation::Pair& Simulation::pair(int src, int dst, std::size_t record) {
@@ -399,7 +416,7 @@ void Simulation::add_collectives() {
   }
 }
 
-CollectiveResult Simulation::gather_call(const std::vector<std::size_t>& records, std::size_t call_index,
+CollectiveResult Simulation::gather_call(const std::vector<std::size_t>& records,
                                          std::vector<std::int64_t>& record_of_rank) {
   const trace::Op first = trace_.op(records.front());
   const auto& members = trace_.group(first.group);
@@ -423,7 +440,6 @@ CollectiveResult Simulation::gather_call(const std::vector<std::size_t>& records
                                    trace_.endpoint_name(op.src)));
     record_of_rank[static_cast<std::size_t>(it - members.begin())] = static_cast<std::int64_t>(r);
     c.ops.push_back(r);
-    collective_of_[r] = static_cast<std::int32_t>(call_index);
   }
   return c;
 }
@@ -508,7 +524,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   const trace::Op first = trace_.op(records.front());
   const std::uint64_t comm_key = trace::communicator_key(first);
   std::vector<std::int64_t> record_of_rank;
-  CollectiveResult c = gather_call(records, call_index, record_of_rank);
+  CollectiveResult c = gather_call(records, record_of_rank);
   const nccl::CommTopology& topo = comm_topology(c.gpus);
   c.graph = topo.graph;
   choose_protocol(c, topo, records.front());
@@ -732,8 +748,6 @@ SimResult Simulation::run() {
   const std::size_t n = trace_.size();
   begin_.assign(n, 0);
   end_.assign(n, 0);
-  collective_of_.assign(n, -1);
-  op_endpoints_.assign(n, {-1, -1, -1});
   engine_.reserve(n);  // a task or more per operation
   matrix_.assign(node_.endpoints.size(), std::vector<double>(node_.endpoints.size(), 0.0));
 
@@ -744,13 +758,18 @@ SimResult Simulation::run() {
     if (kind == OpKind::send) sends[{trace_.srcs()[i], trace_.dsts()[i]}].push_back(i);
     if (kind == OpKind::recv) recvs[{trace_.srcs()[i], trace_.dsts()[i]}].push_back(i);
   }
-  std::vector<std::int64_t> matched_send(n, -1);
+  std::unordered_map<std::size_t, std::size_t> send_of_recv;  // only traces with send/recv have any
   for (const auto& [key, list] : recvs) {
     const auto it = sends.find(key);
     if (it == sends.end()) continue;
-    for (std::size_t k = 0; k < list.size() && k < it->second.size(); ++k)
-      matched_send[list[k]] = static_cast<std::int64_t>(it->second[k]);
+    for (std::size_t k = 0; k < list.size() && k < it->second.size(); ++k) send_of_recv.emplace(list[k], it->second[k]);
   }
+  const auto matched_send = [&](std::size_t recv) -> std::optional<std::size_t> {
+    if (send_of_recv.empty()) return std::nullopt;
+    const auto it = send_of_recv.find(recv);
+    if (it == send_of_recv.end()) return std::nullopt;
+    return it->second;
+  };
 
   // Tasks for every record.
   application_ = trace_.has_application();
@@ -780,7 +799,7 @@ SimResult Simulation::run() {
       continue;
     }
     if (trace::is_collective(kind)) continue;
-    if (kind == OpKind::recv && matched_send[i] >= 0) {
+    if (kind == OpKind::recv && matched_send(i)) {
       begin_[i] = end_[i] = engine_.add_delay(0);
       continue;
     }
@@ -806,22 +825,10 @@ SimResult Simulation::run() {
   std::map<std::pair<int, std::uint32_t>, TaskId> last_on_stream;
   for (std::size_t i = 0; i < n; ++i) {
     const trace::Op op = trace_.op(i);
-    if (trace::runs_on_cpu(op.kind)) {
-      op_endpoints_[i] = {-1, -1, -1};
-      continue;
-    }
-    if (op.kind == OpKind::recv && matched_send[i] >= 0)
-      engine_.depend(end_[i], end_[static_cast<std::size_t>(matched_send[i])]);
-    // The stream belongs to the device that issues the operation.
-    const int src = resolve(op.src, op.dst, i), dst = resolve(op.dst, op.src, i);
-    int issuer = src;
-    if (!trace::is_collective(op.kind)) {
-      const bool src_gpu = node_.endpoints[static_cast<std::size_t>(src)].kind == EndpointKind::gpu;
-      issuer = src_gpu ? src : dst;
-      if (op.kind == OpKind::access && op.issuer != trace::kNoEndpoint) issuer = op.issuer == op.src ? src : dst;
-      if (op.kind == OpKind::recv || op.kind == OpKind::memset) issuer = dst;
-    }
-    op_endpoints_[i] = {issuer, src, dst};
+    if (trace::runs_on_cpu(op.kind)) continue;
+    if (op.kind == OpKind::recv)
+      if (const auto send = matched_send(i)) engine_.depend(end_[i], end_[*send]);
+    const int issuer = endpoints_of(op, i).issuer;
     const auto key = std::make_pair(issuer, op.stream);
     const auto it = last_on_stream.find(key);
     if (it != last_on_stream.end()) engine_.depend(begin_[i], it->second);
@@ -1041,13 +1048,18 @@ void Simulation::collect(SimResult& r) {
   r.solver = options_.solver;
   r.ops.resize(trace_.size());
   for (std::size_t i = 0; i < trace_.size(); ++i) {
-    r.ops[i].start_ns = engine_.timing(begin_[i]).start_ns;
-    r.ops[i].end_ns = engine_.timing(end_[i]).end_ns;
-    r.ops[i].collective = collective_of_[i];
-    r.ops[i].issuer = op_endpoints_[i][0];
-    r.ops[i].src = op_endpoints_[i][1];
-    r.ops[i].dst = op_endpoints_[i][2];
+    OpResult& o = r.ops[i];
+    o.start_ns = engine_.timing(begin_[i]).start_ns;
+    o.end_ns = engine_.timing(end_[i]).end_ns;
+    const trace::Op op = trace_.op(i);
+    if (trace::runs_on_cpu(op.kind)) continue;
+    const Endpoints e = endpoints_of(op, i);
+    o.issuer = e.issuer;
+    o.src = e.src;
+    o.dst = e.dst;
   }
+  for (std::size_t c = 0; c < collectives_.size(); ++c)
+    for (std::size_t rec : collectives_[c].ops) r.ops[rec].collective = static_cast<std::int32_t>(c);
   for (CollectiveResult& c : collectives_) {
     c.start_ns = kInf;
     c.end_ns = 0;

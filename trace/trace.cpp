@@ -88,37 +88,29 @@ std::uint32_t Trace::add_group(const std::vector<std::uint16_t>& members) {
 }
 
 void Trace::reserve(std::size_t n) {
+  for (auto* v : {&src_, &dst_}) v->reserve(n);
+  for (auto* v : {&src_mem_, &dst_mem_}) v->reserve(n);
   kind_.reserve(n);
-  src_.reserve(n);
-  dst_.reserve(n);
-  issuer_.reserve(n);
-  src_mem_.reserve(n);
-  dst_mem_.reserve(n);
   bytes_.reserve(n);
   start_.reserve(n);
   duration_.reserve(n);
   stream_.reserve(n);
-  object_.reserve(n);
-  line_.reserve(n);
-  comm_.reserve(n);
-  group_.reserve(n);
+  issuer_.reserve(n);
+  for (auto* v : {&object_, &line_, &comm_, &group_, &name_, &thread_, &launch_, &kernel_}) v->reserve(n);
   root_.reserve(n);
-  name_.reserve(n);
-  thread_.reserve(n);
-  launch_.reserve(n);
-  kernel_.reserve(n);
   flags_.reserve(n);
 }
 
 void Trace::clear_operations() {
-  for (auto* v : {&src_, &dst_, &issuer_}) v->clear();
-  for (auto* v : {&stream_, &object_, &line_, &comm_, &group_, &name_, &thread_, &launch_, &kernel_}) v->clear();
+  for (auto* v : {&src_, &dst_}) v->clear();
+  for (auto* v : {&src_mem_, &dst_mem_}) v->clear();
   kind_.clear();
-  src_mem_.clear();
-  dst_mem_.clear();
   bytes_.clear();
   start_.clear();
   duration_.clear();
+  stream_.clear();
+  issuer_.clear();
+  for (auto* v : {&object_, &line_, &comm_, &group_, &name_, &thread_, &launch_, &kernel_}) v->clear();
   root_.clear();
   flags_.clear();
   kernels_.clear();
@@ -127,28 +119,28 @@ void Trace::clear_operations() {
 
 void Trace::drop_application() {
   if (application_ops_ == 0) return;
+  const auto kept = [&](std::size_t i) { return moves_data(kind_[i]); };
   const auto keep = [&](auto& column) {
     std::size_t k = 0;
     for (std::size_t i = 0; i < kind_.size(); ++i)
-      if (moves_data(kind_[i])) column[k++] = column[i];
+      if (kept(i)) column[k++] = column[i];
     column.resize(k);
     column.shrink_to_fit();
   };
-  for (auto* v : {&src_, &dst_, &issuer_}) keep(*v);
-  for (auto* v : {&stream_, &object_, &line_, &comm_, &group_, &name_, &thread_}) keep(*v);
+  for (auto* v : {&src_, &dst_}) keep(*v);
   keep(src_mem_);
   keep(dst_mem_);
   keep(bytes_);
   keep(start_);
   keep(duration_);
-  keep(root_);
-  keep(flags_);
+  keep(stream_);
+  issuer_.keep_if(kept);
+  for (auto* v : {&object_, &line_, &comm_, &group_, &name_, &thread_}) v->keep_if(kept);
+  root_.keep_if(kept);
+  flags_.keep_if(kept);
+  launch_.reset();
+  kernel_.reset();
   keep(kind_);  // last: the others read it
-  const std::size_t kept = kind_.size();
-  launch_.assign(kept, kNoIndex);
-  kernel_.assign(kept, kNoIndex);
-  launch_.shrink_to_fit();
-  kernel_.shrink_to_fit();
   kernels_.clear();
   application_ops_ = 0;
 }
@@ -160,26 +152,27 @@ std::uint32_t Trace::add_kernel_info(const KernelInfo& info) {
 }
 
 void Trace::push(const Op& op) {
+  const std::size_t rows = kind_.size();
+  issuer_.push(op.issuer, rows);
+  object_.push(op.object, rows);
+  line_.push(op.line, rows);
+  comm_.push(op.comm, rows);
+  group_.push(op.group, rows);
+  root_.push(op.root, rows);
+  name_.push(op.name, rows);
+  thread_.push(op.thread, rows);
+  launch_.push(op.launch, rows);
+  kernel_.push(op.kernel, rows);
+  flags_.push(op.flags, rows);
   kind_.push_back(op.kind);
   src_.push_back(op.src);
   dst_.push_back(op.dst);
-  issuer_.push_back(op.issuer);
   src_mem_.push_back(op.src_mem);
   dst_mem_.push_back(op.dst_mem);
   bytes_.push_back(op.bytes);
   start_.push_back(op.start_ns);
   duration_.push_back(op.duration_ns);
   stream_.push_back(op.stream);
-  object_.push_back(op.object);
-  line_.push_back(op.line);
-  comm_.push_back(op.comm);
-  group_.push_back(op.group);
-  root_.push_back(op.root);
-  name_.push_back(op.name);
-  thread_.push_back(op.thread);
-  launch_.push_back(op.launch);
-  kernel_.push_back(op.kernel);
-  flags_.push_back(op.flags);
   if (!moves_data(op.kind)) ++application_ops_;
 }
 
@@ -241,10 +234,13 @@ Op Trace::op(std::size_t i) const {
 }
 
 std::size_t Trace::memory_bytes() const {
-  const std::size_t per_op = sizeof(OpKind) + 3 * sizeof(std::uint16_t) + 2 * sizeof(model::MemKind) +
-                             sizeof(std::uint64_t) + 2 * sizeof(std::int64_t) + 5 * sizeof(std::uint32_t) +
-                             sizeof(std::int16_t) + 4 * sizeof(std::uint32_t) + sizeof(std::uint8_t);
-  return kind_.capacity() * per_op + kernels_.capacity() * sizeof(KernelInfo);
+  const std::size_t dense = kind_.capacity() * sizeof(OpKind) + (src_.capacity() + dst_.capacity()) * sizeof(std::uint16_t) +
+                            (src_mem_.capacity() + dst_mem_.capacity()) * sizeof(model::MemKind) +
+                            (bytes_.capacity() + start_.capacity() + duration_.capacity()) * sizeof(std::int64_t) +
+                            stream_.capacity() * sizeof(std::uint32_t);
+  std::size_t sparse = issuer_.capacity_bytes() + root_.capacity_bytes() + flags_.capacity_bytes();
+  for (const auto* v : {&object_, &line_, &comm_, &group_, &name_, &thread_, &launch_, &kernel_}) sparse += v->capacity_bytes();
+  return dense + sparse + kernels_.capacity() * sizeof(KernelInfo);
 }
 
 std::string Trace::describe_record(std::size_t i) const {

@@ -2,9 +2,10 @@
 // synthetic backend): a columnar table of operations plus string tables for the endpoint names,
 // data objects, source lines and communicators the operations refer to by id.
 //
-// Per operation it stores ~73 bytes: kind, src/dst/issuer endpoint ids, two memory kinds, bytes,
-// start and duration, stream, object/line/comm/group ids, a root, a name, a CPU thread, the
-// operation that launched it, flags and an index into the kernel table.
+// Per operation it stores 35 bytes: kind, src/dst endpoint ids, two memory kinds, bytes, start
+// and duration, and stream. The issuer, object/line/comm/group ids, root, name, CPU thread, the
+// operation that launched it, flags and the index into the kernel table take 37 bytes more, each
+// only once some operation has one (trace/column.hpp): a plain copy trace has none of them.
 //
 // A trace holds what moves data (copies, accesses, migrations, memsets, collectives, send/recv)
 // and, where the recording has them, the rest of the application: GPU kernels, CUDA runtime and
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "model/transfer.hpp"
+#include "trace/column.hpp"
 
 namespace linkcast::trace {
 
@@ -193,10 +195,10 @@ class Trace {
   const std::vector<model::MemKind>& src_mems() const { return src_mem_; }
   const std::vector<model::MemKind>& dst_mems() const { return dst_mem_; }
   const std::vector<std::uint32_t>& streams() const { return stream_; }
-  const std::vector<std::uint32_t>& names() const { return name_; }
-  const std::vector<std::uint32_t>& threads() const { return thread_; }
-  const std::vector<std::uint32_t>& launches() const { return launch_; }
-  const std::vector<std::uint8_t>& flags() const { return flags_; }
+  const SparseColumn<std::uint32_t>& names() const { return name_; }
+  const SparseColumn<std::uint32_t>& threads() const { return thread_; }
+  const SparseColumn<std::uint32_t>& launches() const { return launch_; }
+  const SparseColumn<std::uint8_t>& flags() const { return flags_; }
 
   StringTable objects;
   StringTable lines;
@@ -237,15 +239,19 @@ class Trace {
   std::unordered_map<std::string, std::uint16_t> endpoint_index_;
   std::vector<std::vector<std::uint16_t>> groups_;
 
+  // Every recording fills these.
   std::vector<OpKind> kind_;
-  std::vector<std::uint16_t> src_, dst_, issuer_;
+  std::vector<std::uint16_t> src_, dst_;
   std::vector<model::MemKind> src_mem_, dst_mem_;
   std::vector<std::uint64_t> bytes_;
   std::vector<std::int64_t> start_, duration_;
-  std::vector<std::uint32_t> stream_, object_, line_, comm_, group_;
-  std::vector<std::int16_t> root_;
-  std::vector<std::uint32_t> name_, thread_, launch_, kernel_;
-  std::vector<std::uint8_t> flags_;
+  std::vector<std::uint32_t> stream_;
+  // Held only once some operation has one.
+  SparseColumn<std::uint16_t> issuer_{kNoEndpoint};
+  SparseColumn<std::uint32_t> object_{0}, line_{0}, comm_{0}, group_{0};
+  SparseColumn<std::int16_t> root_{-1};
+  SparseColumn<std::uint32_t> name_{0}, thread_{0}, launch_{kNoIndex}, kernel_{kNoIndex};
+  SparseColumn<std::uint8_t> flags_{0};
   std::vector<KernelInfo> kernels_;
   std::size_t application_ops_ = 0;
 };
