@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/huge_pages.hpp"
 #include "core/units.hpp"
 #include "core/version.hpp"
 #include "synthetic/catalog.hpp"
@@ -27,6 +28,7 @@ CLI::Validator size_validator() {
 }  // namespace linkcast::cli
 
 int main(int argc, char** argv) {
+  linkcast::restart_with_huge_pages(argv);
   CLI::App app{
       "linkcast: simulate and project data movement inside GPU nodes.\n"
       "Sizes accept B, KB, MB, GB (powers of 1000) and KiB, MiB, GiB (powers of 1024); sizes are printed in\n"

@@ -220,7 +220,6 @@ void FlowNetwork::solve() {
 
   // 3. Apply: bring each class's clock to now at its old rate, then move members between the
   //    capped and uncapped states where the boundary moved, and set the new rate.
-  for (ResourceId r : comp_resources_) settle_resource(r);
   for (RouteId g : comp_routes_) {
     Route& route = routes_[g];
     route.clock = clock_now(route);
@@ -276,11 +275,14 @@ void FlowNetwork::solve() {
     route.data_rate = static_cast<double>(route.members() - route.n_capped) * route.level + route.capped_rate;
     update_route_event(g);
   }
+  // A resource's load so far is settled only where its rate changes (the accounting is linear
+  // in time: the old rate held until now).
   for (ResourceId r : comp_resources_) {
     Resource& res = resources_[r];
-    const bool changed = res.wire_rate != new_wire_rate_[r];
+    if (res.wire_rate == new_wire_rate_[r]) continue;
+    settle_resource(r);
     res.wire_rate = new_wire_rate_[r];
-    if (record_series_ && changed) res.series.push_back({now_, res.wire_bytes});
+    if (record_series_) res.series.push_back({now_, res.wire_bytes});
   }
 }
 

@@ -29,15 +29,27 @@ const std::string& ep_name(const topology::Node& node, int e) {
 }
 
 /// The class an operation is reported under: the copy class by where its ends are on the
-/// node, or its kind.
-std::string op_class(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::size_t i) {
+/// node, or its kind. As a number (op_class_name gives its name), counted per operation.
+struct OpClass {
+  OpKind kind;
+  int path = -1;  // copies with both ends on the node: their model::PathClass
+  bool pageable = false;  // h2d and d2h copies: the host end is pageable
+  auto operator<=>(const OpClass&) const = default;
+};
+OpClass op_class(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::size_t i) {
   const OpKind kind = trace.kinds()[i];
   const OpResult& o = r.ops[i];
-  if (kind != OpKind::copy || o.src < 0 || o.dst < 0) return std::string(trace::to_string(kind));
+  if (kind != OpKind::copy || o.src < 0 || o.dst < 0) return {kind};
   const auto cls = topology::path_class(node, o.src, o.dst);
+  const bool pageable = (cls == model::PathClass::h2d || cls == model::PathClass::d2h) &&
+                        (trace.src_mems()[i] == model::MemKind::pageable || trace.dst_mems()[i] == model::MemKind::pageable);
+  return {kind, static_cast<int>(cls), pageable};
+}
+std::string op_class_name(const OpClass& c) {
+  if (c.path < 0) return std::string(trace::to_string(c.kind));
+  const auto cls = static_cast<model::PathClass>(c.path);
   std::string name(model::to_string(cls));
-  const bool pageable = trace.src_mems()[i] == model::MemKind::pageable || trace.dst_mems()[i] == model::MemKind::pageable;
-  if (cls == model::PathClass::h2d || cls == model::PathClass::d2h) name += pageable ? " pageable" : " pinned";
+  if (cls == model::PathClass::h2d || cls == model::PathClass::d2h) name += c.pageable ? " pageable" : " pinned";
   return name;
 }
 
@@ -211,9 +223,16 @@ void render_table(const topology::Node& node, const trace::Trace& trace, const S
     std::size_t ops = 0, measured_ops = 0;
     double bytes = 0, sim_ns = 0, measured_ns = 0, sim_of_measured_ns = 0;
   };
-  std::map<std::string, Row> rows;
+  std::map<OpClass, Row> by_class_key;
+  OpClass last_key{OpKind::copy, -2};
+  Row* last_row = nullptr;  // consecutive operations mostly share a class
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    Row& row = rows[op_class(node, trace, r, i)];
+    const OpClass key = op_class(node, trace, r, i);
+    if (!last_row || key != last_key) {
+      last_key = key;
+      last_row = &by_class_key[key];
+    }
+    Row& row = *last_row;
     const double sim = r.ops[i].end_ns - r.ops[i].start_ns;
     ++row.ops;
     row.bytes += static_cast<double>(trace.bytes()[i]);
@@ -224,6 +243,8 @@ void render_table(const topology::Node& node, const trace::Trace& trace, const S
       row.sim_of_measured_ns += sim;
     }
   }
+  std::map<std::string, Row> rows;  // by name: the table's order
+  for (const auto& [key, row] : by_class_key) rows[op_class_name(key)] = row;  // one name per key
   using A = TextTable::Align;
   TextTable by_class({"class", "ops", "bytes", "simulated (sum)", "measured (sum)", "sim/measured"},
                      {A::left, A::right, A::right, A::right, A::right, A::right});

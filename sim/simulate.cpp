@@ -1,5 +1,6 @@
 #include "sim/simulate.hpp"
 
+#include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -50,7 +51,7 @@ double hop_weight(const model::Model& m, const model::LinkSpec& hop, const model
 /// The rate limits and costs of one transfer, ready for Engine::add_transfer.
 struct TransferPlan {
   RouteId route = 0;
-  std::vector<double> weights;
+  boost::container::small_vector<double, 8> weights;  // per hop (routes of up to 8 hops: no allocation)
   double cap = kInf;
   double fixed_ns = 0;
 };
@@ -116,7 +117,7 @@ class Simulation {
   struct Endpoints {
     int issuer, src, dst;
   };
-  Endpoints endpoints_of(const trace::Op& op, std::size_t record) const;
+  Endpoints endpoints_of(std::size_t record) const;
   Pair& pair(int src, int dst, std::size_t record);
   TransferPlan plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   double fixed_cost(CopyClass cls, const Pair& p) const;
@@ -179,7 +180,7 @@ class Simulation {
   FlowNetwork net_;
   Engine engine_;
   std::vector<ResourceId> memory_;
-  mutable std::vector<int> resolved_;  // by trace endpoint id: node endpoint, -1 not yet
+  mutable std::vector<int> resolved_;  // by trace endpoint id: node endpoint; -1 not yet, -2 "host" (resolve)
   std::unordered_map<std::uint64_t, Pair> pairs_;
   std::map<std::vector<int>, nccl::CommTopology> topologies_;
   /// Channel engines of a collective: (communicator, rank, channel, algo, proto, capacity) ->
@@ -253,13 +254,16 @@ int Simulation::resolve_name(const std::string& name, std::size_t record) const 
 }
 
 int Simulation::resolve(std::uint16_t id, std::uint16_t other, std::size_t record) const {
-  const std::string& name = trace_.endpoint_name(id);
-  if (name != "host") {
-    if (resolved_.size() <= id) resolved_.resize(static_cast<std::size_t>(id) + 1, -1);
-    int& cached = resolved_[id];
-    if (cached < 0) cached = resolve_name(name, record);
-    return cached;
+  constexpr int kUnresolved = -1, kHost = -2;  // resolved_ besides node endpoints
+  if (resolved_.size() <= id) resolved_.resize(static_cast<std::size_t>(id) + 1, kUnresolved);
+  int& cached = resolved_[id];
+  if (cached >= 0) return cached;
+  if (cached == kUnresolved) {
+    const std::string& name = trace_.endpoint_name(id);
+    if (name == "host") cached = kHost;
+    else return cached = resolve_name(name, record);
   }
+  // "host": the socket of the GPU at the other end.
   const int other_on_node = trace_.endpoint_name(other) == "host" ? -1 : resolve(other, id, record);
   try {
     return topology::place_host(node_, other_on_node);
@@ -268,15 +272,18 @@ int Simulation::resolve(std::uint16_t id, std::uint16_t other, std::size_t recor
   }
 }
 
-Simulation::Endpoints Simulation::endpoints_of(const trace::Op& op, std::size_t record) const {
-  const int src = resolve(op.src, op.dst, record), dst = resolve(op.dst, op.src, record);
+Simulation::Endpoints Simulation::endpoints_of(std::size_t record) const {
+  const OpKind kind = trace_.kinds()[record];
+  const std::uint16_t s = trace_.srcs()[record], d = trace_.dsts()[record];
+  const int src = resolve(s, d, record), dst = resolve(d, s, record);
   // The stream belongs to the device that issues the operation.
   int issuer = src;
-  if (!trace::is_collective(op.kind)) {
+  if (!trace::is_collective(kind)) {
     const bool src_gpu = node_.endpoints[static_cast<std::size_t>(src)].kind == EndpointKind::gpu;
     issuer = src_gpu ? src : dst;
-    if (op.kind == OpKind::access && op.issuer != trace::kNoEndpoint) issuer = op.issuer == op.src ? src : dst;
-    if (op.kind == OpKind::recv || op.kind == OpKind::memset) issuer = dst;
+    if (const std::uint16_t by = trace_.issuers()[record]; kind == OpKind::access && by != trace::kNoEndpoint)
+      issuer = by == s ? src : dst;
+    if (kind == OpKind::recv || kind == OpKind::memset) issuer = dst;
   }
   return {issuer, src, dst};
 }
@@ -368,7 +375,7 @@ void Simulation::add_copy(std::size_t i) {
   const model::Transfer t =
       trace::transfer_of(op, cls, pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h));
   const TransferPlan plan = plan_transfer(src, dst, t, t.pageable, i);
-  const TaskId task = engine_.add_transfer(plan.route, t.bytes, plan.weights, plan.cap, plan.fixed_ns);
+  const TaskId task = engine_.add_transfer(plan.route, t.bytes, std::span(plan.weights.data(), plan.weights.size()), plan.cap, plan.fixed_ns);
   if (op.bytes > 0) ++flows_;
   // Copies hold a copy engine of the GPU that runs them.
   if (op.kind == OpKind::copy) {
@@ -652,7 +659,7 @@ TaskId Simulation::add_local_step(int gpu, double bytes, std::size_t record) {
   local.bytes = bytes;
   local.access = model::Access::write;
   const TransferPlan plan = plan_transfer(gpu, gpu, local, false, record);
-  return engine_.add_transfer(plan.route, bytes, plan.weights, plan.cap, 0);
+  return engine_.add_transfer(plan.route, bytes, std::span(plan.weights.data(), plan.weights.size()), plan.cap, 0);
 }
 
 TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std::size_t rank, std::uint32_t channel,
@@ -822,20 +829,22 @@ SimResult Simulation::run() {
   std::int64_t t0 = std::numeric_limits<std::int64_t>::max();
   for (std::int64_t s : trace_.starts())
     if (s >= 0) t0 = std::min(t0, s);
-  std::map<std::pair<int, std::uint32_t>, TaskId> last_on_stream;
+  std::unordered_map<std::uint64_t, TaskId> last_on_stream;  // (issuing endpoint, stream) -> its last task
   for (std::size_t i = 0; i < n; ++i) {
-    const trace::Op op = trace_.op(i);
-    if (trace::runs_on_cpu(op.kind)) continue;
-    if (op.kind == OpKind::recv)
+    const OpKind kind = trace_.kinds()[i];
+    if (trace::runs_on_cpu(kind)) continue;
+    if (kind == OpKind::recv)
       if (const auto send = matched_send(i)) engine_.depend(end_[i], end_[*send]);
-    const int issuer = endpoints_of(op, i).issuer;
-    const auto key = std::make_pair(issuer, op.stream);
-    const auto it = last_on_stream.find(key);
-    if (it != last_on_stream.end()) engine_.depend(begin_[i], it->second);
-    last_on_stream[key] = end_[i];
+    const auto issuer = static_cast<std::uint32_t>(endpoints_of(i).issuer);
+    const auto [last, first_on_stream] = last_on_stream.try_emplace(std::uint64_t{issuer} << 32 | trace_.streams()[i], end_[i]);
+    if (!first_on_stream) {
+      engine_.depend(begin_[i], last->second);
+      last->second = end_[i];
+    }
     // Launched work follows its launch in a replay; the rest is released at its recorded time.
-    const bool launched = application_ && op.launch != trace::kNoIndex;
-    if (op.start_ns >= 0 && !launched) engine_.set_release(begin_[i], static_cast<double>(op.start_ns - t0));
+    const bool launched = application_ && trace_.launches()[i] != trace::kNoIndex;
+    if (const std::int64_t start = trace_.starts()[i]; start >= 0 && !launched)
+      engine_.set_release(begin_[i], static_cast<double>(start - t0));
   }
   if (application_) link_application();
 
@@ -866,7 +875,7 @@ void Simulation::add_given_duration(std::size_t i, double ns) {
     const model::Transfer t =
         trace::transfer_of(op, cls, pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h));
     TransferPlan plan = plan_transfer(src, dst, t, t.pageable, i);
-    task = engine_.add_transfer(plan.route, t.bytes, plan.weights, t.bytes / ns, 0.0);
+    task = engine_.add_transfer(plan.route, t.bytes, std::span(plan.weights.data(), plan.weights.size()), t.bytes / ns, 0.0);
     ++flows_;
     if (op.kind == OpKind::copy) {
       const int issuer = cls == model::PathClass::h2d ? dst : src;
@@ -1051,9 +1060,8 @@ void Simulation::collect(SimResult& r) {
     OpResult& o = r.ops[i];
     o.start_ns = engine_.timing(begin_[i]).start_ns;
     o.end_ns = engine_.timing(end_[i]).end_ns;
-    const trace::Op op = trace_.op(i);
-    if (trace::runs_on_cpu(op.kind)) continue;
-    const Endpoints e = endpoints_of(op, i);
+    if (trace::runs_on_cpu(trace_.kinds()[i])) continue;
+    const Endpoints e = endpoints_of(i);
     o.issuer = e.issuer;
     o.src = e.src;
     o.dst = e.dst;

@@ -48,6 +48,29 @@ const std::array<std::string, kColumnCount> kColumnNames = {
 
 std::vector<std::string> column_names() { return {kColumnNames.begin(), kColumnNames.end()}; }
 
+/// a == b, for the few-byte names of a trace's columns (a library compare costs more to call).
+bool same_text(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+/// The value parsed from a column's previous text: consecutive records mostly repeat their
+/// kind and memory kinds.
+template <class T>
+struct LastParsed {
+  std::string text;
+  T value{};
+  bool have = false;
+  const T* find(std::string_view v) const { return have && same_text(text, v) ? &value : nullptr; }
+  void keep(std::string_view v, T parsed) {
+    text.assign(v);
+    value = parsed;
+    have = true;
+  }
+};
+
 /// Splits one CSV line into fields (RFC 4180 quoting). Unquoted fields are views into `line`;
 /// quoted ones are unescaped into `scratch`, a deque: adding the line's next quoted field must
 /// not move the strings the earlier fields' views point into (a vector did, and a short string
@@ -55,19 +78,25 @@ std::vector<std::string> column_names() { return {kColumnNames.begin(), kColumnN
 void split_fields(std::string_view line, std::vector<std::string_view>& fields,
                   std::deque<std::string>& scratch) {
   fields.clear();
-  if (std::memchr(line.data(), '"', line.size()) == nullptr) {
-    // No quotes (the common case): split at every comma.
+  {
+    // No quotes (the common case): split at every comma, in one pass over the bytes (fields are
+    // a few bytes long: a library search per field costs more than it finds).
     const char* p = line.data();
-    const char* end = p + line.size();
-    while (true) {
-      const char* comma = static_cast<const char*>(std::memchr(p, ',', static_cast<std::size_t>(end - p)));
-      if (!comma) {
-        fields.emplace_back(p, static_cast<std::size_t>(end - p));
-        return;
+    const char* const end = p + line.size();
+    const char* field = p;
+    for (; p != end; ++p) {
+      if (*p == ',') {
+        fields.emplace_back(field, static_cast<std::size_t>(p - field));
+        field = p + 1;
+      } else if (*p == '"') {
+        break;
       }
-      fields.emplace_back(p, static_cast<std::size_t>(comma - p));
-      p = comma + 1;
     }
+    if (p == end) {
+      fields.emplace_back(field, static_cast<std::size_t>(end - field));
+      return;
+    }
+    fields.clear();  // quoted fields: the general path below
   }
   std::size_t i = 0;
   std::size_t quoted = 0;
@@ -237,7 +266,7 @@ class CsvParser {
     if (v.empty()) fail(c, v, "is empty; name an endpoint such as cpu0, gpu1 or host");
     // Consecutive records mostly name the same few endpoints: try the last ones seen first.
     for (const auto& [name, id] : recent_)
-      if (name == v) return id;
+      if (same_text(name, v)) return id;
     const auto cached = endpoint_cache_.find(v);
     if (cached != endpoint_cache_.end()) {
       recent_[recent_next_++ % recent_.size()] = {cached->first, cached->second};
@@ -251,11 +280,23 @@ class CsvParser {
     return id;
   }
 
-  model::MemKind mem_field(int c, std::string_view v, bool host) const {
-    if (v.empty()) return host ? model::MemKind::pinned : model::MemKind::device;
+  model::MemKind mem_field(int c, std::string_view v, std::uint16_t endpoint) {
+    if (v.empty()) return is_host_name(trace_.endpoint_name(endpoint)) ? model::MemKind::pinned : model::MemKind::device;
+    LastParsed<model::MemKind>& last = c == kSrcMem ? last_src_mem_ : last_dst_mem_;
+    if (const auto* known = last.find(v)) return *known;
     const auto m = model::parse_mem_kind(v);
     if (!m) fail(c, v, "is not a memory kind; use pageable, pinned, device, managed or unknown");
+    last.keep(v, *m);
     return *m;
+  }
+
+  OpKind kind_field(std::string_view kind) {
+    if (const auto* known = last_kind_.find(kind)) return *known;
+    const auto k = parse_op_kind(kind);
+    if (!k) fail(kKind, kind, fmt::format("is not an operation kind{}; use {}", did_you_mean(kind, op_kind_names()),
+                                          join(op_kind_names(), ", ")));
+    last_kind_.keep(kind, *k);
+    return *k;
   }
 
   void record(std::string_view text) {
@@ -265,15 +306,12 @@ class CsvParser {
     }
     Op op;
     const std::string_view kind = field(kKind);
-    const auto k = parse_op_kind(kind);
-    if (!k) fail(kKind, kind, fmt::format("is not an operation kind{}; use {}", did_you_mean(kind, op_kind_names()),
-                                          join(op_kind_names(), ", ")));
-    op.kind = *k;
+    op.kind = kind_field(kind);
     op.src = endpoint_field(kSrc, field(kSrc));
     op.dst = endpoint_field(kDst, field(kDst));
     op.bytes = uint_field(kBytes, field(kBytes));
-    op.src_mem = mem_field(kSrcMem, field(kSrcMem), is_host_name(trace_.endpoint_name(op.src)));
-    op.dst_mem = mem_field(kDstMem, field(kDstMem), is_host_name(trace_.endpoint_name(op.dst)));
+    op.src_mem = mem_field(kSrcMem, field(kSrcMem), op.src);
+    op.dst_mem = mem_field(kDstMem, field(kDstMem), op.dst);
     if (const auto v = field(kStart); !v.empty()) op.start_ns = time_field(kStart, v);
     if (const auto v = field(kDuration); !v.empty()) op.duration_ns = time_field(kDuration, v);
     if (const auto v = field(kStream); !v.empty()) {
@@ -328,6 +366,8 @@ class CsvParser {
   std::unordered_map<std::string, std::uint16_t, Hash, std::equal_to<>> endpoint_cache_;
   std::vector<std::pair<std::string_view, std::uint16_t>> recent_;  // views into endpoint_cache_'s keys
   std::size_t recent_next_ = 0;
+  LastParsed<OpKind> last_kind_;
+  LastParsed<model::MemKind> last_src_mem_, last_dst_mem_;
 };
 
 }  // namespace
@@ -378,6 +418,7 @@ std::vector<int> parse_gpu_list(std::string_view text, std::string_view what, st
 
 Trace parse_csv_trace(const std::string& text, const std::string& name) {
   Trace trace;
+  trace.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   CsvParser parser(name, trace);
   std::size_t start = 0;
   while (start < text.size()) {
