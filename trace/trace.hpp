@@ -196,6 +196,7 @@ class Trace {
   const std::vector<model::MemKind>& dst_mems() const { return dst_mem_; }
   const std::vector<std::uint32_t>& streams() const { return stream_; }
   const SparseColumn<std::uint16_t>& issuers() const { return issuer_; }
+  const SparseColumn<std::uint32_t>& group_ids() const { return group_; }  // per operation (Op::group)
   const SparseColumn<std::uint32_t>& names() const { return name_; }
   const SparseColumn<std::uint32_t>& threads() const { return thread_; }
   const SparseColumn<std::uint32_t>& launches() const { return launch_; }
