@@ -6,8 +6,14 @@
 //  BM_SimulateCopies: 100,000 copies on 1,000 streams (100 each) over the DGX-1 through
 //    sim::simulate (planning, event loop, results), as `linkcast simulate` runs them.
 //  BM_SimulateRingAllreduce: a 1 GiB ring allreduce on 8 GPUs with NCCL's default chunking.
+//  BM_SimulateLongTrace/N: N timed copies between the host and 8 GPUs on 16 streams (the shape of
+//    tools/bench/gen_trace.py) through sim::simulate. Counters: operations per second, and the
+//    heap the simulation held at its highest beyond the trace itself, in bytes per operation
+//    (issue 17: target <= 120), sampled from malloc's statistics as the event loop reports.
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -140,5 +146,58 @@ void BM_SimulateRingAllreduce(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SimulateRingAllreduce)->Unit(benchmark::kMillisecond);
+
+/// Heap bytes in use now (malloc's arenas and its mmapped blocks).
+double heap_in_use_bytes() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd);
+}
+
+trace::Trace long_trace(std::size_t n) {
+  trace::Trace t;
+  std::mt19937_64 rng(1);
+  const std::uint16_t host = t.endpoint("cpu0");
+  std::vector<std::uint16_t> gpus;
+  for (int g = 0; g < 8; ++g) gpus.push_back(t.endpoint("gpu" + std::to_string(g)));
+  t.reserve(n);
+  std::int64_t start = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    trace::Op op;
+    const std::uint16_t g = gpus[rng() % 8];
+    switch (rng() % 4) {
+      case 0: op.src = host; op.dst = g; op.src_mem = model::MemKind::pinned; op.dst_mem = model::MemKind::device; break;
+      case 1: op.src = g; op.dst = host; op.src_mem = model::MemKind::device; op.dst_mem = model::MemKind::pageable; break;
+      case 2: op.src = op.dst = g; op.src_mem = op.dst_mem = model::MemKind::device; break;
+      default: op.src = g; op.dst = gpus[rng() % 8]; op.src_mem = op.dst_mem = model::MemKind::device; break;
+    }
+    op.bytes = std::uint64_t{1} << (rng() % 29);
+    op.duration_ns = static_cast<std::int64_t>(1000 + op.bytes / 20);
+    op.start_ns = start;
+    start += op.duration_ns / 4;
+    op.stream = static_cast<std::uint32_t>(i % 16);
+    t.push(op);
+  }
+  return t;
+}
+
+void BM_SimulateLongTrace(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const trace::Trace trace = long_trace(n);
+  double peak_beyond_trace = 0;
+  for (auto _ : state) {
+    const double before = heap_in_use_bytes();
+    double peak = before;
+    sim::SimOptions o;
+    o.progress = [&](std::uint64_t, std::uint64_t) { peak = std::max(peak, heap_in_use_bytes()); };
+    const sim::SimResult r = sim::simulate(dgx1(), trace, o);
+    peak = std::max(peak, heap_in_use_bytes());
+    peak_beyond_trace = std::max(peak_beyond_trace, peak - before);
+    benchmark::DoNotOptimize(r.makespan_ns);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+  state.counters["bytes_per_op"] = peak_beyond_trace / static_cast<double>(n);
+  state.counters["trace_bytes_per_op"] = static_cast<double>(trace.memory_bytes()) / static_cast<double>(n);
+}
+BENCHMARK(BM_SimulateLongTrace)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace

@@ -130,6 +130,7 @@ void Engine::on_data(TaskId id) {
 void Engine::on_end(TaskId id) {
   TaskTiming& tm = timings_[id];
   tm.end_ns = net_->now();
+  ++ended_;
   makespan_ns_ = std::max(makespan_ns_, tm.end_ns);
   const Task& t = tasks_[id];
   if (t.pool != kNoPool) {
@@ -179,7 +180,6 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
     if (waiting_on_[id] == 0) schedule(tasks_[id].release_ns, id, Phase::ready);
 
   std::vector<FlowId> done;
-  std::size_t ended = 0;
   std::uint64_t last_report = 0;
   while (true) {
     const double t_flow = net_->next_completion();
@@ -202,7 +202,7 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
     drain();
     if (progress && (events_ >> 18) != last_report) {
       last_report = events_ >> 18;
-      progress(events_);
+      progress(ended_);
     }
   }
   // What only the run needed.
@@ -210,9 +210,8 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
   std::vector<double>().swap(weights_);
   weights_by_hash_.clear();
   std::vector<std::uint32_t>().swap(waiting_on_);
-  for (const TaskTiming& tm : timings_) ended += tm.end_ns >= 0 ? 1 : 0;
-  if (ended != n)
-    throw std::logic_error("Engine::run: " + std::to_string(n - ended) +
+  if (ended_ != n)
+    throw std::logic_error("Engine::run: " + std::to_string(n - ended_) +
                            " tasks never started: their dependencies form a cycle");
 }
 

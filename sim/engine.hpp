@@ -52,7 +52,7 @@ class Engine {
   void set_pool(TaskId t, PoolId pool) { tasks_[t].pool = pool; }
 
   /// Runs every task to its end. Throws std::logic_error when dependencies form a cycle.
-  /// `progress`, where set, is told the events so far every 2^18 events. Afterwards only the
+  /// `progress`, where set, is told the tasks ended so far (of size()) every 2^18 events. Afterwards only the
   /// timings, the dependencies and the counts are kept (the tasks' own data is released).
   void run(const std::function<void(std::uint64_t)>& progress = {});
 
@@ -122,6 +122,7 @@ class Engine {
   std::vector<std::pair<TaskId, Phase>> immediate_;
   std::uint64_t seq_ = 0;
   std::uint64_t events_ = 0;
+  std::uint64_t ended_ = 0;
   double makespan_ns_ = 0;
 };
 

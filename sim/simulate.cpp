@@ -850,9 +850,9 @@ SimResult Simulation::run() {
 
   try {
     ProgressLine progress("simulation");
-    engine_.run([&](std::uint64_t events) {
-      progress.update(events, engine_.size(), "events");
-      if (options_.progress) options_.progress(events, engine_.size());
+    engine_.run([&](std::uint64_t ended) {
+      progress.update(ended, engine_.size(), "tasks");
+      if (options_.progress) options_.progress(ended, engine_.size());
     });
   } catch (const std::logic_error& e) {
     throw InputError(fmt::format("{}: {}: the trace's streams and matched send/recv wait on each other",

@@ -74,8 +74,8 @@ struct SimOptions {
   /// onto this node); empty, or NaN for a record: kernels keep their recorded duration, copies
   /// are priced by the model, collectives run as NCCL would.
   std::vector<double> durations_ns;
-  /// Called as the event loop runs (about every 262,144 events): events done, of about how many
-  /// (a sweep's progress bar; the command line's progress is shown anyway).
+  /// Called as the event loop runs (about every 262,144 events): tasks ended, of how many (a
+  /// sweep's progress bar; the command line's progress is shown anyway).
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 
   SimOptions() { fixed_ns.fill(std::nan("")); }
