@@ -2,6 +2,7 @@
 // shaped like the real files (Kineto: PyTorch 2.11's event layout with CPU-op noise around the
 // GPU memcpy/memset/NCCL events).
 #include <benchmark/benchmark.h>
+#include <simdjson.h>
 
 #include <fmt/format.h>
 
@@ -61,6 +62,23 @@ void BM_KinetoIngest(benchmark::State& state) {
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
 BENCHMARK(BM_KinetoIngest)->Arg(200000)->Unit(benchmark::kMillisecond);
+
+/// The ceiling for reading the same text: simdjson's DOM parse of the whole document and a walk
+/// over its events touching each one's "ph" (what any Kineto reader must at least do).
+void BM_KinetoBareSimdjsonScan(benchmark::State& state) {
+  const std::string text = kineto_text(static_cast<std::size_t>(state.range(0)));
+  simdjson::dom::parser parser;
+  const simdjson::padded_string padded(text);
+  std::size_t events = 0;
+  for (auto _ : state) {
+    simdjson::dom::element doc;
+    if (parser.parse(padded).get(doc)) state.SkipWithError("not JSON");
+    for (simdjson::dom::element e : doc["traceEvents"].get_array()) events += e["ph"].get_string().value().size();
+  }
+  benchmark::DoNotOptimize(events);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_KinetoBareSimdjsonScan)->Arg(200000)->Unit(benchmark::kMillisecond);
 
 void BM_CsvIngest(benchmark::State& state) {
   std::string text = "kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream\n";

@@ -21,24 +21,29 @@ def main():
     timed = [e for e in events if isinstance(e.get("ts"), (int, float))]
     t0 = min(e["ts"] for e in timed)
     span = max(e["ts"] + e.get("dur", 0) for e in timed) - t0 + 1000
-    out = []
-    for k in range(copies):
-        for e in events:
-            if e.get("ph") == "M" and k > 0:
-                continue  # metadata once
-            e2 = dict(e)
-            if isinstance(e2.get("ts"), (int, float)):
-                e2["ts"] += k * span
-            args = e2.get("args")
-            if isinstance(args, dict) and "correlation" in args:
-                e2["args"] = dict(args, correlation=args["correlation"] + k * 10_000_000)
-            if e2.get("ph") in ("s", "f") and isinstance(e2.get("id"), int):
-                e2["id"] += k * 10_000_000
-            out.append(e2)
-    doc["traceEvents"] = out
+    # Written as it goes (a 10 GB trace is far more than Python holds in memory): the document's
+    # other keys first, then the events one copy at a time.
+    rest = {k: v for k, v in doc.items() if k != "traceEvents"}
+    count = 0
     with open(dst, "w") as f:
-        json.dump(doc, f)
-    print(f"{dst}: {len(out)} events")
+        head = json.dumps(rest)
+        f.write(head[:-1] + (", " if rest else "") + '"traceEvents": [\n')
+        for k in range(copies):
+            for e in events:
+                if e.get("ph") == "M" and k > 0:
+                    continue  # metadata once
+                e2 = dict(e)
+                if isinstance(e2.get("ts"), (int, float)):
+                    e2["ts"] += k * span
+                args = e2.get("args")
+                if isinstance(args, dict) and "correlation" in args:
+                    e2["args"] = dict(args, correlation=args["correlation"] + k * 10_000_000)
+                if e2.get("ph") in ("s", "f") and isinstance(e2.get("id"), int):
+                    e2["id"] += k * 10_000_000
+                f.write((",\n" if count else "") + json.dumps(e2))
+                count += 1
+        f.write("\n]}\n")
+    print(f"{dst}: {count} events")
 
 
 if __name__ == "__main__":
