@@ -22,6 +22,7 @@ TaskId Engine::add_transfer(RouteId route, double bytes, std::span<const double>
     t.weights_count = static_cast<std::uint16_t>(weights.size());
   }
   tasks_.push_back(t);
+  timings_.push_back(TaskTiming{});
   return static_cast<TaskId>(task_count_++);
 }
 
@@ -29,11 +30,13 @@ TaskId Engine::add_delay(double ns) {
   Task t;
   t.fixed_ns = std::max(ns, 0.0);
   tasks_.push_back(t);
+  timings_.push_back(TaskTiming{});
   return static_cast<TaskId>(task_count_++);
 }
 
 void Engine::reserve(std::size_t tasks) {
   tasks_.reserve(tasks);
+  timings_.reserve(tasks);
   edges_.reserve(tasks);
 }
 
@@ -141,7 +144,8 @@ void Engine::on_end(TaskId id) {
   for (std::uint32_t i = succ_at_[id]; i < succ_at_[id + 1]; ++i) {
     const TaskId s = succ_[i];
     if (--waiting_on_[s] > 0) continue;
-    if (tasks_[s].release_ns > net_->now()) schedule(tasks_[s].release_ns, s, Phase::ready);
+    const double release_ns = timings_[s].ready_ns;  // not ready yet: its release
+    if (release_ns > net_->now()) schedule(release_ns, s, Phase::ready);
     else now_do(s, Phase::ready);
   }
 }
@@ -162,7 +166,6 @@ void Engine::drain() {
 void Engine::run(const std::function<void(std::uint64_t)>& progress) {
   const std::size_t n = task_count_;
   if (tasks_.size() != n) throw std::logic_error("Engine::run: an engine runs once");
-  timings_.assign(n, TaskTiming{});
   waiting_on_.assign(n, 0);
   succ_at_.assign(n + 1, 0);
   for (const auto& [before, after] : edges_) {
@@ -177,7 +180,7 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
   }
   std::vector<std::pair<TaskId, TaskId>>().swap(edges_);
   for (TaskId id = 0; id < n; ++id)
-    if (waiting_on_[id] == 0) schedule(tasks_[id].release_ns, id, Phase::ready);
+    if (waiting_on_[id] == 0) schedule(timings_[id].ready_ns, id, Phase::ready);
 
   std::vector<FlowId> done;
   std::uint64_t last_report = 0;

@@ -27,7 +27,7 @@ inline constexpr PoolId kNoPool = std::numeric_limits<PoolId>::max();
 /// When one task ran (24 bytes: kept for every task after the run). Times in ns from the
 /// simulation's start; data starts to move at start_ns + the task's fixed_ns.
 struct TaskTiming {
-  double ready_ns = -1;  // dependencies done and released
+  double ready_ns = 0;   // dependencies done and released (before the run: the release time)
   double start_ns = -1;  // slot acquired; L + O begins
   double end_ns = -1;
 };
@@ -46,7 +46,7 @@ class Engine {
   void reserve(std::size_t tasks);
   /// `after` starts only once `before` has ended.
   void depend(TaskId after, TaskId before);
-  void set_release(TaskId t, double release_ns) { tasks_[t].release_ns = release_ns; }
+  void set_release(TaskId t, double release_ns) { timings_[t].ready_ns = release_ns; }
   /// A pool of `slots` (> 0) that tasks hold from their start to their end.
   PoolId add_pool(int slots);
   void set_pool(TaskId t, PoolId pool) { tasks_[t].pool = pool; }
@@ -67,7 +67,7 @@ class Engine {
   std::uint64_t events() const { return events_; }
 
  private:
-  struct Task {  // 48 bytes: one or more per operation of a trace
+  struct Task {  // 40 bytes: one or more per operation of a trace (its release is in timings_)
     RouteId route = 0;
     std::uint32_t weights_at = 0;
     PoolId pool = kNoPool;
@@ -76,7 +76,6 @@ class Engine {
     double bytes = 0;
     double cap = kNoCap;
     double fixed_ns = 0;
-    double release_ns = 0;
   };
   enum class Phase : std::uint8_t { ready, start, data, end };
   struct Timer {
@@ -113,8 +112,8 @@ class Engine {
   std::vector<std::pair<TaskId, TaskId>> edges_;  // (before, after); turned into succ_ by run()
   std::vector<Pool> pools_;
 
+  std::vector<TaskTiming> timings_;  // by task, from its adding: its release until it is ready
   // Run state.
-  std::vector<TaskTiming> timings_;
   std::vector<std::uint32_t> succ_at_;  // CSR of successors (kept: critical_path reads it)
   std::vector<TaskId> succ_;
   std::vector<std::uint32_t> waiting_on_;
