@@ -48,27 +48,37 @@ const std::array<std::string, kColumnCount> kColumnNames = {
 
 std::vector<std::string> column_names() { return {kColumnNames.begin(), kColumnNames.end()}; }
 
-/// a == b, for the few-byte names of a trace's columns (a library compare costs more to call).
-bool same_text(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
-/// The value parsed from a column's previous text: consecutive records mostly repeat their
-/// kind and memory kinds.
+/// The values of the few short texts a column repeats (endpoint names, kinds, memory kinds): up
+/// to 16 texts of up to 8 bytes, each held as one word, so that a lookup is a few word compares
+/// (a string compare or hash per field cost a third of reading a trace; issue 17).
 template <class T>
-struct LastParsed {
-  std::string text;
-  T value{};
-  bool have = false;
-  const T* find(std::string_view v) const { return have && same_text(text, v) ? &value : nullptr; }
-  void keep(std::string_view v, T parsed) {
-    text.assign(v);
-    value = parsed;
-    have = true;
+class ShortTexts {
+ public:
+  /// The value of `v` where it is known.
+  const T* find(std::string_view v) const {
+    if (v.size() > 8) return nullptr;
+    const std::uint64_t w = word(v);
+    for (const Entry& e : entries_)
+      if (e.word == w && e.size == v.size()) return &e.value;
+    return nullptr;
   }
+  /// Remembers v's value (a text too long or past the 16th is not kept).
+  void keep(std::string_view v, T value) {
+    if (v.size() <= 8 && entries_.size() < 16) entries_.push_back({word(v), static_cast<std::uint8_t>(v.size()), value});
+  }
+
+ private:
+  static std::uint64_t word(std::string_view v) {
+    std::uint64_t w = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) w |= std::uint64_t{static_cast<unsigned char>(v[i])} << (8 * i);
+    return w;
+  }
+  struct Entry {
+    std::uint64_t word;
+    std::uint8_t size;
+    T value;
+  };
+  std::vector<Entry> entries_;
 };
 
 /// Splits one CSV line into fields (RFC 4180 quoting). Unquoted fields are views into `line`;
@@ -202,7 +212,9 @@ class CsvParser {
     const int i = index_[c];
     if (i < 0) return {};
     const std::string_view f = fields_[static_cast<std::size_t>(i)];
-    if (!f.empty() && (f.front() == ' ' || f.back() == ' ' || f.front() == '\t' || f.back() == '\t')) return trim(f);
+    // Only a field that starts or ends in a space or control byte can need trimming.
+    if (!f.empty() && (static_cast<unsigned char>(f.front()) <= ' ' || static_cast<unsigned char>(f.back()) <= ' '))
+      return trim(f);
     return f;
   }
 
@@ -264,38 +276,32 @@ class CsvParser {
 
   std::uint16_t endpoint_field(int c, std::string_view v) {
     if (v.empty()) fail(c, v, "is empty; name an endpoint such as cpu0, gpu1 or host");
-    // Consecutive records mostly name the same few endpoints: try the last ones seen first.
-    for (const auto& [name, id] : recent_)
-      if (same_text(name, v)) return id;
+    // Records mostly name the same few short endpoints.
+    if (const auto* known = short_endpoints_.find(v)) return *known;
     const auto cached = endpoint_cache_.find(v);
-    if (cached != endpoint_cache_.end()) {
-      recent_[recent_next_++ % recent_.size()] = {cached->first, cached->second};
-      return cached->second;
-    }
+    if (cached != endpoint_cache_.end()) return cached->second;
     text_check(c, v);
     const std::uint16_t id = trace_.endpoint(v);
-    // Views into the map's keys stay valid (its nodes never move).
-    const auto inserted = endpoint_cache_.emplace(trace_.endpoint_name(id), id).first;
-    if (recent_.size() < 16) recent_.emplace_back(inserted->first, id);
+    endpoint_cache_.emplace(trace_.endpoint_name(id), id);
+    short_endpoints_.keep(v, id);
     return id;
   }
 
   model::MemKind mem_field(int c, std::string_view v, std::uint16_t endpoint) {
     if (v.empty()) return is_host_name(trace_.endpoint_name(endpoint)) ? model::MemKind::pinned : model::MemKind::device;
-    LastParsed<model::MemKind>& last = c == kSrcMem ? last_src_mem_ : last_dst_mem_;
-    if (const auto* known = last.find(v)) return *known;
+    if (const auto* known = mem_kinds_.find(v)) return *known;
     const auto m = model::parse_mem_kind(v);
     if (!m) fail(c, v, "is not a memory kind; use pageable, pinned, device, managed or unknown");
-    last.keep(v, *m);
+    mem_kinds_.keep(v, *m);
     return *m;
   }
 
   OpKind kind_field(std::string_view kind) {
-    if (const auto* known = last_kind_.find(kind)) return *known;
+    if (const auto* known = kinds_.find(kind)) return *known;
     const auto k = parse_op_kind(kind);
     if (!k) fail(kKind, kind, fmt::format("is not an operation kind{}; use {}", did_you_mean(kind, op_kind_names()),
                                           join(op_kind_names(), ", ")));
-    last_kind_.keep(kind, *k);
+    kinds_.keep(kind, *k);
     return *k;
   }
 
@@ -364,10 +370,9 @@ class CsvParser {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, std::uint16_t, Hash, std::equal_to<>> endpoint_cache_;
-  std::vector<std::pair<std::string_view, std::uint16_t>> recent_;  // views into endpoint_cache_'s keys
-  std::size_t recent_next_ = 0;
-  LastParsed<OpKind> last_kind_;
-  LastParsed<model::MemKind> last_src_mem_, last_dst_mem_;
+  ShortTexts<std::uint16_t> short_endpoints_;
+  ShortTexts<OpKind> kinds_;
+  ShortTexts<model::MemKind> mem_kinds_;
 };
 
 }  // namespace
