@@ -4,6 +4,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -107,6 +109,35 @@ class Window {
     }
   }
 
+  /// The bytes value_length acts on outside strings.
+  static constexpr std::array<bool, 256> kStructural = [] {
+    std::array<bool, 256> t{};
+    for (const unsigned char c : {'"', '{', '[', '}', ']', ','}) t[c] = true;
+    return t;
+  }();
+
+  /// The first '"' or '\\' in p[i, n), or n. Most of a Kineto trace's bytes are inside strings
+  /// (keys, kernel and operator names): eight bytes are tested at a time (a byte at a time, this
+  /// scan took 37% of reading a trace; issue 17).
+  static std::size_t string_stop(const char* p, std::size_t i, std::size_t n) {
+    if constexpr (std::endian::native == std::endian::little) {
+      constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+      constexpr std::uint64_t kQuotes = kOnes * '"', kBackslashes = kOnes * '\\';
+      for (; i + 8 <= n; i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        const std::uint64_t q = w ^ kQuotes, b = w ^ kBackslashes;
+        // A zero byte of q or b sets its high bit here (bytes above a zero may too: the lowest
+        // set bit is always a true one).
+        const std::uint64_t hit = ((q - kOnes) & ~q & kHighs) | ((b - kOnes) & ~b & kHighs);
+        if (hit) return i + static_cast<std::size_t>(std::countr_zero(hit) >> 3);
+      }
+    }
+    for (; i < n; ++i)
+      if (p[i] == '"' || p[i] == '\\') return i;
+    return n;
+  }
+
   /// Length of the JSON value starting at pos() (an object, array, string or scalar), reading
   /// more input as needed; 0 when the input ends inside it.
   std::size_t value_length() {
@@ -118,17 +149,19 @@ class Window {
       const char* p = buf_.data() + pos_;
       const std::size_t n = end_ - pos_;
       for (; i < n; ++i) {
-        const char c = p[i];
         if (in_string) {
-          if (c == '\\') {
+          i = string_stop(p, i, n);
+          if (i >= n) break;
+          if (p[i] == '\\') {
             ++i;  // the escaped byte (may lie past the window: the loop re-checks)
-          } else if (c == '"') {
+          } else {
             in_string = false;
             if (depth == 0) return i + 1;
           }
           continue;
         }
-        switch (c) {
+        if (!kStructural[static_cast<unsigned char>(p[i])]) continue;  // digits, spaces, letters
+        switch (p[i]) {
           case '"': in_string = true; break;
           case '{':
           case '[': ++depth; break;
