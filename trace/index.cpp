@@ -1,6 +1,7 @@
 #include "trace/index.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <vector>
 
@@ -33,10 +34,15 @@ std::uint64_t hash_of(const GroupKey& k) {
 /// of a projection's time where every operation has its own size; issue 17).
 class GroupTable {
  public:
-  /// The group of `key`, or `next` (which the caller then creates) where it has none yet.
-  std::uint32_t find_or_add(const GroupKey& key, std::uint32_t next) {
+  /// Asks the memory for the slot where a key of hash h starts its probe (a hint: the table may
+  /// grow before that key comes).
+  void prefetch(std::uint64_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[h & mask_]);
+  }
+  /// The group of `key` (whose hash is h), or `next` (which the caller then creates) where it has
+  /// none yet.
+  std::uint32_t find_or_add(const GroupKey& key, std::uint64_t h, std::uint32_t next) {
     if (2 * (keys_.size() + 1) > slots_.size()) grow();
-    const std::uint64_t h = hash_of(key);
     const auto tag = static_cast<std::uint32_t>(h >> 32);
     for (std::size_t at = h & mask_;; at = (at + 1) & mask_) {
       Slot& slot = slots_[at];
@@ -78,6 +84,16 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
   categories.resize(t.size());
   group_of.resize(t.size());
   const std::vector<char> host = host_flags(t);
+  for (std::size_t i = 0; i < t.size(); ++i) categories[i] = categorize(t, i, host);
+  const auto key_of = [&](std::size_t i) {
+    return GroupKey{static_cast<std::uint8_t>(t.kinds()[i]), static_cast<std::uint8_t>(categories[i]),
+                    static_cast<std::uint8_t>(t.src_mems()[i]), static_cast<std::uint8_t>(t.dst_mems()[i]), t.srcs()[i],
+                    t.dsts()[i], t.issuers()[i], t.group_ids()[i], t.bytes()[i]};
+  };
+  // Where every operation has its own key, each lookup is a miss in a table far larger than the
+  // caches: the slot of the key kAhead operations on is asked for before it is needed.
+  constexpr std::size_t kAhead = 16;
+  std::array<std::uint64_t, kAhead> hashes{};
   GroupTable groups_by_key;
   first_record.assign(t.endpoint_count(), std::numeric_limits<std::size_t>::max());
   std::vector<char> pair_seen(t.endpoint_count() * t.endpoint_count(), 0);
@@ -90,14 +106,18 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
     const std::uint16_t s = t.srcs()[i], d = t.dsts()[i];
     note(s, i);
     note(d, i);
-    categories[i] = categorize(t, i, host);
     const OpKind kind = t.kinds()[i];
     const std::uint32_t group = t.group_ids()[i];
-    const GroupKey key{static_cast<std::uint8_t>(kind), static_cast<std::uint8_t>(categories[i]),
-                       static_cast<std::uint8_t>(t.src_mems()[i]), static_cast<std::uint8_t>(t.dst_mems()[i]), s, d,
-                       t.issuers()[i], group, t.bytes()[i]};
+    if (i == 0)
+      for (std::size_t k = 0; k < kAhead && k < t.size(); ++k) hashes[k] = hash_of(key_of(k));
+    const GroupKey key = key_of(i);
+    const std::uint64_t h = hashes[i % kAhead];
+    if (i + kAhead < t.size()) {
+      hashes[i % kAhead] = hash_of(key_of(i + kAhead));
+      groups_by_key.prefetch(hashes[i % kAhead]);
+    }
     const auto next = static_cast<std::uint32_t>(group_first.size());
-    const std::uint32_t id = groups_by_key.find_or_add(key, next);
+    const std::uint32_t id = groups_by_key.find_or_add(key, h, next);
     if (id == next) {
       group_first.push_back(i);
       group_count.push_back(0.0);
