@@ -43,8 +43,8 @@ namespace linkcast::synthetic {
 /// An address in the backend's unified virtual address space (0 is never valid).
 using Address = std::uint64_t;
 
-/// Most operations a workload records: about 1.1 GB of trace (56 bytes each), twice the largest
-/// trace the README's timings use.
+/// Most operations a workload records: at most 1.4 GB of trace (up to 72 bytes each, with their
+/// objects and source lines).
 inline constexpr std::uint64_t kMaxWorkloadOps = 20'000'000;
 /// Most steps a workload takes (device accesses its kernels issue, recorded or filtered, plus the
 /// operations it records): about 10 to 15 s at the backend's 14 to 18 million accesses a second.

@@ -350,7 +350,7 @@ class CsvParser {
       fail_at(line_no_, fmt::format("a {} needs the GPUs taking part in column 'group' (e.g. 0-3)", kind));
     }
     if (trace_.size() >= kMaxTraceOps)
-      fail_at(line_no_, fmt::format("more than {} operations; a trace holds at most that many (about 56 bytes each in "
+      fail_at(line_no_, fmt::format("more than {} operations; a trace holds at most that many (35 to 72 bytes each in "
                                     "memory): split the trace",
                                     kMaxTraceOps));
     trace_.push(op);

@@ -14,8 +14,9 @@ inline constexpr int kMaxGpuIndex = 4095;
 /// bounds it: the largest NVLink domain, NVL576. With a node, its GPU count bounds it.
 inline constexpr std::size_t kMaxListedGpus = 576;
 
-/// Most operations one trace holds: linkcast keeps a trace in memory, about 56 bytes an operation
-/// (5.6 GB here), and its commands take about 65 bytes an operation on top.
+/// Most operations one trace holds: linkcast keeps a trace in memory, 35 bytes an operation for
+/// plain copies and up to 72 with every column (3.5 to 7.2 GB here); `simulate` takes about 90
+/// bytes an operation on top (12.8 GB in all for 100 M copies), `project` and `matrix` less.
 inline constexpr std::size_t kMaxTraceOps = 100'000'000;
 
 }  // namespace linkcast::trace
