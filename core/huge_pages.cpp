@@ -4,39 +4,37 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <string>
 
 namespace linkcast {
 
 namespace {
 
-constexpr const char* kTunable = "glibc.malloc.hugetlb=1";
-
-/// Whether the kernel gives transparent huge pages to memory that asks (mode "madvise").
-bool huge_pages_on_request() {
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string modes;
-  std::getline(in, modes);
-  return modes.find("[madvise]") != std::string::npos;
-}
+constexpr std::string_view kTunable = "glibc.malloc.hugetlb=1";
 
 }  // namespace
 
+std::optional<std::string> huge_page_tunables(const char* current, std::string_view thp_enabled, const char* opt_out) {
+  if (opt_out && std::string_view(opt_out) == "0") return std::nullopt;
+  if (thp_enabled.find("[madvise]") == std::string_view::npos) return std::nullopt;  // always, never, or no THP
+  const std::string tunables = current ? current : "";
+  if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return std::nullopt;  // set (by us or the user)
+  return tunables.empty() ? std::string(kTunable) : tunables + ":" + std::string(kTunable);
+}
+
 void restart_with_huge_pages(char** argv) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  (void)argv;
-  return;  // the sanitizer's allocator ignores glibc's tunables
+  (void)argv;  // the sanitizer's allocator ignores glibc's tunables
 #else
-  if (const char* off = std::getenv("LINKCAST_HUGE_PAGES"); off && std::string(off) == "0") return;
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(in, modes);
   const char* current = std::getenv("GLIBC_TUNABLES");
-  const std::string tunables = current ? current : "";
-  if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return;  // set already (by us or the user)
-  if (!huge_pages_on_request()) return;
-  const std::string value = tunables.empty() ? kTunable : tunables + ":" + kTunable;
-  if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
+  const std::string before = current ? current : "";
+  const auto value = huge_page_tunables(current, modes, std::getenv("LINKCAST_HUGE_PAGES"));
+  if (!value || ::setenv("GLIBC_TUNABLES", value->c_str(), 1) != 0) return;
   ::execv("/proc/self/exe", argv);
-  // Not possible here: run on in 4 KiB pages, leaving the environment as it was.
-  if (current) ::setenv("GLIBC_TUNABLES", current, 1);
+  // Not possible here: run on in 4 KiB pages, with the environment as it was.
+  if (current) ::setenv("GLIBC_TUNABLES", before.c_str(), 1);
   else ::unsetenv("GLIBC_TUNABLES");
 #endif
 }

@@ -6,12 +6,22 @@
 // them only when GLIBC_TUNABLES says so when the program starts.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 namespace linkcast {
 
-/// Starts the program again, once, with glibc.malloc.hugetlb=1 added to GLIBC_TUNABLES, where
-/// transparent huge pages are given on request and the tunable is not set yet; returns where
-/// that is not needed or not possible (no /proc/self/exe, a sanitizer's allocator, or
-/// LINKCAST_HUGE_PAGES=0 in the environment).
+/// The GLIBC_TUNABLES value to start again with, or nothing where no restart is due: `current`
+/// is the environment's value (nullptr: unset), `thp_enabled` the first line of
+/// /sys/kernel/mm/transparent_hugepage/enabled (the mode in brackets), `opt_out` the value of
+/// LINKCAST_HUGE_PAGES (nullptr: unset; "0" turns this off). Due only where huge pages are given
+/// on request and the tunable is not set yet; the user's other tunables are kept.
+[[nodiscard]] std::optional<std::string> huge_page_tunables(const char* current, std::string_view thp_enabled,
+                                                            const char* opt_out);
+
+/// Starts the program again, once, with the tunables above where they are due; returns where
+/// they are not, or where that is not possible (no /proc/self/exe, a sanitizer's allocator).
 void restart_with_huge_pages(char** argv);
 
 }  // namespace linkcast

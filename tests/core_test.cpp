@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "core/huge_pages.hpp"
 #include "core/input_file.hpp"
 #include "core/output.hpp"
 #include "core/progress.hpp"
@@ -205,6 +206,46 @@ TEST(TextTable, AlignsLabelsLeftAndNumbersRight) {
             "------------\n"
             "pcie    15.8\n"
             "nvlink  50.0\n");
+}
+
+// When linkcast starts itself again for 2 MiB pages (core/huge_pages.hpp). System: the kernel's
+// transparent-huge-page modes as /sys/kernel/mm/transparent_hugepage/enabled prints them.
+// Expected: a restart only in "madvise" mode (in "always" every large block gets huge pages
+// anyway; in "never" or without THP none can), never when the tunable is set (that is the
+// restarted process, or the user's choice) or LINKCAST_HUGE_PAGES=0, and the user's other
+// tunables kept in front.
+TEST(HugePages, RestartOnlyWhereHugePagesAreGivenOnRequestAndNotYetAsked) {
+  const std::string madvise = "always [madvise] never", always = "[always] madvise never", never = "always madvise [never]";
+  EXPECT_EQ(huge_page_tunables(nullptr, madvise, nullptr), "glibc.malloc.hugetlb=1");
+  EXPECT_EQ(huge_page_tunables("", madvise, nullptr), "glibc.malloc.hugetlb=1");
+  EXPECT_EQ(huge_page_tunables("glibc.malloc.check=3", madvise, nullptr), "glibc.malloc.check=3:glibc.malloc.hugetlb=1");
+  EXPECT_EQ(huge_page_tunables(nullptr, madvise, "1"), "glibc.malloc.hugetlb=1");
+  EXPECT_EQ(huge_page_tunables(nullptr, always, nullptr), std::nullopt);
+  EXPECT_EQ(huge_page_tunables(nullptr, never, nullptr), std::nullopt);
+  EXPECT_EQ(huge_page_tunables(nullptr, "", nullptr), std::nullopt);  // no THP in this kernel
+  EXPECT_EQ(huge_page_tunables("glibc.malloc.hugetlb=1", madvise, nullptr), std::nullopt);
+  EXPECT_EQ(huge_page_tunables("glibc.malloc.hugetlb=0", madvise, nullptr), std::nullopt);
+  EXPECT_EQ(huge_page_tunables(nullptr, madvise, "0"), std::nullopt);
+}
+
+// The restart passes the command line and the exit status through. System: `linkcast simulate`
+// of the H100 copy benchmark recording, and a trace that is not there, with the restart (where
+// this kernel asks for one) and without (LINKCAST_HUGE_PAGES=0). Expected: the same output and
+// status.
+TEST(HugePages, TheRestartedCommandPrintsAndExitsAsTheFirst) {
+  const std::string node = test::config("testbed-h100-1gpu.yaml");
+  const std::string ok = "simulate " + node + " " + test::source_dir() + "/tests/data/real/h100-1gpu/copybench_trace.csv.gz";
+  const std::string bad = "simulate " + node + " /nonexistent/trace.csv";
+  for (const std::string& args : {ok, bad}) {
+    ::unsetenv("LINKCAST_HUGE_PAGES");
+    const auto restarted = test::run_linkcast(args);
+    ::setenv("LINKCAST_HUGE_PAGES", "0", 1);
+    const auto plain = test::run_linkcast(args);
+    ::unsetenv("LINKCAST_HUGE_PAGES");
+    EXPECT_EQ(restarted.exit_code, plain.exit_code) << args;
+    EXPECT_EQ(restarted.out, plain.out) << args;
+    EXPECT_EQ(restarted.err, plain.err) << args;
+  }
 }
 
 }  // namespace

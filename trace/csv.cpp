@@ -212,9 +212,7 @@ class CsvParser {
     const int i = index_[c];
     if (i < 0) return {};
     const std::string_view f = fields_[static_cast<std::size_t>(i)];
-    // Only a field that starts or ends in a space or control byte can need trimming.
-    if (!f.empty() && (static_cast<unsigned char>(f.front()) <= ' ' || static_cast<unsigned char>(f.back()) <= ' '))
-      return trim(f);
+    if (!f.empty() && (f.front() == ' ' || f.back() == ' ' || f.front() == '\t' || f.back() == '\t')) return trim(f);
     return f;
   }
 
