@@ -432,7 +432,8 @@ void Projector::prepare_anchors() {
   const auto& durations = trace_->durations();
   const auto& bytes = trace_->bytes();
   for (std::size_t i = 0; i < trace_->size(); ++i) {
-    if (durations[i] <= 0 || bytes[i] < kAnchorCheckMinBytes) continue;
+    // A transfer beside a kernel tells of the competition, not of the node.
+    if (durations[i] <= 0 || bytes[i] < kAnchorCheckMinBytes || beside_compute(i)) continue;
     const Anchor& a = anchors_[index_->group_of[i]];
     const int k = anchor_slot(i, static_cast<double>(durations[i]));
     const auto c = static_cast<std::size_t>(index_->categories[i]);
@@ -567,13 +568,16 @@ double Projector::anchored_ns(std::size_t i, double measured_ns) const {
   const double own = measured_ns - wait;
   const auto k = static_cast<std::size_t>(anchor_slot(i, own));
   if (a.src[k] <= 0) return wait + a.tgt[k];
-  const double excess = carried_excess_ns(i, own);
+  const double excess = carried_excess_ns(i, own, k);
   return wait + excess + (own - excess) * a.tgt[k] / a.src[k];
 }
 
-double Projector::carried_excess_ns(std::size_t i, double own_ns) const {
+double Projector::carried_excess_ns(std::size_t i, double own_ns, std::size_t k) const {
   const Anchor& a = anchors_[index_->group_of[i]];
-  return a.carries_excess ? std::max(own_ns - a.src[0], 0.0) : 0.0;
+  if (a.carries_excess) return std::max(own_ns - a.src[0], 0.0);
+  // Competition with a kernel stays on the target: what the source model leaves unexplained.
+  if (beside_compute(i)) return std::max(own_ns - a.src[k], 0.0);
+  return 0.0;
 }
 
 model::HostRegime Projector::regime(std::size_t i) const {

@@ -183,9 +183,11 @@ class Projector {
   void prepare_anchors();
   /// Fills wait_ns_ from the trace's collective calls (trace::collective_calls).
   void measure_collective_waits();
+  bool beside_compute(std::size_t i) const { return (trace_->flags()[i] & trace::kBesideCompute) != 0; }
   /// What the model's anchor carries unchanged for operation i measured at `own_ns` (its wait
-  /// excluded): the excess over the source model of a collective that carries it, else 0.
-  double carried_excess_ns(std::size_t i, double own_ns) const;
+  /// excluded) in slot k: the excess over the source model of a collective that carries it or of
+  /// a transfer that ran beside a kernel on its GPU (trace::kBesideCompute), else 0.
+  double carried_excess_ns(std::size_t i, double own_ns, std::size_t k) const;
   /// The default model on one side: `source` picks the source node's paths, `anchor` the anchor's
   /// 1-byte costs (else fixed_costs()).
   double model_time_ns(std::size_t i, const model::Model& m, bool source, bool anchor,

@@ -160,9 +160,10 @@ INSTANTIATE_TEST_SUITE_P(
     // default 19.00%, measured 19.00%, ahead 5.87%
     RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_prefetch_overlap.json.gz", 40u, 19.5, false, true,
      {{"h2d_pinned", 19.5, false}, {"memset", 15.7, false}}},
-    // default 54.08%, measured 19.68%, ahead 76.63%
-    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_d2d_beside_compute.json.gz", 72u, 55.0, false, true,
-     {{"d2d", 55.0, false}, {"memset", 7.6, true}}}
+    // default 1.43%, measured 19.68%, ahead 76.63% (54.08% before copies beside a kernel carried
+    // their competition: scored after that change, no longer held out of it)
+    RealPair{"h100-1gpu-apps", "h200-1gpu-apps", "app_d2d_beside_compute.json.gz", 72u, 2.0, true, true,
+     {{"d2d", 2.0, true}, {"memset", 7.6, true}}}
     ),
     [](const auto& param_info) {
       std::string name = std::string(param_info.param.source) + "_" + param_info.param.target + "_" + param_info.param.file;

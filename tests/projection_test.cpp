@@ -13,6 +13,7 @@
 #include "topology/loader.hpp"
 #include "trace/csv.hpp"
 #include "trace/reader.hpp"
+#include "trace/select.hpp"
 
 namespace linkcast::projection {
 namespace {
@@ -125,6 +126,31 @@ TEST(Projector, ACollectivesWaitForTheOtherRanksIsCarriedUnchanged) {
   EXPECT_NEAR(faster.time_ns(0, m), 9e6 + 326000.0, 1e-3);
   EXPECT_EQ(faster.bound(0).what, Projector::Bound::What::waiting);  // 9 of 9.3 ms
   EXPECT_EQ(faster.bound(1).what, Projector::Bound::What::link);
+}
+
+TEST(Projector, ATransferBesideAKernelCarriesItsCompetitionUnchanged) {
+  // A 32 MB peer copy gpu0 -> gpu1 that took 2 ms while a kernel ran on gpu0 (recorded from 0 to
+  // 5 ms); alone the source node's model gives it 3000 + 32e6 / 100 GB/s = 323000 ns. What the
+  // model leaves unexplained is the competition with the kernel, which the 200 GB/s node does not
+  // change: 2e6 - 323000 + (3000 + 32e6 / 200) = 1840000 ns. The copy tells nothing of the node
+  // either: no warning that the node looks mis-described. The same copy without the kernel is
+  // taken for a mis-described link (the trace's rate on the source side, with a warning) and
+  // re-priced whole: the target's 163000 ns.
+  const topology::Node from = topology::parse_node(kTwoGpuNode, "two.yaml");
+  const topology::Node to = topology::parse_node(fast_two_gpu_node(), "fast.yaml");
+  const std::string copy = "copy,gpu0,gpu1,32000000,1000000,2000000\n";
+  const auto beside = trace::data_movement(
+      parse_csv_trace("kind,src,dst,bytes,start_ns,duration_ns\nkernel,gpu0,gpu0,0,0,5000000\n" + copy, "t.csv"));
+  ASSERT_EQ(beside.size(), 1u);
+  EXPECT_EQ(beside.flags()[0] & trace::kBesideCompute, trace::kBesideCompute);
+  const auto& m = model::find_model("default");
+  const Projector faster(from, to, beside);
+  EXPECT_NEAR(faster.time_ns(0, m), 2e6 - 323000.0 + 163000.0, 1e-3);
+  EXPECT_TRUE(faster.warnings().empty());
+  EXPECT_NEAR(Projector(from, from, beside).time_ns(0, m), 2e6, 1e-3);  // the same node: nothing changes
+  const auto alone = parse_csv_trace("kind,src,dst,bytes,start_ns,duration_ns\n" + copy, "t.csv");
+  EXPECT_NEAR(Projector(from, to, alone).time_ns(0, m), 163000.0, 1e-3);
+  EXPECT_FALSE(Projector(from, to, alone).warnings().empty());
 }
 
 TEST(Projector, AOneRankCollectiveSlowerThanTheNodeCarriesItsExcessAsWaiting) {

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "trace/csv.hpp"
 #include "trace/select.hpp"
 #include "trace/trace.hpp"
 
@@ -148,6 +149,27 @@ TEST(DataMovement, KeepsTheTransfersOfAnApplicationInOrderAndHandsOverTheRest) {
   const std::uint64_t* before = moved.bytes().data();
   const Trace again = data_movement(std::move(moved));
   EXPECT_EQ(again.bytes().data(), before);
+}
+
+// Which transfers ran beside a kernel (trace::mark_transfers_beside_compute, done by
+// data_movement before it drops the kernels). System: a kernel on gpu0 from 100 to 200 ns.
+// Expected: a copy on gpu0 from 150 to 160 ns and a copy into gpu0 from 50 to 101 ns overlap it;
+// a copy on gpu0 from 200 to 210 ns (the kernel has ended), a copy on gpu1 and an allreduce on
+// gpu0 (a collective's time is its own kernel's) do not; the flags stay on the kept operations.
+TEST(DataMovement, MarksTheTransfersThatRanBesideAKernelOnTheirGpu) {
+  const Trace t = parse_csv_trace("kind,src,dst,bytes,start_ns,duration_ns,group\n"
+                                  "kernel,gpu0,gpu0,0,100,100,\n"
+                                  "copy,gpu0,gpu0,64,150,10,\n"
+                                  "copy,cpu0,gpu0,64,50,51,\n"
+                                  "copy,gpu0,gpu0,64,200,10,\n"
+                                  "copy,gpu1,gpu1,64,150,10,\n"
+                                  "allreduce,gpu0,gpu0,64,150,10,0-1\n",
+                                  "t.csv");
+  const Trace d = data_movement(t);
+  ASSERT_EQ(d.size(), 5u);
+  std::vector<bool> beside;
+  for (std::size_t i = 0; i < d.size(); ++i) beside.push_back((d.flags()[i] & kBesideCompute) != 0);
+  EXPECT_THAT(beside, ::testing::ElementsAre(true, true, false, false, false));
 }
 
 // A copy trace names no object, communicator, kernel or launching call: those columns take no

@@ -26,6 +26,14 @@ class SparseColumn {
     }
     values_.push_back(v);
   }
+  /// Sets row i (below `rows`, the rows so far).
+  void set(std::size_t i, T v, std::size_t rows) {
+    if (values_.empty()) {
+      if (v == fill_) return;
+      values_.assign(rows, fill_);
+    }
+    values_[i] = v;
+  }
   /// Room for n rows once a row differs (nothing is taken while none does).
   void reserve(std::size_t n) {
     reserved_ = n;

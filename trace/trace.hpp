@@ -93,6 +93,10 @@ enum OpFlag : std::uint8_t {
   /// The destination was allocated for this copy (a new tensor: PyTorch's `.to()`, `.cpu()`):
   /// pageable destinations then fault their pages in during the copy.
   kFreshDestination = 1,
+  /// A transfer (not a collective) whose recorded span overlaps a kernel's on one of its GPUs: it
+  /// competed with compute for the GPU's memory or SMs (trace::data_movement marks it from the
+  /// kernels before it drops them).
+  kBesideCompute = 2,
 };
 
 /// What a profiler recorded about a kernel's launch (Kineto's args; nsys' CUPTI_ACTIVITY_KIND_KERNEL).
@@ -179,6 +183,8 @@ class Trace {
 
   void reserve(std::size_t n);
   void push(const Op& op);
+  /// Sets OpFlag bits on operation i.
+  void add_flags(std::size_t i, std::uint8_t bits) { flags_.set(i, static_cast<std::uint8_t>(flags_[i] | bits), kind_.size()); }
   /// Removes every operation and kernel record (the string tables, groups and metadata stay).
   void clear_operations();
   Op op(std::size_t i) const;
