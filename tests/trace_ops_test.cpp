@@ -170,6 +170,14 @@ TEST(DataMovement, MarksTheTransfersThatRanBesideAKernelOnTheirGpu) {
   std::vector<bool> beside;
   for (std::size_t i = 0; i < d.size(); ++i) beside.push_back((d.flags()[i] & kBesideCompute) != 0);
   EXPECT_THAT(beside, ::testing::ElementsAre(true, true, false, false, false));
+  // Times at the file's limit (INT64_MAX ns) do not overflow: a kernel from 0 to the end of time
+  // overlaps a copy that starts just before it ends.
+  const Trace edge = data_movement(parse_csv_trace("kind,src,dst,bytes,start_ns,duration_ns\n"
+                                                   "kernel,gpu0,gpu0,0,0,9223372036854775807\n"
+                                                   "copy,gpu0,gpu0,64,9223372036854775806,9223372036854775807\n",
+                                                   "t.csv"));
+  ASSERT_EQ(edge.size(), 1u);
+  EXPECT_EQ(edge.flags()[0] & kBesideCompute, kBesideCompute);
 }
 
 // A copy trace names no object, communicator, kernel or launching call: those columns take no
