@@ -1,7 +1,7 @@
 // Large tables in 2 MiB pages. A 10-million-operation simulation touches about 1.4 GB of columns,
-// tasks and timings, much of it out of order: in 4 KiB pages that is 350,000 page faults and a
-// TLB miss on most accesses (measured: `linkcast simulate` of 10 M ops, 28.3 s in 4 KiB pages,
-// 18.2 s in 2 MiB ones, same output and peak memory). Where the kernel gives transparent huge
+// tasks and timings, much of it out of order, in 4 KiB pages some 340,000 of them to fault in
+// (measured: `linkcast simulate` of 10 M ops, 28.3 s in 4 KiB pages, 18.2 s in 2 MiB ones, same
+// output and peak memory). Where the kernel gives transparent huge
 // pages only on request (`madvise`, Debian's and Ubuntu's default), glibc's malloc asks for
 // them only when GLIBC_TUNABLES says so when the program starts.
 #pragma once

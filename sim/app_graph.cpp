@@ -52,10 +52,6 @@ std::string_view process_of(std::string_view thread) {
   return slash == std::string_view::npos ? thread : thread.substr(0, slash);
 }
 
-std::int64_t end_of(const trace::Trace& t, std::size_t i) {
-  return t.starts()[i] + std::max<std::int64_t>(0, t.durations()[i]);
-}
-
 }  // namespace
 
 AppGraph infer_app_graph(const trace::Trace& t) {
@@ -90,8 +86,8 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     const auto key = std::make_pair(gpu, t.streams()[i]);
     if (const auto it = last_on_stream.find(key); it != last_on_stream.end()) stream_prev[i] = it->second;
     last_on_stream[key] = static_cast<std::uint32_t>(i);
-    ends_by_gpu[gpu].push_back({end_of(t, i), static_cast<std::uint32_t>(i)});
-    all_ends.push_back({end_of(t, i), static_cast<std::uint32_t>(i)});
+    ends_by_gpu[gpu].push_back({trace::recorded_end_ns(t, i), static_cast<std::uint32_t>(i)});
+    all_ends.push_back({trace::recorded_end_ns(t, i), static_cast<std::uint32_t>(i)});
   }
   for (auto& [gpu, v] : ends_by_gpu) std::sort(v.begin(), v.end());
   std::sort(all_ends.begin(), all_ends.end());
@@ -118,7 +114,7 @@ AppGraph infer_app_graph(const trace::Trace& t) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!trace::runs_on_gpu(kinds[i]) || launches[i] == kNoIndex || starts[i] < 0) continue;
     const std::uint32_t p = stream_prev[i];
-    const double since_prev = p == kNoIndex ? 1e18 : static_cast<double>(starts[i] - end_of(t, p));
+    const double since_prev = p == kNoIndex ? 1e18 : static_cast<double>(starts[i] - trace::recorded_end_ns(t, p));
     const double since_call = static_cast<double>(starts[i] - starts[launches[i]]);
     if (since_prev > 50000 && since_call >= 0 && since_call < 50000) free_latencies.push_back(since_call);
   }
@@ -136,7 +132,7 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     if (call != kNoIndex) ++a.launch_links;
     const std::uint32_t p = stream_prev[i];
     const double start = static_cast<double>(starts[i]);
-    if (p != kNoIndex && start - static_cast<double>(end_of(t, p)) <= kStreamSlackNs) {
+    if (p != kNoIndex && start - static_cast<double>(trace::recorded_end_ns(t, p)) <= kStreamSlackNs) {
       a.launch_ns[i] = typical_launch;  // held by its stream
       continue;
     }
@@ -167,7 +163,7 @@ AppGraph infer_app_graph(const trace::Trace& t) {
   // Ends of every runtime call, for wake-ups across threads.
   std::vector<EndAt> call_ends;
   for (std::size_t i = 0; i < n; ++i)
-    if (kinds[i] == OpKind::runtime && starts[i] >= 0) call_ends.push_back({end_of(t, i), static_cast<std::uint32_t>(i)});
+    if (kinds[i] == OpKind::runtime && starts[i] >= 0) call_ends.push_back({trace::recorded_end_ns(t, i), static_cast<std::uint32_t>(i)});
   std::sort(call_ends.begin(), call_ends.end());
 
   // CPU threads: chains of runtime calls, nested calls, blocking calls.
@@ -186,13 +182,13 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     const auto top = top_of_thread.find(thread);
     if (top != top_of_thread.end()) {
       const std::uint32_t prev = top->second;
-      if (end_of(t, i) <= end_of(t, prev) && starts[i] >= starts[prev]) {
+      if (trace::recorded_end_ns(t, i) <= trace::recorded_end_ns(t, prev) && starts[i] >= starts[prev]) {
         a.parent[i] = prev;  // nested: runs at its offset inside prev
         a.gap_ns[i] = static_cast<double>(starts[i] - starts[prev]);
         continue;
       }
       a.chain_prev[i] = prev;
-      a.gap_ns[i] = std::max(0.0, static_cast<double>(starts[i] - end_of(t, prev)));
+      a.gap_ns[i] = std::max(0.0, static_cast<double>(starts[i] - trace::recorded_end_ns(t, prev)));
       if (a.gap_ns[i] > kIdleGapNs) {
         // The last call of another thread of this process that ended during the wait woke it,
         // when it ended in the wait's second half.
@@ -200,7 +196,7 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         auto w = std::upper_bound(call_ends.begin(), call_ends.end(), EndAt{starts[i], kNoIndex});
         while (w != call_ends.begin()) {
           --w;
-          if (w->end <= end_of(t, prev)) break;
+          if (w->end <= trace::recorded_end_ns(t, prev)) break;
           const std::uint32_t other = t.threads()[w->record];
           if (other == thread || process_of(t.thread_names[other]) != process) continue;
           const double delta = static_cast<double>(starts[i] - w->end);
@@ -225,16 +221,16 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         w != kNoIndex && kinds[w] == OpKind::copy &&
         (t.src_mems()[w] == model::MemKind::pageable || t.dst_mems()[w] == model::MemKind::pageable ||
          t.op_names[t.names()[i]] == "cudaMemcpy");
-    if (synchronous_copy && end_of(t, w) <= end_of(t, i) && end_of(t, w) > starts[i]) {
+    if (synchronous_copy && trace::recorded_end_ns(t, w) <= trace::recorded_end_ns(t, i) && trace::recorded_end_ns(t, w) > starts[i]) {
       a.awaits[i] = w;
-      a.tail_ns[i] = static_cast<double>(end_of(t, i) - end_of(t, w));
+      a.tail_ns[i] = static_cast<double>(trace::recorded_end_ns(t, i) - trace::recorded_end_ns(t, w));
       a.own_ns[i] = std::min(dur, std::max(a.tail_ns[i], 1000.0));
       ++a.blocking_calls;
       continue;
     }
     if (dur < kMinBlockingCallNs) continue;
     // The latest GPU work (of a GPU this thread launches onto) that ended while the call ran.
-    const std::int64_t call_end = end_of(t, i);
+    const std::int64_t call_end = trace::recorded_end_ns(t, i);
     auto it = std::upper_bound(all_ends.begin(), all_ends.end(), EndAt{call_end, kNoIndex});
     const auto gpus = gpus_of_thread.find(thread);
     while (it != all_ends.begin()) {
@@ -260,10 +256,10 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     const auto calls = calls_of_thread.find(t.threads()[i]);
     if (calls != calls_of_thread.end()) {
       const auto& v = calls->second;
-      const std::int64_t begin = starts[i], end = end_of(t, i);
+      const std::int64_t begin = starts[i], end = trace::recorded_end_ns(t, i);
       auto lo = std::lower_bound(v.begin(), v.end(), begin, [&](std::uint32_t c, std::int64_t x) { return starts[c] < x; });
       for (auto c = lo; c != v.end() && starts[*c] < end; ++c) {
-        if (a.parent[*c] != kNoIndex || end_of(t, *c) > end) continue;
+        if (a.parent[*c] != kNoIndex || trace::recorded_end_ns(t, *c) > end) continue;
         if (s.first_call == kNoIndex) s.first_call = *c;
         s.last_call = *c;
       }

@@ -983,7 +983,7 @@ void Simulation::collect_application(SimResult& r) const {
       o.end_ns = end;
     } else {
       const double first = static_cast<double>(trace_.starts()[s.first_call] - t0);
-      const double last_end = static_cast<double>(trace_.starts()[s.last_call] + std::max<std::int64_t>(0, trace_.durations()[s.last_call]) - t0);
+      const double last_end = static_cast<double>(trace::recorded_end_ns(trace_, s.last_call) - t0);
       o.start_ns = r.ops[s.first_call].start_ns - (first - start);
       o.end_ns = r.ops[s.last_call].end_ns + (end - last_end);
     }

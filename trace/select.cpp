@@ -8,17 +8,8 @@
 
 namespace linkcast::trace {
 
-namespace {
-
-/// start + duration, at most INT64_MAX (both come from the file: a hostile one must not overflow).
-std::int64_t end_of(std::int64_t start_ns, std::int64_t duration_ns) {
-  return duration_ns > std::numeric_limits<std::int64_t>::max() - start_ns ? std::numeric_limits<std::int64_t>::max()
-                                                                            : start_ns + duration_ns;
-}
-
-}  // namespace
-
 void mark_transfers_beside_compute(Trace& trace) {
+  if (!trace.has_application()) return;  // no kernels: nothing to look for (a 100 M-op CSV is one)
   // Per GPU endpoint: its kernels' spans by start, with the latest end so far.
   struct Spans {
     std::vector<std::int64_t> starts, latest_end;
@@ -28,7 +19,7 @@ void mark_transfers_beside_compute(Trace& trace) {
     std::unordered_map<std::uint16_t, std::vector<std::pair<std::int64_t, std::int64_t>>> kernels;
     for (std::size_t i = 0; i < trace.size(); ++i)
       if (trace.kinds()[i] == OpKind::kernel && trace.starts()[i] >= 0 && trace.durations()[i] > 0)
-        kernels[trace.srcs()[i]].emplace_back(trace.starts()[i], end_of(trace.starts()[i], trace.durations()[i]));
+        kernels[trace.srcs()[i]].emplace_back(trace.starts()[i], recorded_end_ns(trace, i));
     for (auto& [gpu, spans] : kernels) {
       std::sort(spans.begin(), spans.end());
       Spans& out = by_gpu[gpu];
@@ -53,7 +44,7 @@ void mark_transfers_beside_compute(Trace& trace) {
     const OpKind kind = trace.kinds()[i];
     const std::int64_t s = trace.starts()[i], d = trace.durations()[i];
     if (!moves_data(kind) || is_collective(kind) || s < 0 || d <= 0) continue;
-    const std::int64_t e = end_of(s, d);
+    const std::int64_t e = recorded_end_ns(trace, i);
     if (overlaps(trace.srcs()[i], s, e) || overlaps(trace.dsts()[i], s, e)) trace.add_flags(i, kBesideCompute);
   }
 }

@@ -258,13 +258,19 @@ int endpoint_index(std::string_view name, std::string_view prefix) {
   return value;
 }
 
+std::int64_t recorded_end_ns(const Trace& trace, std::size_t i) {
+  const std::int64_t start = trace.starts()[i], duration = std::max<std::int64_t>(0, trace.durations()[i]);
+  return duration > std::numeric_limits<std::int64_t>::max() - start ? std::numeric_limits<std::int64_t>::max()
+                                                                     : start + duration;
+}
+
 double recorded_span_ns(const Trace& trace) {
   std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const std::int64_t s = trace.starts()[i];
     if (s < 0) continue;
     lo = std::min(lo, s);
-    hi = std::max(hi, s + std::max<std::int64_t>(0, trace.durations()[i]));
+    hi = std::max(hi, recorded_end_ns(trace, i));
   }
   return hi > lo ? static_cast<double>(hi - lo) : 0.0;
 }

@@ -266,6 +266,9 @@ class Trace {
 
 /// "gpu3" -> 3, "cpu1" -> 1; -1 for other names.
 class Trace;
+/// Operation i's recorded start plus its recorded duration (a missing one counts as 0), at most
+/// INT64_MAX: both come from the file, and a hostile one must not overflow.
+[[nodiscard]] std::int64_t recorded_end_ns(const Trace& trace, std::size_t i);
 /// Earliest recorded start to latest recorded end of the trace's operations, ns; 0 when none has a
 /// start.
 [[nodiscard]] double recorded_span_ns(const Trace& trace);
