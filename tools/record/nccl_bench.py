@@ -25,8 +25,18 @@ events; time_us is the slowest rank's mean per call, algbw = bytes / time, busbw
 the nccl-tests factor (allreduce 2(n-1)/n; allgather, reducescatter, alltoall (n-1)/n;
 broadcast 1).
 
+--launch (the `launch` column):
+  eager  each call issued from Python as a training loop issues it (the default): where a call's
+         GPU work is shorter than the process takes to issue it (about 20 us through
+         torch.distributed), the loop times the process, not NCCL.
+  graph  the `iters` calls captured once into a CUDA graph, the graph replayed --repeats times
+         (default 5), each replay between two CUDA events; time_us is the median replay's time
+         per call (the slowest rank's): NCCL and the GPUs alone, no host in the loop.
+With --repeats R > 1 in eager mode the timed loop runs R times and time_us is the median.
+
 Rank 0 appends rows to --csv (header written when the file is new):
-  variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters
+  variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch
+(recordings before 2026-11-26 have no `launch` column: they are eager).
 and writes nccl_<variant>_meta.json (versions, environment, devices) into --out.
 """
 
@@ -69,7 +79,7 @@ DEFAULT_MAX_BYTES = {"default": 1 << 30, "pow2": 4 << 30}
 DTYPE = torch.float32
 DTYPE_NAME = str(DTYPE).removeprefix("torch.")
 WARMUP = 3
-CSV_HEADER = "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters\n"
+CSV_HEADER = "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch\n"
 
 
 def busbw_factor(collective, n):
@@ -113,25 +123,64 @@ def make_call(collective, nbytes, n, device):
     raise ValueError(f"unknown collective {collective}")
 
 
-def time_call(call, iters, device):
-    """Mean seconds per call over `iters` calls after the warm-up, the slowest rank's."""
+def slowest_rank(seconds, device):
+    t = torch.tensor([seconds], device=device)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    return t.item()
+
+
+def time_eager(call, iters, repeats, device):
+    """Median over `repeats` timed loops of the mean seconds per call, the slowest rank's."""
     for _ in range(WARMUP):
         call()
     torch.cuda.synchronize(device)
-    dist.barrier()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(iters):
-        call()
-    end.record()
-    end.synchronize()
-    seconds = torch.tensor([start.elapsed_time(end) / 1e3 / iters], device=device)
-    dist.all_reduce(seconds, op=dist.ReduceOp.MAX)
-    return seconds.item()
+    times = []
+    for _ in range(repeats):
+        dist.barrier()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(iters):
+            call()
+        end.record()
+        end.synchronize()
+        times.append(slowest_rank(start.elapsed_time(end) / 1e3 / iters, device))
+    return sorted(times)[len(times) // 2]
 
 
-def worker(rank, n, init_file, variant, csv_path, sizes):
+def time_graph(call, iters, repeats, device):
+    """`iters` calls captured into one CUDA graph; the median over `repeats` replays of the
+    seconds per call, the slowest rank's."""
+    side = torch.cuda.Stream(device)
+    side.wait_stream(torch.cuda.current_stream(device))
+    with torch.cuda.stream(side):  # warm-up off the capture, as torch.cuda.graph asks
+        for _ in range(WARMUP):
+            call()
+    torch.cuda.current_stream(device).wait_stream(side)
+    torch.cuda.synchronize(device)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(iters):
+            call()
+    torch.cuda.synchronize(device)
+    graph.replay()  # one untimed replay: the graph's first launch uploads it
+    torch.cuda.synchronize(device)
+    times = []
+    for _ in range(repeats):
+        dist.barrier()
+        torch.cuda.synchronize(device)
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(slowest_rank(start.elapsed_time(end) / 1e3 / iters, device))
+    del graph
+    return sorted(times)[len(times) // 2]
+
+
+def worker(rank, n, init_file, variant, csv_path, sizes, launch, repeats):
     device = torch.device("cuda", rank)
     torch.cuda.set_device(device)
     dist.init_process_group("nccl", init_method=f"file://{init_file}", rank=rank, world_size=n,
@@ -141,14 +190,17 @@ def worker(rank, n, init_file, variant, csv_path, sizes):
             for nbytes in sizes:
                 counted, call = make_call(collective, nbytes, n, device)
                 iters = iters_for(counted)
-                t = time_call(call, iters, device)
+                if launch == "graph":
+                    t = time_graph(call, iters, repeats, device)
+                else:
+                    t = time_eager(call, iters, repeats, device)
                 del call
                 if rank == 0:
                     algbw = counted / t / 1e9
                     busbw = algbw * busbw_factor(collective, n)
                     with open(csv_path, "a") as f:
                         f.write(f"{variant},{collective},{n},{counted},{DTYPE_NAME},{t * 1e6:.3f},"
-                                f"{algbw:.6g},{busbw:.6g},{iters}\n")
+                                f"{algbw:.6g},{busbw:.6g},{iters},{launch}\n")
             torch.cuda.empty_cache()  # the next collective's largest buffers need the room
             if rank == 0:
                 print(f"nccl_bench: {variant} {collective} done", flush=True)
@@ -178,7 +230,13 @@ def main():
                     help="default: 8 B .. 1 GiB (powers of 4 and more); pow2: 1 MiB .. 4 GiB")
     ap.add_argument("--max-bytes", type=parse_bytes, default=None,
                     help="largest size (suffix K, M or G allowed; default 1G, 4G for pow2)")
+    ap.add_argument("--launch", choices=("eager", "graph"), default="eager",
+                    help="eager: calls issued from Python; graph: replayed from a CUDA graph")
+    ap.add_argument("--repeats", type=int, default=None,
+                    help="timed loops (eager) or graph replays per size, median kept "
+                         "(default 1 eager, 5 graph)")
     args = ap.parse_args()
+    repeats = args.repeats or (5 if args.launch == "graph" else 1)
     os.makedirs(args.out, exist_ok=True)
     csv_path = args.csv or os.path.join(args.out, "nccl_bench.csv")
     max_bytes = DEFAULT_MAX_BYTES[args.sizes] if args.max_bytes is None else args.max_bytes
@@ -201,6 +259,8 @@ def main():
         "variant": args.variant,
         "nranks": n,
         "sizes": args.sizes,
+        "launch": args.launch,
+        "repeats": repeats,
         "max_bytes": max_bytes,
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
@@ -209,7 +269,8 @@ def main():
                                                                             "NVSHMEM_"))},
         "devices": [torch.cuda.get_device_name(d) for d in range(n)],
     }
-    with open(os.path.join(args.out, f"nccl_{args.variant}_meta.json"), "w") as f:
+    tag = args.variant if args.launch == "eager" else f"{args.variant}_graph"
+    with open(os.path.join(args.out, f"nccl_{tag}_meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
     if not os.path.exists(csv_path) or os.path.getsize(csv_path) == 0:
         with open(csv_path, "w") as f:
@@ -217,7 +278,7 @@ def main():
     print(f"nccl_bench: variant {args.variant}, {n} ranks, NCCL {meta['nccl']}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         mp.spawn(worker, args=(n, os.path.join(tmp, "rendezvous"), args.variant, csv_path,
-                               sizes), nprocs=n, join=True)
+                               sizes, args.launch, repeats), nprocs=n, join=True)
 
 
 if __name__ == "__main__":

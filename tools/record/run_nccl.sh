@@ -4,7 +4,10 @@
 # default variant (with NCCL's topology and graph dumps), then NCCL_ALGO=Ring and Tree, then the
 # forced algorithm/protocol pairs (Ring and Tree with NCCL_PROTO=LL, LL128, Simple), each in a
 # fresh set of processes with NCCL_DEBUG=INFO (INIT,GRAPH,TUNING,ENV) kept in
-# logs/nccl_<variant>.log.
+# logs/nccl_<variant>.log. Every variant is timed twice: issued from Python (launch=eager, the
+# median of 3 timed loops) and replayed from a CUDA graph (launch=graph: NCCL and the GPUs alone,
+# logs/nccl_<variant>_graph.log). block_copy.cu measures the GPUs' per-block copy rates
+# (block_copy.csv), which the simulator's NCCL block model uses.
 #
 # Each step runs under its own time limit and all within one budget (RECORD_BUDGET_S, default
 # 540 s, of which 15 s are kept for the summary and the archive); steps run most important
@@ -56,6 +59,16 @@ log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
   echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 } >"$REC/command.txt"
 
+# block_copy.cu: per-block copy rates within a GPU and into its peer (the NCCL block model).
+block_copy_step() {
+  "$NVCC" -O3 -arch=sm_90 -o "$REC/block_copy" "$HERE/block_copy.cu" &&
+    "$REC/block_copy" --reps 7 >"$REC/block_copy.csv"
+  local rc=$?
+  rm -f "$REC/block_copy"
+  return $rc
+}
+export -f block_copy_step
+
 run_step machine 60 machine_info
 # Most important first.
 VARIANTS=(default ring tree ring_ll ring_ll128 ring_simple tree_ll tree_ll128 tree_simple)
@@ -63,10 +76,17 @@ if [[ "$NGPU" -lt 2 ]]; then
   for variant in "${VARIANTS[@]}"; do skip_step "nccl_$variant" "$NGPU GPU"; done
 else
   run_step nccl_default 120 "$PY" "$HERE/nccl_bench.py" --variant default --out "$REC" \
-    --sizes pow2 --dump-topology
+    --sizes pow2 --dump-topology --repeats 3
+  run_step nccl_default_graph 120 "$PY" "$HERE/nccl_bench.py" --variant default --out "$REC" \
+    --sizes pow2 --launch graph
+  run_step block_copy 120 block_copy_step
   for variant in "${VARIANTS[@]:1}"; do
     run_step "nccl_$variant" 90 "$PY" "$HERE/nccl_bench.py" --variant "$variant" --out "$REC" \
-      --sizes pow2
+      --sizes pow2 --repeats 3
+  done
+  for variant in "${VARIANTS[@]:1}"; do
+    run_step "nccl_${variant}_graph" 90 "$PY" "$HERE/nccl_bench.py" --variant "$variant" \
+      --out "$REC" --sizes pow2 --launch graph
   done
 fi
 
