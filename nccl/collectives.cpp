@@ -315,7 +315,9 @@ int send_memory_ops(OpKind kind, int nranks, std::uint32_t step) {
       return 3;
     case OpKind::allgather: return 3;                   // copySend, recvCopySend x (n-2) (then recv)
     case OpKind::reducescatter: return step == 0 ? 2 : 3;  // send, recvReduceSend x (n-2) (then recvReduceCopy)
-    case OpKind::broadcast: return 3;                   // copySend at the root, recvCopySend (then recv)
+    // The root sends in place (torch.distributed.broadcast has one tensor: directSend, 2), the
+    // ranks down the chain recvCopySend (then recv).
+    case OpKind::broadcast: return step == 0 ? 2 : 3;
     case OpKind::alltoall: return 2;                    // send (the peer's recv copies it out)
     default: return 0;
   }
@@ -350,6 +352,12 @@ int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels) {
   const P2pParts parts = p2p_parts(bytes / n, n, static_cast<std::uint64_t>(coll));
   const std::uint64_t p2p_channels = std::max<std::uint64_t>(parts.channels, static_cast<std::uint64_t>(coll));
   return static_cast<int>(std::min(p2p_channels, parts.channels * (n - 1)));
+}
+
+bool alltoall_sends_ll(int nranks, std::uint64_t bytes, int channels) {
+  const auto n = static_cast<std::uint64_t>(std::max(nranks, 1));
+  const P2pParts parts = p2p_parts(bytes / n, n, static_cast<std::uint64_t>(std::max(channels, 1)));
+  return bytes / n <= parts.channels * nccl::kP2pLlThresholdBytes;
 }
 
 int effective_channels(const CollectiveSpec& spec) {

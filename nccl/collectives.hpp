@@ -115,13 +115,21 @@ std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels);
 /// the communicator's p2p channels (its channels rounded up to a power of two).
 [[nodiscard]] int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels);
 
+/// Whether an alltoall's sends run in NCCL's LL protocol: each peer's block is at most its p2p
+/// channels times P2P_LL_THRESHOLD (addP2pToPlan, src/enqueue.cc); otherwise Simple. NCCL picks
+/// a send's protocol so whatever NCCL_ALGO and NCCL_PROTO say: the 2 x H200 recordings with
+/// NCCL_PROTO=LL (tests/data/real/h200-2gpu-nccl) time alltoall as the default does from 16 MiB
+/// to 4 GiB (within 3%), where a ring allgather in LL takes 2.9x as long.
+[[nodiscard]] bool alltoall_sends_ll(int nranks, std::uint64_t bytes, int channels);
+
 /// Loads plus stores per element of the primitive a rank runs for its send in step `step` of a
 /// Simple-protocol ring call (runRing in src/device/all_reduce.h, all_gather.h,
 /// reduce_scatter.h, broadcast.h) or an alltoall's send (src/device/sendrecv.h), with
 /// out-of-place user buffers and the connection buffers in the receiver's memory, as NCCL's P2P
 /// transport between processes has them: send 2 (load, store to the peer), copySend and
 /// recvCopySend 3, recvReduceSend 3, recvReduceCopySend 4. Allreduce, allgather,
-/// reducescatter, broadcast (step = the chain's hop from the root) and alltoall; 0 for the others.
+/// reducescatter, broadcast (step = the chain's hop from the root; the root broadcasts in place,
+/// as torch.distributed.broadcast does: send 2) and alltoall; 0 for the others.
 [[nodiscard]] int send_memory_ops(trace::OpKind kind, int nranks, std::uint32_t step);
 /// Whether the send in step `step` is the last its chunk makes: its receiver then ends the chunk
 /// with a receive that moves nothing over links (final_receive_memory_ops). Every alltoall piece.

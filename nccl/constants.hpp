@@ -25,6 +25,13 @@ inline constexpr int kReduceChunkSteps = 1;
 /// NCCL_PARAM(P2pNvlChunkSize, "P2P_NVL_CHUNKSIZE", 1 << 19) (src/init.cc): send/recv chunk
 /// between GPUs of one node.
 inline constexpr std::uint64_t kP2pChunkBytes = std::uint64_t{1} << 19;
+/// NCCL_PARAM(P2pLLThreshold, "P2P_LL_THRESHOLD", 16384) (src/enqueue.cc): a send or receive
+/// runs in the LL protocol while its bytes are at most its channels times this, else Simple
+/// (addP2pToPlan); NCCL_ALGO and NCCL_PROTO do not enter.
+inline constexpr std::uint64_t kP2pLlThresholdBytes = 16384;
+/// NCCL_LL128_LINEELEMS = 16 and NCCL_LL128_DATAELEMS = 15 (src/include/device.h): an LL128
+/// line is 16 eight-byte elements of which 15 carry data and one the flag.
+inline constexpr double kLl128DataFraction = 15.0 / 16.0;
 /// MAXCHANNELS (src/include/device.h, NCCL 2.12-2.18).
 inline constexpr int kMaxChannels = 32;
 /// WARP_SIZE and NCCL_SIMPLE_MAX_NTHREADS (src/include/device.h); NCCL_MAX_NTHREADS = 640.

@@ -171,6 +171,11 @@ Estimate estimate(OpKind kind, int nranks, std::uint64_t bytes, CollAlgo algo, P
 
 Estimate choose(OpKind kind, int nranks, std::uint64_t bytes, const Graph& g, std::optional<CollAlgo> algo,
                 std::optional<Proto> proto) {
+  if (kind == OpKind::alltoall) {
+    // Sends and receives: NCCL sets their protocol by size, whatever NCCL_ALGO or NCCL_PROTO say.
+    const Proto p2p = alltoall_sends_ll(nranks, bytes, g.channels) ? Proto::ll : Proto::simple;
+    return estimate(kind, nranks, bytes, CollAlgo::ring, p2p, g);
+  }
   Estimate best;
   for (CollAlgo a : {CollAlgo::tree, CollAlgo::ring}) {
     if (algo && *algo != a) continue;

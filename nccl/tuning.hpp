@@ -63,7 +63,8 @@ Estimate estimate(trace::OpKind kind, int nranks, std::uint64_t bytes, CollAlgo 
                   const Graph& g);
 
 /// NCCL's choice: the fastest available (algo, proto) (getAlgoInfo), or the best under the
-/// constraints given.
+/// constraints given. Alltoall (sends and receives) ignores the constraints: its protocol is
+/// LL or Simple by size (alltoall_sends_ll), as NCCL sets it.
 Estimate choose(trace::OpKind kind, int nranks, std::uint64_t bytes, const Graph& g,
                 std::optional<CollAlgo> algo = std::nullopt, std::optional<Proto> proto = std::nullopt);
 

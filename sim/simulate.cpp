@@ -539,7 +539,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
   const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
   nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
-  const double rank_bus_gbps = cost.channel_cap_gbps * comm_channels;  // NCCL's bus bandwidth
+  double rank_bus_gbps = cost.channel_cap_gbps * comm_channels;  // NCCL's bus bandwidth
   // Alltoall's sends stripe over more channels than the collectives (p2p channels); a rank's
   // channels together still carry NCCL's bus bandwidth.
   if (c.kind == OpKind::alltoall && cost.channel_cap_gbps > 0)
@@ -555,6 +555,14 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   } else {
     CallContext call{comm_key, call_index, records.front(), cost, tasks};
     call.block_gbps = block_copy_gbps(c);
+    // NCCL's tree, LL and LL128 bandwidths are its channels' ring bandwidth with factors for the
+    // tree and the lines' flags, capped (llMaxBw, per-channel ceilings). Where the blocks are
+    // modelled, a rank's channels carry their ring bandwidth in wire bytes instead, flags
+    // included (add_peer_step).
+    if (call.block_gbps > 0)
+      rank_bus_gbps = nccl::protocol_cost(c.kind, n, nccl::CollAlgo::ring, nccl::Proto::simple, topo, comm_channels)
+                          .channel_cap_gbps *
+                      comm_channels;
     call.rank_bus_gbps = rank_bus_gbps;
     add_ring_transfers(c, first.root, topo, comm_channels, call);
   }
@@ -702,7 +710,7 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
   for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * call.cost.wire_factor);
   if (call.block_gbps > 0) {
     weights.push_back(static_cast<double>(ops) / 2.0);  // a copy (load + store) uses the block's rate once
-    weights.push_back(1.0);
+    weights.push_back(call.cost.wire_factor);           // the rank's channels carry wire bytes
   } else {
     weights.push_back(1.0);
   }
@@ -713,13 +721,31 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
 }
 
 double Simulation::block_copy_gbps(const CollectiveResult& c) const {
-  // NCCL's Simple ring kernels, the broadcast chain and alltoall's sends and receives, on GPUs
-  // whose block copy rate is known.
-  if (c.algo != nccl::CollAlgo::ring || c.proto != nccl::Proto::simple ||
+  // NCCL's Simple and LL128 ring kernels, the broadcast chain and alltoall's sends and receives,
+  // on GPUs whose block copy rate is known. LL128 runs the same primitives on 128-byte lines of
+  // which 120 bytes are data and 8 its flag (nccl::kLl128DataFraction), so its block moves data
+  // at 15/16 of the copy rate.
+  // LL primitives (8 bytes of data per 16-byte line, each line's flags polled) run at the GPUs'
+  // measured LL block rate, where their node gives one, weighted by the same loads and stores.
+  // Tree allreduce inside a node is a chain whose primitives are the ring allreduce's, hop for
+  // hop (leaf send, recvReduceSend up, recvReduceCopySend at the top, recvCopySend down, recv).
+  // Not in LL128: a 2 x H200 tree/LL128 allreduce of 4 GiB took 19.0 ms against 13.0 ms in a ring
+  // (tests/data/real/h200-2gpu-nccl), more than its primitives explain; NCCL's own LL128 tree
+  // bandwidth prices it.
+  const bool chain_allreduce =
+      c.algo == nccl::CollAlgo::tree && c.kind == OpKind::allreduce && c.proto != nccl::Proto::ll128;
+  if ((c.algo != nccl::CollAlgo::ring && !chain_allreduce) ||
       nccl::send_memory_ops(c.kind, static_cast<int>(c.gpus.size()), 0) == 0)
     return 0;
   double rate = kInf;
-  for (int g : c.gpus) rate = std::min(rate, node_.endpoints[static_cast<std::size_t>(g)].block_copy_gbps);
+  for (int g : c.gpus) {
+    const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];
+    switch (c.proto) {
+      case nccl::Proto::simple: rate = std::min(rate, gpu.block_copy_gbps); break;
+      case nccl::Proto::ll128: rate = std::min(rate, gpu.block_copy_gbps * nccl::kLl128DataFraction); break;
+      case nccl::Proto::ll: rate = std::min(rate, gpu.ll_block_gbps); break;
+    }
+  }
   return std::isfinite(rate) && rate > 0 ? rate : 0;
 }
 

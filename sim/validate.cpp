@@ -154,10 +154,16 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     const std::uint64_t bytes = std::stoull(field(r, "bytes", bench));
     const auto iters_field = r.find("iters");
     const int iters = iters_field == r.end() ? 1 : std::max(1, std::stoi(iters_field->second));
+    const auto launch_field = r.find("launch");
+    const bool graph = launch_field != r.end() && launch_field->second == "graph";
+    if (launch_field != r.end() && !graph && launch_field->second != "eager")
+      throw InputError(fmt::format("{}: launch '{}' is neither eager nor graph", bench, launch_field->second));
     // The recording's loop: `iters` calls back to back from each rank's process, timed together.
-    // Built as a synthetic workload is, so that each call waits for its process to issue it.
+    // Eager: built as a synthetic workload is, so that each call waits for its process to issue it
+    // (the node's collective_call_us). Graph: the calls were replayed from a CUDA graph, with no
+    // process in the loop, so they only wait for each other in stream order.
     trace::Trace t;
-    t.format = "synthetic";
+    t.format = graph ? "cuda-graph" : "synthetic";
     std::vector<std::uint16_t> members;
     for (int g = 0; g < n; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
     const std::uint32_t group = t.add_group(members);
@@ -178,7 +184,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     const SimResult s = simulate(node, t, o);
     const CollectiveResult& c = s.collectives.at(0);
     ValidationCase v;
-    v.group = "nccl/" + variant;
+    v.group = "nccl/" + variant + (graph ? kGraphSuffix : "");
     v.name = std::string(trace::to_string(*kind));
     v.bytes = bytes;
     v.ops = n;
@@ -196,7 +202,8 @@ double collective_call_floor_us(const std::string& dir) {
   if (!std::filesystem::exists(bench)) return std::nan("");
   std::vector<double> small;
   for (const auto& r : read_csv(bench))
-    if (field(r, "variant", bench) == "default" && std::stoull(field(r, "bytes", bench)) <= kCallFloorMaxBytes)
+    if (field(r, "variant", bench) == "default" && std::stoull(field(r, "bytes", bench)) <= kCallFloorMaxBytes &&
+        (!r.contains("launch") || r.at("launch") == "eager"))
       small.push_back(std::stod(field(r, "time_us", bench)));
   return median(small);
 }

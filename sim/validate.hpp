@@ -22,7 +22,7 @@
 namespace linkcast::sim {
 
 struct ValidationCase {
-  std::string group;  // "copies" or "nccl/<variant>"
+  std::string group;  // "copies" or "nccl/<variant>" (+ kGraphSuffix where replayed from a CUDA graph)
   std::string name;   // pattern or collective
   std::uint64_t bytes = 0;  // per copy, or the collective's size as nccl-tests counts it
   int ops = 0;              // copies in the pattern, or ranks
@@ -36,10 +36,14 @@ struct ValidationCase {
 /// subtracted from the measured makespans.
 std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node,
                                             double* overhead_ns = nullptr);
+/// The group suffix of NCCL cases timed as CUDA graph replays (nccl_bench.py --launch graph).
+inline constexpr const char* kGraphSuffix = "+graph";
+
 /// NCCL collectives of one recording (none when it has no nccl_bench.csv): every variant the
 /// simulator runs (default, ring, tree and their forced protocols), each row's `iters` calls back
-/// to back as the recording timed them (the node's collective_call_us applies), simulated time
-/// per call against the recorded one.
+/// to back as the recording timed them (eager rows: issued by a process, the node's
+/// collective_call_us applies; `launch` graph rows: replayed from a CUDA graph, no issue time),
+/// simulated time per call against the recorded one.
 std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node);
 
 /// Calls of at most this size measure the per-call floor, not the GPUs: NCCL moves 64 KiB in a

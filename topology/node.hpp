@@ -54,6 +54,7 @@ struct Endpoint {
   // gpu, optional: the rate one thread block of 512 threads copies within the GPU's memory while
   // 24 such blocks copy at once (an NCCL channel's block); 0: NCCL's per-channel bandwidth alone.
   double block_copy_gbps = 0;
+  double ll_block_gbps = 0;    // GPU: data rate of one NCCL channel block running LL primitives, GB/s (0: not known)
   int chips = 0;          // nvswitch, informational
   double nic_gbps = 0;    // nic, optional
   int line = 0;           // 1-based line and column in the YAML file, for messages

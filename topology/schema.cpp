@@ -180,6 +180,16 @@ std::vector<Key> make_table() {
               "(tools/record/block_copy.cu); the simulator runs each NCCL channel as such a block, its Simple "
               "ring primitives one after another at this rate x 2 / (loads + stores per element)",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::block_copy_gbps>()});
+  // NCCL's LL primitives move 8 bytes of data per 16-byte line and poll each line's flags: a
+  // block runs them at about a third of its copy rate (10.2 against 29.9 GB/s on an H200).
+  add({.name = "ll_block_gbps", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 0.5, .max = 1000,
+       .plausible = "one thread block moves LL lines at a few to tens of GB/s",
+       .default_text = "none: LL rings move data at NCCL's LL bandwidth",
+       .doc = "measured rate at which one NCCL channel's block runs LL-protocol primitives (data bytes, weighted as "
+              "block_copy_gbps weighs them), from a ring/LL collective of NCCL on this GPU (nccl_bench.py "
+              "ring_ll); the simulator runs each LL ring channel as such a block",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::ll_block_gbps>()});
   // A GB200 NVL72 fabric has 18 NVLink switch chips in 9 trays (configs/SOURCES.md [45]); 1024
   // leaves room for fabrics many times larger.
   add({.name = "chips", .section = Section::endpoint, .applies = bit(EndpointKind::nvswitch), .type = Type::integer,

@@ -28,13 +28,15 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               "torch_copy_sweep.csv", "torch_meta.json", "summary.txt",
               # run_apps.sh
               "hostrates.csv", "hostrates_info.csv", "interference.csv", "interference_meta.txt",
-              "kernel_rates.csv", "apps_steps.csv", "apps_meta.json", "command.txt"]
+              "kernel_rates.csv", "apps_steps.csv", "apps_meta.json", "command.txt",
+              # run_nccl.sh
+              "block_copy.csv"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
              "interference_reps.csv"]
 MACHINE = ["topo-m.txt", "gpus.csv", "versions.txt", "lscpu.txt", "nvidia-smi.txt", "nvlink-s.txt",
            "nvcc-version.txt", "date-u.txt", "numactl-H.txt", "topo-p2p-r.txt", "topo-p2p-w.txt",
            "meminfo.txt", "free-g.txt", "thp.txt"]
-LOG_PREFIXES = ("logs/nccl", "logs/torch", "logs/interference", "logs/hostrates", "logs/build")
+LOG_PREFIXES = ("logs/nccl", "logs/block_copy", "logs/torch", "logs/interference", "logs/hostrates", "logs/build")
 # What each kept file is, for the README (only the files that were written are listed).
 DESCRIBE = {
     "hostrates.csv": "single-thread host memory rates (`measure,bytes,reps,median_gbps,min_gbps,"
@@ -49,6 +51,8 @@ DESCRIBE = {
                         "and of cudaMemcpy D2D",
     "apps_steps.csv": "PyTorch apps' step times (`app,variant,step,step_ns`: loop, loop_total, "
                       "sync, profiled)",
+    "block_copy.csv": "per-block copy rates within a GPU and into its peer (tools/record/block_copy.cu: "
+                      "`pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps`)",
     "apps_meta.json": "versions, device, settings and per-app details of torch_apps.py",
     "app_*.json.gz": "Kineto traces of the apps' profiled steps (ProfilerStep#N markers)",
     "command.txt": "the recording command, commit and budget",

@@ -67,7 +67,14 @@ int main(int argc, char** argv) {
                     100 * c.baseline_error(), c.note.c_str());
         std::vector<std::string> keys;
         if (c.group == "copies") keys = {dir + ": concurrent copies", "all machines: concurrent copies"};
-        else if (c.bytes >= min_bytes) {
+        else if (c.bytes >= min_bytes && c.group.ends_with(sim::kGraphSuffix)) {
+          // CUDA graph replays: NCCL and the GPUs alone, apart from the eager (host-issued) cases.
+          keys = {dir + ": NCCL graph " + big, fmt::format("{} GPUs: NCCL graph {}", c.ops, big)};
+          if (c.group == std::string("nccl/default") + sim::kGraphSuffix) {
+            keys.push_back(fmt::format("{} GPUs: NCCL graph default {}", c.ops, big));
+            keys.push_back(fmt::format("{} GPUs: NCCL graph default {} {}", c.ops, big, c.name));
+          }
+        } else if (c.bytes >= min_bytes) {
           keys = {dir + ": NCCL " + big, "all machines: NCCL " + big, "all machines: copies + NCCL " + big,
                   fmt::format("{} GPUs: NCCL {}", c.ops, big)};
           if (c.group == "nccl/default") {
