@@ -78,6 +78,24 @@ TEST(NcclModel, ChoiceBySize) {
   EXPECT_EQ(tree.proto, Proto::ll128);
 }
 
+TEST(NcclModel, AlltoallSendsPickTheirOwnProtocol) {
+  // Alltoall is grouped sends and receives: NCCL runs each in LL while its bytes are at most its
+  // channels x P2P_LL_THRESHOLD (16 KiB) and in Simple otherwise (addP2pToPlan), whatever
+  // NCCL_ALGO or NCCL_PROTO ask. A send of up to 64 KiB takes one channel, so on 2 ranks a 32 KiB
+  // alltoall (16 KiB to each rank) runs in LL and a 64 KiB one (32 KiB each) in Simple.
+  EXPECT_TRUE(alltoall_sends_ll(2, 32 * 1024, 12));
+  EXPECT_FALSE(alltoall_sends_ll(2, 64 * 1024, 12));
+  EXPECT_FALSE(alltoall_sends_ll(2, 256 * kMiB, 12));
+  const Estimate forced_ll = choose(OpKind::alltoall, 2, 256 * kMiB, h100(), CollAlgo::ring, Proto::ll);
+  EXPECT_TRUE(forced_ll.available);
+  EXPECT_EQ(forced_ll.proto, Proto::simple);
+  // NCCL_ALGO=Tree has no tree for sends either: they still run.
+  const Estimate forced_tree = choose(OpKind::alltoall, 2, 256 * kMiB, h100(), CollAlgo::tree, Proto::simple);
+  EXPECT_TRUE(forced_tree.available);
+  EXPECT_EQ(forced_tree.algo, CollAlgo::ring);
+  EXPECT_EQ(choose(OpKind::alltoall, 2, 32 * 1024, h100(), std::nullopt, Proto::simple).proto, Proto::ll);
+}
+
 TEST(NcclModel, TreeCorrectionBySize) {
   // Tree/Simple at 1 MiB: log2(1 MiB / 64) = 14: correction 0.5 (NCCL's table), so the
   // algorithm bandwidth is 331.2 x 0.5 x 0.5 = 82.8 GB/s; latency 8.4 + 2 x 7 x 4.0 us = 64.4 us.
