@@ -44,7 +44,10 @@ inline constexpr const char* kGraphSuffix = "+graph";
 /// to back as the recording timed them (eager rows: issued by a process, the node's
 /// collective_call_us applies; `launch` graph rows: replayed from a CUDA graph, no issue time),
 /// simulated time per call against the recorded one.
-std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node);
+/// Which of a recording's NCCL rows to simulate.
+enum class Launches { all, graph_only };
+std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node,
+                                                 Launches launches = Launches::all);
 
 /// Calls of at most this size measure the per-call floor, not the GPUs: NCCL moves 64 KiB in a
 /// few microseconds on any link, under the host's issue time of every recording.

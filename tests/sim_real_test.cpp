@@ -18,16 +18,18 @@ namespace {
 
 std::string machine(const std::string& name) { return test::source_dir() + "/tests/data/real/" + name; }
 
-const std::vector<ValidationCase>& cases(const std::string& name) {
-  static std::map<std::string, std::vector<ValidationCase>> cache;
-  auto it = cache.find(name);
+/// A recording's cases; `launches` graph_only leaves out its copies and eager NCCL rows.
+const std::vector<ValidationCase>& cases(const std::string& name, Launches launches = Launches::all) {
+  static std::map<std::pair<std::string, Launches>, std::vector<ValidationCase>> cache;
+  auto it = cache.find({name, launches});
   if (it == cache.end()) {
     // h200-2gpu-nccl* are more recordings of the 2-GPU machine kind (NCCL only).
     const std::string node_name = name.starts_with("h200-2gpu-nccl") ? "h200-2gpu" : name;
     const topology::Node node = topology::load_node(test::config("testbed-" + node_name + ".yaml"));
-    std::vector<ValidationCase> all = validate_copies(machine(name), node);
-    for (auto& c : validate_collectives(machine(name), node)) all.push_back(std::move(c));
-    it = cache.emplace(name, std::move(all)).first;
+    std::vector<ValidationCase> all;
+    if (launches == Launches::all) all = validate_copies(machine(name), node);
+    for (auto& c : validate_collectives(machine(name), node, launches)) all.push_back(std::move(c));
+    it = cache.emplace(std::pair{name, launches}, std::move(all)).first;
   }
   return it->second;
 }
@@ -196,7 +198,7 @@ TEST(SimReal, CollectivesReplayedFromCudaGraphsOnTwoH200s) {
   // process's pace). Measured: all 377 graph cases 5.3% geometric-mean |error| (NCCL's model
   // 20.1%), NCCL's choice 5.3% (15.7%).
   std::vector<double> sim, nccl, sim_default, nccl_default;
-  for (const auto& c : cases("h200-2gpu-nccl-graph"))
+  for (const auto& c : cases("h200-2gpu-nccl-graph", Launches::graph_only))
     if (c.group.ends_with(kGraphSuffix)) {
       sim.push_back(c.error());
       nccl.push_back(c.baseline_error());
@@ -239,6 +241,28 @@ TEST(SimValidate, GraphRowsWaitForNoProcess) {
                    "default,allreduce,2,1024,float32,19.0,0,0,20,lazy\n");
   EXPECT_EQ(test::error_of([&] { validate_collectives(dir, node); }),
             dir + "/nccl_bench.csv: launch 'lazy' is neither eager nor graph");
+}
+
+
+TEST(SimReal, HeldOutSweepOnTwoH200s) {
+  REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-graph2");
+  // A third session of the same sweep (2026-11-26 03:15 UTC, another nvidia-h200-x2 machine),
+  // kept out of every modelling decision of issue 19 and scored once the model was done:
+  // CUDA-graph cases 5.0% geometric-mean |error| over all 377 (NCCL's model 18.7%), NCCL's choice
+  // 5.4% (15.2%); from 128 MiB 3.7% (16.3%).
+  std::vector<double> sim, nccl, sim_default, large;
+  for (const auto& c : cases("h200-2gpu-nccl-graph2", Launches::graph_only))
+    if (c.group.ends_with(kGraphSuffix)) {
+      sim.push_back(c.error());
+      nccl.push_back(c.baseline_error());
+      if (c.group == std::string("nccl/default") + kGraphSuffix) sim_default.push_back(c.error());
+      if (c.bytes >= 128 * kMiB) large.push_back(c.error());
+    }
+  ASSERT_EQ(sim.size(), 377u);
+  EXPECT_LT(geomean_abs(sim), 0.055);
+  EXPECT_LT(geomean_abs(sim_default), 0.06);
+  EXPECT_LT(geomean_abs(large), 0.04);
+  EXPECT_LT(geomean_abs(sim), geomean_abs(nccl) / 3);
 }
 
 }  // namespace
