@@ -26,6 +26,11 @@ constexpr double kEps = 1e-6;
 // LL128: 4800 KiB / 8 = 600 KiB per step, 120 of every 128 bytes data.
 constexpr std::uint64_t kLlChunkBytes = (std::uint64_t{8} * 512 * 8 * 16 / 8) / 2;
 constexpr std::uint64_t kLl128ChunkBytes = (std::uint64_t{120} * 640 * 8 * 8 / 8) / 128 * 120;
+// An LL128 step is shared by the warps of the channel's block (NCCL_LL128_MAX_NTHREADS 640: 20
+// warps), each storing and polling its own 128-byte lines, whose flags let the next rank take
+// every line as it lands: a rank forwards a warp's share, not the whole step, so a call moves
+// along a ring or chain in pieces of a step / 20 (28.1 KiB of data).
+constexpr std::uint64_t kLl128Warps = 640 / 32;
 
 int dl_index(const topology::DirectedLink& dl) { return dl.link * 2 + (dl.forward ? 0 : 1); }
 
@@ -262,7 +267,7 @@ ProtocolCost protocol_cost(trace::OpKind kind, int nranks, CollAlgo algo, Proto 
       break;
     case Proto::ll128:
       c.wire_factor = 128.0 / 120.0;  // 128-byte lines: 120 bytes of data, 8 of flag
-      c.chunk_bytes = kLl128ChunkBytes;
+      c.chunk_bytes = kLl128ChunkBytes / kLl128Warps;
       break;
     case Proto::simple: break;
   }
