@@ -741,7 +741,11 @@ double Simulation::block_copy_gbps(const CollectiveResult& c) const {
   for (int g : c.gpus) {
     const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];
     switch (c.proto) {
-      case nccl::Proto::simple: rate = std::min(rate, gpu.block_copy_gbps); break;
+      case nccl::Proto::simple:
+        // Alltoall's sends and receives run in NCCL's send/receive kernel, 640 threads a block.
+        rate = std::min(rate, c.kind == OpKind::alltoall && gpu.p2p_block_copy_gbps > 0 ? gpu.p2p_block_copy_gbps
+                                                                                          : gpu.block_copy_gbps);
+        break;
       case nccl::Proto::ll128: rate = std::min(rate, gpu.block_copy_gbps * nccl::kLl128DataFraction); break;
       case nccl::Proto::ll: rate = std::min(rate, gpu.ll_block_gbps); break;
     }

@@ -55,6 +55,7 @@ struct Endpoint {
   // 24 such blocks copy at once (an NCCL channel's block); 0: NCCL's per-channel bandwidth alone.
   double block_copy_gbps = 0;
   double ll_block_gbps = 0;    // GPU: data rate of one NCCL channel block running LL primitives, GB/s (0: not known)
+  double p2p_block_copy_gbps = 0;  // GPU: copy rate of one 640-thread block (NCCL's send/receive kernel) while 24 copy, GB/s (0: block_copy_gbps)
   int chips = 0;          // nvswitch, informational
   double nic_gbps = 0;    // nic, optional
   int line = 0;           // 1-based line and column in the YAML file, for messages

@@ -190,6 +190,16 @@ std::vector<Key> make_table() {
               "block_copy_gbps weighs them), from a ring/LL collective of NCCL on this GPU (nccl_bench.py "
               "ring_ll); the simulator runs each LL ring channel as such a block",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::ll_block_gbps>()});
+  // NCCL's send/receive kernel runs NCCL_MAX_NTHREADS = 640 threads a block, against 512 (and a
+  // sync warp) for the Simple ring: 35.3 against 30.2 GB/s per block on an H200 while 24 copy.
+  add({.name = "p2p_block_copy_gbps", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 1, .max = 1000,
+       .plausible = "one thread block copies tens of GB/s",
+       .default_text = "block_copy_gbps",
+       .doc = "measured rate at which one block of 640 copying threads (NCCL's send/receive kernel, "
+              "NCCL_MAX_NTHREADS) copies within the GPU's memory while 24 such blocks copy (tools/record/block_copy.cu "
+              "--threads 640); the simulator runs alltoall's p2p channels as such blocks",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::p2p_block_copy_gbps>()});
   // A GB200 NVL72 fabric has 18 NVLink switch chips in 9 trays (configs/SOURCES.md [45]); 1024
   // leaves room for fabrics many times larger.
   add({.name = "chips", .section = Section::endpoint, .applies = bit(EndpointKind::nvswitch), .type = Type::integer,

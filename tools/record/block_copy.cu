@@ -6,7 +6,8 @@
 //
 // For each number of blocks B (1 .. 132) and each pattern, B blocks of 544 threads (512 copying)
 // copy at once, each its own region; timed with CUDA events, one warm-up and --reps (default 7)
-// timed launches; the median per case.
+// timed launches; the median per case. --threads N copies with N threads per block instead of
+// 512 (a multiple of 32; NCCL's send/receive kernel runs NCCL_MAX_NTHREADS = 640).
 //   large   each block copies 64 MiB from one buffer to another (both far larger than L2)
 //   fifo    each block copies 64 MiB into the user buffer from its own 4 MiB source read over and
 //           over (the connection buffer a received chunk sits in)
@@ -35,31 +36,31 @@
     }                                                                              \
   } while (0)
 
-constexpr int kCopyThreads = 512;
-constexpr int kThreads = kCopyThreads + 32;  // NCCL's extra warp for synchronisation
+constexpr int kDefaultCopyThreads = 512;
+constexpr int kSyncWarp = 32;  // NCCL's extra warp for synchronisation
 constexpr size_t kPerBlock = size_t{64} << 20;
 constexpr size_t kFifo = size_t{4} << 20;
 
 // Block b copies `per_block` bytes into dst + b*per_block from src + b*src_stride, its source
 // wrapping every `src_span` bytes (the whole region for `large`, 4 MiB for `fifo`).
 __global__ void copy_blocks(const int4* __restrict__ src, int4* __restrict__ dst, size_t per_block,
-                            size_t src_stride, size_t src_span) {
-  if (threadIdx.x >= kCopyThreads) return;
+                            size_t src_stride, size_t src_span, int copy_threads) {
+  if (static_cast<int>(threadIdx.x) >= copy_threads) return;
   const size_t n = per_block / sizeof(int4);
   const size_t span = src_span / sizeof(int4);
   const int4* s = src + blockIdx.x * (src_stride / sizeof(int4));
   int4* d = dst + blockIdx.x * n;
   constexpr int kUnroll = 4;
-  for (size_t base = threadIdx.x; base < n; base += size_t{kCopyThreads} * kUnroll) {
+  for (size_t base = threadIdx.x; base < n; base += static_cast<size_t>(copy_threads) * kUnroll) {
     int4 v[kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
-      const size_t i = base + static_cast<size_t>(u) * kCopyThreads;
+      const size_t i = base + static_cast<size_t>(u) * copy_threads;
       if (i < n) v[u] = s[i % span];
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
-      const size_t i = base + static_cast<size_t>(u) * kCopyThreads;
+      const size_t i = base + static_cast<size_t>(u) * copy_threads;
       if (i < n) d[i] = v[u];
     }
   }
@@ -68,7 +69,7 @@ __global__ void copy_blocks(const int4* __restrict__ src, int4* __restrict__ dst
 // One timed case: `blocks` blocks on each GPU of `gpus` copy from src[g] to dst[g] (launched
 // together, each timed on its own GPU); the slowest GPU's milliseconds.
 float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src, const std::vector<int4*>& dst,
-               int blocks, size_t stride, size_t span) {
+               int blocks, size_t stride, size_t span, int copy_threads) {
   std::vector<cudaEvent_t> a(gpus.size()), b(gpus.size());
   for (size_t i = 0; i < gpus.size(); ++i) {
     CHECK(cudaSetDevice(gpus[i]));
@@ -78,7 +79,7 @@ float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src
   for (size_t i = 0; i < gpus.size(); ++i) {
     CHECK(cudaSetDevice(gpus[i]));
     CHECK(cudaEventRecord(a[i]));
-    copy_blocks<<<blocks, kThreads>>>(src[i], dst[i], kPerBlock, stride, span);
+    copy_blocks<<<blocks, copy_threads + kSyncWarp>>>(src[i], dst[i], kPerBlock, stride, span, copy_threads);
     CHECK(cudaEventRecord(b[i]));
   }
   float worst = 0;
@@ -97,9 +98,15 @@ float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src
 }
 
 int main(int argc, char** argv) {
-  int reps = 7;
-  for (int i = 1; i + 1 < argc; ++i)
+  int reps = 7, copy_threads = kDefaultCopyThreads;
+  for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--threads")) copy_threads = std::atoi(argv[++i]);
+  }
+  if (copy_threads < 32 || copy_threads % 32 != 0 || copy_threads + kSyncWarp > 1024) {
+    std::fprintf(stderr, "--threads %d: give a multiple of 32 from 32 to 992\n", copy_threads);
+    return 2;
+  }
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::fprintf(stderr, "device: %s, %d SMs, L2 %d MiB\n", prop.name, prop.multiProcessorCount,
@@ -150,7 +157,7 @@ int main(int argc, char** argv) {
     for (int blocks : counts) {
       std::vector<float> ms;
       for (int r = 0; r <= reps; ++r) {
-        const float t = run_case(gpus, from, to, blocks, stride, span);
+        const float t = run_case(gpus, from, to, blocks, stride, span, copy_threads);
         if (r > 0) ms.push_back(t);
       }
       std::sort(ms.begin(), ms.end());
