@@ -195,8 +195,8 @@ TEST(SimReal, CollectivesReplayedFromCudaGraphsOnTwoH200s) {
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-graph");
   // Every variant again in another session, also replayed from CUDA graphs: the calls' GPU time
   // without the host that issued them (eager calls of 1-8 MiB here took 45-50 us each, the
-  // process's pace). Measured: all 377 graph cases 5.2% geometric-mean |error| (NCCL's model
-  // 20.1%), NCCL's choice 5.3% (15.7%).
+  // process's pace). Measured: all 377 graph cases 5.0% geometric-mean |error| (NCCL's model
+  // 20.1%), NCCL's choice 5.0% (15.7%).
   std::vector<double> sim, nccl, sim_default, nccl_default;
   for (const auto& c : cases("h200-2gpu-nccl-graph", Launches::graph_only))
     if (c.group.ends_with(kGraphSuffix)) {
@@ -249,8 +249,8 @@ TEST(SimReal, HeldOutSweepOnTwoH200s) {
   // A third session of the same sweep (2026-11-26 03:15 UTC, another nvidia-h200-x2 machine),
   // kept out of every modelling decision of issue 19 and scored once the model was done:
   // CUDA-graph cases 5.0% geometric-mean |error| over all 377 (NCCL's model 18.7%), NCCL's choice
-  // 5.4% (15.2%); from 128 MiB 3.7% (16.3%). With LL128 pipelined by warps (a change made after
-  // this scoring): 5.1% (largest 40%, was 89%), 5.4%, 3.7%.
+  // 5.4% (15.2%); from 128 MiB 3.7% (16.3%). After two later changes (LL128 pipelined by warps,
+  // alltoall's 640-thread blocks): 4.8% (largest 40%, was 89%), 5.1%, 3.1%.
   std::vector<double> sim, nccl, sim_default, large;
   for (const auto& c : cases("h200-2gpu-nccl-graph2", Launches::graph_only))
     if (c.group.ends_with(kGraphSuffix)) {
