@@ -158,7 +158,9 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     const auto launch_field = r.find("launch");
     const bool graph = launch_field != r.end() && launch_field->second == "graph";
     if (launch_field != r.end() && !graph && launch_field->second != "eager")
-      throw InputError(fmt::format("{}: launch '{}' is neither eager nor graph", bench, launch_field->second));
+      throw InputError(fmt::format("{}: launch '{}' is neither eager nor graph; write eager (calls issued from a "
+                                   "process) or graph (calls replayed from a CUDA graph)",
+                                   bench, launch_field->second));
     if (launches == Launches::graph_only && !graph) continue;
     // The recording's loop: `iters` calls back to back from each rank's process, timed together.
     // Eager: built as a synthetic workload is, so that each call waits for its process to issue it

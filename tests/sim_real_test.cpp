@@ -240,7 +240,8 @@ TEST(SimValidate, GraphRowsWaitForNoProcess) {
                    "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch\n"
                    "default,allreduce,2,1024,float32,19.0,0,0,20,lazy\n");
   EXPECT_EQ(test::error_of([&] { validate_collectives(dir, node); }),
-            dir + "/nccl_bench.csv: launch 'lazy' is neither eager nor graph");
+            dir + "/nccl_bench.csv: launch 'lazy' is neither eager nor graph; write eager (calls issued from a "
+                  "process) or graph (calls replayed from a CUDA graph)");
 }
 
 
