@@ -179,16 +179,18 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     calls_of_thread[thread].push_back(static_cast<std::uint32_t>(i));
     const double dur = static_cast<double>(std::max<std::int64_t>(0, t.durations()[i]));
     a.own_ns[i] = dur;
+    const std::int64_t call_end = trace::recorded_end_ns(t, i);
     const auto top = top_of_thread.find(thread);
     if (top != top_of_thread.end()) {
       const std::uint32_t prev = top->second;
-      if (trace::recorded_end_ns(t, i) <= trace::recorded_end_ns(t, prev) && starts[i] >= starts[prev]) {
+      const std::int64_t prev_end = trace::recorded_end_ns(t, prev);
+      if (call_end <= prev_end && starts[i] >= starts[prev]) {
         a.parent[i] = prev;  // nested: runs at its offset inside prev
         a.gap_ns[i] = static_cast<double>(starts[i] - starts[prev]);
         continue;
       }
       a.chain_prev[i] = prev;
-      a.gap_ns[i] = std::max(0.0, static_cast<double>(starts[i] - trace::recorded_end_ns(t, prev)));
+      a.gap_ns[i] = std::max(0.0, static_cast<double>(starts[i] - prev_end));
       if (a.gap_ns[i] > kIdleGapNs) {
         // The last call of another thread of this process that ended during the wait woke it,
         // when it ended in the wait's second half.
@@ -196,7 +198,7 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         auto w = std::upper_bound(call_ends.begin(), call_ends.end(), EndAt{starts[i], kNoIndex});
         while (w != call_ends.begin()) {
           --w;
-          if (w->end <= trace::recorded_end_ns(t, prev)) break;
+          if (w->end <= prev_end) break;
           const std::uint32_t other = t.threads()[w->record];
           if (other == thread || process_of(t.thread_names[other]) != process) continue;
           const double delta = static_cast<double>(starts[i] - w->end);
@@ -221,16 +223,16 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         w != kNoIndex && kinds[w] == OpKind::copy &&
         (t.src_mems()[w] == model::MemKind::pageable || t.dst_mems()[w] == model::MemKind::pageable ||
          t.op_names[t.names()[i]] == "cudaMemcpy");
-    if (synchronous_copy && trace::recorded_end_ns(t, w) <= trace::recorded_end_ns(t, i) && trace::recorded_end_ns(t, w) > starts[i]) {
+    const std::int64_t copy_end = synchronous_copy ? trace::recorded_end_ns(t, w) : 0;
+    if (synchronous_copy && copy_end <= call_end && copy_end > starts[i]) {
       a.awaits[i] = w;
-      a.tail_ns[i] = static_cast<double>(trace::recorded_end_ns(t, i) - trace::recorded_end_ns(t, w));
+      a.tail_ns[i] = static_cast<double>(call_end - copy_end);
       a.own_ns[i] = std::min(dur, std::max(a.tail_ns[i], 1000.0));
       ++a.blocking_calls;
       continue;
     }
     if (dur < kMinBlockingCallNs) continue;
     // The latest GPU work (of a GPU this thread launches onto) that ended while the call ran.
-    const std::int64_t call_end = trace::recorded_end_ns(t, i);
     auto it = std::upper_bound(all_ends.begin(), all_ends.end(), EndAt{call_end, kNoIndex});
     const auto gpus = gpus_of_thread.find(thread);
     while (it != all_ends.begin()) {

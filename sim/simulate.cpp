@@ -539,7 +539,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
   const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
   nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
-  double rank_bus_gbps = cost.channel_cap_gbps * comm_channels;  // NCCL's bus bandwidth
+  const double nccl_bus_gbps = cost.channel_cap_gbps * comm_channels;  // NCCL's bus bandwidth
   // Alltoall's sends stripe over more channels than the collectives (p2p channels); a rank's
   // channels together still carry NCCL's bus bandwidth.
   if (c.kind == OpKind::alltoall && cost.channel_cap_gbps > 0)
@@ -558,12 +558,14 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     // NCCL's tree, LL and LL128 bandwidths are its channels' ring bandwidth with factors for the
     // tree and the lines' flags, capped (llMaxBw, per-channel ceilings). Where the blocks are
     // modelled, a rank's channels carry their ring bandwidth in wire bytes instead, flags
-    // included (add_peer_step).
-    if (call.block_gbps > 0)
-      rank_bus_gbps = nccl::protocol_cost(c.kind, n, nccl::CollAlgo::ring, nccl::Proto::simple, topo, comm_channels)
-                          .channel_cap_gbps *
-                      comm_channels;
-    call.rank_bus_gbps = rank_bus_gbps;
+    // included (add_peer_step): NCCL's ring/Simple bus bandwidth.
+    const bool ring_simple = c.algo == nccl::CollAlgo::ring && c.proto == nccl::Proto::simple;
+    call.rank_bus_gbps =
+        call.block_gbps > 0 && !ring_simple
+            ? nccl::protocol_cost(c.kind, n, nccl::CollAlgo::ring, nccl::Proto::simple, topo, comm_channels)
+                      .channel_cap_gbps *
+                  comm_channels
+            : nccl_bus_gbps;
     add_ring_transfers(c, first.root, topo, comm_channels, call);
   }
   collectives_.push_back(std::move(c));

@@ -174,7 +174,8 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     for (int g = 0; g < n; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
     const std::uint32_t group = t.add_group(members);
     const std::uint32_t comm = t.comms.intern("W");
-    for (int i = 0; i < (graph ? 1 : iters); ++i) {
+    const int calls = graph ? 1 : iters;
+    for (int i = 0; i < calls; ++i) {
       for (int g = 0; g < n; ++g) {
         trace::Op op;
         op.kind = *kind;
@@ -195,7 +196,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     v.bytes = bytes;
     v.ops = n;
     v.measured_ns = std::stod(field(r, "time_us", bench)) * 1e3;
-    v.simulated_ns = s.makespan_ns / (graph ? 1 : iters);
+    v.simulated_ns = s.makespan_ns / calls;
     v.baseline_ns = c.nccl_model.time_ns;
     v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
     out.push_back(v);
@@ -212,6 +213,12 @@ double collective_call_floor_us(const std::string& dir) {
         (!r.contains("launch") || r.at("launch") == "eager"))
       small.push_back(std::stod(field(r, "time_us", bench)));
   return median(small);
+}
+
+double largest_abs(const std::vector<double>& errors) {
+  double m = 0;
+  for (double e : errors) m = std::max(m, std::fabs(e));
+  return m;
 }
 
 double geomean_abs(const std::vector<double>& errors) {

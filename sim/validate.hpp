@@ -59,5 +59,7 @@ double collective_call_floor_us(const std::string& dir);
 
 /// exp(mean(log |e|)) over the errors (|e| floored at 1e-4); NaN for none.
 double geomean_abs(const std::vector<double>& errors);
+/// Largest |error|; 0 for none.
+double largest_abs(const std::vector<double>& errors);
 
 }  // namespace linkcast::sim

@@ -149,12 +149,6 @@ TEST(SimReal, CollectivesFromOneMiBOnTwoH200s) {
   if (!std::filesystem::exists(machine(name) + "/nccl_bench.csv")) \
   GTEST_SKIP() << "no recording at " << machine(name)
 
-double largest_abs(const std::vector<double>& errors) {
-  double m = 0;
-  for (double e : errors) m = std::max(m, std::fabs(e));
-  return m;
-}
-
 TEST(SimReal, ForcedProtocolsOnTwoH200s) {
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl");
   // NCCL_ALGO/NCCL_PROTO forced, 2 H200s, 64 MiB to 4 GiB, where the GPUs and not the host set
@@ -193,30 +187,42 @@ TEST(SimReal, ForcedProtocolsOnTwoH200s) {
       EXPECT_LT(std::fabs(find("h200-2gpu-nccl", "nccl/ring_ll128", name, bytes).error()), 0.04) << name << bytes;
 }
 
+/// A recording's CUDA-graph cases as errors (simulated, NCCL's model): all of them, NCCL's
+/// choice alone, and those of at least 128 MiB.
+struct GraphErrors {
+  std::vector<double> sim, nccl, sim_default, nccl_default, large, large_nccl;
+};
+GraphErrors graph_errors(const std::string& name) {
+  GraphErrors e;
+  for (const auto& c : cases(name, Launches::graph_only)) {
+    e.sim.push_back(c.error());
+    e.nccl.push_back(c.baseline_error());
+    if (c.group == std::string("nccl/default") + kGraphSuffix) {
+      e.sim_default.push_back(c.error());
+      e.nccl_default.push_back(c.baseline_error());
+    }
+    if (c.bytes >= 128 * kMiB) {
+      e.large.push_back(c.error());
+      e.large_nccl.push_back(c.baseline_error());
+    }
+  }
+  return e;
+}
+
 TEST(SimReal, CollectivesReplayedFromCudaGraphsOnTwoH200s) {
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-graph");
   // Every variant again in another session, also replayed from CUDA graphs: the calls' GPU time
   // without the host that issued them (eager calls of 1-8 MiB here took 45-50 us each, the
   // process's pace). Measured: all 377 graph cases 5.0% geometric-mean |error| (NCCL's model
   // 20.1%), NCCL's choice 5.0% (15.7%).
-  std::vector<double> sim, nccl, sim_default, nccl_default;
-  for (const auto& c : cases("h200-2gpu-nccl-graph", Launches::graph_only))
-    if (c.group.ends_with(kGraphSuffix)) {
-      sim.push_back(c.error());
-      nccl.push_back(c.baseline_error());
-      if (c.group == std::string("nccl/default") + kGraphSuffix) {
-        sim_default.push_back(c.error());
-        nccl_default.push_back(c.baseline_error());
-      }
-    }
-  ASSERT_EQ(sim.size(), 377u);
-  ASSERT_EQ(sim_default.size(), 65u);
-  EXPECT_LT(geomean_abs(sim), 0.06);
-  EXPECT_LT(geomean_abs(sim_default), 0.06);
-  EXPECT_LT(geomean_abs(sim), geomean_abs(nccl) / 3);
-  EXPECT_LT(geomean_abs(sim_default), geomean_abs(nccl_default) / 2);
+  const GraphErrors e = graph_errors("h200-2gpu-nccl-graph");
+  ASSERT_EQ(e.sim.size(), 377u);
+  ASSERT_EQ(e.sim_default.size(), 65u);
+  EXPECT_LT(geomean_abs(e.sim), 0.06);
+  EXPECT_LT(geomean_abs(e.sim_default), 0.06);
+  EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl) / 3);
+  EXPECT_LT(geomean_abs(e.sim_default), geomean_abs(e.nccl_default) / 2);
 }
-
 
 TEST(SimValidate, GraphRowsWaitForNoProcess) {
   // The same 1 KiB allreduce on 2 H200s, 20 calls timed eagerly (each call waits for its process
@@ -254,21 +260,13 @@ TEST(SimReal, HeldOutSweepOnTwoH200s) {
   // CUDA-graph cases 5.0% geometric-mean |error| over all 377 (NCCL's model 18.7%), NCCL's choice
   // 5.4% (15.2%); from 128 MiB 3.7% (16.3%). After two later changes (LL128 pipelined by warps,
   // alltoall's 640-thread blocks): 4.8% (largest 40%, was 89%), 5.1%, 3.1%.
-  std::vector<double> sim, nccl, sim_default, large;
-  for (const auto& c : cases("h200-2gpu-nccl-graph2", Launches::graph_only))
-    if (c.group.ends_with(kGraphSuffix)) {
-      sim.push_back(c.error());
-      nccl.push_back(c.baseline_error());
-      if (c.group == std::string("nccl/default") + kGraphSuffix) sim_default.push_back(c.error());
-      if (c.bytes >= 128 * kMiB) large.push_back(c.error());
-    }
-  ASSERT_EQ(sim.size(), 377u);
-  EXPECT_LT(geomean_abs(sim), 0.055);
-  EXPECT_LT(geomean_abs(sim_default), 0.06);
-  EXPECT_LT(geomean_abs(large), 0.04);
-  EXPECT_LT(geomean_abs(sim), geomean_abs(nccl) / 3);
+  const GraphErrors e = graph_errors("h200-2gpu-nccl-graph2");
+  ASSERT_EQ(e.sim.size(), 377u);
+  EXPECT_LT(geomean_abs(e.sim), 0.055);
+  EXPECT_LT(geomean_abs(e.sim_default), 0.06);
+  EXPECT_LT(geomean_abs(e.large), 0.04);
+  EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl) / 3);
 }
-
 
 TEST(SimReal, HeldOutSweepOnFourH200s) {
   REQUIRE_NCCL_RECORDING("h200-4gpu-nccl-graph");
@@ -276,22 +274,13 @@ TEST(SimReal, HeldOutSweepOnFourH200s) {
   // recorded after every modelling change of issue 19 and scored once: graph cases 5.4%
   // geometric-mean |error| over all 377 (NCCL's model 6.5%), NCCL's choice 5.4% (6.8%), from
   // 128 MiB 2.5% (4.0%). Its worst, Simple broadcast of 1-32 MiB (+61..+118%), is a known miss.
-  std::vector<double> sim, nccl, sim_default, large, large_nccl;
-  for (const auto& c : cases("h200-4gpu-nccl-graph", Launches::graph_only)) {
-    sim.push_back(c.error());
-    nccl.push_back(c.baseline_error());
-    if (c.group == std::string("nccl/default") + kGraphSuffix) sim_default.push_back(c.error());
-    if (c.bytes >= 128 * kMiB) {
-      large.push_back(c.error());
-      large_nccl.push_back(c.baseline_error());
-    }
-  }
-  ASSERT_EQ(sim.size(), 377u);
-  EXPECT_LT(geomean_abs(sim), 0.06);
-  EXPECT_LT(geomean_abs(sim_default), 0.06);
-  EXPECT_LT(geomean_abs(sim), geomean_abs(nccl));
-  EXPECT_LT(geomean_abs(large), 0.03);
-  EXPECT_LT(geomean_abs(large), geomean_abs(large_nccl));
+  const GraphErrors e = graph_errors("h200-4gpu-nccl-graph");
+  ASSERT_EQ(e.sim.size(), 377u);
+  EXPECT_LT(geomean_abs(e.sim), 0.06);
+  EXPECT_LT(geomean_abs(e.sim_default), 0.06);
+  EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl));
+  EXPECT_LT(geomean_abs(e.large), 0.03);
+  EXPECT_LT(geomean_abs(e.large), geomean_abs(e.large_nccl));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #include "trace/select.hpp"
 
 #include <algorithm>
-#include <limits>
+#include <iterator>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -10,35 +10,24 @@ namespace linkcast::trace {
 
 void mark_transfers_beside_compute(Trace& trace) {
   if (!trace.has_application()) return;  // no kernels: nothing to look for (a 100 M-op CSV is one)
-  // Per GPU endpoint: its kernels' spans by start, with the latest end so far.
-  struct Spans {
-    std::vector<std::int64_t> starts, latest_end;
-  };
-  std::unordered_map<std::uint16_t, Spans> by_gpu;
-  {
-    std::unordered_map<std::uint16_t, std::vector<std::pair<std::int64_t, std::int64_t>>> kernels;
-    for (std::size_t i = 0; i < trace.size(); ++i)
-      if (trace.kinds()[i] == OpKind::kernel && trace.starts()[i] >= 0 && trace.durations()[i] > 0)
-        kernels[trace.srcs()[i]].emplace_back(trace.starts()[i], recorded_end_ns(trace, i));
-    for (auto& [gpu, spans] : kernels) {
-      std::sort(spans.begin(), spans.end());
-      Spans& out = by_gpu[gpu];
-      std::int64_t latest = std::numeric_limits<std::int64_t>::min();
-      for (const auto& [start, end] : spans) {
-        latest = std::max(latest, end);
-        out.starts.push_back(start);
-        out.latest_end.push_back(latest);
-      }
-    }
-  }
+  // Per GPU endpoint: its kernels' (start, latest end of the kernels started so far), by start.
+  std::unordered_map<std::uint16_t, std::vector<std::pair<std::int64_t, std::int64_t>>> by_gpu;
+  for (std::size_t i = 0; i < trace.size(); ++i)
+    if (trace.kinds()[i] == OpKind::kernel && trace.starts()[i] >= 0 && trace.durations()[i] > 0)
+      by_gpu[trace.srcs()[i]].emplace_back(trace.starts()[i], recorded_end_ns(trace, i));
   if (by_gpu.empty()) return;
+  for (auto& [gpu, spans] : by_gpu) {
+    std::sort(spans.begin(), spans.end());
+    for (std::size_t k = 1; k < spans.size(); ++k) spans[k].second = std::max(spans[k].second, spans[k - 1].second);
+  }
   // Some kernel overlaps [s, e) where one starting before e ends after s.
   const auto overlaps = [&](std::uint16_t gpu, std::int64_t s, std::int64_t e) {
     const auto it = by_gpu.find(gpu);
     if (it == by_gpu.end()) return false;
-    const auto& starts = it->second.starts;
-    const auto before = std::lower_bound(starts.begin(), starts.end(), e);
-    return before != starts.begin() && it->second.latest_end[static_cast<std::size_t>(before - starts.begin()) - 1] > s;
+    const auto& spans = it->second;
+    const auto before = std::lower_bound(spans.begin(), spans.end(), e,
+                                         [](const auto& span, std::int64_t x) { return span.first < x; });
+    return before != spans.begin() && std::prev(before)->second > s;
   };
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const OpKind kind = trace.kinds()[i];

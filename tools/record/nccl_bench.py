@@ -129,23 +129,37 @@ def slowest_rank(seconds, device):
     return t.item()
 
 
+def timed_seconds(run, device):
+    """Seconds `run()` takes on the GPU between two CUDA events, after a barrier (this rank's)."""
+    dist.barrier()
+    torch.cuda.synchronize(device)
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    run()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / 1e3
+
+
+def median_per_call(run, iters, repeats, device):
+    """Median over `repeats` runs of `run()` (`iters` calls each) of the slowest rank's seconds
+    per call."""
+    times = [slowest_rank(timed_seconds(run, device) / iters, device) for _ in range(repeats)]
+    return sorted(times)[len(times) // 2]
+
+
 def time_eager(call, iters, repeats, device):
     """Median over `repeats` timed loops of the mean seconds per call, the slowest rank's."""
     for _ in range(WARMUP):
         call()
     torch.cuda.synchronize(device)
-    times = []
-    for _ in range(repeats):
-        dist.barrier()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
+
+    def loop():
         for _ in range(iters):
             call()
-        end.record()
-        end.synchronize()
-        times.append(slowest_rank(start.elapsed_time(end) / 1e3 / iters, device))
-    return sorted(times)[len(times) // 2]
+
+    return median_per_call(loop, iters, repeats, device)
 
 
 def time_graph(call, iters, repeats, device):
@@ -165,19 +179,9 @@ def time_graph(call, iters, repeats, device):
     torch.cuda.synchronize(device)
     graph.replay()  # one untimed replay: the graph's first launch uploads it
     torch.cuda.synchronize(device)
-    times = []
-    for _ in range(repeats):
-        dist.barrier()
-        torch.cuda.synchronize(device)
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        times.append(slowest_rank(start.elapsed_time(end) / 1e3 / iters, device))
+    t = median_per_call(graph.replay, iters, repeats, device)
     del graph
-    return sorted(times)[len(times) // 2]
+    return t
 
 
 def worker(rank, n, init_file, variant, csv_path, sizes, launch, repeats):

@@ -94,15 +94,10 @@ int main(int argc, char** argv) {
       std::printf("\n");
     }
     std::printf("geometric mean |error| (baseline: no contention for copies, NCCL's own model for collectives)\n");
-    const auto largest = [](const std::vector<double>& errs) {
-      double m = 0;
-      for (double e : errs) m = std::max(m, std::fabs(e));
-      return m;
-    };
     for (const auto& [key, errs] : sim_err)
       std::printf("  %-58s %3zu cases: simulated %5.1f%% (max %4.0f%%)  baseline %5.1f%% (max %4.0f%%)\n", key.c_str(),
-                  errs.size(), 100 * sim::geomean_abs(errs), 100 * largest(errs), 100 * sim::geomean_abs(base_err[key]),
-                  100 * largest(base_err[key]));
+                  errs.size(), 100 * sim::geomean_abs(errs), 100 * sim::largest_abs(errs), 100 * sim::geomean_abs(base_err[key]),
+                  100 * sim::largest_abs(base_err[key]));
     return 0;
   } catch (const InputError& e) {
     std::fprintf(stderr, "linkcast_validate_real: error: %s\n", e.what());
