@@ -1,6 +1,10 @@
 // trace/ readers: linkcast CSV, nvprof SQLite (real AHEAD files), Nsight Systems SQLite (a
 // fixture built here to the documented export schema), Kineto JSON (real PyTorch profiler traces
 // recorded for this project), and the errors for bad input.
+#include <random>
+#include <charconv>
+#include <cctype>
+#include <fmt/ranges.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -9,6 +13,7 @@
 #include "core/error.hpp"
 #include "test_util.hpp"
 #include "trace/csv.hpp"
+#include "trace/csv_scan.hpp"
 #include "trace/kineto.hpp"
 #include "trace/reader.hpp"
 
@@ -83,6 +88,109 @@ TEST(CsvTrace, ErrorsNameFileLineAndColumn) {
             "unknown");
   EXPECT_EQ(error_of([&] { (void)parse_csv_trace("", "t.csv"); }),
             "t.csv: empty trace: no header line (expected at least kind,src,dst,bytes)");
+}
+
+// The record scan reads 64 bytes and 8 digits at a time (trace/csv_scan.hpp). Its masks and
+// numbers are checked against a byte loop and std::from_chars on seeded random bytes: commas,
+// quotes, newlines and digits dense among arbitrary bytes, every length from 1 to 18 digits.
+TEST(CsvScan, MasksAndDigitsMatchAByteLoop) {
+  std::mt19937_64 random(17);
+  for (int round = 0; round < 20000; ++round) {
+    char bytes[64];
+    for (char& b : bytes) {
+      const auto pick = random() % 5;
+      b = pick == 0 ? ',' : pick == 1 ? '"' : pick == 2 ? '\n' : static_cast<char>(random());
+    }
+    CsvByteMasks expected;
+    for (int i = 0; i < 64; ++i) {
+      expected.commas |= std::uint64_t{bytes[i] == ','} << i;
+      expected.quotes |= std::uint64_t{bytes[i] == '"'} << i;
+      expected.newlines |= std::uint64_t{bytes[i] == '\n'} << i;
+    }
+    for (const CsvByteMasks got : {csv_byte_masks(bytes), csv_byte_masks_portable(bytes)}) {
+      ASSERT_EQ(got.commas, expected.commas) << "round " << round;
+      ASSERT_EQ(got.quotes, expected.quotes) << "round " << round;
+      ASSERT_EQ(got.newlines, expected.newlines) << "round " << round;
+    }
+  }
+  for (int round = 0; round < 200000; ++round) {
+    const std::size_t n = 1 + random() % 18;
+    std::string text(n + kFieldPadding, '\0');
+    for (std::size_t i = 0; i < text.size(); ++i)
+      text[i] = i >= n || random() % 8 != 0 ? static_cast<char>('0' + random() % 10) : static_cast<char>(random());
+    std::uint64_t expected = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + n, expected);
+    const bool digits = error == std::errc() && end == text.data() + n && std::isdigit(static_cast<unsigned char>(text[0]));
+    const auto got = csv_digits(text.data(), n);
+    if (n > 16 || !digits) {
+      ASSERT_FALSE(got) << "'" << text.substr(0, n) << "'";  // the general path's to read
+    } else {
+      ASSERT_TRUE(got) << "'" << text.substr(0, n) << "'";
+      ASSERT_EQ(*got, expected) << "'" << text.substr(0, n) << "'";
+    }
+  }
+}
+
+// A record reads the same whichever path splits it: the word-at-a-time scan (no quote in the
+// line) or the RFC 4180 one (any quote). Every field of each record is also written quoted, and
+// both files must give the same operations: records shorter and longer than the scan's 64-byte
+// groups (names of 0 to 150 bytes), CRLF line ends, blanks around fields, numbers of 1 to 20
+// digits and in decimal notation, empty optional fields.
+TEST(CsvTrace, RecordsReadTheSameQuotedOrNot) {
+  std::mt19937_64 random(5);
+  const std::string header = "kind,src,dst,bytes,src_mem,dst_mem,start_ns,duration_ns,stream,object,line\n";
+  std::string plain = header;
+  std::string quoted = header;
+  auto number = [&] {
+    const std::uint64_t v = random() >> (random() % 64);
+    return random() % 10 == 0 ? fmt::format("{}.0", v % 1000000) : std::to_string(v % 1000000000000000000ULL);
+  };
+  for (int i = 0; i < 3000; ++i) {
+    const std::string name(random() % 151, static_cast<char>('a' + random() % 26));
+    const std::vector<std::string> fields = {
+        "copy", random() % 2 ? "cpu0" : " gpu1", "gpu" + std::to_string(random() % 8), number(),
+        random() % 3 ? "pinned" : "", random() % 2 ? "device " : "managed", number(), random() % 4 ? number() : "",
+        std::to_string(random() % 5), name, random() % 2 ? "" : "k.cu:" + std::to_string(i)};
+    const char* const end = random() % 3 ? "\n" : "\r\n";
+    plain += fmt::format("{}{}", fmt::join(fields, ","), end);
+    std::vector<std::string> q;
+    for (const std::string& f : fields) q.push_back(f.empty() || random() % 2 ? "\"" + f + "\"" : f);
+    quoted += fmt::format("{}{}", fmt::join(q, ","), end);
+  }
+  const Trace a = parse_csv_trace(plain, "plain.csv");
+  const Trace b = parse_csv_trace(quoted, "quoted.csv");
+  ASSERT_EQ(a.size(), 3000u);
+  ASSERT_EQ(b.size(), a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Op x = a.op(i);
+    const Op y = b.op(i);
+    ASSERT_EQ(a.endpoint_name(x.src), b.endpoint_name(y.src)) << i;
+    ASSERT_EQ(a.endpoint_name(x.dst), b.endpoint_name(y.dst)) << i;
+    ASSERT_EQ(x.bytes, y.bytes) << i;
+    ASSERT_EQ(x.src_mem, y.src_mem) << i;
+    ASSERT_EQ(x.dst_mem, y.dst_mem) << i;
+    ASSERT_EQ(x.start_ns, y.start_ns) << i;
+    ASSERT_EQ(x.duration_ns, y.duration_ns) << i;
+    ASSERT_EQ(x.stream, y.stream) << i;
+    ASSERT_EQ(a.objects[x.object], b.objects[y.object]) << i;
+    ASSERT_EQ(a.lines[x.line], b.lines[y.line]) << i;
+  }
+  for (const std::string& name : a.endpoint_names()) EXPECT_EQ(name.find(' '), std::string::npos) << name;  // trimmed
+}
+
+// A file is read in 8 MiB blocks: a record cut by a block's end is read whole, and the file's last
+// record needs no newline. 9 MiB of 60-byte records (one of them straddles the first block's end).
+TEST(CsvTrace, RecordsAcrossReadBlocksAreReadWhole) {
+  std::string text = "kind,src,dst,bytes,start_ns\n";
+  std::size_t rows = 0;
+  while (text.size() < (9u << 20)) text += fmt::format("copy,cpu0,gpu3,{:020},{:025}\n", rows, rows), ++rows;
+  text.pop_back();
+  const Trace t = read_csv_trace(test::write_temp("blocks.csv", text));
+  ASSERT_EQ(t.size(), rows);
+  for (std::size_t i = 0; i < rows; ++i) {
+    ASSERT_EQ(t.bytes()[i], i);
+    ASSERT_EQ(t.starts()[i], static_cast<std::int64_t>(i));
+  }
 }
 
 TEST(TraceFormat, IsChosenByContentNotExtension) {

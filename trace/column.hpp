@@ -18,11 +18,10 @@ class SparseColumn {
   /// Row i's value (i below the trace's size).
   T operator[](std::size_t i) const { return values_.empty() ? fill_ : values_[i]; }
   /// Appends row `rows` (the rows so far) with value v.
-  void push(T v, std::size_t rows) {
+  [[gnu::always_inline]] void push(T v, std::size_t rows) {
     if (values_.empty()) {
       if (v == fill_) return;
-      values_.reserve(std::max(rows + 1, reserved_));
-      values_.assign(rows, fill_);
+      hold_rows(rows);
     }
     values_.push_back(v);
   }
@@ -58,12 +57,21 @@ class SparseColumn {
     std::vector<T>().swap(values_);
     reserved_ = 0;
   }
+  /// Whether v is the value every row holds until one differs.
+  bool is_fill(T v) const { return v == fill_; }
   /// Whether every row so far holds the fill value.
   bool uniform() const { return values_.empty(); }
   std::size_t capacity_bytes() const { return values_.capacity() * sizeof(T); }
 
  private:
   std::vector<T> values_;
+  /// The first row that differs: every row so far, at the fill value (out of line: a column
+  /// comes here once, and the push above stays small enough to inline).
+  [[gnu::noinline]] void hold_rows(std::size_t rows) {
+    values_.reserve(std::max(rows + 1, reserved_));
+    values_.assign(rows, fill_);
+  }
+
   T fill_;
   std::size_t reserved_ = 0;
 };

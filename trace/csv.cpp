@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <bitset>
 #include <charconv>
 #include <cmath>
@@ -18,6 +19,7 @@
 #include "core/input_file.hpp"
 #include "core/strings.hpp"
 #include "core/utf8.hpp"
+#include "trace/csv_scan.hpp"
 
 namespace linkcast::trace {
 
@@ -49,36 +51,44 @@ const std::array<std::string, kColumnCount> kColumnNames = {
 std::vector<std::string> column_names() { return {kColumnNames.begin(), kColumnNames.end()}; }
 
 /// The values of the few short texts a column repeats (endpoint names, kinds, memory kinds): up
-/// to 16 texts of up to 8 bytes, each held as one word, so that a lookup is a few word compares
-/// (a string compare or hash per field cost a third of reading a trace; issue 17).
+/// to 16 texts of up to 8 bytes, each held as one word in a small hash table, so that a lookup is
+/// a multiply and a word compare or two (a string compare or hash per field cost a third of
+/// reading a trace; issue 17). Texts looked up or kept need kFieldPadding readable bytes after
+/// them.
 template <class T>
 class ShortTexts {
  public:
   /// The value of `v` where it is known.
-  const T* find(std::string_view v) const {
-    if (v.size() > 8) return nullptr;
-    const std::uint64_t w = word(v);
-    for (const Entry& e : entries_)
+  [[gnu::always_inline]] const T* find(std::string_view v) const {
+    if (v.empty() || v.size() > 8) return nullptr;
+    const std::uint64_t w = csv_short_word(v.data(), v.size());
+    for (std::size_t s = slot(w);; s = (s + 1) % kSlots) {
+      const Entry& e = slots_[s];
+      if (e.size == 0) return nullptr;
       if (e.word == w && e.size == v.size()) return &e.value;
-    return nullptr;
+    }
   }
   /// Remembers v's value (a text too long or past the 16th is not kept).
   void keep(std::string_view v, T value) {
-    if (v.size() <= 8 && entries_.size() < 16) entries_.push_back({word(v), static_cast<std::uint8_t>(v.size()), value});
+    if (v.empty() || v.size() > 8 || kept_ == kMaxKept) return;
+    const std::uint64_t w = csv_short_word(v.data(), v.size());
+    std::size_t s = slot(w);
+    while (slots_[s].size != 0) s = (s + 1) % kSlots;
+    slots_[s] = {w, static_cast<std::uint8_t>(v.size()), value};
+    ++kept_;
   }
 
  private:
-  static std::uint64_t word(std::string_view v) {
-    std::uint64_t w = 0;
-    for (std::size_t i = 0; i < v.size(); ++i) w |= std::uint64_t{static_cast<unsigned char>(v[i])} << (8 * i);
-    return w;
-  }
+  static constexpr std::size_t kSlots = 32;
+  static constexpr std::size_t kMaxKept = 16;  // at most half the slots: probes stay short
+  static std::size_t slot(std::uint64_t w) { return static_cast<std::size_t>((w * 0x9E3779B97F4A7C15ULL) >> 59); }
   struct Entry {
-    std::uint64_t word;
-    std::uint8_t size;
-    T value;
+    std::uint64_t word = 0;
+    std::uint8_t size = 0;  // 0: a free slot
+    T value{};
   };
-  std::vector<Entry> entries_;
+  std::array<Entry, kSlots> slots_{};
+  std::size_t kept_ = 0;
 };
 
 /// Splits one CSV line into fields (RFC 4180 quoting). Unquoted fields are views into `line`;
@@ -144,6 +154,10 @@ void split_fields(std::string_view line, std::vector<std::string_view>& fields,
   }
 }
 
+/// Bytes past a block's data the record scan may read (whole 64-byte groups; kFieldPadding).
+constexpr std::size_t kScanSlack = 64;
+static_assert(kScanSlack >= kFieldPadding);
+
 class CsvParser {
  public:
   CsvParser(std::string name, Trace& trace) : name_(std::move(name)), trace_(trace) {
@@ -151,22 +165,24 @@ class CsvParser {
     trace_.source_file = name_;
   }
 
-  void line(std::string_view text) {
-    ++line_no_;
-    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    if (!have_header_) {
-      if (trim(text).empty() || text.front() == '#') return;
-      header(text);
-      return;
+  /// Reads the complete lines at the front of `data`, and where `at_eof` a last one without a
+  /// newline; returns the bytes read. kScanSlack bytes past `data` must be readable.
+  std::size_t read_lines(std::string_view data, bool at_eof) {
+    const char* p = data.data();
+    const char* const end = p + data.size();
+    while (p < end) {
+      const char* line_end = nullptr;
+      if (have_header_) {
+        line_end = split_record(p, end);  // a record's fields are found on the way to its end
+      } else {
+        line_end = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+        if (!line_end) line_end = end;
+      }
+      if (line_end == end && !at_eof) break;  // the rest of the line is in the next block
+      line(std::string_view(p, static_cast<std::size_t>(line_end - p)));
+      p = line_end + 1;
     }
-    if (trim(text).empty()) {
-      blank_pending_ = line_no_;
-      return;
-    }
-    if (blank_pending_) {
-      fail_at(blank_pending_, "blank line inside the data; remove it (records must be contiguous)");
-    }
-    record(text);
+    return static_cast<std::size_t>(std::min(p, end) - data.data());
   }
 
   void finish() {
@@ -176,6 +192,27 @@ class CsvParser {
   }
 
  private:
+  /// One line of the file, without its newline; after the header, split_record has looked at it.
+  void line(std::string_view text) {
+    ++line_no_;
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    if (!have_header_) {
+      if (trim(text).empty() || text.front() == '#') return;
+      header(text);
+      return;
+    }
+    // (A blank line starts with a space: the test for one costs nothing on a record.)
+    if (text.empty() || (is_space(text.front()) && trim(text).empty())) {
+      blank_pending_ = line_no_;
+      return;
+    }
+    if (blank_pending_) {
+      fail_at(blank_pending_, "blank line inside the data; remove it (records must be contiguous)");
+    }
+    if (!split_plain_) split_quoted(text);
+    record();
+  }
+
   [[noreturn]] void fail_at(std::size_t line, const std::string& message) const {
     throw InputError(fmt::format("{}:{}: {}", name_, line, message));
   }
@@ -198,6 +235,7 @@ class CsvParser {
       }
       if (index_[found] >= 0) fail_at(line_no_, fmt::format("column '{}' appears twice in the header", name));
       index_[found] = static_cast<int>(i);
+      column_at_[i] = found;
     }
     for (int c : {kKind, kSrc, kDst, kBytes})
       if (index_[c] < 0)
@@ -208,16 +246,90 @@ class CsvParser {
     trace_.record_line_offset = line_no_ + 1;
   }
 
-  std::string_view field(int c) const {
-    const int i = index_[c];
-    if (i < 0) return {};
-    const std::string_view f = fields_[static_cast<std::size_t>(i)];
-    if (!f.empty() && (f.front() == ' ' || f.back() == ' ' || f.front() == '\t' || f.back() == '\t')) return trim(f);
+  static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+  /// What trim() strips (isspace in the C locale), without a call per line.
+  static bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+  /// Column c's field of the current record, without surrounding blanks; empty where the header
+  /// has no such column.
+  [[gnu::always_inline]] std::string_view field(int c) const {
+    const std::string_view f = by_column_[static_cast<std::size_t>(c)];
+    if (!f.empty() && (is_blank(f.front()) || is_blank(f.back()))) return trim(f);
     return f;
   }
 
-  std::uint64_t uint_field(int c, std::string_view v) const {
-    // Fast path: up to 18 plain digits cannot overflow.
+  /// Finds the end of the line at `line` (its newline, or `end`) and on the way its fields, where
+  /// it is the common record: no quote in it and as many fields as the header has columns
+  /// (split_plain_ says whether it was; if not, split_quoted reads it, or says what is wrong with
+  /// it). Reads whole 64-byte groups, up to 63 bytes past `end`.
+  const char* split_record(const char* line, const char* end) {
+    const char* field = line;
+    std::size_t pos = 0;
+    bool quoted = false;
+    for (const char* group = line;; group += 64) {
+      CsvByteMasks m = csv_byte_masks(group);
+      const bool last_group = end - group <= 64;
+      if (last_group && end - group < 64) {
+        const std::uint64_t inside = (std::uint64_t{1} << (end - group)) - 1;
+        m.commas &= inside;
+        m.quotes &= inside;
+        m.newlines &= inside;
+      }
+      const char* line_end = nullptr;
+      if (m.newlines != 0) {
+        const int at = std::countr_zero(m.newlines);
+        const std::uint64_t before = (std::uint64_t{1} << at) - 1;
+        m.commas &= before;
+        m.quotes &= before;
+        line_end = group + at;
+      } else if (last_group) {
+        line_end = end;
+      }
+      quoted |= m.quotes != 0;
+      for (std::uint64_t c = m.commas; c != 0; c &= c - 1) {
+        const char* const comma = group + std::countr_zero(c);
+        if (pos < ncols_) by_column_[static_cast<std::size_t>(column_at_[pos])] = {field, static_cast<std::size_t>(comma - field)};
+        ++pos;
+        field = comma + 1;
+      }
+      if (line_end) {
+        const char* last = line_end;
+        if (last > field && last[-1] == '\r') --last;  // as line() drops it
+        if (pos < ncols_) by_column_[static_cast<std::size_t>(column_at_[pos])] = {field, static_cast<std::size_t>(last - field)};
+        split_plain_ = !quoted && pos + 1 == ncols_;
+        return line_end;
+      }
+    }
+  }
+
+  /// The general split (RFC 4180 quoting), for the records split_plain leaves.
+  void split_quoted(std::string_view text) {
+    split_fields(text, fields_, scratch_);
+    if (fields_.size() != ncols_) {
+      fail_at(line_no_, fmt::format("{} fields, but the header has {} columns", fields_.size(), ncols_));
+    }
+    // Fields unescaped into scratch_ lack the padding after them that the word reads need: every
+    // field is copied into one buffer with kFieldPadding zero bytes after each (quoted records
+    // are rare).
+    std::size_t need = 0;
+    for (const std::string_view f : fields_) need += f.size() + kFieldPadding;
+    quoted_.assign(need, '\0');
+    std::size_t at = 0;
+    for (std::size_t pos = 0; pos < ncols_; ++pos) {
+      std::memcpy(quoted_.data() + at, fields_[pos].data(), fields_[pos].size());
+      by_column_[static_cast<std::size_t>(column_at_[pos])] = std::string_view(quoted_.data() + at, fields_[pos].size());
+      at += fields_[pos].size() + kFieldPadding;
+    }
+  }
+
+  [[gnu::always_inline]] std::uint64_t uint_field(int c, std::string_view v) const {
+    if (const auto digits = csv_digits(v.data(), v.size())) return *digits;
+    return uint_field_general(c, v);
+  }
+
+  /// What csv_digits leaves: 17 or 18 digits, a number written as a decimal, or an error.
+  [[gnu::noinline]] std::uint64_t uint_field_general(int c, std::string_view v) const {
+    // Up to 18 plain digits cannot overflow.
     if (!v.empty() && v.size() <= 18) {
       std::uint64_t out = 0;
       bool digits = true;
@@ -265,17 +377,23 @@ class CsvParser {
   }
 
   /// Nanoseconds: a whole number up to INT64_MAX (292 years).
-  std::int64_t time_field(int c, std::string_view v) const {
+  [[gnu::always_inline]] std::int64_t time_field(int c, std::string_view v) const {
     const std::uint64_t t = uint_field(c, v);
     if (t > static_cast<std::uint64_t>(INT64_MAX))
       fail(c, v, fmt::format("is above the largest time, {} ns", INT64_MAX));
     return static_cast<std::int64_t>(t);
   }
 
-  std::uint16_t endpoint_field(int c, std::string_view v) {
-    if (v.empty()) fail(c, v, "is empty; name an endpoint such as cpu0, gpu1 or host");
+  // The field readers below look the few texts a column repeats up in place, and leave the rest
+  // (and every error) to a reader out of line.
+  [[gnu::always_inline]] std::uint16_t endpoint_field(int c, std::string_view v) {
     // Records mostly name the same few short endpoints.
     if (const auto* known = short_endpoints_.find(v)) return *known;
+    return endpoint_field_general(c, v);
+  }
+
+  [[gnu::noinline]] std::uint16_t endpoint_field_general(int c, std::string_view v) {
+    if (v.empty()) fail(c, v, "is empty; name an endpoint such as cpu0, gpu1 or host");
     const auto cached = endpoint_cache_.find(v);
     if (cached != endpoint_cache_.end()) return cached->second;
     text_check(c, v);
@@ -285,17 +403,25 @@ class CsvParser {
     return id;
   }
 
-  model::MemKind mem_field(int c, std::string_view v, std::uint16_t endpoint) {
-    if (v.empty()) return is_host_name(trace_.endpoint_name(endpoint)) ? model::MemKind::pinned : model::MemKind::device;
+  [[gnu::always_inline]] model::MemKind mem_field(int c, std::string_view v, std::uint16_t endpoint) {
     if (const auto* known = mem_kinds_.find(v)) return *known;
+    return mem_field_general(c, v, endpoint);
+  }
+
+  [[gnu::noinline]] model::MemKind mem_field_general(int c, std::string_view v, std::uint16_t endpoint) {
+    if (v.empty()) return is_host_name(trace_.endpoint_name(endpoint)) ? model::MemKind::pinned : model::MemKind::device;
     const auto m = model::parse_mem_kind(v);
     if (!m) fail(c, v, "is not a memory kind; use pageable, pinned, device, managed or unknown");
     mem_kinds_.keep(v, *m);
     return *m;
   }
 
-  OpKind kind_field(std::string_view kind) {
+  [[gnu::always_inline]] OpKind kind_field(std::string_view kind) {
     if (const auto* known = kinds_.find(kind)) return *known;
+    return kind_field_general(kind);
+  }
+
+  [[gnu::noinline]] OpKind kind_field_general(std::string_view kind) {
     const auto k = parse_op_kind(kind);
     if (!k) fail(kKind, kind, fmt::format("is not an operation kind{}; use {}", did_you_mean(kind, op_kind_names()),
                                           join(op_kind_names(), ", ")));
@@ -303,11 +429,7 @@ class CsvParser {
     return *k;
   }
 
-  void record(std::string_view text) {
-    split_fields(text, fields_, scratch_);
-    if (fields_.size() != ncols_) {
-      fail_at(line_no_, fmt::format("{} fields, but the header has {} columns", fields_.size(), ncols_));
-    }
+  void record() {
     Op op;
     const std::string_view kind = field(kKind);
     op.kind = kind_field(kind);
@@ -331,7 +453,12 @@ class CsvParser {
         fail_at(line_no_, e.what());
       }
       std::vector<std::uint16_t> members;
-      for (int g : gpus) members.push_back(endpoint_field(kGroup, fmt::format("gpu{}", g)));
+      for (int g : gpus) {
+        std::string name = fmt::format("gpu{}", g);
+        const std::size_t size = name.size();
+        name.append(kFieldPadding, '\0');  // as a field has (ShortTexts)
+        members.push_back(endpoint_field(kGroup, std::string_view(name.data(), size)));
+      }
       op.group = trace_.add_group(members);
     }
     if (const auto v = field(kRoot); !v.empty()) {
@@ -360,9 +487,13 @@ class CsvParser {
   std::size_t blank_pending_ = 0;
   bool have_header_ = false;
   std::size_t ncols_ = 0;
-  std::array<int, kColumnCount> index_{};
+  std::array<int, kColumnCount> index_{};      // column -> its position in the header, -1 absent
+  std::array<int, kColumnCount> column_at_{};  // position in the header -> column
+  std::array<std::string_view, kColumnCount> by_column_{};  // the current record's fields; absent columns empty
+  bool split_plain_ = false;  // split_record found the current record's fields
   std::vector<std::string_view> fields_;
   std::deque<std::string> scratch_;  // see split_fields
+  std::string quoted_;               // a quoted record's fields, each with room after it
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -419,60 +550,69 @@ std::vector<int> parse_gpu_list(std::string_view text, std::string_view what, st
   return out;
 }
 
-Trace parse_csv_trace(const std::string& text, const std::string& name) {
+namespace {
+
+/// Rows to reserve for a file of `total_bytes` whose first bytes are `sample`: its lines where the
+/// sample is the whole file, else as many as the sample's line length gives (counting every line
+/// of a long file first cost a tenth of reading it).
+std::size_t estimated_lines(std::string_view sample, std::size_t total_bytes) {
+  const auto lines = static_cast<std::size_t>(std::count(sample.begin(), sample.end(), '\n'));
+  if (sample.size() >= total_bytes) return lines + 1;
+  if (lines <= 1) return 0;
+  return total_bytes / (sample.size() / lines) + 16;
+}
+
+}  // namespace
+
+namespace {
+
+/// Reads a CSV trace of about `size` bytes (0: unknown) from `fill(into, room)`, which copies up
+/// to `room` bytes of it to `into` and returns how many (0 at its end). In large blocks into one
+/// reused buffer: memory stays flat whatever the file's size; a line cut by a block's end moves to
+/// the buffer's front; the trace's columns are sized once from the line length of the first block.
+template <class Fill>
+Trace read_csv_blocks(const std::string& name, std::size_t size, Fill fill) {
   Trace trace;
-  trace.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   CsvParser parser(name, trace);
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    parser.line(std::string_view(text).substr(start, end - start));
-    start = end + 1;
+  // 8 MiB blocks; a smaller first one for a small file (a gzip'd one's size on disk is less than
+  // its text: it just takes more blocks).
+  const std::size_t block = std::clamp<std::size_t>(size, 64u << 10, 8u << 20);
+  std::vector<char> buffer(block + kScanSlack);  // the slack: the record scan reads past the data
+  std::size_t have = 0;
+  bool reserved = false;
+  while (true) {
+    const std::size_t got = fill(buffer.data() + have, buffer.size() - kScanSlack - have);
+    const std::size_t total = have + got;
+    const std::string_view data(buffer.data(), total);
+    if (!reserved && total > 0) {
+      if (size > 0) trace.reserve(estimated_lines(data.substr(0, 1u << 20), std::max(size, total)));
+      reserved = true;
+    }
+    const std::size_t read = parser.read_lines(data, got == 0);
+    if (got == 0) break;
+    have = total - read;
+    std::memmove(buffer.data(), buffer.data() + read, have);
+    if (have == buffer.size() - kScanSlack) buffer.resize(2 * (buffer.size() - kScanSlack) + kScanSlack);  // a line longer than a block
   }
   parser.finish();
   return trace;
 }
 
+}  // namespace
+
+Trace parse_csv_trace(const std::string& text, const std::string& name) {
+  std::size_t at = 0;
+  return read_csv_blocks(name, text.size(), [&](char* into, std::size_t room) {
+    const std::size_t n = std::min(room, text.size() - at);
+    std::memcpy(into, text.data() + at, n);
+    at += n;
+    return n;
+  });
+}
+
 Trace read_csv_trace(const std::string& path) {
   InputFile file(path, {.file = "trace file", .corrupt = "a gzip'd trace"});
-  const std::size_t size = file.size_on_disk();
-  Trace trace;
-  CsvParser parser(path, trace);
-  // Read in large blocks into one reused buffer (memory stays flat whatever the file size); a
-  // line cut by a block boundary moves to the buffer's front. The trace's columns are sized once
-  // from the line length of the first block.
-  constexpr std::size_t kBlock = 8u << 20;
-  std::vector<char> buffer(kBlock);
-  std::size_t have = 0;
-  bool reserved = false;
-  while (true) {
-    const std::size_t got = file.read(buffer.data() + have, buffer.size() - have);
-    const std::size_t total = have + got;
-    const std::string_view data(buffer.data(), total);
-    if (!reserved && total > 0) {
-      const auto lines = static_cast<std::size_t>(std::count(data.begin(), data.end(), '\n'));
-      if (lines > 1 && size > 0) trace.reserve(size / (total / lines) + 16);
-      reserved = true;
-    }
-    std::size_t start = 0;
-    while (true) {
-      const char* nl = static_cast<const char*>(std::memchr(data.data() + start, '\n', total - start));
-      if (!nl) break;
-      const std::size_t end = static_cast<std::size_t>(nl - data.data());
-      parser.line(data.substr(start, end - start));
-      start = end + 1;
-    }
-    if (got == 0) {
-      if (start < total) parser.line(data.substr(start));  // last line without a newline
-      break;
-    }
-    have = total - start;
-    std::memmove(buffer.data(), buffer.data() + start, have);
-    if (have == buffer.size()) buffer.resize(buffer.size() * 2);  // a line longer than a block
-  }
-  parser.finish();
-  return trace;
+  return read_csv_blocks(path, file.size_on_disk(), [&](char* into, std::size_t room) { return file.read(into, room); });
 }
 
 namespace {

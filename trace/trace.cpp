@@ -115,6 +115,7 @@ void Trace::clear_operations() {
   flags_.clear();
   kernels_.clear();
   application_ops_ = 0;
+  sparse_held_ = false;
 }
 
 void Trace::drop_application() {
@@ -149,31 +150,6 @@ std::uint32_t Trace::add_kernel_info(const KernelInfo& info) {
   if (kernels_.size() >= kNoIndex) throw InputError("trace has more kernel records than linkcast can index");
   kernels_.push_back(info);
   return static_cast<std::uint32_t>(kernels_.size() - 1);
-}
-
-void Trace::push(const Op& op) {
-  const std::size_t rows = kind_.size();
-  issuer_.push(op.issuer, rows);
-  object_.push(op.object, rows);
-  line_.push(op.line, rows);
-  comm_.push(op.comm, rows);
-  group_.push(op.group, rows);
-  root_.push(op.root, rows);
-  name_.push(op.name, rows);
-  thread_.push(op.thread, rows);
-  launch_.push(op.launch, rows);
-  kernel_.push(op.kernel, rows);
-  flags_.push(op.flags, rows);
-  kind_.push_back(op.kind);
-  src_.push_back(op.src);
-  dst_.push_back(op.dst);
-  src_mem_.push_back(op.src_mem);
-  dst_mem_.push_back(op.dst_mem);
-  bytes_.push_back(op.bytes);
-  start_.push_back(op.start_ns);
-  duration_.push_back(op.duration_ns);
-  stream_.push_back(op.stream);
-  if (!moves_data(op.kind)) ++application_ops_;
 }
 
 std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
