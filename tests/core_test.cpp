@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <cstring>
 #include <filesystem>
 
 #include "core/error.hpp"
@@ -10,6 +11,7 @@
 #include "core/input_file.hpp"
 #include "core/output.hpp"
 #include "core/progress.hpp"
+#include "core/read_ahead.hpp"
 #include "core/strings.hpp"
 #include "core/table.hpp"
 #include "core/units.hpp"
@@ -157,6 +159,52 @@ TEST(InputFile, NamesTheFileAndWhatIsWrong) {
               ::testing::ThrowsMessage<InputError>(::testing::HasSubstr("; a gzip'd trace is corrupt or truncated")));
   // A peek at the head of the cut file still reads: the damage is further on.
   EXPECT_EQ(InputFile(cut).read_all(8), body.substr(0, 8));
+}
+
+// A stream read ahead on a second thread comes out whole and in order, in blocks of at most the
+// block size with the promised room before and after each; an error of the fill comes out of
+// next() after the blocks before it; a reader that stops early (a parse error) stops the thread.
+TEST(ReadAhead, BlocksComeInOrderAndErrorsAfterTheBlocksBeforeThem) {
+  std::string stream;
+  for (int i = 0; stream.size() < 100000; ++i) stream += std::to_string(i) + ";";
+  std::size_t at = 0;
+  const auto fill_from = [&](std::size_t stop_at) {
+    return [&, stop_at](char* into, std::size_t room) -> std::size_t {
+      if (at >= stop_at && stop_at < stream.size()) throw InputError("broken at " + std::to_string(at));
+      const std::size_t n = std::min({room, stream.size() - at, std::size_t{777}});  // short fills, as a pipe gives
+      std::memcpy(into, stream.data() + at, n);
+      at += n;
+      return n;
+    };
+  };
+  {
+    ReadAhead ahead(4096, 100, 64, fill_from(stream.size()));
+    std::string got;
+    for (ReadAhead::Block b = ahead.next(); b.size != 0; b = ahead.next()) {
+      EXPECT_LE(b.size, 4096u);
+      std::memset(b.data - 100, 'x', 100);  // the room before is the caller's
+      got.append(b.data, b.size);
+    }
+    EXPECT_EQ(got, stream);
+    EXPECT_EQ(ahead.next().size, 0u);  // and stays at the end
+  }
+  {
+    at = 0;
+    ReadAhead ahead(4096, 0, 0, fill_from(50000));
+    std::string got;
+    EXPECT_THAT(
+        [&] {
+          for (ReadAhead::Block b = ahead.next(); b.size != 0; b = ahead.next()) got.append(b.data, b.size);
+        },
+        ThrowsMessage<InputError>(HasSubstr("broken at 5")));
+    EXPECT_EQ(got, stream.substr(0, got.size()));
+    EXPECT_GE(got.size(), 45056u);  // every whole block before the one that failed (11 x 4096)
+  }
+  {
+    at = 0;
+    ReadAhead ahead(4096, 0, 0, fill_from(stream.size()));
+    (void)ahead.next();  // and then destroyed with blocks still to come: no hang
+  }
 }
 
 TEST(Strings, SuggestsTheNearestKeyForTypos) {

@@ -92,25 +92,27 @@ TEST(CsvTrace, ErrorsNameFileLineAndColumn) {
 
 // The record scan reads 64 bytes and 8 digits at a time (trace/csv_scan.hpp). Its masks and
 // numbers are checked against a byte loop and std::from_chars on seeded random bytes: commas,
-// quotes, newlines and digits dense among arbitrary bytes, every length from 1 to 18 digits.
+// quotes, newlines, blanks and digits dense among arbitrary bytes, every length from 1 to 18 digits.
 TEST(CsvScan, MasksAndDigitsMatchAByteLoop) {
   std::mt19937_64 random(17);
   for (int round = 0; round < 20000; ++round) {
     char bytes[64];
     for (char& b : bytes) {
-      const auto pick = random() % 5;
-      b = pick == 0 ? ',' : pick == 1 ? '"' : pick == 2 ? '\n' : static_cast<char>(random());
+      const auto pick = random() % 7;
+      b = pick == 0 ? ',' : pick == 1 ? '"' : pick == 2 ? '\n' : pick == 3 ? ' ' : pick == 4 ? '\t' : static_cast<char>(random());
     }
     CsvByteMasks expected;
     for (int i = 0; i < 64; ++i) {
       expected.commas |= std::uint64_t{bytes[i] == ','} << i;
       expected.quotes |= std::uint64_t{bytes[i] == '"'} << i;
       expected.newlines |= std::uint64_t{bytes[i] == '\n'} << i;
+      expected.blanks |= std::uint64_t{bytes[i] == ' ' || bytes[i] == '\t'} << i;
     }
     for (const CsvByteMasks got : {csv_byte_masks(bytes), csv_byte_masks_portable(bytes)}) {
       ASSERT_EQ(got.commas, expected.commas) << "round " << round;
       ASSERT_EQ(got.quotes, expected.quotes) << "round " << round;
       ASSERT_EQ(got.newlines, expected.newlines) << "round " << round;
+      ASSERT_EQ(got.blanks, expected.blanks) << "round " << round;
     }
   }
   for (int round = 0; round < 200000; ++round) {
@@ -191,6 +193,19 @@ TEST(CsvTrace, RecordsAcrossReadBlocksAreReadWhole) {
     ASSERT_EQ(t.bytes()[i], i);
     ASSERT_EQ(t.starts()[i], static_cast<std::int64_t>(i));
   }
+}
+
+// A file whose "line" runs on for more than 16 MiB is not a trace: refused naming its line, before
+// memory grows with it.
+TEST(CsvTrace, ALineLongerThan16MiBIsRefused) {
+  const std::string text = "kind,src,dst,bytes\ncopy,cpu0,gpu0,8\ncopy,cpu0,gpu0," + std::string(17u << 20, '7') + "\n";
+  const std::string path = test::write_temp("long_line.csv", text);
+  EXPECT_EQ(test::error_of([&] { (void)read_csv_trace(path); }).substr(0, 200),
+            path + ":3: a line longer than 16 MiB; a record is a few dozen bytes: is this a CSV trace?");
+  // A long line that ends below the limit is read (and refused for what it holds).
+  const std::string shorter = "kind,src,dst,bytes\ncopy,cpu0,gpu0," + std::string(100000, '7') + "\n";
+  EXPECT_THAT(test::error_of([&] { (void)parse_csv_trace(shorter, "t.csv"); }).substr(0, 200),
+              HasSubstr("t.csv:2: column 'bytes': '777"));
 }
 
 TEST(TraceFormat, IsChosenByContentNotExtension) {

@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
+#include "core/read_ahead.hpp"
 #include "core/strings.hpp"
 #include "core/utf8.hpp"
 #include "trace/csv_scan.hpp"
@@ -64,8 +65,8 @@ class ShortTexts {
     const std::uint64_t w = csv_short_word(v.data(), v.size());
     for (std::size_t s = slot(w);; s = (s + 1) % kSlots) {
       const Entry& e = slots_[s];
-      if (e.size == 0) return nullptr;
       if (e.word == w && e.size == v.size()) return &e.value;
+      if (e.size == 0) return nullptr;
     }
   }
   /// Remembers v's value (a text too long or past the 16th is not kept).
@@ -185,6 +186,13 @@ class CsvParser {
     return static_cast<std::size_t>(std::min(p, end) - data.data());
   }
 
+  /// A line of more than `limit` bytes from the next line on: not a trace (a record is a few
+  /// dozen bytes), and memory would grow with it.
+  [[noreturn]] void refuse_long_line(std::size_t limit) const {
+    fail_at(line_no_ + 1, fmt::format("a line longer than {} MiB; a record is a few dozen bytes: is this a CSV "
+                                      "trace?", limit >> 20));
+  }
+
   void finish() {
     if (!have_header_)
       throw InputError(fmt::format("{}: empty trace: no header line (expected at least {})", name_,
@@ -243,6 +251,7 @@ class CsvParser {
                                       "kind,src,dst,bytes)", kColumnNames[c]));
     have_header_ = true;
     ncols_ = fields_.size();
+    column_at_[ncols_] = kColumnCount;
     trace_.record_line_offset = line_no_ + 1;
   }
 
@@ -254,7 +263,7 @@ class CsvParser {
   /// has no such column.
   [[gnu::always_inline]] std::string_view field(int c) const {
     const std::string_view f = by_column_[static_cast<std::size_t>(c)];
-    if (!f.empty() && (is_blank(f.front()) || is_blank(f.back()))) return trim(f);
+    if (has_blanks_ && !f.empty() && (is_blank(f.front()) || is_blank(f.back()))) return trim(f);
     return f;
   }
 
@@ -266,6 +275,7 @@ class CsvParser {
     const char* field = line;
     std::size_t pos = 0;
     bool quoted = false;
+    bool blanks = false;
     for (const char* group = line;; group += 64) {
       CsvByteMasks m = csv_byte_masks(group);
       const bool last_group = end - group <= 64;
@@ -274,6 +284,7 @@ class CsvParser {
         m.commas &= inside;
         m.quotes &= inside;
         m.newlines &= inside;
+        m.blanks &= inside;
       }
       const char* line_end = nullptr;
       if (m.newlines != 0) {
@@ -281,29 +292,37 @@ class CsvParser {
         const std::uint64_t before = (std::uint64_t{1} << at) - 1;
         m.commas &= before;
         m.quotes &= before;
+        m.blanks &= before;
         line_end = group + at;
       } else if (last_group) {
         line_end = end;
       }
       quoted |= m.quotes != 0;
+      blanks |= m.blanks != 0;
       for (std::uint64_t c = m.commas; c != 0; c &= c - 1) {
         const char* const comma = group + std::countr_zero(c);
-        if (pos < ncols_) by_column_[static_cast<std::size_t>(column_at_[pos])] = {field, static_cast<std::size_t>(comma - field)};
+        by_column_[column_at(pos)] = {field, static_cast<std::size_t>(comma - field)};
         ++pos;
         field = comma + 1;
       }
       if (line_end) {
         const char* last = line_end;
         if (last > field && last[-1] == '\r') --last;  // as line() drops it
-        if (pos < ncols_) by_column_[static_cast<std::size_t>(column_at_[pos])] = {field, static_cast<std::size_t>(last - field)};
+        by_column_[column_at(pos)] = {field, static_cast<std::size_t>(last - field)};
         split_plain_ = !quoted && pos + 1 == ncols_;
+        has_blanks_ = blanks;
         return line_end;
       }
     }
   }
 
+  /// The slot in by_column_ of the field at position `pos` of a record: the extra last slot for
+  /// fields past the header's columns (the record is then refused; no branch here).
+  std::size_t column_at(std::size_t pos) const { return static_cast<std::size_t>(column_at_[std::min(pos, ncols_)]); }
+
   /// The general split (RFC 4180 quoting), for the records split_plain leaves.
   void split_quoted(std::string_view text) {
+    has_blanks_ = true;
     split_fields(text, fields_, scratch_);
     if (fields_.size() != ncols_) {
       fail_at(line_no_, fmt::format("{} fields, but the header has {} columns", fields_.size(), ncols_));
@@ -488,9 +507,10 @@ class CsvParser {
   bool have_header_ = false;
   std::size_t ncols_ = 0;
   std::array<int, kColumnCount> index_{};      // column -> its position in the header, -1 absent
-  std::array<int, kColumnCount> column_at_{};  // position in the header -> column
-  std::array<std::string_view, kColumnCount> by_column_{};  // the current record's fields; absent columns empty
+  std::array<int, kColumnCount + 1> column_at_{};  // position in the header -> column; past them kColumnCount
+  std::array<std::string_view, kColumnCount + 1> by_column_{};  // the current record's fields; absent columns empty
   bool split_plain_ = false;  // split_record found the current record's fields
+  bool has_blanks_ = true;    // the current record may have fields to trim (a space or a tab in it)
   std::vector<std::string_view> fields_;
   std::deque<std::string> scratch_;  // see split_fields
   std::string quoted_;               // a quoted record's fields, each with room after it
@@ -567,32 +587,47 @@ std::size_t estimated_lines(std::string_view sample, std::size_t total_bytes) {
 namespace {
 
 /// Reads a CSV trace of about `size` bytes (0: unknown) from `fill(into, room)`, which copies up
-/// to `room` bytes of it to `into` and returns how many (0 at its end). In large blocks into one
-/// reused buffer: memory stays flat whatever the file's size; a line cut by a block's end moves to
-/// the buffer's front; the trace's columns are sized once from the line length of the first block.
-template <class Fill>
-Trace read_csv_blocks(const std::string& name, std::size_t size, Fill fill) {
+/// to `room` bytes of it to `into` and returns how many (0 at its end). In large blocks, read
+/// ahead on a second thread while the parser reads the block before (core/read_ahead.hpp): memory
+/// stays flat whatever the file's size. A line cut by a block's end is put before the next block,
+/// in the room the block has in front of it. The trace's columns are sized once from the line
+/// length of the first block.
+Trace read_csv_blocks(const std::string& name, std::size_t size, ReadAhead::Fill fill) {
   Trace trace;
   CsvParser parser(name, trace);
-  // 8 MiB blocks; a smaller first one for a small file (a gzip'd one's size on disk is less than
-  // its text: it just takes more blocks).
+  // 8 MiB blocks; smaller ones for a small file (a gzip'd one's size on disk is less than its
+  // text: it just takes more blocks).
   const std::size_t block = std::clamp<std::size_t>(size, 64u << 10, 8u << 20);
-  std::vector<char> buffer(block + kScanSlack);  // the slack: the record scan reads past the data
-  std::size_t have = 0;
+  constexpr std::size_t kHeadroom = 64u << 10;
+  constexpr std::size_t kMaxLineBytes = 16u << 20;
+  ReadAhead ahead(block, kHeadroom, kScanSlack, std::move(fill));
+  std::vector<char> carry;  // the line cut by the last block's end (copied: that block goes back to be filled)
   bool reserved = false;
   while (true) {
-    const std::size_t got = fill(buffer.data() + have, buffer.size() - kScanSlack - have);
-    const std::size_t total = have + got;
-    const std::string_view data(buffer.data(), total);
-    if (!reserved && total > 0) {
-      if (size > 0) trace.reserve(estimated_lines(data.substr(0, 1u << 20), std::max(size, total)));
+    const ReadAhead::Block next = ahead.next();
+    const bool at_end = next.size == 0;
+    std::string_view data;
+    if (carry.size() <= kHeadroom && !at_end) {
+      std::memcpy(next.data - carry.size(), carry.data(), carry.size());
+      data = std::string_view(next.data - carry.size(), carry.size() + next.size);
+    } else {  // a line longer than the room, or the last one
+      const auto* newline = static_cast<const char*>(std::memchr(next.data, '\n', next.size));
+      const bool completed = at_end || newline != nullptr;
+      const std::size_t line_bytes = carry.size() + static_cast<std::size_t>((newline ? newline : next.data + next.size) - next.data);
+      if (line_bytes > kMaxLineBytes) parser.refuse_long_line(kMaxLineBytes);
+      carry.insert(carry.end(), next.data, next.data + next.size);
+      if (!completed) continue;  // gathered whole before it is read: one pass over a long line
+      const std::size_t bytes = carry.size();
+      carry.resize(bytes + kScanSlack);  // the scan reads past the data
+      data = std::string_view(carry.data(), bytes);
+    }
+    if (!reserved && !data.empty()) {
+      if (size > 0) trace.reserve(estimated_lines(data.substr(0, 1u << 20), std::max(size, data.size())));
       reserved = true;
     }
-    const std::size_t read = parser.read_lines(data, got == 0);
-    if (got == 0) break;
-    have = total - read;
-    std::memmove(buffer.data(), buffer.data() + read, have);
-    if (have == buffer.size() - kScanSlack) buffer.resize(2 * (buffer.size() - kScanSlack) + kScanSlack);  // a line longer than a block
+    const std::size_t read = parser.read_lines(data, at_end);
+    if (at_end) break;
+    std::vector<char>(data.begin() + static_cast<std::ptrdiff_t>(read), data.end()).swap(carry);
   }
   parser.finish();
   return trace;
@@ -602,7 +637,7 @@ Trace read_csv_blocks(const std::string& name, std::size_t size, Fill fill) {
 
 Trace parse_csv_trace(const std::string& text, const std::string& name) {
   std::size_t at = 0;
-  return read_csv_blocks(name, text.size(), [&](char* into, std::size_t room) {
+  return read_csv_blocks(name, text.size(), [&text, &at](char* into, std::size_t room) {
     const std::size_t n = std::min(room, text.size() - at);
     std::memcpy(into, text.data() + at, n);
     at += n;

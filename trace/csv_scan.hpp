@@ -1,6 +1,6 @@
 // Reading a CSV record a word at a time rather than a byte at a time (a branch per byte, and its
 // mispredicted exit at each comma and each field's end, were most of reading a trace; issue 17):
-// - where a record's commas, quotes and newline are, 64 bytes at a time, one bit per byte, so that
+// - where a record's commas, quotes, blanks and newline are, 64 bytes at a time, one bit per byte, so that
 //   its fields and its end are found by counting bits (SSE2 where the compiler targets it, every x86-64; 8-byte
 //   words elsewhere; both give the same masks);
 // - a field's digits as a number, 8 at a time;
@@ -23,11 +23,13 @@ namespace linkcast::trace {
 /// Bytes that must be readable after a field's end for the word reads below.
 inline constexpr std::size_t kFieldPadding = 8;
 
-/// Bit i set where byte i of the 64 scanned is a comma (quotes: a double quote; newlines: '\n').
+/// Bit i set where byte i of the 64 scanned is a comma (quotes: a double quote; newlines: '\n';
+/// blanks: a space or a tab).
 struct CsvByteMasks {
   std::uint64_t commas = 0;
   std::uint64_t quotes = 0;
   std::uint64_t newlines = 0;
+  std::uint64_t blanks = 0;
 };
 
 /// The masks of the 64 bytes at p from 8-byte words: any target.
@@ -51,6 +53,7 @@ inline CsvByteMasks csv_byte_masks_portable(const char* p) {
     m.commas |= gather(zero_bytes(word ^ (kOnes * ','))) << (8 * w);
     m.quotes |= gather(zero_bytes(word ^ (kOnes * '"'))) << (8 * w);
     m.newlines |= gather(zero_bytes(word ^ (kOnes * '\n'))) << (8 * w);
+    m.blanks |= gather(zero_bytes(word ^ (kOnes * ' ')) | zero_bytes(word ^ (kOnes * '\t'))) << (8 * w);
   }
   return m;
 }
@@ -61,12 +64,16 @@ inline CsvByteMasks csv_byte_masks(const char* p) {
   const __m128i comma = _mm_set1_epi8(',');
   const __m128i quote = _mm_set1_epi8('"');
   const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i space = _mm_set1_epi8(' ');
+  const __m128i tab = _mm_set1_epi8('\t');
   CsvByteMasks m;
   for (int i = 0; i < 4; ++i) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
     m.commas |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)))} << (16 * i);
     m.quotes |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)))} << (16 * i);
     m.newlines |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)))} << (16 * i);
+    const __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, tab));
+    m.blanks |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(blank))} << (16 * i);
   }
   return m;
 #else
@@ -97,7 +104,7 @@ inline std::uint64_t load_first_low(const char* p) {
 /// The value of the n (1-8) decimal digits at p; nothing where one of them is not a digit.
 [[gnu::always_inline]] inline std::optional<std::uint64_t> eight_digits(const char* p, std::size_t n) {
   constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
-  const std::uint64_t inside = n >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+  const std::uint64_t inside = ~std::uint64_t{0} >> (64 - 8 * n);
   const std::uint64_t x = (load_first_low(p) ^ 0x3030303030303030ULL) & inside;  // '0'-'9' -> 0-9
   // A byte is a digit when it is at most 9: neither it nor it + 0x76 reaches 0x80 (a byte at or
   // above 0x8a carries into the next, but is refused by its own high bit).
