@@ -263,7 +263,7 @@ double Projector::model_time_ns(std::size_t i, const model::Model& m, bool sourc
   const OpKind kind = trace_->kinds()[i];
   if (trace::is_collective(kind)) return collective_time_ns(i, m, source, anchor);
   const model::PathSpec& spec = (source ? src_pair(trace_->srcs()[i], trace_->dsts()[i]) : pair(trace_->srcs()[i], trace_->dsts()[i])).spec;
-  model::Transfer t = trace::transfer_of(trace_->op(i), spec.cls, is_pageable(index_->categories[i]));
+  model::Transfer t = trace::transfer_of(*trace_, i, spec.cls, is_pageable(index_->categories[i]));
   t.regime = regime;
   const auto c = static_cast<std::size_t>(fixed_class(i, spec));
   const double class_ns = anchor || source ? src_fixed_[c].ns : fixed_[c].ns;
@@ -382,8 +382,8 @@ void Projector::prepare_anchors() {
       a.tgt[0] = model_time_ns(i, dflt, false, true);
       const double n = static_cast<double>(trace_->bytes()[i]);
       if (trace::is_collective(trace_->kinds()[i])) {
-        const auto& src_ring = src_groups_[trace_->op(i).group].ring;
-        const auto& tgt_ring = groups_[trace_->op(i).group].ring;
+        const auto& src_ring = src_groups_[trace_->group_ids()[i]].ring;
+        const auto& tgt_ring = groups_[trace_->group_ids()[i]].ring;
         a.same_bound = !src_ring.empty() && !tgt_ring.empty() &&
                        bounding_resource(src_ring.front(), n) == bounding_resource(tgt_ring.front(), n);
       } else {
@@ -531,7 +531,7 @@ void Projector::prepare_anchors() {
 
 double Projector::anchor_source_fixed(std::size_t i) const {
   const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
-  model::Transfer t = trace::transfer_of(trace_->op(i), spec.cls, is_pageable(index_->categories[i]));
+  model::Transfer t = trace::transfer_of(*trace_, i, spec.cls, is_pageable(index_->categories[i]));
   return model::charged_fixed_ns(t, src_fixed_[static_cast<std::size_t>(fixed_class(i, spec))].ns);
 }
 
@@ -605,7 +605,7 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
   const model::PathSpec* spec = nullptr;
   double bytes = static_cast<double>(trace_->bytes()[i]);
   if (trace::is_collective(kind)) {
-    const nccl::RingPaths& g = groups_[trace_->op(i).group];
+    const nccl::RingPaths& g = groups_[trace_->group_ids()[i]];
     if (g.ring.empty()) return {};
     spec = &g.ring.front();
     for (const auto& p : g.ring)

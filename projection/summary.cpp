@@ -18,28 +18,35 @@ using trace::size_bucket;
 
 OpTimes::OpTimes(const Projector& projector, const std::vector<const model::Model*>& models)
     : projector_(&projector), models_(&models) {
-  const auto& first = projector.index().group_first;
-  per_op_.resize(models.size());
-  target_.resize(first.size() * models.size());
-  source_.resize(first.size() * models.size());
+  const trace::TraceIndex& index = projector.index();
+  const auto& first = index.group_first;
+  column_.assign(models.size(), kPerOp);
+  for (std::size_t m = 0; m < models.size(); ++m)
+    if (!models[m]->anchored && models[m] != &measured_model()) column_[m] = cached_++;
+  // A group's price is kept where it is read again: where operations repeat, on average twice or
+  // more a group. Where most operations have their own size, pricing each where it is read costs
+  // the same and keeps no table (2 x 8 bytes x models a group; issue 17).
+  if (2 * first.size() > projector.trace().size()) cached_ = 0;
+  if (cached_ == 0) return;
+  target_.resize(first.size() * cached_);
+  source_.resize(first.size() * cached_);
   for (std::size_t m = 0; m < models.size(); ++m) {
-    per_op_[m] = models[m]->anchored || models[m] == &measured_model();
-    if (per_op_[m]) continue;
+    if (column_[m] == kPerOp) continue;
     for (std::size_t g = 0; g < first.size(); ++g) {
-      target_[g * models.size() + m] = projector.time_ns(first[g], *models[m]);
-      source_[g * models.size() + m] = projector.source_time_ns(first[g], *models[m]);
+      target_[g * cached_ + column_[m]] = projector.time_ns(first[g], *models[m]);
+      source_[g * cached_ + column_[m]] = projector.source_time_ns(first[g], *models[m]);
     }
   }
 }
 
 double OpTimes::target(std::size_t i, std::size_t m) const {
-  if (per_op_[m]) return projector_->time_ns(i, *(*models_)[m]);
-  return target_[projector_->index().group_of[i] * models_->size() + m];
+  if (column_[m] == kPerOp || cached_ == 0) return projector_->time_ns(i, *(*models_)[m]);
+  return target_[projector_->index().group_of[i] * cached_ + column_[m]];
 }
 
 double OpTimes::source(std::size_t i, std::size_t m) const {
-  if (per_op_[m]) return projector_->source_time_ns(i, *(*models_)[m]);
-  return source_[projector_->index().group_of[i] * models_->size() + m];
+  if (column_[m] == kPerOp || cached_ == 0) return projector_->source_time_ns(i, *(*models_)[m]);
+  return source_[projector_->index().group_of[i] * cached_ + column_[m]];
 }
 
 ProjectionSummary summarize(const Projector& projector, const std::vector<const model::Model*>& models,

@@ -23,7 +23,7 @@ struct Cell {
 
 /// Per operation, its time under each of `models` on the target and on the source node
 /// (Projector::time_ns, source_time_ns), with the models that price every operation of a group
-/// alike priced once per group.
+/// alike priced once per group where groups repeat.
 class OpTimes {
  public:
   OpTimes(const Projector& projector, const std::vector<const model::Model*>& models);
@@ -31,10 +31,12 @@ class OpTimes {
   double source(std::size_t i, std::size_t m) const;
 
  private:
+  static constexpr std::size_t kPerOp = static_cast<std::size_t>(-1);
   const Projector* projector_;
   const std::vector<const model::Model*>* models_;
-  std::vector<char> per_op_;                 // per model: anchored or measured
-  std::vector<double> target_, source_;      // per group x model, for the others
+  std::vector<std::size_t> column_;      // per model: its column in the tables, kPerOp (anchored or measured)
+  std::size_t cached_ = 0;               // columns in the tables; 0: every time priced where read
+  std::vector<double> target_, source_;  // per group x cached model
 };
 
 struct ProjectionSummary {

@@ -86,6 +86,34 @@ TEST(Projector, TakesTheOneByteCostFromTheTracesSmallTransfers) {
   EXPECT_EQ(p.fixed_costs()[5].origin, "target node 'two' calibration");
 }
 
+// The summary prices each operation once per model: from a table per group where operations
+// repeat their sizes, where read where most have their own (no table: issue 17). Either way each
+// model's total is the sum of its per-operation times (Projector::time_ns, source_time_ns),
+// to the rounding of a sum. 400 copies onto the same node: 4 sizes repeated, then 400 sizes.
+TEST(Summary, TotalsAreTheSumOfEachOperationsTimeWhetherSizesRepeatOrNot) {
+  const topology::Node node = topology::parse_node(kTwoGpuNode, "two.yaml");
+  for (const bool distinct : {false, true}) {
+    std::string text = "kind,src,dst,bytes,src_mem,duration_ns\n";
+    for (int i = 0; i < 400; ++i)
+      text += fmt::format("copy,{},{},{},{},{}\n", i % 3 == 0 ? "cpu0" : "gpu0", i % 3 == 0 ? "gpu1" : "gpu1",
+                          distinct ? 4096 + 977 * i : 4096 << (i % 4), i % 5 == 0 ? "pageable" : "pinned", 2000 + 37 * i);
+    const auto trace = parse_csv_trace(text, "t.csv");
+    const Projector p(node, node, trace);
+    const auto models = projection_models();
+    const ProjectionSummary s = summarize(p, models, nullptr, nullptr);
+    for (std::size_t m = 0; m < models.size(); ++m) {
+      double target = 0, source = 0;
+      for (std::size_t i = 0; i < trace.size(); ++i) {
+        target += p.time_ns(i, *models[m]);
+        source += p.source_time_ns(i, *models[m]);
+      }
+      EXPECT_NEAR(s.overall[m].projected_ns, target, 1e-9 * target) << models[m]->name << (distinct ? " distinct" : "");
+      EXPECT_NEAR(s.overall[m].model_source_ns, source, 1e-9 * source) << models[m]->name << (distinct ? " distinct" : "");
+    }
+    EXPECT_EQ(p.index().group_first.size(), distinct ? 400u : 16u);  // 4 sizes x 2 pairs x 2 memory kinds
+  }
+}
+
 TEST(Projector, PricesRingCollectivesOnTheTarget) {
   // Ring allreduce of S = 2 MB on 2 GPUs: 2(n-1) = 2 steps of S/n = 1 MB over the 100 GB/s
   // gpu0<->gpu1 link, each 3000 + 1e6/100 = 13000 ns: 26000 ns.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <limits>
 #include <vector>
 
@@ -31,20 +32,22 @@ std::uint64_t hash_of(const GroupKey& k) {
 
 /// Group ids by key, open addressing with linear probing: 8 bytes a slot, at most half full, and
 /// each group's key kept once beside it (a node-based map took 545-752 ns per distinct key, most
-/// of a projection's time where every operation has its own size; issue 17).
+/// of a projection's time where every operation has its own size; issue 17). A key's slot comes
+/// from its hash's high bits, which the slot keeps as a tag: growing the table moves the slots
+/// without hashing their keys again (that was two thirds of the hashing).
 class GroupTable {
  public:
   /// Asks the memory for the slot where a key of hash h starts its probe (a hint: the table may
   /// grow before that key comes).
   void prefetch(std::uint64_t h) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[h & mask_]);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[home(tag_of(h))]);
   }
   /// The group of `key` (whose hash is h), or `next` (which the caller then creates) where it has
   /// none yet.
   std::uint32_t find_or_add(const GroupKey& key, std::uint64_t h, std::uint32_t next) {
     if (2 * (keys_.size() + 1) > slots_.size()) grow();
-    const auto tag = static_cast<std::uint32_t>(h >> 32);
-    for (std::size_t at = h & mask_;; at = (at + 1) & mask_) {
+    const std::uint32_t tag = tag_of(h);
+    for (std::size_t at = home(tag);; at = (at + 1) & mask_) {
       Slot& slot = slots_[at];
       if (slot.group == kEmpty) {
         slot = {next, tag};
@@ -59,22 +62,26 @@ class GroupTable {
   static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
   struct Slot {
     std::uint32_t group = kEmpty;
-    std::uint32_t tag = 0;  // the hash's high half: most mismatches end here
+    std::uint32_t tag = 0;  // the hash's high half: the key's home slot, and most mismatches end here
   };
+  static std::uint32_t tag_of(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32); }
+  /// The slot a key's probe starts at: its tag's top bits (the table holds at most 2^32 slots).
+  std::size_t home(std::uint32_t tag) const { return tag >> shift_; }
   void grow() {
     std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
     old.swap(slots_);
     mask_ = slots_.size() - 1;
+    shift_ = 32 - std::countr_zero(slots_.size());
     for (const Slot& s : old) {
       if (s.group == kEmpty) continue;
-      const std::uint64_t h = hash_of(keys_[s.group]);
-      std::size_t at = h & mask_;
+      std::size_t at = home(s.tag);
       while (slots_[at].group != kEmpty) at = (at + 1) & mask_;
       slots_[at] = s;
     }
   }
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
+  int shift_ = 32;
   std::vector<GroupKey> keys_;  // by group
 };
 
@@ -119,11 +126,11 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
     const auto next = static_cast<std::uint32_t>(group_first.size());
     const std::uint32_t id = groups_by_key.find_or_add(key, h, next);
     if (id == next) {
-      group_first.push_back(i);
-      group_count.push_back(0.0);
+      group_first.push_back(static_cast<std::uint32_t>(i));
+      group_count.push_back(0);
     }
     group_of[i] = id;
-    group_count[id] += 1.0;
+    ++group_count[id];
     if (trace::is_collective(kind)) {
       const std::uint32_t g = group;
       if (!group_seen[g]) {

@@ -12,6 +12,7 @@
 
 #include "model/transfer.hpp"
 #include "trace/category.hpp"
+#include "trace/limits.hpp"
 #include "trace/trace.hpp"
 
 namespace linkcast::trace {
@@ -26,6 +27,7 @@ inline constexpr std::uint64_t kSmallTransferBytes = 64;
 /// (source, destination) pairs and collective groups used with the first record using each, and
 /// the trace's own 1-byte costs (median duration of its copies and memsets <= 64 B per class).
 struct TraceIndex {
+  static_assert(kMaxTraceOps <= UINT32_MAX);
   explicit TraceIndex(const Trace& trace);
 
   struct Use {
@@ -41,9 +43,11 @@ struct TraceIndex {
   std::array<double, model::kCopyClassCount> small_median_ns{};
   /// Operations that any projection prices identically (same kind, category, endpoints, memory
   /// kinds, size, issuer and group) form one group: each group is priced once.
-  std::vector<std::uint32_t> group_of;    // per operation
-  std::vector<std::size_t> group_first;   // per group: its first operation
-  std::vector<double> group_count;        // per group: how many operations
+  /// (32-bit: a trace holds at most kMaxTraceOps operations; where every operation has its own
+  /// size these are as long as the trace.)
+  std::vector<std::uint32_t> group_of;     // per operation
+  std::vector<std::uint32_t> group_first;  // per group: its first operation
+  std::vector<std::uint32_t> group_count;  // per group: how many operations
 };
 
 }  // namespace linkcast::trace

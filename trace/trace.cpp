@@ -170,18 +170,32 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
   return calls;
 }
 
-model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable) {
+namespace {
+
+/// transfer_of's rule, from the few values of the operation it reads.
+model::Transfer transfer_from(OpKind kind, std::uint64_t bytes, std::uint16_t src, std::uint16_t issuer,
+                              model::PathClass cls, bool pageable) {
   model::Transfer t;
-  t.bytes = static_cast<double>(op.bytes);
+  t.bytes = static_cast<double>(bytes);
   t.pageable = pageable;
   t.access = model::copy_access(cls);
-  if (op.kind == OpKind::access) {
-    const bool store = op.issuer != kNoEndpoint && op.issuer == op.src;
+  if (kind == OpKind::access) {
+    const bool store = issuer != kNoEndpoint && issuer == src;
     t.access = store ? model::Access::write : model::Access::read;
     t.request_bytes = std::min(t.bytes, kWarpRequestBytes);
   }
-  if (op.kind == OpKind::memset) t.write_only = true;
+  if (kind == OpKind::memset) t.write_only = true;
   return t;
+}
+
+}  // namespace
+
+model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable) {
+  return transfer_from(op.kind, op.bytes, op.src, op.issuer, cls, pageable);
+}
+
+model::Transfer transfer_of(const Trace& trace, std::size_t i, model::PathClass cls, bool pageable) {
+  return transfer_from(trace.kinds()[i], trace.bytes()[i], trace.srcs()[i], trace.issuers()[i], cls, pageable);
 }
 
 Op Trace::op(std::size_t i) const {

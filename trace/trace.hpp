@@ -159,6 +159,9 @@ class Trace;
 /// (one warp's coalesced 32 x 4 B); a memset only writes. `pageable`: the host end is pageable
 /// memory, by the caller's rule. The fixed cost (L + O) is the caller's to set.
 [[nodiscard]] model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable);
+/// The same for operation i of `trace`, reading only the columns it needs (a projection prices
+/// every operation under several models: building the whole row each time was a tenth of it).
+[[nodiscard]] model::Transfer transfer_of(const Trace& trace, std::size_t i, model::PathClass cls, bool pageable);
 
 class Trace {
  public:
