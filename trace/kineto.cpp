@@ -18,6 +18,7 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
+#include "core/read_ahead.hpp"
 #include "core/strings.hpp"
 
 namespace linkcast::trace {
@@ -37,13 +38,34 @@ class Source {
   virtual std::size_t read(char* to, std::size_t max) = 0;
 };
 
+/// A file read ahead on a second thread (core/read_ahead.hpp): zlib inflates the next block of a
+/// gzip'd trace while the reader parses this one.
 class FileSource : public Source {
  public:
-  explicit FileSource(const std::string& path) : file_(path, {.file = "trace file", .corrupt = "the gzip file"}) {}
-  std::size_t read(char* to, std::size_t max) override { return file_.read(to, max); }
+  explicit FileSource(const std::string& path)
+      : file_(path, {.file = "trace file", .corrupt = "the gzip file"}),
+        ahead_(kBlock, 0, 0, [this](char* to, std::size_t max) { return file_.read(to, max); }) {}
+  std::size_t read(char* to, std::size_t max) override {
+    if (left_ == 0 && !ended_) {
+      const ReadAhead::Block b = ahead_.next();
+      at_ = b.data;
+      left_ = b.size;
+      ended_ = b.size == 0;
+    }
+    const std::size_t n = std::min(max, left_);
+    if (n > 0) std::memcpy(to, at_, n);
+    at_ += n;
+    left_ -= n;
+    return n;
+  }
 
  private:
+  static constexpr std::size_t kBlock = std::size_t{4} << 20;
   InputFile file_;
+  ReadAhead ahead_;  // after file_: stopped before the file closes
+  const char* at_ = nullptr;
+  std::size_t left_ = 0;
+  bool ended_ = false;
 };
 
 class StringSource : public Source {
