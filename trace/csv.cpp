@@ -608,10 +608,10 @@ Trace read_csv_blocks(const std::string& name, std::size_t size, ReadAhead::Fill
     const bool at_end = next.size == 0;
     std::string_view data;
     if (carry.size() <= kHeadroom && !at_end) {
-      std::memcpy(next.data - carry.size(), carry.data(), carry.size());
+      if (!carry.empty()) std::memcpy(next.data - carry.size(), carry.data(), carry.size());
       data = std::string_view(next.data - carry.size(), carry.size() + next.size);
     } else {  // a line longer than the room, or the last one
-      const auto* newline = static_cast<const char*>(std::memchr(next.data, '\n', next.size));
+      const auto* newline = at_end ? nullptr : static_cast<const char*>(std::memchr(next.data, '\n', next.size));
       const bool completed = at_end || newline != nullptr;
       const std::size_t line_bytes = carry.size() + static_cast<std::size_t>((newline ? newline : next.data + next.size) - next.data);
       if (line_bytes > kMaxLineBytes) parser.refuse_long_line(kMaxLineBytes);
