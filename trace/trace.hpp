@@ -292,10 +292,10 @@ inline void Trace::push(const Op& op) {
   const std::size_t rows = kind_.size();
   // Most recordings fill no sparse column: one test of the row's values stands for eleven pushes
   // while every sparse column is still uniform.
-  const bool sparse_at_fill = issuer_.is_fill(op.issuer) & object_.is_fill(op.object) & line_.is_fill(op.line) &
-                              comm_.is_fill(op.comm) & group_.is_fill(op.group) & root_.is_fill(op.root) &
-                              name_.is_fill(op.name) & thread_.is_fill(op.thread) & launch_.is_fill(op.launch) &
-                              kernel_.is_fill(op.kernel) & flags_.is_fill(op.flags);
+  const bool sparse_at_fill = issuer_.is_fill(op.issuer) && object_.is_fill(op.object) && line_.is_fill(op.line) &&
+                              comm_.is_fill(op.comm) && group_.is_fill(op.group) && root_.is_fill(op.root) &&
+                              name_.is_fill(op.name) && thread_.is_fill(op.thread) && launch_.is_fill(op.launch) &&
+                              kernel_.is_fill(op.kernel) && flags_.is_fill(op.flags);
   if (sparse_held_ || !sparse_at_fill) push_sparse(op, rows);
   kind_.push_back(op.kind);
   src_.push_back(op.src);
