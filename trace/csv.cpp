@@ -335,7 +335,7 @@ class CsvParser {
     quoted_.assign(need, '\0');
     std::size_t at = 0;
     for (std::size_t pos = 0; pos < ncols_; ++pos) {
-      std::memcpy(quoted_.data() + at, fields_[pos].data(), fields_[pos].size());
+      if (!fields_[pos].empty()) std::memcpy(quoted_.data() + at, fields_[pos].data(), fields_[pos].size());
       by_column_[static_cast<std::size_t>(column_at_[pos])] = std::string_view(quoted_.data() + at, fields_[pos].size());
       at += fields_[pos].size() + kFieldPadding;
     }
