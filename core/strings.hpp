@@ -9,6 +9,9 @@
 
 namespace linkcast {
 
+/// Whether c is white space: space, \t, \n, \v, \f or \r (isspace in the C locale), without a call.
+[[nodiscard]] constexpr bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+/// s without the white space (is_space) at either end.
 std::string_view trim(std::string_view s);
 std::string to_lower(std::string_view s);
 std::vector<std::string_view> split(std::string_view s, char sep);

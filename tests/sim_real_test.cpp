@@ -252,7 +252,6 @@ TEST(SimValidate, GraphRowsWaitForNoProcess) {
                   "process) or graph (calls replayed from a CUDA graph)");
 }
 
-
 TEST(SimReal, HeldOutSweepOnTwoH200s) {
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-graph2");
   // A third session of the same sweep (2026-11-26 03:15 UTC, another nvidia-h200-x2 machine),

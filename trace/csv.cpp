@@ -217,7 +217,7 @@ class CsvParser {
     if (blank_pending_) {
       fail_at(blank_pending_, "blank line inside the data; remove it (records must be contiguous)");
     }
-    if (!split_plain_) split_quoted(text);
+    if (!fields_found_) split_quoted(text);
     record();
   }
 
@@ -256,8 +256,6 @@ class CsvParser {
   }
 
   static bool is_blank(char c) { return c == ' ' || c == '\t'; }
-  /// What trim() strips (isspace in the C locale), without a call per line.
-  static bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
   /// Column c's field of the current record, without surrounding blanks; empty where the header
   /// has no such column.
@@ -269,7 +267,7 @@ class CsvParser {
 
   /// Finds the end of the line at `line` (its newline, or `end`) and on the way its fields, where
   /// it is the common record: no quote in it and as many fields as the header has columns
-  /// (split_plain_ says whether it was; if not, split_quoted reads it, or says what is wrong with
+  /// (fields_found_ says whether it was; if not, split_quoted reads it, or says what is wrong with
   /// it). Reads whole 64-byte groups, up to 63 bytes past `end`.
   const char* split_record(const char* line, const char* end) {
     const char* field = line;
@@ -309,7 +307,7 @@ class CsvParser {
         const char* last = line_end;
         if (last > field && last[-1] == '\r') --last;  // as line() drops it
         by_column_[column_at(pos)] = {field, static_cast<std::size_t>(last - field)};
-        split_plain_ = !quoted && pos + 1 == ncols_;
+        fields_found_ = !quoted && pos + 1 == ncols_;
         has_blanks_ = blanks;
         return line_end;
       }
@@ -320,7 +318,7 @@ class CsvParser {
   /// fields past the header's columns (the record is then refused; no branch here).
   std::size_t column_at(std::size_t pos) const { return static_cast<std::size_t>(column_at_[std::min(pos, ncols_)]); }
 
-  /// The general split (RFC 4180 quoting), for the records split_plain leaves.
+  /// The general split (RFC 4180 quoting), for the records split_record leaves.
   void split_quoted(std::string_view text) {
     has_blanks_ = true;
     split_fields(text, fields_, scratch_);
@@ -346,22 +344,9 @@ class CsvParser {
     return uint_field_general(c, v);
   }
 
-  /// What csv_digits leaves: 17 or 18 digits, a number written as a decimal, or an error.
+  /// What csv_digits leaves: more than 16 digits (std::from_chars refuses what overflows), a
+  /// number written as a decimal, or an error.
   [[gnu::noinline]] std::uint64_t uint_field_general(int c, std::string_view v) const {
-    // Up to 18 plain digits cannot overflow.
-    if (!v.empty() && v.size() <= 18) {
-      std::uint64_t out = 0;
-      bool digits = true;
-      for (char ch : v) {
-        const unsigned d = static_cast<unsigned>(ch) - '0';
-        if (d > 9) {
-          digits = false;
-          break;
-        }
-        out = out * 10 + d;
-      }
-      if (digits) return out;
-    }
     if (!v.empty() && v.front() == '-')
       fail(c, v, "is negative; it must be a non-negative whole number");
     std::uint64_t out = 0;
@@ -509,7 +494,7 @@ class CsvParser {
   std::array<int, kColumnCount> index_{};      // column -> its position in the header, -1 absent
   std::array<int, kColumnCount + 1> column_at_{};  // position in the header -> column; past them kColumnCount
   std::array<std::string_view, kColumnCount + 1> by_column_{};  // the current record's fields; absent columns empty
-  bool split_plain_ = false;  // split_record found the current record's fields
+  bool fields_found_ = false;  // split_record found the current record's fields
   bool has_blanks_ = true;    // the current record may have fields to trim (a space or a tab in it)
   std::vector<std::string_view> fields_;
   std::deque<std::string> scratch_;  // see split_fields
