@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# run_pipeline.sh OUTDIR: how NCCL's channels and consecutive calls overlap, on a machine with 3+
+# GPUs (linkcast's collective simulation, issue 19), in one command:
+#   block_share.cu      how blocks writing into a peer GPU share its NVLink (block_share.csv)
+#   nccl_pipeline.py    K back-to-back calls per CUDA graph, and a broadcast with one rank late
+#                       (nccl_pipeline.csv, NCCL's log in logs/nccl_pipeline.log)
+# At the end OUTDIR holds record.tar.gz (record/: the CSVs, logs/, machine/, command.txt,
+# summary.txt) and summary.txt. Run from anywhere: bash tools/record/run_pipeline.sh "$OUT".
+
+set -uo pipefail
+if [[ $# -ne 1 ]]; then
+  echo "usage: bash run_pipeline.sh OUTDIR" >&2
+  exit 2
+fi
+mkdir -p "$1" || exit 1
+OUTDIR=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+REC="$OUTDIR/record"
+rm -rf "$REC" "$OUTDIR/record.tar.gz" "$OUTDIR/summary.txt"
+mkdir -p "$REC/machine" "$REC/logs"
+
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export CUDA_DEVICE_ORDER=PCI_BUS_ID
+export PYTHONUNBUFFERED=1
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+PY=${PYTHON:-python3}
+BUDGET=${RECORD_BUDGET_S:-420}
+LOG_TAG=run_pipeline
+export REC HERE REPO NVCC PY
+# shellcheck source=record_lib.sh
+source "$HERE/record_lib.sh"
+{
+  echo "command: bash tools/record/run_pipeline.sh OUTDIR"
+  echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
+  echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+} >"$REC/command.txt"
+
+block_share_step() {
+  "$NVCC" -O3 -arch=sm_90 -o "$REC/block_share" "$HERE/block_share.cu" &&
+    "$REC/block_share" --reps 5 >"$REC/block_share.csv"
+  local rc=$?
+  rm -f "$REC/block_share"
+  return $rc
+}
+export -f block_share_step
+
+run_step machine 60 machine_info
+run_step block_share 90 block_share_step
+run_step nccl_pipeline 240 "$PY" "$HERE/nccl_pipeline.py" --csv "$REC/nccl_pipeline.csv"
+finish_record "linkcast recording: NCCL channel and call overlap (run_pipeline.sh)"
