@@ -46,7 +46,8 @@ class Builder {
   /// dependencies): what pair_totals walks.
   Builder(Decomposition& d, PairTotals& totals) : d_(d), max_steps_(0), totals_(&totals) {}
 
-  /// Adds a logical step depending on up to two earlier slots; returns its slot.
+  /// Adds a logical step depending on up to two earlier slots (`dep_a`: the step whose data it
+  /// passes on, where it passes any on); returns its slot.
   std::int64_t add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint32_t channel,
                    std::uint32_t chunk, std::uint32_t step, std::int64_t dep_a, std::int64_t dep_b) {
     if (totals_ != nullptr) {
@@ -63,6 +64,7 @@ class Builder {
       slot_begin_.push_back(static_cast<std::uint32_t>(pool_.size()));
       slot_count_.push_back(static_cast<std::uint32_t>(scratch_.size()));
       pool_.insert(pool_.end(), scratch_.begin(), scratch_.end());
+      emitted_.push_back(false);
       return slot;
     }
     if (d_.steps.size() >= max_steps_) {
@@ -78,6 +80,10 @@ class Builder {
     s.channel = channel;
     s.chunk = chunk;
     s.step = step;
+    if (dep_a != kNone && emitted_[static_cast<std::size_t>(dep_a)]) {
+      const std::uint32_t from = pool_[slot_begin_[static_cast<std::size_t>(dep_a)]];
+      if (d_.steps[from].dst == src && d_.steps[from].src != src) s.data_step = from;
+    }
     s.dep_begin = static_cast<std::uint32_t>(d_.deps.size());
     s.dep_count = static_cast<std::uint32_t>(scratch_.size());
     d_.deps.insert(d_.deps.end(), scratch_.begin(), scratch_.end());
@@ -86,6 +92,7 @@ class Builder {
     slot_begin_.push_back(static_cast<std::uint32_t>(pool_.size()));
     slot_count_.push_back(1);
     pool_.push_back(index);
+    emitted_.push_back(true);
     return slot;
   }
 
@@ -100,6 +107,7 @@ class Builder {
   std::size_t max_steps_;
   PairTotals* totals_ = nullptr;
   std::vector<std::uint32_t> slot_begin_, slot_count_, pool_;
+  std::vector<bool> emitted_;  // by slot: a step of its own (not one of no bytes)
   std::vector<std::uint32_t> scratch_;
 };
 

@@ -78,6 +78,10 @@ struct CollStep {
   std::uint32_t step = 0;
   std::uint32_t dep_begin = 0;  // into Decomposition::deps
   std::uint32_t dep_count = 0;
+  /// The step whose data this one passes on (it arrived in this step's sender's buffer), or
+  /// kNoDataStep: a rank's own data, or data of no bytes.
+  std::uint32_t data_step = kNoDataStep;
+  static constexpr std::uint32_t kNoDataStep = 0xFFFFFFFFu;
 };
 
 /// A collective's share on one of the rings it runs on (a simulation splits a call over its

@@ -188,4 +188,10 @@ Estimate choose(OpKind kind, int nranks, std::uint64_t bytes, const Graph& g, st
   return best;
 }
 
+int chunk_slots(CollAlgo algo, Proto proto, trace::OpKind kind, std::uint64_t chunk_bytes) {
+  if (proto != Proto::simple || algo != CollAlgo::ring || kind == trace::OpKind::alltoall) return 1;
+  const std::uint64_t steps = (chunk_bytes + nccl::kStepBytes - 1) / nccl::kStepBytes;
+  return static_cast<int>(std::clamp<std::uint64_t>(steps, 1, nccl::kSteps));
+}
+
 }  // namespace linkcast::nccl

@@ -76,4 +76,12 @@ double base_latency_ns(CollAlgo algo, Proto proto);
 /// (1 Pascal 60, 2 Volta 70, 3 Ampere 80, 4 Hopper 90, 5 Blackwell 100); 80 when unknown.
 int compute_capability_of_nvlink(int version);
 
+/// Slots of a connection's NCCL_STEPS that one chunk of a call takes in its receiver's buffer
+/// until the receiver frees it: a Simple ring chunk advances the connection's step counter by its
+/// chunk steps (chunk / stepSize, whatever its bytes: ALLREDUCE/ALLGATHER/REDUCESCATTER_CHUNKSTEPS
+/// 4, BROADCAST/REDUCE_CHUNKSTEPS 1, src/include/collectives.h), every other chunk (LL, LL128,
+/// tree, alltoall's sends of one P2P chunk) by one step. A sender waits while its chunks in flight
+/// would pass NCCL_STEPS (the primitives' waitPeer on the receiver's head).
+[[nodiscard]] int chunk_slots(CollAlgo algo, Proto proto, trace::OpKind kind, std::uint64_t chunk_bytes);
+
 }  // namespace linkcast::nccl

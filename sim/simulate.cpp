@@ -7,6 +7,7 @@
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -193,6 +194,18 @@ class Simulation {
   std::map<std::tuple<std::uint64_t, int, int, int, double>, ResourceId> rank_buses_;
   std::map<std::tuple<int, int, ResourceId, ResourceId>, RouteId> block_routes_;
   std::map<std::pair<int, int>, PoolId> pools_;  // (GPU, direction class or -1) -> copy engines
+  /// NCCL's connection buffers: per (communicator, sending GPU, receiving GPU, channel, protocol),
+  /// the chunks in flight that the receiver has yet to free (oldest first), each with the slots
+  /// it takes and the task that frees them (connection_slots).
+  struct SlotUse {
+    int slots;
+    TaskId freed_by;
+  };
+  std::map<std::tuple<std::uint64_t, int, int, std::uint32_t, int>, std::deque<SlotUse>> connections_;
+  /// Makes `send` wait until the connection has room for `slots` more of NCCL_STEPS slots, then
+  /// records it as in flight until `freed_by` ends.
+  void wait_for_slots(std::tuple<std::uint64_t, int, int, std::uint32_t, int> key, int slots, TaskId send,
+                      TaskId freed_by);
   std::vector<TaskId> begin_, end_;  // by trace record
   bool application_ = false;         // replaying a whole-application trace
   AppGraph app_;
@@ -632,6 +645,7 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
   const nccl::Decomposition d = nccl::decompose(part);
   collective_steps_ += d.steps.size();
   std::vector<TaskId> task(d.steps.size());
+  std::vector<TaskId> freed_by(d.steps.size());  // what frees each chunk's slots on its receiver
   // The block model: every chunk's last receiver copies it out of its connection buffer on its
   // channel's block, which its sends share (see add_drain).
   const bool blocks = call.block_gbps > 0;
@@ -645,22 +659,59 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
                               : add_peer_step(c, gs, gd, rs, channel, step, call, ops);
     ++flows_;
     task[s] = t;
+    freed_by[s] = t;
     for (std::uint32_t dep : d.deps_of(s)) engine_.depend(t, task[dep]);
+    // A send waits for its own rank's launch, not for the receiver's: NCCL writes into free slots
+    // of the receiver's connection buffer, so a rank whose part ends early (a broadcast's root)
+    // goes on to its next call while the ranks after it still work on this one (recorded: a
+    // broadcast's root takes the same time when its receiver launches 213 us late,
+    // tests/data/real/h200-4gpu-pipeline). What the receiver does with the data waits for it.
     engine_.depend(t, call.tasks.launch[rs]);
-    if (rd != rs) engine_.depend(t, call.tasks.launch[rd]);
     engine_.depend(call.tasks.join[rs], t);
     if (rd != rs) engine_.depend(call.tasks.join[rd], t);
     if (blocks && rd != rs && nccl::ends_chunk(c.kind, part.nranks, step.step)) {
       const TaskId drain = add_drain(c, static_cast<int>(rd), channel, static_cast<double>(step.bytes),
                                      nccl::final_receive_memory_ops(c.kind), call);
       engine_.depend(drain, t);
+      engine_.depend(drain, call.tasks.launch[rd]);
       engine_.depend(call.tasks.join[rd], drain);
+      freed_by[s] = drain;
     }
     matrix_[static_cast<std::size_t>(gs)][static_cast<std::size_t>(gd)] += static_cast<double>(step.bytes);
     if (options_.keep_transfers)
       transfers_.push_back({static_cast<std::uint32_t>(call.index), gs, gd, channel, step.bytes, t});
   }
+  // Connection buffers: a chunk sent takes slots in the receiver's buffer until the receiver has
+  // passed it on (its step that waited for the chunk), copied it out (its drain), or, where no
+  // task does either, it has landed. A send waits for room.
+  for (std::size_t s = 0; s < d.steps.size(); ++s)
+    if (d.steps[s].data_step != nccl::CollStep::kNoDataStep) freed_by[d.steps[s].data_step] = task[s];
+  const int slots = nccl::chunk_slots(c.algo, c.proto, part.kind, part.chunk_bytes);
+  for (std::size_t s = 0; s < d.steps.size(); ++s) {
+    const nccl::CollStep& step = d.steps[s];
+    const int gs = c.gpus[static_cast<std::size_t>(ring[step.src])], gd = c.gpus[static_cast<std::size_t>(ring[step.dst])];
+    if (gs == gd) continue;
+    wait_for_slots({call.comm_key, gs, gd, channel_base + step.channel, static_cast<int>(c.proto)}, slots, task[s],
+                   freed_by[s]);
+  }
   return d.steps.size();
+}
+
+void Simulation::wait_for_slots(std::tuple<std::uint64_t, int, int, std::uint32_t, int> key, int slots, TaskId send,
+                                TaskId freed_by) {
+  std::deque<SlotUse>& in_flight = connections_[key];
+  // In NCCL's order the receiver frees chunks oldest first, so waiting for the newest chunk that
+  // must go is waiting for all older ones too.
+  int taken = slots;
+  for (auto it = in_flight.rbegin(); it != in_flight.rend(); ++it) {
+    taken += it->slots;
+    if (taken > nccl::kSteps) {
+      engine_.depend(send, it->freed_by);
+      in_flight.erase(in_flight.begin(), it.base());
+      break;
+    }
+  }
+  in_flight.push_back({slots, freed_by});
 }
 
 TaskId Simulation::add_local_step(int gpu, double bytes, std::size_t record) {

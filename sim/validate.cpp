@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <tuple>
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
@@ -138,6 +139,35 @@ bool variant_options(const std::string& variant, SimOptions& o) {
   return true;
 }
 
+/// `calls` calls of `kind` on the ranks gpu0 .. gpu<n-1> (broadcast and reduce from rank 0),
+/// back to back on each rank's stream, in a trace of the given format ("synthetic": each call
+/// waits for its process to issue it; "cuda-graph": for nothing but stream order). Rank r's
+/// first call is released at start_ns[r] where given.
+trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, int calls, const std::string& format,
+                              const std::vector<double>& start_ns = {}) {
+  trace::Trace t;
+  t.format = format;
+  std::vector<std::uint16_t> members;
+  for (int g = 0; g < n; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
+  const std::uint32_t group = t.add_group(members);
+  const std::uint32_t comm = t.comms.intern("W");
+  for (int i = 0; i < calls; ++i) {
+    for (int g = 0; g < n; ++g) {
+      trace::Op op;
+      op.kind = kind;
+      op.src = op.dst = members[static_cast<std::size_t>(g)];
+      op.bytes = bytes;
+      op.group = group;
+      op.comm = comm;
+      op.stream = 0;
+      op.root = kind == trace::OpKind::broadcast || kind == trace::OpKind::reduce ? 0 : -1;
+      if (i == 0 && static_cast<std::size_t>(g) < start_ns.size()) op.start_ns = std::llround(start_ns[static_cast<std::size_t>(g)]);
+      t.push(op);
+    }
+  }
+  return t;
+}
+
 }  // namespace
 
 std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node,
@@ -165,29 +195,12 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     // The recording's loop: `iters` calls back to back from each rank's process, timed together.
     // Eager: built as a synthetic workload is, so that each call waits for its process to issue it
     // (the node's collective_call_us). Graph: the calls were replayed from a CUDA graph, with no
-    // process in the loop, so they only wait for each other in stream order: one call simulated
-    // is the loop's time per call (the same to the nanosecond as all `iters`, and up to 5x faster
-    // to simulate).
-    trace::Trace t;
-    t.format = graph ? "cuda-graph" : "synthetic";
-    std::vector<std::uint16_t> members;
-    for (int g = 0; g < n; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
-    const std::uint32_t group = t.add_group(members);
-    const std::uint32_t comm = t.comms.intern("W");
-    const int calls = graph ? 1 : iters;
-    for (int i = 0; i < calls; ++i) {
-      for (int g = 0; g < n; ++g) {
-        trace::Op op;
-        op.kind = *kind;
-        op.src = op.dst = members[static_cast<std::size_t>(g)];
-        op.bytes = bytes;
-        op.group = group;
-        op.comm = comm;
-        op.stream = 0;
-        op.root = *kind == trace::OpKind::broadcast || *kind == trace::OpKind::reduce ? 0 : -1;
-        t.push(op);
-      }
-    }
+    // process in the loop, so they only wait for each other in stream order. Either way all
+    // `iters` calls are simulated: a rank whose part of a call ends early starts the next one
+    // while the others still work (a broadcast's root), so one call's time is not the loop's
+    // time per call (tools/record/nccl_pipeline.py, tests/data/real/h200-4gpu-pipeline).
+    const int calls = iters;
+    const trace::Trace t = collective_calls(*kind, n, bytes, calls, graph ? "cuda-graph" : "synthetic");
     const SimResult s = simulate(node, t, o);
     const CollectiveResult& c = s.collectives.at(0);
     ValidationCase v;
@@ -200,6 +213,81 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     v.baseline_ns = c.nccl_model.time_ns;
     v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
     out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topology::Node& node) {
+  const std::string file = dir + "/nccl_pipeline.csv";
+  std::vector<ValidationCase> out;
+  if (!std::filesystem::exists(file)) return out;
+  // calls: the slowest rank's time per replay, by (collective, bytes, calls); delay: each rank's
+  // times and the late rank's sleeps, by (bytes, late rank).
+  using CallKey = std::tuple<std::string, std::uint64_t, int>;
+  std::map<CallKey, std::map<int, double>> slowest;  // replay -> slowest rank's us
+  std::map<CallKey, int> ranks_of;
+  using LateKey = std::pair<std::uint64_t, int>;
+  std::map<LateKey, std::map<int, std::vector<double>>> rank_us;
+  std::map<LateKey, std::vector<double>> slept_us;
+  std::map<LateKey, int> late_ranks;
+  for (const auto& r : read_csv(file)) {
+    const std::string& test = field(r, "test", file);
+    const int n = std::stoi(field(r, "nranks", file));
+    const std::uint64_t bytes = std::stoull(field(r, "bytes", file));
+    const int rank = std::stoi(field(r, "rank", file));
+    const double us = std::stod(field(r, "time_us", file));
+    if (test == "calls") {
+      const CallKey key{field(r, "collective", file), bytes, std::stoi(field(r, "calls", file))};
+      double& worst = slowest[key][std::stoi(field(r, "replay", file))];
+      worst = std::max(worst, us);
+      ranks_of[key] = n;
+    } else if (test == "delay") {
+      const LateKey key{bytes, std::stoi(field(r, "delayed_rank", file))};
+      rank_us[key][rank].push_back(us);
+      if (const auto slept = r.find("slept_us"); slept != r.end() && !slept->second.empty())
+        slept_us[key].push_back(std::stod(slept->second));
+      late_ranks[key] = n;
+    } else {
+      throw InputError(fmt::format("{}: test '{}' is neither calls nor delay", file, test));
+    }
+  }
+  for (const auto& [key, replays] : slowest) {
+    const auto& [name, bytes, calls] = key;
+    const auto kind = trace::parse_op_kind(name);
+    if (!kind) throw InputError(fmt::format("{}: '{}' is not a collective", file, name));
+    std::vector<double> us;
+    for (const auto& [replay, worst] : replays) us.push_back(worst);
+    const SimResult s = simulate(node, collective_calls(*kind, ranks_of[key], bytes, calls, "cuda-graph"), {});
+    ValidationCase v;
+    v.group = "pipeline/calls";
+    v.name = fmt::format("{} x{}", name, calls);
+    v.bytes = bytes;
+    v.ops = ranks_of[key];
+    v.measured_ns = median(us) * 1e3 / calls;
+    v.simulated_ns = s.makespan_ns / calls;
+    v.baseline_ns = s.collectives.at(0).nccl_model.time_ns;
+    v.note = fmt::format("{}/{}", nccl::to_string(s.collectives.at(0).algo), nccl::to_string(s.collectives.at(0).proto));
+    out.push_back(v);
+  }
+  for (const auto& [key, by_rank] : rank_us) {
+    const auto& [bytes, late] = key;
+    const int n = late_ranks[key];
+    std::vector<double> start(static_cast<std::size_t>(n), 0.0);
+    if (late >= 0 && late < n) start[static_cast<std::size_t>(late)] = median(slept_us[key]) * 1e3;
+    const SimResult s = simulate(node, collective_calls(trace::OpKind::broadcast, n, bytes, 1, "cuda-graph", start), {});
+    for (const auto& [rank, us] : by_rank) {
+      if (rank < 0 || rank >= n) throw InputError(fmt::format("{}: rank {} of a {}-rank run", file, rank, n));
+      ValidationCase v;
+      v.group = late < 0 ? "pipeline/on time" : fmt::format("pipeline/rank {} late", late);
+      v.name = fmt::format("broadcast rank {}", rank);
+      v.bytes = bytes;
+      v.ops = n;
+      v.measured_ns = median(us) * 1e3;
+      v.simulated_ns = s.ops.at(static_cast<std::size_t>(rank)).end_ns - start[static_cast<std::size_t>(rank)];
+      v.baseline_ns = s.collectives.at(0).nccl_model.time_ns;
+      v.note = fmt::format("{}/{}", nccl::to_string(s.collectives.at(0).algo), nccl::to_string(s.collectives.at(0).proto));
+      out.push_back(v);
+    }
   }
   return out;
 }

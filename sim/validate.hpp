@@ -49,6 +49,13 @@ enum class Launches { all, graph_only };
 std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node,
                                                  Launches launches = Launches::all);
 
+/// How consecutive calls overlap across ranks (nccl_pipeline.csv of tools/record/run_pipeline.sh;
+/// none without it): "pipeline/calls" cases, K calls replayed back to back from a CUDA graph
+/// (the slowest rank's median replay, per call); "pipeline/on time" and "pipeline/rank R late",
+/// one broadcast from rank 0 with rank R released that much later (its recorded sleep), each
+/// rank's time from its own start. Baseline: NCCL's model for one call.
+std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topology::Node& node);
+
 /// Calls of at most this size measure the per-call floor, not the GPUs: NCCL moves 64 KiB in a
 /// few microseconds on any link, under the host's issue time of every recording.
 inline constexpr std::uint64_t kCallFloorMaxBytes = std::uint64_t{64} << 10;

@@ -30,13 +30,15 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               "hostrates.csv", "hostrates_info.csv", "interference.csv", "interference_meta.txt",
               "kernel_rates.csv", "apps_steps.csv", "apps_meta.json", "command.txt",
               # run_nccl.sh
-              "block_copy.csv"]
+              "block_copy.csv",
+              # run_pipeline.sh
+              "block_share.csv", "nccl_pipeline.csv"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
              "interference_reps.csv"]
 MACHINE = ["topo-m.txt", "gpus.csv", "versions.txt", "lscpu.txt", "nvidia-smi.txt", "nvlink-s.txt",
            "nvcc-version.txt", "date-u.txt", "numactl-H.txt", "topo-p2p-r.txt", "topo-p2p-w.txt",
            "meminfo.txt", "free-g.txt", "thp.txt"]
-LOG_PREFIXES = ("logs/nccl", "logs/block_copy", "logs/torch", "logs/interference", "logs/hostrates", "logs/build")
+LOG_PREFIXES = ("logs/nccl", "logs/block_copy", "logs/block_share", "logs/torch", "logs/interference", "logs/hostrates", "logs/build")
 # What each kept file is, for the README (only the files that were written are listed).
 DESCRIBE = {
     "hostrates.csv": "single-thread host memory rates (`measure,bytes,reps,median_gbps,min_gbps,"
@@ -53,6 +55,11 @@ DESCRIBE = {
                       "sync, profiled)",
     "block_copy.csv": "per-block copy rates within a GPU and into its peer (tools/record/block_copy.cu: "
                       "`pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps`)",
+    "block_share.csv": "per-block start and end of blocks writing into a peer GPU at once "
+                       "(tools/record/block_share.cu: `blocks,bytes_per_block,rep,block,sm,start_ns,end_ns`)",
+    "nccl_pipeline.csv": "K back-to-back calls per CUDA graph, and a broadcast with one rank late, every "
+                         "rank's time (tools/record/nccl_pipeline.py: `test,collective,nranks,bytes,calls,"
+                         "delayed_rank,rank,replay,time_us,slept_us`)",
     "apps_meta.json": "versions, device, settings and per-app details of torch_apps.py",
     "app_*.json.gz": "Kineto traces of the apps' profiled steps (ProfilerStep#N markers)",
     "command.txt": "the recording command, commit and budget",
@@ -109,7 +116,8 @@ def main():
     torch = re.search(r"^torch (.*)$", versions, re.M)
     with open(os.path.join(dest, "README.md"), "w") as f:
         what = {"run_apps.sh": "copy interference, host rates and PyTorch apps",
-                "run_nccl.sh": "NCCL sweep"}.get(script)
+                "run_nccl.sh": "NCCL sweep",
+                "run_pipeline.sh": "NCCL channel and call overlap"}.get(script)
         f.write(f"# Ground truth{' (' + what + ')' if what else ''}: {len(rows)} x "
                 f"{rows[0][1] if rows else '?'} ({kind})\n\n")
         f.write(f"- machine: device kind `{kind}` of this workplace: {len(rows)} GPU(s), "

@@ -32,6 +32,7 @@ export REC HERE REPO NVCC PY
 source "$HERE/record_lib.sh"
 {
   echo "command: bash tools/record/run_pipeline.sh OUTDIR"
+  echo "script:  run_pipeline.sh"
   echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
   echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 } >"$REC/command.txt"

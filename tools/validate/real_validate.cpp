@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
       double overhead = 0;
       std::vector<sim::ValidationCase> cases = sim::validate_copies(dir, node, &overhead);
       for (auto& c : sim::validate_collectives(dir, node)) cases.push_back(std::move(c));
+      for (auto& c : sim::validate_pipeline(dir, node)) cases.push_back(std::move(c));
       std::printf("== %s on %s (recording overhead subtracted from copy makespans: %.1f us)\n", dir.c_str(),
                   node_file.c_str(), overhead / 1e3);
       if (const double floor_us = sim::collective_call_floor_us(dir); std::isfinite(floor_us))
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
                     100 * c.baseline_error(), c.note.c_str());
         std::vector<std::string> keys;
         if (c.group == "copies") keys = {dir + ": concurrent copies", "all machines: concurrent copies"};
+        else if (c.group.starts_with("pipeline/")) keys = {dir + ": " + c.group};
         else if (c.bytes >= min_bytes && c.group.ends_with(sim::kGraphSuffix)) {
           // CUDA graph replays: NCCL and the GPUs alone, apart from the eager (host-issued) cases.
           keys = {dir + ": NCCL graph " + big, fmt::format("{} GPUs: NCCL graph {}", c.ops, big)};
