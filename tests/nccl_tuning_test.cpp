@@ -206,5 +206,21 @@ TEST(NcclSearch, CubeMeshRingsFollowNvlinks) {
   EXPECT_DOUBLE_EQ(d.topo.graph.channels * d.topo.graph.bw_per_channel_gbps, 120.0);
 }
 
+TEST(ChunkSlots, ASimpleRingChunkTakesItsChunkStepsEveryOtherChunkOne) {
+  // NCCL 2.28, src/include/collectives.h: ALLREDUCE/ALLGATHER/REDUCESCATTER_CHUNKSTEPS =
+  // NCCL_STEPS/2 = 4, BROADCAST_CHUNKSTEPS = 1; a step is 4 MiB / 8 = 512 KiB of the Simple buffer.
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allreduce, 2u << 20), 4);
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allgather, 2u << 20), 4);
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::broadcast, 512u << 10), 1);
+  // A chunk asked for (workload chunk=) takes the steps it spans, at most the buffer's 8.
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allreduce, 600u << 10), 2);
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allreduce, 64u << 20), 8);
+  // LL, LL128, the tree and alltoall's sends: one step a chunk.
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::ll, OpKind::allreduce, 32u << 10), 1);
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::ll128, OpKind::allreduce, 576000), 1);
+  EXPECT_EQ(chunk_slots(CollAlgo::tree, Proto::simple, OpKind::allreduce, 512u << 10), 1);
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::alltoall, 512u << 10), 1);
+}
+
 }  // namespace
 }  // namespace linkcast::nccl

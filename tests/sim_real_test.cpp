@@ -87,7 +87,8 @@ TEST(SimReal, CopyPatternsGeometricMean) {
 TEST(SimReal, LargeCollectivesBesideNcclsModel) {
   REQUIRE_RECORDING("h200-4gpu");
   // NCCL collectives of 128 MiB..1 GiB, default/ring/tree variants, 2 and 4 H200s: measured
-  // geometric-mean |error| 3.5% simulated, 8.9% for NCCL's own model.
+  // geometric-mean |error| 2.6% simulated (3.5% before a rank's sends stopped waiting for their
+  // receiver's launch), 8.9% for NCCL's own model.
   std::vector<double> sim, nccl;
   for (const char* m : {"h200-2gpu", "h200-4gpu"})
     for (const auto& c : cases(m))
@@ -96,7 +97,7 @@ TEST(SimReal, LargeCollectivesBesideNcclsModel) {
         nccl.push_back(c.baseline_error());
       }
   EXPECT_EQ(sim.size(), 88u);
-  EXPECT_LT(geomean_abs(sim), 0.04);
+  EXPECT_LT(geomean_abs(sim), 0.03);
   EXPECT_LT(geomean_abs(sim), geomean_abs(nccl));
   // Tree allreduce on 2 GPUs: NCCL's model charges every tree half its bus bandwidth (+103%);
   // the simulator runs the two ranks' reduce and broadcast halves on their own channels: +1..+6%.
@@ -129,19 +130,20 @@ TEST(SimReal, CollectivesFromOneMiBOnTwoH200s) {
       EXPECT_GE(c.simulated_ns, 18.4e3) << c.name << " " << c.bytes;
     }
   ASSERT_EQ(sim.size(), 65u);
-  // Measured: simulated 7.1%, NCCL's model 17.3% (geometric-mean |error|).
-  EXPECT_LT(geomean_abs(sim), 0.08);
+  // Measured: simulated 4.9%, NCCL's model 17.2% (geometric-mean |error|).
+  EXPECT_LT(geomean_abs(sim), 0.06);
   EXPECT_LT(geomean_abs(sim), geomean_abs(nccl));
   // All-gather and reduce-scatter: each channel's block also copies every chunk its rank receives
   // last out of the connection buffer (block_copy_gbps 29.9, measured), so a rank moves about
   // 287 GB/s each way where NCCL's model says 360: 5.4% and 5.1% (NCCL's model 32.7%, 31.9%).
   EXPECT_LT(geomean_abs(sim_of["allgather"]), 0.06);
   EXPECT_LT(geomean_abs(sim_of["reducescatter"]), 0.06);
-  // Broadcast: 7.1%, the receiver's copy of the last chunk costs the simulation 10-30% at
-  // 4-32 MiB, which the hardware hides (NCCL's model 3.6%).
-  EXPECT_LT(geomean_abs(sim_of["broadcast"]), 0.08);
-  // Alltoall: 12.0% (NCCL's model 22.8%), each p2p channel's block sending and copying out.
-  EXPECT_LT(geomean_abs(sim_of["alltoall"]), 0.13);
+  // Broadcast: 1.5% (NCCL's model 3.6%). The receiver's copy of the last chunk out of its
+  // buffer overlaps the root's next call, which writes into free slots without waiting for the
+  // receiver's kernel (7.1% while every send waited for its receiver's launch).
+  EXPECT_LT(geomean_abs(sim_of["broadcast"]), 0.03);
+  // Alltoall: 8.3% (NCCL's model 22.6%), each p2p channel's block sending and copying out.
+  EXPECT_LT(geomean_abs(sim_of["alltoall"]), 0.10);
 }
 
 
@@ -213,8 +215,8 @@ TEST(SimReal, CollectivesReplayedFromCudaGraphsOnTwoH200s) {
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-graph");
   // Every variant again in another session, also replayed from CUDA graphs: the calls' GPU time
   // without the host that issued them (eager calls of 1-8 MiB here took 45-50 us each, the
-  // process's pace). Measured: all 377 graph cases 5.0% geometric-mean |error| (NCCL's model
-  // 20.1%), NCCL's choice 5.0% (15.7%).
+  // process's pace), every graph's `iters` calls simulated back to back. Measured: all 377 graph
+  // cases 4.9% geometric-mean |error| (NCCL's model 20.1%), NCCL's choice 5.3% (15.7%).
   const GraphErrors e = graph_errors("h200-2gpu-nccl-graph");
   ASSERT_EQ(e.sim.size(), 377u);
   ASSERT_EQ(e.sim_default.size(), 65u);
@@ -285,27 +287,31 @@ TEST(SimReal, HeldOutSweepOnTwoH200s) {
   // kept out of every modelling decision of issue 19 and scored once the model was done:
   // CUDA-graph cases 5.0% geometric-mean |error| over all 377 (NCCL's model 18.7%), NCCL's choice
   // 5.4% (15.2%); from 128 MiB 3.7% (16.3%). After two later changes (LL128 pipelined by warps,
-  // alltoall's 640-thread blocks): 4.8% (largest 40%, was 89%), 5.1%, 3.1%.
+  // alltoall's 640-thread blocks): 4.8% (largest 40%, was 89%), 5.1%, 3.1%. After sends stopped
+  // waiting for their receiver's launch (and every graph's calls simulated): 4.5%, 4.5%, 2.9%.
   const GraphErrors e = graph_errors("h200-2gpu-nccl-graph2");
   ASSERT_EQ(e.sim.size(), 377u);
-  EXPECT_LT(geomean_abs(e.sim), 0.055);
-  EXPECT_LT(geomean_abs(e.sim_default), 0.06);
-  EXPECT_LT(geomean_abs(e.large), 0.04);
+  EXPECT_LT(geomean_abs(e.sim), 0.05);
+  EXPECT_LT(geomean_abs(e.sim_default), 0.05);
+  EXPECT_LT(geomean_abs(e.large), 0.035);
   EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl) / 3);
 }
 
-TEST(SimReal, HeldOutSweepOnFourH200s) {
+TEST(SimReal, SweepOnFourH200s) {
   REQUIRE_NCCL_RECORDING("h200-4gpu-nccl-graph");
   // The first 4-GPU sweep with forced protocols and CUDA-graph rows (2026-11-26 04:30 UTC),
-  // recorded after every modelling change of issue 19 and scored once: graph cases 5.4%
+  // recorded after every modelling change of issue 19 then and scored once: graph cases 5.4%
   // geometric-mean |error| over all 377 (NCCL's model 6.5%), NCCL's choice 5.4% (6.8%), from
-  // 128 MiB 2.5% (4.0%). Its worst, Simple broadcast of 1-32 MiB (+61..+118%), is a known miss.
+  // 128 MiB 2.5% (4.0%); its worst, Simple broadcast of 1-32 MiB, +61..+118%. No longer held
+  // out: those broadcasts led to tests/data/real/h200-4gpu-pipeline and to sends that wait for a
+  // free slot, not for their receiver's launch. Since: 4.3% (largest 56%), 3.7%, 2.1%.
   const GraphErrors e = graph_errors("h200-4gpu-nccl-graph");
   ASSERT_EQ(e.sim.size(), 377u);
-  EXPECT_LT(geomean_abs(e.sim), 0.06);
-  EXPECT_LT(geomean_abs(e.sim_default), 0.06);
+  EXPECT_LT(geomean_abs(e.sim), 0.05);
+  EXPECT_LT(geomean_abs(e.sim_default), 0.045);
+  EXPECT_LT(largest_abs(e.sim), 0.6);
   EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl));
-  EXPECT_LT(geomean_abs(e.large), 0.03);
+  EXPECT_LT(geomean_abs(e.large), 0.025);
   EXPECT_LT(geomean_abs(e.large), geomean_abs(e.large_nccl));
 }
 

@@ -307,6 +307,41 @@ Trace collective_trace(OpKind kind, int ranks, std::uint64_t bytes) {
 
 Trace allreduce_trace(int ranks, std::uint64_t bytes) { return collective_trace(OpKind::allreduce, ranks, bytes); }
 
+TEST(SimPlan, ABroadcastRootRunsAheadOnlyAsFarAsItsReceiversBufferHolds) {
+  // 4 x H200 (testbed-h200-4gpu), one ring/Simple broadcast of 1 GiB from rank 0 on 24 channels:
+  // 1 GiB / 24 = 42.7 MiB a channel in 512 KiB chunks of one NCCL step each. Rank 1 launches
+  // 1 ms late. The root writes into rank 1's free slots meanwhile, but a connection holds
+  // NCCL_STEPS = 8 of them: 8 x 512 KiB x 24 channels = 96 MiB, not the whole GiB. So the root
+  // ends no earlier than rank 1's launch plus the rest of the data at the on-time pace (90% of
+  // it, for the pipeline's fill), where without the buffer's limit it would end on time.
+  auto broadcast = [](std::int64_t late_ns) {
+    Trace t;
+    std::vector<std::uint16_t> members;
+    for (int g = 0; g < 4; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
+    const std::uint32_t group = t.add_group(members);
+    const std::uint32_t comm = t.comms.intern("W");
+    for (int g = 0; g < 4; ++g) {
+      Op op;
+      op.kind = OpKind::broadcast;
+      op.src = op.dst = members[static_cast<std::size_t>(g)];
+      op.bytes = kGiB;
+      op.group = group;
+      op.comm = comm;
+      op.root = 0;
+      op.stream = 100;
+      op.start_ns = g == 1 ? late_ns : 0;
+      t.push(op);
+    }
+    return simulate(node("testbed-h200-4gpu"), t, {});
+  };
+  const SimResult on_time = broadcast(0), late = broadcast(1'000'000);
+  const double root_ns = on_time.ops[0].end_ns;
+  const double rest = 1.0 - 96.0 / 1024.0;
+  EXPECT_GT(late.ops[0].end_ns, 1e6 + 0.9 * rest * root_ns);
+  // The ranks after the late one end when it lets them: about 1 ms after they would have.
+  EXPECT_NEAR(late.ops[3].end_ns - on_time.ops[3].end_ns, 1e6, 0.1e6);
+}
+
 TEST(SimPlan, EightH200sReachThePublishedRingBusBandwidth) {
   // Published: 8 x H200 in one node, NCCL 2.27.7, nccl-tests at 16 GiB with NVLS off, bus
   // bandwidth 361.4 GB/s all-gather, 362.9 reduce-scatter, 367.2 ring allreduce (Stas Bekman,
