@@ -7,9 +7,9 @@
 #include <array>
 #include <cassert>
 #include <cmath>
-#include <deque>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <limits>
 #include <map>
 #include <set>
@@ -196,7 +196,7 @@ class Simulation {
   std::map<std::pair<int, int>, PoolId> pools_;  // (GPU, direction class or -1) -> copy engines
   /// NCCL's connection buffers: per (communicator, sending GPU, receiving GPU, channel, protocol),
   /// the chunks in flight that the receiver has yet to free (oldest first), each with the slots
-  /// it takes and the task that frees them (connection_slots).
+  /// it takes and the task that frees them (wait_for_slots).
   struct SlotUse {
     int slots;
     TaskId freed_by;
