@@ -147,6 +147,8 @@ class Simulation {
   void choose_protocol(CollectiveResult& c, const nccl::CommTopology& topo, std::size_t record) const;
   /// Synthetic workloads: `launch` waits for the GPU's process to issue the call (collective_call_us).
   void wait_for_issue(int gpu, TaskId launch);
+  /// A Simple or LL call's per-call and per-step costs from its GPUs' measured values, where they have them.
+  void measured_kernel_costs(const CollectiveResult& c, nccl::ProtocolCost& cost) const;
   /// The block model's copy rate for this call (CallContext::block_gbps); 0 when it does not apply.
   double block_copy_gbps(const CollectiveResult& c) const;
   /// The resource of a rank's channel: NCCL's per-channel bandwidth, or its block (block model).
@@ -540,6 +542,26 @@ void Simulation::add_nccl_model_call(const CollectiveResult& c, const RankTasks&
   }
 }
 
+void Simulation::measured_kernel_costs(const CollectiveResult& c, nccl::ProtocolCost& cost) const {
+  // The GPUs' own measured costs of a Simple or LL kernel (node keys nccl_simple_call_us and
+  // nccl_simple_step_us, nccl_ll_*) where every GPU of the call has them, the slowest GPU's; else
+  // NCCL's baseLat and hwLat. LL128 keeps NCCL's: its small calls' times do not split into the two.
+  if (c.proto == nccl::Proto::ll128) return;
+  const bool simple = c.proto == nccl::Proto::simple;
+  double call_us = 0, step_us = 0;
+  for (int g : c.gpus) {
+    const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];
+    const double call = simple ? gpu.nccl_simple_call_us : gpu.nccl_ll_call_us;
+    const double step = simple ? gpu.nccl_simple_step_us : gpu.nccl_ll_step_us;
+    if (call <= 0 || step <= 0) return;
+    call_us = std::max(call_us, call);
+    step_us = std::max(step_us, step);
+  }
+  if (c.gpus.empty()) return;
+  cost.base_latency_ns = call_us * 1e3;
+  cost.step_latency_ns = step_us * 1e3;
+}
+
 void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t call_index) {
   const trace::Op first = trace_.op(records.front());
   const std::uint64_t comm_key = trace::communicator_key(first);
@@ -552,6 +574,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
   const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
   nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);
+  measured_kernel_costs(c, cost);
   const double nccl_bus_gbps = cost.channel_cap_gbps * comm_channels;  // NCCL's bus bandwidth
   // Alltoall's sends stripe over more channels than the collectives (p2p channels); a rank's
   // channels together still carry NCCL's bus bandwidth.

@@ -56,6 +56,12 @@ struct Endpoint {
   double block_copy_gbps = 0;
   double ll_block_gbps = 0;    // GPU: data rate of one NCCL channel block running LL primitives, GB/s (0: not known)
   double p2p_block_copy_gbps = 0;  // GPU: copy rate of one 640-thread block (NCCL's send/receive kernel) while 24 copy, GB/s (0: block_copy_gbps)
+  // gpu, optional: what one NCCL kernel of the Simple or the LL protocol costs on this GPU beside
+  // its data, per call and per step's handshake, in place of NCCL's baseLat and hwLat; 0: NCCL's.
+  double nccl_simple_call_us = 0;
+  double nccl_simple_step_us = 0;
+  double nccl_ll_call_us = 0;
+  double nccl_ll_step_us = 0;
   int chips = 0;          // nvswitch, informational
   double nic_gbps = 0;    // nic, optional
   int line = 0;           // 1-based line and column in the YAML file, for messages

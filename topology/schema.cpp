@@ -200,6 +200,37 @@ std::vector<Key> make_table() {
               "NCCL_MAX_NTHREADS) copies within the GPU's memory while 24 such blocks copy (tools/record/block_copy.cu "
               "--threads 640); the simulator runs alltoall's p2p channels as such blocks",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::p2p_block_copy_gbps>()});
+  // NCCL's tables say 8.4 us a call and 3.4 us a step for a Simple ring over NVLink; 20
+  // back-to-back calls of 8 B-2 KiB on 4 H200s take 14-34 us each (tests/data/real/
+  // h200-4gpu-nccl-small). A millisecond is a unit slip.
+  add({.name = "nccl_simple_call_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "us", .floor = Floor::positive, .min = 0.1, .max = 1000,
+       .plausible = "an NCCL kernel costs microseconds a call",
+       .default_text = "NCCL's baseLat (8.4 us ring, tree)",
+       .doc = "measured cost of one NCCL Simple-protocol kernel on this GPU beside its data, once per call and rank "
+              "(the simulator charges it in place of NCCL's baseLat): found with nccl_simple_step_us as the pair "
+              "that makes the simulator reproduce back-to-back tiny calls replayed from a CUDA graph "
+              "(nccl_bench.py --variant ring_simple --launch graph --sizes default)",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_simple_call_us>()});
+  add({.name = "nccl_simple_step_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "us", .floor = Floor::positive, .min = 0.01, .max = 1000,
+       .plausible = "an NCCL step's handshake takes about a microsecond or a few",
+       .default_text = "NCCL's hwLat (3.4 us ring, 4.0 tree over NVLink)",
+       .doc = "measured cost of one step's handshake between NCCL Simple-protocol kernels on this GPU (in place "
+              "of NCCL's hwLat), charged on each step of a call's first loop; see nccl_simple_call_us",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_simple_step_us>()});
+  add({.name = "nccl_ll_call_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "us", .floor = Floor::positive, .min = 0.1, .max = 1000,
+       .plausible = "an NCCL kernel costs microseconds a call",
+       .default_text = "NCCL's baseLat (6.6 us ring, 6.8 tree)",
+       .doc = "nccl_simple_call_us for NCCL's LL protocol (from nccl_bench.py --variant ring_ll)",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_ll_call_us>()});
+  add({.name = "nccl_ll_step_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "us", .floor = Floor::positive, .min = 0.01, .max = 1000,
+       .plausible = "an NCCL step's handshake takes about a microsecond or a few",
+       .default_text = "NCCL's hwLat (0.6 us over NVLink)",
+       .doc = "nccl_simple_step_us for NCCL's LL protocol",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_ll_step_us>()});
   // A GB200 NVL72 fabric has 18 NVLink switch chips in 9 trays (configs/SOURCES.md [45]); 1024
   // leaves room for fabrics many times larger.
   add({.name = "chips", .section = Section::endpoint, .applies = bit(EndpointKind::nvswitch), .type = Type::integer,
