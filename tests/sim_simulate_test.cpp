@@ -371,8 +371,9 @@ TEST(SimPlan, RingAllreduceRunsAtNcclsPerChannelRate) {
   // 12 channels x 30 GB/s (nccl/search.hpp), so each of the 32 channels moves data at
   // 360 / 32 = 11.25 GB/s; 32 channel flows out of a GPU ask 360 GB/s of its ~423 GB/s NVLink
   // port, so the channels, not the links, set the pace. Each channel holds 32 MiB: two loops of
-  // 8 x 2 MiB chunks, 2 x 14 ring steps in a row, each 2 MiB / 11.25 GB/s, after the 8.4 us call
-  // latency; the first loop's 14 steps also pay NCCL's NVLink ring/Simple handshake, 3.4 us (the
+  // 8 x 2 MiB chunks, 2 x 14 ring steps in a row, each 2 MiB / 11.25 GB/s, after the node's
+  // 9.0 us cost of a Simple kernel a call (nccl_simple_call_us; NCCL's baseLat is 8.4); the first
+  // loop's 14 steps also pay its 4.6 us handshake (nccl_simple_step_us; NCCL's hwLat 3.4; the
   // second loop's overlap the first's data). Each channel is also a thread block copying 28.3 GB/s
   // (block_copy_gbps of the H100): its primitives need at most 2 x 11.25 = 22.5 GB/s of it
   // (recvReduceCopySend, 4 loads and stores per element), and the first loop's last chunks are
@@ -387,7 +388,7 @@ TEST(SimPlan, RingAllreduceRunsAtNcclsPerChannelRate) {
   EXPECT_EQ(c.proto, nccl::Proto::simple);
   EXPECT_EQ(c.graph.channels, 12);
   EXPECT_DOUBLE_EQ(c.graph.bw_per_channel_gbps, 30.0);
-  const double expected = 8400 + 14 * 3400 + 28 * (2.0 * kMiB / 11.25) + 2.0 * kMiB / 28.3;
+  const double expected = 9000 + 14 * 4600 + 28 * (2.0 * kMiB / 11.25) + 2.0 * kMiB / 28.3;
   EXPECT_NEAR(c.end_ns - c.start_ns, expected, 1e-3 * expected);
   // NCCL's own model: 8.4 + 14 x 3.4 us, bandwidth 360 x 8 / 14 GB/s.
   const double nccl = 56000 + static_cast<double>(kGiB) / (360.0 * 8 / 14);
