@@ -139,12 +139,10 @@ bool variant_options(const std::string& variant, SimOptions& o) {
   return true;
 }
 
-/// `calls` calls of `kind` on the ranks gpu0 .. gpu<n-1> (broadcast and reduce from rank 0),
-/// back to back on each rank's stream, in a trace of the given format ("synthetic": each call
-/// waits for its process to issue it; "cuda-graph": for nothing but stream order). Rank r's
-/// first call is released at start_ns[r] where given.
+}  // namespace
+
 trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, int calls, const std::string& format,
-                              const std::vector<double>& start_ns = {}) {
+                              const std::vector<double>& start_ns) {
   trace::Trace t;
   t.format = format;
   std::vector<std::uint16_t> members;
@@ -168,7 +166,6 @@ trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, in
   return t;
 }
 
-}  // namespace
 
 std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node,
                                                  Launches launches) {
@@ -199,8 +196,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     // `iters` calls are simulated: a rank whose part of a call ends early starts the next one
     // while the others still work (a broadcast's root), so one call's time is not the loop's
     // time per call (tools/record/nccl_pipeline.py, tests/data/real/h200-4gpu-pipeline).
-    const int calls = iters;
-    const trace::Trace t = collective_calls(*kind, n, bytes, calls, graph ? "cuda-graph" : "synthetic");
+    const trace::Trace t = collective_calls(*kind, n, bytes, iters, graph ? "cuda-graph" : "synthetic");
     const SimResult s = simulate(node, t, o);
     const CollectiveResult& c = s.collectives.at(0);
     ValidationCase v;
@@ -209,7 +205,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     v.bytes = bytes;
     v.ops = n;
     v.measured_ns = std::stod(field(r, "time_us", bench)) * 1e3;
-    v.simulated_ns = s.makespan_ns / calls;
+    v.simulated_ns = s.makespan_ns / iters;
     v.baseline_ns = c.nccl_model.time_ns;
     v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
     out.push_back(v);

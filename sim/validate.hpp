@@ -36,6 +36,13 @@ struct ValidationCase {
 /// subtracted from the measured makespans.
 std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node,
                                             double* overhead_ns = nullptr);
+/// `calls` calls of `kind` on the ranks gpu0 .. gpu<n-1> (broadcast and reduce from rank 0),
+/// back to back on each rank's stream, in a trace of the given format ("synthetic": each call
+/// waits for its process to issue it; "cuda-graph": for nothing but stream order). Rank r's
+/// first call is released at start_ns[r] where given.
+trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, int calls, const std::string& format,
+                              const std::vector<double>& start_ns = {});
+
 /// The group suffix of NCCL cases timed as CUDA graph replays (nccl_bench.py --launch graph).
 inline constexpr const char* kGraphSuffix = "+graph";
 

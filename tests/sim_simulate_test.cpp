@@ -10,6 +10,7 @@
 #include "model/models.hpp"
 #include "sim/simulate.hpp"
 #include "sim/render.hpp"
+#include "sim/validate.hpp"
 #include "test_util.hpp"
 #include "topology/loader.hpp"
 #include "topology/node.hpp"
@@ -286,24 +287,8 @@ TEST(SimPlan, RecvEndsWithItsSend) {
   EXPECT_NEAR(r.matrix[0][1] + r.matrix[1][0], 64.0 * kMiB, 0.5);
 }
 
-Trace collective_trace(OpKind kind, int ranks, std::uint64_t bytes) {
-  Trace t;
-  std::vector<std::uint16_t> members;
-  for (int g = 0; g < ranks; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
-  const std::uint32_t group = t.add_group(members);
-  const std::uint32_t comm = t.comms.intern("W");
-  for (int g = 0; g < ranks; ++g) {
-    Op op;
-    op.kind = kind;
-    op.src = op.dst = members[static_cast<std::size_t>(g)];
-    op.bytes = bytes;
-    op.group = group;
-    op.comm = comm;
-    op.stream = 100;
-    t.push(op);
-  }
-  return t;
-}
+/// One call of `kind` on gpu0 .. gpu<ranks-1>, released together, as a recorded trace has it.
+Trace collective_trace(OpKind kind, int ranks, std::uint64_t bytes) { return collective_calls(kind, ranks, bytes, 1, ""); }
 
 Trace allreduce_trace(int ranks, std::uint64_t bytes) { return collective_trace(OpKind::allreduce, ranks, bytes); }
 
@@ -314,25 +299,9 @@ TEST(SimPlan, ABroadcastRootRunsAheadOnlyAsFarAsItsReceiversBufferHolds) {
   // NCCL_STEPS = 8 of them: 8 x 512 KiB x 24 channels = 96 MiB, not the whole GiB. So the root
   // ends no earlier than rank 1's launch plus the rest of the data at the on-time pace (90% of
   // it, for the pipeline's fill), where without the buffer's limit it would end on time.
-  auto broadcast = [](std::int64_t late_ns) {
-    Trace t;
-    std::vector<std::uint16_t> members;
-    for (int g = 0; g < 4; ++g) members.push_back(t.endpoint("gpu" + std::to_string(g)));
-    const std::uint32_t group = t.add_group(members);
-    const std::uint32_t comm = t.comms.intern("W");
-    for (int g = 0; g < 4; ++g) {
-      Op op;
-      op.kind = OpKind::broadcast;
-      op.src = op.dst = members[static_cast<std::size_t>(g)];
-      op.bytes = kGiB;
-      op.group = group;
-      op.comm = comm;
-      op.root = 0;
-      op.stream = 100;
-      op.start_ns = g == 1 ? late_ns : 0;
-      t.push(op);
-    }
-    return simulate(node("testbed-h200-4gpu"), t, {});
+  auto broadcast = [](double late_ns) {
+    return simulate(node("testbed-h200-4gpu"), collective_calls(OpKind::broadcast, 4, kGiB, 1, "", {0, late_ns, 0, 0}),
+                    {});
   };
   const SimResult on_time = broadcast(0), late = broadcast(1'000'000);
   const double root_ns = on_time.ops[0].end_ns;

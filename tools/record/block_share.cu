@@ -19,16 +19,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <vector>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e = (x);                                                              \
-    if (e != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "record_common.cuh"
 
 constexpr int kCopyThreads = 512;
 constexpr int kSyncWarp = 32;
@@ -80,18 +74,18 @@ __global__ void write_peer(const int4* __restrict__ src, int4* __restrict__ dst,
   }
 }
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   int reps = 5;
   for (int i = 1; i + 1 < argc; ++i)
     if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[++i]);
   int ngpus = 0;
-  CHECK(cudaGetDeviceCount(&ngpus));
+  CUDA_CHECK(cudaGetDeviceCount(&ngpus));
   if (ngpus < 2) {
     std::fprintf(stderr, "block_share: %d GPU(s); needs two with peer access\n", ngpus);
     return 0;
   }
   int can = 0;
-  CHECK(cudaDeviceCanAccessPeer(&can, 0, 1));
+  CUDA_CHECK(cudaDeviceCanAccessPeer(&can, 0, 1));
   if (!can) {
     std::fprintf(stderr, "block_share: GPU 0 has no peer access to GPU 1\n");
     return 0;
@@ -100,26 +94,26 @@ int main(int argc, char** argv) {
   const std::vector<size_t> sizes = {size_t{128} << 10, size_t{349520}, size_t{1} << 20, size_t{4} << 20};
   const int max_blocks = *std::max_element(block_counts.begin(), block_counts.end());
   const size_t max_size = *std::max_element(sizes.begin(), sizes.end());
-  CHECK(cudaSetDevice(1));
+  CUDA_CHECK(cudaSetDevice(1));
   int4* dst = nullptr;
-  CHECK(cudaMalloc(&dst, max_size * max_blocks));
-  CHECK(cudaSetDevice(0));
-  CHECK(cudaDeviceEnablePeerAccess(1, 0));
+  CUDA_CHECK(cudaMalloc(&dst, max_size * max_blocks));
+  CUDA_CHECK(cudaSetDevice(0));
+  CUDA_CHECK(cudaDeviceEnablePeerAccess(1, 0));
   int4* src = nullptr;
   std::uint64_t* times = nullptr;
-  CHECK(cudaMalloc(&src, max_size * max_blocks));
-  CHECK(cudaMemset(src, 1, max_size * max_blocks));
-  CHECK(cudaMalloc(&times, sizeof(std::uint64_t) * 3 * max_blocks));
+  CUDA_CHECK(cudaMalloc(&src, max_size * max_blocks));
+  CUDA_CHECK(cudaMemset(src, 1, max_size * max_blocks));
+  CUDA_CHECK(cudaMalloc(&times, sizeof(std::uint64_t) * 3 * max_blocks));
   std::vector<std::uint64_t> host(3 * max_blocks);
   std::printf("blocks,bytes_per_block,rep,block,sm,start_ns,end_ns\n");
   for (int blocks : block_counts) {
     for (size_t size : sizes) {
       for (int rep = -1; rep < reps; ++rep) {  // rep -1: warm-up, not printed
         write_peer<<<blocks, kCopyThreads + kSyncWarp>>>(src, dst, size, times);
-        CHECK(cudaGetLastError());
-        CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaDeviceSynchronize());
         if (rep < 0) continue;
-        CHECK(cudaMemcpy(host.data(), times, sizeof(std::uint64_t) * 3 * blocks, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(host.data(), times, sizeof(std::uint64_t) * 3 * blocks, cudaMemcpyDeviceToHost));
         std::uint64_t first = host[0];
         for (int b = 0; b < blocks; ++b) first = std::min(first, host[3 * b]);
         for (int b = 0; b < blocks; ++b)
@@ -131,4 +125,13 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "block_share: %s\n", e.what());
+    return 1;
+  }
 }

@@ -162,9 +162,8 @@ def time_eager(call, iters, repeats, device):
     return median_per_call(loop, iters, repeats, device)
 
 
-def time_graph(call, iters, repeats, device):
-    """`iters` calls captured into one CUDA graph; the median over `repeats` replays of the
-    seconds per call, the slowest rank's."""
+def capture_graph(call, iters, device):
+    """`iters` calls of `call` captured into one CUDA graph, warmed up and uploaded."""
     side = torch.cuda.Stream(device)
     side.wait_stream(torch.cuda.current_stream(device))
     with torch.cuda.stream(side):  # warm-up off the capture, as torch.cuda.graph asks
@@ -179,6 +178,13 @@ def time_graph(call, iters, repeats, device):
     torch.cuda.synchronize(device)
     graph.replay()  # one untimed replay: the graph's first launch uploads it
     torch.cuda.synchronize(device)
+    return graph
+
+
+def time_graph(call, iters, repeats, device):
+    """`iters` calls captured into one CUDA graph; the median over `repeats` replays of the
+    seconds per call, the slowest rank's."""
+    graph = capture_graph(call, iters, device)
     t = median_per_call(graph.replay, iters, repeats, device)
     del graph
     return t

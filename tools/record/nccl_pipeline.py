@@ -40,7 +40,7 @@ import torch.distributed as dist  # noqa: E402
 import torch.multiprocessing as mp  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nccl_bench import make_call, nccl_version  # noqa: E402
+from nccl_bench import capture_graph, make_call, nccl_version  # noqa: E402
 
 COLLECTIVES = ("broadcast", "allgather", "reducescatter", "allreduce")
 SIZES = [1 << k for k in range(20, 27)]  # 1 MiB .. 64 MiB
@@ -49,24 +49,6 @@ REPLAYS = 7
 DELAY_SIZES = (1 << 20, 8 << 20, 32 << 20)
 SLEEP_CYCLES = 400_000  # about 200 us at the H100/H200's 1.98 GHz SM clock
 HEADER = "test,collective,nranks,bytes,calls,delayed_rank,rank,replay,time_us,slept_us\n"
-
-
-def capture(call, calls, device):
-    side = torch.cuda.Stream(device)
-    side.wait_stream(torch.cuda.current_stream(device))
-    with torch.cuda.stream(side):
-        for _ in range(3):
-            call()
-    torch.cuda.current_stream(device).wait_stream(side)
-    torch.cuda.synchronize(device)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(calls):
-            call()
-    torch.cuda.synchronize(device)
-    graph.replay()  # the first launch uploads the graph
-    torch.cuda.synchronize(device)
-    return graph
 
 
 def timed_replay(graph, meet, sleep):
@@ -107,7 +89,7 @@ def worker(rank, n, init_file, csv_path):
             for nbytes in SIZES:
                 counted, call = make_call(collective, nbytes, n, device)
                 for calls in CALLS:
-                    graph = capture(call, calls, device)
+                    graph = capture_graph(call, calls, device)
                     times = [timed_replay(graph, meet, False)[0] for _ in range(REPLAYS)]
                     del graph
                     for r, ts in enumerate(gather_rows(n, device, times)):
@@ -119,7 +101,7 @@ def worker(rank, n, init_file, csv_path):
                 print(f"nccl_pipeline: calls {collective} done", flush=True)
         for nbytes in DELAY_SIZES:
             counted, call = make_call("broadcast", nbytes, n, device)
-            graph = capture(call, 1, device)
+            graph = capture_graph(call, 1, device)
             for delayed in [-1] + list(range(1, n)):
                 pairs = [timed_replay(graph, meet, rank == delayed) for _ in range(REPLAYS)]
                 flat = [x for p in pairs for x in p]
