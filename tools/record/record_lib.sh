@@ -1,9 +1,11 @@
 # record_lib.sh: shared by run_apps.sh and run_nccl.sh (source it; not a program). The same
 # step runner, machine capture and packing as run_all.sh, which keeps its own copy.
 #
-# The caller sets, before sourcing: OUTDIR (absolute), REC (staging folder, becomes record/ in
-# the archive), BUDGET (seconds), NVCC, PY, and optionally LOG_TAG (prefix of progress lines).
-# It then calls run_step / skip_step for its steps and finish_record at the end.
+# The caller sets HERE (this folder), sources this file and calls start_record (OUTDIR, REC,
+# REPO, NVCC, PY and the environment of every recording), or sets OUTDIR (absolute), REC (staging
+# folder, becomes record/ in the archive), NVCC and PY itself; then BUDGET (seconds) and
+# optionally LOG_TAG (prefix of progress lines). It then calls run_step / skip_step for its
+# steps and finish_record at the end.
 
 T0=$SECONDS
 PACK_RESERVE=${PACK_RESERVE:-15}  # seconds kept back for the summary and the archive
@@ -12,6 +14,31 @@ STEP_LINES=()
 FAILED=0
 
 log() { printf '[%s %4ds] %s\n' "${LOG_TAG:-record}" $((SECONDS - T0)) "$*"; }
+
+# start_record SCRIPT ARGS...: checks that ARGS is one OUTDIR, makes it (OUTDIR: its absolute
+# path) with an empty staging folder REC (machine/, logs/), and exports what every recording runs
+# under: NVLink multicast off (shared multi-GPU hosts), CUDA devices in PCI bus order (as
+# nvidia-smi and NCCL's topology number them), unbuffered Python, NVCC and PY.
+start_record() {
+  local script=$1
+  shift
+  if [[ $# -ne 1 ]]; then
+    echo "usage: bash $script OUTDIR" >&2
+    exit 2
+  fi
+  mkdir -p "$1" || exit 1
+  OUTDIR=$(cd "$1" && pwd)
+  REPO=$(cd "$HERE/../.." && pwd)
+  REC="$OUTDIR/record"
+  rm -rf "$REC" "$OUTDIR/record.tar.gz" "$OUTDIR/summary.txt"
+  mkdir -p "$REC/machine" "$REC/logs"
+  export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+  export CUDA_DEVICE_ORDER=PCI_BUS_ID
+  export PYTHONUNBUFFERED=1
+  NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  PY=${PYTHON:-python3}
+  export OUTDIR REC HERE REPO NVCC PY
+}
 
 # Seconds a step started now may run: what is left of the budget after the reserve.
 time_left() { echo $((BUDGET - (SECONDS - T0) - PACK_RESERVE - KILL_AFTER)); }

@@ -8,28 +8,12 @@
 # summary.txt) and summary.txt. Run from anywhere: bash tools/record/run_pipeline.sh "$OUT".
 
 set -uo pipefail
-if [[ $# -ne 1 ]]; then
-  echo "usage: bash run_pipeline.sh OUTDIR" >&2
-  exit 2
-fi
-mkdir -p "$1" || exit 1
-OUTDIR=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-REC="$OUTDIR/record"
-rm -rf "$REC" "$OUTDIR/record.tar.gz" "$OUTDIR/summary.txt"
-mkdir -p "$REC/machine" "$REC/logs"
-
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export CUDA_DEVICE_ORDER=PCI_BUS_ID
-export PYTHONUNBUFFERED=1
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-PY=${PYTHON:-python3}
-BUDGET=${RECORD_BUDGET_S:-420}
-LOG_TAG=run_pipeline
-export REC HERE REPO NVCC PY
 # shellcheck source=record_lib.sh
 source "$HERE/record_lib.sh"
+start_record run_pipeline.sh "$@"
+BUDGET=${RECORD_BUDGET_S:-420}
+LOG_TAG=run_pipeline
 {
   echo "command: bash tools/record/run_pipeline.sh OUTDIR"
   echo "script:  run_pipeline.sh"
