@@ -85,7 +85,7 @@ class StepTimes {
 /// The operations the page is about, and how the matrices and the simulation read them.
 struct Workload {
   trace::Trace trace;
-  std::optional<trace::TraceIndex> index;  // built once: calibration and both projections
+  std::optional<trace::TraceIndex> index;  // built once, for both projections
   matrix::Options matrix_options;
   sim::SimOptions sim_options;
 };
@@ -104,9 +104,9 @@ void load_workload(const ReportOptions& opt, const topology::Node& node, const m
     sim::apply_collective_config(run.collectives, w.sim_options);
   } else {
     w.trace = trace::data_movement(trace::read_traces(opt.traces));
-    // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them.
-    w.index.emplace(w.trace);
-    w.sim_options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(*w.index));
+    // As `linkcast simulate`: L + O measured by the trace's own small copies where it has them
+    // (read from the trace itself: the index of distinct operations is built only to project).
+    w.sim_options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(w.trace));
   }
 }
 

@@ -45,6 +45,7 @@ RouteId FlowNetwork::add_route(std::span<const ResourceId> hops) {
   for (ResourceId h : hops)
     if (h >= resources_.size()) throw std::invalid_argument("FlowNetwork::add_route: unknown resource");
   r.weight_sum.assign(hops.size(), 0.0);
+  r.cap_load.assign(hops.size(), 0.0);
   r.scratch_at = scratch_.hop_total;
   scratch_.hop_total += static_cast<std::uint32_t>(hops.size());
   scratch_.route_load.resize(scratch_.hop_total, 0.0);
@@ -84,10 +85,9 @@ FlowId FlowNetwork::start(RouteId route_id, double bytes, std::span<const double
   f.user = user;
   if (weights.empty()) f.weights.assign(route.hops.size(), 1.0);
   else f.weights.assign(weights.begin(), weights.end());
-  for (std::size_t h = 0; h < route.hops.size(); ++h) {
+  for (std::size_t h = 0; h < route.hops.size(); ++h)
     if (!(f.weights[h] >= 1e-3)) throw std::invalid_argument("FlowNetwork::start: weights must be >= 1e-3");
-    route.weight_sum[h] += f.weights[h];
-  }
+  add_member_load(route, f, 1.0);
   if (route.members() == 0) {
     for (ResourceId r : route.hops) resources_[r].routes.push_back(route_id);
     route.clock = 0;
@@ -155,12 +155,23 @@ double FlowNetwork::data_bytes(ResourceId r) const {
   return bytes;
 }
 
+void FlowNetwork::add_member_load(Route& route, const Flow& f, double sign) {
+  const bool capped = std::isfinite(f.cap);
+  for (std::size_t h = 0; h < route.hops.size(); ++h) {
+    route.weight_sum[h] += sign * f.weights[h];
+    if (capped) route.cap_load[h] += sign * f.weights[h] * f.cap;
+  }
+  if (!capped) route.n_uncappable = static_cast<std::uint32_t>(route.n_uncappable + (sign > 0 ? 1 : -1));
+}
+
 void FlowNetwork::recompute_weight_sum(Route& route) {
   std::fill(route.weight_sum.begin(), route.weight_sum.end(), 0.0);
+  std::fill(route.cap_load.begin(), route.cap_load.end(), 0.0);
+  route.n_uncappable = 0;
   route.capped_rate = 0;
   for (const CapEntry& e : route.by_cap) {
     const Flow& f = flows_[e.flow];
-    for (std::size_t h = 0; h < route.hops.size(); ++h) route.weight_sum[h] += f.weights[h];
+    add_member_load(route, f, 1.0);
     if (f.state == FlowState::capped) route.capped_rate += f.cap;
   }
   route.removals = 0;
@@ -303,10 +314,12 @@ void FlowNetwork::finish(FlowId id, std::vector<FlowId>& done) {
   const auto it = std::lower_bound(route.by_cap.begin(), route.by_cap.end(), CapEntry{f.cap, id});
   assert(it != route.by_cap.end() && it->flow == id);
   route.by_cap.erase(it);
-  for (std::size_t h = 0; h < route.hops.size(); ++h) route.weight_sum[h] -= f.weights[h];
+  add_member_load(route, f, -1.0);
   if (++route.removals >= kRecomputeAfter) recompute_weight_sum(route);
   if (route.members() == 0) {
     std::fill(route.weight_sum.begin(), route.weight_sum.end(), 0.0);
+    std::fill(route.cap_load.begin(), route.cap_load.end(), 0.0);
+    route.n_uncappable = 0;
     route.capped_rate = 0;
     route.removals = 0;
     route.level = 0;

@@ -121,6 +121,8 @@ class FlowNetwork {
     std::vector<ResourceId> hops;
     std::uint32_t scratch_at = 0;    // offset of this route's hops in the solver scratch
     std::vector<double> weight_sum;  // per hop: sum of every member's weight
+    std::vector<double> cap_load;    // per hop: sum of weight x cap over the members with a cap
+    std::uint32_t n_uncappable = 0;  // members with no cap of their own (kNoCap)
     std::vector<CapEntry> by_cap;    // members sorted by cap (capped ones come first)
     std::uint32_t n_capped = 0;      // members in state capped
     double level = 0;                // data rate of each uncapped member, GB/s
@@ -153,6 +155,9 @@ class FlowNetwork {
   void rebase(Route& route);
   void settle_resource(ResourceId r);
   void settle_route(Route& route);
+  /// Adds (sign 1) or removes (sign -1) member f's weights and, where it has a cap, its load at
+  /// that cap to the route's sums.
+  void add_member_load(Route& route, const Flow& f, double sign);
   void recompute_weight_sum(Route& route);
 
   const Solver* solver_;

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -67,7 +69,8 @@ class Simulation {
         routes_(node, topology::Routes::Compute::on_demand),
         solver_(make_solver(options.solver)),
         net_(*solver_),
-        engine_(net_) {
+        engine_(net_),
+        plan_cache_(std::min(std::bit_ceil(std::max<std::size_t>(trace.size(), 1)), kMaxPlanCacheSlots)) {
     for (const topology::Link& l : node.links) {
       net_.add_resource(l.spec.gbps());
       net_.add_resource(l.spec.gbps());
@@ -120,7 +123,11 @@ class Simulation {
   };
   Endpoints endpoints_of(std::size_t record) const;
   Pair& pair(int src, int dst, std::size_t record);
+  /// The plan of transfer `t` from `src` to `dst` (`pageable`: it pays the pageable class's fixed
+  /// cost): price_transfer's, or the same one kept from an identical transfer lately.
   TransferPlan plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
+  /// Its route, rate cap, per-hop weights and fixed cost under the model.
+  TransferPlan price_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   double fixed_cost(CopyClass cls, const Pair& p) const;
   void add_copy(std::size_t i);
   /// GPU work whose duration is given (SimOptions::durations_ns): a flow of its bytes capped to
@@ -185,6 +192,23 @@ class Simulation {
   std::vector<ResourceId> memory_;
   mutable std::vector<int> resolved_;  // by trace endpoint id: node endpoint; -1 not yet, -2 "host" (resolve)
   std::unordered_map<std::uint64_t, Pair> pairs_;
+  /// Plans priced lately, by everything that decides them (plan_transfer): a trace repeats a few
+  /// sizes per pair, and a price is a model evaluation per hop. Direct-mapped, so its memory stays
+  /// the same however many sizes differ.
+  struct PlanKey {
+    int src = -1, dst = -1;
+    double bytes = 0, request_bytes = 0;
+    model::Access access = model::Access::write;
+    model::HostRegime regime = model::HostRegime::staged;
+    bool transfer_pageable = false, pageable = false, write_only = false;
+    bool operator==(const PlanKey&) const = default;
+  };
+  struct CachedPlan {
+    PlanKey key;
+    TransferPlan plan;
+  };
+  static constexpr std::size_t kMaxPlanCacheSlots = 16384;  // 2.6 MB: a few thousand distinct plans held
+  std::vector<CachedPlan> plan_cache_;  // a power of two of slots, at most one per operation
   std::map<std::vector<int>, nccl::CommTopology> topologies_;
   /// Channel engines of a collective: (communicator, rank, channel, algo, proto, capacity) ->
   /// resource (calls of other kinds or sizes may give a channel another capacity).
@@ -343,6 +367,25 @@ double Simulation::fixed_cost(CopyClass cls, const Pair& p) const {
 
 TransferPlan Simulation::plan_transfer(int src, int dst, const model::Transfer& transfer, bool pageable,
                                        std::size_t record) {
+  const PlanKey key{src,           dst,           transfer.bytes, transfer.request_bytes, transfer.access,
+                    transfer.regime, transfer.pageable, pageable,   transfer.write_only};
+  std::uint64_t bits;
+  std::memcpy(&bits, &transfer.bytes, sizeof bits);
+  // splitmix64's finaliser: sizes differ in their exponent bits alone, ends in a few low bits.
+  std::uint64_t hash = bits ^ (static_cast<std::uint64_t>(src) << 24) ^ (static_cast<std::uint64_t>(dst) << 8) ^
+                       (static_cast<std::uint64_t>(pageable) << 1) ^ static_cast<std::uint64_t>(transfer.pageable);
+  hash = (hash ^ (hash >> 30)) * 0xBF58476D1CE4E5B9ull;
+  hash = (hash ^ (hash >> 27)) * 0x94D049BB133111EBull;
+  hash ^= hash >> 31;
+  CachedPlan& slot = plan_cache_[hash & (plan_cache_.size() - 1)];
+  if (slot.key == key) return slot.plan;
+  slot.plan = price_transfer(src, dst, transfer, pageable, record);
+  slot.key = key;
+  return slot.plan;
+}
+
+TransferPlan Simulation::price_transfer(int src, int dst, const model::Transfer& transfer, bool pageable,
+                                        std::size_t record) {
   Pair& p = pair(src, dst, record);
   TransferPlan plan;
   plan.route = p.route;

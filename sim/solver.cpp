@@ -17,6 +17,32 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 /// Components of up to this many resources find the lowest share by scanning.
 constexpr std::size_t kScanResources = 48;
+
+/// Up to this fraction of its capacity a resource holds every flow at its cap. A flow alone at
+/// its model's rate fills its narrowest hop exactly (its cap is that hop's rate), so the loads at
+/// the caps meet capacities to within the rounding of their sums (FlowNetwork::Route::cap_load);
+/// over by 1e-9 of a capacity, a fair share would differ from the caps by as little.
+constexpr double kFitsMargin = 1 + 1e-9;
+}  // namespace
+
+bool IncrementalMaxMin::solve_if_fits_at_caps(FlowNetwork& net) {
+  auto& s = net.scratch_;
+  const auto& routes = net.routes_;
+  for (RouteId g : net.comp_routes_)
+    if (routes[g].n_uncappable > 0) return false;
+  for (ResourceId r : net.comp_resources_) s.load[r] = 0;
+  for (RouteId g : net.comp_routes_) {
+    const auto& route = routes[g];
+    for (std::size_t h = 0; h < route.hops.size(); ++h) s.load[route.hops[h]] += route.cap_load[h];
+  }
+  for (ResourceId r : net.comp_resources_)
+    if (!(s.load[r] <= net.resources_[r].capacity * kFitsMargin)) return false;
+  for (RouteId g : net.comp_routes_) {
+    net.new_capped_[g] = static_cast<std::uint32_t>(routes[g].members());
+    net.new_level_[g] = 0;
+  }
+  for (ResourceId r : net.comp_resources_) net.new_wire_rate_[r] = s.load[r];
+  return true;
 }
 
 void IncrementalMaxMin::do_solve(FlowNetwork& net) const {
@@ -42,6 +68,7 @@ void IncrementalMaxMin::do_solve(FlowNetwork& net) const {
       net.new_wire_rate_[route.hops[h]] = std::min(level * route.weight_sum[h], resources[route.hops[h]].capacity);
     return;
   }
+  if (solve_if_fits_at_caps(net)) return;
   for (ResourceId r : net.comp_resources_) {
     s.rem[r] = resources[r].capacity;
     s.load[r] = 0;

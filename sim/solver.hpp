@@ -35,6 +35,11 @@ class Solver {
 class IncrementalMaxMin final : public Solver {
  private:
   void do_solve(FlowNetwork& net) const override;
+  /// Where every member of the component has a cap and all of them at their caps fit every
+  /// resource (no contention: most components of a trace's replay), each runs at its cap, as
+  /// progressive filling would find after a heap operation per route: sets the answer and
+  /// returns true; else leaves it to progressive filling.
+  static bool solve_if_fits_at_caps(FlowNetwork& net);
 };
 
 /// The textbook algorithm, flow by flow over the whole network on every change: slow, simple,
