@@ -16,6 +16,10 @@
 #include <unordered_map>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/read_ahead.hpp"
@@ -83,6 +87,86 @@ class StringSource : public Source {
   std::size_t at_ = 0;
 };
 
+/// Bit k set where p[k], k < 64, is a byte the scanner acts on: '"', '\\', ',', '{', '}', '[', ']'
+/// (and '|', 0x02 and 0x0C, which fold onto them and which it passes over). Most of a trace's
+/// bytes are none of these: 64 are tested at once (a byte at a time, and eight at a time within
+/// strings, the scan took a third of reading a trace; issue 17).
+std::uint64_t scanner_bytes(const char* p) {
+#if defined(__SSE2__)
+  // Setting bit 0x20 folds '[' onto '{', ']' onto '}' and '\\' onto '|': five compares.
+  const __m128i fold = _mm_set1_epi8(0x20);
+  std::uint64_t hits = 0;
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k)), fold);
+    const __m128i quote_or_comma = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+    const __m128i braces = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('{')), _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
+    const __m128i any = _mm_or_si128(_mm_or_si128(quote_or_comma, braces), _mm_cmpeq_epi8(v, _mm_set1_epi8('|')));
+    hits |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(any))} << (16 * k);
+  }
+  return hits;
+#else
+  static constexpr std::array<bool, 256> kActs = [] {
+    std::array<bool, 256> t{};
+    for (const unsigned char c : {'"', '\\', '{', '[', '}', ']', ','}) t[c] = true;
+    return t;
+  }();
+  std::uint64_t hits = 0;
+  for (int k = 0; k < 64; ++k) hits |= std::uint64_t{kActs[static_cast<unsigned char>(p[k])]} << k;
+  return hits;
+#endif
+}
+
+/// An event's top-level "ph", "cat" and "name", noted by Window::value_length as it finds the
+/// event's end, so that the reader can pass over the events it has no use for without parsing
+/// them. Values are offsets from the event's start (the window may move while it is scanned).
+class EventHead {
+ public:
+  struct Span {
+    std::size_t at = 0, size = 0;  // size 0: absent, empty, or not a string (what the parser reads as "")
+  };
+
+  const Span& ph() const { return ph_; }
+  const Span& cat() const { return cat_; }
+  const Span& name() const { return name_; }
+  /// A key or one of these values holds an escape: only a full parse tells what it says.
+  bool escaped() const { return escaped_; }
+
+  /// After the object's '{' or a ',' between its members: the next top-level string is a key.
+  void expect_key() { expecting_key_ = true; }
+  /// An escape in a top-level string.
+  void escape() {
+    if (expecting_key_ || value_of_ != nullptr) escaped_ = true;
+  }
+  /// A top-level string closed: `size` bytes at `text`, `at` bytes into the event.
+  void string(const char* text, std::size_t at, std::size_t size) {
+    if (expecting_key_) {
+      expecting_key_ = false;
+      value_of_ = member(text, size);
+      // A repeated key overrides, as for the parser, and a value that is no string reads as "".
+      if (value_of_ != nullptr) *value_of_ = Span{};
+    } else if (value_of_ != nullptr) {
+      *value_of_ = Span{at, size};
+      value_of_ = nullptr;
+    }
+  }
+
+ private:
+  /// The span a key names, if one of these; the keys' lengths differ (this runs for every key).
+  Span* member(const char* key, std::size_t size) {
+    switch (size) {
+      case 2: return std::memcmp(key, "ph", 2) == 0 ? &ph_ : nullptr;
+      case 3: return std::memcmp(key, "cat", 3) == 0 ? &cat_ : nullptr;
+      case 4: return std::memcmp(key, "name", 4) == 0 ? &name_ : nullptr;
+      default: return nullptr;
+    }
+  }
+
+  Span ph_, cat_, name_;
+  Span* value_of_ = nullptr;  // the member whose value comes next
+  bool expecting_key_ = false;
+  bool escaped_ = false;
+};
+
 /// A window over the JSON text: `data()[pos() .. size())` is what has been read and not consumed.
 /// `need(n)` makes at least n bytes available (fewer only at the end of the input); the bytes
 /// after size() are always SIMDJSON_PADDING readable bytes, as simdjson requires.
@@ -131,71 +215,59 @@ class Window {
     }
   }
 
-  /// The bytes value_length acts on outside strings.
-  static constexpr std::array<bool, 256> kStructural = [] {
-    std::array<bool, 256> t{};
-    for (const unsigned char c : {'"', '{', '[', '}', ']', ','}) t[c] = true;
-    return t;
-  }();
-
-  /// The first '"' or '\\' in p[i, n), or n. Most of a Kineto trace's bytes are inside strings
-  /// (keys, kernel and operator names): eight bytes are tested at a time (a byte at a time, this
-  /// scan took 37% of reading a trace; issue 17).
-  static std::size_t string_stop(const char* p, std::size_t i, std::size_t n) {
-    if constexpr (std::endian::native == std::endian::little) {
-      constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-      constexpr std::uint64_t kQuotes = kOnes * '"', kBackslashes = kOnes * '\\';
-      for (; i + 8 <= n; i += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, p + i, 8);
-        const std::uint64_t q = w ^ kQuotes, b = w ^ kBackslashes;
-        // A zero byte of q or b sets its high bit here (bytes above a zero may too: the lowest
-        // set bit is always a true one).
-        const std::uint64_t hit = ((q - kOnes) & ~q & kHighs) | ((b - kOnes) & ~b & kHighs);
-        if (hit) return i + static_cast<std::size_t>(std::countr_zero(hit) >> 3);
-      }
-    }
-    for (; i < n; ++i)
-      if (p[i] == '"' || p[i] == '\\') return i;
-    return n;
-  }
-
   /// Length of the JSON value starting at pos() (an object, array, string or scalar), reading
-  /// more input as needed; 0 when the input ends inside it.
-  std::size_t value_length() {
-    std::size_t i = 0;
+  /// more input as needed; 0 when the input ends inside it. With `head`, an object's top-level
+  /// "ph", "cat" and "name" are noted there on the way.
+  std::size_t value_length(EventHead* head = nullptr) {
+    if (head) *head = EventHead{};
+    std::size_t i = 0, string_start = 0;
     int depth = 0;
     bool in_string = false;
     while (true) {
       if (pos_ + i >= end_ && !need(i + 1)) return 0;
       const char* p = buf_.data() + pos_;
       const std::size_t n = end_ - pos_;
-      for (; i < n; ++i) {
-        if (in_string) {
-          i = string_stop(p, i, n);
-          if (i >= n) break;
-          if (p[i] == '\\') {
-            ++i;  // the escaped byte (may lie past the window: the loop re-checks)
-          } else {
+      while (i < n) {
+        // The bytes to act on among the next 64 (those past n are the window's padding spaces).
+        std::uint64_t hits = scanner_bytes(p + i);
+        const std::size_t base = i;
+        i = std::min(base + 64, n);
+        while (hits != 0) {
+          const std::size_t at = base + static_cast<std::size_t>(std::countr_zero(hits));
+          hits &= hits - 1;
+          const char c = p[at];
+          if (in_string) {
+            if (c == '\\') {
+              if (head && depth == 1) head->escape();
+              i = at + 2;  // on past the escaped byte (it may lie past the window: the loop re-checks)
+              break;
+            }
+            if (c != '"') continue;
             in_string = false;
-            if (depth == 0) return i + 1;
+            if (depth == 0) return at + 1;
+            if (head && depth == 1) head->string(p + string_start + 1, string_start + 1, at - string_start - 1);
+            continue;
           }
-          continue;
-        }
-        if (!kStructural[static_cast<unsigned char>(p[i])]) continue;  // digits, spaces, letters
-        switch (p[i]) {
-          case '"': in_string = true; break;
-          case '{':
-          case '[': ++depth; break;
-          case '}':
-          case ']':
-            if (depth == 0) return i;  // a scalar ended by its container's close
-            if (--depth == 0) return i + 1;
-            break;
-          case ',':
-            if (depth == 0) return i;  // a scalar ended by a comma
-            break;
-          default: break;
+          switch (c) {
+            case '"':
+              in_string = true;
+              string_start = at;
+              break;
+            case '{':
+            case '[':
+              if (++depth == 1 && head) head->expect_key();
+              break;
+            case '}':
+            case ']':
+              if (depth == 0) return at;  // a scalar ended by its container's close
+              if (--depth == 0) return at + 1;
+              break;
+            case ',':
+              if (depth == 0) return at;  // a scalar ended by a comma
+              if (depth == 1 && head) head->expect_key();
+              break;
+            default: break;  // '|' and the control bytes scanner_bytes reports with the others
+          }
         }
       }
       if (eof_) return depth == 0 && !in_string ? i : 0;
@@ -248,6 +320,11 @@ Cat category(std::string_view cat) {
   if (cat == "cpu_op" || cat == "Operator") return Cat::cpu_op;
   return Cat::other;
 }
+
+/// The CPU operators the reader keeps: ProfilerStep#N (a cpu_op in some PyTorch versions) as an
+/// annotation, and aten::_to_copy, whose copies write into fresh tensors.
+bool is_profiler_step(std::string_view name) { return starts_with(name, "ProfilerStep#"); }
+bool is_to_copy(std::string_view name) { return name == "aten::_to_copy"; }
 
 /// Fields of one event the reader uses.
 struct Event {
@@ -329,12 +406,25 @@ class Reader {
         continue;
       }
       if (c == 0) fail(w, "the file ends inside \"traceEvents\"; it is truncated");
-      const std::size_t len = w.value_length();
+      const std::size_t len = w.value_length(&head_);
       if (len == 0) fail(w, "the file ends inside an event; it is truncated");
       ++event_index_;
-      if (c == '{') parse_event(w, len);
+      if (c == '{' && may_keep(head_, w.data() + w.pos())) parse_event(w, len);
       w.advance(len);
     }
+  }
+
+  /// Whether handle() may keep the event whose top-level "ph", "cat" and "name" `head` noted in
+  /// the text at `event`. Most of a trace is CPU operators and flow arrows that it drops (three
+  /// quarters of the bytes of a PyTorch 2 training trace): they are passed over unparsed, and so
+  /// unvalidated, as the elements of traceEvents that are no objects are.
+  static bool may_keep(const EventHead& head, const char* event) {
+    if (head.escaped()) return true;
+    auto text = [&](const EventHead::Span& s) { return std::string_view(event + s.at, s.size); };
+    if (text(head.ph()) != "X") return false;
+    const Cat cat = category(text(head.cat()));
+    if (cat == Cat::cpu_op) return is_profiler_step(text(head.name())) || is_to_copy(text(head.name()));
+    return cat != Cat::other;
   }
 
   /// A top-level value other than traceEvents: deviceProperties and distributedInfo are read,
@@ -542,8 +632,8 @@ class Reader {
     if (cat == Cat::other) return;
     if (cat == Cat::cpu_op) {
       // ProfilerStep#N is a cpu_op in some PyTorch versions; aten::_to_copy marks fresh outputs.
-      if (starts_with(e.name, "ProfilerStep#")) annotation(e);
-      else if (e.name == "aten::_to_copy" && e.has_dur) to_copy_spans_[thread_of(e)].push_back({e.ts, e.ts + e.dur});
+      if (is_profiler_step(e.name)) annotation(e);
+      else if (is_to_copy(e.name) && e.has_dur) to_copy_spans_[thread_of(e)].push_back({e.ts, e.ts + e.dur});
       return;
     }
     if (cat == Cat::annotation) {
@@ -842,6 +932,7 @@ class Reader {
   Trace& trace_;
   std::string name_;
   simdjson::dom::parser parser_;
+  EventHead head_;
   std::size_t event_index_ = 0;
   std::vector<Op> ops_;
   std::vector<std::uint16_t> gpu_ids_;

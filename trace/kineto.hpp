@@ -1,7 +1,9 @@
 // Reader for PyTorch profiler / Kineto Chrome-trace JSON, plain or gzip'd, in bounded memory: the
 // file is read in blocks, the `traceEvents` array is split into its events by a small scanner
 // that tracks strings and nesting, and each event is parsed on its own with simdjson, so memory
-// holds one block and the operations kept, whatever the file's size.
+// holds one block and the operations kept, whatever the file's size. The scanner also notes each
+// event's top-level "ph", "cat" and "name": events the reader has no use for (CPU operators, flow
+// arrows: most of a trace) are passed over without being parsed, and so without being validated.
 //
 // What it keeps (complete events, "ph":"X", ts/dur in microseconds):
 //  - copies: cat gpu_memcpy (PyTorch 1.9+) or Memcpy (1.8), "Memcpy HtoD (Pinned -> Device)",
