@@ -24,6 +24,13 @@ struct ErrorSum {
     projected += p;
     ++count;
   }
+  /// Adds another sum's operations (a part of the same set counted apart).
+  void merge(const ErrorSum& o) {
+    abs_error += o.abs_error;
+    actual += o.actual;
+    projected += o.projected;
+    count += o.count;
+  }
   [[nodiscard]] double wmape() const { return wmape_pct(abs_error, actual); }
 };
 

@@ -106,6 +106,15 @@ std::string LinkSpec::describe() const {
   }
 }
 
+bool LinkSpec::same_class(const LinkSpec& o) const {
+  if (type != o.type) return false;
+  switch (type) {
+    case LinkType::pcie: return pcie.gen == o.pcie.gen && pcie.lanes == o.pcie.lanes;
+    case LinkType::nvlink: return nvlink.version == o.nvlink.version && nvlink.count == o.nvlink.count;
+    default: return generic_gbps == o.generic_gbps;
+  }
+}
+
 double default_latency_ns(LinkType type) {
   switch (type) {
     // PCIe: ~150 ns per link + switch traversal; Broadcom/PLX PEX switches specify 100-150 ns

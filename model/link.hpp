@@ -61,6 +61,9 @@ struct LinkSpec {
   double gbps() const;
   /// "PCIe Gen3 x16", "NV2 (NVLink2)", "X-Bus 64 GB/s".
   std::string describe() const;
+  /// Whether `o` is the same class of link as describe() names it: the type and, for PCIe, the
+  /// generation and lanes, for NVLink the version and link count, else the rate.
+  bool same_class(const LinkSpec& o) const;
 };
 
 // --- PCIe ---------------------------------------------------------------------------------

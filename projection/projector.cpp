@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "nccl/pricing.hpp"
@@ -346,8 +347,12 @@ namespace {
 
 /// What bounds a transfer of `bytes` over `spec` before host effects: the slowest hop's link
 /// technology ("PCIe Gen5 x16"), or the device's memory for a path without hops.
-std::string bounding_resource(const model::PathSpec& spec, double bytes) {
-  if (spec.hops.empty()) return fmt::format("memory {:g} GB/s", spec.src_memory_gbps);
+/// Groups are anchored in chunks of this many, on the machine's cores.
+constexpr std::size_t kAnchorChunkGroups = 4096;
+
+/// The hop of `spec` with the lowest effective rate for `bytes` (nullptr on a path of no link),
+/// and that rate.
+std::pair<const model::LinkSpec*, double> slowest_hop(const model::PathSpec& spec, double bytes) {
   const model::Access access = model::copy_access(spec.cls);
   const model::LinkSpec* slowest = nullptr;
   double slowest_gbps = std::numeric_limits<double>::infinity();
@@ -358,7 +363,17 @@ std::string bounding_resource(const model::PathSpec& spec, double bytes) {
       slowest_gbps = g;
     }
   }
-  return slowest->describe();
+  return {slowest, slowest_gbps};
+}
+
+/// Whether transfers of `bytes` over `a` and over `b` are bounded by the same resource as
+/// LinkSpec::describe() names it: slowest hops of one class, or, on paths of no link, source
+/// memories of one rate.
+bool same_bottleneck(const model::PathSpec& a, const model::PathSpec& b, double bytes) {
+  const model::LinkSpec* link_a = slowest_hop(a, bytes).first;
+  const model::LinkSpec* link_b = slowest_hop(b, bytes).first;
+  if (link_a && link_b) return link_a->same_class(*link_b);
+  return !link_a && !link_b && a.src_memory_gbps == b.src_memory_gbps;
 }
 
 }  // namespace
@@ -369,42 +384,47 @@ bool Projector::fresh_destination(std::size_t i) const {
   return (trace_->flags()[i] & trace::kFreshDestination) != 0;
 }
 
-void Projector::prepare_anchors() {
+void Projector::prepare_anchor(std::size_t g) {
   static const model::Model& dflt = model::find_model("default");
+  const std::size_t i = index_->group_first[g];
+  Anchor& a = anchors_[g];
+  const Category cat = index_->categories[i];
+  if (!is_pageable(cat)) {
+    a.pick[0] = a.src[0] = model_time_ns(i, dflt, true, true);
+    a.tgt[0] = model_time_ns(i, dflt, false, true);
+    const double n = static_cast<double>(trace_->bytes()[i]);
+    if (trace::is_collective(trace_->kinds()[i])) {
+      const auto& src_ring = src_groups_[trace_->group_ids()[i]].ring;
+      const auto& tgt_ring = groups_[trace_->group_ids()[i]].ring;
+      a.same_bound = !src_ring.empty() && !tgt_ring.empty() && same_bottleneck(src_ring.front(), tgt_ring.front(), n);
+    } else {
+      a.same_bound = same_bottleneck(src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec,
+                                     pair(trace_->srcs()[i], trace_->dsts()[i]).spec, n);
+    }
+    return;
+  }
+  const bool h2d = cat == Category::h2d_pageable;
+  const auto& slots = h2d ? kH2dSlots : kD2hSlots;
+  a.slots = 3;
+  for (std::size_t k = 0; k < 3; ++k) {
+    a.pick[k] = a.src[k] = model_time_ns(i, dflt, true, true, slots[k]);
+    a.tgt[k] = model_time_ns(i, dflt, false, true, slots[k]);
+  }
+  const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
+  const model::HostRates& host = spec.host;
+  a.warm_priced = h2d && host.warm_copy_gbps > 0;
+  a.fresh_priced = !h2d && host.first_touch_gbps > 0;
+  for (std::size_t k = 0; k < 2; ++k) a.host_unpriced[k] = host.staging_gbps(spec.cls, slots[k]) <= 0;
+}
+
+void Projector::prepare_anchors() {
   const std::size_t groups = index_->group_first.size();
   anchors_.assign(groups, Anchor{});
-  for (std::size_t g = 0; g < groups; ++g) {
-    const std::size_t i = index_->group_first[g];
-    Anchor& a = anchors_[g];
-    const Category cat = index_->categories[i];
-    if (!is_pageable(cat)) {
-      a.pick[0] = a.src[0] = model_time_ns(i, dflt, true, true);
-      a.tgt[0] = model_time_ns(i, dflt, false, true);
-      const double n = static_cast<double>(trace_->bytes()[i]);
-      if (trace::is_collective(trace_->kinds()[i])) {
-        const auto& src_ring = src_groups_[trace_->group_ids()[i]].ring;
-        const auto& tgt_ring = groups_[trace_->group_ids()[i]].ring;
-        a.same_bound = !src_ring.empty() && !tgt_ring.empty() &&
-                       bounding_resource(src_ring.front(), n) == bounding_resource(tgt_ring.front(), n);
-      } else {
-        a.same_bound = bounding_resource(src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec, n) ==
-                       bounding_resource(pair(trace_->srcs()[i], trace_->dsts()[i]).spec, n);
-      }
-      continue;
-    }
-    const bool h2d = cat == Category::h2d_pageable;
-    const auto& slots = h2d ? kH2dSlots : kD2hSlots;
-    a.slots = 3;
-    for (std::size_t k = 0; k < 3; ++k) {
-      a.pick[k] = a.src[k] = model_time_ns(i, dflt, true, true, slots[k]);
-      a.tgt[k] = model_time_ns(i, dflt, false, true, slots[k]);
-    }
-    const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
-    const model::HostRates& host = spec.host;
-    a.warm_priced = h2d && host.warm_copy_gbps > 0;
-    a.fresh_priced = !h2d && host.first_touch_gbps > 0;
-    for (std::size_t k = 0; k < 2; ++k) a.host_unpriced[k] = host.staging_gbps(spec.cls, slots[k]) <= 0;
-  }
+  // Each group's prices on both nodes, on the machine's cores (where every operation has its own
+  // size, each is a group).
+  parallel_chunks(groups, kAnchorChunkGroups, [this](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t g = begin; g < end; ++g) prepare_anchor(g);
+  });
   // Each pageable group's slot: the one its geometric mean measured time is closest to.
   {
     std::vector<double> log_sum(groups, 0.0);
@@ -623,16 +643,7 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
   if (total <= 0 || fixed >= total - fixed) return {};
   if (spec->hops.empty()) return {Bound::What::gpu_memory};
   // The slowest hop at this size (path_effective_gbps's minimum, with its link).
-  const model::Access access = model::copy_access(spec->cls);
-  const model::LinkSpec* slowest = nullptr;
-  double slowest_gbps = std::numeric_limits<double>::infinity();
-  for (const auto& hop : spec->hops) {
-    const double g = model::effective_gbps(hop, bytes, access);
-    if (g < slowest_gbps) {
-      slowest = &hop;
-      slowest_gbps = g;
-    }
-  }
+  const auto [slowest, slowest_gbps] = slowest_hop(*spec, bytes);
   if (is_pageable(cat) && spec->host.copy_gbps > 0 &&
       spec->host.copy_gbps < slowest_gbps)
     return {Bound::What::host_copy};

@@ -181,6 +181,9 @@ class Projector {
   void estimate_fixed_costs(const topology::Node& from);
   /// Fills anchors_ and checks the source node's description against the trace.
   void prepare_anchors();
+  /// Group g's anchor: the default model's prices on both nodes (in each host regime for pageable
+  /// copies) and whether one kind of resource bounds it on both.
+  void prepare_anchor(std::size_t g);
   /// Fills wait_ns_ from the trace's collective calls (trace::collective_calls).
   void measure_collective_waits();
   bool beside_compute(std::size_t i) const { return (trace_->flags()[i] & trace::kBesideCompute) != 0; }

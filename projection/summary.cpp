@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <array>
 #include <ostream>
 
+#include "core/parallel.hpp"
 #include "core/table.hpp"
 #include "core/units.hpp"
 
@@ -15,6 +18,13 @@ using trace::kCategoryCount;
 using trace::kSizeBucketCount;
 using trace::size_bucket_label;
 using trace::size_bucket;
+
+namespace {
+/// summarize() sums operations in chunks of at least this many (a trace of fewer is summed in
+/// one, in order), and of no more than kMaxSummaryChunks chunks.
+constexpr std::size_t kSummaryChunkOps = std::size_t{1} << 16;
+constexpr std::size_t kMaxSummaryChunks = 256;
+}  // namespace
 
 OpTimes::OpTimes(const Projector& projector, const std::vector<const model::Model*>& models)
     : projector_(&projector), models_(&models) {
@@ -78,23 +88,44 @@ ProjectionSummary summarize(const Projector& projector, const std::vector<const 
   const auto& bytes = trace.bytes();
   const auto& durations = trace.durations();
   const OpTimes times(projector, models);
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const auto c = static_cast<std::size_t>(projector.category(i));
-    const std::size_t b = size_bucket(bytes[i]);
-    const double source = durations[i] > 0 ? static_cast<double>(durations[i]) : 0.0;
-    const std::int64_t a_index = s.has_actual ? match->actual_index[i] : -1;
-    const double a = a_index >= 0 ? static_cast<double>(actual->durations()[static_cast<std::size_t>(a_index)]) : 0.0;
-    for (std::size_t m = 0; m < models.size(); ++m) {
-      const double p = times.target(i, m), on_source = times.source(i, m);
-      for (Cell* cell : {&s.overall[m], &s.by_category[m][c], &s.by_bucket[m][b]}) {
-        ++cell->count;
-        cell->source_ns += source;
-        cell->model_source_ns += on_source;
-        cell->projected_ns += p;
-        if (a_index >= 0) cell->error.add(a, p);
+  // Each chunk of operations is summed apart (on the machine's cores: where every operation has
+  // its own size, each is priced under every model on both nodes), then the chunks in order.
+  struct Sums {
+    std::vector<Cell> overall;
+    std::vector<std::array<Cell, trace::kCategoryCount>> by_category;
+    std::vector<std::array<Cell, trace::kSizeBucketCount>> by_bucket;
+  };
+  const std::size_t chunk_ops = std::max(kSummaryChunkOps, trace.size() / kMaxSummaryChunks + 1);
+  std::vector<Sums> chunks(chunk_count(trace.size(), chunk_ops));
+  parallel_chunks(trace.size(), chunk_ops, [&](std::size_t k, std::size_t begin, std::size_t end) {
+    Sums& sums = chunks[k];
+    sums.overall.resize(models.size());
+    sums.by_category.resize(models.size());
+    sums.by_bucket.resize(models.size());
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto c = static_cast<std::size_t>(projector.category(i));
+      const std::size_t b = size_bucket(bytes[i]);
+      const double source = durations[i] > 0 ? static_cast<double>(durations[i]) : 0.0;
+      const std::int64_t a_index = s.has_actual ? match->actual_index[i] : -1;
+      const double a = a_index >= 0 ? static_cast<double>(actual->durations()[static_cast<std::size_t>(a_index)]) : 0.0;
+      for (std::size_t m = 0; m < models.size(); ++m) {
+        const double p = times.target(i, m), on_source = times.source(i, m);
+        for (Cell* cell : {&sums.overall[m], &sums.by_category[m][c], &sums.by_bucket[m][b]}) {
+          ++cell->count;
+          cell->source_ns += source;
+          cell->model_source_ns += on_source;
+          cell->projected_ns += p;
+          if (a_index >= 0) cell->error.add(a, p);
+        }
       }
     }
-  }
+  });
+  for (const Sums& sums : chunks)
+    for (std::size_t m = 0; m < models.size(); ++m) {
+      s.overall[m].merge(sums.overall[m]);
+      for (std::size_t c = 0; c < trace::kCategoryCount; ++c) s.by_category[m][c].merge(sums.by_category[m][c]);
+      for (std::size_t b = 0; b < trace::kSizeBucketCount; ++b) s.by_bucket[m][b].merge(sums.by_bucket[m][b]);
+    }
   return s;
 }
 

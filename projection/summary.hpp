@@ -19,6 +19,14 @@ struct Cell {
   double model_source_ns = 0;  // the model's own figure on the source node, all ops
   double projected_ns = 0;     // projected on the target node, all ops
   ErrorSum error;              // matched ops only: actual vs projected
+  /// Adds another cell's operations (a part of the trace summed apart).
+  void merge(const Cell& o) {
+    count += o.count;
+    source_ns += o.source_ns;
+    model_source_ns += o.model_source_ns;
+    projected_ns += o.projected_ns;
+    error.merge(o.error);
+  }
 };
 
 /// Per operation, its time under each of `models` on the target and on the source node

@@ -12,6 +12,7 @@
 
 #include "core/json.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "core/strings.hpp"
 #include "core/table.hpp"
 #include "core/units.hpp"
@@ -205,6 +206,7 @@ std::vector<PointResult> Sweep::run(const std::vector<std::size_t>& points, int 
     progress(f);
   };
   auto worker = [&](std::size_t slot) {
+    const SerialWorker serial;  // its projections stay on this thread: the sweep fills every core
     std::function<void(double)> within;
     if (progress)
       within = [&, slot](double share) {

@@ -5,11 +5,13 @@
 
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 #include "core/error.hpp"
 #include "core/huge_pages.hpp"
 #include "core/input_file.hpp"
 #include "core/output.hpp"
+#include "core/parallel.hpp"
 #include "core/progress.hpp"
 #include "core/read_ahead.hpp"
 #include "core/strings.hpp"
@@ -295,6 +297,46 @@ TEST(HugePages, TheRestartedCommandPrintsAndExitsAsTheFirst) {
     EXPECT_EQ(restarted.out, plain.out) << args;
     EXPECT_EQ(restarted.err, plain.err) << args;
   }
+}
+
+// parallel_chunks: chunks of [0, n) cut by size alone, each called once, whatever the threads.
+TEST(ParallelChunks, CallsEachChunkOnceWithItsRange) {
+  // 10 items in chunks of 4: [0,4) [4,8) [8,10).
+  std::vector<std::pair<std::size_t, std::size_t>> ranges(chunk_count(10, 4));
+  std::vector<int> calls(ranges.size(), 0);
+  parallel_chunks(10, 4, [&](std::size_t k, std::size_t begin, std::size_t end) {
+    ranges[k] = {begin, end};
+    ++calls[k];
+  });
+  EXPECT_THAT(ranges, ::testing::ElementsAre(std::pair<std::size_t, std::size_t>{0, 4},
+                                             std::pair<std::size_t, std::size_t>{4, 8},
+                                             std::pair<std::size_t, std::size_t>{8, 10}));
+  EXPECT_THAT(calls, ::testing::Each(1));
+  parallel_chunks(0, 4, [](std::size_t, std::size_t, std::size_t) { FAIL() << "no chunk of nothing"; });
+}
+
+TEST(ParallelChunks, RethrowsTheLowestFailingChunksError) {
+  // 64 chunks of 1; chunks 5 and 40 throw (5 is handed out first, so it always runs): chunk 5's
+  // error comes back, whichever thread ran which.
+  for (int round = 0; round < 20; ++round)
+    EXPECT_THAT([] {
+      parallel_chunks(64, 1, [](std::size_t k, std::size_t, std::size_t) {
+        if (k == 5 || k == 40) throw InputError("chunk " + std::to_string(k));
+      });
+    }, ::testing::ThrowsMessage<InputError>(::testing::StrEq("chunk 5")));
+}
+
+TEST(ParallelChunks, RunOnTheCallingThreadInsideASerialWorker) {
+  // A sweep's worker already fills a core: its chunks run on it, in order.
+  const SerialWorker serial;
+  EXPECT_EQ(worker_threads(), 1u);
+  std::vector<std::size_t> order;
+  const auto caller = std::this_thread::get_id();
+  parallel_chunks(100, 10, [&](std::size_t k, std::size_t, std::size_t) {
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+    order.push_back(k);
+  });
+  EXPECT_THAT(order, ::testing::ElementsAre(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
 }
 
 }  // namespace

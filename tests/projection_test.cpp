@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "projection/calibrate.hpp"
 #include "projection/summary.hpp"
 #include "test_util.hpp"
@@ -90,6 +91,43 @@ TEST(Projector, TakesTheOneByteCostFromTheTracesSmallTransfers) {
 // repeat their sizes, where read where most have their own (no table: issue 17). Either way each
 // model's total is the sum of its per-operation times (Projector::time_ns, source_time_ns),
 // to the rounding of a sum. 400 copies onto the same node: 4 sizes repeated, then 400 sizes.
+// A trace of 200,000 copies (4 chunks of summary, 49 of anchors), every size its own, summed on
+// every core and on one: the same figures to the last bit (the chunks are cut by size alone and
+// added in order).
+TEST(Summary, TheSameFiguresOnOneThreadAndOnEveryCore) {
+  const topology::Node node = topology::parse_node(kTwoGpuNode, "two.yaml");
+  trace::Trace trace;
+  const std::uint16_t cpu = trace.endpoint("cpu0"), g0 = trace.endpoint("gpu0"),
+                      g1 = trace.endpoint("gpu1");
+  for (std::uint64_t i = 0; i < 200000; ++i) {
+    trace::Op op;
+    op.kind = trace::OpKind::copy;
+    op.src = i % 3 == 0 ? cpu : g0;
+    op.dst = g1;
+    op.src_mem = i % 3 == 0 ? (i % 2 == 0 ? model::MemKind::pageable : model::MemKind::pinned) : model::MemKind::device;
+    op.dst_mem = model::MemKind::device;
+    op.bytes = 4096 + 97 * i;
+    op.duration_ns = static_cast<std::int64_t>(2000 + op.bytes / 20);
+    trace.push(op);
+  }
+  const auto models = projection_models();
+  auto figures = [&] {
+    const Projector p(node, node, trace);
+    const ProjectionSummary s = summarize(p, models, nullptr, nullptr);
+    std::vector<double> v;
+    for (std::size_t m = 0; m < models.size(); ++m)
+      for (const Cell& c : s.by_category[m]) v.insert(v.end(), {c.projected_ns, c.model_source_ns, c.source_ns});
+    return v;
+  };
+  const std::vector<double> every_core = figures();
+  std::vector<double> one_thread;
+  {
+    const SerialWorker serial;
+    one_thread = figures();
+  }
+  EXPECT_EQ(every_core, one_thread);
+}
+
 TEST(Summary, TotalsAreTheSumOfEachOperationsTimeWhetherSizesRepeatOrNot) {
   const topology::Node node = topology::parse_node(kTwoGpuNode, "two.yaml");
   for (const bool distinct : {false, true}) {
