@@ -48,52 +48,6 @@ std::vector<std::string> link_type_names() {
 
 bool is_generic(LinkType type) { return type != LinkType::pcie && type != LinkType::nvlink; }
 
-double pcie_lane_gtps(int gen) {
-  switch (gen) {
-    case 1: return 2.5;
-    case 2: return 5.0;
-    case 3: return 8.0;
-    case 4: return 16.0;
-    case 5: return 32.0;
-    case 6: return 64.0;
-    default: return 0.0;
-  }
-}
-
-double pcie_encoding_efficiency(int gen) {
-  if (gen <= 2) return 8.0 / 10.0;     // 8b/10b
-  if (gen <= 5) return 128.0 / 130.0;  // 128b/130b
-  return 1.0;                          // Gen6 PAM4 + FLIT: overhead counted per flit
-}
-
-double pcie_link_gbps(const PcieParams& p) {
-  return p.lanes * pcie_lane_gtps(p.gen) * pcie_encoding_efficiency(p.gen) / 8.0;
-}
-
-double nvlink_per_link_gbps(int version) {
-  switch (version) {
-    case 1: return 20.0;
-    case 2: return 25.0;
-    case 3: return 25.0;
-    case 4: return 25.0;
-    case 5: return 50.0;
-    default: return 0.0;
-  }
-}
-
-double nvlink_link_gbps(const NvlinkParams& p) {
-  const double per_link = p.per_link_gbps > 0 ? p.per_link_gbps : nvlink_per_link_gbps(p.version);
-  return p.count * per_link;
-}
-
-double LinkSpec::gbps() const {
-  switch (type) {
-    case LinkType::pcie: return pcie_link_gbps(pcie);
-    case LinkType::nvlink: return nvlink_link_gbps(nvlink);
-    default: return generic_gbps;
-  }
-}
-
 std::string LinkSpec::describe() const {
   switch (type) {
     case LinkType::pcie: return fmt::format("PCIe Gen{} x{}", pcie.gen, pcie.lanes);

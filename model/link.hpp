@@ -69,20 +69,57 @@ struct LinkSpec {
 // --- PCIe ---------------------------------------------------------------------------------
 /// Raw signalling rate per lane per direction, GT/s: Gen1 2.5, Gen2 5, Gen3 8, Gen4 16, Gen5 32,
 /// Gen6 64 (PCI-SIG base specifications 1.0a, 2.0, 3.0, 4.0, 5.0, 6.0).
-double pcie_lane_gtps(int gen);
+constexpr double pcie_lane_gtps(int gen) {
+  switch (gen) {
+    case 1: return 2.5;
+    case 2: return 5.0;
+    case 3: return 8.0;
+    case 4: return 16.0;
+    case 5: return 32.0;
+    case 6: return 64.0;
+    default: return 0.0;
+  }
+}
 /// Line-code efficiency: 8b/10b for Gen1-2 (0.8), 128b/130b for Gen3-5; Gen6 PAM4 has no line
 /// code (1.0): its 256-byte flit overhead is accounted per byte by the packet models instead.
-double pcie_encoding_efficiency(int gen);
+constexpr double pcie_encoding_efficiency(int gen) {
+  if (gen <= 2) return 8.0 / 10.0;     // 8b/10b
+  if (gen <= 5) return 128.0 / 130.0;  // 128b/130b
+  return 1.0;                          // Gen6 PAM4 + FLIT: overhead counted per flit
+}
 /// lanes x GT/s x efficiency / 8 bits, GB/s per direction.
-double pcie_link_gbps(const PcieParams& p);
+constexpr double pcie_link_gbps(const PcieParams& p) {
+  return p.lanes * pcie_lane_gtps(p.gen) * pcie_encoding_efficiency(p.gen) / 8.0;
+}
 
 // --- NVLink -------------------------------------------------------------------------------
 /// Per-link, per-direction data rate, GB/s: v1 20 (Tesla P100 whitepaper, 2016), v2 25 (Tesla
 /// V100 whitepaper, 2017), v3 25 (A100 Tensor Core GPU Architecture whitepaper, 2020: 12 links,
 /// 600 GB/s total), v4 25 (H100 Tensor Core GPU Architecture whitepaper, 2022: 18 links, 900 GB/s
 /// total), v5 50 (NVIDIA Blackwell Architecture Technical Brief, 2024: 18 links, 1.8 TB/s total).
-double nvlink_per_link_gbps(int version);
-double nvlink_link_gbps(const NvlinkParams& p);
+constexpr double nvlink_per_link_gbps(int version) {
+  switch (version) {
+    case 1: return 20.0;
+    case 2: return 25.0;
+    case 3: return 25.0;
+    case 4: return 25.0;
+    case 5: return 50.0;
+    default: return 0.0;
+  }
+}
+constexpr double nvlink_link_gbps(const NvlinkParams& p) {
+  const double per_link = p.per_link_gbps > 0 ? p.per_link_gbps : nvlink_per_link_gbps(p.version);
+  return p.count * per_link;
+}
+
+// Defined here, where the rates above are known: every model evaluation asks for it, per hop.
+inline double LinkSpec::gbps() const {
+  switch (type) {
+    case LinkType::pcie: return pcie_link_gbps(pcie);
+    case LinkType::nvlink: return nvlink_link_gbps(nvlink);
+    default: return generic_gbps;
+  }
+}
 
 /// Default one-way latency of a link class when a config gives none, ns. These are routing
 /// weights and the L term of multi-hop paths; see link.cpp for the source of each.

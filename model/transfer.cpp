@@ -35,8 +35,6 @@ double PathSpec::peak_gbps() const {
   return peak;
 }
 
-Access copy_access(PathClass cls) { return cls == PathClass::h2d ? Access::read : Access::write; }
-
 namespace {
 constexpr auto kCopyClassNames = std::to_array<std::string_view>(
     {"h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d", "p2p", "h2h", "memset"});

@@ -116,6 +116,6 @@ double charged_fixed_ns(const Transfer& t, double class_ns);
 
 /// The natural Access of a copy-engine copy of class `cls`: host-to-device copies are DMA reads
 /// of host memory by the GPU; every other copy pushes data with writes.
-Access copy_access(PathClass cls);
+constexpr Access copy_access(PathClass cls) { return cls == PathClass::h2d ? Access::read : Access::write; }
 
 }  // namespace linkcast::model

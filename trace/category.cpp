@@ -60,22 +60,6 @@ Category categorize(const trace::Trace& trace, std::size_t i, const std::vector<
   return categorize(trace, i, host[trace.srcs()[i]] != 0, host[trace.dsts()[i]] != 0);
 }
 
-std::optional<model::CopyClass> copy_class_of(Category c) {
-  using model::CopyClass;
-  switch (c) {
-    case Category::h2d_pinned: return CopyClass::h2d_pinned;
-    case Category::h2d_pageable: return CopyClass::h2d_pageable;
-    case Category::d2h_pinned: return CopyClass::d2h_pinned;
-    case Category::d2h_pageable: return CopyClass::d2h_pageable;
-    case Category::d2d: return CopyClass::d2d;
-    case Category::memset: return CopyClass::memset;
-    case Category::h2h: return CopyClass::h2h;
-    case Category::access:
-    case Category::migrate: return std::nullopt;  // by direction: see the projector
-    default: return CopyClass::p2p;  // peer copies, collectives' steps, send/recv
-  }
-}
-
 std::size_t size_bucket(std::uint64_t bytes) {
   if (bytes <= 10) return 0;
   if (bytes <= 1024) return 1;

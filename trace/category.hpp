@@ -50,7 +50,21 @@ Category categorize(const trace::Trace& trace, std::size_t i, const std::vector<
 std::vector<char> host_flags(const trace::Trace& trace);
 
 /// The copy class whose 1-byte cost (L + O) prices this category, if any.
-[[nodiscard]] std::optional<model::CopyClass> copy_class_of(Category c);
+[[nodiscard]] inline std::optional<model::CopyClass> copy_class_of(Category c) {
+  using model::CopyClass;
+  switch (c) {
+    case Category::h2d_pinned: return CopyClass::h2d_pinned;
+    case Category::h2d_pageable: return CopyClass::h2d_pageable;
+    case Category::d2h_pinned: return CopyClass::d2h_pinned;
+    case Category::d2h_pageable: return CopyClass::d2h_pageable;
+    case Category::d2d: return CopyClass::d2d;
+    case Category::memset: return CopyClass::memset;
+    case Category::h2h: return CopyClass::h2h;
+    case Category::access:
+    case Category::migrate: return std::nullopt;  // by direction: see the projector
+    default: return CopyClass::p2p;  // peer copies, collectives' steps, send/recv
+  }
+}
 /// A copy between a GPU and pageable host memory (h2d_pageable, d2h_pageable).
 [[nodiscard]] constexpr bool is_pageable(Category c) {
   return c == Category::h2d_pageable || c == Category::d2h_pageable;

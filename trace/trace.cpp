@@ -16,8 +16,6 @@
 namespace linkcast::trace {
 
 namespace {
-/// One warp's coalesced request: 32 threads x 4 B.
-constexpr double kWarpRequestBytes = 128.0;
 
 constexpr auto kOpKindNames = std::to_array<std::string_view>(
     {"copy", "access", "migrate", "memset", "allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall",
@@ -168,34 +166,6 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
     calls[it->second].push_back(i);
   }
   return calls;
-}
-
-namespace {
-
-/// transfer_of's rule, from the few values of the operation it reads.
-model::Transfer transfer_from(OpKind kind, std::uint64_t bytes, std::uint16_t src, std::uint16_t issuer,
-                              model::PathClass cls, bool pageable) {
-  model::Transfer t;
-  t.bytes = static_cast<double>(bytes);
-  t.pageable = pageable;
-  t.access = model::copy_access(cls);
-  if (kind == OpKind::access) {
-    const bool store = issuer != kNoEndpoint && issuer == src;
-    t.access = store ? model::Access::write : model::Access::read;
-    t.request_bytes = std::min(t.bytes, kWarpRequestBytes);
-  }
-  if (kind == OpKind::memset) t.write_only = true;
-  return t;
-}
-
-}  // namespace
-
-model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable) {
-  return transfer_from(op.kind, op.bytes, op.src, op.issuer, cls, pageable);
-}
-
-model::Transfer transfer_of(const Trace& trace, std::size_t i, model::PathClass cls, bool pageable) {
-  return transfer_from(trace.kinds()[i], trace.bytes()[i], trace.srcs()[i], trace.issuers()[i], cls, pageable);
 }
 
 Op Trace::op(std::size_t i) const {

@@ -25,6 +25,7 @@
 //    GPU's own socket on the node the trace is projected or simulated on.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -158,10 +159,10 @@ class Trace;
 /// reads (a load) or pushes it with writes (a store, issued by the source), in warp-sized requests
 /// (one warp's coalesced 32 x 4 B); a memset only writes. `pageable`: the host end is pageable
 /// memory, by the caller's rule. The fixed cost (L + O) is the caller's to set.
-[[nodiscard]] model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable);
+[[nodiscard]] inline model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable);
 /// The same for operation i of `trace`, reading only the columns it needs (a projection prices
 /// every operation under several models: building the whole row each time was a tenth of it).
-[[nodiscard]] model::Transfer transfer_of(const Trace& trace, std::size_t i, model::PathClass cls, bool pageable);
+[[nodiscard]] inline model::Transfer transfer_of(const Trace& trace, std::size_t i, model::PathClass cls, bool pageable);
 
 class Trace {
  public:
@@ -320,6 +321,39 @@ class Trace;
 [[nodiscard]] int endpoint_index(std::string_view name, std::string_view prefix);
 inline bool is_host_name(std::string_view name) {
   return name == "host" || endpoint_index(name, "cpu") >= 0;
+}
+
+namespace detail {
+/// One warp's coalesced request: 32 threads x 4 B.
+inline constexpr double kWarpRequestBytes = 128.0;
+
+/// transfer_of's rule, from the few values of the operation it reads (inline: a projection asks
+/// for it once per model evaluation).
+inline model::Transfer transfer_from(OpKind kind, std::uint64_t bytes, std::uint16_t src, std::uint16_t issuer,
+                                     model::PathClass cls, bool pageable) {
+  model::Transfer t;
+  t.bytes = static_cast<double>(bytes);
+  t.pageable = pageable;
+  t.access = model::copy_access(cls);
+  if (kind == OpKind::access) {
+    const bool store = issuer != kNoEndpoint && issuer == src;
+    t.access = store ? model::Access::write : model::Access::read;
+    t.request_bytes = std::min(t.bytes, kWarpRequestBytes);
+  }
+  if (kind == OpKind::memset) t.write_only = true;
+  return t;
+}
+}  // namespace detail
+
+inline model::Transfer transfer_of(const Op& op, model::PathClass cls, bool pageable) {
+  return detail::transfer_from(op.kind, op.bytes, op.src, op.issuer, cls, pageable);
+}
+
+inline model::Transfer transfer_of(const Trace& trace, std::size_t i, model::PathClass cls, bool pageable) {
+  const OpKind kind = trace.kinds()[i];
+  // The issuer column is read for accesses alone.
+  return detail::transfer_from(kind, trace.bytes()[i], trace.srcs()[i],
+                               kind == OpKind::access ? trace.issuers()[i] : kNoEndpoint, cls, pageable);
 }
 
 }  // namespace linkcast::trace
