@@ -700,7 +700,7 @@ class Reader {
 
   void runtime(const Event& e) {
     const Op op = cpu_op(OpKind::runtime, e);
-    if (e.correlation >= 0 && std::isfinite(e.correlation)) runtime_by_correlation_.emplace(key(e), ops_.size());
+    if (e.correlation >= 0 && std::isfinite(e.correlation)) runtime_correlation_.push_back({key(e), ops_.size()});
     ops_.push_back(op);
   }
 
@@ -850,10 +850,15 @@ class Reader {
     warn();
   }
 
+  /// Links each GPU operation to the runtime call of its correlation id (the first such call, where
+  /// a hostile trace repeats one). A sorted list rather than a hash map: a long trace has millions
+  /// of runtime calls, and the map's lookups, nodes and their freeing took 5% of reading 7.6 GB.
   void link_launches() {
+    std::sort(runtime_correlation_.begin(), runtime_correlation_.end());  // by id, then record
     for (const auto& [record, k] : gpu_correlation_) {
-      const auto it = runtime_by_correlation_.find(k);
-      if (it != runtime_by_correlation_.end()) ops_[record].launch = static_cast<std::uint32_t>(it->second);
+      const auto it = std::lower_bound(runtime_correlation_.begin(), runtime_correlation_.end(),
+                                       std::pair<std::uint64_t, std::size_t>{k, 0});
+      if (it != runtime_correlation_.end() && it->first == k) ops_[record].launch = static_cast<std::uint32_t>(it->second);
     }
   }
 
@@ -938,7 +943,7 @@ class Reader {
   std::vector<std::uint16_t> gpu_ids_;
   std::uint16_t host_ = kNoEndpoint;
   std::vector<std::pair<std::size_t, std::uint64_t>> gpu_correlation_;
-  std::unordered_map<std::uint64_t, std::size_t> runtime_by_correlation_;
+  std::vector<std::pair<std::uint64_t, std::size_t>> runtime_correlation_;  // (correlation id, record)
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,
