@@ -37,7 +37,6 @@ TaskId Engine::add_delay(double ns) {
 void Engine::reserve(std::size_t tasks) {
   tasks_.reserve(tasks);
   timings_.reserve(tasks);
-  edges_.reserve(tasks);
 }
 
 std::uint32_t Engine::intern_weights(std::span<const double> weights) {
@@ -178,7 +177,7 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
     std::vector<std::uint32_t> fill(succ_at_.begin(), succ_at_.end() - 1);
     for (const auto& [before, after] : edges_) succ_[fill[before]++] = after;
   }
-  std::vector<std::pair<TaskId, TaskId>>().swap(edges_);
+  std::deque<std::pair<TaskId, TaskId>>().swap(edges_);
   for (TaskId id = 0; id < n; ++id)
     if (waiting_on_[id] == 0) schedule(timings_[id].ready_ns, id, Phase::ready);
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <queue>
@@ -42,7 +43,8 @@ class Engine {
                       double fixed_ns);
   /// A task that only takes time (a kernel launch, NCCL's per-call latency, a join with 0).
   TaskId add_delay(double ns);
-  /// Room for `tasks` tasks and as many dependencies, so that adding them never copies the lot.
+  /// Room for `tasks` tasks, so that adding them never copies the lot (nor, at its peak, holds
+  /// the old copy beside twice the room).
   void reserve(std::size_t tasks);
   /// `after` starts only once `before` has ended.
   void depend(TaskId after, TaskId before);
@@ -109,7 +111,8 @@ class Engine {
   std::vector<Task> tasks_;
   std::vector<double> weights_;
   std::unordered_multimap<std::uint64_t, std::uint32_t> weights_by_hash_;  // -> offset in weights_
-  std::vector<std::pair<TaskId, TaskId>> edges_;  // (before, after); turned into succ_ by run()
+  // (before, after); turned into succ_ by run(). In blocks: their number is known only then.
+  std::deque<std::pair<TaskId, TaskId>> edges_;
   std::vector<Pool> pools_;
 
   std::vector<TaskTiming> timings_;  // by task, from its adding: its release until it is ready

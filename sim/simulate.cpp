@@ -129,6 +129,14 @@ class Simulation {
   /// Its route, rate cap, per-hop weights and fixed cost under the model.
   TransferPlan price_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   double fixed_cost(CopyClass cls, const Pair& p) const;
+  /// The tasks run() adds for the trace's records besides its collectives (each of them one, a
+  /// runtime call two or four, launched work one more in a replay), so that the engine holds them
+  /// without regrowing.
+  std::size_t tasks_for_records() const;
+  /// Whether SimOptions::durations_ns gives record i's duration (add_given_duration).
+  bool has_given_duration(std::size_t i) const {
+    return i < options_.durations_ns.size() && std::isfinite(options_.durations_ns[i]) && options_.durations_ns[i] >= 0;
+  }
   void add_copy(std::size_t i);
   /// GPU work whose duration is given (SimOptions::durations_ns): a flow of its bytes capped to
   /// take that long alone, or a delay.
@@ -900,11 +908,26 @@ TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t 
   return engine_.add_transfer(rt->second, bytes, weights, kInf, 0.0);
 }
 
+std::size_t Simulation::tasks_for_records() const {
+  std::size_t tasks = 0;
+  for (std::size_t i = 0; i < trace_.size(); ++i) {
+    const OpKind kind = trace_.kinds()[i];
+    const bool blocks = kind == OpKind::runtime && application_ && app_.awaits[i] != trace::kNoIndex;
+    // add_runtime_call: the gap before it, the call, and a join where it blocks (and
+    // link_application the tail after the work it waited for).
+    if (kind == OpKind::runtime) tasks += blocks ? 4 : 2;
+    // Collectives are built later, call by call, unless given a duration.
+    else if (!trace::is_collective(kind) || has_given_duration(i)) ++tasks;
+    // link_application: the launch of GPU work a call started.
+    if (application_ && trace::runs_on_gpu(kind) && trace_.launches()[i] != trace::kNoIndex) ++tasks;
+  }
+  return tasks;
+}
+
 SimResult Simulation::run() {
   const std::size_t n = trace_.size();
   begin_.assign(n, 0);
   end_.assign(n, 0);
-  engine_.reserve(n);  // a task or more per operation
   matrix_.assign(node_.endpoints.size(), std::vector<double>(node_.endpoints.size(), 0.0));
 
   // Matched sends and recvs: the k-th recv from A to B ends with the k-th send from A to B.
@@ -933,9 +956,13 @@ SimResult Simulation::run() {
     app_ = infer_app_graph(trace_);
     call_start_.assign(n, 0);
   }
-  const auto given = [&](std::size_t i) {
-    return i < options_.durations_ns.size() && std::isfinite(options_.durations_ns[i]) ? options_.durations_ns[i] : -1.0;
-  };
+  const std::size_t record_tasks = tasks_for_records();
+  engine_.reserve(record_tasks);
+  if (application_) {
+    role_.reserve(record_tasks);
+    task_record_.reserve(record_tasks);
+  }
+  const auto given = [&](std::size_t i) { return has_given_duration(i) ? options_.durations_ns[i] : -1.0; };
   for (std::size_t i = 0; i < n; ++i) {
     const OpKind kind = trace_.kinds()[i];
     if (kind == OpKind::runtime) {
@@ -963,6 +990,7 @@ SimResult Simulation::run() {
   }
   const std::size_t collectives_from = engine_.size();
   add_collectives();
+  [[maybe_unused]] const std::size_t collectives_end = engine_.size();
   if (application_) {
     for (std::size_t t = collectives_from; t < engine_.size(); ++t) tag(static_cast<TaskId>(t), Role::collective, trace::kNoIndex);
     for (std::size_t i = 0; i < n; ++i) {
@@ -996,6 +1024,8 @@ SimResult Simulation::run() {
       engine_.set_release(begin_[i], static_cast<double>(start - t0));
   }
   if (application_) link_application();
+  assert(engine_.size() - (collectives_end - collectives_from) == record_tasks &&
+         "tasks_for_records() counts the tasks of every record and of their links");
 
   try {
     ProgressLine progress("simulation");
