@@ -417,6 +417,31 @@ TEST(Kineto, ParsesTheEventsItUnderstandsAndSkipsTheRest) {
   EXPECT_EQ(t.device_names.at(0), "NVIDIA H100 80GB HBM3");
 }
 
+// The reader passes over events it has no use for without parsing them, told by their top-level
+// "ph", "cat" and "name" as the scanner finds each event's end. It must keep exactly what a full
+// parse keeps: a key or value written with escapes ("c\u0061t" is "cat") is parsed in full; a
+// repeated key counts its last value; "cat" inside "args" is not the event's; and the kernel
+// events below are kept whatever their keys' order. A cpu_op with a malformed number (an event
+// it never reads) is passed over; the same number in a kept event is refused.
+TEST(Kineto, EventsPassedOverUnparsedAreExactlyThoseAFullParseDrops) {
+  const Trace t = parse_kineto(R"json({"traceEvents": [
+    {"name": "k1", "dur": 5.0, "ts": 1.0, "cat": "kernel", "ph": "X", "args": {"device": 0, "stream": 7}},
+    {"ph": "X", "c\u0061t": "kernel", "name": "k2", "ts": 2.0, "dur": 1.0, "args": {"device": 0, "stream": 7}},
+    {"ph": "X", "cat": "cpu_op", "cat": "kernel", "name": "k3", "ts": 3.0, "dur": 1.0, "args": {"device": 0, "stream": 7}},
+    {"ph": "X", "cat": "kernel", "cat": "cpu_op", "name": "aten::mm", "ts": 4.0, "dur": 1.0, "args": {"cat": "kernel"}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::add", "ts": 01x, "dur": 1.0},
+    {"ph": "f", "cat": "ac2g", "name": "flow", "ts": 5.0, "id": 1, "bp": "e"}]})json",
+                               "heads.json");
+  ASSERT_EQ(t.size(), 3u);
+  for (std::size_t i = 0; i < t.size(); ++i) EXPECT_EQ(t.kinds()[i], OpKind::kernel) << i;
+  EXPECT_EQ(error_of([] {
+              (void)parse_kineto(R"json({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 01x, "dur": 1.0,
+                                  "args": {"device": 0}}]})json", "bad.json");
+            }),
+            "bad.json: byte 17: event 1 is not valid JSON (Problem while parsing a number); the file is not a Kineto "
+            "trace or is corrupt");
+}
+
 TEST(Kineto, ProcessGroupRanksAreDistinctWholeNumbers) {
   // Found by the coverage-guided fuzzer (tests/data/fuzz/regressions/kineto/group-ranks-*): a
   // rank listed twice made a group the CSV reader refuses (its round trip failed), and a rank
