@@ -6,6 +6,7 @@
 #include <limits>
 #include <mutex>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -51,7 +52,14 @@ void parallel_chunks(std::size_t n, std::size_t chunk_size,
     }
   };
   std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  for (std::size_t t = 1; t < threads; ++t) {
+    // A thread the system refuses leaves its chunks to the others (this one at least).
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
   work();
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
