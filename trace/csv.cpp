@@ -250,6 +250,8 @@ class CsvParser {
         fail_at(line_no_, fmt::format("the header lacks the required column '{}' (required: "
                                       "kind,src,dst,bytes)", kColumnNames[c]));
     have_header_ = true;
+    has_optional_ = false;
+    for (int c = kGroup; c < kColumnCount; ++c) has_optional_ = has_optional_ || index_[c] >= 0;
     ncols_ = fields_.size();
     column_at_[ncols_] = kColumnCount;
     trace_.record_line_offset = line_no_ + 1;
@@ -433,22 +435,9 @@ class CsvParser {
     return *k;
   }
 
-  void record() {
-    Op op;
-    const std::string_view kind = field(kKind);
-    op.kind = kind_field(kind);
-    op.src = endpoint_field(kSrc, field(kSrc));
-    op.dst = endpoint_field(kDst, field(kDst));
-    op.bytes = uint_field(kBytes, field(kBytes));
-    op.src_mem = mem_field(kSrcMem, field(kSrcMem), op.src);
-    op.dst_mem = mem_field(kDstMem, field(kDstMem), op.dst);
-    if (const auto v = field(kStart); !v.empty()) op.start_ns = time_field(kStart, v);
-    if (const auto v = field(kDuration); !v.empty()) op.duration_ns = time_field(kDuration, v);
-    if (const auto v = field(kStream); !v.empty()) {
-      const std::uint64_t stream = uint_field(kStream, v);
-      if (stream > UINT32_MAX) fail(kStream, v, fmt::format("is above the largest stream id, {}", UINT32_MAX));
-      op.stream = static_cast<std::uint32_t>(stream);
-    }
+  /// The columns most traces lack (group, root, object, line, comm, issuer) into `op`; read only
+  /// where the header has one of them.
+  void optional_fields(Op& op) {
     if (const auto v = field(kGroup); !v.empty()) {
       std::vector<int> gpus;
       try {
@@ -474,7 +463,27 @@ class CsvParser {
     if (const auto v = field(kLine); !v.empty()) op.line = trace_.lines.intern(text_check(kLine, v));
     if (const auto v = field(kComm); !v.empty()) op.comm = trace_.comms.intern(text_check(kComm, v));
     if (const auto v = field(kIssuer); !v.empty()) op.issuer = endpoint_field(kIssuer, v);
-    else if (op.kind == OpKind::access) op.issuer = op.dst;
+  }
+
+  void record() {
+    Op op;
+    const std::string_view kind = field(kKind);
+    op.kind = kind_field(kind);
+    op.src = endpoint_field(kSrc, field(kSrc));
+    op.dst = endpoint_field(kDst, field(kDst));
+    op.bytes = uint_field(kBytes, field(kBytes));
+    op.src_mem = mem_field(kSrcMem, field(kSrcMem), op.src);
+    op.dst_mem = mem_field(kDstMem, field(kDstMem), op.dst);
+    if (const auto v = field(kStart); !v.empty()) op.start_ns = time_field(kStart, v);
+    if (const auto v = field(kDuration); !v.empty()) op.duration_ns = time_field(kDuration, v);
+    if (const auto v = field(kStream); !v.empty()) {
+      const std::uint64_t stream = uint_field(kStream, v);
+      if (stream > UINT32_MAX) fail(kStream, v, fmt::format("is above the largest stream id, {}", UINT32_MAX));
+      op.stream = static_cast<std::uint32_t>(stream);
+    }
+    if (has_optional_) optional_fields(op);
+    // An access with no issuer given is a load, issued by its destination.
+    if (op.issuer == kNoEndpoint && op.kind == OpKind::access) op.issuer = op.dst;
     if (is_collective(op.kind) && op.group == 0) {
       fail_at(line_no_, fmt::format("a {} needs the GPUs taking part in column 'group' (e.g. 0-3)", kind));
     }
@@ -495,6 +504,7 @@ class CsvParser {
   std::array<int, kColumnCount + 1> column_at_{};  // position in the header -> column; past them kColumnCount
   std::array<std::string_view, kColumnCount + 1> by_column_{};  // the current record's fields; absent columns empty
   bool fields_found_ = false;  // split_record found the current record's fields
+  bool has_optional_ = false;  // the header has a column from kGroup on (optional_fields)
   bool has_blanks_ = true;    // the current record may have fields to trim (a space or a tab in it)
   std::vector<std::string_view> fields_;
   std::deque<std::string> scratch_;  // see split_fields
