@@ -1,5 +1,5 @@
-# record_lib.sh: shared by run_apps.sh and run_nccl.sh (source it; not a program). The same
-# step runner, machine capture and packing as run_all.sh, which keeps its own copy.
+# record_lib.sh: shared by run_all.sh, run_apps.sh, run_nccl.sh and run_pipeline.sh (source it;
+# not a program): the preamble, step runner, machine capture and packing of every recording.
 #
 # The caller sets HERE (this folder), sources this file and calls start_record (OUTDIR, REC,
 # REPO, NVCC, PY and the environment of every recording), or sets OUTDIR (absolute), REC (staging
@@ -38,6 +38,14 @@ start_record() {
   NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
   PY=${PYTHON:-python3}
   export OUTDIR REC HERE REPO NVCC PY
+}
+
+# The GPUs this machine has: nvidia-smi's list, else what PyTorch sees, else 0.
+gpu_count() {
+  local n
+  n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  if [[ "$n" -eq 0 ]]; then n=$("$PY" -c 'import torch; print(torch.cuda.device_count())' 2>/dev/null || echo 0); fi
+  echo "$n"
 }
 
 # Seconds a step started now may run: what is left of the budget after the reserve.
@@ -140,7 +148,7 @@ finish_record() {
   local title=$1
   shift
   local ngpu gpu_names
-  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  ngpu=$(gpu_count)
   gpu_names=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
     sed 's/^ *//' | paste -sd ';')
   {

@@ -18,34 +18,17 @@
 
 set -uo pipefail
 
-if [[ $# -ne 1 ]]; then
-  echo "usage: bash run_apps.sh OUTDIR" >&2
-  exit 2
-fi
-mkdir -p "$1" || exit 1
-OUTDIR=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-REC="$OUTDIR/record"   # staging folder: becomes record/ inside the archive
-BIN=$(mktemp -d "${TMPDIR:-/tmp}/linkcast_apps.XXXXXX")
-trap 'rm -rf "$BIN"' EXIT
-rm -rf "$REC" "$OUTDIR/record.tar.gz" "$OUTDIR/summary.txt"
-mkdir -p "$REC/machine" "$REC/logs"
-
-# NVLink multicast must stay off on shared multi-GPU hosts, in every process started from here.
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-# CUDA device indices in PCI bus order, as nvidia-smi and NCCL's topology number them.
-export CUDA_DEVICE_ORDER=PCI_BUS_ID
-export PYTHONUNBUFFERED=1
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-PY=${PYTHON:-python3}
-BUDGET=${RECORD_BUDGET_S:-480}
-LOG_TAG=run_apps
-export REC BIN HERE REPO NVCC PY
 # shellcheck source=record_lib.sh
 source "$HERE/record_lib.sh"
+start_record run_apps.sh "$@"
+BIN=$(mktemp -d "${TMPDIR:-/tmp}/linkcast_apps.XXXXXX")
+trap 'rm -rf "$BIN"' EXIT
+export BIN
+BUDGET=${RECORD_BUDGET_S:-480}
+LOG_TAG=run_apps
 
-NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+NGPU=$(gpu_count)
 log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
 {
   echo "command: bash tools/record/run_apps.sh OUTDIR"

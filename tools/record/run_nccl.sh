@@ -27,10 +27,7 @@ start_record run_nccl.sh "$@"
 BUDGET=${RECORD_BUDGET_S:-540}
 LOG_TAG=run_nccl
 
-NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
-if [[ "$NGPU" -eq 0 ]]; then
-  NGPU=$("$PY" -c 'import torch; print(torch.cuda.device_count())' 2>/dev/null || echo 0)
-fi
+NGPU=$(gpu_count)
 log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
 {
   echo "command: bash tools/record/run_nccl.sh OUTDIR"
