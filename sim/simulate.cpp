@@ -21,6 +21,7 @@
 #include "core/error.hpp"
 #include "core/strings.hpp"
 #include "core/progress.hpp"
+#include "core/random.hpp"
 #include "core/units.hpp"
 #include "model/packet.hpp"
 #include "sim/app_graph.hpp"
@@ -379,12 +380,10 @@ TransferPlan Simulation::plan_transfer(int src, int dst, const model::Transfer& 
                     transfer.regime, transfer.pageable, pageable,   transfer.write_only};
   std::uint64_t bits;
   std::memcpy(&bits, &transfer.bytes, sizeof bits);
-  // splitmix64's finaliser: sizes differ in their exponent bits alone, ends in a few low bits.
-  std::uint64_t hash = bits ^ (static_cast<std::uint64_t>(src) << 24) ^ (static_cast<std::uint64_t>(dst) << 8) ^
-                       (static_cast<std::uint64_t>(pageable) << 1) ^ static_cast<std::uint64_t>(transfer.pageable);
-  hash = (hash ^ (hash >> 30)) * 0xBF58476D1CE4E5B9ull;
-  hash = (hash ^ (hash >> 27)) * 0x94D049BB133111EBull;
-  hash ^= hash >> 31;
+  // Mixed: sizes differ in their exponent bits alone, ends in a few low bits.
+  const std::uint64_t hash =
+      splitmix64_mix(bits ^ (static_cast<std::uint64_t>(src) << 24) ^ (static_cast<std::uint64_t>(dst) << 8) ^
+                     (static_cast<std::uint64_t>(pageable) << 1) ^ static_cast<std::uint64_t>(transfer.pageable));
   CachedPlan& slot = plan_cache_[hash & (plan_cache_.size() - 1)];
   if (slot.key == key) return slot.plan;
   slot.plan = price_transfer(src, dst, transfer, pageable, record);
