@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <fstream>
 #include <vector>
 
@@ -31,13 +32,31 @@ namespace {
 
 gzFile as_gz(void* gz) { return static_cast<gzFile>(gz); }
 
+/// The decompressed size a gzip file of `size_on_disk` bytes at `fd` records in its last four
+/// bytes (ISIZE, little-endian, modulo 2^32), raised by 2^32 until it is at least the size on
+/// disk; the size on disk for a plain file or where the trailer cannot be read.
+std::size_t expected_content_size(int fd, std::size_t size_on_disk) {
+  std::array<unsigned char, 2> magic{};
+  std::array<unsigned char, 4> isize{};
+  if (size_on_disk < 18 || ::pread(fd, magic.data(), magic.size(), 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b ||
+      ::pread(fd, isize.data(), isize.size(), static_cast<off_t>(size_on_disk - 4)) != 4)
+    return size_on_disk;
+  std::uint64_t bytes = std::uint64_t{isize[0]} | std::uint64_t{isize[1]} << 8 | std::uint64_t{isize[2]} << 16 |
+                        std::uint64_t{isize[3]} << 24;
+  while (bytes < size_on_disk) bytes += std::uint64_t{1} << 32;
+  return static_cast<std::size_t>(bytes);
+}
+
 }  // namespace
 
 InputFile::InputFile(std::string path, InputFileNames names) : path_(std::move(path)), names_(names) {
   const int fd = ::open(path_.c_str(), O_RDONLY);
   if (fd < 0) throw InputError(fmt::format("{}: cannot open the {}", path_, names_.file));
   struct stat st {};
-  if (::fstat(fd, &st) == 0) size_on_disk_ = static_cast<std::size_t>(st.st_size);
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    size_on_disk_ = static_cast<std::size_t>(st.st_size);
+    expected_size_ = expected_content_size(fd, size_on_disk_);
+  }
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   gzFile gz = ::gzdopen(fd, "rb");
   if (gz == nullptr) {

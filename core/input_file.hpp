@@ -40,6 +40,11 @@ class InputFile {
   [[nodiscard]] std::string read_all(std::size_t max_bytes = 0);
   /// The file's size on disk (compressed, for a gzip'd file); 0 when unknown.
   [[nodiscard]] std::size_t size_on_disk() const { return size_on_disk_; }
+  /// About how many bytes read() gives in all: the size on disk for a plain file; for a gzip'd one
+  /// the size its trailer records (the last member's size modulo 4 GiB, as RFC 1952's ISIZE),
+  /// taken past the size on disk by whole 4 GiB where it is below. A hint to size tables by,
+  /// never trusted further; 0 when unknown.
+  [[nodiscard]] std::size_t expected_size() const { return expected_size_; }
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
@@ -47,6 +52,7 @@ class InputFile {
   InputFileNames names_;
   void* gz_ = nullptr;  // gzFile
   std::size_t size_on_disk_ = 0;
+  std::size_t expected_size_ = 0;
   // "reading PATH: 120 MiB of 800 MiB (15%), ...": where progress is shown, updated every 8 MiB
   // of the file on disk.
   std::unique_ptr<ProgressLine> progress_;

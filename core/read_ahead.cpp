@@ -1,11 +1,12 @@
 #include "core/read_ahead.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace linkcast {
 
-ReadAhead::ReadAhead(std::size_t block_bytes, std::size_t headroom, std::size_t slack, Fill fill)
-    : fill_(std::move(fill)), block_(block_bytes), headroom_(headroom), buffers_(2) {
+ReadAhead::ReadAhead(std::size_t block_bytes, std::size_t headroom, std::size_t slack, Fill fill, std::size_t buffers)
+    : fill_(std::move(fill)), block_(block_bytes), headroom_(headroom), buffers_(std::max<std::size_t>(buffers, 2)) {
   for (Buffer& b : buffers_) b.bytes.resize(headroom + block_bytes + slack);
   thread_ = std::thread([this] { run(); });
 }

@@ -27,9 +27,11 @@ class ReadAhead {
     std::size_t size = 0;
   };
 
-  /// Starts reading blocks of up to `block_bytes`, each buffer with `headroom` bytes before and
-  /// `slack` after.
-  ReadAhead(std::size_t block_bytes, std::size_t headroom, std::size_t slack, Fill fill);
+  /// Starts reading blocks of up to `block_bytes` into `buffers` (at least 2) buffers, each with
+  /// `headroom` bytes before and `slack` after. Small blocks in several buffers keep the two
+  /// threads busy to the end: the caller waits only for the first block and the second thread
+  /// only when the caller is `buffers - 1` blocks behind.
+  ReadAhead(std::size_t block_bytes, std::size_t headroom, std::size_t slack, Fill fill, std::size_t buffers = 2);
   /// Stops the second thread (it finishes the fill it is in) and waits for it.
   ~ReadAhead();
   ReadAhead(const ReadAhead&) = delete;
@@ -50,7 +52,7 @@ class ReadAhead {
   Fill fill_;
   std::size_t block_;
   std::size_t headroom_;
-  std::vector<Buffer> buffers_;  // two: one filled while the caller reads the other
+  std::vector<Buffer> buffers_;  // filled in turn while the caller reads the one before
   std::size_t next_to_read_ = 0;
   bool holding_ = false;         // the caller holds buffers_[next_to_read_ - 1]
   bool stop_ = false;

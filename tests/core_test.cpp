@@ -143,6 +143,16 @@ TEST(InputFile, ReadsPlainAndGzipFilesAlikeWholeOrInBlocks) {
   }
   EXPECT_EQ(InputFile(plain).size_on_disk(), 10000u);
   EXPECT_LT(InputFile(gz).size_on_disk(), 10000u);  // compressed
+  // What a reader sizes its tables by: the text's size, from the gzip trailer for a gzip'd file
+  // (a trace's columns were sized for the compressed size and then grew 4.5x, copying).
+  EXPECT_EQ(InputFile(plain).expected_size(), 10000u);
+  EXPECT_EQ(InputFile(gz).expected_size(), 10000u);
+  // A trailer that records less than the size on disk (a text of 4 GiB and more) is taken past it
+  // by whole 4 GiB; a trailer that is not gzip's counts for nothing.
+  std::string lying = test::read_file(gz);
+  lying.replace(lying.size() - 4, 4, std::string("\x05\0\0\0", 4));
+  EXPECT_EQ(InputFile(test::write_temp("input_isize.gz", lying)).expected_size(), (std::size_t{1} << 32) + 5);
+  EXPECT_EQ(InputFile(test::write_temp("input_tiny.txt", "ab")).expected_size(), 2u);
 }
 
 TEST(InputFile, NamesTheFileAndWhatIsWrong) {
@@ -179,8 +189,9 @@ TEST(ReadAhead, BlocksComeInOrderAndErrorsAfterTheBlocksBeforeThem) {
       return n;
     };
   };
-  {
-    ReadAhead ahead(4096, 100, 64, fill_from(stream.size()));
+  for (const std::size_t buffers : {2, 4}) {
+    at = 0;
+    ReadAhead ahead(4096, 100, 64, fill_from(stream.size()), buffers);
     std::string got;
     for (ReadAhead::Block b = ahead.next(); b.size != 0; b = ahead.next()) {
       EXPECT_LE(b.size, 4096u);
