@@ -203,5 +203,54 @@ TEST(SparseColumns, AColumnNoOperationUsesTakesNoMemoryAndFillsInOnFirstUse) {
   EXPECT_EQ(t.op(999).issuer, kNoEndpoint);
 }
 
+// A reader that collects its rows in file order and then sorts them (the Kineto reader) gets, from
+// order_by_start, the rows in start order, ties in file order, every column moved with its row,
+// and launch links pointing at their calls' new positions.
+TEST(Trace, OrderByStartMovesEveryColumnAndRemapsLaunchLinks) {
+  Trace t;
+  const std::uint16_t host = t.endpoint("host"), gpu = t.endpoint("gpu0");
+  Op call;  // record 0 in file order, start 30
+  call.kind = OpKind::runtime;
+  call.src = call.dst = host;
+  call.start_ns = 30;
+  call.duration_ns = 5;
+  call.thread = t.thread_names.intern("1/1");
+  call.name = t.op_names.intern("cudaLaunchKernel");
+  t.push(call);
+  Op kernel;  // record 1, start 40, launched by record 0
+  kernel.kind = OpKind::kernel;
+  kernel.src = kernel.dst = gpu;
+  kernel.start_ns = 40;
+  kernel.duration_ns = 100;
+  kernel.stream = 7;
+  kernel.launch = 0;
+  t.push(kernel);
+  Op copy;  // record 2, start 10: first after sorting
+  copy.kind = OpKind::copy;
+  copy.src = host;
+  copy.dst = gpu;
+  copy.bytes = 4096;
+  copy.start_ns = 10;
+  copy.duration_ns = 2;
+  t.push(copy);
+  Op late_call = call;  // record 3, start 30 like record 0: stays after it
+  late_call.duration_ns = 6;
+  t.push(late_call);
+  t.set_kernel(1, t.add_kernel_info(KernelInfo{}));
+  t.order_by_start();
+  ASSERT_EQ(t.size(), 4u);
+  EXPECT_EQ(t.op(0).kind, OpKind::copy);
+  EXPECT_EQ(t.op(0).bytes, 4096u);
+  EXPECT_EQ(t.op(1).duration_ns, 5);  // the first call of the tie
+  EXPECT_EQ(t.op(2).duration_ns, 6);
+  EXPECT_EQ(t.op(1).thread, call.thread);
+  const Op k = t.op(3);
+  EXPECT_EQ(k.kind, OpKind::kernel);
+  EXPECT_EQ(k.stream, 7u);
+  EXPECT_EQ(k.launch, 1u);  // its call moved from record 0 to record 1
+  EXPECT_EQ(k.kernel, 0u);
+  EXPECT_EQ(t.op(0).launch, kNoIndex);
+}
+
 }  // namespace
 }  // namespace linkcast::trace

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace linkcast::trace {
@@ -51,6 +52,21 @@ class SparseColumn {
       if (keep(i)) values_[k++] = values_[i];
     values_.resize(k);
     values_.shrink_to_fit();
+  }
+  /// Row k becomes what row order[k] was (`order` a permutation of the rows); memory beyond the
+  /// column's: one copy of it while it is rebuilt.
+  void permute(const std::vector<std::uint32_t>& order) {
+    if (values_.empty()) return;
+    std::vector<T> out;
+    out.reserve(order.size());
+    for (std::uint32_t i : order) out.push_back(values_[i]);
+    values_.swap(out);
+  }
+  /// Every value v with v != fill becomes map(v) (the fill stays).
+  template <class Map>
+  void map_values(const Map& map) {
+    for (T& v : values_)
+      if (v != fill_) v = map(v);
   }
   /// Back to all rows at the fill value.
   void reset() {

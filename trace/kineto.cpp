@@ -651,7 +651,7 @@ class Reader {
       throw InputError(fmt::format("{}: event {}: stream {} is not a stream id", name_, event_index_, e.stream));
     op.stream = static_cast<std::uint32_t>(e.stream);
     const int device = device_index(e.device, "device");
-    const std::size_t record = ops_.size();
+    const std::size_t record = trace_.size();
     if (cat == Cat::memcpy) {
       if (!memcpy(op, device, e)) return;
     } else if (cat == Cat::memset) {
@@ -660,7 +660,7 @@ class Reader {
       op.src_mem = op.dst_mem = MemKind::device;
       op.bytes = bytes_of(e.bytes);
       if (op.bytes == 0) ++unsized_memsets_;
-      ops_.push_back(op);
+      push(op);
     } else if (starts_with(e.name, "nccl")) {
       if (!collective(op, device, e)) return;
     } else {
@@ -668,11 +668,22 @@ class Reader {
       op.src = op.dst = gpu(device);
       op.src_mem = op.dst_mem = MemKind::device;
       op.name = trace_.op_names.intern(e.name);
-      ops_.push_back(op);
+      push(op);
     }
     if (e.kernel.grid_blocks || e.kernel.block_threads || e.kernel.blocks_per_sm > 0)
-      ops_.back().kernel = trace_.add_kernel_info(e.kernel);
+      trace_.set_kernel(trace_.size() - 1, trace_.add_kernel_info(e.kernel));
     if (e.correlation >= 0 && std::isfinite(e.correlation)) gpu_correlation_.push_back({record, key(e)});
+  }
+
+  /// Appends an operation in file order (finish() puts them in start order). The columns grow by a
+  /// quarter at a time rather than doubling: a trace's size is unknown until its end, and doubling
+  /// left up to half of a long trace's columns empty.
+  void push(const Op& op) {
+    if (trace_.size() == rows_reserved_) {
+      rows_reserved_ += std::max<std::size_t>(rows_reserved_ / 4, 4096);
+      trace_.reserve(rows_reserved_);
+    }
+    trace_.push(op);
   }
 
   static std::uint64_t bytes_of(double b) {
@@ -696,12 +707,12 @@ class Reader {
     return op;
   }
 
-  void annotation(const Event& e) { ops_.push_back(cpu_op(OpKind::annotation, e)); }
+  void annotation(const Event& e) { push(cpu_op(OpKind::annotation, e)); }
 
   void runtime(const Event& e) {
     const Op op = cpu_op(OpKind::runtime, e);
-    if (e.correlation >= 0 && std::isfinite(e.correlation)) runtime_correlation_.push_back({key(e), ops_.size()});
-    ops_.push_back(op);
+    if (e.correlation >= 0 && std::isfinite(e.correlation)) runtime_correlation_.push_back({key(e), trace_.size()});
+    push(op);
   }
 
   bool memcpy(Op& op, int device, const Event& e) {
@@ -734,7 +745,7 @@ class Reader {
     }
     op.kind = OpKind::copy;
     op.issuer = kNoEndpoint;
-    ops_.push_back(op);
+    push(op);
     return true;
   }
 
@@ -763,7 +774,7 @@ class Reader {
       op.kind = OpKind::kernel;
       op.src = op.dst = gpu(device);
       op.name = trace_.op_names.intern(e.name);
-      ops_.push_back(op);
+      push(op);
       return true;
     }
     op.name = trace_.op_names.intern(e.name);
@@ -813,40 +824,26 @@ class Reader {
     if (op.kind == OpKind::send || op.kind == OpKind::recv) {
       // Point-to-point kernels record no peer: kept as GPU work of their duration.
       op.kind = OpKind::kernel;
-      ops_.push_back(op);
+      push(op);
       ++p2p_kernels_;
       return true;
     }
     if (members.size() < 2) {
       // Without its members a collective cannot be modelled: kept as a kernel of its duration.
       op.kind = OpKind::kernel;
-      ops_.push_back(op);
+      push(op);
       return true;
     }
     op.group = trace_.add_group(members);
     op.comm = trace_.comms.intern(e.group_name.empty() ? std::string("default_pg") : "pg:" + std::string(e.group_name));
-    ops_.push_back(op);
+    push(op);
     return true;
   }
 
   void finish() {
     link_launches();
     mark_fresh_destinations();
-    // Operations in start order (launch indices follow the permutation).
-    std::vector<std::uint32_t> order(ops_.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return ops_[a].start_ns < ops_[b].start_ns; });
-    std::vector<std::uint32_t> position(ops_.size());
-    for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<std::uint32_t>(k);
-    trace_.reserve(ops_.size());
-    for (std::uint32_t i : order) {
-      Op op = ops_[i];
-      if (op.launch != kNoIndex) op.launch = position[op.launch];
-      trace_.push(op);
-    }
-    ops_.clear();
-    ops_.shrink_to_fit();
+    trace_.order_by_start();  // launch links follow their records
     warn();
   }
 
@@ -858,7 +855,7 @@ class Reader {
     for (const auto& [record, k] : gpu_correlation_) {
       const auto it = std::lower_bound(runtime_correlation_.begin(), runtime_correlation_.end(),
                                        std::pair<std::uint64_t, std::size_t>{k, 0});
-      if (it != runtime_correlation_.end() && it->first == k) ops_[record].launch = static_cast<std::uint32_t>(it->second);
+      if (it != runtime_correlation_.end() && it->first == k) trace_.set_launch(record, static_cast<std::uint32_t>(it->second));
     }
   }
 
@@ -867,21 +864,23 @@ class Reader {
   void mark_fresh_destinations() {
     for (auto& [thread, spans] : to_copy_spans_)
       std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.begin_us < b.begin_us; });
-    for (Op& op : ops_) {
-      if (op.kind != OpKind::copy || op.launch == kNoIndex) continue;
-      const bool pageable_dst = op.dst_mem == MemKind::pageable || (op.dst == host_ && op.dst_mem == MemKind::unknown);
+    const auto& kinds = trace_.kinds();
+    for (std::size_t i = 0; i < trace_.size(); ++i) {
+      const std::uint32_t launch = trace_.launches()[i];
+      if (kinds[i] != OpKind::copy || launch == kNoIndex) continue;
+      const MemKind dst_mem = trace_.dst_mems()[i];
+      const bool pageable_dst = dst_mem == MemKind::pageable || (trace_.dsts()[i] == host_ && dst_mem == MemKind::unknown);
       if (!pageable_dst) continue;
-      const Op& call = ops_[op.launch];
-      const auto it = to_copy_spans_.find(call.thread);
+      const auto it = to_copy_spans_.find(trace_.threads()[launch]);
       if (it == to_copy_spans_.end()) continue;
-      const double t = static_cast<double>(call.start_ns) / 1000.0;
+      const double t = static_cast<double>(trace_.starts()[launch]) / 1000.0;
       const auto& spans = it->second;
       auto s = std::upper_bound(spans.begin(), spans.end(), t, [](double v, const Span& sp) { return v < sp.begin_us; });
       // The innermost enclosing span starts at or before t; spans of one thread nest.
       while (s != spans.begin()) {
         --s;
         if (s->end_us >= t) {
-          op.flags |= kFreshDestination;
+          trace_.add_flags(i, kFreshDestination);
           break;
         }
         if (t - s->begin_us > 60e6) break;  // no operator runs a minute
@@ -939,7 +938,7 @@ class Reader {
   simdjson::dom::parser parser_;
   EventHead head_;
   std::size_t event_index_ = 0;
-  std::vector<Op> ops_;
+  std::size_t rows_reserved_ = 0;
   std::vector<std::uint16_t> gpu_ids_;
   std::uint16_t host_ = kNoEndpoint;
   std::vector<std::pair<std::size_t, std::uint64_t>> gpu_correlation_;

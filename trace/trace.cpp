@@ -1,6 +1,7 @@
 #include "trace/trace.hpp"
 
 #include <map>
+#include <numeric>
 
 #include <limits>
 
@@ -142,6 +143,39 @@ void Trace::drop_application() {
   keep(kind_);  // last: the others read it
   kernels_.clear();
   application_ops_ = 0;
+}
+
+void Trace::order_by_start() {
+  const std::size_t n = kind_.size();
+  if (std::is_sorted(start_.begin(), start_.end())) return;
+  if (n >= kNoIndex) throw InputError("trace has more operations than linkcast can index");
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), std::uint32_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return start_[a] < start_[b]; });
+  const auto permute = [&](auto& column) {
+    std::remove_reference_t<decltype(column)> out;
+    out.reserve(n);
+    for (std::uint32_t i : order) out.push_back(column[i]);
+    column.swap(out);
+  };
+  permute(kind_);
+  permute(src_);
+  permute(dst_);
+  permute(src_mem_);
+  permute(dst_mem_);
+  permute(bytes_);
+  permute(start_);
+  permute(duration_);
+  permute(stream_);
+  issuer_.permute(order);
+  for (auto* v : {&object_, &line_, &comm_, &group_, &name_, &thread_, &launch_, &kernel_}) v->permute(order);
+  root_.permute(order);
+  flags_.permute(order);
+  if (!launch_.uniform()) {
+    std::vector<std::uint32_t> position(n);
+    for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<std::uint32_t>(k);
+    launch_.map_values([&](std::uint32_t record) { return record < n ? position[record] : kNoIndex; });
+  }
 }
 
 std::uint32_t Trace::add_kernel_info(const KernelInfo& info) {
