@@ -40,7 +40,13 @@ double path_ahead_effective_gbps(const PathSpec& path, const Transfer& t) {
   return slowest_hop_gbps(path, t, &hop_ahead_effective_gbps);
 }
 
-double ahead_time_ns(const PathSpec& path, const Transfer& t) {
+namespace {
+
+// Each model's formula once, given the slowest hop's rate under its packet accounting (asked for
+// only where the formula needs it: over the PathSpec's hops, or over a PreparedPath's).
+
+template <class SlowestHopGbps>
+double ahead_time(const PathSpec& path, const Transfer& t, const SlowestHopGbps& slowest_hop_gbps) {
   const double n = t.bytes;
   switch (path.cls) {
     case PathClass::d2d:  // "instead of BW_eff, we use the theoretical GPU memory bandwidth"
@@ -48,13 +54,14 @@ double ahead_time_ns(const PathSpec& path, const Transfer& t) {
     case PathClass::h2h: return t.fixed_ns + n / path.host_memory_gbps;
     default: break;
   }
-  const double bw = path_ahead_effective_gbps(path, t);
+  const double bw = slowest_hop_gbps();
   double time = t.fixed_ns + n / bw;                             // eq. 10
   if (t.pageable) time += 2.0 * n / path.host_memory_gbps;       // eq. 9
   return time;
 }
 
-double default_time_ns(const PathSpec& path, const Transfer& t) {
+template <class SlowestHopGbps>
+double default_time(const PathSpec& path, const Transfer& t, const SlowestHopGbps& slowest_hop_gbps) {
   const double n = t.bytes;
   switch (path.cls) {
     // A device-to-device copy reads n bytes and writes n bytes of the same memory; a memset
@@ -66,7 +73,7 @@ double default_time_ns(const PathSpec& path, const Transfer& t) {
                                                    : 2.0 * n / path.host_memory_gbps);
     default: break;
   }
-  double bw = path_effective_gbps(path, t);
+  double bw = slowest_hop_gbps();
   if (path.cls == PathClass::p2p) {
     // Peer copies also read the source's and write the destination's memory.
     bw = std::min({bw, path.src_memory_gbps, path.dst_memory_gbps});
@@ -86,13 +93,73 @@ double default_time_ns(const PathSpec& path, const Transfer& t) {
   return t.fixed_ns + n / bw;
 }
 
-double peak_time_ns(const PathSpec& path, const Transfer& t) {
-  return t.fixed_ns + t.bytes / path.peak_gbps();
+double peak_time(const Transfer& t, double peak_gbps) { return t.fixed_ns + t.bytes / peak_gbps; }
+
+double envelope_time(const Transfer& t, double peak_gbps) { return t.bytes / peak_gbps; }
+
+/// The lowest of the hops' effective rates for n bytes (infinity without hops), as
+/// slowest_hop_gbps computes it.
+double slowest_prepared_gbps(const std::vector<WireAccounting>& hops, double n) {
+  double bw = std::numeric_limits<double>::infinity();
+  for (const WireAccounting& hop : hops) bw = std::min(bw, hop.effective_gbps(n));
+  return bw;
 }
 
-double envelope_time_ns(const PathSpec& path, const Transfer& t) {
-  return t.bytes / path.peak_gbps();
+}  // namespace
+
+double ahead_time_ns(const PathSpec& path, const Transfer& t) {
+  return ahead_time(path, t, [&] { return path_ahead_effective_gbps(path, t); });
 }
+
+double default_time_ns(const PathSpec& path, const Transfer& t) {
+  return default_time(path, t, [&] { return path_effective_gbps(path, t); });
+}
+
+double peak_time_ns(const PathSpec& path, const Transfer& t) { return peak_time(t, path.peak_gbps()); }
+
+double envelope_time_ns(const PathSpec& path, const Transfer& t) { return envelope_time(t, path.peak_gbps()); }
+
+PreparedPath::PreparedPath(PathSpec path, Access access_kind) : spec(std::move(path)), access(access_kind) {
+  const auto add_distinct = [](std::vector<WireAccounting>& to, const WireAccounting& w) {
+    if (std::find(to.begin(), to.end(), w) == to.end()) to.push_back(w);
+  };
+  for (const LinkSpec& hop : spec.hops) {
+    add_distinct(hops, wire_accounting(hop, access));
+    add_distinct(ahead_hops, ahead_wire_accounting(hop, access));
+  }
+  peak_gbps = spec.peak_gbps();
+}
+
+double ahead_prepared_ns(const PreparedPath& path, const Transfer& t) {
+  if (!path.covers(t)) return ahead_time_ns(path.spec, t);
+  return ahead_time(path.spec, t, [&] { return slowest_prepared_gbps(path.ahead_hops, t.bytes); });
+}
+
+double default_prepared_ns(const PreparedPath& path, const Transfer& t) {
+  if (!path.covers(t)) return default_time_ns(path.spec, t);
+  return default_time(path.spec, t, [&] { return slowest_prepared_gbps(path.hops, t.bytes); });
+}
+
+void default_prepared_regimes_ns(const PreparedPath& path, Transfer t, std::span<const HostRegime> regimes,
+                                 std::span<double> out) {
+  double slowest = std::numeric_limits<double>::quiet_NaN();  // found at the first regime that asks
+  bool found = false;
+  const auto slowest_once = [&] {
+    if (!found) {
+      slowest = path.covers(t) ? slowest_prepared_gbps(path.hops, t.bytes) : path_effective_gbps(path.spec, t);
+      found = true;
+    }
+    return slowest;
+  };
+  for (std::size_t k = 0; k < regimes.size(); ++k) {
+    t.regime = regimes[k];
+    out[k] = default_time(path.spec, t, slowest_once);
+  }
+}
+
+double peak_prepared_ns(const PreparedPath& path, const Transfer& t) { return peak_time(t, path.peak_gbps); }
+
+double envelope_prepared_ns(const PreparedPath& path, const Transfer& t) { return envelope_time(t, path.peak_gbps); }
 
 namespace {
 
@@ -100,11 +167,13 @@ constexpr std::array<Model, 4> kModels = {{
     {"default",
      "linkcast: wire-level PCIe/NVLink packets, D2D reads+writes memory, pageable staging at "
      "the host's rate for the copy's regime; projections anchor it on measured times",
-     &default_time_ns, &hop_effective_gbps, true, true},
+     &default_time_ns, &hop_effective_gbps, true, true, &default_prepared_ns},
     {"ahead", "AHEAD (IPDPSW 2019) as published: LogGP with its PCIe/NVLink packet equations",
-     &ahead_time_ns, &hop_ahead_effective_gbps, true, false},
-    {"peak", "L + O + n / peak link bandwidth (AHEAD's Peak BW baseline)", &peak_time_ns, &hop_peak_gbps, true, false},
-    {"envelope", "n / peak link bandwidth (back-of-envelope baseline)", &envelope_time_ns, &hop_peak_gbps, false, false},
+     &ahead_time_ns, &hop_ahead_effective_gbps, true, false, &ahead_prepared_ns},
+    {"peak", "L + O + n / peak link bandwidth (AHEAD's Peak BW baseline)", &peak_time_ns, &hop_peak_gbps, true, false,
+     &peak_prepared_ns},
+    {"envelope", "n / peak link bandwidth (back-of-envelope baseline)", &envelope_time_ns, &hop_peak_gbps, false,
+     false, &envelope_prepared_ns},
 }};
 
 }  // namespace

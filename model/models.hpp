@@ -23,7 +23,29 @@
 
 namespace linkcast::model {
 
+/// A path made ready to price many copy-engine transfers of one access (no request cap): each
+/// hop's wire accounting under both packet models and the path's peak, read once. A projection
+/// where every operation has its own size prices each under every model on both nodes (issue 17):
+/// over a PreparedPath that is a few multiply-adds a hop, to the bit what the model gives over
+/// the PathSpec.
+struct PreparedPath {
+  PreparedPath() = default;
+  PreparedPath(PathSpec path, Access access);
+  PathSpec spec;
+  Access access = Access::write;
+  // Each hop's accounting, once: hops alike (the two PCIe links of a switched path) give one rate,
+  // and the slowest of the path is the slowest of the distinct ones.
+  std::vector<WireAccounting> hops;        // linkcast's accounting (hop_effective_gbps)
+  std::vector<WireAccounting> ahead_hops;  // AHEAD's (hop_ahead_effective_gbps)
+  double peak_gbps = 0;                    // spec.peak_gbps()
+  /// Whether the accountings were read for transfer t: its access, and no request cap (a
+  /// device-initiated access is priced over the PathSpec).
+  bool covers(const Transfer& t) const { return t.request_bytes <= 0 && t.access == access; }
+};
+
 using TransferTimeFn = double (*)(const PathSpec& path, const Transfer& transfer);
+/// The same model over a PreparedPath (the PathSpec's figure where the path does not cover t).
+using PreparedTimeFn = double (*)(const PreparedPath& path, const Transfer& transfer);
 using HopGbpsFn = double (*)(const LinkSpec& hop, const Transfer& transfer);
 
 /// A registered model: everything a consumer may ask of it, so a new model is one more entry
@@ -41,6 +63,13 @@ struct Model {
   /// measured time T on the source node is projected as T x (the model on the target) / (the
   /// model on the source), in the same host regime. The published baselines are not anchored.
   bool anchored;
+  /// time_ns over a PreparedPath; nullptr: time_ns over its PathSpec.
+  PreparedTimeFn prepared_time_ns = nullptr;
+
+  /// The model's time for `transfer` over a prepared path, ns: time_ns(path.spec, transfer).
+  double time_ns_over(const PreparedPath& path, const Transfer& transfer) const {
+    return prepared_time_ns ? prepared_time_ns(path, transfer) : time_ns(path.spec, transfer);
+  }
 };
 
 /// All registered models, in the order reports show them (default first).
@@ -54,6 +83,15 @@ double ahead_time_ns(const PathSpec& path, const Transfer& t);
 double default_time_ns(const PathSpec& path, const Transfer& t);
 double peak_time_ns(const PathSpec& path, const Transfer& t);
 double envelope_time_ns(const PathSpec& path, const Transfer& t);
+// The same over a prepared path (Model::prepared_time_ns).
+double ahead_prepared_ns(const PreparedPath& path, const Transfer& t);
+double default_prepared_ns(const PreparedPath& path, const Transfer& t);
+double peak_prepared_ns(const PreparedPath& path, const Transfer& t);
+double envelope_prepared_ns(const PreparedPath& path, const Transfer& t);
+/// default_prepared_ns of `t` in each of `regimes`, into out[k]: the path's rate for the size found
+/// once for all (a projection anchors each pageable copy in three host regimes).
+void default_prepared_regimes_ns(const PreparedPath& path, Transfer t, std::span<const HostRegime> regimes,
+                                 std::span<double> out);
 
 /// One hop's effective bandwidth under linkcast's packet accounting (`default`), GB/s.
 double hop_effective_gbps(const LinkSpec& hop, const Transfer& t);

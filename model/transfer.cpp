@@ -73,8 +73,6 @@ CopyClass fixed_cost_class(PathClass cls, const Transfer& t) {
   return copy_class(cls, t.pageable);
 }
 
-double charged_fixed_ns(const Transfer& t, double class_ns) { return t.request_bytes > 0 ? 0.0 : class_ns; }
-
 CopyClass copy_class(PathClass cls, bool pageable) {
   switch (cls) {
     case PathClass::h2d: return pageable ? CopyClass::h2d_pageable : CopyClass::h2d_pinned;

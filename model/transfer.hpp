@@ -112,7 +112,7 @@ CopyClass fixed_cost_class(PathClass cls, const Transfer& t);
 /// memsets pay it whole. Device-initiated accesses (request_bytes > 0) are loads and stores that
 /// running threads keep in flight by the thousands, a pipelined stream: no API call, no DMA set-up,
 /// and each request's latency overlaps the others', so they pay none.
-double charged_fixed_ns(const Transfer& t, double class_ns);
+inline double charged_fixed_ns(const Transfer& t, double class_ns) { return t.request_bytes > 0 ? 0.0 : class_ns; }
 
 /// The natural Access of a copy-engine copy of class `cls`: host-to-device copies are DMA reads
 /// of host memory by the GPU; every other copy pushes data with writes.

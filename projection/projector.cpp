@@ -138,7 +138,9 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
       PreparedPair& p = pairs[static_cast<std::size_t>(u.src) * endpoints_ + u.dst];
       try {
         const int ts = resolve(node, m, u.src, u.dst), td = resolve(node, m, u.dst, u.src);
-        p.spec = topology::make_path_spec(node, routes, ts, td);
+        model::PathSpec spec = topology::make_path_spec(node, routes, ts, td);
+        const model::Access access = model::copy_access(spec.cls);
+        p.path = model::PreparedPath(std::move(spec), access);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: {}: {}", trace.source_file, trace.describe_record(u.first_record), e.what()));
       }
@@ -259,40 +261,91 @@ void Projector::estimate_fixed_costs(const topology::Node& from) {
   }
 }
 
+Projector::SidePricing Projector::side_pricing(std::size_t i, bool source) const {
+  const std::uint16_t s = trace_->srcs()[i], d = trace_->dsts()[i];
+  const Category cat = index_->categories[i];
+  SidePricing side;
+  side.path = &(source ? src_pair(s, d) : pair(s, d)).path;
+  side.transfer = trace::transfer_of(*trace_, i, side.path->spec.cls, is_pageable(cat));
+  side.fixed_class = static_cast<std::size_t>(fixed_class(cat, side.path->spec.cls));
+  return side;
+}
+
+model::Transfer Projector::charged_transfer(const SidePricing& side,
+                                            const std::array<FixedCost, model::kCopyClassCount>& fixed) {
+  model::Transfer t = side.transfer;
+  t.fixed_ns = model::charged_fixed_ns(t, fixed[side.fixed_class].ns);
+  return t;
+}
+
+double Projector::priced_ns(const SidePricing& side, const model::Model& m,
+                            const std::array<FixedCost, model::kCopyClassCount>& fixed, model::HostRegime regime) {
+  model::Transfer t = charged_transfer(side, fixed);
+  t.regime = regime;
+  return m.time_ns_over(*side.path, t);
+}
+
 double Projector::model_time_ns(std::size_t i, const model::Model& m, bool source, bool anchor,
                                 model::HostRegime regime) const {
-  const OpKind kind = trace_->kinds()[i];
-  if (trace::is_collective(kind)) return collective_time_ns(i, m, source, anchor);
-  const model::PathSpec& spec = (source ? src_pair(trace_->srcs()[i], trace_->dsts()[i]) : pair(trace_->srcs()[i], trace_->dsts()[i])).spec;
-  model::Transfer t = trace::transfer_of(*trace_, i, spec.cls, is_pageable(index_->categories[i]));
-  t.regime = regime;
-  const auto c = static_cast<std::size_t>(fixed_class(i, spec));
-  const double class_ns = anchor || source ? src_fixed_[c].ns : fixed_[c].ns;
-  t.fixed_ns = model::charged_fixed_ns(t, class_ns);
-  return m.time_ns(spec, t);
+  if (trace::is_collective(index_->categories[i])) return collective_time_ns(i, m, source, anchor);
+  return priced_ns(side_pricing(i, source), m, anchor || source ? src_fixed_ : fixed_, regime);
+}
+
+namespace {
+/// The model `measured` stands in with for an operation without a measured time.
+const model::Model& unmeasured_fallback() {
+  static const model::Model& fallback = model::find_model("default");
+  return fallback;
+}
+}  // namespace
+
+template <class Unanchored>
+double Projector::target_ns(std::size_t i, const model::Model& m, const Unanchored& unanchored) const {
+  const double measured = static_cast<double>(trace_->durations()[i]);
+  if (&m == &measured_model()) return measured > 0 ? measured : unanchored(unmeasured_fallback(), false);
+  if (m.anchored && measured > 0) return anchored_ns(i, measured);
+  return unanchored(m, false);
+}
+
+template <class Unanchored>
+double Projector::source_ns(std::size_t i, const model::Model& m, const Unanchored& unanchored) const {
+  const double measured = static_cast<double>(trace_->durations()[i]);
+  if ((&m == &measured_model() || m.anchored) && measured > 0) return measured;
+  return unanchored(&m == &measured_model() ? unmeasured_fallback() : m, true);
 }
 
 double Projector::time_ns(std::size_t i, const model::Model& m) const {
-  const double measured = static_cast<double>(trace_->durations()[i]);
-  if (&m == &measured_model()) {
-    static const model::Model& fallback = model::find_model("default");
-    return measured > 0 ? measured : model_time_ns(i, fallback, false, false);
-  }
-  if (m.anchored && measured > 0) return anchored_ns(i, measured);
-  return model_time_ns(i, m, false, false);
+  return target_ns(i, m, [&](const model::Model& u, bool source) { return model_time_ns(i, u, source, false); });
 }
 
 double Projector::source_time_ns(std::size_t i, const model::Model& m) const {
-  const double measured = static_cast<double>(trace_->durations()[i]);
-  if ((&m == &measured_model() || m.anchored) && measured > 0) return measured;
-  static const model::Model& fallback = model::find_model("default");
-  return model_time_ns(i, &m == &measured_model() ? fallback : m, true, false);
+  return source_ns(i, m, [&](const model::Model& u, bool source) { return model_time_ns(i, u, source, false); });
 }
 
-model::CopyClass Projector::fixed_class(std::size_t i, const model::PathSpec& spec) const {
-  const Category cat = index_->categories[i];
-  if (const auto cls = copy_class_of(cat)) return *cls;
-  return model::copy_class(spec.cls, is_pageable(cat));
+void Projector::times_ns(std::size_t i, const std::vector<const model::Model*>& models, double* target,
+                         double* source) const {
+  // The operation's pricing on each node, read where a model first needs it.
+  std::array<SidePricing, 2> sides;
+  std::array<bool, 2> read{};
+  const bool collective = trace::is_collective(index_->categories[i]);
+  const auto unanchored = [&](const model::Model& u, bool on_source) {
+    if (collective) return collective_time_ns(i, u, on_source, false);
+    const std::size_t k = on_source ? 1 : 0;
+    if (!read[k]) {
+      sides[k] = side_pricing(i, on_source);
+      read[k] = true;
+    }
+    return priced_ns(sides[k], u, on_source ? src_fixed_ : fixed_, model::HostRegime::staged);
+  };
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    target[m] = target_ns(i, *models[m], unanchored);
+    source[m] = source_ns(i, *models[m], unanchored);
+  }
+}
+
+model::CopyClass Projector::fixed_class(Category cat, model::PathClass cls) {
+  if (const auto copy = copy_class_of(cat)) return *copy;
+  return model::copy_class(cls, is_pageable(cat));
 }
 
 double Projector::fixed_ns(std::size_t i, const model::PathSpec& spec) const {
@@ -384,62 +437,114 @@ bool Projector::fresh_destination(std::size_t i) const {
   return (trace_->flags()[i] & trace::kFreshDestination) != 0;
 }
 
-void Projector::prepare_anchor(std::size_t g) {
+Projector::Anchor Projector::priced_anchor(std::size_t i) const {
   static const model::Model& dflt = model::find_model("default");
-  const std::size_t i = index_->group_first[g];
-  Anchor& a = anchors_[g];
+  Anchor a;
   const Category cat = index_->categories[i];
+  if (trace::is_collective(cat)) {
+    a.pick[0] = a.src[0] = collective_time_ns(i, dflt, true, true);
+    a.tgt[0] = collective_time_ns(i, dflt, false, true);
+    return a;
+  }
+  // Both sides pay the source's 1-byte costs (the anchor's).
+  const SidePricing on_source = side_pricing(i, true), on_target = side_pricing(i, false);
   if (!is_pageable(cat)) {
-    a.pick[0] = a.src[0] = model_time_ns(i, dflt, true, true);
-    a.tgt[0] = model_time_ns(i, dflt, false, true);
-    const double n = static_cast<double>(trace_->bytes()[i]);
-    if (trace::is_collective(trace_->kinds()[i])) {
-      const auto& src_ring = src_groups_[trace_->group_ids()[i]].ring;
-      const auto& tgt_ring = groups_[trace_->group_ids()[i]].ring;
-      a.same_bound = !src_ring.empty() && !tgt_ring.empty() && same_bottleneck(src_ring.front(), tgt_ring.front(), n);
-    } else {
-      a.same_bound = same_bottleneck(src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec,
-                                     pair(trace_->srcs()[i], trace_->dsts()[i]).spec, n);
-    }
-    return;
+    a.pick[0] = a.src[0] = priced_ns(on_source, dflt, src_fixed_, model::HostRegime::staged);
+    a.tgt[0] = priced_ns(on_target, dflt, src_fixed_, model::HostRegime::staged);
+    return a;
   }
   const bool h2d = cat == Category::h2d_pageable;
   const auto& slots = h2d ? kH2dSlots : kD2hSlots;
   a.slots = 3;
-  for (std::size_t k = 0; k < 3; ++k) {
-    a.pick[k] = a.src[k] = model_time_ns(i, dflt, true, true, slots[k]);
-    a.tgt[k] = model_time_ns(i, dflt, false, true, slots[k]);
-  }
-  const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
+  // dflt's prices in the three regimes, each side's path rate for the size found once.
+  model::default_prepared_regimes_ns(*on_source.path, charged_transfer(on_source, src_fixed_), slots, a.src);
+  model::default_prepared_regimes_ns(*on_target.path, charged_transfer(on_target, src_fixed_), slots, a.tgt);
+  a.pick = a.src;
+  const model::PathSpec& spec = on_source.path->spec;
   const model::HostRates& host = spec.host;
   a.warm_priced = h2d && host.warm_copy_gbps > 0;
   a.fresh_priced = !h2d && host.first_touch_gbps > 0;
   for (std::size_t k = 0; k < 2; ++k) a.host_unpriced[k] = host.staging_gbps(spec.cls, slots[k]) <= 0;
+  return a;
+}
+
+bool Projector::same_bound(std::size_t i) const {
+  const double n = static_cast<double>(trace_->bytes()[i]);
+  if (trace::is_collective(index_->categories[i])) {
+    const auto& src_ring = src_groups_[trace_->group_ids()[i]].ring;
+    const auto& tgt_ring = groups_[trace_->group_ids()[i]].ring;
+    return !src_ring.empty() && !tgt_ring.empty() && same_bottleneck(src_ring.front(), tgt_ring.front(), n);
+  }
+  return same_bottleneck(src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec(),
+                         pair(trace_->srcs()[i], trace_->dsts()[i]).spec(), n);
+}
+
+void Projector::calibrate(Anchor& a, std::size_t i) const {
+  const auto c = static_cast<std::size_t>(index_->categories[i]);
+  if (carries_excess_[c]) a.carries_excess = true;
+  for (std::size_t k = 0; k < a.slots; ++k) {
+    const SlotCalibration& cal = calibration_[c][k];
+    if (!cal.applies) continue;
+    // A group that the same technology bounds on both nodes keeps the node's rate where the
+    // difference is within the models' own error.
+    if (!cal.misdescribed && !cal.host_unpriced && !is_pageable(index_->categories[i]) && same_bound(i)) continue;
+    const double fixed_src = trace::is_collective(index_->categories[i]) ? 0.0 : anchor_source_fixed(i);
+    // The node's bandwidth term for the group, scaled to the measured rate; with no host rate
+    // on the source at all, nothing of the measured time can be told apart: the target's model.
+    const bool priced_alike = a.tgt[k] == a.pick[k];
+    a.src[k] = fixed_src + std::max(a.pick[k] - fixed_src, 0.0) / cal.ratio;
+    if (priced_alike) {
+      a.tgt[k] = a.src[k];
+    } else if (cal.host_unpriced) {
+      a.src[k] = 0;
+    }
+  }
+}
+
+const Projector::Anchor& Projector::anchor_of(std::size_t i, Anchor& scratch) const {
+  const std::uint32_t kept = anchor_index_[index_->group_of[i]];
+  if (kept != kAnchoredWhereRead) return anchors_[kept];
+  // A group of one: what prepare_anchors does for a kept group, for this operation alone (its
+  // slot from the geometric mean of its one time, computed as for many: exp(log(t))).
+  scratch = priced_anchor(i);
+  const std::int64_t duration = trace_->durations()[i];
+  if (scratch.slots > 1 && duration > 0)
+    scratch.group_slot = static_cast<std::uint8_t>(
+        anchor_slot(scratch, i, std::exp(std::log(static_cast<double>(duration))), false));
+  calibrate(scratch, i);
+  return scratch;
 }
 
 void Projector::prepare_anchors() {
   const std::size_t groups = index_->group_first.size();
-  anchors_.assign(groups, Anchor{});
-  // Each group's prices on both nodes, on the machine's cores (where every operation has its own
-  // size, each is a group).
-  parallel_chunks(groups, kAnchorChunkGroups, [this](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t g = begin; g < end; ++g) prepare_anchor(g);
+  // Groups of several operations keep their anchor; a group of one is anchored where it is read.
+  anchor_index_.assign(groups, kAnchoredWhereRead);
+  std::vector<std::uint32_t> kept_first;  // per kept anchor: its group's first operation
+  for (std::size_t g = 0; g < groups; ++g)
+    if (index_->group_count[g] > 1) {
+      anchor_index_[g] = static_cast<std::uint32_t>(kept_first.size());
+      kept_first.push_back(index_->group_first[g]);
+    }
+  anchors_.assign(kept_first.size(), Anchor{});
+  // Each kept group's prices on both nodes, on the machine's cores.
+  parallel_chunks(anchors_.size(), kAnchorChunkGroups, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t a = begin; a < end; ++a) anchors_[a] = priced_anchor(kept_first[a]);
   });
   // Each pageable group's slot: the one its geometric mean measured time is closest to.
   {
-    std::vector<double> log_sum(groups, 0.0);
-    std::vector<std::uint32_t> timed(groups, 0);
+    std::vector<double> log_sum(anchors_.size(), 0.0);
+    std::vector<std::uint32_t> timed(anchors_.size(), 0);
     const auto& durations = trace_->durations();
     for (std::size_t i = 0; i < trace_->size(); ++i) {
-      const std::size_t g = index_->group_of[i];
-      if (anchors_[g].slots == 1 || durations[i] <= 0) continue;
-      log_sum[g] += std::log(static_cast<double>(durations[i]));
-      ++timed[g];
+      const std::uint32_t a = anchor_index_[index_->group_of[i]];
+      if (a == kAnchoredWhereRead || anchors_[a].slots == 1 || durations[i] <= 0) continue;
+      log_sum[a] += std::log(static_cast<double>(durations[i]));
+      ++timed[a];
     }
-    for (std::size_t g = 0; g < groups; ++g)
-      if (timed[g] > 0)
-        anchors_[g].group_slot = static_cast<std::uint8_t>(
-            anchor_slot(index_->group_first[g], std::exp(log_sum[g] / timed[g]), false));
+    for (std::size_t a = 0; a < anchors_.size(); ++a)
+      if (timed[a] > 0)
+        anchors_[a].group_slot = static_cast<std::uint8_t>(
+            anchor_slot(anchors_[a], kept_first[a], std::exp(log_sum[a] / timed[a]), false));
   }
   // Check the source node's description against the trace: per category and slot, the rate its
   // operations >= kAnchorCheckMinBytes ran at against the rate the node's values give them.
@@ -454,8 +559,9 @@ void Projector::prepare_anchors() {
   for (std::size_t i = 0; i < trace_->size(); ++i) {
     // A transfer beside a kernel tells of the competition, not of the node.
     if (durations[i] <= 0 || bytes[i] < kAnchorCheckMinBytes || beside_compute(i)) continue;
-    const Anchor& a = anchors_[index_->group_of[i]];
-    const int k = anchor_slot(i, static_cast<double>(durations[i]));
+    Anchor scratch;
+    const Anchor& a = anchor_of(i, scratch);
+    const int k = anchor_slot(a, i, static_cast<double>(durations[i]));
     const auto c = static_cast<std::size_t>(index_->categories[i]);
     Sum& sum = sums[c][static_cast<std::size_t>(k)];
     const double fixed_src = trace::is_collective(trace_->kinds()[i]) ? 0.0 : anchor_source_fixed(i);
@@ -486,7 +592,7 @@ void Projector::prepare_anchors() {
       // technology's efficiency), the source memory's, not something to carry to another memory.
       const bool memory_bound = cat == Category::d2d || cat == Category::memset;
       const bool technology = !is_pageable(cat) && (explained || memory_bound);  // for the groups bound by another technology
-      const bool collective = cat >= Category::allreduce && cat <= Category::alltoall;
+      const bool collective = trace::is_collective(cat);
       if (collective && r < 1.0 / kMisdescribedFactor) {
         // Not the node: a rank's collective kernel runs until the last rank has finished, and the
         // ranks the trace does not time (or their launch skew) leave their wait in it.
@@ -500,8 +606,7 @@ void Projector::prepare_anchors() {
             waits_measured ? "does not time" : "has no record of",
             waits_measured ? "give every rank's trace to tell waiting from transfer"
                            : "give every rank's trace (a folder of a job's traces) to tell waiting from transfer"));
-        for (std::size_t g = 0; g < groups; ++g)
-          if (index_->categories[index_->group_first[g]] == cat) anchors_[g].carries_excess = true;
+        carries_excess_[c] = true;
         continue;
       }
       if (!technology && !misdescribed && !sum.host_unpriced) continue;
@@ -528,35 +633,20 @@ void Projector::prepare_anchors() {
       // Self-calibration: the source side of this category and slot runs at the measured rate,
       // and so does the target where it prices the group exactly as the source does (a projection
       // onto the node the trace was recorded on keeps every measured time; a sweep's point that
-      // changes another value keeps this group's).
-      for (std::size_t g = 0; g < groups; ++g) {
-        const std::size_t i = index_->group_first[g];
-        if (index_->categories[i] != cat || k >= anchors_[g].slots) continue;
-        if (!misdescribed && !sum.host_unpriced && anchors_[g].same_bound) continue;
-        const double fixed_src = trace::is_collective(trace_->kinds()[i]) ? 0.0 : anchor_source_fixed(i);
-        // The node's bandwidth term for the group, scaled to the measured rate; with no host rate
-        // on the source at all, nothing of the measured time can be told apart: the target's model.
-        Anchor& a = anchors_[g];
-        const bool priced_alike = a.tgt[k] == a.pick[k];
-        a.src[k] = fixed_src + std::max(a.pick[k] - fixed_src, 0.0) / r;
-        if (priced_alike) {
-          a.tgt[k] = a.src[k];
-        } else if (sum.host_unpriced) {
-          a.src[k] = 0;
-        }
-      }
+      // changes another value keeps this group's). calibrate() applies it to each group's anchor.
+      calibration_[c][k] = {true, misdescribed, sum.host_unpriced, r};
     }
   }
+  for (std::size_t a = 0; a < anchors_.size(); ++a) calibrate(anchors_[a], kept_first[a]);
 }
 
 double Projector::anchor_source_fixed(std::size_t i) const {
-  const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
+  const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec();
   model::Transfer t = trace::transfer_of(*trace_, i, spec.cls, is_pageable(index_->categories[i]));
   return model::charged_fixed_ns(t, src_fixed_[static_cast<std::size_t>(fixed_class(i, spec))].ns);
 }
 
-int Projector::anchor_slot(std::size_t i, double measured_ns, bool group) const {
-  const Anchor& a = anchors_[index_->group_of[i]];
+int Projector::anchor_slot(const Anchor& a, std::size_t i, double measured_ns, bool group) const {
   if (a.slots == 1) return 0;
   const bool fresh = fresh_destination(i);
   const bool h2d = index_->categories[i] == Category::h2d_pageable;
@@ -583,17 +673,17 @@ int Projector::anchor_slot(std::size_t i, double measured_ns, bool group) const 
 }
 
 double Projector::anchored_ns(std::size_t i, double measured_ns) const {
-  const Anchor& a = anchors_[index_->group_of[i]];
+  Anchor scratch;
+  const Anchor& a = anchor_of(i, scratch);
   const double wait = wait_ns(i);
   const double own = measured_ns - wait;
-  const auto k = static_cast<std::size_t>(anchor_slot(i, own));
+  const auto k = static_cast<std::size_t>(anchor_slot(a, i, own));
   if (a.src[k] <= 0) return wait + a.tgt[k];
-  const double excess = carried_excess_ns(i, own, k);
+  const double excess = carried_excess_ns(a, i, own, k);
   return wait + excess + (own - excess) * a.tgt[k] / a.src[k];
 }
 
-double Projector::carried_excess_ns(std::size_t i, double own_ns, std::size_t k) const {
-  const Anchor& a = anchors_[index_->group_of[i]];
+double Projector::carried_excess_ns(const Anchor& a, std::size_t i, double own_ns, std::size_t k) const {
   if (a.carries_excess) return std::max(own_ns - a.src[0], 0.0);
   // Competition with a kernel stays on the target: what the source model leaves unexplained.
   if (beside_compute(i)) return std::max(own_ns - a.src[k], 0.0);
@@ -603,7 +693,9 @@ double Projector::carried_excess_ns(std::size_t i, double own_ns, std::size_t k)
 model::HostRegime Projector::regime(std::size_t i) const {
   const Category cat = index_->categories[i];
   if (!is_pageable(cat) || trace_->durations()[i] <= 0) return model::HostRegime::staged;
-  const auto k = static_cast<std::size_t>(anchor_slot(i, static_cast<double>(trace_->durations()[i])));
+  Anchor scratch;
+  const auto k = static_cast<std::size_t>(
+      anchor_slot(anchor_of(i, scratch), i, static_cast<double>(trace_->durations()[i])));
   return cat == Category::h2d_pageable ? kH2dSlots[k] : kD2hSlots[k];
 }
 
@@ -631,13 +723,17 @@ Projector::Bound Projector::bound(std::size_t i, double total_ns) const {
     for (const auto& p : g.ring)
       if (p.peak_gbps() < spec->peak_gbps()) spec = &p;
   } else {
-    spec = &pair(trace_->srcs()[i], trace_->dsts()[i]).spec;
+    spec = &pair(trace_->srcs()[i], trace_->dsts()[i]).spec();
   }
   const Category cat = index_->categories[i];
-  if (trace::is_collective(kind) && total > 0 && (!wait_ns_.empty() || anchors_[index_->group_of[i]].carries_excess)) {
+  if (trace::is_collective(kind) && total > 0) {
+    Anchor scratch;
+    const Anchor& a = anchor_of(i, scratch);
     // What the anchor carries beyond the target model's own time is waiting (anchored_ns).
-    const double carried = total - anchors_[index_->group_of[i]].tgt[0];
-    if (2 * carried >= total) return {Bound::What::waiting};
+    if (!wait_ns_.empty() || a.carries_excess) {
+      const double carried = total - a.tgt[0];
+      if (2 * carried >= total) return {Bound::What::waiting};
+    }
   }
   const double fixed = trace::is_collective(kind) ? 0.0 : fixed_ns(i, *spec);
   if (total <= 0 || fixed >= total - fixed) return {};
@@ -660,7 +756,8 @@ double Projector::collective_time_ns(std::size_t i, const model::Model& m, bool 
 
 namespace {
 const model::Model kMeasured{"measured", "nothing changes: each operation keeps its measured time on the source node",
-                             &model::default_time_ns, &model::hop_effective_gbps, true, false};
+                             &model::default_time_ns, &model::hop_effective_gbps, true, false,
+                             &model::default_prepared_ns};
 }  // namespace
 
 const model::Model& measured_model() { return kMeasured; }

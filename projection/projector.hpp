@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -92,6 +93,10 @@ class Projector {
   /// The model's own figure for operation i on the source node, ns: what it says the trace took
   /// there. An anchored model's (and `measured`'s) is the measured time where there is one.
   double source_time_ns(std::size_t i, const model::Model& model) const;
+  /// time_ns and source_time_ns of operation i under each of `models` at once, into target[m] and
+  /// source[m]: where every operation has its own size, each is priced under every model, and the
+  /// operation's paths and transfer are read once for all of them.
+  void times_ns(std::size_t i, const std::vector<const model::Model*>& models, double* target, double* source) const;
   /// Every group's projected duration under each model, [group * models.size() + m]: the mean over
   /// the group's operations (they differ under anchored models and `measured`), so that
   /// time x index.group_count[g] is the group's total.
@@ -141,24 +146,42 @@ class Projector {
 
  private:
   struct PreparedPair {
-    model::PathSpec spec;
+    model::PreparedPath path;  // copy-engine copies' access over it (model::copy_access)
     bool ready = false;
+    const model::PathSpec& spec() const { return path.spec; }
   };
   /// Per group: the anchored model's time on the source and on the target node in each regime slot
   /// (pageable H2D: cold, warm, direct; D2H: used, fresh, direct; other operations: slot 0). `pick`
   /// chooses from the node's values; `src` may carry the trace's own rate (self-calibration).
+  /// Kept for groups of several operations; a group of one is anchored where it is read
+  /// (anchor_of): where every operation has its own size, one anchor an operation was most of a
+  /// projection's memory (issue 17).
   struct Anchor {
     std::array<double, 3> pick{}, src{}, tgt{};
     std::uint8_t slots = 1;
     bool fresh_priced = false;  // slot 1 of a D2H group has a first-touch rate on the source node
     bool warm_priced = false;   // slot 1 of an H2D group has a warm rate on the source node
     std::array<bool, 2> host_unpriced{};  // pageable slots 0 and 1: the source host has no rate for them
-    bool same_bound = false;  // not pageable: the same link or memory technology bounds it on both nodes
     /// Collectives that ran more than kMisdescribedFactor slower than the source node's values:
     /// a rank's collective kernel runs until every rank has finished, so what the model leaves
     /// unexplained is taken as waiting for ranks the trace does not time, carried unchanged.
     bool carries_excess = false;
     std::uint8_t group_slot = 0;  // the slot of the group's typical measured time (geometric mean)
+  };
+  /// What checking the source node's description against the trace decided for one category and
+  /// slot (prepare_anchors): whether its source side takes the trace's own rate, and why.
+  struct SlotCalibration {
+    bool applies = false;
+    bool misdescribed = false;   // off by more than kMisdescribedFactor
+    bool host_unpriced = false;  // the source host has no rate for the slot
+    double ratio = 1;            // the trace's rate over the node's
+  };
+  /// Operation i (not a collective) as one node's models price it: its path there, its transfer
+  /// (the fixed cost and regime are the caller's) and the copy class whose 1-byte cost it pays.
+  struct SidePricing {
+    const model::PreparedPath* path = nullptr;
+    model::Transfer transfer;
+    std::size_t fixed_class = 0;
   };
 
   void prepare(const topology::Node& from, const EndpointMap& map);
@@ -175,29 +198,55 @@ class Projector {
   /// device-initiated accesses and migrations.
   double fixed_ns(std::size_t i, const model::PathSpec& spec) const;
   /// The copy class whose 1-byte cost operation i (not a collective) pays over `spec`.
-  model::CopyClass fixed_class(std::size_t i, const model::PathSpec& spec) const;
+  model::CopyClass fixed_class(std::size_t i, const model::PathSpec& spec) const {
+    return fixed_class(index_->categories[i], spec.cls);
+  }
+  /// The same for an operation of category `cat` over a path of class `cls`.
+  static model::CopyClass fixed_class(trace::Category cat, model::PathClass cls);
   /// The 1-byte cost operation i (not a collective) pays on the source side of an anchored model.
   double anchor_source_fixed(std::size_t i) const;
   void estimate_fixed_costs(const topology::Node& from);
-  /// Fills anchors_ and checks the source node's description against the trace.
+  /// Fills anchors_ and checks the source node's description against the trace (calibration_).
   void prepare_anchors();
-  /// Group g's anchor: the default model's prices on both nodes (in each host regime for pageable
-  /// copies) and whether one kind of resource bounds it on both.
-  void prepare_anchor(std::size_t g);
+  /// The anchor of operation i's group before the group's slot and calibration: the default
+  /// model's prices on both nodes (in each host regime for pageable copies).
+  Anchor priced_anchor(std::size_t i) const;
+  /// Applies calibration_ and carries_excess_ to the anchor of operation i's group.
+  void calibrate(Anchor& a, std::size_t i) const;
+  /// The anchor of operation i's group: the one kept, or, for a group of one operation, `scratch`
+  /// filled with the anchor prepare_anchors would have kept.
+  const Anchor& anchor_of(std::size_t i, Anchor& scratch) const;
+  /// Whether one link or memory technology bounds operation i (not pageable) on both nodes.
+  bool same_bound(std::size_t i) const;
+  /// Operation i (not a collective) on the target (`source` false) or source node.
+  SidePricing side_pricing(std::size_t i, bool source) const;
+  /// The operation's transfer on one side, paying its class's 1-byte cost from `fixed`.
+  static model::Transfer charged_transfer(const SidePricing& side,
+                                          const std::array<FixedCost, model::kCopyClassCount>& fixed);
+  /// `m`'s time for an operation priced on one side, paying its class's 1-byte cost from `fixed`,
+  /// in host regime `regime`.
+  static double priced_ns(const SidePricing& side, const model::Model& m,
+                          const std::array<FixedCost, model::kCopyClassCount>& fixed, model::HostRegime regime);
+  /// time_ns's and source_time_ns's rules, with `unanchored(model, source)` pricing the operation
+  /// under a model without its anchor (model_time_ns with anchor false).
+  template <class Unanchored>
+  double target_ns(std::size_t i, const model::Model& m, const Unanchored& unanchored) const;
+  template <class Unanchored>
+  double source_ns(std::size_t i, const model::Model& m, const Unanchored& unanchored) const;
   /// Fills wait_ns_ from the trace's collective calls (trace::collective_calls).
   void measure_collective_waits();
   bool beside_compute(std::size_t i) const { return (trace_->flags()[i] & trace::kBesideCompute) != 0; }
   /// What the model's anchor carries unchanged for operation i measured at `own_ns` (its wait
   /// excluded) in slot k: the excess over the source model of a collective that carries it or of
   /// a transfer that ran beside a kernel on its GPU (trace::kBesideCompute), else 0.
-  double carried_excess_ns(std::size_t i, double own_ns, std::size_t k) const;
+  double carried_excess_ns(const Anchor& a, std::size_t i, double own_ns, std::size_t k) const;
   /// The default model on one side: `source` picks the source node's paths, `anchor` the anchor's
   /// 1-byte costs (else fixed_costs()).
   double model_time_ns(std::size_t i, const model::Model& m, bool source, bool anchor,
                        model::HostRegime regime = model::HostRegime::staged) const;
   /// The slot operation i is priced in: the one its measured time is closest to, where that is
   /// kRegimeEvidence closer than the group's slot (`group` false: without the group's slot).
-  int anchor_slot(std::size_t i, double measured_ns, bool group = true) const;
+  int anchor_slot(const Anchor& a, std::size_t i, double measured_ns, bool group = true) const;
   double anchored_ns(std::size_t i, double measured_ns) const;
   bool fresh_destination(std::size_t i) const;
 
@@ -215,7 +264,11 @@ class Projector {
   std::vector<nccl::RingPaths> src_groups_;  // the same on the source node
   std::array<FixedCost, model::kCopyClassCount> fixed_;      // target first (unanchored models)
   std::array<FixedCost, model::kCopyClassCount> src_fixed_;  // source first (models on the source node)
-  std::vector<Anchor> anchors_;  // per index group
+  static constexpr std::uint32_t kAnchoredWhereRead = UINT32_MAX;
+  std::vector<Anchor> anchors_;              // per group of several operations
+  std::vector<std::uint32_t> anchor_index_;  // per index group: its anchor in anchors_, or kAnchoredWhereRead
+  std::array<std::array<SlotCalibration, 3>, trace::kCategoryCount> calibration_{};
+  std::array<bool, trace::kCategoryCount> carries_excess_{};  // per category (collectives)
   std::vector<double> wait_ns_;  // per record; empty when no call has two timed records
   std::vector<std::string> warnings_;
 };

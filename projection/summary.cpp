@@ -59,6 +59,14 @@ double OpTimes::source(std::size_t i, std::size_t m) const {
   return source_[projector_->index().group_of[i] * cached_ + column_[m]];
 }
 
+void OpTimes::times(std::size_t i, double* target, double* source) const {
+  if (cached_ == 0) return projector_->times_ns(i, *models_, target, source);
+  for (std::size_t m = 0; m < models_->size(); ++m) {
+    target[m] = this->target(i, m);
+    source[m] = this->source(i, m);
+  }
+}
+
 ProjectionSummary summarize(const Projector& projector, const std::vector<const model::Model*>& models,
                             const trace::Trace* actual, const MatchResult* match) {
   const trace::Trace& trace = projector.trace();
@@ -102,18 +110,20 @@ ProjectionSummary summarize(const Projector& projector, const std::vector<const 
     sums.overall.resize(models.size());
     sums.by_category.resize(models.size());
     sums.by_bucket.resize(models.size());
+    std::vector<double> target(models.size()), on_source(models.size());
     for (std::size_t i = begin; i < end; ++i) {
+      times.times(i, target.data(), on_source.data());
       const auto c = static_cast<std::size_t>(projector.category(i));
       const std::size_t b = size_bucket(bytes[i]);
       const double source = durations[i] > 0 ? static_cast<double>(durations[i]) : 0.0;
       const std::int64_t a_index = s.has_actual ? match->actual_index[i] : -1;
       const double a = a_index >= 0 ? static_cast<double>(actual->durations()[static_cast<std::size_t>(a_index)]) : 0.0;
       for (std::size_t m = 0; m < models.size(); ++m) {
-        const double p = times.target(i, m), on_source = times.source(i, m);
+        const double p = target[m];
         for (Cell* cell : {&sums.overall[m], &sums.by_category[m][c], &sums.by_bucket[m][b]}) {
           ++cell->count;
           cell->source_ns += source;
-          cell->model_source_ns += on_source;
+          cell->model_source_ns += on_source[m];
           cell->projected_ns += p;
           if (a_index >= 0) cell->error.add(a, p);
         }

@@ -37,6 +37,8 @@ class OpTimes {
   OpTimes(const Projector& projector, const std::vector<const model::Model*>& models);
   double target(std::size_t i, std::size_t m) const;
   double source(std::size_t i, std::size_t m) const;
+  /// target(i, m) and source(i, m) for every model, into target[m] and source[m].
+  void times(std::size_t i, double* target, double* source) const;
 
  private:
   static constexpr std::size_t kPerOp = static_cast<std::size_t>(-1);

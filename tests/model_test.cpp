@@ -3,6 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
+#include <limits>
+#include <vector>
+
 #include "core/error.hpp"
 #include "model/models.hpp"
 
@@ -242,6 +247,143 @@ TEST(Models, UnknownNamesListTheValidOnes) {
   EXPECT_THAT([] { (void)find_model("defualt"); },
               ::testing::ThrowsMessage<InputError>(::testing::HasSubstr(
                   "unknown model 'defualt' (did you mean 'default'?); valid models: default, ahead, peak, envelope")));
+}
+
+
+// --- prepared paths ----------------------------------------------------------------------------
+
+/// Sizes that cross every packet boundary the accountings use, and sizes no boundary divides.
+std::vector<double> sizes_to_price() {
+  std::vector<double> sizes = {1, 2, 7, 8, 12, 16, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 4095, 4096};
+  for (double n = 4097; n < 1e11; n = n * 1.37 + 3) sizes.push_back(std::floor(n));
+  for (int k = 10; k <= 40; ++k) sizes.push_back(std::ldexp(1.0, k) + 1);
+  return sizes;
+}
+
+TEST(WireAccounting, GivesThePublishedEquationsToTheBit) {
+  // The equations of packet.hpp, written out: each accounting's one form must give exactly these.
+  const auto ceil_div = [](double n, double size) { return std::ceil(n / size); };
+  for (const double n : sizes_to_price()) {
+    const LinkSpec g3 = pcie(3, 16), g6 = pcie(6, 16), g3_32 = pcie(3, 8, 128, 256, 128, 32), nv = nvlink(4, 18);
+    // linkcast's: PCIe Gen1-5 TLPs with header + 8 B of framing, Gen6 flits, NVLink packets.
+    EXPECT_EQ(wire_bytes(g3, n, Access::write), ceil_div(n, 256) * (16.0 + 8.0) + n) << n;
+    EXPECT_EQ(wire_bytes(g3, n, Access::read), ceil_div(n, 64) * (12.0 + 8.0) + n) << n;
+    EXPECT_EQ(wire_bytes(g3_32, n, Access::write), ceil_div(n, 128) * (12.0 + 8.0) + n) << n;
+    EXPECT_EQ(wire_bytes(g3, n, Access::read, 32), ceil_div(n, 32) * (12.0 + 8.0) + n) << n;
+    EXPECT_EQ(wire_bytes(g6, n, Access::write), (ceil_div(n, 256) * 16.0 + n) * (256.0 / 236.0)) << n;
+    EXPECT_EQ(wire_bytes(nv, n, Access::read), 16.0 + ceil_div(n, 256) * 16.0 + n) << n;
+    EXPECT_EQ(wire_bytes(nv, n, Access::write, 128), ceil_div(n, 128) * 16.0 + n) << n;
+    // AHEAD's eqs. 4-7.
+    EXPECT_EQ(ahead_wire_bytes(g3, n, Access::read), 12.0 + 512 + ceil_div(n, 64) * 12.0 + n) << n;
+    EXPECT_EQ(ahead_wire_bytes(g3_32, n, Access::write), ceil_div(n, 128) * 8.0 + n) << n;
+    EXPECT_EQ(ahead_wire_bytes(nv, n, Access::read), 16.0 + ceil_div(n, 256) * 16.0 + n) << n;
+    EXPECT_EQ(ahead_wire_bytes(nv, n, Access::write), ceil_div(n, 256) * 16.0 + n) << n;
+    EXPECT_EQ(effective_gbps(g3, n, Access::write), n * g3.gbps() / wire_bytes(g3, n, Access::write)) << n;
+  }
+  // Links without packets carry the data alone.
+  LinkSpec upi;
+  upi.type = LinkType::upi;
+  upi.generic_gbps = 62.4;
+  EXPECT_EQ(wire_bytes(upi, 12345.0, Access::write), 12345.0);
+}
+
+TEST(WireAccounting, CountsPacketsAsCeilDoes) {
+  // The packet count's fast path (truncation plus one for a fraction) against std::ceil, at the
+  // edges of its range and outside it.
+  std::vector<double> xs = {0.0, -0.0, 1e-310, 0.5, 1.0, 1.5, 2.0, 4503599627370495.5, 4503599627370496.0,
+                            9007199254740993.0, 1e300, -1.5, -3.0, std::numeric_limits<double>::infinity()};
+  for (double x = 0.001; x < 1e17; x = x * 1.7 + 0.3) xs.push_back(x);
+  for (const double x : xs) {
+    const double expected = std::ceil(x);
+    const double got = WireAccounting::ceil_packets(x);
+    EXPECT_EQ(std::signbit(got), std::signbit(expected)) << x;
+    EXPECT_EQ(got, expected) << x;
+  }
+  EXPECT_TRUE(std::isnan(WireAccounting::ceil_packets(std::numeric_limits<double>::quiet_NaN())));
+}
+
+/// Paths of every class and kind of hop: switched PCIe (two hops alike), a socket link, NVLink,
+/// Gen6 flits, within one GPU, host to host, with and without host copy rates.
+std::vector<PathSpec> paths_to_price() {
+  LinkSpec upi;
+  upi.type = LinkType::upi;
+  upi.generic_gbps = 62.4;
+  HostRates rates;
+  rates.copy_gbps = 11.86;
+  rates.warm_copy_gbps = 21.5;
+  rates.first_touch_gbps = 4.1;
+  rates.pageable_h2d_gbps = 9.7;
+  std::vector<PathSpec> paths;
+  for (const PathClass cls : {PathClass::h2d, PathClass::d2h}) {
+    paths.push_back({cls, {pcie(5, 16), pcie(5, 16)}, 300, 281.6, rates, 281.6, 3350});
+    paths.push_back({cls, {upi, pcie(4, 16), pcie(4, 16)}, 420, 204.8, {}, 204.8, 2039});
+    paths.push_back({cls, {pcie(6, 16)}, 150, 460, rates, 460, 8000});
+    paths.push_back({cls, {pcie(3, 8, 128, 256, 128, 32)}, 150, 60, {.copy_gbps = 8}, 60, 900});
+  }
+  paths.push_back({PathClass::p2p, {nvlink(4, 18), nvlink(4, 18)}, 200, 0, {}, 3350, 3350});
+  paths.push_back({PathClass::p2p, {pcie(3, 16), nvlink(2, 1)}, 250, 0, {}, 900, 732});
+  paths.push_back({PathClass::d2d, {}, 0, 0, {}, 3350, 3350});
+  paths.push_back({PathClass::h2h, {}, 0, 281.6, rates, 281.6, 281.6});
+  paths.push_back({PathClass::h2h, {}, 0, 281.6, {}, 281.6, 281.6});
+  return paths;
+}
+
+TEST(PreparedPath, PricesEveryTransferAsTheModelsDoToTheBit) {
+  // A projection prices operations over prepared paths; the figures must be those of the models'
+  // own functions over the PathSpec, to the bit, so that no output changes with the size mix.
+  const std::vector<double> sizes = sizes_to_price();
+  for (const PathSpec& spec : paths_to_price()) {
+    const PreparedPath prepared(spec, copy_access(spec.cls));
+    EXPECT_LE(prepared.hops.size(), spec.hops.size());
+    for (const double n : sizes) {
+      Transfer t;
+      t.bytes = n;
+      t.access = copy_access(spec.cls);
+      t.fixed_ns = 2100;
+      for (const bool pageable : {false, true})
+        for (const bool write_only : {false, true})
+          for (std::size_t r = 0; r < kHostRegimeCount; ++r) {
+            t.pageable = pageable;
+            t.write_only = write_only;
+            t.regime = static_cast<HostRegime>(r);
+            for (const Model& m : all_models()) {
+              ASSERT_NE(m.prepared_time_ns, nullptr) << m.name;
+              EXPECT_EQ(m.time_ns_over(prepared, t), m.time_ns(spec, t)) << m.name << " " << n << " " << r;
+            }
+          }
+      // Transfers the accountings were not read for (device-initiated requests, the other access)
+      // are priced over the PathSpec.
+      for (const double request : {32.0, 128.0}) {
+        Transfer access = t;
+        access.request_bytes = std::min(n, request);
+        access.fixed_ns = 0;
+        for (const Model& m : all_models()) EXPECT_EQ(m.time_ns_over(prepared, access), m.time_ns(spec, access)) << m.name;
+      }
+      Transfer other = t;
+      other.access = t.access == Access::read ? Access::write : Access::read;
+      for (const Model& m : all_models()) EXPECT_EQ(m.time_ns_over(prepared, other), m.time_ns(spec, other)) << m.name;
+    }
+  }
+}
+
+TEST(PreparedPath, PricesThreeRegimesAtOnceAsOneAtATime) {
+  const std::array<HostRegime, 3> regimes = {HostRegime::cold, HostRegime::warm, HostRegime::direct};
+  for (const PathSpec& spec : paths_to_price()) {
+    const PreparedPath prepared(spec, copy_access(spec.cls));
+    for (const double n : sizes_to_price()) {
+      Transfer t;
+      t.bytes = n;
+      t.access = copy_access(spec.cls);
+      t.pageable = true;
+      t.fixed_ns = 4500;
+      std::array<double, 3> at_once{};
+      default_prepared_regimes_ns(prepared, t, regimes, at_once);
+      for (std::size_t k = 0; k < regimes.size(); ++k) {
+        t.regime = regimes[k];
+        EXPECT_EQ(at_once[k], default_time_ns(spec, t)) << n << " " << k;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <random>
+#include <tuple>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
@@ -149,6 +152,119 @@ TEST(Summary, TotalsAreTheSumOfEachOperationsTimeWhetherSizesRepeatOrNot) {
       EXPECT_NEAR(s.overall[m].model_source_ns, source, 1e-9 * source) << models[m]->name << (distinct ? " distinct" : "");
     }
     EXPECT_EQ(p.index().group_first.size(), distinct ? 400u : 16u);  // 4 sizes x 2 pairs x 2 memory kinds
+  }
+}
+
+/// A trace of every kind of transfer a projection anchors, each operation a size of its own:
+/// pageable copies whose times fall in each host regime (some flagged fresh or beside a kernel),
+/// pinned, device, peer, memset, device-initiated and collective operations, and one operation of
+/// at least 4 MiB per category whose rate makes the projector calibrate that category. `twice`:
+/// each operation recorded twice in a row (then every group has two operations).
+trace::Trace anchoring_trace(const topology::Node& from, bool twice) {
+  trace::Trace t;
+  t.format = "generated";
+  t.source_file = "anchoring";
+  const std::uint16_t host = t.endpoint("cpu0"), g0 = t.endpoint("gpu0"), g1 = t.endpoint("gpu1");
+  const std::uint32_t ring = t.add_group({g0, g1});
+  std::vector<trace::Op> ops;
+  const auto add = [&](trace::Op o, std::uint8_t flags = 0) {
+    o.flags = flags;
+    ops.push_back(o);
+  };
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 400; ++i) {
+    trace::Op o;
+    o.bytes = 4096 + 977 * static_cast<std::uint64_t>(i);
+    // 1 us + bytes at 0.5 to 60 GB/s: every regime of a pageable copy is nearest somewhere.
+    o.duration_ns = static_cast<std::int64_t>(1000 + static_cast<double>(o.bytes) / (0.5 + static_cast<double>(rng() % 600) / 10));
+    switch (i % 9) {
+      case 0: o.src = host; o.dst = g0; o.src_mem = model::MemKind::pageable; o.dst_mem = model::MemKind::device; break;
+      case 1: o.src = g0; o.dst = host; o.src_mem = model::MemKind::device; o.dst_mem = model::MemKind::pageable; break;
+      case 2: o.src = host; o.dst = g1; o.src_mem = model::MemKind::pinned; o.dst_mem = model::MemKind::device; break;
+      case 3: o.src = g1; o.dst = host; o.src_mem = model::MemKind::device; o.dst_mem = model::MemKind::pinned; break;
+      case 4: o.src = o.dst = g0; o.src_mem = o.dst_mem = model::MemKind::device; break;
+      case 5: o.src = g0; o.dst = g1; o.src_mem = o.dst_mem = model::MemKind::device; break;
+      case 6: o.kind = trace::OpKind::memset; o.src = o.dst = g1; o.dst_mem = model::MemKind::device; break;
+      case 7: o.kind = trace::OpKind::access; o.src = g0; o.dst = g1; o.issuer = i % 2 ? g0 : g1; break;
+      default: o.kind = trace::OpKind::allreduce; o.src = o.dst = g0; o.group = ring; break;
+    }
+    add(o, static_cast<std::uint8_t>((i % 7 == 1 ? trace::kFreshDestination : 0) | (i % 11 == 5 ? trace::kBesideCompute : 0)));
+  }
+  // Calibration: one large operation per category (the trace's rate for it is then its rate
+  // alone, whether recorded once or twice): far slower than the source node says (mis-described;
+  // a collective's wait), and a peer copy at the node's own rate (explained by the model, where
+  // the bound's technology decides).
+  for (const auto& [src, dst, src_mem, dst_mem] :
+       {std::tuple{host, g0, model::MemKind::pageable, model::MemKind::device},
+        std::tuple{g0, host, model::MemKind::device, model::MemKind::pageable},
+        std::tuple{host, g1, model::MemKind::pinned, model::MemKind::device},
+        std::tuple{g0, g0, model::MemKind::device, model::MemKind::device}}) {
+    trace::Op big;
+    big.src = src;
+    big.dst = dst;
+    big.src_mem = src_mem;
+    big.dst_mem = dst_mem;
+    big.bytes = (64u << 20) + ops.size();
+    big.duration_ns = static_cast<std::int64_t>(big.bytes);  // 1 GB/s
+    add(big);
+  }
+  trace::Op collective;
+  collective.kind = trace::OpKind::allreduce;
+  collective.src = collective.dst = g0;
+  collective.group = ring;
+  collective.bytes = (32u << 20) + 1;
+  collective.duration_ns = static_cast<std::int64_t>(collective.bytes);
+  add(collective);
+  trace::Op peer;
+  peer.src = g0;
+  peer.dst = g1;
+  peer.src_mem = peer.dst_mem = model::MemKind::device;
+  peer.bytes = (48u << 20) + 3;
+  {
+    trace::Trace probe;
+    probe.endpoint("cpu0");
+    probe.endpoint("gpu0");
+    probe.endpoint("gpu1");
+    probe.push(peer);
+    const Projector on_source(from, from, probe);
+    peer.duration_ns = std::llround(on_source.source_time_ns(0, model::find_model("default")));
+  }
+  add(peer);
+  t.reserve(twice ? 2 * ops.size() : ops.size());
+  for (const trace::Op& o : ops)
+    for (int k = 0; k < (twice ? 2 : 1); ++k) t.push(o);
+  return t;
+}
+
+TEST(Projector, AGroupOfOneIsAnchoredWhereReadExactlyAsAKeptGroup) {
+  // Groups of several operations keep their anchor; a group of one (every operation, where each
+  // has its own size) is anchored where it is read. The same operations recorded twice make
+  // every group one of two: each operation must project to the bit as its two copies do.
+  const auto from = topology::load_node(test::config("hgx-h100.yaml"));
+  const auto to = topology::load_node(test::config("hgx-h200.yaml"));
+  const trace::Trace once = anchoring_trace(from, false), twice = anchoring_trace(from, true);
+  const Projector alone(from, to, once), kept(from, to, twice);
+  ASSERT_EQ(alone.index().group_first.size(), once.size());
+  ASSERT_EQ(kept.index().group_first.size(), once.size());
+  for (const std::uint32_t count : kept.index().group_count) ASSERT_EQ(count, 2u);
+  EXPECT_EQ(alone.warnings().size(), kept.warnings().size());
+  EXPECT_GE(alone.warnings().size(), 3u);  // the mis-described categories and the collective's wait
+  const auto models = projection_models();
+  std::vector<double> target(models.size()), source(models.size());
+  for (std::size_t i = 0; i < once.size(); ++i) {
+    alone.times_ns(i, models, target.data(), source.data());
+    for (std::size_t m = 0; m < models.size(); ++m) {
+      const std::string what = fmt::format("op {} ({}), {}", i, trace::to_string(alone.category(i)), models[m]->name);
+      EXPECT_EQ(alone.time_ns(i, *models[m]), kept.time_ns(2 * i, *models[m])) << what;
+      EXPECT_EQ(alone.time_ns(i, *models[m]), kept.time_ns(2 * i + 1, *models[m])) << what;
+      EXPECT_EQ(alone.source_time_ns(i, *models[m]), kept.source_time_ns(2 * i, *models[m])) << what;
+      // All models at once give what each gives alone.
+      EXPECT_EQ(target[m], alone.time_ns(i, *models[m])) << what;
+      EXPECT_EQ(source[m], alone.source_time_ns(i, *models[m])) << what;
+    }
+    EXPECT_EQ(alone.regime(i), kept.regime(2 * i)) << i;
+    EXPECT_EQ(alone.bound(i).what, kept.bound(2 * i).what) << i;  // the link: each projector's own
+    EXPECT_EQ(alone.bound(i).describe(), kept.bound(2 * i).describe()) << i;
   }
 }
 

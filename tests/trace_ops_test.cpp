@@ -1,9 +1,16 @@
 // trace: what one operation is to the models and to the communicator tables. Each test states
 // the operation, the path class it takes on the node, the expected value and why.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
+#include <tuple>
+
+#include "trace/category.hpp"
 #include "trace/csv.hpp"
+#include "trace/index.hpp"
 #include "trace/select.hpp"
 #include "trace/trace.hpp"
 
@@ -250,6 +257,60 @@ TEST(Trace, OrderByStartMovesEveryColumnAndRemapsLaunchLinks) {
   EXPECT_EQ(k.launch, 1u);  // its call moved from record 0 to record 1
   EXPECT_EQ(k.kernel, 0u);
   EXPECT_EQ(t.op(0).launch, kNoIndex);
+}
+
+/// A trace of n operations of which about `distinct_share` have a size of their own; the others
+/// repeat a few keys (kinds, endpoints, memory kinds, issuers and collective groups varied).
+Trace mixed_trace(std::size_t n, double distinct_share, std::uint64_t seed) {
+  Trace t;
+  const std::uint16_t host = t.endpoint("cpu0"), g0 = t.endpoint("gpu0"), g1 = t.endpoint("gpu1");
+  const std::uint32_t pair_group = t.add_group({g0, g1});
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> share(0.0, 1.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    Op o;
+    switch (rng() % 6) {
+      case 0: o = op(OpKind::copy, 0, host, g0); o.src_mem = model::MemKind::pageable; break;
+      case 1: o = op(OpKind::copy, 0, g1, host); o.dst_mem = model::MemKind::pinned; break;
+      case 2: o = op(OpKind::copy, 0, g0, g1); break;
+      case 3: o = op(OpKind::memset, 0, g0, g0); break;
+      case 4: o = op(OpKind::access, 0, g0, g1); o.issuer = rng() % 2 ? g0 : g1; break;
+      default: o = op(OpKind::allreduce, 0, g0, g0); o.group = pair_group; break;
+    }
+    o.bytes = share(rng) < distinct_share ? (std::uint64_t{1} << 40) + i : std::uint64_t{1} << (rng() % 4);
+    o.duration_ns = 1000;
+    t.push(o);
+  }
+  return t;
+}
+
+TEST(TraceIndex, GroupsOperationsByTheirWholeKeyInOrderOfFirstUse) {
+  // Whether most operations have their own size (the index then tells them apart without a table)
+  // or few do, the groups are those of a plain map from the key to its first operation.
+  for (const double distinct_share : {0.0, 0.2, 0.6, 0.9, 1.0})
+    for (const std::size_t n : {std::size_t{1}, std::size_t{37}, std::size_t{5000}, std::size_t{70000}}) {
+      const Trace t = mixed_trace(n, distinct_share, n + static_cast<std::uint64_t>(distinct_share * 100));
+      const TraceIndex index(t);
+      using Key = std::tuple<OpKind, Category, model::MemKind, model::MemKind, std::uint16_t, std::uint16_t,
+                             std::uint16_t, std::uint32_t, std::uint64_t>;
+      std::map<Key, std::uint32_t> group_by_key;
+      std::vector<std::uint32_t> group_of, first, count;
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        const Key key{t.kinds()[i], categorize(t, i), t.src_mems()[i], t.dst_mems()[i], t.srcs()[i], t.dsts()[i],
+                      t.issuers()[i], t.group_ids()[i], t.bytes()[i]};
+        const auto [it, added] = group_by_key.emplace(key, static_cast<std::uint32_t>(first.size()));
+        if (added) {
+          first.push_back(static_cast<std::uint32_t>(i));
+          count.push_back(0);
+        }
+        group_of.push_back(it->second);
+        ++count[it->second];
+      }
+      const std::string what = fmt::format("{} ops, {} distinct", n, distinct_share);
+      EXPECT_EQ(index.group_of, group_of) << what;
+      EXPECT_EQ(index.group_first, first) << what;
+      EXPECT_EQ(index.group_count, count) << what;
+    }
 }
 
 }  // namespace

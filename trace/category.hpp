@@ -65,6 +65,8 @@ std::vector<char> host_flags(const trace::Trace& trace);
     default: return CopyClass::p2p;  // peer copies, collectives' steps, send/recv
   }
 }
+/// A collective's category (allreduce to alltoall: trace::is_collective's kinds).
+[[nodiscard]] constexpr bool is_collective(Category c) { return c >= Category::allreduce && c <= Category::alltoall; }
 /// A copy between a GPU and pageable host memory (h2d_pageable, d2h_pageable).
 [[nodiscard]] constexpr bool is_pageable(Category c) {
   return c == Category::h2d_pageable || c == Category::d2h_pageable;

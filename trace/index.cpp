@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdlib>
 #include <limits>
+#include <memory>
+#include <new>
+#include <optional>
+#include <unordered_set>
 #include <vector>
 
 namespace linkcast::trace {
@@ -30,11 +35,12 @@ std::uint64_t hash_of(const GroupKey& k) {
   return h;
 }
 
-/// Group ids by key, open addressing with linear probing: 8 bytes a slot, at most half full, and
-/// each group's key kept once beside it (a node-based map took 545-752 ns per distinct key, most
-/// of a projection's time where every operation has its own size; issue 17). A key's slot comes
-/// from its hash's high bits, which the slot keeps as a tag: growing the table moves the slots
-/// without hashing their keys again (that was two thirds of the hashing).
+/// Group ids by key, open addressing with linear probing: 8 bytes a slot, at most half full. A
+/// slot keeps its group's id and its key's hash's high half (a tag); the key itself is read from
+/// the group's first operation where tags match (a node-based map took 545-752 ns per distinct key,
+/// most of a projection's time where every operation has its own size; then a copy of each key
+/// beside the table was most of its memory; issue 17). A key's slot comes from its tag's top bits:
+/// growing the table moves the slots without hashing their keys again.
 class GroupTable {
  public:
   /// Asks the memory for the slot where a key of hash h starts its probe (a hint: the table may
@@ -42,19 +48,20 @@ class GroupTable {
   void prefetch(std::uint64_t h) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[home(tag_of(h))]);
   }
-  /// The group of `key` (whose hash is h), or `next` (which the caller then creates) where it has
-  /// none yet.
-  std::uint32_t find_or_add(const GroupKey& key, std::uint64_t h, std::uint32_t next) {
-    if (2 * (keys_.size() + 1) > slots_.size()) grow();
+  /// The group of the key whose hash is h (`is_key_of(group)`: whether the key is that group's),
+  /// or `next` (which the caller then creates) where it has none yet.
+  template <class IsKeyOf>
+  std::uint32_t find_or_add(std::uint64_t h, std::uint32_t next, const IsKeyOf& is_key_of) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
     const std::uint32_t tag = tag_of(h);
     for (std::size_t at = home(tag);; at = (at + 1) & mask_) {
       Slot& slot = slots_[at];
       if (slot.group == kEmpty) {
         slot = {next, tag};
-        keys_.push_back(key);
+        ++size_;
         return next;
       }
-      if (slot.tag == tag && keys_[slot.group] == key) return slot.group;
+      if (slot.tag == tag && is_key_of(slot.group)) return slot.group;
     }
   }
 
@@ -82,25 +89,98 @@ class GroupTable {
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
   int shift_ = 32;
-  std::vector<GroupKey> keys_;  // by group
+  std::size_t size_ = 0;
 };
+
+/// Which keys no other operation of the trace shares, told without a table: one pass marks, per
+/// cell chosen by a key's hash, whether one or several operations' keys fell there (two bits a
+/// cell, eight cells an operation: 2 bytes an operation); a key alone in its cell is alone in the
+/// trace. Where most operations have their own size, the grouping table then holds only the few
+/// operations that share a cell (1 - e^(-1/8), 12% of them), instead of 8 to 16 bytes a distinct
+/// key (issue 17).
+class SingletonSieve {
+ public:
+  explicit SingletonSieve(std::size_t ops)
+      : cells_(std::bit_ceil(std::max<std::size_t>(64, 8 * ops))),
+        // calloc: the kernel's zero pages, backed only where a cell is marked.
+        words_(static_cast<std::uint64_t*>(std::calloc(cells_ / 32, sizeof(std::uint64_t)))) {
+    if (!words_) throw std::bad_alloc();
+  }
+  void prefetch(std::uint64_t h) const { __builtin_prefetch(&words_[cell(h) / 32]); }
+  /// Counts an operation whose key's hash is h: once, or more than once.
+  void add(std::uint64_t h) {
+    const std::size_t c = cell(h);
+    std::uint64_t& word = words_[c / 32];
+    const unsigned shift = 2 * static_cast<unsigned>(c % 32);
+    const std::uint64_t seen = (word >> shift) & 3;
+    word |= std::uint64_t{seen == 0 ? 1u : 2u} << shift;
+  }
+  /// Whether no other operation's key fell in the cell of hash h (after every operation's add).
+  bool alone(std::uint64_t h) const {
+    const std::size_t c = cell(h);
+    return ((words_[c / 32] >> (2 * (c % 32))) & 2) == 0;
+  }
+
+ private:
+  struct Free {
+    void operator()(std::uint64_t* p) const { std::free(p); }
+  };
+  /// The hash's low bits (the table's slots come from its high bits).
+  std::size_t cell(std::uint64_t h) const { return static_cast<std::size_t>(h) & (cells_ - 1); }
+  std::size_t cells_;
+  std::unique_ptr<std::uint64_t[], Free> words_;
+};
+
+/// Operations sampled, evenly over the trace, to tell whether most have their own key.
+constexpr std::size_t kKeySample = 4096;
 
 }  // namespace
 
 TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
-  categories.resize(t.size());
-  group_of.resize(t.size());
+  const std::size_t n = t.size();
+  categories.resize(n);
+  group_of.resize(n);
   const std::vector<char> host = host_flags(t);
-  for (std::size_t i = 0; i < t.size(); ++i) categories[i] = categorize(t, i, host);
+  for (std::size_t i = 0; i < n; ++i) categories[i] = categorize(t, i, host);
   const auto key_of = [&](std::size_t i) {
     return GroupKey{static_cast<std::uint8_t>(t.kinds()[i]), static_cast<std::uint8_t>(categories[i]),
                     static_cast<std::uint8_t>(t.src_mems()[i]), static_cast<std::uint8_t>(t.dst_mems()[i]), t.srcs()[i],
                     t.dsts()[i], t.issuers()[i], t.group_ids()[i], t.bytes()[i]};
   };
+  const auto hash_at = [&](std::size_t i) { return hash_of(key_of(i)); };
   // Where every operation has its own key, each lookup is a miss in a table far larger than the
-  // caches: the slot of the key kAhead operations on is asked for before it is needed.
+  // caches: the cell (and, where the key shares it, the slot) of the key kAhead operations on is
+  // asked for before it is needed, each operation's hash computed once a pass.
   constexpr std::size_t kAhead = 16;
   std::array<std::uint64_t, kAhead> hashes{};
+  const auto hash_ahead = [&](std::size_t i) {
+    if (i == 0)
+      for (std::size_t k = 0; k < kAhead && k < n; ++k) hashes[k] = hash_at(k);
+    const std::uint64_t h = hashes[i % kAhead];
+    if (i + kAhead < n) hashes[i % kAhead] = hash_at(i + kAhead);
+    return h;
+  };
+  // Where most operations have their own key (a sample says so), a first pass over the trace
+  // finds those that share theirs with none (SingletonSieve): each of them is a group of its own
+  // without a slot in the table.
+  std::optional<SingletonSieve> sieve;
+  {
+    const std::size_t stride = std::max<std::size_t>(1, n / kKeySample);
+    std::unordered_set<std::uint64_t> sampled;
+    std::size_t samples = 0;
+    for (std::size_t i = 0; i < n; i += stride, ++samples) sampled.insert(hash_at(i));
+    if (2 * sampled.size() > samples) {
+      sieve.emplace(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t h = hash_ahead(i);
+        if (i + kAhead < n) sieve->prefetch(hashes[i % kAhead]);
+        sieve->add(h);
+      }
+      // Every operation but one may have its own group.
+      group_first.reserve(n);
+      group_count.reserve(n);
+    }
+  }
   GroupTable groups_by_key;
   first_record.assign(t.endpoint_count(), std::numeric_limits<std::size_t>::max());
   std::vector<char> pair_seen(t.endpoint_count() * t.endpoint_count(), 0);
@@ -109,22 +189,29 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
   auto note = [&](std::uint16_t e, std::size_t i) {
     if (first_record[e] == std::numeric_limits<std::size_t>::max()) first_record[e] = i;
   };
-  for (std::size_t i = 0; i < t.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     const std::uint16_t s = t.srcs()[i], d = t.dsts()[i];
     note(s, i);
     note(d, i);
     const OpKind kind = t.kinds()[i];
     const std::uint32_t group = t.group_ids()[i];
-    if (i == 0)
-      for (std::size_t k = 0; k < kAhead && k < t.size(); ++k) hashes[k] = hash_of(key_of(k));
-    const GroupKey key = key_of(i);
-    const std::uint64_t h = hashes[i % kAhead];
-    if (i + kAhead < t.size()) {
-      hashes[i % kAhead] = hash_of(key_of(i + kAhead));
-      groups_by_key.prefetch(hashes[i % kAhead]);
+    const std::uint64_t h = hash_ahead(i);
+    if (!sieve) {
+      if (i + kAhead < n) groups_by_key.prefetch(hashes[i % kAhead]);
+    } else {
+      // The cell kAhead operations on; the slot of the one half as far, whose cell has come.
+      if (i + kAhead < n) sieve->prefetch(hashes[i % kAhead]);
+      if (i + kAhead / 2 < n) {
+        const std::uint64_t mid = hashes[(i + kAhead / 2) % kAhead];
+        if (!sieve->alone(mid)) groups_by_key.prefetch(mid);
+      }
     }
     const auto next = static_cast<std::uint32_t>(group_first.size());
-    const std::uint32_t id = groups_by_key.find_or_add(key, h, next);
+    std::uint32_t id = next;
+    if (!sieve || !sieve->alone(h)) {
+      const GroupKey key = key_of(i);
+      id = groups_by_key.find_or_add(h, next, [&](std::uint32_t g) { return key_of(group_first[g]) == key; });
+    }
     if (id == next) {
       group_first.push_back(static_cast<std::uint32_t>(i));
       group_count.push_back(0);
