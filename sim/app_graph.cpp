@@ -40,10 +40,28 @@ bool is_sync_call(std::string_view name) {
          name.find("StreamQuery") != std::string_view::npos;
 }
 
-struct EndAt {
-  std::int64_t end;
-  std::uint32_t record;
-  bool operator<(const EndAt& o) const { return end < o.end || (end == o.end && record < o.record); }
+/// Records in the order of their recorded ends (ties by record): 4 bytes a record, the end read
+/// from the trace where it is compared (a pair with the end took 16 and was a quarter of a long
+/// replay's peak memory).
+class ByEnd {
+ public:
+  explicit ByEnd(const trace::Trace& t) : t_(&t) {}
+  std::int64_t end(std::uint32_t record) const { return trace::recorded_end_ns(*t_, record); }
+  void sort(std::vector<std::uint32_t>& records) const {
+    std::sort(records.begin(), records.end(), [this](std::uint32_t a, std::uint32_t b) {
+      const std::int64_t ea = end(a), eb = end(b);
+      return ea < eb || (ea == eb && a < b);
+    });
+  }
+  /// The first of `records` (sorted) that ends after `ns`.
+  std::vector<std::uint32_t>::const_iterator first_ending_after(const std::vector<std::uint32_t>& records,
+                                                                std::int64_t ns) const {
+    return std::upper_bound(records.begin(), records.end(), ns,
+                            [this](std::int64_t v, std::uint32_t r) { return v < end(r); });
+  }
+
+ private:
+  const trace::Trace* t_;
 };
 
 /// "823" of a thread named "823/860" (the profiler's process and thread ids).
@@ -78,19 +96,20 @@ AppGraph infer_app_graph(const trace::Trace& t) {
   // GPU work per (GPU endpoint, stream), and ends per GPU for waits across streams.
   std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint32_t> last_on_stream;
   std::vector<std::uint32_t> stream_prev(n, kNoIndex);
-  std::unordered_map<std::uint16_t, std::vector<EndAt>> ends_by_gpu;
-  std::vector<EndAt> all_ends;
+  const ByEnd by_end(t);
+  std::unordered_map<std::uint16_t, std::vector<std::uint32_t>> ends_by_gpu;
+  std::vector<std::uint32_t> all_ends;
   for (std::size_t i = 0; i < n; ++i) {
     if (!trace::runs_on_gpu(kinds[i]) || starts[i] < 0) continue;
     const std::uint16_t gpu = t.srcs()[i];
     const auto key = std::make_pair(gpu, t.streams()[i]);
     if (const auto it = last_on_stream.find(key); it != last_on_stream.end()) stream_prev[i] = it->second;
     last_on_stream[key] = static_cast<std::uint32_t>(i);
-    ends_by_gpu[gpu].push_back({trace::recorded_end_ns(t, i), static_cast<std::uint32_t>(i)});
-    all_ends.push_back({trace::recorded_end_ns(t, i), static_cast<std::uint32_t>(i)});
+    ends_by_gpu[gpu].push_back(static_cast<std::uint32_t>(i));
+    all_ends.push_back(static_cast<std::uint32_t>(i));
   }
-  for (auto& [gpu, v] : ends_by_gpu) std::sort(v.begin(), v.end());
-  std::sort(all_ends.begin(), all_ends.end());
+  for (auto& [gpu, v] : ends_by_gpu) by_end.sort(v);
+  by_end.sort(all_ends);
 
   // GPU that fills every SM.
   for (std::size_t i = 0; i < n; ++i) {
@@ -140,12 +159,12 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     if (call == kNoIndex || since_call > 2.0 * typical_launch + 5000) {
       // Held by neither: look for work on another stream of its GPU that ended just before.
       const auto& ends = ends_by_gpu[t.srcs()[i]];
-      auto it = std::upper_bound(ends.begin(), ends.end(), EndAt{starts[i], kNoIndex});
+      auto it = by_end.first_ending_after(ends, starts[i]);
       while (it != ends.begin()) {
         --it;
-        if (static_cast<double>(starts[i] - it->end) > kCrossStreamSlackNs) break;
-        if (it->record != i && t.streams()[it->record] != t.streams()[i]) {
-          a.after[i] = it->record;
+        if (static_cast<double>(starts[i] - by_end.end(*it)) > kCrossStreamSlackNs) break;
+        if (*it != i && t.streams()[*it] != t.streams()[i]) {
+          a.after[i] = *it;
           ++a.cross_stream_waits;
           break;
         }
@@ -161,10 +180,10 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     if (trace::runs_on_gpu(kinds[i]) && launches[i] != kNoIndex && starts[i] >= 0) launched[launches[i]] = static_cast<std::uint32_t>(i);
 
   // Ends of every runtime call, for wake-ups across threads.
-  std::vector<EndAt> call_ends;
+  std::vector<std::uint32_t> call_ends;
   for (std::size_t i = 0; i < n; ++i)
-    if (kinds[i] == OpKind::runtime && starts[i] >= 0) call_ends.push_back({trace::recorded_end_ns(t, i), static_cast<std::uint32_t>(i)});
-  std::sort(call_ends.begin(), call_ends.end());
+    if (kinds[i] == OpKind::runtime && starts[i] >= 0) call_ends.push_back(static_cast<std::uint32_t>(i));
+  by_end.sort(call_ends);
 
   // CPU threads: chains of runtime calls, nested calls, blocking calls.
   std::unordered_map<std::uint32_t, std::uint32_t> top_of_thread;  // thread -> last top-level call
@@ -195,15 +214,16 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         // The last call of another thread of this process that ended during the wait woke it,
         // when it ended in the wait's second half.
         const std::string_view process = process_of(t.thread_names[thread]);
-        auto w = std::upper_bound(call_ends.begin(), call_ends.end(), EndAt{starts[i], kNoIndex});
+        auto w = by_end.first_ending_after(call_ends, starts[i]);
         while (w != call_ends.begin()) {
           --w;
-          if (w->end <= prev_end) break;
-          const std::uint32_t other = t.threads()[w->record];
+          const std::int64_t w_end = by_end.end(*w);
+          if (w_end <= prev_end) break;
+          const std::uint32_t other = t.threads()[*w];
           if (other == thread || process_of(t.thread_names[other]) != process) continue;
-          const double delta = static_cast<double>(starts[i] - w->end);
+          const double delta = static_cast<double>(starts[i] - w_end);
           if (delta < a.gap_ns[i] / 2) {
-            a.woken_by[i] = w->record;
+            a.woken_by[i] = *w;
             a.gap_ns[i] = delta;
             ++a.wakeups;
           }
@@ -233,16 +253,16 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     }
     if (dur < kMinBlockingCallNs) continue;
     // The latest GPU work (of a GPU this thread launches onto) that ended while the call ran.
-    auto it = std::upper_bound(all_ends.begin(), all_ends.end(), EndAt{call_end, kNoIndex});
+    auto it = by_end.first_ending_after(all_ends, call_end);
     const auto gpus = gpus_of_thread.find(thread);
     while (it != all_ends.begin()) {
       --it;
-      if (it->end <= starts[i]) break;
-      if (gpus != gpus_of_thread.end() && !gpus->second.contains(t.srcs()[it->record])) continue;
-      const double tail = static_cast<double>(call_end - it->end);
+      if (by_end.end(*it) <= starts[i]) break;
+      if (gpus != gpus_of_thread.end() && !gpus->second.contains(t.srcs()[*it])) continue;
+      const double tail = static_cast<double>(call_end - by_end.end(*it));
       const double limit = is_sync_call(t.op_names[t.names()[i]]) ? kSyncTailNs : kCallTailNs;
-      if (tail <= limit && starts[it->record] < call_end) {
-        a.awaits[i] = it->record;
+      if (tail <= limit && starts[*it] < call_end) {
+        a.awaits[i] = *it;
         a.tail_ns[i] = tail;
         a.own_ns[i] = std::min(dur, std::max(tail, 1000.0));
         ++a.blocking_calls;

@@ -11,32 +11,44 @@ namespace linkcast::sim {
 TaskId Engine::add_transfer(RouteId route, double bytes, std::span<const double> weights, double cap_gbps,
                             double fixed_ns) {
   Task t;
-  t.route = route;
-  t.is_flow = bytes > 0;
-  t.bytes = bytes;
-  t.cap = cap_gbps;
   t.fixed_ns = std::max(fixed_ns, 0.0);
-  if (!weights.empty()) {
-    t.weights_at = intern_weights(weights);
-    if (weights.size() > UINT16_MAX) throw std::invalid_argument("Engine::add_transfer: a route of over 65,535 hops");
-    t.weights_count = static_cast<std::uint16_t>(weights.size());
+  if (bytes > 0) {
+    Flow f;
+    f.route = route;
+    f.cap = cap_gbps;
+    if (!weights.empty()) {
+      if (weights.size() > UINT16_MAX) throw std::invalid_argument("Engine::add_transfer: a route of over 65,535 hops");
+      f.weights_at = intern_weights(weights);
+      f.weights_count = static_cast<std::uint16_t>(weights.size());
+    }
+    t.bytes_or_lag = bytes;
+    t.flow = static_cast<std::uint32_t>(flows_.size());
+    flows_.push_back(f);
   }
-  tasks_.push_back(t);
-  timings_.push_back(TaskTiming{});
-  return static_cast<TaskId>(task_count_++);
+  return new_task(t);
 }
 
 TaskId Engine::add_delay(double ns) {
   Task t;
   t.fixed_ns = std::max(ns, 0.0);
+  return new_task(t);
+}
+
+TaskId Engine::new_task(const Task& t) {
+  if (task_count_ >= kMaxTasks) throw std::length_error("Engine: more than 2^30 tasks");
   tasks_.push_back(t);
-  timings_.push_back(TaskTiming{});
+  ready_ns_.push_back(0);
   return static_cast<TaskId>(task_count_++);
+}
+
+void Engine::set_lag(TaskId t, double lag_ns) {
+  if (tasks_[t].flow != kNoFlow) throw std::invalid_argument("Engine::set_lag: a flow has no lag");
+  tasks_[t].bytes_or_lag = std::max(lag_ns, 0.0);
 }
 
 void Engine::reserve(std::size_t tasks) {
   tasks_.reserve(tasks);
-  timings_.reserve(tasks);
+  ready_ns_.reserve(tasks);
 }
 
 std::uint32_t Engine::intern_weights(std::span<const double> weights) {
@@ -55,40 +67,25 @@ std::uint32_t Engine::intern_weights(std::span<const double> weights) {
   return at;
 }
 
-void Engine::depend(TaskId after, TaskId before) { edges_.emplace_back(before, after); }
-
-std::vector<TaskId> Engine::critical_path(TaskId last) const {
-  // Predecessors, from the successors run() kept.
-  const std::size_t n = task_count_;
-  if (succ_at_.size() != n + 1) throw std::logic_error("Engine::critical_path: call run() first");
-  std::vector<std::uint32_t> pred_at(n + 1, 0);
-  for (TaskId after : succ_) ++pred_at[after + 1];
-  for (std::size_t i = 0; i < n; ++i) pred_at[i + 1] += pred_at[i];
-  std::vector<TaskId> pred(succ_.size());
-  {
-    std::vector<std::uint32_t> fill(pred_at.begin(), pred_at.end() - 1);
-    for (TaskId before = 0; before < n; ++before)
-      for (std::uint32_t k = succ_at_[before]; k < succ_at_[before + 1]; ++k) pred[fill[succ_[k]]++] = before;
-  }
-  std::vector<TaskId> path;
-  std::vector<char> seen(n, 0);
-  TaskId t = last;
-  while (t < n && !seen[t]) {
-    seen[t] = 1;
-    path.push_back(t);
-    TaskId best = static_cast<TaskId>(n);
-    double best_end = -1;
-    for (std::uint32_t k = pred_at[t]; k < pred_at[t + 1]; ++k) {
-      const double e = timings_[pred[k]].end_ns;
-      if (e > best_end) {
-        best_end = e;
-        best = pred[k];
-      }
+std::vector<PathStep> Engine::critical_path(TaskId last) const {
+  if (crit_pred_.size() != task_count_)
+    throw std::logic_error("Engine::critical_path: call run() first, and release_run_data() after");
+  // The walk back along what run() noted; counted first so the path takes its own size only.
+  const auto walk = [&](auto&& visit) {
+    Wait wait;
+    for (TaskId t = last; t < task_count_;) {
+      visit(t, wait);
+      const std::uint32_t p = crit_pred_[t];
+      if (p == kNoPred) break;
+      wait = {(p & kOnStartBit) != 0, (p & kLaggedBit) != 0};
+      t = p & kTaskBits;
     }
-    // A predecessor that ended well before this task became ready did not hold it back.
-    if (best >= n || best_end + 1e-3 < timings_[t].ready_ns - 1.0) break;
-    t = best;
-  }
+  };
+  std::size_t steps = 0;
+  walk([&](TaskId, Wait) { ++steps; });
+  std::vector<PathStep> path;
+  path.reserve(steps);
+  walk([&](TaskId t, Wait wait) { path.push_back({t, wait, ready_ns_[t]}); });
   return path;
 }
 
@@ -101,8 +98,9 @@ PoolId Engine::add_pool(int slots) {
 }
 
 void Engine::on_ready(TaskId id) {
-  TaskTiming& tm = timings_[id];
-  tm.ready_ns = net_->now();
+  ready_ns_[id] = net_->now();
+  // A dependency that released this task well before it became ready did not hold it back.
+  if (crit_pred_[id] != kNoPred && end_ns_[id] + 1e-3 < ready_ns_[id] - 1.0) crit_pred_[id] = kNoPred;
   const Task& t = tasks_[id];
   if (t.pool != kNoPool) {
     Pool& p = pools_[t.pool];
@@ -116,37 +114,55 @@ void Engine::on_ready(TaskId id) {
 }
 
 void Engine::on_start(TaskId id) {
-  timings_[id].start_ns = net_->now();
+  start_ns_[id] = net_->now();
   const Task& t = tasks_[id];
-  if (t.fixed_ns > 0) schedule(net_->now() + t.fixed_ns, id, t.is_flow ? Phase::data : Phase::end);
-  else if (t.is_flow) on_data(id);
+  const bool is_flow = t.flow != kNoFlow;
+  if (t.fixed_ns > 0) schedule(net_->now() + t.fixed_ns, id, is_flow ? Phase::data : Phase::end);
+  else if (is_flow) on_data(id);
   else now_do(id, Phase::end);
+  if (has_start_waiters_) release_waiters(id, true);
 }
 
 void Engine::on_data(TaskId id) {
   const Task& t = tasks_[id];
-  const std::span<const double> w(weights_.data() + t.weights_at, t.weights_count);
-  net_->start(t.route, t.bytes, w, t.cap, id);
+  const Flow& f = flows_[t.flow];
+  const std::span<const double> w(weights_.data() + f.weights_at, f.weights_count);
+  net_->start(f.route, t.bytes_or_lag, w, f.cap, id);
+}
+
+void Engine::release_waiters(TaskId id, bool on_start) {
+  const double now = net_->now();
+  for (std::uint32_t i = succ_at_[id]; i < succ_at_[id + 1]; ++i) {
+    const std::uint32_t edge = succ_[i];
+    if (((edge & kOnStartBit) != 0) != on_start) continue;
+    const TaskId s = edge & kTaskBits;
+    const double released = (edge & kLaggedBit) ? now + tasks_[s].bytes_or_lag : now;
+    // The dependency that released s last (the lowest task of a tie) is its critical
+    // predecessor; until s ends, end_ns_ holds that release.
+    if (released > end_ns_[s] || (released == end_ns_[s] && id < (crit_pred_[s] & kTaskBits))) {
+      end_ns_[s] = released;
+      crit_pred_[s] = id | (edge & ~kTaskBits);
+    }
+    // Until it is ready, ready_ns holds the latest time a dependency (or the release) allows.
+    double& ready_ns = ready_ns_[s];
+    ready_ns = std::max(ready_ns, released);
+    if (--waiting_on_[s] > 0) continue;
+    if (ready_ns > now) schedule(ready_ns, s, Phase::ready);
+    else now_do(s, Phase::ready);
+  }
 }
 
 void Engine::on_end(TaskId id) {
-  TaskTiming& tm = timings_[id];
-  tm.end_ns = net_->now();
+  end_ns_[id] = net_->now();
   ++ended_;
-  makespan_ns_ = std::max(makespan_ns_, tm.end_ns);
+  makespan_ns_ = std::max(makespan_ns_, end_ns_[id]);
   const Task& t = tasks_[id];
   if (t.pool != kNoPool) {
     Pool& p = pools_[t.pool];
     if (p.head < p.waiting.size()) now_do(p.waiting[p.head++], Phase::start);
     else ++p.free;
   }
-  for (std::uint32_t i = succ_at_[id]; i < succ_at_[id + 1]; ++i) {
-    const TaskId s = succ_[i];
-    if (--waiting_on_[s] > 0) continue;
-    const double release_ns = timings_[s].ready_ns;  // not ready yet: its release
-    if (release_ns > net_->now()) schedule(release_ns, s, Phase::ready);
-    else now_do(s, Phase::ready);
-  }
+  release_waiters(id, false);
 }
 
 void Engine::drain() {
@@ -164,22 +180,33 @@ void Engine::drain() {
 
 void Engine::run(const std::function<void(std::uint64_t)>& progress) {
   const std::size_t n = task_count_;
-  if (tasks_.size() != n) throw std::logic_error("Engine::run: an engine runs once");
+  if (ran_) throw std::logic_error("Engine::run: an engine runs once");
+  ran_ = true;
+  start_ns_.assign(n, -1);
+  end_ns_.assign(n, -1);
+  crit_pred_.assign(n, kNoPred);
   waiting_on_.assign(n, 0);
   succ_at_.assign(n + 1, 0);
   for (const auto& [before, after] : edges_) {
     ++succ_at_[before + 1];
-    ++waiting_on_[after];
+    ++waiting_on_[after & kTaskBits];
+    has_start_waiters_ = has_start_waiters_ || (after & kOnStartBit) != 0;
   }
   for (std::size_t i = 0; i < n; ++i) succ_at_[i + 1] += succ_at_[i];
   succ_.assign(edges_.size(), 0);
   {
+    // The edges go as they are placed: the deque frees its blocks, and a long trace never holds
+    // both whole.
     std::vector<std::uint32_t> fill(succ_at_.begin(), succ_at_.end() - 1);
-    for (const auto& [before, after] : edges_) succ_[fill[before]++] = after;
+    while (!edges_.empty()) {
+      const auto [before, after] = edges_.front();
+      succ_[fill[before]++] = after;
+      edges_.pop_front();
+    }
   }
-  std::deque<std::pair<TaskId, TaskId>>().swap(edges_);
+  std::deque<std::pair<TaskId, std::uint32_t>>().swap(edges_);
   for (TaskId id = 0; id < n; ++id)
-    if (waiting_on_[id] == 0) schedule(timings_[id].ready_ns, id, Phase::ready);
+    if (waiting_on_[id] == 0) schedule(ready_ns_[id], id, Phase::ready);
 
   std::vector<FlowId> done;
   std::uint64_t last_report = 0;
@@ -207,14 +234,22 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
       progress(ended_);
     }
   }
-  // What only the run needed.
+  // What only the run needed (critical_path needs crit_pred_ and the times).
   std::vector<Task>().swap(tasks_);
+  std::vector<Flow>().swap(flows_);
   std::vector<double>().swap(weights_);
   weights_by_hash_.clear();
   std::vector<std::uint32_t>().swap(waiting_on_);
+  std::vector<std::uint32_t>().swap(succ_);
+  std::vector<std::uint32_t>().swap(succ_at_);
   if (ended_ != n)
     throw std::logic_error("Engine::run: " + std::to_string(n - ended_) +
                            " tasks never started: their dependencies form a cycle");
+}
+
+void Engine::release_run_data() {
+  std::vector<std::uint32_t>().swap(crit_pred_);
+  std::vector<double>().swap(ready_ns_);
 }
 
 }  // namespace linkcast::sim

@@ -1,8 +1,9 @@
 // The discrete-event loop over tasks with dependencies.
 //
 // A task is one transfer (a flow over a route of the FlowNetwork) or a pure delay. It starts when
-// every task it depends on has ended, no earlier than its release time and, when it belongs to a
-// pool (a GPU's copy engines), once a slot of the pool is free (first come, first served). It
+// every task it depends on has ended (or, for a dependency on a task's start, started), a lag
+// later for the dependencies marked lagged, no earlier than its release time and, when it belongs
+// to a pool (a GPU's copy engines), once a slot of the pool is free (first come, first served). It
 // then spends `fixed_ns` (L + O: launch, first-byte latency) before any data moves, then moves its
 // bytes as a flow, sharing the links with every other flow moving at the same time. The loop
 // jumps to the next flow completion or timer, whichever is earlier.
@@ -24,6 +25,25 @@ namespace linkcast::sim {
 using TaskId = std::uint32_t;
 using PoolId = std::uint32_t;
 inline constexpr PoolId kNoPool = std::numeric_limits<PoolId>::max();
+/// Task ids leave two bits of a 32-bit word to say how a task waits for another (Engine::Wait).
+inline constexpr std::size_t kMaxTasks = (std::size_t{1} << 30) - 1;
+
+/// How a task waits for one it depends on: for its end (the default) or its start (a launch waits
+/// for its runtime call to begin, a nested call for the call it runs inside), and whether the
+/// waiting task's lag (Engine::set_lag) comes after it (a CPU gap before a call, a launch's
+/// latency): an application replay so needs one task per call and per launched kernel rather than
+/// three (issue 17: memory per operation).
+struct Wait {
+  bool on_start = false;
+  bool lagged = false;
+};
+
+/// A task on the critical path and how the task after it on the path waited for it.
+struct PathStep {
+  TaskId task;
+  Wait wait;        // the later task's wait on this one (default for the last task)
+  double ready_ns;  // when the task became ready
+};
 
 /// When one task ran (24 bytes: kept for every task after the run). Times in ns from the
 /// simulation's start; data starts to move at start_ns + the task's fixed_ns.
@@ -47,37 +67,55 @@ class Engine {
   /// the old copy beside twice the room).
   void reserve(std::size_t tasks);
   /// `after` starts only once `before` has ended.
-  void depend(TaskId after, TaskId before);
-  void set_release(TaskId t, double release_ns) { timings_[t].ready_ns = release_ns; }
+  void depend(TaskId after, TaskId before) { edges_.emplace_back(before, after); }
+  /// `after` starts only once `before` has ended or (wait.on_start) started, its lag later where
+  /// wait.lagged.
+  void depend(TaskId after, TaskId before, Wait wait) {
+    edges_.emplace_back(before, after | (wait.on_start ? kOnStartBit : 0) | (wait.lagged ? kLaggedBit : 0));
+  }
+  /// The time `t` (a delay task) waits after each dependency marked lagged.
+  void set_lag(TaskId t, double lag_ns);
+  void set_release(TaskId t, double release_ns) { ready_ns_[t] = release_ns; }
   /// A pool of `slots` (> 0) that tasks hold from their start to their end.
   PoolId add_pool(int slots);
   void set_pool(TaskId t, PoolId pool) { tasks_[t].pool = pool; }
 
   /// Runs every task to its end. Throws std::logic_error when dependencies form a cycle.
-  /// `progress`, where set, is told the tasks ended so far (of size()) every 2^18 events. Afterwards only the
-  /// timings, the dependencies and the counts are kept (the tasks' own data is released).
+  /// `progress`, where set, is told the tasks ended so far (of size()) every 2^18 events.
   void run(const std::function<void(std::uint64_t)>& progress = {});
+  /// After run() (and critical_path, where wanted): frees what critical_path reads, so that a long
+  /// trace's results are gathered beside each task's start and end alone. timing()'s ready_ns is
+  /// -1 after.
+  void release_run_data();
 
   std::size_t size() const { return task_count_; }
   /// After run(): the chain of tasks that decided when `last` ended, last first. Each task's
-  /// predecessor is the dependency that ended last before it; the chain stops at a task that
-  /// nothing before it held back (its release, its pool or the start held it).
-  [[nodiscard]] std::vector<TaskId> critical_path(TaskId last) const;
-  const TaskTiming& timing(TaskId t) const { return timings_[t]; }
+  /// predecessor is the dependency that released it last (its end or start, plus the task's lag
+  /// where the wait is lagged); the chain stops at a task that nothing before it held back (its
+  /// release, its pool or the start held it).
+  [[nodiscard]] std::vector<PathStep> critical_path(TaskId last) const;
+  TaskTiming timing(TaskId t) const { return {ready_ns_.empty() ? -1.0 : ready_ns_[t], start_ns_[t], end_ns_[t]}; }
   double makespan_ns() const { return makespan_ns_; }
   /// Flow completions plus timers handled (benchmarks report events per second).
   std::uint64_t events() const { return events_; }
 
  private:
-  struct Task {  // 40 bytes: one or more per operation of a trace (its release is in timings_)
+  static constexpr std::uint32_t kOnStartBit = std::uint32_t{1} << 31;
+  static constexpr std::uint32_t kLaggedBit = std::uint32_t{1} << 30;
+  static constexpr std::uint32_t kTaskBits = kLaggedBit - 1;
+
+  static constexpr std::uint32_t kNoFlow = std::numeric_limits<std::uint32_t>::max();
+  struct Task {  // 24 bytes: about one per operation of a trace (its release is in ready_ns_)
+    double fixed_ns = 0;
+    double bytes_or_lag = 0;  // a flow's bytes; a delay task's lag (ns, set_lag)
+    PoolId pool = kNoPool;
+    std::uint32_t flow = kNoFlow;  // into flows_: what a transfer that moves bytes moves them over
+  };
+  struct Flow {  // 24 bytes, for the tasks that move bytes only
     RouteId route = 0;
     std::uint32_t weights_at = 0;
-    PoolId pool = kNoPool;
-    std::uint16_t weights_count = 0;  // 0: unit weights; a route has far fewer hops
-    bool is_flow = false;
-    double bytes = 0;
     double cap = kNoCap;
-    double fixed_ns = 0;
+    std::uint16_t weights_count = 0;  // 0: unit weights; a route has far fewer hops
   };
   enum class Phase : std::uint8_t { ready, start, data, end };
   struct Timer {
@@ -101,6 +139,9 @@ class Engine {
   void on_start(TaskId t);
   void on_data(TaskId t);
   void on_end(TaskId t);
+  /// A dependency on `id` (its start or its end, by `on_start`) is met now: releases its waiters.
+  void release_waiters(TaskId id, bool on_start);
+  TaskId new_task(const Task& t);
 
   /// Where `weights` are in weights_: an identical span added before is shared (a route's weights
   /// repeat for every transfer of its copy class), else they are appended.
@@ -109,16 +150,29 @@ class Engine {
   FlowNetwork* net_;
   std::size_t task_count_ = 0;
   std::vector<Task> tasks_;
+  std::vector<Flow> flows_;
   std::vector<double> weights_;
   std::unordered_multimap<std::uint64_t, std::uint32_t> weights_by_hash_;  // -> offset in weights_
-  // (before, after); turned into succ_ by run(). In blocks: their number is known only then.
-  std::deque<std::pair<TaskId, TaskId>> edges_;
+  // (before, after with its Wait bits); turned into succ_ by run(). In blocks: their number is
+  // known only then.
+  std::deque<std::pair<TaskId, std::uint32_t>> edges_;
   std::vector<Pool> pools_;
 
-  std::vector<TaskTiming> timings_;  // by task, from its adding: its release until it is ready
+  // By task: from its adding its release until it is ready (then, until the dependencies are all
+  // met, the latest time one allows); when it became ready. start_ns_ and end_ns_ are made by
+  // run(): a long trace's tasks are built without them.
+  std::vector<double> ready_ns_;
+  std::vector<double> start_ns_, end_ns_;
   // Run state.
-  std::vector<std::uint32_t> succ_at_;  // CSR of successors (kept: critical_path reads it)
-  std::vector<TaskId> succ_;
+  std::vector<std::uint32_t> succ_at_;  // CSR of successors
+  std::vector<std::uint32_t> succ_;     // successor ids with their Wait bits
+  // By task: the dependency that released it last, with the Wait bits of that dependency;
+  // kNoPred where none did or its release held it back. Noted as the run goes, so that the
+  // critical path needs neither the dependencies nor the tasks after the run.
+  static constexpr std::uint32_t kNoPred = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> crit_pred_;
+  bool ran_ = false;
+  bool has_start_waiters_ = false;       // some task waits for another's start
   std::vector<std::uint32_t> waiting_on_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::vector<std::pair<TaskId, Phase>> immediate_;

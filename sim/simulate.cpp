@@ -149,8 +149,23 @@ class Simulation {
   /// Application replay: launch edges, waits across streams, blocking calls.
   void link_application();
   PoolId sm_pool(int gpu);
-  void collect_application(SimResult& r) const;
-  void attribute_critical_path(const std::vector<TaskId>& path, ApplicationResult& a) const;
+  /// The critical path back from the GPU work or call that ended last (an annotation is a span
+  /// around work, not a task: a trace whose NVTX range outlasts its calls would otherwise get a
+  /// path of nothing); empty where no record is work.
+  std::vector<PathStep> critical_path_of_last_work() const;
+  void collect_application(SimResult& r, const std::vector<PathStep>& critical_path) const;
+  void attribute_critical_path(const std::vector<PathStep>& path, ApplicationResult& a) const;
+  /// Whether runtime call i follows another call (on its thread, one that woke it, or the call it
+  /// runs inside): it is then one task, waiting its CPU gap after that call (Engine::set_lag);
+  /// a thread's first call waits its gap from the start in a task of its own.
+  bool call_follows_another(std::size_t i) const {
+    return app_.chain_prev[i] != trace::kNoIndex || app_.woken_by[i] != trace::kNoIndex ||
+           app_.parent[i] != trace::kNoIndex;
+  }
+  /// Whether launched GPU work i waits for its launch in a task of its own: a flow has no lag.
+  static bool launch_has_own_task(trace::OpKind kind) {
+    return trace::moves_data(kind) && !trace::is_collective(kind);
+  }
   void add_collectives();
   /// One collective call (the ranks' records of the k-th call on a communicator), as NCCL runs it.
   void add_call(const std::vector<std::size_t>& records, std::size_t call_index);
@@ -244,19 +259,14 @@ class Simulation {
   std::vector<TaskId> begin_, end_;  // by trace record
   bool application_ = false;         // replaying a whole-application trace
   AppGraph app_;
-  std::vector<TaskId> call_start_;   // runtime call: the task whose end is the call's start
   std::map<int, PoolId> sm_pools_;   // GPU endpoint -> its SMs
-  /// What each task is, for the critical path's breakdown, and the record it belongs to.
+  /// What each task is, for the critical path's breakdown (its GPU work's record is looked up
+  /// for the tasks on the path only: attribute_critical_path).
   enum class Role : std::uint8_t { other, compute, transfer, collective, cpu, launch, sync };
   std::vector<Role> role_;
-  std::vector<std::uint32_t> task_record_;
-  void tag(TaskId t, Role role, std::size_t record) {
-    if (role_.size() <= t) {
-      role_.resize(t + 1, Role::other);
-      task_record_.resize(t + 1, trace::kNoIndex);
-    }
+  void tag(TaskId t, Role role) {
+    if (role_.size() <= t) role_.resize(t + 1, Role::other);
     role_[t] = role;
-    task_record_[t] = static_cast<std::uint32_t>(record);
   }
   std::vector<CollectiveResult> collectives_;
   struct PendingTransfer {
@@ -912,13 +922,15 @@ std::size_t Simulation::tasks_for_records() const {
   for (std::size_t i = 0; i < trace_.size(); ++i) {
     const OpKind kind = trace_.kinds()[i];
     const bool blocks = kind == OpKind::runtime && application_ && app_.awaits[i] != trace::kNoIndex;
-    // add_runtime_call: the gap before it, the call, and a join where it blocks (and
-    // link_application the tail after the work it waited for).
-    if (kind == OpKind::runtime) tasks += blocks ? 4 : 2;
+    // add_runtime_call: the call (after its gap, in a task of its own for a thread's first
+    // call), and a join where it blocks (and link_application the tail after the work it waited
+    // for).
+    if (kind == OpKind::runtime) tasks += 1 + (call_follows_another(i) ? 0 : 1) + (blocks ? 2 : 0);
     // Collectives are built later, call by call, unless given a duration.
     else if (!trace::is_collective(kind) || has_given_duration(i)) ++tasks;
-    // link_application: the launch of GPU work a call started.
-    if (application_ && trace::runs_on_gpu(kind) && trace_.launches()[i] != trace::kNoIndex) ++tasks;
+    // link_application: the launch of a copy or memset a call started.
+    if (application_ && trace::runs_on_gpu(kind) && trace_.launches()[i] != trace::kNoIndex && launch_has_own_task(kind))
+      ++tasks;
   }
   return tasks;
 }
@@ -953,13 +965,11 @@ SimResult Simulation::run() {
   application_ = trace_.has_application();
   if (application_) {
     app_ = infer_app_graph(trace_);
-    call_start_.assign(n, 0);
   }
   const std::size_t record_tasks = tasks_for_records();
   engine_.reserve(record_tasks);
   if (application_) {
     role_.reserve(record_tasks);
-    task_record_.reserve(record_tasks);
   }
   const auto given = [&](std::size_t i) { return has_given_duration(i) ? options_.durations_ns[i] : -1.0; };
   for (std::size_t i = 0; i < n; ++i) {
@@ -987,17 +997,18 @@ SimResult Simulation::run() {
     }
     add_copy(i);
   }
+  if (application_) app_.release_task_values();
   const std::size_t collectives_from = engine_.size();
   add_collectives();
   [[maybe_unused]] const std::size_t collectives_end = engine_.size();
   if (application_) {
-    for (std::size_t t = collectives_from; t < engine_.size(); ++t) tag(static_cast<TaskId>(t), Role::collective, trace::kNoIndex);
+    for (std::size_t t = collectives_from; t < engine_.size(); ++t) tag(static_cast<TaskId>(t), Role::collective);
     for (std::size_t i = 0; i < n; ++i) {
       const OpKind kind = trace_.kinds()[i];
       if (!trace::runs_on_gpu(kind)) continue;
       const Role role = kind == OpKind::kernel ? Role::compute : trace::is_collective(kind) ? Role::collective : Role::transfer;
-      tag(begin_[i], role, i);
-      if (end_[i] != begin_[i]) tag(end_[i], role, i);
+      tag(begin_[i], role);
+      if (end_[i] != begin_[i]) tag(end_[i], role);
     }
   }
 
@@ -1025,6 +1036,7 @@ SimResult Simulation::run() {
   if (application_) link_application();
   assert(engine_.size() - (collectives_end - collectives_from) == record_tasks &&
          "tasks_for_records() counts the tasks of every record and of their links");
+  if (application_) app_.release_per_record();
 
   try {
     ProgressLine progress("simulation");
@@ -1036,9 +1048,12 @@ SimResult Simulation::run() {
     throw InputError(fmt::format("{}: {}: the trace's streams and matched send/recv wait on each other",
                                  trace_.source_file, e.what()));
   }
+  // The critical path needs the run's dependencies; the results need only the tasks' times.
+  const std::vector<PathStep> path = application_ ? critical_path_of_last_work() : std::vector<PathStep>{};
+  engine_.release_run_data();
   SimResult r;
   collect(r);
-  if (application_) collect_application(r);
+  if (application_) collect_application(r, path);
   return r;
 }
 
@@ -1089,22 +1104,26 @@ PoolId Simulation::sm_pool(int gpu) {
 }
 
 void Simulation::add_runtime_call(std::size_t i) {
-  // The CPU time before the call, the call, and (for a blocking call) its join with the GPU
-  // work it waited for: linked to the rest by link_application().
-  const TaskId gap = engine_.add_delay(app_.gap_ns[i]);
+  // The CPU time before the call (its lag after the call it follows, or a task from the start),
+  // the call, and (for a blocking call) its join with the GPU work it waited for: linked to the
+  // rest by link_application().
   const TaskId call = engine_.add_delay(app_.own_ns[i]);
-  engine_.depend(call, gap);
+  if (call_follows_another(i)) {
+    engine_.set_lag(call, app_.gap_ns[i]);
+  } else {
+    const TaskId gap = engine_.add_delay(app_.gap_ns[i]);
+    engine_.depend(call, gap);
+    tag(gap, Role::cpu);
+  }
   TaskId end = call;
   if (app_.awaits[i] != trace::kNoIndex) {
     end = engine_.add_delay(0);
     engine_.depend(end, call);
   }
-  call_start_[i] = gap;
   begin_[i] = call;
   end_[i] = end;
-  tag(gap, Role::cpu, i);
-  tag(call, Role::cpu, i);
-  if (end != call) tag(end, Role::sync, i);
+  tag(call, Role::cpu);
+  if (end != call) tag(end, Role::sync);
 }
 
 void Simulation::link_application() {
@@ -1112,9 +1131,12 @@ void Simulation::link_application() {
   for (std::size_t i = 0; i < n; ++i) {
     const OpKind kind = trace_.kinds()[i];
     if (kind == OpKind::runtime) {
-      if (app_.chain_prev[i] != trace::kNoIndex) engine_.depend(call_start_[i], end_[app_.chain_prev[i]]);
-      if (app_.woken_by[i] != trace::kNoIndex) engine_.depend(call_start_[i], end_[app_.woken_by[i]]);
-      else if (app_.parent[i] != trace::kNoIndex) engine_.depend(call_start_[i], call_start_[app_.parent[i]]);
+      // The gap after the call it follows: after the end of the one before on its thread or of
+      // the one that woke it, after the start of the one it runs inside.
+      constexpr Wait after_end{.on_start = false, .lagged = true}, after_start{.on_start = true, .lagged = true};
+      if (app_.chain_prev[i] != trace::kNoIndex) engine_.depend(begin_[i], end_[app_.chain_prev[i]], after_end);
+      if (app_.woken_by[i] != trace::kNoIndex) engine_.depend(begin_[i], end_[app_.woken_by[i]], after_end);
+      else if (app_.parent[i] != trace::kNoIndex) engine_.depend(begin_[i], begin_[app_.parent[i]], after_start);
       if (const std::uint32_t w = app_.awaits[i]; w != trace::kNoIndex) {
         // The tail after GPU work given another duration scales with it (the last staged chunk
         // of a pageable copy moves at the copy's rate).
@@ -1123,7 +1145,7 @@ void Simulation::link_application() {
             trace::moves_data(trace_.kinds()[w]))
           tail_ns *= options_.durations_ns[w] / static_cast<double>(trace_.durations()[w]);
         const TaskId tail = engine_.add_delay(tail_ns);
-        tag(tail, Role::sync, i);
+        tag(tail, Role::sync);
         engine_.depend(tail, end_[w]);
         engine_.depend(end_[i], tail);
       }
@@ -1131,16 +1153,37 @@ void Simulation::link_application() {
     }
     if (!trace::runs_on_gpu(kind)) continue;
     if (const std::uint32_t call = trace_.launches()[i]; call != trace::kNoIndex) {
-      const TaskId launch = engine_.add_delay(app_.launch_ns[i]);
-      tag(launch, Role::launch, i);
-      engine_.depend(launch, call_start_[call]);
-      engine_.depend(begin_[i], launch);
+      // The launch latency after the call's start: the work's lag, or a task of its own before a
+      // flow.
+      if (launch_has_own_task(kind)) {
+        const TaskId launch = engine_.add_delay(app_.launch_ns[i]);
+        tag(launch, Role::launch);
+        engine_.depend(launch, begin_[call], Wait{.on_start = true});
+        engine_.depend(begin_[i], launch);
+      } else {
+        engine_.set_lag(begin_[i], app_.launch_ns[i]);
+        engine_.depend(begin_[i], begin_[call], Wait{.on_start = true, .lagged = true});
+      }
     }
     if (const std::uint32_t a = app_.after[i]; a != trace::kNoIndex) engine_.depend(begin_[i], end_[a]);
   }
 }
 
-void Simulation::collect_application(SimResult& r) const {
+std::vector<PathStep> Simulation::critical_path_of_last_work() const {
+  double work_end = -1;
+  std::size_t last = trace_.size();
+  for (std::size_t i = 0; i < trace_.size(); ++i) {
+    if (trace_.kinds()[i] == OpKind::annotation) continue;
+    if (const double end = engine_.timing(end_[i]).end_ns; end > work_end) {
+      work_end = end;
+      last = i;
+    }
+  }
+  if (last == trace_.size()) return {};
+  return engine_.critical_path(end_[last]);
+}
+
+void Simulation::collect_application(SimResult& r, const std::vector<PathStep>& critical_path) const {
   ApplicationResult& a = r.application;
   a.replayed = true;
   a.blocking_calls = app_.blocking_calls;
@@ -1169,26 +1212,19 @@ void Simulation::collect_application(SimResult& r) const {
     if (!steps.empty() && name.starts_with(steps))
       a.steps.push_back({name, s.record, end - start, o.end_ns - o.start_ns, o.start_ns, {}});
   }
-  // The span reaches the last end, annotations included; the critical path starts from the last
-  // operation that is work (an annotation is a span around work, not a task: a trace whose NVTX
-  // range outlasts its calls would otherwise get a path of nothing).
-  double replayed_end = 0, work_end = -1;
-  std::size_t last = trace_.size();
-  for (std::size_t i = 0; i < trace_.size(); ++i) {
-    replayed_end = std::max(replayed_end, r.ops[i].end_ns);
-    if (trace_.kinds()[i] != OpKind::annotation && r.ops[i].end_ns > work_end) {
-      work_end = r.ops[i].end_ns;
-      last = i;
-    }
-  }
+  // The span reaches the last end, annotations included.
+  double replayed_end = 0;
+  for (const OpResult& o : r.ops) replayed_end = std::max(replayed_end, o.end_ns);
   a.replayed_span_ns = replayed_end;
-  if (last == trace_.size()) return;
-  attribute_critical_path(engine_.critical_path(end_[last]), a);
+  if (!critical_path.empty()) attribute_critical_path(critical_path, a);
 }
 
-void Simulation::attribute_critical_path(const std::vector<TaskId>& path, ApplicationResult& a) const {
-  // Each task on the path covers [start, end]; the time between its predecessor's end and its
-  // start it waited for a pool (a copy engine, the SMs) or its release: "other".
+void Simulation::attribute_critical_path(const std::vector<PathStep>& path, ApplicationResult& a) const {
+  // Each task on the path covers [start, end], or only up to its start where the task after it
+  // waited for its start (a launch for its call's). The time from there to the later task's
+  // readiness is that task's lag where it waited with one (a call's CPU gap: "cpu"; work's launch
+  // latency: "launch"); from its readiness to its start it waited for a pool (a copy engine, the
+  // SMs) or its release: "other".
   auto slot = [](ApplicationResult::Breakdown& b, Role role) -> double& {
     switch (role) {
       case Role::compute: return b.compute_ns;
@@ -1209,15 +1245,34 @@ void Simulation::attribute_critical_path(const std::vector<TaskId>& path, Applic
       if (hi > lo) slot(step.breakdown, role) += hi - lo;
     }
   };
+  // The GPU work each task on the path runs (the last record tagging it, as the tags were made).
+  std::unordered_map<TaskId, std::uint32_t> record_of;
+  for (const PathStep& step : path) record_of.emplace(step.task, trace::kNoIndex);
+  for (std::size_t i = 0; i < trace_.size(); ++i) {
+    if (!trace::runs_on_gpu(trace_.kinds()[i])) continue;
+    for (const TaskId t : {begin_[i], end_[i]})
+      if (const auto it = record_of.find(t); it != record_of.end()) it->second = static_cast<std::uint32_t>(i);
+  }
   std::map<std::uint32_t, double> by_record;
-  double next_start = -1;  // start of the task after this one on the path
-  for (TaskId t : path) {
-    const TaskTiming& tm = engine_.timing(t);
+  for (std::size_t k = 0; k < path.size(); ++k) {
+    const TaskId t = path[k].task;
+    const TaskTiming tm = engine_.timing(t);
     const Role role = t < role_.size() ? role_[t] : Role::other;
-    add(role, tm.start_ns, tm.end_ns);
-    if (next_start >= 0) add(Role::other, tm.end_ns, next_start);
-    next_start = tm.start_ns;
-    const std::uint32_t rec = t < task_record_.size() ? task_record_[t] : trace::kNoIndex;
+    const bool later_waited_for_start = k > 0 && path[k].wait.on_start;
+    const double released_at = later_waited_for_start ? tm.start_ns : tm.end_ns;
+    add(role, tm.start_ns, released_at);
+    if (k > 0) {
+      const TaskId later = path[k - 1].task;
+      const TaskTiming later_tm = engine_.timing(later);
+      double ready_ns = released_at;
+      if (path[k].wait.lagged) {
+        const Role later_role = later < role_.size() ? role_[later] : Role::other;
+        ready_ns = std::max(released_at, path[k - 1].ready_ns);
+        add(later_role == Role::cpu ? Role::cpu : Role::launch, released_at, ready_ns);
+      }
+      add(Role::other, ready_ns, later_tm.start_ns);
+    }
+    const std::uint32_t rec = record_of.at(t);
     if (rec != trace::kNoIndex && (role == Role::compute || role == Role::transfer || role == Role::collective))
       by_record[rec] += tm.end_ns - tm.start_ns;
   }
@@ -1256,7 +1311,7 @@ void Simulation::collect(SimResult& r) {
   }
   r.collectives = std::move(collectives_);
   for (const PendingTransfer& t : transfers_) {
-    const TaskTiming& tm = engine_.timing(t.task);
+    const TaskTiming tm = engine_.timing(t.task);
     r.transfers.push_back({t.collective, t.src, t.dst, t.channel, t.bytes, tm.start_ns, tm.end_ns});
   }
   // Links: every direction that carried data.

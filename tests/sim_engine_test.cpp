@@ -115,5 +115,47 @@ TEST(SimEngine, CycleIsReported) {
               ThrowsMessage<std::logic_error>(StrEq("Engine::run: 2 tasks never started: their dependencies form a cycle")));
 }
 
+TEST(SimEngine, WaitsOnStartsAndLagsAsAReplayedApplicationUsesThem) {
+  // A call (100 ns) launches work b: b waits for the call's start, its launch lag of 30 ns later,
+  // and runs 50 ns: 30 to 80. The next call c on the thread waits for the call's end with a CPU gap
+  // (lag) of 10 ns, and for b's end without one: ready at max(100 + 10, 80) = 110, ends at 130.
+  // d waits for c's end with a lag of 5 but is released at 500: the release holds it.
+  Fixture f;
+  const TaskId call = f.engine.add_delay(100), b = f.engine.add_delay(50), c = f.engine.add_delay(20),
+               d = f.engine.add_delay(1);
+  f.engine.set_lag(b, 30);
+  f.engine.depend(b, call, Wait{.on_start = true, .lagged = true});
+  f.engine.set_lag(c, 10);
+  f.engine.depend(c, call, Wait{.on_start = false, .lagged = true});
+  f.engine.depend(c, b);
+  f.engine.set_lag(d, 5);
+  f.engine.set_release(d, 500);
+  f.engine.depend(d, c, Wait{.on_start = false, .lagged = true});
+  f.engine.run();
+  EXPECT_NEAR(f.engine.timing(b).start_ns, 30, 1e-9);
+  EXPECT_NEAR(f.engine.timing(b).end_ns, 80, 1e-9);
+  EXPECT_NEAR(f.engine.timing(c).ready_ns, 110, 1e-9);
+  EXPECT_NEAR(f.engine.timing(c).end_ns, 130, 1e-9);
+  EXPECT_NEAR(f.engine.timing(d).start_ns, 500, 1e-9);
+  // c's critical path: the call's end plus the lag (110) beat b's end (80); the call is first.
+  const std::vector<PathStep> path = f.engine.critical_path(c);
+  ASSERT_EQ(path.size(), 2u);
+  EXPECT_EQ(path[0].task, c);
+  EXPECT_EQ(path[1].task, call);
+  EXPECT_FALSE(path[1].wait.on_start);
+  EXPECT_TRUE(path[1].wait.lagged);
+  // b's: its call's start (0) plus its lag; d's stops at d (its release held it, not c).
+  const std::vector<PathStep> to_b = f.engine.critical_path(b);
+  ASSERT_EQ(to_b.size(), 2u);
+  EXPECT_TRUE(to_b[1].wait.on_start);
+  EXPECT_EQ(f.engine.critical_path(d).size(), 1u);
+}
+
+TEST(SimEngine, AFlowHasNoLag) {
+  Fixture f;
+  const TaskId t = f.engine.add_transfer(f.link, 1e9, {}, kNoCap, 0);
+  EXPECT_THROW(f.engine.set_lag(t, 10), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace linkcast::sim
