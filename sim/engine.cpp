@@ -69,7 +69,8 @@ std::uint32_t Engine::intern_weights(std::span<const double> weights) {
 
 std::vector<PathStep> Engine::critical_path(TaskId last) const {
   if (crit_pred_.size() != task_count_)
-    throw std::logic_error("Engine::critical_path: call run() first, and release_run_data() after");
+    throw std::logic_error(
+        "Engine::critical_path: call run() first (noting the critical path), and release_run_data() after");
   // The walk back along what run() noted; counted first so the path takes its own size only.
   const auto walk = [&](auto&& visit) {
     Wait wait;
@@ -100,7 +101,8 @@ PoolId Engine::add_pool(int slots) {
 void Engine::on_ready(TaskId id) {
   ready_ns_[id] = net_->now();
   // A dependency that released this task well before it became ready did not hold it back.
-  if (crit_pred_[id] != kNoPred && end_ns_[id] + 1e-3 < ready_ns_[id] - 1.0) crit_pred_[id] = kNoPred;
+  if (note_critical_path_ && crit_pred_[id] != kNoPred && end_ns_[id] + 1e-3 < ready_ns_[id] - 1.0)
+    crit_pred_[id] = kNoPred;
   const Task& t = tasks_[id];
   if (t.pool != kNoPool) {
     Pool& p = pools_[t.pool];
@@ -139,7 +141,8 @@ void Engine::release_waiters(TaskId id, bool on_start) {
     const double released = (edge & kLaggedBit) ? now + tasks_[s].bytes_or_lag : now;
     // The dependency that released s last (the lowest task of a tie) is its critical
     // predecessor; until s ends, end_ns_ holds that release.
-    if (released > end_ns_[s] || (released == end_ns_[s] && id < (crit_pred_[s] & kTaskBits))) {
+    if (note_critical_path_ &&
+        (released > end_ns_[s] || (released == end_ns_[s] && id < (crit_pred_[s] & kTaskBits)))) {
       end_ns_[s] = released;
       crit_pred_[s] = id | (edge & ~kTaskBits);
     }
@@ -184,7 +187,7 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
   ran_ = true;
   start_ns_.assign(n, -1);
   end_ns_.assign(n, -1);
-  crit_pred_.assign(n, kNoPred);
+  if (note_critical_path_) crit_pred_.assign(n, kNoPred);
   waiting_on_.assign(n, 0);
   succ_at_.assign(n + 1, 0);
   for (const auto& [before, after] : edges_) {

@@ -83,6 +83,8 @@ class Engine {
   /// Runs every task to its end. Throws std::logic_error when dependencies form a cycle.
   /// `progress`, where set, is told the tasks ended so far (of size()) every 2^18 events.
   void run(const std::function<void(std::uint64_t)>& progress = {});
+  /// Whether run() notes what critical_path needs (4 bytes a task; on unless turned off).
+  void note_critical_path(bool on) { note_critical_path_ = on; }
   /// After run() (and critical_path, where wanted): frees what critical_path reads, so that a long
   /// trace's results are gathered beside each task's start and end alone. timing()'s ready_ns is
   /// -1 after.
@@ -172,6 +174,7 @@ class Engine {
   static constexpr std::uint32_t kNoPred = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t> crit_pred_;
   bool ran_ = false;
+  bool note_critical_path_ = true;
   bool has_start_waiters_ = false;       // some task waits for another's start
   std::vector<std::uint32_t> waiting_on_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;

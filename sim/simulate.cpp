@@ -1038,6 +1038,7 @@ SimResult Simulation::run() {
          "tasks_for_records() counts the tasks of every record and of their links");
   if (application_) app_.release_per_record();
 
+  engine_.note_critical_path(application_);  // only an application replay reports one
   try {
     ProgressLine progress("simulation");
     engine_.run([&](std::uint64_t ended) {
