@@ -34,7 +34,8 @@ gzFile as_gz(void* gz) { return static_cast<gzFile>(gz); }
 
 /// The decompressed size a gzip file of `size_on_disk` bytes at `fd` records in its last four
 /// bytes (ISIZE, little-endian, modulo 2^32), raised by 2^32 until it is at least the size on
-/// disk; the size on disk for a plain file or where the trailer cannot be read.
+/// disk; the size on disk for a plain file, where the trailer cannot be read, or where it claims
+/// more than deflate can expand to.
 std::size_t expected_content_size(int fd, std::size_t size_on_disk) {
   std::array<unsigned char, 2> magic{};
   std::array<unsigned char, 4> isize{};
@@ -44,6 +45,10 @@ std::size_t expected_content_size(int fd, std::size_t size_on_disk) {
   std::uint64_t bytes = std::uint64_t{isize[0]} | std::uint64_t{isize[1]} << 8 | std::uint64_t{isize[2]} << 16 |
                         std::uint64_t{isize[3]} << 24;
   while (bytes < size_on_disk) bytes += std::uint64_t{1} << 32;
+  // Deflate expands at most 1032:1 (RFC 1951's longest match in a 258-byte code): a trailer that
+  // claims more is a lie, and a table sized by it would reserve gigabytes for a hostile file.
+  constexpr std::uint64_t kMaxDeflateRatio = 1032;
+  if (bytes / kMaxDeflateRatio > size_on_disk) return size_on_disk;
   return static_cast<std::size_t>(bytes);
 }
 

@@ -42,8 +42,9 @@ class InputFile {
   [[nodiscard]] std::size_t size_on_disk() const { return size_on_disk_; }
   /// About how many bytes read() gives in all: the size on disk for a plain file; for a gzip'd one
   /// the size its trailer records (the last member's size modulo 4 GiB, as RFC 1952's ISIZE),
-  /// taken past the size on disk by whole 4 GiB where it is below. A hint to size tables by,
-  /// never trusted further; 0 when unknown.
+  /// taken past the size on disk by whole 4 GiB where it is below, and the size on disk where it
+  /// claims more than deflate's 1032:1. A hint to size tables by, never trusted further; 0 when
+  /// unknown.
   [[nodiscard]] std::size_t expected_size() const { return expected_size_; }
   [[nodiscard]] const std::string& path() const { return path_; }
 

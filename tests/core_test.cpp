@@ -147,11 +147,12 @@ TEST(InputFile, ReadsPlainAndGzipFilesAlikeWholeOrInBlocks) {
   // (a trace's columns were sized for the compressed size and then grew 4.5x, copying).
   EXPECT_EQ(InputFile(plain).expected_size(), 10000u);
   EXPECT_EQ(InputFile(gz).expected_size(), 10000u);
-  // A trailer that records less than the size on disk (a text of 4 GiB and more) is taken past it
-  // by whole 4 GiB; a trailer that is not gzip's counts for nothing.
+  // A trailer that records less than the size on disk stands for a text of 4 GiB and more; where
+  // that is beyond deflate's 1032:1, as for this small file, the trailer lies and the size on
+  // disk counts (a hostile file must not size tables at gigabytes).
   std::string lying = test::read_file(gz);
   lying.replace(lying.size() - 4, 4, std::string("\x05\0\0\0", 4));
-  EXPECT_EQ(InputFile(test::write_temp("input_isize.gz", lying)).expected_size(), (std::size_t{1} << 32) + 5);
+  EXPECT_EQ(InputFile(test::write_temp("input_isize.gz", lying)).expected_size(), lying.size());
   EXPECT_EQ(InputFile(test::write_temp("input_tiny.txt", "ab")).expected_size(), 2u);
 }
 
