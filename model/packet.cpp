@@ -41,12 +41,8 @@ WireAccounting ahead_wire_accounting(const LinkSpec& link, Access access) {
       break;
     }
     case LinkType::nvlink:
-      // n_hat = [Flit +] ceil(n / 256) * Flit + n
-      w.packets = true;
-      w.payload = kNvlinkMaxPayloadBytes;
-      w.per_packet = kNvlinkFlitBytes;
-      w.extra = access == Access::read ? kNvlinkFlitBytes : 0.0;
-      break;
+      // n_hat = [Flit +] ceil(n / 256) * Flit + n: AHEAD's NVLink equation is ours, uncapped.
+      return wire_accounting(link, access, 0);
     default: break;
   }
   return with_payload_inverse(w);

@@ -45,8 +45,9 @@ struct PathStep {
   double ready_ns;  // when the task became ready
 };
 
-/// When one task ran (24 bytes: kept for every task after the run). Times in ns from the
-/// simulation's start; data starts to move at start_ns + the task's fixed_ns.
+/// When one task ran (its start and end are kept for every task after the run; its readiness
+/// until release_run_data). Times in ns from the simulation's start; data starts to move at
+/// start_ns + the task's fixed_ns.
 struct TaskTiming {
   double ready_ns = 0;   // dependencies done and released (before the run: the release time)
   double start_ns = -1;  // slot acquired; L + O begins
