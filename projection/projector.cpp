@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -271,6 +272,21 @@ Projector::SidePricing Projector::side_pricing(std::size_t i, bool source) const
   return side;
 }
 
+Projector::Sides Projector::sides_of(std::size_t i) const {
+  Sides sides;
+  sides[0] = side_pricing(i, false);
+  const std::uint16_t s = trace_->srcs()[i], d = trace_->dsts()[i];
+  const model::PreparedPath& on_source = src_pair(s, d).path;
+  if (on_source.spec.cls != sides[0].path->spec.cls) {
+    sides[1] = side_pricing(i, true);
+    return sides;
+  }
+  // A path of the same class on both nodes: the same transfer and copy class.
+  sides[1] = sides[0];
+  sides[1].path = &on_source;
+  return sides;
+}
+
 model::Transfer Projector::charged_transfer(const SidePricing& side,
                                             const std::array<FixedCost, model::kCopyClassCount>& fixed) {
   model::Transfer t = side.transfer;
@@ -300,46 +316,54 @@ const model::Model& unmeasured_fallback() {
 }  // namespace
 
 template <class Unanchored>
-double Projector::target_ns(std::size_t i, const model::Model& m, const Unanchored& unanchored) const {
-  const double measured = static_cast<double>(trace_->durations()[i]);
+double Projector::target_ns(std::size_t i, double measured, const model::Model& m, const Unanchored& unanchored,
+                            const Sides* sides) const {
   if (&m == &measured_model()) return measured > 0 ? measured : unanchored(unmeasured_fallback(), false);
-  if (m.anchored && measured > 0) return anchored_ns(i, measured);
+  if (m.anchored && measured > 0) return anchored_ns(i, measured, sides);
   return unanchored(m, false);
 }
 
 template <class Unanchored>
-double Projector::source_ns(std::size_t i, const model::Model& m, const Unanchored& unanchored) const {
-  const double measured = static_cast<double>(trace_->durations()[i]);
+double Projector::source_ns(double measured, const model::Model& m, const Unanchored& unanchored) const {
   if ((&m == &measured_model() || m.anchored) && measured > 0) return measured;
   return unanchored(&m == &measured_model() ? unmeasured_fallback() : m, true);
 }
 
 double Projector::time_ns(std::size_t i, const model::Model& m) const {
-  return target_ns(i, m, [&](const model::Model& u, bool source) { return model_time_ns(i, u, source, false); });
+  return target_ns(i, measured_ns(i), m,
+                   [&](const model::Model& u, bool source) { return model_time_ns(i, u, source, false); });
 }
 
 double Projector::source_time_ns(std::size_t i, const model::Model& m) const {
-  return source_ns(i, m, [&](const model::Model& u, bool source) { return model_time_ns(i, u, source, false); });
+  return source_ns(measured_ns(i), m,
+                   [&](const model::Model& u, bool source) { return model_time_ns(i, u, source, false); });
 }
 
 void Projector::times_ns(std::size_t i, const std::vector<const model::Model*>& models, double* target,
                          double* source) const {
-  // The operation's pricing on each node, read where a model first needs it.
-  std::array<SidePricing, 2> sides;
-  std::array<bool, 2> read{};
-  const bool collective = trace::is_collective(index_->categories[i]);
-  const auto unanchored = [&](const model::Model& u, bool on_source) {
-    if (collective) return collective_time_ns(i, u, on_source, false);
-    const std::size_t k = on_source ? 1 : 0;
-    if (!read[k]) {
-      sides[k] = side_pricing(i, on_source);
-      read[k] = true;
+  const double measured = measured_ns(i);
+  if (trace::is_collective(index_->categories[i])) {
+    const auto unanchored = [&](const model::Model& u, bool on_source) {
+      return collective_time_ns(i, u, on_source, false);
+    };
+    for (std::size_t m = 0; m < models.size(); ++m) {
+      target[m] = target_ns(i, measured, *models[m], unanchored);
+      source[m] = source_ns(measured, *models[m], unanchored);
     }
-    return priced_ns(sides[k], u, on_source ? src_fixed_ : fixed_, model::HostRegime::staged);
+    return;
+  }
+  // The operation's pricing on each node and its transfer there, read once for every model and
+  // its anchor.
+  const Sides sides = sides_of(i);
+  std::array<model::Transfer, 2> charged = {charged_transfer(sides[0], fixed_), charged_transfer(sides[1], src_fixed_)};
+  for (model::Transfer& t : charged) t.regime = model::HostRegime::staged;
+  const auto unanchored = [&](const model::Model& u, bool on_source) {
+    const std::size_t k = on_source ? 1 : 0;
+    return u.time_ns_over(*sides[k].path, charged[k]);
   };
   for (std::size_t m = 0; m < models.size(); ++m) {
-    target[m] = target_ns(i, *models[m], unanchored);
-    source[m] = source_ns(i, *models[m], unanchored);
+    target[m] = target_ns(i, measured, *models[m], unanchored, &sides);
+    source[m] = source_ns(measured, *models[m], unanchored);
   }
 }
 
@@ -402,6 +426,9 @@ namespace {
 /// technology ("PCIe Gen5 x16"), or the device's memory for a path without hops.
 /// Groups are anchored in chunks of this many, on the machine's cores.
 constexpr std::size_t kAnchorChunkGroups = 4096;
+/// The source node's description is checked against the trace in chunks of this many operations
+/// (a trace of fewer in one, in order).
+constexpr std::size_t kCheckChunkOps = std::size_t{1} << 16;
 
 /// The hop of `spec` with the lowest effective rate for `bytes` (nullptr on a path of no link),
 /// and that rate.
@@ -437,20 +464,28 @@ bool Projector::fresh_destination(std::size_t i) const {
   return (trace_->flags()[i] & trace::kFreshDestination) != 0;
 }
 
-Projector::Anchor Projector::priced_anchor(std::size_t i) const {
+Projector::Anchor Projector::priced_anchor(std::size_t i, const Sides* sides, bool source_only) const {
   static const model::Model& dflt = model::find_model("default");
   Anchor a;
   const Category cat = index_->categories[i];
   if (trace::is_collective(cat)) {
     a.pick[0] = a.src[0] = collective_time_ns(i, dflt, true, true);
-    a.tgt[0] = collective_time_ns(i, dflt, false, true);
+    if (!source_only) a.tgt[0] = collective_time_ns(i, dflt, false, true);
     return a;
   }
   // Both sides pay the source's 1-byte costs (the anchor's).
-  const SidePricing on_source = side_pricing(i, true), on_target = side_pricing(i, false);
+  std::optional<Sides> read;
+  if (!sides) {
+    read.emplace();
+    (*read)[1] = side_pricing(i, true);
+    if (!source_only) (*read)[0] = side_pricing(i, false);
+    sides = &*read;
+  }
+  const SidePricing& on_source = (*sides)[1];
+  const SidePricing& on_target = (*sides)[0];
   if (!is_pageable(cat)) {
     a.pick[0] = a.src[0] = priced_ns(on_source, dflt, src_fixed_, model::HostRegime::staged);
-    a.tgt[0] = priced_ns(on_target, dflt, src_fixed_, model::HostRegime::staged);
+    if (!source_only) a.tgt[0] = priced_ns(on_target, dflt, src_fixed_, model::HostRegime::staged);
     return a;
   }
   const bool h2d = cat == Category::h2d_pageable;
@@ -458,7 +493,8 @@ Projector::Anchor Projector::priced_anchor(std::size_t i) const {
   a.slots = 3;
   // dflt's prices in the three regimes, each side's path rate for the size found once.
   model::default_prepared_regimes_ns(*on_source.path, charged_transfer(on_source, src_fixed_), slots, a.src);
-  model::default_prepared_regimes_ns(*on_target.path, charged_transfer(on_target, src_fixed_), slots, a.tgt);
+  if (!source_only)
+    model::default_prepared_regimes_ns(*on_target.path, charged_transfer(on_target, src_fixed_), slots, a.tgt);
   a.pick = a.src;
   const model::PathSpec& spec = on_source.path->spec;
   const model::HostRates& host = spec.host;
@@ -479,7 +515,7 @@ bool Projector::same_bound(std::size_t i) const {
                          pair(trace_->srcs()[i], trace_->dsts()[i]).spec(), n);
 }
 
-void Projector::calibrate(Anchor& a, std::size_t i) const {
+void Projector::calibrate(Anchor& a, std::size_t i, const SidePricing* on_source) const {
   const auto c = static_cast<std::size_t>(index_->categories[i]);
   if (carries_excess_[c]) a.carries_excess = true;
   for (std::size_t k = 0; k < a.slots; ++k) {
@@ -488,7 +524,9 @@ void Projector::calibrate(Anchor& a, std::size_t i) const {
     // A group that the same technology bounds on both nodes keeps the node's rate where the
     // difference is within the models' own error.
     if (!cal.misdescribed && !cal.host_unpriced && !is_pageable(index_->categories[i]) && same_bound(i)) continue;
-    const double fixed_src = trace::is_collective(index_->categories[i]) ? 0.0 : anchor_source_fixed(i);
+    const double fixed_src = trace::is_collective(index_->categories[i]) ? 0.0
+                             : on_source                                  ? anchor_source_fixed(*on_source)
+                                                                          : anchor_source_fixed(i);
     // The node's bandwidth term for the group, scaled to the measured rate; with no host rate
     // on the source at all, nothing of the measured time can be told apart: the target's model.
     const bool priced_alike = a.tgt[k] == a.pick[k];
@@ -501,17 +539,28 @@ void Projector::calibrate(Anchor& a, std::size_t i) const {
   }
 }
 
-const Projector::Anchor& Projector::anchor_of(std::size_t i, Anchor& scratch) const {
+const Projector::Anchor& Projector::anchor_of(std::size_t i, Anchor& scratch, const Sides* sides) const {
   const std::uint32_t kept = anchor_index_[index_->group_of[i]];
   if (kept != kAnchoredWhereRead) return anchors_[kept];
-  // A group of one: what prepare_anchors does for a kept group, for this operation alone (its
-  // slot from the geometric mean of its one time, computed as for many: exp(log(t))).
-  scratch = priced_anchor(i);
+  // A group of one: what prepare_anchors does for a kept group, for this operation alone.
+  scratch = priced_anchor(i, sides);
+  set_single_group_slot(scratch, i);
+  calibrate(scratch, i, sides ? &(*sides)[1] : nullptr);
+  return scratch;
+}
+
+void Projector::set_single_group_slot(Anchor& a, std::size_t i) const {
   const std::int64_t duration = trace_->durations()[i];
-  if (scratch.slots > 1 && duration > 0)
-    scratch.group_slot = static_cast<std::uint8_t>(
-        anchor_slot(scratch, i, std::exp(std::log(static_cast<double>(duration))), false));
-  calibrate(scratch, i);
+  if (a.slots > 1 && duration > 0)
+    a.group_slot =
+        static_cast<std::uint8_t>(anchor_slot(a, i, std::exp(std::log(static_cast<double>(duration))), false));
+}
+
+const Projector::Anchor& Projector::source_anchor_of(std::size_t i, Anchor& scratch, const Sides* sides) const {
+  const std::uint32_t kept = anchor_index_[index_->group_of[i]];
+  if (kept != kAnchoredWhereRead) return anchors_[kept];
+  scratch = priced_anchor(i, sides, true);
+  set_single_group_slot(scratch, i);
   return scratch;
 }
 
@@ -553,24 +602,45 @@ void Projector::prepare_anchors() {
     std::size_t ops = 0;
     bool host_unpriced = false;
   };
-  std::array<std::array<Sum, 3>, trace::kCategoryCount> sums{};
+  using Sums = std::array<std::array<Sum, 3>, trace::kCategoryCount>;
   const auto& durations = trace_->durations();
   const auto& bytes = trace_->bytes();
-  for (std::size_t i = 0; i < trace_->size(); ++i) {
-    // A transfer beside a kernel tells of the competition, not of the node.
-    if (durations[i] <= 0 || bytes[i] < kAnchorCheckMinBytes || beside_compute(i)) continue;
-    Anchor scratch;
-    const Anchor& a = anchor_of(i, scratch);
-    const int k = anchor_slot(a, i, static_cast<double>(durations[i]));
-    const auto c = static_cast<std::size_t>(index_->categories[i]);
-    Sum& sum = sums[c][static_cast<std::size_t>(k)];
-    const double fixed_src = trace::is_collective(trace_->kinds()[i]) ? 0.0 : anchor_source_fixed(i);
-    sum.bytes += static_cast<double>(bytes[i]);
-    sum.measured_ns += std::max(static_cast<double>(durations[i]) - wait_ns(i) - fixed_src, 1.0);
-    sum.model_ns += std::max(a.pick[static_cast<std::size_t>(k)] - fixed_src, 1.0);
-    sum.host_unpriced |= a.host_unpriced[static_cast<std::size_t>(k)];
-    ++sum.ops;
-  }
+  // Summed in chunks on the machine's cores (where every operation has its own size, each is
+  // priced here), then the chunks in order: the same figures on any machine.
+  std::vector<Sums> chunk_sums(chunk_count(trace_->size(), kCheckChunkOps));
+  parallel_chunks(trace_->size(), kCheckChunkOps, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+    Sums& sums = chunk_sums[chunk];
+    for (std::size_t i = begin; i < end; ++i) {
+      // A transfer beside a kernel tells of the competition, not of the node.
+      if (durations[i] <= 0 || bytes[i] < kAnchorCheckMinBytes || beside_compute(i)) continue;
+      const bool collective = trace::is_collective(index_->categories[i]);
+      Sides sides;
+      if (!collective) sides[1] = side_pricing(i, true);
+      Anchor scratch;
+      const Anchor& a = source_anchor_of(i, scratch, collective ? nullptr : &sides);
+      const int k = anchor_slot(a, i, static_cast<double>(durations[i]));
+      const auto c = static_cast<std::size_t>(index_->categories[i]);
+      Sum& sum = sums[c][static_cast<std::size_t>(k)];
+      const double fixed_src = collective ? 0.0 : anchor_source_fixed(sides[1]);
+      sum.bytes += static_cast<double>(bytes[i]);
+      sum.measured_ns += std::max(static_cast<double>(durations[i]) - wait_ns(i) - fixed_src, 1.0);
+      sum.model_ns += std::max(a.pick[static_cast<std::size_t>(k)] - fixed_src, 1.0);
+      sum.host_unpriced |= a.host_unpriced[static_cast<std::size_t>(k)];
+      ++sum.ops;
+    }
+  });
+  Sums sums{};
+  for (const Sums& part : chunk_sums)
+    for (std::size_t c = 0; c < trace::kCategoryCount; ++c)
+      for (std::size_t k = 0; k < 3; ++k) {
+        Sum& sum = sums[c][k];
+        const Sum& add = part[c][k];
+        sum.bytes += add.bytes;
+        sum.measured_ns += add.measured_ns;
+        sum.model_ns += add.model_ns;
+        sum.host_unpriced |= add.host_unpriced;
+        sum.ops += add.ops;
+      }
   for (std::size_t c = 0; c < trace::kCategoryCount; ++c) {
     const auto cat = static_cast<Category>(c);
     for (std::size_t k = 0; k < 3; ++k) {
@@ -646,6 +716,10 @@ double Projector::anchor_source_fixed(std::size_t i) const {
   return model::charged_fixed_ns(t, src_fixed_[static_cast<std::size_t>(fixed_class(i, spec))].ns);
 }
 
+double Projector::anchor_source_fixed(const SidePricing& on_source) const {
+  return model::charged_fixed_ns(on_source.transfer, src_fixed_[on_source.fixed_class].ns);
+}
+
 int Projector::anchor_slot(const Anchor& a, std::size_t i, double measured_ns, bool group) const {
   if (a.slots == 1) return 0;
   const bool fresh = fresh_destination(i);
@@ -672,9 +746,9 @@ int Projector::anchor_slot(const Anchor& a, std::size_t i, double measured_ns, b
   return group_distance <= kRegimeEvidence * best_distance ? a.group_slot : best;
 }
 
-double Projector::anchored_ns(std::size_t i, double measured_ns) const {
+double Projector::anchored_ns(std::size_t i, double measured_ns, const Sides* sides) const {
   Anchor scratch;
-  const Anchor& a = anchor_of(i, scratch);
+  const Anchor& a = anchor_of(i, scratch, sides);
   const double wait = wait_ns(i);
   const double own = measured_ns - wait;
   const auto k = static_cast<std::size_t>(anchor_slot(a, i, own));

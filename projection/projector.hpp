@@ -183,6 +183,9 @@ class Projector {
     model::Transfer transfer;
     std::size_t fixed_class = 0;
   };
+  /// Operation i (not a collective) on both nodes: [0] the target, [1] the source. Read once where
+  /// every model prices the operation (times_ns), and handed to its anchor.
+  using Sides = std::array<SidePricing, 2>;
 
   void prepare(const topology::Node& from, const EndpointMap& map);
   int resolve(const topology::Node& node, const EndpointMap& map, std::uint16_t id, std::uint16_t other) const;
@@ -205,21 +208,35 @@ class Projector {
   static model::CopyClass fixed_class(trace::Category cat, model::PathClass cls);
   /// The 1-byte cost operation i (not a collective) pays on the source side of an anchored model.
   double anchor_source_fixed(std::size_t i) const;
+  /// The same from the operation's pricing on the source node.
+  double anchor_source_fixed(const SidePricing& on_source) const;
   void estimate_fixed_costs(const topology::Node& from);
   /// Fills anchors_ and checks the source node's description against the trace (calibration_).
   void prepare_anchors();
   /// The anchor of operation i's group before the group's slot and calibration: the default
-  /// model's prices on both nodes (in each host regime for pageable copies).
-  Anchor priced_anchor(std::size_t i) const;
-  /// Applies calibration_ and carries_excess_ to the anchor of operation i's group.
-  void calibrate(Anchor& a, std::size_t i) const;
+  /// model's prices on both nodes (in each host regime for pageable copies). `sides`: the
+  /// operation's pricing on both nodes if already read (not for collectives); `source_only`:
+  /// leave the target's prices at 0 (checking the source node's description needs no more).
+  Anchor priced_anchor(std::size_t i, const Sides* sides = nullptr, bool source_only = false) const;
+  /// Applies calibration_ and carries_excess_ to the anchor of operation i's group; `on_source`:
+  /// the operation's pricing on the source node if already read.
+  void calibrate(Anchor& a, std::size_t i, const SidePricing* on_source = nullptr) const;
   /// The anchor of operation i's group: the one kept, or, for a group of one operation, `scratch`
-  /// filled with the anchor prepare_anchors would have kept.
-  const Anchor& anchor_of(std::size_t i, Anchor& scratch) const;
+  /// filled with the anchor prepare_anchors would have kept (from `sides` where given).
+  const Anchor& anchor_of(std::size_t i, Anchor& scratch, const Sides* sides = nullptr) const;
+  /// The anchor of operation i's group as prepare_anchors has it before it calibrates: the one
+  /// kept, or `scratch` with the source node's prices (from sides[1] where given) and the slot of
+  /// the operation's own time.
+  const Anchor& source_anchor_of(std::size_t i, Anchor& scratch, const Sides* sides = nullptr) const;
+  /// The group's slot of an anchor of one operation (pageable, timed): from the geometric mean of
+  /// its one time, computed as for many (exp(log(t))).
+  void set_single_group_slot(Anchor& a, std::size_t i) const;
   /// Whether one link or memory technology bounds operation i (not pageable) on both nodes.
   bool same_bound(std::size_t i) const;
   /// Operation i (not a collective) on the target (`source` false) or source node.
   SidePricing side_pricing(std::size_t i, bool source) const;
+  /// Both at once, the transfer read once where the two paths are of one class.
+  Sides sides_of(std::size_t i) const;
   /// The operation's transfer on one side, paying its class's 1-byte cost from `fixed`.
   static model::Transfer charged_transfer(const SidePricing& side,
                                           const std::array<FixedCost, model::kCopyClassCount>& fixed);
@@ -229,10 +246,14 @@ class Projector {
                           const std::array<FixedCost, model::kCopyClassCount>& fixed, model::HostRegime regime);
   /// time_ns's and source_time_ns's rules, with `unanchored(model, source)` pricing the operation
   /// under a model without its anchor (model_time_ns with anchor false).
+  /// (`measured`: operation i's measured time, measured_ns.)
   template <class Unanchored>
-  double target_ns(std::size_t i, const model::Model& m, const Unanchored& unanchored) const;
+  double target_ns(std::size_t i, double measured, const model::Model& m, const Unanchored& unanchored,
+                   const Sides* sides = nullptr) const;
   template <class Unanchored>
-  double source_ns(std::size_t i, const model::Model& m, const Unanchored& unanchored) const;
+  double source_ns(double measured, const model::Model& m, const Unanchored& unanchored) const;
+  /// Operation i's measured duration, ns (0 or less: none).
+  double measured_ns(std::size_t i) const { return static_cast<double>(trace_->durations()[i]); }
   /// Fills wait_ns_ from the trace's collective calls (trace::collective_calls).
   void measure_collective_waits();
   bool beside_compute(std::size_t i) const { return (trace_->flags()[i] & trace::kBesideCompute) != 0; }
@@ -247,7 +268,7 @@ class Projector {
   /// The slot operation i is priced in: the one its measured time is closest to, where that is
   /// kRegimeEvidence closer than the group's slot (`group` false: without the group's slot).
   int anchor_slot(const Anchor& a, std::size_t i, double measured_ns, bool group = true) const;
-  double anchored_ns(std::size_t i, double measured_ns) const;
+  double anchored_ns(std::size_t i, double measured_ns, const Sides* sides = nullptr) const;
   bool fresh_destination(std::size_t i) const;
 
   const topology::Node* from_;
