@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <limits>
@@ -11,8 +10,6 @@
 #include <optional>
 #include <unordered_set>
 #include <vector>
-
-#include "core/parallel.hpp"
 
 namespace linkcast::trace {
 
@@ -110,13 +107,13 @@ class SingletonSieve {
     if (!words_) throw std::bad_alloc();
   }
   void prefetch(std::uint64_t h) const { __builtin_prefetch(&words_[cell(h) / 32]); }
-  /// Counts an operation whose key's hash is h: once, or more than once (its cell's low bit says
-  /// once, its high bit more). Threads may add at once: the order of the adds changes nothing.
+  /// Counts an operation whose key's hash is h: once, or more than once.
   void add(std::uint64_t h) {
     const std::size_t c = cell(h);
-    std::atomic_ref<std::uint64_t> word(words_[c / 32]);
-    const std::uint64_t once = std::uint64_t{1} << (2 * (c % 32));
-    if (word.fetch_or(once, std::memory_order_relaxed) & once) word.fetch_or(once << 1, std::memory_order_relaxed);
+    std::uint64_t& word = words_[c / 32];
+    const unsigned shift = 2 * static_cast<unsigned>(c % 32);
+    const std::uint64_t seen = (word >> shift) & 3;
+    word |= std::uint64_t{seen == 0 ? 1u : 2u} << shift;
   }
   /// Whether no other operation's key fell in the cell of hash h (after every operation's add).
   bool alone(std::uint64_t h) const {
@@ -136,8 +133,6 @@ class SingletonSieve {
 
 /// Operations sampled, evenly over the trace, to tell whether most have their own key.
 constexpr std::size_t kKeySample = 4096;
-/// The sieve counts the trace's keys in chunks of this many operations, on the machine's cores.
-constexpr std::size_t kSieveChunkOps = std::size_t{1} << 16;
 
 }  // namespace
 
@@ -176,19 +171,11 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
     for (std::size_t i = 0; i < n; i += stride, ++samples) sampled.insert(hash_at(i));
     if (2 * sampled.size() > samples) {
       sieve.emplace(n);
-      parallel_chunks(n, kSieveChunkOps, [&](std::size_t, std::size_t begin, std::size_t end) {
-        // The cell kAhead operations on is asked for before it is needed.
-        std::array<std::uint64_t, kAhead> ahead{};
-        for (std::size_t k = 0; k < kAhead && begin + k < end; ++k) ahead[k] = hash_at(begin + k);
-        for (std::size_t i = begin; i < end; ++i) {
-          const std::uint64_t h = ahead[i % kAhead];
-          if (i + kAhead < end) {
-            ahead[i % kAhead] = hash_at(i + kAhead);
-            sieve->prefetch(ahead[i % kAhead]);
-          }
-          sieve->add(h);
-        }
-      });
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t h = hash_ahead(i);
+        if (i + kAhead < n) sieve->prefetch(hashes[i % kAhead]);
+        sieve->add(h);
+      }
       // Every operation but one may have its own group.
       group_first.reserve(n);
       group_count.reserve(n);
