@@ -107,6 +107,10 @@ Calibration calibrate_from(const std::vector<Source>& sources) {
       if (bytes <= trace::kSmallTransferBytes && d > 0)
         if (const auto cls = trace::copy_class_of(cat)) small[static_cast<std::size_t>(*cls)].push_back(d);
       if (kind != trace::OpKind::copy || d <= 0 || bytes < kStagingMinBytes) continue;
+      if ((trace.flags()[i] & trace::kBesideCompute) != 0) {
+        ++c.beside_compute;
+        continue;
+      }
       const auto b = static_cast<double>(bytes), t = static_cast<double>(d);
       switch (cat) {
         case Category::h2d_pageable:
@@ -208,6 +212,10 @@ void render_calibration_yaml(const Calibration& c, std::ostream& out) {
     out << fmt::format("# no pageable copies >= {} MiB: the host's pageable rates cannot be measured from this trace\n",
                        kStagingMinBytes >> 20);
   }
+  if (c.beside_compute > 0)
+    out << fmt::format("# left out of every rate: {} copies >= {} MiB that ran beside a kernel on their GPU (they "
+                       "measure the competition, not the node)\n",
+                       c.beside_compute, kStagingMinBytes >> 20);
 }
 
 }  // namespace linkcast::projection

@@ -11,7 +11,9 @@
 // into fresh pages (a new tensor, whose pages fault during the copy) several times slower than those
 // into used ones. The split is the one that minimises the spread of log rates within each group
 // (1-D two-means); it counts where the groups' rates differ by at least kWarmSplit (host to device)
-// or kFreshSplit (device to host), else all the copies are of one regime (cold, used).
+// or kFreshSplit (device to host), else all the copies are of one regime (cold, used). Copies that
+// ran beside a kernel on their GPU are left out of the rates, as the projection leaves them out of its
+// check of the source node (Projector).
 #pragma once
 
 #include <array>
@@ -46,6 +48,9 @@ struct Calibration {
   Measured fresh_d2h_gbps;     // -> first_touch_gbps
   double h2d_split = 0;        // the two host-to-device groups' rate ratio (0: one group)
   double d2h_split = 0;
+  /// Copies >= kStagingMinBytes that ran beside a kernel on their GPU (trace::kBesideCompute),
+  /// left out of every rate: they tell of the competition, not of the node.
+  std::size_t beside_compute = 0;
 };
 
 /// Host-to-device groups whose rates differ by less than this are one regime.

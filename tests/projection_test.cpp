@@ -473,6 +473,33 @@ TEST(Calibrate, MeasuresSummitsStagingRateFromTheMiniFeTrace) {
   EXPECT_DOUBLE_EQ(summit.endpoints[static_cast<std::size_t>(summit.find("cpu0"))].memory.copy_bandwidth_gbps, 13.62);
 }
 
+TEST(Calibrate, LeavesCopiesBesideAKernelOutOfTheRates) {
+  // Two 8 MiB pageable host-to-device copies: one alone at 8388608 B / 838861 ns = 10.0 GB/s, one
+  // that ran beside a kernel on its GPU (flagged as trace::data_movement flags it) at 2.0 GB/s. The
+  // host's cold staging rate is the first alone (the second measures the kernel's competition); the
+  // YAML says one copy was left out.
+  trace::Trace t = parse_csv_trace("kind,src,dst,bytes,src_mem,duration_ns\n"
+                                   "copy,cpu0,gpu0,8388608,pageable,838861\n"
+                                   "copy,cpu0,gpu0,8388608,pageable,4194304\n",
+                                   "t.csv");
+  t.add_flags(1, trace::kBesideCompute);
+  const Calibration c = calibrate(t);
+  EXPECT_EQ(c.beside_compute, 1u);
+  EXPECT_EQ(c.pageable_h2d_gbps.count, 1u);
+  EXPECT_NEAR(c.pageable_h2d_gbps.value, 10.0, 1e-5);
+  EXPECT_EQ(c.cold_h2d_gbps.count, 1u);
+  std::ostringstream yaml;
+  render_calibration_yaml(c, yaml);
+  EXPECT_THAT(yaml.str(), ::testing::HasSubstr("left out of every rate: 1 copies >= 4 MiB that ran beside a kernel"));
+  // Without the flag both count: (2 x 8388608 B) / (838861 + 4194304 ns) = 3.33 GB/s.
+  const Calibration both = calibrate(parse_csv_trace("kind,src,dst,bytes,src_mem,duration_ns\n"
+                                                     "copy,cpu0,gpu0,8388608,pageable,838861\n"
+                                                     "copy,cpu0,gpu0,8388608,pageable,4194304\n",
+                                                     "t.csv"));
+  EXPECT_EQ(both.beside_compute, 0u);
+  EXPECT_NEAR(both.pageable_h2d_gbps.value, 2.0 * 8388608 / (838861.0 + 4194304.0), 1e-9);
+}
+
 }  // namespace
 }  // namespace linkcast::projection
 
