@@ -34,12 +34,14 @@ struct Scores {
   std::size_t matched = 0;
 };
 
-/// `file` recorded in tests/data/real/`source` projected from configs/testbed-`source`.yaml onto
-/// configs/testbed-`target`.yaml, scored against its recording in tests/data/real/`target`.
-Scores project_real(const std::string& source, const std::string& target, const std::string& file) {
+/// `file` recorded in tests/data/real/`source` projected from configs/testbed-`source_node`.yaml
+/// onto configs/testbed-`target_node`.yaml (by default the folders' own), scored against its
+/// recording in tests/data/real/`target`.
+Scores project_real(const std::string& source, const std::string& target, const std::string& file,
+                    const char* source_node = nullptr, const char* target_node = nullptr) {
   const std::string real = test::source_dir() + "/tests/data/real/";
-  const auto from = topology::load_node(test::config("testbed-" + source + ".yaml"));
-  const auto to = topology::load_node(test::config("testbed-" + target + ".yaml"));
+  const auto from = topology::load_node(test::config("testbed-" + std::string(source_node ? source_node : source) + ".yaml"));
+  const auto to = topology::load_node(test::config("testbed-" + std::string(target_node ? target_node : target) + ".yaml"));
   // Only the data movement is projected per operation (kernels are the application replay's).
   const auto src = trace::data_movement(trace::read_trace(real + source + "/" + file));
   const auto act = trace::data_movement(trace::read_trace(real + target + "/" + file));
@@ -76,6 +78,8 @@ struct RealPair {
   bool beats;          // overall: default <= measured and < ahead, peak, envelope
   bool held_out;
   std::vector<KindBound> kinds;
+  const char* source_node = nullptr;  // configs/testbed-<this>.yaml; nullptr: `source`'s
+  const char* target_node = nullptr;
 };
 
 /// "At or below measured": `default` keeps the measured time of operations whose source and target
@@ -86,7 +90,7 @@ class RealPairs : public ::testing::TestWithParam<RealPair> {};
 
 TEST_P(RealPairs, DefaultStaysWithinItsBoundAndBeatsTheBaselinesWhereItDoes) {
   const RealPair& c = GetParam();
-  const Scores s = project_real(c.source, c.target, c.file);
+  const Scores s = project_real(c.source, c.target, c.file, c.source_node, c.target_node);
   EXPECT_EQ(s.matched, c.matched);
   EXPECT_LE(s.overall.at("default"), c.default_max);
   if (c.beats) {
@@ -171,6 +175,49 @@ INSTANTIATE_TEST_SUITE_P(
       for (char& ch : name)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
       return name + (param_info.param.held_out ? "_held_out" : "");
+    });
+
+// The same apps recorded again on another H100 and another H200 VM (2026-11-26,
+// tests/data/real/*-apps2), projected with the nodes of the 2026-11-23 sessions: held out of every
+// decision, scored once (README "Held out: a second pair of sessions"). Where pageable copies to
+// or from the host decide, `default` loses to "nothing changes": it carries the 2026-11-23
+// sessions' host rates (the H200 VM's 13-35% faster), and these two VMs' hosts ran alike; the
+// same hardware measured in two sessions differs more than that (18-47%, `sessions` in
+// tools/results/h100_to_h200.sh). Bounds just above today's figures, so a regression fails.
+INSTANTIATE_TEST_SUITE_P(
+    H100ToH200SecondSessions, RealPairs,
+    ::testing::Values(
+    // default 24.35%, measured 6.36%, ahead 96.98%
+    RealPair{"h100-1gpu-apps2", "h200-1gpu-apps2", "app_ckpt_fresh.json.gz", 72u, 24.9, false, true,
+     {{"d2h_pageable", 24.9, false}, {"memset", 10.9, true}}, "h100-1gpu-apps", "h200-1gpu-apps"},
+    // default 13.91%, measured 8.87%, ahead 71.73%
+    RealPair{"h100-1gpu-apps2", "h200-1gpu-apps2", "app_ckpt_reuse.json.gz", 72u, 14.4, false, true,
+     {{"d2h_pageable", 14.4, false}, {"memset", 10.3, true}}, "h100-1gpu-apps", "h200-1gpu-apps"},
+    // default 18.67%, measured 6.72%, ahead 84.42%
+    RealPair{"h100-1gpu-apps2", "h200-1gpu-apps2", "app_train_pageable.json.gz", 40u, 19.2, false, true,
+     {{"h2d_pageable", 19.2, false}, {"memset", 19.8, true}}, "h100-1gpu-apps", "h200-1gpu-apps"},
+    // default 9.07%, measured 9.07%, ahead 12.80%
+    RealPair{"h100-1gpu-apps2", "h200-1gpu-apps2", "app_train_pinned.json.gz", 40u, 9.6, true, true,
+     {{"h2d_pinned", 9.6, true}, {"memset", 17.9, true}}, "h100-1gpu-apps", "h200-1gpu-apps"},
+    // default 31.37%, measured 16.20%, ahead 93.90%
+    RealPair{"h100-1gpu-apps2", "h200-1gpu-apps2", "app_gpt_mixed.json.gz", 690u, 31.9, false, true,
+     {{"d2h_pageable", 31.9, false}, {"h2d_pinned", 7.9, true}, {"memset", 7.6, true}}, "h100-1gpu-apps", "h200-1gpu-apps"},
+    // default 1.12%, measured 1.12%, ahead 5.74%
+    RealPair{"h100-1gpu-apps2", "h200-1gpu-apps2", "app_offload_pinned.json.gz", 792u, 1.6, true, true,
+     {{"d2h_pinned", 1.5, true}, {"h2d_pinned", 1.7, true}, {"memset", 9.6, true}}, "h100-1gpu-apps", "h200-1gpu-apps"},
+    // default 7.09%, measured 7.09%, ahead 10.74%
+    RealPair{"h100-1gpu-apps2", "h200-1gpu-apps2", "app_prefetch_overlap.json.gz", 40u, 7.6, true, true,
+     {{"h2d_pinned", 7.6, true}, {"memset", 10.6, true}}, "h100-1gpu-apps", "h200-1gpu-apps"},
+    // default 11.31%, measured 23.16%, ahead 76.72%
+    RealPair{"h100-1gpu-apps2", "h200-1gpu-apps2", "app_d2d_beside_compute.json.gz", 72u, 11.8, true, true,
+     {{"d2d", 11.8, true}, {"memset", 8.6, true}}, "h100-1gpu-apps", "h200-1gpu-apps"}
+    ),
+    [](const auto& param_info) {
+      std::string name = std::string(param_info.param.file);
+      name = name.substr(0, name.find('.'));
+      for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name + "_held_out";
     });
 
 }  // namespace

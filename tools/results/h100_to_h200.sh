@@ -5,22 +5,38 @@
 # per kind. Usage: tools/results/h100_to_h200.sh [TARGET]
 #   TARGET h200-2gpu (default) or h200-1gpu: the 2026-11-21 sessions, from h100-1gpu;
 #   TARGET apps: the 2026-11-23 sessions, h100-1gpu-apps onto h200-1gpu-apps (the last four apps
-#   were held out of every decision of issue 13).
+#   were held out of every decision of issue 13);
+#   TARGET apps2: the 2026-11-26 sessions, h100-1gpu-apps2 onto h200-1gpu-apps2, with the nodes of
+#   the 2026-11-23 sessions (testbed-*-apps.yaml): recordings held out of every decision, scored once.
+#   TARGET sessions: the same machine kind in two sessions (h100-1gpu-apps onto h100-1gpu-apps2 and
+#   h200-1gpu-apps onto h200-1gpu-apps2, each node onto itself): how far `measured` is off where no
+#   hardware changes.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 R=tests/data/real
 TARGET=${1:-h200-2gpu}
+APPS="app_ckpt_fresh.json.gz app_ckpt_reuse.json.gz app_train_pageable.json.gz app_train_pinned.json.gz app_gpt_mixed.json.gz app_offload_pinned.json.gz app_prefetch_overlap.json.gz app_d2d_beside_compute.json.gz"
+# Each pair: source data folder, target data folder, source node, target node.
 if [ "$TARGET" = apps ]; then
-  SRC=h100-1gpu-apps; TGT=h200-1gpu-apps
-  TRACES="copybench_trace.csv.gz torch_copy_sweep.json.gz app_ckpt_fresh.json.gz app_ckpt_reuse.json.gz app_train_pageable.json.gz app_train_pinned.json.gz app_gpt_mixed.json.gz app_offload_pinned.json.gz app_prefetch_overlap.json.gz app_d2d_beside_compute.json.gz"
+  PAIRS="h100-1gpu-apps:h200-1gpu-apps:h100-1gpu-apps:h200-1gpu-apps"
+  TRACES="copybench_trace.csv.gz torch_copy_sweep.json.gz $APPS"
+elif [ "$TARGET" = apps2 ]; then
+  PAIRS="h100-1gpu-apps2:h200-1gpu-apps2:h100-1gpu-apps:h200-1gpu-apps"
+  TRACES=$APPS
+elif [ "$TARGET" = sessions ]; then
+  PAIRS="h100-1gpu-apps:h100-1gpu-apps2:h100-1gpu-apps:h100-1gpu-apps h200-1gpu-apps:h200-1gpu-apps2:h200-1gpu-apps:h200-1gpu-apps"
+  TRACES=$APPS
 else
-  SRC=h100-1gpu; TGT=$TARGET
+  PAIRS="h100-1gpu:$TARGET:h100-1gpu:$TARGET"
   TRACES="copybench_trace.csv.gz torch_copy_sweep.json.gz torch_train_pinned.json.gz torch_train_pageable.json.gz"
 fi
 echo "| trace | kind | ops | measured | default | ahead | peak | envelope |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
+for pair in $PAIRS; do
+IFS=: read -r SRC TGT SRC_NODE TGT_NODE <<<"$pair"
+[ "$TARGET" = sessions ] && echo "| $SRC -> $TGT | | | | | | | |"
 for t in $TRACES; do
-  build/linkcast project --from "configs/testbed-$SRC.yaml" --to "configs/testbed-$TGT.yaml" \
+  build/linkcast project --from "configs/testbed-$SRC_NODE.yaml" --to "configs/testbed-$TGT_NODE.yaml" \
     "$R/$SRC/$t" --actual "$R/$TGT/$t" --format json 2>/dev/null |
     python3 -c "
 import json, sys
@@ -30,4 +46,5 @@ print('| $t | **all** | %d | ' % j['matched_ops'] + ' | '.join('**%.1f%%**' % j[
 for kind, v in j['by_kind'].items():
     if 'wmape_pct' in v['default']:
         print('| | %s | %d | ' % (kind, v['default']['matched_ops']) + ' | '.join('%.1f%%' % v[m]['wmape_pct'] for m in models) + ' |')"
+done
 done
