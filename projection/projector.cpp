@@ -524,9 +524,9 @@ void Projector::calibrate(Anchor& a, std::size_t i, const SidePricing* on_source
     // A group that the same technology bounds on both nodes keeps the node's rate where the
     // difference is within the models' own error.
     if (!cal.misdescribed && !cal.host_unpriced && !is_pageable(index_->categories[i]) && same_bound(i)) continue;
-    const double fixed_src = trace::is_collective(index_->categories[i]) ? 0.0
-                             : on_source                                  ? anchor_source_fixed(*on_source)
-                                                                          : anchor_source_fixed(i);
+    const double fixed_src = trace::is_collective(index_->categories[i])
+                                 ? 0.0
+                                 : anchor_source_fixed(on_source ? *on_source : side_pricing(i, true));
     // The node's bandwidth term for the group, scaled to the measured rate; with no host rate
     // on the source at all, nothing of the measured time can be told apart: the target's model.
     const bool priced_alike = a.tgt[k] == a.pick[k];
@@ -601,6 +601,13 @@ void Projector::prepare_anchors() {
     double bytes = 0, measured_ns = 0, model_ns = 0;
     std::size_t ops = 0;
     bool host_unpriced = false;
+    void add(const Sum& o) {
+      bytes += o.bytes;
+      measured_ns += o.measured_ns;
+      model_ns += o.model_ns;
+      ops += o.ops;
+      host_unpriced |= o.host_unpriced;
+    }
   };
   using Sums = std::array<std::array<Sum, 3>, trace::kCategoryCount>;
   const auto& durations = trace_->durations();
@@ -632,15 +639,7 @@ void Projector::prepare_anchors() {
   Sums sums{};
   for (const Sums& part : chunk_sums)
     for (std::size_t c = 0; c < trace::kCategoryCount; ++c)
-      for (std::size_t k = 0; k < 3; ++k) {
-        Sum& sum = sums[c][k];
-        const Sum& add = part[c][k];
-        sum.bytes += add.bytes;
-        sum.measured_ns += add.measured_ns;
-        sum.model_ns += add.model_ns;
-        sum.host_unpriced |= add.host_unpriced;
-        sum.ops += add.ops;
-      }
+      for (std::size_t k = 0; k < 3; ++k) sums[c][k].add(part[c][k]);
   for (std::size_t c = 0; c < trace::kCategoryCount; ++c) {
     const auto cat = static_cast<Category>(c);
     for (std::size_t k = 0; k < 3; ++k) {
@@ -708,12 +707,6 @@ void Projector::prepare_anchors() {
     }
   }
   for (std::size_t a = 0; a < anchors_.size(); ++a) calibrate(anchors_[a], kept_first[a]);
-}
-
-double Projector::anchor_source_fixed(std::size_t i) const {
-  const model::PathSpec& spec = src_pair(trace_->srcs()[i], trace_->dsts()[i]).spec();
-  model::Transfer t = trace::transfer_of(*trace_, i, spec.cls, is_pageable(index_->categories[i]));
-  return model::charged_fixed_ns(t, src_fixed_[static_cast<std::size_t>(fixed_class(i, spec))].ns);
 }
 
 double Projector::anchor_source_fixed(const SidePricing& on_source) const {

@@ -206,9 +206,8 @@ class Projector {
   }
   /// The same for an operation of category `cat` over a path of class `cls`.
   static model::CopyClass fixed_class(trace::Category cat, model::PathClass cls);
-  /// The 1-byte cost operation i (not a collective) pays on the source side of an anchored model.
-  double anchor_source_fixed(std::size_t i) const;
-  /// The same from the operation's pricing on the source node.
+  /// The 1-byte cost an operation (not a collective) pays on the source side of an anchored model,
+  /// from its pricing on the source node.
   double anchor_source_fixed(const SidePricing& on_source) const;
   void estimate_fixed_costs(const topology::Node& from);
   /// Fills anchors_ and checks the source node's description against the trace (calibration_).

@@ -88,6 +88,16 @@ constexpr double kTie = 0.01;
 
 class RealPairs : public ::testing::TestWithParam<RealPair> {};
 
+/// A test name from `prefix` and the trace's file name: its stem, every other character '_', and
+/// "_held_out" for a held-out pair.
+std::string pair_name(const RealPair& p, const std::string& prefix) {
+  std::string name = prefix + p.file;
+  name = name.substr(0, name.find('.'));
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name + (p.held_out ? "_held_out" : "");
+}
+
 TEST_P(RealPairs, DefaultStaysWithinItsBoundAndBeatsTheBaselinesWhereItDoes) {
   const RealPair& c = GetParam();
   const Scores s = project_real(c.source, c.target, c.file, c.source_node, c.target_node);
@@ -170,11 +180,8 @@ INSTANTIATE_TEST_SUITE_P(
      {{"d2d", 2.0, true}, {"memset", 7.6, true}}}
     ),
     [](const auto& param_info) {
-      std::string name = std::string(param_info.param.source) + "_" + param_info.param.target + "_" + param_info.param.file;
-      name = name.substr(0, name.find('.'));
-      for (char& ch : name)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      return name + (param_info.param.held_out ? "_held_out" : "");
+      const RealPair& p = param_info.param;
+      return pair_name(p, std::string(p.source) + "_" + p.target + "_");
     });
 
 // The same apps recorded again on another H100 and another H200 VM (2026-11-26,
@@ -212,13 +219,7 @@ INSTANTIATE_TEST_SUITE_P(
     RealPair{"h100-1gpu-apps2", "h200-1gpu-apps2", "app_d2d_beside_compute.json.gz", 72u, 11.8, true, true,
      {{"d2d", 11.8, true}, {"memset", 8.6, true}}, "h100-1gpu-apps", "h200-1gpu-apps"}
     ),
-    [](const auto& param_info) {
-      std::string name = std::string(param_info.param.file);
-      name = name.substr(0, name.find('.'));
-      for (char& ch : name)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      return name + "_held_out";
-    });
+    [](const auto& param_info) { return pair_name(param_info.param, ""); });
 
 }  // namespace
 }  // namespace linkcast::projection
