@@ -32,6 +32,12 @@ inline constexpr const char* kTraceHelp =
     "Trace: nvprof/.nvvp or Nsight Systems SQLite, Kineto JSON(.gz), or linkcast CSV; several files or a folder: "
     "one trace per rank of a job, read as one";
 
+/// The help of --target-host-rates (`project`, `report`).
+inline constexpr const char* kTargetHostRatesHelp =
+    "Price the target's host with its own measured copy rates even where it is the source's host hardware "
+    "(same processor model and memory); by default such a host keeps the source's rates: two sessions of one "
+    "host measure them apart, which is no change the target brings";
+
 /// The end of `project --help`: which model to trust for what, and which node files to give.
 inline constexpr const char* kProjectGuide = R"(
 Which model to trust for what:

@@ -31,6 +31,7 @@ void add_project_command(CLI::App& app, Runner& run) {
     std::string from, to, actual, map, format = "table", output = "-", timeline;
     std::vector<std::string> models;
     std::size_t timeline_ops = 0;
+    bool target_host_rates = false;
   };
   cmd->footer(kProjectGuide);
   auto opt = std::make_shared<Options>();
@@ -42,6 +43,7 @@ void add_project_command(CLI::App& app, Runner& run) {
                   "Model(s) to project with (repeatable; default: all, and `measured`: each operation keeps its "
                   "source time). `linkcast models` lists them");
   cmd->add_option("--map", opt->map, "Rename trace endpoints onto the target, e.g. gpu0=gpu2,gpu1=gpu3");
+  cmd->add_flag("--target-host-rates", opt->target_host_rates, kTargetHostRatesHelp);
   cmd->add_option("--format", opt->format, "table | json | csv (csv: one row per operation)")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
@@ -80,7 +82,7 @@ void add_project_command(CLI::App& app, Runner& run) {
                                      fmt::join(opt->traces, " ")));
       // "projection" on a terminal while it runs (the application's replays show their own lines).
       std::optional<ProgressLine> phase(std::in_place, "projection");
-      const projection::Projector projector(from, to, trace, map);
+      const projection::Projector projector(from, to, trace, map, {opt->target_host_rates});
       // A whole application (kernels, runtime calls): its steps on the target, with the model
       // asked for (the first --model) or linkcast's default for the transfers.
       std::optional<application::ApplicationProjection> projected_app;

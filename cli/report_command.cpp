@@ -48,6 +48,7 @@ struct ReportOptions {
   int bins = 40;
   int rows = 25;
   bool timings = false;
+  bool target_host_rates = false;
 };
 
 /// The model --model names, or nullptr when none is given.
@@ -118,7 +119,7 @@ struct Projections {
   std::size_t models = 0;
 };
 Projections project(const topology::Node& node, const topology::Node& target, const projection::EndpointMap& map,
-                    const model::Model* chosen, Workload& w) {
+                    const projection::HostRateChoice& host, const model::Model* chosen, Workload& w) {
   std::vector<const model::Model*> models;
   if (chosen)
     models.push_back(chosen);
@@ -126,7 +127,7 @@ Projections project(const topology::Node& node, const topology::Node& target, co
     for (const auto& m : model::all_models()) models.push_back(&m);
   if (!w.index) w.index.emplace(w.trace);
   const projection::Projector self(node, node, *w.index);
-  const projection::Projector onto(node, target, *w.index, map);
+  const projection::Projector onto(node, target, *w.index, map, host);
   return {projection::summarize(self, models, nullptr, nullptr), projection::summarize(onto, models, nullptr, nullptr),
           onto.warnings(), models.size()};
 }
@@ -178,7 +179,7 @@ int run_report(const ReportOptions& opt) {
   std::optional<Projections> projections;
   if (target) {
     ProgressLine phase("projection");
-    projections = project(node, *target, map, chosen, w);
+    projections = project(node, *target, map, {opt.target_host_rates}, chosen, w);
     inputs.on_source = &projections->on_source;
     inputs.on_target = &projections->on_target;
     inputs.warnings.insert(inputs.warnings.end(), projections->warnings.begin(), projections->warnings.end());
@@ -220,6 +221,7 @@ void add_report_command(CLI::App& app, Runner& run) {
   cmd->add_option("--to", opt->to, "Also project the trace onto this node (YAML) and show the projection view");
   cmd->add_option("--map", opt->map,
                   "With --to: place trace endpoints on other endpoints of the target, e.g. gpu0=gpu2,gpu1=gpu3");
+  cmd->add_flag("--target-host-rates", opt->target_host_rates, kTargetHostRatesHelp);
   cmd->add_option(
       "--model", opt->model,
       "Transfer model (`linkcast models`) for the simulation and the projection (default: 'default' for the "

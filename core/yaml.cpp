@@ -347,4 +347,12 @@ std::string Reader::string(const YAML::Node& value, const std::string& what) con
   return value.Scalar();
 }
 
+bool Reader::boolean(const YAML::Node& value, const std::string& what) const {
+  if (!value.IsScalar()) fail(value, fmt::format("{} must be true or false", what));
+  const std::string s = to_lower(value.Scalar());
+  if (s == "true" || s == "yes") return true;
+  if (s == "false" || s == "no") return false;
+  fail(value, fmt::format("{} must be true or false, got '{}'", what, value.Scalar()));
+}
+
 }  // namespace linkcast::yaml

@@ -77,6 +77,8 @@ class Reader {
 
   /// A scalar's text, or an error "WHAT must be a single value".
   [[nodiscard]] std::string string(const YAML::Node& value, const std::string& what) const;
+  /// true/yes or false/no (any case), or an error "WHAT must be true or false".
+  [[nodiscard]] bool boolean(const YAML::Node& value, const std::string& what) const;
 
  private:
   std::string file_;

@@ -16,12 +16,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/models.hpp"
 #include "nccl/pricing.hpp"
+#include "projection/same_host.hpp"
 #include "trace/category.hpp"
 #include "trace/index.hpp"
 #include "topology/routing.hpp"
@@ -81,11 +83,13 @@ class Projector {
   /// prepares the routes; the trace's `host` lands where topology::place_host says. Throws
   /// InputError naming the trace record for an endpoint a node lacks: a ChoiceError
   /// (Choice::map_endpoint) when mapping it onto another endpoint of the target would fix it.
+  /// Where a target CPU is the source's host hardware, it takes the source's measured host rates
+  /// unless `host` says otherwise (carry_source_host_rates; a warning says so).
   Projector(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
-            const EndpointMap& map = {});
+            const EndpointMap& map = {}, const HostRateChoice& host = {});
   /// The same on a trace indexed beforehand; `index` must outlive the projector.
   Projector(const topology::Node& from, const topology::Node& to, const trace::TraceIndex& index,
-            const EndpointMap& map = {});
+            const EndpointMap& map = {}, const HostRateChoice& host = {});
 
   /// Projected duration of operation i on the target node under `model`, ns (anchored on its
   /// measured time for anchored models; its measured time for measured_model()).
@@ -133,6 +137,8 @@ class Projector {
   /// events around each call) that copies of 64 B and more already hide.
   const std::array<FixedCost, model::kCopyClassCount>& source_fixed_costs() const { return src_fixed_; }
   const trace::Trace& trace() const { return *trace_; }
+  /// The target node as projected onto: the one given, with the source's host rates where
+  /// carry_source_host_rates carries them.
   const topology::Node& target() const { return *to_; }
   const topology::Node& source() const { return *from_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -271,6 +277,8 @@ class Projector {
   bool fresh_destination(std::size_t i) const;
 
   const topology::Node* from_;
+  std::vector<std::string> host_notes_;        // carry_source_host_rates's, moved into warnings_
+  std::optional<topology::Node> carried_to_;   // the target with the source's host rates, where carried
   const topology::Node* to_;
   const trace::Trace* trace_;
   std::unique_ptr<trace::TraceIndex> owned_index_;  // when constructed from a trace

@@ -22,7 +22,8 @@ using projection::parse_endpoint_map;
 namespace {
 
 const std::vector<std::string> kTopKeys = {"study_version", "name", "description", "base", "axes",
-                                           "traces", "workloads", "models", "sim_model"};
+                                           "traces", "workloads", "models", "sim_model",
+                                           "target_host_rates"};
 const std::vector<std::string> kAxisKeys = {"path", "values"};
 const std::vector<std::string> kTraceKeys = {"name", "file", "from", "map"};
 const std::vector<std::string> kWorkloadKeys = {"name", "spec"};
@@ -100,7 +101,8 @@ void read_header(const StudyReader& r, const yaml::Map& top, Study& s) {
   r.check_at(*top.find("base"), "base", [&] { s.base = topology::load_node(s.base_file); });
 }
 
-/// `models` (projection models, the first the figure of merit) and `sim_model`: each must name one.
+/// `models` (projection models, the first the figure of merit) and `sim_model`: each must name one;
+/// `target_host_rates`: true or false.
 void read_models(const StudyReader& r, const yaml::Map& top, Study& s) {
   if (const YAML::Node* m = top.find("models")) {
     if (!m->IsSequence() || m->size() == 0) r.fail(*m, "models must be a non-empty list, e.g. [default, ahead]");
@@ -117,6 +119,7 @@ void read_models(const StudyReader& r, const yaml::Map& top, Study& s) {
     s.sim_model = r.scalar(top, "sim_model", "top level");
     r.check_at(*top.find("sim_model"), "sim_model", [&] { (void)model::find_model(s.sim_model); });
   }
+  if (const YAML::Node* h = top.find("target_host_rates")) s.target_host_rates = r.boolean(*h, "target_host_rates");
 }
 
 /// Axis `i`: its path (or `node`, whole node files) and values, each of which must apply to the
@@ -259,12 +262,17 @@ std::vector<std::size_t> Study::coordinates(std::size_t p) const {
   return c;
 }
 
-topology::Node Study::node_at(std::size_t p) const {
+const topology::Node& Study::start_at(std::size_t p) const {
   const std::vector<std::size_t> c = coordinates(p);
   const topology::Node* start = &base;
   for (std::size_t k = 0; k < axes.size(); ++k)
     if (axes[k].whole_node) start = &axes[k].nodes[c[k]];
-  topology::Node node = *start;
+  return *start;
+}
+
+topology::Node Study::node_at(std::size_t p) const {
+  const std::vector<std::size_t> c = coordinates(p);
+  topology::Node node = start_at(p);
   for (std::size_t k = 0; k < axes.size(); ++k)
     if (!axes[k].whole_node) topology::apply(node, axes[k].path, axes[k].values[c[k]]);
   return node;

@@ -16,6 +16,8 @@
 //     - {name: allreduce, spec: "nccl-allreduce:bytes=256MiB,gpus=0-7"}
 //   models: [default, ahead]              # projection models; the first is the figure of merit
 //   sim_model: default                    # transfer model of the simulator
+//   target_host_rates: false              # true: the base's own host rates where it is the
+//                                         # trace's source host (projection/same_host.hpp)
 #pragma once
 
 #include <string>
@@ -61,6 +63,9 @@ struct Study {
   std::vector<StudyWorkload> workloads;
   std::vector<std::string> models = {"default"};
   std::string sim_model = "default";
+  /// Price the points' host with their own measured rates even where a trace's source node is the
+  /// same host hardware (projection::HostRateChoice).
+  bool target_host_rates = false;
 
   /// Number of grid points (the product of the axes' sizes; 1 without axes).
   std::size_t points() const;
@@ -69,6 +74,9 @@ struct Study {
   /// The node of point `p`: the base (or the whole-node axis' choice) with every other axis'
   /// value written into it. Throws InputError when a value does not apply to that node.
   topology::Node node_at(std::size_t p) const;
+  /// The node point `p` starts from before the other axes' values: the base, or the whole-node
+  /// axis' choice.
+  const topology::Node& start_at(std::size_t p) const;
 };
 
 /// Loads and validates a study: every path parses and selects something in the base node, every

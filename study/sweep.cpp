@@ -71,7 +71,7 @@ Sweep::Sweep(const Study& study) : study_(&study) {
     p->from = t.from_file == study.base_file ? study.base : topology::load_node(t.from_file);
     p->map = t.map;
     // The base node must accept the trace; a point that does not is reported per point.
-    (void)Projector(p->from, study.base, *p->index, p->map);
+    (void)Projector(p->from, study.base, *p->index, p->map, host_rates(study.base));
     traces_.push_back(std::move(p));
   }
 }
@@ -118,7 +118,8 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node,
     advance(r.items.size(), 0.0);
     ItemResult item;
     try {
-      const Projector projector(t->from, node, *t->index, t->map);
+      const Projector projector(t->from, node, *t->index, t->map,
+                                host_rates(point == kBasePoint ? study_->base : study_->start_at(point)));
       item.model_totals_s.assign(models.size(), 0.0);
       // Time per bound (few distinct ones: a linear search beats formatting names per group).
       std::vector<std::pair<Projector::Bound, double>> bounds;

@@ -58,6 +58,11 @@ class Sweep {
   std::vector<std::pair<std::size_t, std::size_t>> trace_sizes() const;
 
  private:
+  /// How a point that starts from node `start` (Study::start_at) prices a host that is a trace's
+  /// source host: the study's choice, the rates the point's axes vary kept as varied.
+  projection::HostRateChoice host_rates(const topology::Node& start) const {
+    return {study_->target_host_rates, &start};
+  }
   struct PreparedTrace;
   /// `within(f)`, where given, is told the share f of the point done so far.
   PointResult evaluate_node(std::size_t point, const topology::Node& node,

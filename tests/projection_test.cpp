@@ -335,6 +335,79 @@ TEST(Projector, ATransferBesideAKernelCarriesItsCompetitionUnchanged) {
   EXPECT_FALSE(Projector(from, to, alone).warnings().empty());
 }
 
+/// kTwoGpuNode with a named host processor and the host rates `rates` (YAML keys of its memory),
+/// its memory `capacity_gib` and its host links at `host_link_gbps`.
+std::string host_node(const std::string& rates, double capacity_gib = 64, double host_link_gbps = 20) {
+  std::string text = kTwoGpuNode;
+  const std::string cpu = "{id: cpu0, kind: cpu, memory: {capacity_gib: 64, bandwidth_gbps: 100, copy_bandwidth_gbps: 10}}";
+  text.replace(text.find(cpu), cpu.size(),
+               fmt::format("{{id: cpu0, kind: cpu, model: Xeon, memory: {{capacity_gib: {}, bandwidth_gbps: 100, {}}}}}",
+                           capacity_gib, rates));
+  for (const char* gpu : {"gpu0", "gpu1"}) {
+    const std::string link = fmt::format("{{between: [cpu0, {}], type: generic, bandwidth_gbps: 20}}", gpu);
+    text.replace(text.find(link), link.size(),
+                 fmt::format("{{between: [cpu0, {}], type: generic, bandwidth_gbps: {}}}", gpu, host_link_gbps));
+  }
+  return text;
+}
+
+TEST(SameHost, ATargetCpuOfTheSourcesHardwareTakesTheSourcesHostRates) {
+  // Two nodes on one host (processor "Xeon", 64 GiB of 100 GB/s memory) whose files measured its
+  // pageable D2H rate apart (5 against 8 GB/s: two sessions), the target's host links twice as
+  // fast. A 64 MB pageable D2H copy projected onto the target is priced as on a target that
+  // carries the source's host rates: the same time to the bit, not the target's 8 GB/s; a warning
+  // names both nodes and the rates. --target-host-rates (HostRateChoice::target_rates) keeps the
+  // target's own rates, and gives another time.
+  const std::string source_rates = "copy_bandwidth_gbps: 10, pageable_d2h_gbps: 5";
+  const topology::Node from = topology::parse_node(host_node(source_rates), "a.yaml");
+  const topology::Node to = topology::parse_node(host_node("copy_bandwidth_gbps: 12, pageable_d2h_gbps: 8", 64, 40), "b.yaml");
+  const topology::Node carried = topology::parse_node(host_node(source_rates, 64, 40), "c.yaml");
+  const auto trace = parse_csv_trace("kind,src,dst,bytes,start_ns,duration_ns,dst_mem\n"
+                                     "copy,gpu0,cpu0,64000000,0,13000000,pageable\n",
+                                     "t.csv");
+  const auto& m = model::find_model("default");
+  const Projector p(from, to, trace);
+  EXPECT_DOUBLE_EQ(p.time_ns(0, m), Projector(from, carried, trace).time_ns(0, m));
+  EXPECT_EQ(p.target().endpoints[0].memory.pageable_d2h_gbps, 5.0);
+  EXPECT_EQ(to.endpoints[0].memory.pageable_d2h_gbps, 8.0);  // the caller's node stays as loaded
+  ASSERT_FALSE(p.warnings().empty());
+  EXPECT_THAT(p.warnings()[0],
+              HasSubstr("target node 'two' (b.yaml) endpoint 'cpu0' is the source node's host hardware (Xeon, 64 GiB, "
+                        "100 GB/s memory, as in 'two' (a.yaml)): its pageable copies keep the source's measured host "
+                        "rates (copy_bandwidth_gbps 10 for 12, pageable_d2h_gbps 5 for 8 GB/s)"));
+  const Projector own(from, to, trace, {}, HostRateChoice{true});
+  EXPECT_EQ(own.target().endpoints[0].memory.pageable_d2h_gbps, 8.0);
+  EXPECT_LT(own.time_ns(0, m), p.time_ns(0, m));
+}
+
+TEST(SameHost, AnotherMemoryOrARateAStudyVariesStaysTheTargets) {
+  // The same processor with twice the memory (a larger VM of the same machines, the 2 x H200 one
+  // against the 1 x H100 one) is another host: nothing carried. A rate the target sets apart from
+  // the study's base it started from is the study's point varying it: kept, while the others are
+  // carried. A rate the source does not measure stays the target's.
+  std::vector<std::string> notes;
+  const topology::Node from = topology::parse_node(host_node("copy_bandwidth_gbps: 10, pageable_d2h_gbps: 5"), "a.yaml");
+  const topology::Node bigger =
+      topology::parse_node(host_node("copy_bandwidth_gbps: 12, pageable_d2h_gbps: 8", 128), "b.yaml");
+  EXPECT_FALSE(same_host_hardware(from.endpoints[0], bigger.endpoints[0]));
+  EXPECT_FALSE(carry_source_host_rates(from, bigger, {}, notes).has_value());
+  EXPECT_TRUE(notes.empty());
+  const topology::Node base =
+      topology::parse_node(host_node("copy_bandwidth_gbps: 12, pageable_d2h_gbps: 8, first_touch_gbps: 2"), "b.yaml");
+  const topology::Node point =
+      topology::parse_node(host_node("copy_bandwidth_gbps: 12, pageable_d2h_gbps: 16, first_touch_gbps: 2"), "b.yaml");
+  const auto carried = carry_source_host_rates(from, point, {false, &base}, notes);
+  ASSERT_TRUE(carried.has_value());
+  EXPECT_EQ(carried->endpoints[0].memory.pageable_d2h_gbps, 16.0);  // the point's own
+  EXPECT_EQ(carried->endpoints[0].memory.copy_bandwidth_gbps, 10.0);  // the source's
+  EXPECT_EQ(carried->endpoints[0].memory.first_touch_gbps, 2.0);     // the source measured none
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_THAT(notes[0], HasSubstr("(copy_bandwidth_gbps 10 for 12 GB/s)"));
+  // A CPU with no processor model named is no known hardware.
+  const topology::Node unnamed = topology::parse_node(kTwoGpuNode, "u.yaml");
+  EXPECT_FALSE(same_host_hardware(unnamed.endpoints[0], unnamed.endpoints[0]));
+}
+
 TEST(Projector, AOneRankCollectiveSlowerThanTheNodeCarriesItsExcessAsWaiting) {
   // Rank 0's record alone of a 64 MB allreduce on two GPUs that took 10 ms where the source
   // node's model gives 646000 ns (15x slower: the kernel waited for a rank the trace lacks). The

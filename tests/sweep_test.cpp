@@ -144,6 +144,34 @@ links:
             "1,40,two,copies,trace,ok,3.25878355e-05,1.90255042,3.25878355e-05,3.25878355e-05,link 40 GB/s,0.938639675,\n");
 }
 
+TEST(Sweep, APointOnTheTracesHostKeepsTheSourcesHostRatesUnlessItVariesThem) {
+  // The trace's node and the study's base are one host (processor Xeon, 64 GiB of 100 GB/s
+  // memory) whose files measured its pageable D2H rate apart (5 and 8 GB/s); the host link is the
+  // same. A 64 MB pageable D2H copy measured at 13 ms keeps its time at the point that leaves the
+  // rate at the base's value (the host's rates are the source's: projection/same_host.hpp) and
+  // runs faster at the point that sets it to 16 GB/s (the study varies it). With
+  // `target_host_rates: true` the first point takes the base's 8 GB/s: faster than measured.
+  const std::string host = "schema_version: 1\nname: {}\nendpoints:\n"
+                           "  - {{id: cpu0, kind: cpu, model: Xeon, memory: {{capacity_gib: 64, bandwidth_gbps: 100, "
+                           "copy_bandwidth_gbps: 10, pageable_d2h_gbps: {}}}}}\n"
+                           "  - {{id: gpu0, kind: gpu, memory: {{capacity_gib: 16, bandwidth_gbps: 1000}}}}\n"
+                           "links:\n  - {{between: [cpu0, gpu0], type: generic, bandwidth_gbps: 20}}\n";
+  (void)test::write_temp("host_from.yaml", fmt::format(fmt::runtime(host), "from", 5));
+  (void)test::write_temp("host_base.yaml", fmt::format(fmt::runtime(host), "base", 8));
+  (void)test::write_temp("host_trace.csv", "kind,src,dst,bytes,duration_ns,dst_mem\ncopy,gpu0,cpu0,64000000,13000000,pageable\n");
+  const std::string study_text = "study_version: 1\nname: t\nbase: host_base.yaml\naxes:\n"
+                                 "  - {path: \"endpoints[kind=cpu].memory.pageable_d2h_gbps\", values: [8, 16]}\n"
+                                 "traces:\n  - {name: d2h, file: host_trace.csv, from: host_from.yaml}\n";
+  const Study study = load_study(write_study("host_study.yaml", study_text));
+  const Sweep sweep(study);
+  const auto rows = sweep.run({0, 1}, 1);
+  EXPECT_NEAR(rows[0].items[0].figure_s, 13e-3, 1e-12);
+  EXPECT_NEAR(sweep.evaluate_base().items[0].figure_s, 13e-3, 1e-12);
+  EXPECT_LT(rows[1].items[0].figure_s, 12e-3);
+  const Study own = load_study(write_study("host_study_own.yaml", study_text + "target_host_rates: true\n"));
+  EXPECT_LT(Sweep(own).run({0}, 1)[0].items[0].figure_s, 12e-3);
+}
+
 TEST(Sweep, AFailedPointIsReportedAndTheOthersKept) {
   // A node axis whose second node lacks the trace's gpu1: that point fails, the first does not.
   const std::string trace = test::write_temp("sweep_gpu1.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu1,4096\n");

@@ -42,14 +42,6 @@ class SchemaReader : public yaml::Reader {
     return std::get<double>(checked);
   }
 
-  bool boolean(const YAML::Node& value, const std::string& what) const {
-    if (!value.IsScalar()) fail(value, fmt::format("{} must be true or false", what));
-    const std::string s = to_lower(value.Scalar());
-    if (s == "true" || s == "yes") return true;
-    if (s == "false" || s == "no") return false;
-    fail(value, fmt::format("{} must be true or false, got '{}'", what, value.Scalar()));
-  }
-
   /// A list key's value (`links`, `routes`, `sources`) must be a sequence; `message` says what of.
   void expect_list(const YAML::Node& value, const std::string& message) const {
     if (!value.IsSequence()) fail(value, message);
