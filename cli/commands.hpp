@@ -44,8 +44,9 @@ Which model to trust for what:
   default   linkcast's model, anchored on what the trace measured: each operation's recorded time
             x the model's target / source ratio (a collective's wait for other ranks kept as it
             was). Use it to project a recording onto another node: on the bundled H100 -> H200
-            copy recordings 5.1-17.5% WMAPE over all operations; on whole applications 0.6-54%,
-            behind `measured` where host noise between machines decides (README, Results).
+            recordings 0.6-37.9% WMAPE over all operations, at or below `measured` on each
+            (README, Results). A target CPU that is the source's host hardware keeps the
+            source's host copy rates (--target-host-rates: the target's own).
   ahead     AHEAD's published LogGP equations; peak and envelope: bandwidth-only baselines. All
             three are unanchored: what the published models say (42-90% WMAPE on the same
             recordings), not what to expect.
