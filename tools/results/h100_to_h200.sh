@@ -8,6 +8,9 @@
 #   were held out of every decision of issue 13);
 #   TARGET apps2: the 2026-11-26 sessions, h100-1gpu-apps2 onto h200-1gpu-apps2, with the nodes of
 #   the 2026-11-23 sessions (testbed-*-apps.yaml): recordings held out of every decision, scored once.
+#   TARGET apps3: the 2026-11-27 sessions (tools/record/run_sweeps_and_apps.sh), h100-1gpu-apps3 onto
+#   h200-1gpu-apps3 with the same nodes: the copy sweep before and after the apps, the training
+#   loops and the apps, held out of every decision, scored once.
 #   TARGET sessions: the same machine kind in two sessions (h100-1gpu-apps onto h100-1gpu-apps2 and
 #   h200-1gpu-apps onto h200-1gpu-apps2, each node onto itself): how far `measured` is off where no
 #   hardware changes.
@@ -23,6 +26,9 @@ if [ "$TARGET" = apps ]; then
 elif [ "$TARGET" = apps2 ]; then
   PAIRS="h100-1gpu-apps2:h200-1gpu-apps2:h100-1gpu-apps:h200-1gpu-apps"
   TRACES=$APPS
+elif [ "$TARGET" = apps3 ]; then
+  PAIRS="h100-1gpu-apps3:h200-1gpu-apps3:h100-1gpu-apps:h200-1gpu-apps"
+  TRACES="torch_copy_sweep.json.gz torch_copy_sweep_after.json.gz torch_train_pinned.json.gz torch_train_pageable.json.gz $APPS"
 elif [ "$TARGET" = sessions ]; then
   PAIRS="h100-1gpu-apps:h100-1gpu-apps2:h100-1gpu-apps:h100-1gpu-apps h200-1gpu-apps:h200-1gpu-apps2:h200-1gpu-apps:h200-1gpu-apps"
   TRACES=$APPS
