@@ -75,19 +75,19 @@ TEST(ApplicationProjection, HonestReplayOfUnseenSessionsStaysWithinOnePercent) {
   // *-apps3, 2026-11-27), replayed on the node of the machine kind that recorded them (issue 14:
   // the same-node replay within 2%). Measured: -0.02% to -0.40% (apps2), 0.0% to -0.4% (apps3; both
   // largest on d2d_beside_compute); asserted 1%.
-  for (const char* machine : {"h100-1gpu-apps", "h200-1gpu-apps"})
-    for (const char* session : {"2", "3"}) {
+  for (const char* machine : {"h100-1gpu-apps", "h200-1gpu-apps"}) {
     const auto node = topology::load_node(test::config(std::string("testbed-") + machine + ".yaml"));
-    for (const char* name : {"train_pinned", "train_pageable", "ckpt_fresh", "ckpt_fresh_mem", "ckpt_reuse",
-                             "gpt_mixed", "offload_pinned", "prefetch_overlap", "d2d_beside_compute"}) {
-      SCOPED_TRACE(std::string(machine) + session + "/" + name);
-      const auto t = trace::read_trace(app(std::string(machine) + session, name));
-      const ApplicationProjection p = project_application(node, node, t, {}, model::find_model("default"));
-      const double recorded = p.source.application.recorded_span_ns;
-      ASSERT_GT(recorded, 0.0);
-      EXPECT_NEAR(p.source.application.replayed_span_ns, recorded, 0.01 * recorded);
-    }
-    }
+    for (const char* session : {"2", "3"})
+      for (const char* name : {"train_pinned", "train_pageable", "ckpt_fresh", "ckpt_fresh_mem", "ckpt_reuse",
+                               "gpt_mixed", "offload_pinned", "prefetch_overlap", "d2d_beside_compute"}) {
+        SCOPED_TRACE(std::string(machine) + session + "/" + name);
+        const auto t = trace::read_trace(app(std::string(machine) + session, name));
+        const ApplicationProjection p = project_application(node, node, t, {}, model::find_model("default"));
+        const double recorded = p.source.application.recorded_span_ns;
+        ASSERT_GT(recorded, 0.0);
+        EXPECT_NEAR(p.source.application.replayed_span_ns, recorded, 0.01 * recorded);
+      }
+  }
 }
 
 }  // namespace
