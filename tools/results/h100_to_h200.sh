@@ -11,6 +11,8 @@
 #   TARGET apps3: the 2026-11-27 sessions (tools/record/run_sweeps_and_apps.sh), h100-1gpu-apps3 onto
 #   h200-1gpu-apps3 with the same nodes: the copy sweep before and after the apps, the training
 #   loops and the apps, held out of every decision, scored once.
+#   TARGET apps3-2gpu: the same H100 session onto the 2 x H200 machine recorded 20 minutes later
+#   (h200-2gpu-apps3, node testbed-h200-2gpu: another host per the node files), held out.
 #   TARGET sessions: the same machine kind in two sessions (h100-1gpu-apps onto h100-1gpu-apps2 and
 #   h200-1gpu-apps onto h200-1gpu-apps2, each node onto itself): how far `measured` is off where no
 #   hardware changes.
@@ -28,6 +30,9 @@ elif [ "$TARGET" = apps2 ]; then
   TRACES=$APPS
 elif [ "$TARGET" = apps3 ]; then
   PAIRS="h100-1gpu-apps3:h200-1gpu-apps3:h100-1gpu-apps:h200-1gpu-apps"
+  TRACES="torch_copy_sweep.json.gz torch_copy_sweep_after.json.gz torch_train_pinned.json.gz torch_train_pageable.json.gz $APPS"
+elif [ "$TARGET" = apps3-2gpu ]; then
+  PAIRS="h100-1gpu-apps3:h200-2gpu-apps3:h100-1gpu-apps:h200-2gpu"
   TRACES="torch_copy_sweep.json.gz torch_copy_sweep_after.json.gz torch_train_pinned.json.gz torch_train_pageable.json.gz $APPS"
 elif [ "$TARGET" = sessions ]; then
   PAIRS="h100-1gpu-apps:h100-1gpu-apps2:h100-1gpu-apps:h100-1gpu-apps h200-1gpu-apps:h200-1gpu-apps2:h200-1gpu-apps:h200-1gpu-apps"
