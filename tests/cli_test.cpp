@@ -63,6 +63,25 @@ TEST(CliGolden, ProjectH100CopySweepOntoH200) {
   expect_golden("project_h100_to_h200.txt", r.out);
 }
 
+TEST(CliProjectHost, OneHostUnderTwoFilesKeepsTheSourcesRatesUnlessAsked) {
+  // The held-out checkpoints into fresh pages (apps2) projected between the two 1-GPU nodes of
+  // 2026-11-23, one host's hardware: the warning names the CPU, and the projection scores what
+  // "nothing changes" scores (6.36%). --target-host-rates prices with the H200 session's rates:
+  // no warning, 24.35% (README "One host, two node files").
+  const std::string cmd =
+      "project --from configs/testbed-h100-1gpu-apps.yaml --to configs/testbed-h200-1gpu-apps.yaml "
+      "tests/data/real/h100-1gpu-apps2/app_ckpt_fresh.json.gz --actual tests/data/real/h200-1gpu-apps2/app_ckpt_fresh.json.gz "
+      "--model default --format json";
+  const auto carried = run_linkcast(cmd);
+  ASSERT_EQ(carried.exit_code, 0) << carried.err;
+  EXPECT_THAT(carried.err, HasSubstr("endpoint 'cpu0' is the source node's host hardware"));
+  EXPECT_NEAR(nlohmann::json::parse(carried.out)["models"]["default"]["wmape_pct"].get<double>(), 6.36, 0.01);
+  const auto own = run_linkcast(cmd + " --target-host-rates");
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_THAT(own.err, Not(HasSubstr("host hardware")));
+  EXPECT_NEAR(nlohmann::json::parse(own.out)["models"]["default"]["wmape_pct"].get<double>(), 24.35, 0.01);
+}
+
 TEST(CliGolden, ProjectTitanToSummitJson) {
   LINKCAST_REQUIRE_SHARED();
   const std::string titan = test::ahead("Titan_Data/Bandwidth_Benchmarking/profiler-bandwidth-output-dtod.nvvp");
