@@ -22,8 +22,7 @@ constexpr std::array<std::pair<double topology::MemorySpec::*, const char*>, 5> 
 
 bool same_host_hardware(const topology::Endpoint& a, const topology::Endpoint& b) {
   return a.kind == topology::EndpointKind::cpu && b.kind == topology::EndpointKind::cpu && !a.model.empty() &&
-         a.model == b.model && a.memory.capacity_gib == b.memory.capacity_gib &&
-         a.memory.bandwidth_gbps == b.memory.bandwidth_gbps;
+         a.model == b.model && a.memory.bandwidth_gbps == b.memory.bandwidth_gbps;
 }
 
 std::optional<topology::Node> carry_source_host_rates(const topology::Node& from, const topology::Node& to,
@@ -52,11 +51,11 @@ std::optional<topology::Node> carry_source_host_rates(const topology::Node& from
     }
     if (changed.empty()) continue;
     notes.push_back(fmt::format(
-        "target node '{}' ({}) endpoint '{}' is the source node's host hardware ({}, {:g} GiB, {:g} GB/s memory, "
+        "target node '{}' ({}) endpoint '{}' is the source node's host hardware ({}, {:g} GB/s memory, "
         "as in '{}' ({})): its pageable copies keep the source's measured host rates ({} GB/s); two sessions of "
         "one host measure them apart, which is no change of the target's. --target-host-rates prices them with "
         "the target's",
-        to.name, to.file, target.id, target.model, target.memory.capacity_gib, target.memory.bandwidth_gbps,
+        to.name, to.file, target.id, target.model, target.memory.bandwidth_gbps,
         from.name, from.file, fmt::join(changed, ", ")));
   }
   return carried;

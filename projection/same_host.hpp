@@ -1,9 +1,11 @@
 // One host under two node files. Two nodes built on the same host hardware (one processor model,
-// one memory: capacity and datasheet bandwidth) copy pageable memory at the same rates; what two
-// such files measured differently is the session they were measured in (on the lent VMs, 18-47%
-// from one session to the next on the same machine kind: README "Held out: a second pair of
-// sessions"), not a change the target brings. A projection between them carries the host-bound
-// part of each pageable copy unchanged: the target's CPU takes the source's measured host rates.
+// memory of one datasheet bandwidth: channels x transfer rate) copy pageable memory at the same
+// rates; what two such files measured differently is the session they were measured in (on the
+// lent VMs, 18-47% from one session to the next on the same machine kind: README "Held out: a
+// second pair of sessions"), not a change the target brings. Memory capacity does not set a copy
+// rate: the 2 x H200 VM (twice the 1-GPU VMs' memory) ran its host 30-50% faster in one session
+// and like the 1-GPU VMs in another. A projection between them carries the host-bound part of each
+// pageable copy unchanged: the target's CPU takes the source's measured host rates.
 #pragma once
 
 #include <optional>
@@ -25,7 +27,7 @@ struct HostRateChoice {
 };
 
 /// Whether CPU endpoints `a` and `b` are one host's hardware: both CPUs, one processor model (not
-/// empty), the same memory capacity and datasheet bandwidth. Measured rates do not enter.
+/// empty), the same datasheet memory bandwidth. Capacity and measured rates do not enter.
 [[nodiscard]] bool same_host_hardware(const topology::Endpoint& a, const topology::Endpoint& b);
 
 /// `to` with the source's measured host rates (model::HostRates: copy, warm copy, first touch,

@@ -336,13 +336,14 @@ TEST(Projector, ATransferBesideAKernelCarriesItsCompetitionUnchanged) {
 }
 
 /// kTwoGpuNode with a named host processor and the host rates `rates` (YAML keys of its memory),
-/// its memory `capacity_gib` and its host links at `host_link_gbps`.
-std::string host_node(const std::string& rates, double capacity_gib = 64, double host_link_gbps = 20) {
+/// its memory's `capacity_gib` and datasheet `memory_gbps`, and its host links at `host_link_gbps`.
+std::string host_node(const std::string& rates, double capacity_gib = 64, double host_link_gbps = 20,
+                      double memory_gbps = 100) {
   std::string text = kTwoGpuNode;
   const std::string cpu = "{id: cpu0, kind: cpu, memory: {capacity_gib: 64, bandwidth_gbps: 100, copy_bandwidth_gbps: 10}}";
   text.replace(text.find(cpu), cpu.size(),
-               fmt::format("{{id: cpu0, kind: cpu, model: Xeon, memory: {{capacity_gib: {}, bandwidth_gbps: 100, {}}}}}",
-                           capacity_gib, rates));
+               fmt::format("{{id: cpu0, kind: cpu, model: Xeon, memory: {{capacity_gib: {}, bandwidth_gbps: {}, {}}}}}",
+                           capacity_gib, memory_gbps, rates));
   for (const char* gpu : {"gpu0", "gpu1"}) {
     const std::string link = fmt::format("{{between: [cpu0, {}], type: generic, bandwidth_gbps: 20}}", gpu);
     text.replace(text.find(link), link.size(),
@@ -372,7 +373,7 @@ TEST(SameHost, ATargetCpuOfTheSourcesHardwareTakesTheSourcesHostRates) {
   EXPECT_EQ(to.endpoints[0].memory.pageable_d2h_gbps, 8.0);  // the caller's node stays as loaded
   ASSERT_FALSE(p.warnings().empty());
   EXPECT_THAT(p.warnings()[0],
-              HasSubstr("target node 'two' (b.yaml) endpoint 'cpu0' is the source node's host hardware (Xeon, 64 GiB, "
+              HasSubstr("target node 'two' (b.yaml) endpoint 'cpu0' is the source node's host hardware (Xeon, "
                         "100 GB/s memory, as in 'two' (a.yaml)): its pageable copies keep the source's measured host "
                         "rates (copy_bandwidth_gbps 10 for 12, pageable_d2h_gbps 5 for 8 GB/s)"));
   const Projector own(from, to, trace, {}, HostRateChoice{true});
@@ -381,17 +382,24 @@ TEST(SameHost, ATargetCpuOfTheSourcesHardwareTakesTheSourcesHostRates) {
 }
 
 TEST(SameHost, AnotherMemoryOrARateAStudyVariesStaysTheTargets) {
-  // The same processor with twice the memory (a larger VM of the same machines, the 2 x H200 one
-  // against the 1 x H100 one) is another host: nothing carried. A rate the target sets apart from
-  // the study's base it started from is the study's point varying it: kept, while the others are
-  // carried. A rate the source does not measure stays the target's.
+  // The same processor with memory of another datasheet bandwidth (more channels or a faster
+  // speed grade: 200 GB/s against 100) is another host: nothing carried. Twice the capacity at the
+  // same bandwidth (a larger VM of the same machines, the 2 x H200 one against the 1 x H100 one) is
+  // the same host. A rate the target sets apart from the study's base it started from is the
+  // study's point varying it: kept, while the others are carried. A rate the source does not
+  // measure stays the target's.
   std::vector<std::string> notes;
   const topology::Node from = topology::parse_node(host_node("copy_bandwidth_gbps: 10, pageable_d2h_gbps: 5"), "a.yaml");
-  const topology::Node bigger =
-      topology::parse_node(host_node("copy_bandwidth_gbps: 12, pageable_d2h_gbps: 8", 128), "b.yaml");
-  EXPECT_FALSE(same_host_hardware(from.endpoints[0], bigger.endpoints[0]));
-  EXPECT_FALSE(carry_source_host_rates(from, bigger, {}, notes).has_value());
+  const std::string target_rates = "copy_bandwidth_gbps: 12, pageable_d2h_gbps: 8";
+  const topology::Node faster = topology::parse_node(host_node(target_rates, 64, 20, 200), "b.yaml");
+  EXPECT_FALSE(same_host_hardware(from.endpoints[0], faster.endpoints[0]));
+  EXPECT_FALSE(carry_source_host_rates(from, faster, {}, notes).has_value());
   EXPECT_TRUE(notes.empty());
+  const topology::Node bigger = topology::parse_node(host_node(target_rates, 128), "b.yaml");
+  EXPECT_TRUE(same_host_hardware(from.endpoints[0], bigger.endpoints[0]));
+  ASSERT_TRUE(carry_source_host_rates(from, bigger, {}, notes).has_value());
+  EXPECT_EQ(notes.size(), 1u);
+  notes.clear();
   const topology::Node base =
       topology::parse_node(host_node("copy_bandwidth_gbps: 12, pageable_d2h_gbps: 8, first_touch_gbps: 2"), "b.yaml");
   const topology::Node point =
