@@ -35,8 +35,8 @@ inline constexpr const char* kTraceHelp =
 /// The help of --target-host-rates (`project`, `report`).
 inline constexpr const char* kTargetHostRatesHelp =
     "Price the target's host with its own measured copy rates even where it is the source's host hardware "
-    "(same processor model and memory); by default such a host keeps the source's rates: two sessions of one "
-    "host measure them apart, which is no change the target brings";
+    "(same processor model and memory bandwidth); by default such a host keeps the source's rates: two sessions "
+    "of one host measure them apart, which is no change the target brings";
 
 /// The end of `project --help`: which model to trust for what, and which node files to give.
 inline constexpr const char* kProjectGuide = R"(
@@ -44,7 +44,7 @@ Which model to trust for what:
   default   linkcast's model, anchored on what the trace measured: each operation's recorded time
             x the model's target / source ratio (a collective's wait for other ranks kept as it
             was). Use it to project a recording onto another node: on the bundled H100 -> H200
-            recordings 0.6-37.9% WMAPE over all operations, at or below `measured` on each
+            recordings 0.6-63.4% WMAPE over all operations, at or below `measured` on each
             (README, Results). A target CPU that is the source's host hardware keeps the
             source's host copy rates (--target-host-rates: the target's own).
   ahead     AHEAD's published LogGP equations; peak and envelope: bandwidth-only baselines. All
