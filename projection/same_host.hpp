@@ -4,8 +4,9 @@
 // lent VMs, 18-47% from one session to the next on the same machine kind: README "Held out: a
 // second pair of sessions"), not a change the target brings. Memory capacity does not set a copy
 // rate: the 2 x H200 VM (twice the 1-GPU VMs' memory) ran its pageable copies 1.5-1.6x as fast as
-// the H100 VM in one session and like the 1-GPU VMs in another. A projection between them carries the host-bound part of each
-// pageable copy unchanged: the target's CPU takes the source's measured host rates.
+// the H100 VM in one session and like the 1-GPU VMs in another. A projection between two such
+// nodes carries the host-bound part of each pageable copy unchanged: the target's CPU takes the
+// source's measured host rates.
 #pragma once
 
 #include <optional>
