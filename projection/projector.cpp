@@ -74,7 +74,7 @@ int Projector::resolve(const topology::Node& node, const EndpointMap& map, std::
 
 Projector::Projector(const topology::Node& from, const topology::Node& to, const Trace& trace,
                      const EndpointMap& map, const HostRateChoice& host)
-    : from_(&from), carried_to_(carry_source_host_rates(from, to, host, host_notes_)),
+    : from_(&from), carried_to_(carry_source_host_rates(from, to, host, warnings_)),
       to_(carried_to_ ? &*carried_to_ : &to), trace_(&trace), owned_index_(std::make_unique<trace::TraceIndex>(trace)),
       index_(owned_index_.get()), routes_(*to_, topology::Routes::Compute::on_demand),
       src_routes_(from, topology::Routes::Compute::on_demand), endpoints_(trace.endpoint_count()) {
@@ -83,7 +83,7 @@ Projector::Projector(const topology::Node& from, const topology::Node& to, const
 
 Projector::Projector(const topology::Node& from, const topology::Node& to, const trace::TraceIndex& index,
                      const EndpointMap& map, const HostRateChoice& host)
-    : from_(&from), carried_to_(carry_source_host_rates(from, to, host, host_notes_)),
+    : from_(&from), carried_to_(carry_source_host_rates(from, to, host, warnings_)),
       to_(carried_to_ ? &*carried_to_ : &to), trace_(index.trace), index_(&index),
       routes_(*to_, topology::Routes::Compute::on_demand),
       src_routes_(from, topology::Routes::Compute::on_demand), endpoints_(index.trace->endpoint_count()) {
@@ -93,7 +93,6 @@ Projector::Projector(const topology::Node& from, const topology::Node& to, const
 void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
   const Trace& trace = *trace_;
   const topology::Node& to = *to_;
-  warnings_ = std::move(host_notes_);
   for (const auto& [name, target] : map) {
     const auto& names = trace.endpoint_names();
     if (std::find(names.begin(), names.end(), name) == names.end())

@@ -277,7 +277,7 @@ class Projector {
   bool fresh_destination(std::size_t i) const;
 
   const topology::Node* from_;
-  std::vector<std::string> host_notes_;        // carry_source_host_rates's, moved into warnings_
+  std::vector<std::string> warnings_;  // before carried_to_: carry_source_host_rates writes its notes here
   std::optional<topology::Node> carried_to_;   // the target with the source's host rates, where carried
   const topology::Node* to_;
   const trace::Trace* trace_;
@@ -298,7 +298,6 @@ class Projector {
   std::array<std::array<SlotCalibration, 3>, trace::kCategoryCount> calibration_{};
   std::array<bool, trace::kCategoryCount> carries_excess_{};  // per category (collectives)
   std::vector<double> wait_ns_;  // per record; empty when no call has two timed records
-  std::vector<std::string> warnings_;
 };
 
 }  // namespace linkcast::projection

@@ -22,8 +22,8 @@ struct HostRateChoice {
   /// Price the target's host with its own measured rates even where it is the source's hardware
   /// (`project --target-host-rates`).
   bool target_rates = false;
-  /// A study's base node: a rate the target sets apart from the base's is the study's point varying
-  /// it, and stays the target's.
+  /// The node a study's point starts from (Study::start_at): a rate the target sets apart from this
+  /// node's is the point's axes varying it, and stays the target's.
   const topology::Node* varied_from = nullptr;
 };
 

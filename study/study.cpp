@@ -262,17 +262,23 @@ std::vector<std::size_t> Study::coordinates(std::size_t p) const {
   return c;
 }
 
-const topology::Node& Study::start_at(std::size_t p) const {
-  const std::vector<std::size_t> c = coordinates(p);
-  const topology::Node* start = &base;
-  for (std::size_t k = 0; k < axes.size(); ++k)
-    if (axes[k].whole_node) start = &axes[k].nodes[c[k]];
+namespace {
+
+/// Study::start_at of the point at coordinates `c`.
+const topology::Node& start_of(const Study& s, const std::vector<std::size_t>& c) {
+  const topology::Node* start = &s.base;
+  for (std::size_t k = 0; k < s.axes.size(); ++k)
+    if (s.axes[k].whole_node) start = &s.axes[k].nodes[c[k]];
   return *start;
 }
 
+}  // namespace
+
+const topology::Node& Study::start_at(std::size_t p) const { return start_of(*this, coordinates(p)); }
+
 topology::Node Study::node_at(std::size_t p) const {
   const std::vector<std::size_t> c = coordinates(p);
-  topology::Node node = start_at(p);
+  topology::Node node = start_of(*this, c);
   for (std::size_t k = 0; k < axes.size(); ++k)
     if (!axes[k].whole_node) topology::apply(node, axes[k].path, axes[k].values[c[k]]);
   return node;

@@ -114,12 +114,13 @@ PointResult Sweep::evaluate_node(std::size_t point, const topology::Node& node,
   auto advance = [&](std::size_t k, double share) {
     if (within) within((static_cast<double>(k) + std::clamp(share, 0.0, 1.0)) / item_count);
   };
+  // The node the point starts from, whose host rates its axes did not vary.
+  const projection::HostRateChoice host = host_rates(point == kBasePoint ? study_->base : study_->start_at(point));
   for (const auto& t : traces_) {
     advance(r.items.size(), 0.0);
     ItemResult item;
     try {
-      const Projector projector(t->from, node, *t->index, t->map,
-                                host_rates(point == kBasePoint ? study_->base : study_->start_at(point)));
+      const Projector projector(t->from, node, *t->index, t->map, host);
       item.model_totals_s.assign(models.size(), 0.0);
       // Time per bound (few distinct ones: a linear search beats formatting names per group).
       std::vector<std::pair<Projector::Bound, double>> bounds;

@@ -12,7 +12,7 @@
 #   h200-1gpu-apps3 with the same nodes: the copy sweep before and after the apps, the training
 #   loops and the apps, held out of every decision, scored once.
 #   TARGET apps3-2gpu: the same H100 session onto the 2 x H200 machine recorded 20 minutes later
-#   (h200-2gpu-apps3, node testbed-h200-2gpu: another host per the node files), held out.
+#   (h200-2gpu-apps3, node testbed-h200-2gpu: the same host hardware), held out.
 #   TARGET sessions: the same machine kind in two sessions (h100-1gpu-apps onto h100-1gpu-apps2 and
 #   h200-1gpu-apps onto h200-1gpu-apps2, each node onto itself): how far `measured` is off where no
 #   hardware changes.
