@@ -50,7 +50,7 @@ double memory_bound_share(const trace::KernelInfo* info) {
 
 GpuRates gpu_rates(const topology::Endpoint& gpu) {
   GpuRates r;
-  r.stream_gbps = gpu.memory.stream_gbps > 0 ? gpu.memory.stream_gbps : gpu.memory.bandwidth_gbps;
+  r.stream_gbps = gpu.memory.streaming_gbps();
   r.tensor_tflops = gpu.tensor_tflops;
   r.fp32_tflops = gpu.fp32_tflops;
   return r;

@@ -87,6 +87,8 @@ struct PathSpec {
   HostRates host;                 // h2d/d2h/h2h: the host socket's copy rates; 0 where unknown
   double src_memory_gbps = 0;     // the source device's memory bandwidth (GPU or host)
   double dst_memory_gbps = 0;     // the destination device's memory bandwidth
+  double src_memory_streaming_gbps = 0;  // what streaming work reaches in the source device's memory
+                                         // (read + write; its measured stream rate, else the peak)
 
   /// Lowest per-direction link bandwidth on the path (after line encoding); for transfers
   /// within one device, that device's memory bandwidth. GB/s.

@@ -456,7 +456,19 @@ bool same_bottleneck(const model::PathSpec& a, const model::PathSpec& b, double 
   const model::LinkSpec* link_a = slowest_hop(a, bytes).first;
   const model::LinkSpec* link_b = slowest_hop(b, bytes).first;
   if (link_a && link_b) return link_a->same_class(*link_b);
-  return !link_a && !link_b && a.src_memory_gbps == b.src_memory_gbps;
+  return !link_a && !link_b && a.src_memory_gbps == b.src_memory_gbps &&
+         a.src_memory_streaming_gbps == b.src_memory_streaming_gbps;
+}
+
+/// Whether every GPU of `node` gives its memory's measured streaming rate (`stream_gbps`).
+bool streaming_rates_measured(const topology::Node& node) {
+  bool any = false;
+  for (const topology::Endpoint& e : node.endpoints) {
+    if (e.kind != topology::EndpointKind::gpu) continue;
+    if (e.memory.stream_gbps <= 0) return false;
+    any = true;
+  }
+  return any;
 }
 
 }  // namespace
@@ -660,10 +672,14 @@ void Projector::prepare_anchors() {
       const bool explained = r >= 1.0 - kExplainedTolerance;
       const bool misdescribed = r > kMisdescribedFactor || r < 1.0 / kMisdescribedFactor;
       // Copies within one GPU's memory (D2D, memsets) compete for nothing on a copy benchmark's
-      // timeline: what they run below the datasheet is the memory's achieved rate (ECC, the
-      // technology's efficiency), the source memory's, not something to carry to another memory.
+      // timeline. Against a datasheet peak, what they run below it is the memory's achieved rate
+      // (ECC, the technology's efficiency), the source memory's, not something to carry to
+      // another memory. Where both nodes give their GPUs' measured streaming rates, each side is
+      // priced from a measurement, and what the copies run beside it is the copy kernel's own
+      // (a D2D memcpy 0-5% above the triad on both the H100 and the H200): carried.
       const bool memory_bound = cat == Category::d2d || cat == Category::memset;
-      const bool technology = !is_pageable(cat) && (explained || memory_bound);  // for the groups bound by another technology
+      const bool streams_measured = memory_bound && streaming_rates_measured(*from_) && streaming_rates_measured(*to_);
+      const bool technology = !is_pageable(cat) && !streams_measured && (explained || memory_bound);  // for the groups bound by another technology
       const bool collective = trace::is_collective(cat);
       if (collective && r < 1.0 / kMisdescribedFactor) {
         // Not the node: a rank's collective kernel runs until the last rank has finished, and the

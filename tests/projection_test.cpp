@@ -503,7 +503,7 @@ PairResult project_pair(const std::string& test, Category cat) {
 
 // AHEAD (IPDPSW 2019) with its published parameters: ~0.5% on the pinned pairs, ~56% on D2D,
 // 56-58% on the pageable pairs; tolerances of +-0.5 and +-2.5 points around those.
-// linkcast `default` targets: <= 2% pinned, <= 15% D2D, <= 30% pageable, and below `peak` and
+// linkcast `default` targets: <= 2% pinned, <= 10% D2D (issue 13), <= 30% pageable, and below `peak` and
 // `envelope` everywhere; each pair also has a bound just above today's figure (README has the table).
 
 struct TitanPair {
@@ -528,12 +528,13 @@ TEST_P(TitanToSummit, AheadReproducesThePaperAndDefaultBeatsIt) {
 }
 
 // Today (default / ahead / peak / envelope): htod-pinned 0.43 / 0.49 / 6.33 / 6.58, dtoh-pinned
-// 0.55 / 0.54 / 6.37 / 6.72, dtod 13.09 / 55.27 / 55.27 / 57.25, htod-pageable 11.37 / 58.27 /
+// 0.55 / 0.54 / 6.37 / 6.72, dtod 6.40 / 55.27 / 55.27 / 57.25 (13.09 before Summit's V100s gave
+// their measured streaming rate, BabelStream's triad), htod-pageable 11.37 / 58.27 /
 // 74.58 / 74.64, dtoh-pageable 14.51 / 55.71 / 73.04 / 73.14 (`default` anchored on Titan's times).
 INSTANTIATE_TEST_SUITE_P(Pairs, TitanToSummit,
                          ::testing::Values(TitanPair{"htod-pinned", Category::h2d_pinned, 0.5, 0.5, 2.0, 0.6},
                                            TitanPair{"dtoh-pinned", Category::d2h_pinned, 0.5, 0.5, 2.0, 0.65},
-                                           TitanPair{"dtod", Category::d2d, 56.0, 2.5, 15.0, 13.5},
+                                           TitanPair{"dtod", Category::d2d, 56.0, 2.5, 10.0, 6.9},
                                            TitanPair{"htod-pageable", Category::h2d_pageable, 57.0, 2.5, 30.0, 11.9},
                                            TitanPair{"dtoh-pageable", Category::d2h_pageable, 57.0, 2.5, 30.0, 15.0}),
                          [](const auto& param_info) {

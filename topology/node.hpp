@@ -35,6 +35,10 @@ struct MemorySpec {
     return {copy_bandwidth_gbps, warm_copy_gbps, first_touch_gbps, pageable_h2d_gbps, pageable_d2h_gbps};
   }
   double stream_gbps = 0;          // gpu: measured rate of a streaming kernel; 0 when not given
+
+  /// What streaming work reaches in this memory (read + write bytes per second): the measured
+  /// streaming rate where the node gives one, else the peak.
+  double streaming_gbps() const { return stream_gbps > 0 ? stream_gbps : bandwidth_gbps; }
 };
 
 struct Endpoint {

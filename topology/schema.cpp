@@ -276,8 +276,8 @@ std::vector<Key> make_table() {
   // 2.84 of 3.35 TB/s on H100, 3.96 of 4.8 on H200); above the peak is a unit slip.
   add({.name = "stream_gbps", .section = Section::memory, .applies = kGpu, .type = Type::number, .unit = "GB/s",
        .floor = Floor::positive, .min = 1, .max = 100000, .plausible = "GPU memory delivers up to about 10 TB/s",
-       .default_text = "unknown: the replay scales memory-bound kernels by the peak bandwidth",
-       .doc = "measured rate of a streaming kernel (read + write bytes per second): what memory-bound kernels reach",
+       .default_text = "unknown: memory-bound kernels, D2D copies and memsets are priced at the peak bandwidth",
+       .doc = "measured rate of a streaming kernel (read + write bytes per second): what memory-bound kernels, D2D copies and memsets reach",
        .todo = "triad kernel rate, read + write (delete if unknown)", .json = Json::when_set, .sweepable = true, .field = memory_field<&MemorySpec::stream_gbps>()});
   // One thread copies 10-15 GB/s on the testbed Xeons (tests/data/real/*/hostcopy.csv) and up to
   // about 100 GB/s on the widest single cores; 1000 GB/s is out of reach of one thread.

@@ -16,6 +16,7 @@
 #   TARGET sessions: the same machine kind in two sessions (h100-1gpu-apps onto h100-1gpu-apps2 and
 #   h200-1gpu-apps onto h200-1gpu-apps2, each node onto itself): how far `measured` is off where no
 #   hardware changes.
+# LINKCAST=<binary> runs another build (default build/linkcast), to compare two.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 R=tests/data/real
@@ -47,7 +48,7 @@ for pair in $PAIRS; do
 IFS=: read -r SRC TGT SRC_NODE TGT_NODE <<<"$pair"
 [ "$TARGET" = sessions ] && echo "| $SRC -> $TGT | | | | | | | |"
 for t in $TRACES; do
-  build/linkcast project --from "configs/testbed-$SRC_NODE.yaml" --to "configs/testbed-$TGT_NODE.yaml" \
+  "${LINKCAST:-build/linkcast}" project --from "configs/testbed-$SRC_NODE.yaml" --to "configs/testbed-$TGT_NODE.yaml" \
     "$R/$SRC/$t" --actual "$R/$TGT/$t" --format json 2>/dev/null |
     python3 -c "
 import json, sys
