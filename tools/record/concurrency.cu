@@ -22,6 +22,10 @@
 //   all_d2h           every GPU -> cpu0
 //   h2d_d2h_same_gpu  cpu0 -> gpu0 and gpu0 -> cpu0
 //   all_h2d_d2h       cpu0 -> every GPU and every GPU -> cpu0       (n >= 2)
+//   d2d_pair          two gpu0 -> gpu0 copies (D2D, distinct buffers)
+//   d2d_quad          four gpu0 -> gpu0 copies
+//   d2d_h2d_same_gpu  gpu0 -> gpu0 and cpu0 -> gpu0
+//   d2d_d2h_same_gpu  gpu0 -> gpu0 and gpu0 -> cpu0
 // Sizes per copy: 64 MiB and 256 MiB, plus 1 GiB for ring and bidir_pairs.
 //
 // Outputs:
@@ -113,6 +117,12 @@ std::vector<Pattern> make_patterns(int n, const std::vector<size_t>& sizes,
   }
   p.insert(p.end(),
            {all_h2d, all_d2h, Pattern{"h2d_d2h_same_gpu", {{kHost, 0}, {0, kHost}}, sizes}});
+  // Copies within GPU 0's memory (D2D: source and destination both there), beside each other and
+  // beside a DMA copy to or from the same GPU: what a D2D copy shares with what.
+  p.insert(p.end(), {Pattern{"d2d_pair", {{0, 0}, {0, 0}}, sizes},
+                     Pattern{"d2d_quad", {{0, 0}, {0, 0}, {0, 0}, {0, 0}}, sizes},
+                     Pattern{"d2d_h2d_same_gpu", {{0, 0}, {kHost, 0}}, sizes},
+                     Pattern{"d2d_d2h_same_gpu", {{0, 0}, {0, kHost}}, sizes}});
   if (n >= 2) {
     Pattern both{"all_h2d_d2h", all_h2d.copies, sizes};
     both.copies.insert(both.copies.end(), all_d2h.copies.begin(), all_d2h.copies.end());
