@@ -655,6 +655,7 @@ void Projector::prepare_anchors() {
   for (const Sums& part : chunk_sums)
     for (std::size_t c = 0; c < trace::kCategoryCount; ++c)
       for (std::size_t k = 0; k < 3; ++k) sums[c][k].add(part[c][k]);
+  const bool streams_measured_on_both = streaming_rates_measured(*from_) && streaming_rates_measured(*to_);
   for (std::size_t c = 0; c < trace::kCategoryCount; ++c) {
     const auto cat = static_cast<Category>(c);
     for (std::size_t k = 0; k < 3; ++k) {
@@ -678,7 +679,7 @@ void Projector::prepare_anchors() {
       // priced from a measurement, and what the copies run beside it is the copy kernel's own
       // (a D2D memcpy 0-5% above the triad on both the H100 and the H200): carried.
       const bool memory_bound = cat == Category::d2d || cat == Category::memset;
-      const bool streams_measured = memory_bound && streaming_rates_measured(*from_) && streaming_rates_measured(*to_);
+      const bool streams_measured = memory_bound && streams_measured_on_both;
       const bool technology = !is_pageable(cat) && !streams_measured && (explained || memory_bound);  // for the groups bound by another technology
       const bool collective = trace::is_collective(cat);
       if (collective && r < 1.0 / kMisdescribedFactor) {

@@ -167,6 +167,22 @@ TEST(Models, DeviceToDeviceCopiesReadAndWriteMemory) {
   EXPECT_NEAR(default_time_ns(p, t), 268435456.0 / 900.0, 1e-6);
 }
 
+TEST(Models, DeviceToDeviceCopiesRunAtTheMeasuredStreamingRate) {
+  // The same V100 with its measured streaming rate, BabelStream's triad of 833.4 GB/s read +
+  // write (configs/summit.yaml): `default` prices a 256 MiB D2D copy at 2 x 268435456 / 833.4 =
+  // 644194 ns and a memset at half that; AHEAD keeps the datasheet peak, as its paper does.
+  PathSpec p;
+  p.cls = PathClass::d2d;
+  p.src_memory_gbps = p.dst_memory_gbps = 900;
+  p.src_memory_streaming_gbps = 833.4;
+  Transfer t;
+  t.bytes = 268435456;
+  EXPECT_NEAR(default_time_ns(p, t), 2.0 * 268435456.0 / 833.4, 1e-6);
+  EXPECT_NEAR(ahead_time_ns(p, t), 268435456.0 / 900.0, 1e-6);
+  t.write_only = true;
+  EXPECT_NEAR(default_time_ns(p, t), 268435456.0 / 833.4, 1e-6);
+}
+
 TEST(Models, MultiHopPathsRunAtTheSlowestHop) {
   // GPU -> PCIe Gen3 x16 switch -> CPU -> X-Bus 64 GB/s: the PCIe hop (write, 14.40 GB/s) binds.
   PathSpec p;

@@ -310,6 +310,43 @@ TEST(Projector, ACollectivesWaitForTheOtherRanksIsCarriedUnchanged) {
   EXPECT_EQ(faster.bound(1).what, Projector::Bound::What::link);
 }
 
+/// One GPU whose memory peaks at `peak_gbps` (and streams at `stream_gbps`, where > 0), D2D's
+/// 1-byte cost 1000 ns.
+std::string one_gpu_node(double peak_gbps, double stream_gbps) {
+  const std::string stream = stream_gbps > 0 ? fmt::format(", stream_gbps: {}", stream_gbps) : "";
+  return fmt::format(R"(schema_version: 1
+name: one
+endpoints:
+  - {{id: cpu0, kind: cpu, memory: {{capacity_gib: 64, bandwidth_gbps: 100, copy_bandwidth_gbps: 10}}}}
+  - {{id: gpu0, kind: gpu, memory: {{capacity_gib: 16, bandwidth_gbps: {}{}}}}}
+links:
+  - {{between: [cpu0, gpu0], type: generic, bandwidth_gbps: 20}}
+calibration: {{d2d_ns: 1000}}
+)",
+                     peak_gbps, stream);
+}
+
+TEST(Projector, DeviceCopiesCarryTheirRatioWhereBothNodesMeasuredTheirStreamingRate) {
+  // A 100 MB D2D copy measured at 241 us. Source GPU: peak 1000, triad 800 GB/s; target: 2000
+  // and 1600. The model prices it at 1000 + 2e8/800 = 251000 ns on the source and 1000 + 2e8/1600
+  // = 126000 ns on the target; both rates are measurements, so the copy keeps its ratio to them
+  // (a memcpy kernel runs a few percent above the triad on both H100 and H200):
+  // 241000 x 126000 / 251000 = 120980 ns.
+  // The same source described by its peak alone (1000 GB/s: 201000 ns) says nothing measured of
+  // the memory: what the copy ran under the peak is that memory's achieved rate, which stays on
+  // the source, and the target is priced from its own streaming rate: 126000 ns.
+  const auto trace = parse_csv_trace("kind,src,dst,bytes,duration_ns\ncopy,gpu0,gpu0,100000000,241000\n", "t.csv");
+  const auto& m = model::find_model("default");
+  const topology::Node to = topology::parse_node(one_gpu_node(2000, 1600), "to.yaml");
+  const topology::Node measured = topology::parse_node(one_gpu_node(1000, 800), "from.yaml");
+  EXPECT_NEAR(Projector(measured, to, trace).time_ns(0, m), 241000.0 * 126000.0 / 251000.0, 1.0);
+  const topology::Node peak_only = topology::parse_node(one_gpu_node(1000, 0), "peak.yaml");
+  EXPECT_NEAR(Projector(peak_only, to, trace).time_ns(0, m), 126000.0, 1.0);
+  // Onto itself either way the copy keeps its measured time.
+  EXPECT_NEAR(Projector(measured, measured, trace).time_ns(0, m), 241000.0, 1.0);
+  EXPECT_NEAR(Projector(peak_only, peak_only, trace).time_ns(0, m), 241000.0, 1.0);
+}
+
 TEST(Projector, ATransferBesideAKernelCarriesItsCompetitionUnchanged) {
   // A 32 MB peer copy gpu0 -> gpu1 that took 2 ms while a kernel ran on gpu0 (recorded from 0 to
   // 5 ms); alone the source node's model gives it 3000 + 32e6 / 100 GB/s = 323000 ns. What the
