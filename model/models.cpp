@@ -170,8 +170,8 @@ namespace {
 
 constexpr std::array<Model, 4> kModels = {{
     {"default",
-     "linkcast: wire-level PCIe/NVLink packets, D2D reads+writes memory, pageable staging at "
-     "the host's rate for the copy's regime; projections anchor it on measured times",
+     "linkcast: wire-level PCIe/NVLink packets, D2D reads+writes memory at its streaming rate, "
+     "pageable staging at the host's rate for the copy's regime; projections anchor it on measured times",
      &default_time_ns, &hop_effective_gbps, true, true, &default_prepared_ns},
     {"ahead", "AHEAD (IPDPSW 2019) as published: LogGP with its PCIe/NVLink packet equations",
      &ahead_time_ns, &hop_ahead_effective_gbps, true, false, &ahead_prepared_ns},
