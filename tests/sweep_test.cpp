@@ -172,6 +172,24 @@ TEST(Sweep, APointOnTheTracesHostKeepsTheSourcesHostRatesUnlessItVariesThem) {
   EXPECT_LT(Sweep(own).run({0}, 1)[0].items[0].figure_s, 12e-3);
 }
 
+TEST(Study, APointThatChangesAGpusPeakKeepsItsMeasuredStreamingShare) {
+  // Summit's V100s: peak 900, measured streaming 833.4 GB/s (92.6%). A point at 1800 GB/s peak
+  // streams at 1666.8 (the same share of the new peak); a point that also sets stream_gbps keeps
+  // the value it sets, whatever the order of the axes.
+  const std::string axes_text = "study_version: 1\nname: s\nbase: {}summit.yaml\naxes:\n{}"
+                                "workloads:\n  - {{name: w, spec: \"nccl-allreduce:bytes=1MiB,gpus=0-1\"}}\n";
+  const std::string peak = "  - {path: \"endpoints[kind=gpu].memory.bandwidth_gbps\", values: [900, 1800]}\n";
+  const std::string stream = "  - {path: \"endpoints[kind=gpu].memory.stream_gbps\", values: [1000]}\n";
+  const Study one = load_study(write_study("stream_peak.yaml", fmt::format(fmt::runtime(axes_text), kConfigs, peak)));
+  const auto gpu = static_cast<std::size_t>(one.base.find("gpu3"));
+  EXPECT_DOUBLE_EQ(one.node_at(0).endpoints[gpu].memory.stream_gbps, 833.4);
+  EXPECT_DOUBLE_EQ(one.node_at(1).endpoints[gpu].memory.stream_gbps, 833.4 * 1800 / 900);
+  for (const std::string& both : {peak + stream, stream + peak}) {
+    const Study set = load_study(write_study("stream_both.yaml", fmt::format(fmt::runtime(axes_text), kConfigs, both)));
+    for (std::size_t p = 0; p < set.points(); ++p) EXPECT_DOUBLE_EQ(set.node_at(p).endpoints[gpu].memory.stream_gbps, 1000.0);
+  }
+}
+
 TEST(Sweep, AFailedPointIsReportedAndTheOthersKept) {
   // A node axis whose second node lacks the trace's gpu1: that point fails, the first does not.
   const std::string trace = test::write_temp("sweep_gpu1.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu1,4096\n");
