@@ -68,10 +68,8 @@ double default_time(const PathSpec& path, const Transfer& t, const SlowestHopGbp
     // only writes. Both run as streaming kernels, at the rate streaming work reaches in that
     // memory: in every kernel_rates.csv of tests/data/real the D2D memcpy runs 0-5% above the
     // triad kernel (H100: 2.88-3.02 against 2.81-2.90 TB/s read + write; H200: 3.99-4.27 against
-    // 3.95-4.17), both 10-17% under the datasheet (3.35 and 4.8 TB/s).
-    case PathClass::d2d:
-      return t.fixed_ns + (t.write_only ? n : 2.0 * n) /
-                              (path.src_memory_streaming_gbps > 0 ? path.src_memory_streaming_gbps : path.src_memory_gbps);
+    // 3.95-4.17), both 10-18% under the datasheet (3.35 and 4.8 TB/s).
+    case PathClass::d2d: return t.fixed_ns + (t.write_only ? n : 2.0 * n) / path.src_streaming_gbps();
     // A host-to-host memcpy runs on one CPU thread.
     case PathClass::h2h:
       return t.fixed_ns + (path.host.copy_gbps > 0 ? n / path.host.copy_gbps

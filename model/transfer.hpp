@@ -63,6 +63,12 @@ inline constexpr std::size_t kHostRegimeCount = 6;
 static_assert(kHostRegimeCount == static_cast<std::size_t>(HostRegime::direct) + 1, "kHostRegimeCount counts every HostRegime");
 std::string_view to_string(HostRegime r);
 
+/// What streaming work (a triad kernel, a D2D copy, a memset) reaches in a memory, read + write
+/// GB/s: its measured streaming rate where known (> 0), else its peak.
+constexpr double streaming_or_peak_gbps(double measured_stream_gbps, double peak_gbps) {
+  return measured_stream_gbps > 0 ? measured_stream_gbps : peak_gbps;
+}
+
 /// A host socket's memory rates that bound pageable copies, GB/s; 0 where the node does not say.
 /// Node keys: cpu memory copy_bandwidth_gbps, warm_copy_gbps, first_touch_gbps, pageable_h2d_gbps,
 /// pageable_d2h_gbps (configs/SCHEMA.md).
@@ -87,8 +93,10 @@ struct PathSpec {
   HostRates host;                 // h2d/d2h/h2h: the host socket's copy rates; 0 where unknown
   double src_memory_gbps = 0;     // the source device's memory bandwidth (GPU or host)
   double dst_memory_gbps = 0;     // the destination device's memory bandwidth
-  double src_memory_streaming_gbps = 0;  // what streaming work reaches in the source device's memory
-                                         // (read + write; its measured stream rate, else the peak)
+  double src_memory_stream_gbps = 0;  // the source device's measured streaming rate; 0 where unknown
+
+  /// What streaming work reaches in the source device's memory (streaming_or_peak_gbps).
+  double src_streaming_gbps() const { return streaming_or_peak_gbps(src_memory_stream_gbps, src_memory_gbps); }
 
   /// Lowest per-direction link bandwidth on the path (after line encoding); for transfers
   /// within one device, that device's memory bandwidth. GB/s.

@@ -457,7 +457,7 @@ bool same_bottleneck(const model::PathSpec& a, const model::PathSpec& b, double 
   const model::LinkSpec* link_b = slowest_hop(b, bytes).first;
   if (link_a && link_b) return link_a->same_class(*link_b);
   return !link_a && !link_b && a.src_memory_gbps == b.src_memory_gbps &&
-         a.src_memory_streaming_gbps == b.src_memory_streaming_gbps;
+         a.src_memory_stream_gbps == b.src_memory_stream_gbps;
 }
 
 /// Whether every GPU of `node` gives its memory's measured streaming rate (`stream_gbps`).

@@ -165,7 +165,7 @@ TEST(Models, DeviceToDeviceCopiesReadAndWriteMemory) {
     PathSpec p;
     p.cls = PathClass::d2d;
     p.src_memory_gbps = p.dst_memory_gbps = 900;
-    p.src_memory_streaming_gbps = streaming_gbps;
+    p.src_memory_stream_gbps = streaming_gbps;
     Transfer t;
     t.bytes = 268435456;
     EXPECT_NEAR(default_time_ns(p, t), 2.0 * 268435456.0 / rate, 1e-6);

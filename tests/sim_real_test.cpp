@@ -24,10 +24,10 @@ const std::vector<ValidationCase>& cases(const std::string& name, Launches launc
   auto it = cache.find({name, launches});
   if (it == cache.end()) {
     // h200-2gpu-nccl* and h200-4gpu-nccl* are more recordings of those machine kinds (NCCL only).
-    // h200-1gpu-d2d is another recording of the 1 x H200 machine kind (D2D copies).
+    // h200-1gpu-d2d* are more recordings of the 1 x H200 machine kind (D2D copies).
     const std::string node_name = name.starts_with("h200-2gpu-nccl")   ? "h200-2gpu"
                                   : name.starts_with("h200-4gpu-nccl") ? "h200-4gpu"
-                                  : name == "h200-1gpu-d2d"            ? "h200-1gpu"
+                                  : name.starts_with("h200-1gpu-d2d")  ? "h200-1gpu"
                                                                        : name;
     const topology::Node node = topology::load_node(test::config("testbed-" + node_name + ".yaml"));
     std::vector<ValidationCase> all;
@@ -73,22 +73,27 @@ TEST(SimReal, ContentionPatternsOnFourH200s) {
 TEST(SimReal, ConcurrentD2dCopiesShareTheGpusMemory) {
   REQUIRE_RECORDING("h200-1gpu-d2d");
   // One H200 (tests/data/real/h200-1gpu-d2d, recorded after D2D copies took the GPU's streaming
-  // rate and scored once): two or four D2D copies released together take as long as one after the
-  // other (1 GiB pair: 1.015 ms against 1.026 ms alone in turn), since all of them read and write
-  // the one memory; the simulator shares its memory among them at the D2D copy's rate. Scored:
-  // +7.7% and +5.2% (pair, 256 MiB and 1 GiB), +8.7% and +5.3% (four), where "no contention" says
-  // -46..-74%; the rest over the triad is the memcpy kernel running 3% above it. A D2D copy beside
-  // an H2D or D2H copy of the same GPU leaves the DMA copy's pace (-4.5..+1.7% from 64 MiB).
-  for (const char* pattern : {"d2d_pair", "d2d_quad"}) {
-    for (std::uint64_t bytes : {256 * kMiB, 1024 * kMiB}) {
-      const ValidationCase& c = find("h200-1gpu-d2d", "copies", pattern, bytes);
-      EXPECT_LT(std::fabs(c.error()), 0.10) << pattern << " " << bytes;
-      EXPECT_GT(std::fabs(c.baseline_error()), 0.40) << pattern << " " << bytes;
+  // rate and scored once; -d2d2, run_d2d_concurrency.sh's own run an hour later): two or four D2D
+  // copies released together take as long as one after the other (1 GiB pair: 1.015 ms against
+  // 1.026 ms alone in turn), since all of them read and write the one memory; the simulator shares
+  // its memory among them at the D2D copy's rate. Scored: +7.7% and +5.2% (pair, 256 MiB and
+  // 1 GiB), +8.7% and +5.3% (four); the second run +9.3%, +5.9%, +9.3%, +6.0%; where "no
+  // contention" says -45..-74%. The rest over the triad is the memcpy kernel running 3% above it.
+  // A D2D copy beside an H2D or D2H copy of the same GPU leaves the DMA copy's pace (-4.5..+1.7%
+  // from 64 MiB in both runs).
+  for (const char* recording : {"h200-1gpu-d2d", "h200-1gpu-d2d2"}) {
+    SCOPED_TRACE(recording);
+    for (const char* pattern : {"d2d_pair", "d2d_quad"}) {
+      for (std::uint64_t bytes : {256 * kMiB, 1024 * kMiB}) {
+        const ValidationCase& c = find(recording, "copies", pattern, bytes);
+        EXPECT_LT(std::fabs(c.error()), 0.10) << pattern << " " << bytes;
+        EXPECT_GT(std::fabs(c.baseline_error()), 0.40) << pattern << " " << bytes;
+      }
     }
+    for (const char* pattern : {"d2d_h2d_same_gpu", "d2d_d2h_same_gpu"})
+      for (std::uint64_t bytes : {64 * kMiB, 256 * kMiB, 1024 * kMiB})
+        EXPECT_LT(std::fabs(find(recording, "copies", pattern, bytes).error()), 0.06) << pattern << " " << bytes;
   }
-  for (const char* pattern : {"d2d_h2d_same_gpu", "d2d_d2h_same_gpu"})
-    for (std::uint64_t bytes : {64 * kMiB, 256 * kMiB, 1024 * kMiB})
-      EXPECT_LT(std::fabs(find("h200-1gpu-d2d", "copies", pattern, bytes).error()), 0.06) << pattern << " " << bytes;
 }
 
 TEST(SimReal, CopyPatternsGeometricMean) {

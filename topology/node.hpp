@@ -36,9 +36,8 @@ struct MemorySpec {
   }
   double stream_gbps = 0;          // gpu: measured rate of a streaming kernel; 0 when not given
 
-  /// What streaming work reaches in this memory (read + write bytes per second): the measured
-  /// streaming rate where the node gives one, else the peak.
-  double streaming_gbps() const { return stream_gbps > 0 ? stream_gbps : bandwidth_gbps; }
+  /// What streaming work reaches in this memory (model::streaming_or_peak_gbps).
+  double streaming_gbps() const { return model::streaming_or_peak_gbps(stream_gbps, bandwidth_gbps); }
 };
 
 struct Endpoint {

@@ -222,7 +222,7 @@ model::PathSpec make_path_spec(const Node& node, const Routes& routes, int src, 
   const Endpoint& b = node.endpoints[static_cast<std::size_t>(dst)];
   spec.src_memory_gbps = a.memory.bandwidth_gbps;
   spec.dst_memory_gbps = b.memory.bandwidth_gbps;
-  spec.src_memory_streaming_gbps = a.memory.streaming_gbps();
+  spec.src_memory_stream_gbps = a.memory.stream_gbps;
   const Endpoint* host = a.kind == EndpointKind::cpu ? &a : b.kind == EndpointKind::cpu ? &b : nullptr;
   if (host) {
     spec.host_memory_gbps = host->memory.bandwidth_gbps;

@@ -272,8 +272,9 @@ std::vector<Key> make_table() {
        .plausible = "GPU memory delivers up to about 10 TB/s", .doc = "peak memory bandwidth of the GPU",
        .todo = "datasheet peak memory bandwidth", .json = Json::always, .sweepable = true,
        .field = memory_field<&MemorySpec::bandwidth_gbps>()});
-  // A streaming kernel reaches 80-90% of the HBM peak (tests/data/real/*-apps/kernel_rates.csv:
-  // 2.84 of 3.35 TB/s on H100, 3.96 of 4.8 on H200); above the peak is a unit slip.
+  // A streaming kernel reaches 80-93% of the HBM peak (tests/data/real/*-apps/kernel_rates.csv:
+  // 2.84 of 3.35 TB/s on H100, 3.96 of 4.8 on H200; BabelStream's 0.833 of 0.9 on V100, configs/
+  // SOURCES.md [65]); above the peak is a unit slip.
   add({.name = "stream_gbps", .section = Section::memory, .applies = kGpu, .type = Type::number, .unit = "GB/s",
        .floor = Floor::positive, .min = 1, .max = 100000, .plausible = "GPU memory delivers up to about 10 TB/s",
        .default_text = "unknown: memory-bound kernels, D2D copies and memsets are priced at the peak bandwidth",

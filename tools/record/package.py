@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh or run_nccl.sh archive
-(record.tar.gz) into a committed ground-truth folder: tests/data/real/<machine>/ for run_all.sh,
-and (suggested) tests/data/real/<machine>-apps/ and <machine>-nccl/ for the other two, so that
+"""package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh, run_nccl.sh,
+run_pipeline.sh or run_d2d_concurrency.sh archive (record.tar.gz) into a committed ground-truth
+folder: tests/data/real/<machine>/ for run_all.sh, and (suggested) tests/data/real/<machine>-apps/,
+-nccl/, -pipeline/ and -d2d/ for the others, so that
 no file of one recording overwrites another's (each has its own summary.txt and README.md).
 
 Keeps what the validation tests and the README read, gzip'd: the copybench and concurrency
@@ -117,7 +118,8 @@ def main():
     with open(os.path.join(dest, "README.md"), "w") as f:
         what = {"run_apps.sh": "copy interference, host rates and PyTorch apps",
                 "run_nccl.sh": "NCCL sweep",
-                "run_pipeline.sh": "NCCL channel and call overlap"}.get(script)
+                "run_pipeline.sh": "NCCL channel and call overlap",
+                "run_d2d_concurrency.sh": "D2D copies at the same time"}.get(script)
         f.write(f"# Ground truth{' (' + what + ')' if what else ''}: {len(rows)} x "
                 f"{rows[0][1] if rows else '?'} ({kind})\n\n")
         f.write(f"- machine: device kind `{kind}` of this workplace: {len(rows)} GPU(s), "

@@ -1,5 +1,5 @@
-# record_lib.sh: shared by run_all.sh, run_apps.sh, run_nccl.sh and run_pipeline.sh (source it;
-# not a program): the preamble, step runner, machine capture and packing of every recording.
+# record_lib.sh: shared by run_all.sh, run_apps.sh, run_nccl.sh, run_pipeline.sh and run_d2d_concurrency.sh
+# (source it; not a program): the preamble, step runner, machine capture and packing of every recording.
 #
 # The caller sets HERE (this folder), sources this file and calls start_record (OUTDIR, REC,
 # REPO, NVCC, PY and the environment of every recording), or sets OUTDIR (absolute), REC (staging

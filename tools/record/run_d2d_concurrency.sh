@@ -1,28 +1,38 @@
 #!/usr/bin/env bash
-# run_d2d_concurrency.sh OUTDIR: what a device-to-device copy shares, on one GPU (any machine kind),
-# in one short command (about 10 s): concurrency.cu's D2D patterns (two and four D2D copies of GPU
-# 0 at once, a D2D copy beside an H2D and beside a D2H copy of the same GPU) and the H2D + D2H pair,
-# each also alone, at 16 MiB, 64 MiB, 256 MiB and 1 GiB, 7 timed repetitions. OUTDIR then holds
-# concurrency_trace.csv.gz, concurrency_summary.csv (formats: tools/record/README.md) and
-# machine.txt (nvidia-smi, nvcc, the GPU's name, driver, memory and clocks, lscpu).
-# This is the command line that recorded tests/data/real/h200-1gpu-d2d, kept as a script.
-set -euo pipefail
-OUT=${1:?usage: run_d2d_concurrency.sh OUTDIR}
+# run_d2d_concurrency.sh OUTDIR: what a device-to-device copy shares, on GPU 0 of any machine, in
+# one short command (about 10 s of copies): concurrency.cu's D2D patterns (two and four D2D copies
+# at once, a D2D copy beside an H2D and beside a D2H copy of the same GPU) and the H2D + D2H pair,
+# each also alone, at 16 MiB, 64 MiB, 256 MiB and 1 GiB, 7 timed repetitions
+# (concurrency_trace.csv, concurrency_summary.csv: formats in tools/record/README.md).
+# At the end OUTDIR holds record.tar.gz (record/: the CSVs, logs/, machine/, command.txt,
+# summary.txt) and summary.txt; package it with package.py into tests/data/real/<machine>-d2d/.
+# Run from anywhere: bash tools/record/run_d2d_concurrency.sh "$OUT".
+
+set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-BIN=$(mktemp -d)
-trap 'rm -rf "$BIN"' EXIT
-mkdir -p "$OUT"
-nvidia-smi -L
-"$NVCC" -O2 -arch=sm_90 -o "$BIN/concurrency" "$HERE/concurrency.cu"
-"$BIN/concurrency" --gpus 1 --reps 7 --sizes-mib 16,64,256,1024 \
-  --patterns d2d_pair,d2d_quad,d2d_h2d_same_gpu,d2d_d2h_same_gpu,h2d_d2h_same_gpu \
-  --trace "$OUT/concurrency_trace.csv" --summary "$OUT/concurrency_summary.csv"
-gzip -f "$OUT/concurrency_trace.csv"
+# shellcheck source=record_lib.sh
+source "$HERE/record_lib.sh"
+start_record run_d2d_concurrency.sh "$@"
+BUDGET=${RECORD_BUDGET_S:-180}
+LOG_TAG=run_d2d_concurrency
 {
-  date -u
-  nvidia-smi
-  "$NVCC" --version
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory --format=csv
-  lscpu | head -20
-} >"$OUT/machine.txt" 2>&1
+  echo "command: bash tools/record/run_d2d_concurrency.sh OUTDIR"
+  echo "script:  run_d2d_concurrency.sh"
+  echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
+  echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+} >"$REC/command.txt"
+
+d2d_concurrency_step() {
+  "$NVCC" -O2 -arch=sm_90 -o "$REC/concurrency" "$HERE/concurrency.cu" &&
+    "$REC/concurrency" --gpus 1 --reps 7 --sizes-mib 16,64,256,1024 \
+      --patterns d2d_pair,d2d_quad,d2d_h2d_same_gpu,d2d_d2h_same_gpu,h2d_d2h_same_gpu \
+      --trace "$REC/concurrency_trace.csv" --summary "$REC/concurrency_summary.csv"
+  local rc=$?
+  rm -f "$REC/concurrency"
+  return $rc
+}
+export -f d2d_concurrency_step
+
+run_step machine 60 machine_info
+run_step d2d_concurrency 90 d2d_concurrency_step
+finish_record "linkcast recording: D2D copies at the same time (run_d2d_concurrency.sh)"
