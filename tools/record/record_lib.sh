@@ -40,6 +40,21 @@ start_record() {
   export OUTDIR REC HERE REPO NVCC PY
 }
 
+# write_command SCRIPT [LINE...]: record/command.txt, what package.py reads back: the command, the
+# script, the commit, each LINE as given (e.g. "budget:  540 s"), and the start time.
+write_command() {
+  local script=$1
+  shift
+  {
+    echo "command: bash tools/record/$script OUTDIR"
+    echo "script:  $script"
+    echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
+    local line
+    for line in "$@"; do echo "$line"; done
+    echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  } >"$REC/command.txt"
+}
+
 # The GPUs this machine has: nvidia-smi's list, else what PyTorch sees, else 0.
 gpu_count() {
   local n

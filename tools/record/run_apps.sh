@@ -30,13 +30,7 @@ LOG_TAG=run_apps
 
 NGPU=$(gpu_count)
 log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
-{
-  echo "command: bash tools/record/run_apps.sh OUTDIR"
-  echo "script:  run_apps.sh"
-  echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
-  echo "budget:  ${BUDGET} s"
-  echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-} >"$REC/command.txt"
+write_command run_apps.sh "budget:  ${BUDGET} s"
 
 # nvcc and g++ in parallel; fails if either fails.
 build() {

@@ -15,12 +15,7 @@ source "$HERE/record_lib.sh"
 start_record run_d2d_concurrency.sh "$@"
 BUDGET=${RECORD_BUDGET_S:-180}
 LOG_TAG=run_d2d_concurrency
-{
-  echo "command: bash tools/record/run_d2d_concurrency.sh OUTDIR"
-  echo "script:  run_d2d_concurrency.sh"
-  echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
-  echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-} >"$REC/command.txt"
+write_command run_d2d_concurrency.sh
 
 d2d_concurrency_step() {
   "$NVCC" -O2 -arch=sm_90 -o "$REC/concurrency" "$HERE/concurrency.cu" &&

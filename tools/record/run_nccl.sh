@@ -29,14 +29,7 @@ LOG_TAG=run_nccl
 
 NGPU=$(gpu_count)
 log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
-{
-  echo "command: bash tools/record/run_nccl.sh OUTDIR"
-  echo "script:  run_nccl.sh"
-  echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
-  echo "budget:  ${BUDGET} s"
-  echo "sizes:   pow2 (1 MiB .. 4 GiB)"
-  echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-} >"$REC/command.txt"
+write_command run_nccl.sh "budget:  ${BUDGET} s" "sizes:   pow2 (1 MiB .. 4 GiB)"
 
 # block_copy.cu: per-block copy rates within a GPU and into its peer (the NCCL block model).
 block_copy_step() {

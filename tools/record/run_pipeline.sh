@@ -14,12 +14,7 @@ source "$HERE/record_lib.sh"
 start_record run_pipeline.sh "$@"
 BUDGET=${RECORD_BUDGET_S:-420}
 LOG_TAG=run_pipeline
-{
-  echo "command: bash tools/record/run_pipeline.sh OUTDIR"
-  echo "script:  run_pipeline.sh"
-  echo "commit:  $(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)"
-  echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-} >"$REC/command.txt"
+write_command run_pipeline.sh
 
 block_share_step() {
   "$NVCC" -O3 -arch=sm_90 -o "$REC/block_share" "$HERE/block_share.cu" &&

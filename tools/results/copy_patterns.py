@@ -13,14 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
-
-
-def size_bytes(text):
-    for unit, scale in UNITS.items():
-        if text.endswith(unit):
-            return int(text[: -len(unit)]) * scale
-    return int(text)
+from sizes import size_bytes
 
 
 def geomean_abs(errors):

@@ -15,14 +15,7 @@ import csv
 import statistics
 import sys
 
-UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
-
-
-def size_bytes(text):
-    for unit, scale in UNITS.items():
-        if text.endswith(unit):
-            return int(text[: -len(unit)]) * scale
-    return int(text)
+from sizes import size_bytes
 
 
 def main():
