@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh, run_nccl.sh,
-run_pipeline.sh or run_d2d_concurrency.sh archive (record.tar.gz) into a committed ground-truth
+run_pipeline.sh, run_d2d_concurrency.sh or run_l2_copy.sh archive (record.tar.gz) into a committed ground-truth
 folder: tests/data/real/<machine>/ for run_all.sh, and (suggested) tests/data/real/<machine>-apps/,
--nccl/, -pipeline/ and -d2d/ for the others, so that
+-nccl/, -pipeline/, -d2d/ and -l2/ for the others, so that
 no file of one recording overwrites another's (each has its own summary.txt and README.md).
 
 Keeps what the validation tests and the README read, gzip'd: the copybench and concurrency
@@ -33,13 +33,15 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               # run_nccl.sh
               "block_copy.csv",
               # run_pipeline.sh
-              "block_share.csv", "nccl_pipeline.csv"]
+              "block_share.csv", "nccl_pipeline.csv",
+              # run_l2_copy.sh
+              "l2_copy_summary.csv"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
-             "interference_reps.csv"]
+             "interference_reps.csv", "l2_copy.csv"]
 MACHINE = ["topo-m.txt", "gpus.csv", "versions.txt", "lscpu.txt", "nvidia-smi.txt", "nvlink-s.txt",
            "nvcc-version.txt", "date-u.txt", "numactl-H.txt", "topo-p2p-r.txt", "topo-p2p-w.txt",
            "meminfo.txt", "free-g.txt", "thp.txt"]
-LOG_PREFIXES = ("logs/nccl", "logs/block_copy", "logs/block_share", "logs/torch", "logs/interference", "logs/hostrates", "logs/build")
+LOG_PREFIXES = ("logs/nccl", "logs/block_copy", "logs/block_share", "logs/torch", "logs/interference", "logs/hostrates", "logs/build", "logs/l2_copy")
 # What each kept file is, for the README (only the files that were written are listed).
 DESCRIBE = {
     "hostrates.csv": "single-thread host memory rates (`measure,bytes,reps,median_gbps,min_gbps,"

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""l2_copy.py H100_FOLDER H200_FOLDER: what copies within one GPU and memsets reach by where their
+data is (tools/record/l2_copy.cu; tests/data/real/*-l2), for the README's "Copies within a GPU and
+the L2 cache". Per mode and GPU: the rate of the bytes beyond the fixed cost (bytes read + written
+per ns, from a least-squares line through the medians) for operations whose data fits well inside
+the L2 cache (footprint, 2n for a copy and n for a memset, from 2 MiB to 24 MiB), and for those
+far past it (256 MiB to 1 GiB); then the H200 / H100 ratio of each, which is what a projection
+from one onto the other has to carry."""
+import csv
+import sys
+
+
+def rates(folder):
+    rows = list(csv.DictReader(open(f"{folder}/l2_copy_summary.csv")))
+    out = {}
+    for mode in dict.fromkeys(r["mode"] for r in rows):
+        traffic = 1 if mode.startswith("memset") else 2
+        pts = [(int(r["bytes"]) * traffic, float(r["median_ns"])) for r in rows if r["mode"] == mode]
+
+        def slope_rate(lo, hi):
+            sel = [(x, y) for x, y in pts if lo <= x <= hi]
+            n = len(sel)
+            mx = sum(x for x, _ in sel) / n
+            my = sum(y for _, y in sel) / n
+            slope = sum((x - mx) * (y - my) for x, y in sel) / sum((x - mx) ** 2 for x, _ in sel)
+            return 1 / slope  # bytes per ns = GB/s
+
+        out[mode] = (slope_rate(2 << 20, 24 << 20), slope_rate(256 << 20, 2 << 30),
+                     min(y for x, y in pts if x <= 2 * traffic))
+    return out
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: l2_copy.py H100_FOLDER H200_FOLDER")
+    a, b = rates(sys.argv[1]), rates(sys.argv[2])
+    print("| mode | H100 in L2 | H100 past L2 | H200 in L2 | H200 past L2 | H200/H100 in L2 | H200/H100 past L2 |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for mode in a:
+        (ai, ao, _), (bi, bo, _) = a[mode], b[mode]
+        print(f"| {mode} | {ai:.0f} | {ao:.0f} | {bi:.0f} | {bo:.0f} | {bi / ai:.2f} | {bo / ao:.2f} |")
+    print("(GB/s of bytes read + written beyond the fixed cost; in L2: footprint 2-24 MiB; past: 256 MiB-2 GiB)")
+
+
+if __name__ == "__main__":
+    main()
