@@ -11,8 +11,12 @@
 //                     only), so neither source nor destination is in L2
 //   copy_src_written  as copy_cold, then a kernel writes the whole source before the copy (a
 //                     tensor a kernel has just produced, copied: a framework's usual case)
+//   copy_dirty        as copy_cold, but the kernel before each copy writes the scratch buffer:
+//                     the L2 is full of other data's dirty lines, which the copy's writes must
+//                     first write back (the state a training step's kernels leave behind)
 //   memset_warm       the same memset again and again
 //   memset_cold       a memset after the scratch read
+//   memset_dirty      a memset after the scratch write
 //
 // Output: --out FILE (CSV): mode,bytes,rep,ns (every timed operation) and --summary FILE (CSV):
 // mode,bytes,reps,median_ns,min_ns,max_ns,gbps (gbps: bytes read + written per ns at the median:
@@ -126,6 +130,10 @@ int main(int argc, char** argv) try {
     read_scratch<<<grid, 512, 0, stream>>>(reinterpret_cast<const int4*>(scratch), scratch_bytes / sizeof(int4), sink);
     CUDA_CHECK(cudaGetLastError());
   };
+  const auto dirty = [&] {
+    write_source<<<grid, 512, 0, stream>>>(reinterpret_cast<int4*>(scratch), scratch_bytes / sizeof(int4), 5);
+    CUDA_CHECK(cudaGetLastError());
+  };
   const auto produce = [&](std::uint64_t bytes, int rep) {
     write_source<<<grid, 512, 0, stream>>>(reinterpret_cast<int4*>(src), bytes / sizeof(int4), rep);
     CUDA_CHECK(cudaGetLastError());
@@ -135,7 +143,8 @@ int main(int argc, char** argv) try {
     else CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
   };
 
-  const std::vector<std::string> modes = {"copy_warm", "copy_cold", "copy_src_written", "memset_warm", "memset_cold"};
+  const std::vector<std::string> modes = {"copy_warm",   "copy_cold",   "copy_src_written", "copy_dirty",
+                                          "memset_warm", "memset_cold", "memset_dirty"};
   std::vector<Case> cases;
   for (const std::string& mode : modes)
     for (const std::uint64_t bytes : sizes) {
@@ -145,6 +154,8 @@ int main(int argc, char** argv) try {
         if (warm) {
           spin<<<1, 32, 0, stream>>>(20000);
           CUDA_CHECK(cudaGetLastError());
+        } else if (mode.find("dirty") != std::string::npos) {
+          dirty();
         } else {
           flush();
         }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run_l2_copy.sh OUTDIR: what copies within one GPU and memsets take by size with their data in
-# the L2 cache or not, on GPU 0 of any machine, in one short command (about 10 s): l2_copy.cu's
-# modes (the same copy again and again; after the L2 was filled with other data; after a kernel
-# wrote the source; memsets warm and cold) at 1 B .. 1 GiB, 30 timed repetitions each
+# the L2 cache or not, on GPU 0 of any machine, in one short command (about 15 s): l2_copy.cu's
+# modes (the same copy again and again; after the L2 was filled with other data's clean lines, or
+# with its dirty lines; after a kernel wrote the source; memsets the same ways) at 1 B .. 1 GiB,
+# 30 timed repetitions each
 # (l2_copy.csv, l2_copy_summary.csv: formats in l2_copy.cu). At the end OUTDIR holds
 # record.tar.gz (record/: the CSVs, logs/, machine/, command.txt, summary.txt) and summary.txt;
 # package it with package.py into tests/data/real/<machine>-l2/.
