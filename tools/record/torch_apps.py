@@ -48,6 +48,11 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
                       each step; the compute stream waits for the side stream at step end
   ckpt_fresh_mem      ckpt_fresh profiled with profile_memory=True (allocation events of the
                       fresh destinations in the trace)
+  vision_bf16         residual CNN (stem + 3 ResBlocks of 96 channels, max-pools) in bf16 autocast
+                      and channels_last, 128 x 3 x 128 x 128 batches on the GPU, Adam (2026-11-27:
+                      held out of the kernels' memory-bound share, scored once)
+  recsys_embed        EmbeddingBag(262144, 128, sum) lookups of 16384 bags x 32 random rows feeding
+                      an MLP (128-1024-1024-1), data on the GPU, SGD (held out likewise)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -483,9 +488,92 @@ class GptMixed(App):
             self.saved = {k: v.detach().cpu() for k, v in self.model.state_dict().items()}
 
 
+class ResBlock(nn.Module):
+    """Two conv3x3/BatchNorm stages with a residual add and ReLU."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.c1, self.b1 = nn.Conv2d(c, c, 3, padding=1, bias=False), nn.BatchNorm2d(c)
+        self.c2, self.b2 = nn.Conv2d(c, c, 3, padding=1, bias=False), nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        y = F.relu(self.b1(self.c1(x)))
+        return F.relu(x + self.b2(self.c2(y)))
+
+
+class VisionBf16(App):
+    """Residual CNN in bf16 autocast with channels_last, data on the GPU, Adam (foreach)."""
+
+    name = "vision_bf16"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, batch, side = (8, 8, 32) if quick else (96, 128, 128)
+        classes = 100
+        self.model = nn.Sequential(
+            nn.Conv2d(3, width, 3, padding=1, bias=False), nn.BatchNorm2d(width), nn.ReLU(),
+            ResBlock(width), nn.MaxPool2d(2), ResBlock(width), nn.MaxPool2d(2), ResBlock(width),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(width, classes)
+        ).to(self.dev).to(memory_format=torch.channels_last)
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-3)
+        self.data = [(torch.randn(batch, 3, side, side, device=self.dev).to(memory_format=torch.channels_last),
+                      torch.randint(0, classes, (batch,), device=self.dev)) for _ in range(2)]
+        self.meta.update({
+            "model": f"ResNet-style: stem + 3 ResBlocks of {width} channels, max-pools, linear head",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, 3, side, side], [batch]],
+            "data": "on the GPU (no per-step H2D)",
+            "precision": "bf16 autocast, channels_last",
+            "optimizer": "Adam(lr=1e-3)",
+        })
+
+    def step(self, i):
+        x, y = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = F.cross_entropy(self.model(x), y)
+        loss.backward()
+        self.opt.step()
+
+
+class RecsysEmbed(App):
+    """Embedding-bag lookups (random rows of a 128 MiB table) feeding an MLP, SGD."""
+
+    name = "recsys_embed"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        rows, dim, bags, per_bag, width = (4096, 16, 64, 4, 64) if quick else (262144, 128, 16384, 32, 1024)
+        gen = torch.Generator(device=self.dev).manual_seed(SEED)
+        self.emb = nn.EmbeddingBag(rows, dim, mode="sum").to(self.dev)
+        self.mlp = nn.Sequential(nn.Linear(dim, width), nn.ReLU(), nn.Linear(width, width), nn.ReLU(),
+                                 nn.Linear(width, 1)).to(self.dev)
+        params = list(self.emb.parameters()) + list(self.mlp.parameters())
+        self.opt = torch.optim.SGD(params, lr=1e-2)
+        self.batches = [(torch.randint(0, rows, (bags * per_bag,), device=self.dev, generator=gen),
+                         torch.arange(0, bags * per_bag, per_bag, device=self.dev),
+                         torch.rand(bags, 1, device=self.dev, generator=gen)) for _ in range(2)]
+        self.meta.update({
+            "model": f"EmbeddingBag({rows}, {dim}, sum) + MLP({dim}, {width}, {width}, 1)",
+            "parameters": sum(p.numel() for p in params),
+            "batch_shapes": [[bags * per_bag], [bags], [bags, 1]],
+            "data": "on the GPU (no per-step H2D)",
+            "precision": "float32",
+            "optimizer": "SGD(lr=1e-2), dense embedding gradient",
+        })
+
+    def step(self, i):
+        idx, offsets, target = self.batches[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.mlp(self.emb(idx, offsets)), target)
+        loss.backward()
+        self.opt.step()
+
+
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
-                                  OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem)}
+                                  OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
+                                  VisionBf16, RecsysEmbed)}
 
 
 # ---------------------------------------------------------------------------------------------
