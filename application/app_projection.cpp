@@ -50,9 +50,9 @@ void project_kernels(const topology::Node& from, const topology::Node& to, const
                                    trace.source_file, i + 1, trace.endpoint_name(op.src), gs < 0 ? "source" : "target",
                                    gs < 0 ? from.name : to.name, trace.endpoint_name(op.src)));
     const trace::KernelInfo* info = op.kernel != trace::kNoIndex ? &trace.kernel_info(op.kernel) : nullptr;
-    const KernelScale s = scale_kernel(trace.op_names[op.name], info, gpu_rates(from.endpoints[static_cast<std::size_t>(gs)]),
-                                       gpu_rates(to.endpoints[static_cast<std::size_t>(gt)]));
     const double src_ns = static_cast<double>(op.duration_ns);
+    const KernelScale s = scale_kernel(trace.op_names[op.name], info, src_ns, gpu_rates(from.endpoints[static_cast<std::size_t>(gs)]),
+                                       gpu_rates(to.endpoints[static_cast<std::size_t>(gt)]));
     p.target_durations_ns[i] = src_ns * s.factor;
     WorkTotals& w = p.by_class[static_cast<std::size_t>(class_of(s.bound))];
     ++w.ops;

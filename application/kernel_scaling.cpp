@@ -38,8 +38,10 @@ KernelBound classify_kernel(std::string_view name) {
   return fp32 ? KernelBound::matrix_fp32 : KernelBound::matrix_tensor;
 }
 
-double memory_bound_share(const trace::KernelInfo* info) {
+double memory_bound_share(const trace::KernelInfo* info, double duration_ns, double stream_gbps) {
   if (info == nullptr) return 1;
+  if (info->input_bytes > 0 && duration_ns > 0 && stream_gbps > 0)
+    return std::clamp(info->input_bytes / duration_ns / stream_gbps, 0.0, 1.0);
   if (info->occupancy_pct >= 0) return std::clamp(info->occupancy_pct / 100.0, 0.0, 1.0);
   if (info->blocks_per_sm > 0 && info->block_threads > 0) {
     const double warps = info->blocks_per_sm * std::ceil(info->block_threads / 32.0);
@@ -56,7 +58,7 @@ GpuRates gpu_rates(const topology::Endpoint& gpu) {
   return r;
 }
 
-KernelScale scale_kernel(std::string_view name, const trace::KernelInfo* info, const GpuRates& from,
+KernelScale scale_kernel(std::string_view name, const trace::KernelInfo* info, double duration_ns, const GpuRates& from,
                          const GpuRates& to) {
   KernelScale s;
   s.bound = classify_kernel(name);
@@ -70,7 +72,7 @@ KernelScale scale_kernel(std::string_view name, const trace::KernelInfo* info, c
     case KernelBound::matrix_fp32: s.factor = ratio(from.fp32_tflops, to.fp32_tflops); break;
     case KernelBound::memory: {
       const double r = ratio(from.stream_gbps, to.stream_gbps);
-      const double f = memory_bound_share(info);
+      const double f = memory_bound_share(info, duration_ns, from.stream_gbps);
       s.factor = 1 - f + f * r;
       break;
     }

@@ -11,11 +11,22 @@
 //    optimizers, copies) moves data. Such a kernel streams at the lower of two rates: the GPU
 //    memory's (`stream_gbps`, else the peak `bandwidth_gbps`), and what its resident warps keep in
 //    flight divided by the memory latency (Little's law), which does not change between GPUs of
-//    one generation. The share of its time bound by the memory's rate is taken as its occupancy
-//    (Kineto's "est. achieved occupancy %", else resident warps / 64): factor = 1 - f + f x r,
-//    r = source rate / target rate. Measured on H100 -> H200 (tests/data/real/*-apps): cuDNN
-//    batch-norm kernels at 24% occupancy ran 0.94x, at 48% 0.83x, elementwise kernels at 100%
-//    0.70x (r = 0.717); max-pooling kernels at 100% ran 0.97-0.99x, the class's known miss.
+//    one generation. The share f of its time bound by the memory's rate is the share of the
+//    source memory's streaming rate it moved: the bytes of the tensors its operator took (Kineto's
+//    "Input Dims" and "Input type", recorded with `record_shapes=True`) over its recorded time, over
+//    the source's rate, at most 1; where the trace has no shapes, its occupancy (Kineto's "est.
+//    achieved occupancy %", else resident warps / 64). factor = 1 - f + f x r, r = source rate /
+//    target rate. Measured on H100 -> H200 (tests/data/real/*-apps, r = 0.703): elementwise
+//    kernels ran 0.70x, cuDNN batch-norm kernels 0.83-0.94x, and max-pooling kernels at 100%
+//    occupancy 0.97-0.99x: they move 0.1-0.25 of the streaming rate (index arithmetic, not bytes,
+//    holds them), which the occupancy took for 1. The operator's inputs leave out what it writes,
+//    so f is a lower bound where the kernel's outputs are as large as its inputs: summed over each
+//    app's memory-class kernels, the inputs alone came within 1.5% of the H200's times on seven of
+//    eight apps in three pairs of sessions (+4.1..+4.3% on d2d_beside_compute), where the
+//    occupancy gave -9.9..+8.0% and inputs plus the largest again as written -8.5..-1.6%; on two
+//    apps recorded before the rule and scored once after it, +0.8% and +0.5% (occupancy -10.1%
+//    and -14.0%). `python3 tools/results/kernel_shares.py APP SESSIONS...` (README, "A whole
+//    application").
 // A rate a node lacks keeps the kernel's time (factor 1) and is reported.
 #pragma once
 
@@ -35,9 +46,10 @@ inline constexpr std::size_t kKernelBoundCount = 3;
 /// The class of a kernel by its name (see the file comment).
 [[nodiscard]] KernelBound classify_kernel(std::string_view name);
 
-/// Share of a kernel's time bound by the memory's rate, 0..1: its occupancy as recorded (`info`
-/// may be null: 1, the kernel is taken to saturate memory).
-[[nodiscard]] double memory_bound_share(const trace::KernelInfo* info);
+/// Share of a kernel's time bound by the memory's rate, 0..1: the share of `stream_gbps` (the
+/// source GPU's) that its operator's input tensors over its `duration_ns` make, else its
+/// occupancy as recorded (`info` may be null: 1, the kernel is taken to saturate memory).
+[[nodiscard]] double memory_bound_share(const trace::KernelInfo* info, double duration_ns, double stream_gbps);
 
 /// The rates of one GPU that bound its kernels; 0 where the node does not say.
 struct GpuRates {
@@ -52,9 +64,9 @@ struct KernelScale {
   double factor = 1;    // target time / source time
   bool known = true;    // false: a rate was missing on either node and the time is kept
 };
-/// How a kernel named `name` (launch `info`, may be null) recorded on a GPU with rates `from`
-/// runs on a GPU with rates `to`.
-[[nodiscard]] KernelScale scale_kernel(std::string_view name, const trace::KernelInfo* info, const GpuRates& from,
-                                       const GpuRates& to);
+/// How a kernel named `name` (launch `info`, may be null) that took `duration_ns` on a GPU with
+/// rates `from` runs on a GPU with rates `to`.
+[[nodiscard]] KernelScale scale_kernel(std::string_view name, const trace::KernelInfo* info, double duration_ns,
+                                       const GpuRates& from, const GpuRates& to);
 
 }  // namespace linkcast::application

@@ -24,6 +24,7 @@
 #include "core/input_file.hpp"
 #include "core/read_ahead.hpp"
 #include "core/strings.hpp"
+#include "trace/kineto_shapes.hpp"
 
 namespace linkcast::trace {
 
@@ -336,6 +337,7 @@ struct Event {
   std::string_view tid_text;
   double bytes = 0, device = 0, stream = 0, from_device = -1, to_device = -1;
   double correlation = -1;
+  double external_id = -1;  // links a kernel to the CPU operator that launched it
   double in_nelems = -1, out_nelems = -1, group_size = 0;
   std::string_view collective, dtype, group_name;
   std::string group_ranks;  // "[0, 1]" whether written as text or as a list
@@ -409,7 +411,13 @@ class Reader {
       const std::size_t len = w.value_length(&head_);
       if (len == 0) fail(w, "the file ends inside an event; it is truncated");
       ++event_index_;
-      if (c == '{' && may_keep(head_, w.data() + w.pos())) parse_event(w, len);
+      if (c == '{') {
+        const char* event = w.data() + w.pos();
+        if (may_keep(head_, event)) parse_event(w, len);
+        if (shaped_operator(head_, event)) {
+          if (const auto in = operator_inputs(std::string_view(event, len))) operator_bytes_.push_back({in->external_id, in->bytes});
+        }
+      }
       w.advance(len);
     }
   }
@@ -425,6 +433,15 @@ class Reader {
     const Cat cat = category(text(head.cat()));
     if (cat == Cat::cpu_op) return is_profiler_step(text(head.name())) || is_to_copy(text(head.name()));
     return cat != Cat::other;
+  }
+
+  /// Whether the event at `event` is a CPU operator, whose tensors' bytes operator_inputs() reads
+  /// from its text where it was recorded with its shapes (`record_shapes=True`; kernel_scaling's
+  /// memory-bound share).
+  static bool shaped_operator(const EventHead& head, const char* event) {
+    if (head.escaped()) return false;
+    auto text = [&](const EventHead::Span& s) { return std::string_view(event + s.at, s.size); };
+    return text(head.ph()) == "X" && category(text(head.cat())) == Cat::cpu_op;
   }
 
   /// A top-level value other than traceEvents: deviceProperties and distributedInfo are read,
@@ -544,6 +561,7 @@ class Reader {
   void args(simdjson::dom::object obj, Event& e) {
     for (const auto [key, value] : obj) {
       if (key == "bytes") e.bytes = number(value);
+      else if (key == "External id") e.external_id = number(value);
       else if (key == "device") e.device = number(value);
       else if (key == "stream") e.stream = number(value);
       else if (key == "fromDevice") e.from_device = number(value);
@@ -670,8 +688,12 @@ class Reader {
       op.name = trace_.op_names.intern(e.name);
       push(op);
     }
-    if (e.kernel.grid_blocks || e.kernel.block_threads || e.kernel.blocks_per_sm > 0)
-      trace_.set_kernel(trace_.size() - 1, trace_.add_kernel_info(e.kernel));
+    if (e.kernel.grid_blocks || e.kernel.block_threads || e.kernel.blocks_per_sm > 0) {
+      const std::uint32_t info = trace_.add_kernel_info(e.kernel);
+      trace_.set_kernel(trace_.size() - 1, info);
+      if (op.kind == OpKind::kernel && e.external_id >= 0 && std::isfinite(e.external_id))
+        kernel_operator_.push_back({static_cast<std::uint64_t>(std::llround(e.external_id)), info});
+    }
     if (e.correlation >= 0 && std::isfinite(e.correlation)) gpu_correlation_.push_back({record, key(e)});
   }
 
@@ -842,6 +864,7 @@ class Reader {
 
   void finish() {
     link_launches();
+    add_operator_bytes();
     mark_fresh_destinations();
     trace_.order_by_start();  // launch links follow their records
     warn();
@@ -857,6 +880,21 @@ class Reader {
                                        std::pair<std::uint64_t, std::size_t>{k, 0});
       if (it != runtime_correlation_.end() && it->first == k) trace_.set_launch(record, static_cast<std::uint32_t>(it->second));
     }
+  }
+
+  /// Each kernel's input_bytes: the tensors of the CPU operator of its External id (the first
+  /// such operator, where a hostile trace repeats an id).
+  void add_operator_bytes() {
+    if (operator_bytes_.empty() || kernel_operator_.empty()) return;
+    std::stable_sort(operator_bytes_.begin(), operator_bytes_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [id, info] : kernel_operator_) {
+      const auto it = std::lower_bound(operator_bytes_.begin(), operator_bytes_.end(), id,
+                                       [](const auto& entry, std::uint64_t k) { return entry.first < k; });
+      if (it != operator_bytes_.end() && it->first == id) trace_.kernel_info(info).input_bytes = it->second;
+    }
+    operator_bytes_ = {};
+    kernel_operator_ = {};
   }
 
   /// A pageable copy whose launching call ran inside aten::_to_copy on the same thread writes
@@ -942,6 +980,8 @@ class Reader {
   std::vector<std::uint16_t> gpu_ids_;
   std::uint16_t host_ = kNoEndpoint;
   std::vector<std::pair<std::size_t, std::uint64_t>> gpu_correlation_;
+  std::vector<std::pair<std::uint64_t, double>> operator_bytes_;          // (External id, input bytes)
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> kernel_operator_;  // (External id, kernel info)
   std::vector<std::pair<std::uint64_t, std::size_t>> runtime_correlation_;  // (correlation id, record)
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;

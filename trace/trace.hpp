@@ -110,6 +110,9 @@ struct KernelInfo {
   /// Resident warps as a share of the SM's maximum, 0-100, as the profiler estimated it (Kineto's
   /// "est. achieved occupancy %"); -1 unknown.
   std::int8_t occupancy_pct = -1;
+  /// Bytes of the tensors the operator that launched it took (Kineto's "Input Dims" of the CPU
+  /// operator of the kernel's "External id", times the sizes of their "Input type"s); 0 unknown.
+  double input_bytes = 0;
 };
 
 /// One row, by value: what builders push and what op(i) returns.
@@ -183,6 +186,7 @@ class Trace {
   /// Launch parameters of kernels; an Op refers to one by Op::kernel.
   std::uint32_t add_kernel_info(const KernelInfo& info);
   const KernelInfo& kernel_info(std::uint32_t index) const { return kernels_[index]; }
+  KernelInfo& kernel_info(std::uint32_t index) { return kernels_[index]; }
   std::size_t kernel_info_count() const { return kernels_.size(); }
 
   void reserve(std::size_t n);
