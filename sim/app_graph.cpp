@@ -128,6 +128,28 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     a.gpu_filling += a.fills_gpu[i];
   }
 
+  // GPU-filling work per GPU, by start: what may hold work that starts while it runs.
+  std::unordered_map<std::uint16_t, std::vector<std::uint32_t>> filling_by_gpu;
+  for (std::size_t i = 0; i < n; ++i)
+    if (a.fills_gpu[i] && trace::runs_on_gpu(kinds[i]) && starts[i] >= 0)
+      filling_by_gpu[t.srcs()[i]].push_back(static_cast<std::uint32_t>(i));
+  for (auto& [gpu, v] : filling_by_gpu)
+    std::sort(v.begin(), v.end(), [&](std::uint32_t x, std::uint32_t y) { return starts[x] < starts[y] || (starts[x] == starts[y] && x < y); });
+  // The GPU-filling work on another stream of work i's GPU that was running when i started (the
+  // latest to start of those), else kNoIndex.
+  const auto filling_at_start = [&](std::size_t i) -> std::uint32_t {
+    const auto f = filling_by_gpu.find(t.srcs()[i]);
+    if (f == filling_by_gpu.end()) return kNoIndex;
+    const auto& v = f->second;
+    auto it = std::lower_bound(v.begin(), v.end(), starts[i], [&](std::uint32_t x, std::int64_t s) { return starts[x] < s; });
+    // A few of the latest to start before i: GPU-filling work mostly runs one at a time.
+    for (int looked = 0; it != v.begin() && looked < 8; ++looked) {
+      --it;
+      if (*it != i && t.streams()[*it] != t.streams()[i] && trace::recorded_end_ns(t, *it) > starts[i]) return *it;
+    }
+    return kNoIndex;
+  };
+
   // The launch latency of work held only by its launch: the trace's own median.
   std::vector<double> free_latencies;
   for (std::size_t i = 0; i < n; ++i) {
@@ -170,6 +192,14 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         }
       }
     }
+    // Held by none of those, while GPU-filling work ran on another stream: it waited for its SMs.
+    if (a.after[i] == kNoIndex && (call == kNoIndex || since_call > 2.0 * typical_launch + 5000))
+      if (const std::uint32_t by = filling_at_start(i); by != kNoIndex) {
+        a.sm_holds.push_back({static_cast<std::uint32_t>(i), by, start - static_cast<double>(starts[by])});
+        ++a.sm_waits;
+        a.launch_ns[i] = call == kNoIndex ? 0.0 : typical_launch;
+        continue;
+      }
     // Launched work keeps its recorded delay after its call when nothing else explains it.
     a.launch_ns[i] = call == kNoIndex ? 0.0 : (a.after[i] != kNoIndex ? typical_launch : std::max(0.0, since_call));
   }

@@ -23,7 +23,13 @@
 //    (which run as copy kernels) on other streams wait for it: on an H200 a 256 MiB cudaMemcpy
 //    device-to-device took 0.13 ms alone and 10.8 ms beside a kernel of many short blocks
 //    (tests/data/real/h200-1gpu-apps/interference.csv), while copy-engine copies beside the same
-//    kernel kept their speed.
+//    kernel kept their speed;
+//  - work held by such a kernel or copy: GPU work held by neither its stream, its launch nor a wait
+//    across streams that started while GPU-filling work ran on another stream of its GPU waited for
+//    that work's SMs, and starts the same share of that work's time after its start (replayed with
+//    another duration, the wait scales with it). In the recorded apps a 1 GiB D2D copy held every
+//    small kernel launched beside it until 18-29 us before its end, on the H100 and the H200 alike
+//    (tests/data/real/*-apps/app_d2d_beside_compute.json.gz).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +68,14 @@ struct AppGraph {
   std::vector<std::uint8_t> fills_gpu;    // GPU work that holds all the GPU's SMs
   std::int64_t t0_ns = 0;                 // the earliest recorded start
 
+  /// GPU work held by GPU-filling work on another stream (rare: kept apart, by work).
+  struct SmHold {
+    std::uint32_t work;  // the held work
+    std::uint32_t by;    // the GPU-filling work running when it started
+    double offset_ns;    // its start after by's start, as recorded
+  };
+  std::vector<SmHold> sm_holds;
+
   /// Annotations (ProfilerStep#N, record_function spans) with the runtime calls inside them on
   /// their thread, to replay them.
   struct Span {
@@ -70,7 +84,7 @@ struct AppGraph {
   };
   std::vector<Span> spans;
 
-  std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0, wakeups = 0;
+  std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0, wakeups = 0, sm_waits = 0;
 
   /// Frees what only building the replay's tasks reads (CPU gaps and call times, SM filling):
   /// 17 bytes an operation, before the links between the tasks are made.
@@ -84,6 +98,7 @@ struct AppGraph {
     for (auto* v : {&chain_prev, &parent, &woken_by, &awaits, &after}) std::vector<std::uint32_t>().swap(*v);
     for (auto* v : {&gap_ns, &own_ns, &tail_ns, &launch_ns}) std::vector<double>().swap(*v);
     std::vector<std::uint8_t>().swap(fills_gpu);
+    std::vector<SmHold>().swap(sm_holds);
   }
 };
 

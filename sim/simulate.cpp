@@ -932,6 +932,8 @@ std::size_t Simulation::tasks_for_records() const {
     if (application_ && trace::runs_on_gpu(kind) && trace_.launches()[i] != trace::kNoIndex && launch_has_own_task(kind))
       ++tasks;
   }
+  // link_application: the wait of work held by GPU-filling work.
+  if (application_) tasks += app_.sm_holds.size();
   return tasks;
 }
 
@@ -1168,6 +1170,17 @@ void Simulation::link_application() {
     }
     if (const std::uint32_t a = app_.after[i]; a != trace::kNoIndex) engine_.depend(begin_[i], end_[a]);
   }
+  // Work held by GPU-filling work waits the same share of that work's time after its start.
+  for (const AppGraph::SmHold& h : app_.sm_holds) {
+    double wait_ns = h.offset_ns;
+    const std::int64_t recorded = trace_.durations()[h.by];
+    if (h.by < options_.durations_ns.size() && std::isfinite(options_.durations_ns[h.by]) && recorded > 0)
+      wait_ns *= options_.durations_ns[h.by] / static_cast<double>(recorded);
+    const TaskId hold = engine_.add_delay(wait_ns);
+    tag(hold, Role::sync);
+    engine_.depend(hold, begin_[h.by], Wait{.on_start = true});
+    engine_.depend(begin_[h.work], hold);
+  }
 }
 
 std::vector<PathStep> Simulation::critical_path_of_last_work() const {
@@ -1191,6 +1204,7 @@ void Simulation::collect_application(SimResult& r, const std::vector<PathStep>& 
   a.cross_stream_waits = app_.cross_stream_waits;
   a.launch_links = app_.launch_links;
   a.gpu_filling = app_.gpu_filling;
+  a.sm_waits = app_.sm_waits;
   a.wakeups = app_.wakeups;
   const std::int64_t t0 = app_.t0_ns;
   a.recorded_span_ns = trace::recorded_span_ns(trace_);
