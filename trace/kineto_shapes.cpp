@@ -18,7 +18,7 @@ namespace linkcast::trace {
 namespace {
 
 /// A cursor over JSON text that reads only what operator_inputs needs: numbers, strings without
-/// escapes, and lists of them, nested up to two levels.
+/// escapes, and lists of them, nested up to three levels.
 class Scan {
  public:
   explicit Scan(std::string_view text, std::size_t at) : s_(text), i_(at) {}
@@ -131,8 +131,7 @@ std::size_t find_from(std::string_view text, std::string_view needle, std::size_
     }
   }
 #endif
-  const std::size_t at = text.find(needle, i);
-  return at;
+  return text.find(needle, i);
 }
 
 /// The args operator_inputs reads, each as `"name"`.
