@@ -18,8 +18,8 @@
 //    achieved occupancy %", else resident warps / 64). factor = 1 - f + f x r, r = source rate /
 //    target rate. Measured on H100 -> H200 (tests/data/real/*-apps, r = 0.703): elementwise
 //    kernels ran 0.70x, cuDNN batch-norm kernels 0.83-0.94x, and max-pooling kernels at 100%
-//    occupancy 0.97-0.99x: they move 0.1-0.25 of the streaming rate (index arithmetic, not bytes,
-//    holds them), which the occupancy took for 1. The operator's inputs leave out what it writes,
+//    occupancy 0.97-0.99x: by their operators' tensors they move 0.24-0.45 of the streaming rate
+//    (index arithmetic, not bytes, holds them), which the occupancy took for 1. The operator's inputs leave out what it writes,
 //    so f is a lower bound where the kernel's outputs are as large as its inputs: summed over each
 //    app's memory-class kernels, the inputs alone came within 1.5% of the H200's times on seven of
 //    eight apps in three pairs of sessions (+4.1..+4.3% on d2d_beside_compute), where the
