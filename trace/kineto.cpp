@@ -415,7 +415,7 @@ class Reader {
         const char* event = w.data() + w.pos();
         if (may_keep(head_, event)) parse_event(w, len);
         if (shaped_operator(head_, event)) {
-          if (const auto in = operator_inputs(std::string_view(event, len))) operator_bytes_.push_back({in->external_id, in->bytes});
+          if (const auto in = operator_inputs(std::string_view(event, len))) note_operator_bytes(*in);
         }
       }
       w.advance(len);
@@ -692,9 +692,23 @@ class Reader {
       const std::uint32_t info = trace_.add_kernel_info(e.kernel);
       trace_.set_kernel(trace_.size() - 1, info);
       if (op.kind == OpKind::kernel && e.external_id >= 0 && std::isfinite(e.external_id))
-        kernel_operator_.push_back({static_cast<std::uint64_t>(std::llround(e.external_id)), info});
+        if (e.external_id <= kMaxExternalId) kernel_operator_.push_back({static_cast<std::uint32_t>(std::llround(e.external_id)), info});
     }
     if (e.correlation >= 0 && std::isfinite(e.correlation)) gpu_correlation_.push_back({record, key(e)});
+  }
+
+  /// External ids the profiler numbers from 1 in one process: larger ones (no recording has four
+  /// billion operators) are not linked.
+  static constexpr double kMaxExternalId = 4294967295.0;
+
+  /// Keeps a CPU operator's input bytes for the kernels of its External id: 8 bytes each (a
+  /// shape-recorded training trace has about two operators a kernel), the list growing by a
+  /// quarter at a time as the rows do, so that reading keeps below what the replay takes later.
+  void note_operator_bytes(const OperatorInputs& in) {
+    if (in.external_id > static_cast<std::uint64_t>(kMaxExternalId)) return;
+    if (operator_bytes_.size() == operator_bytes_.capacity())
+      operator_bytes_.reserve(operator_bytes_.capacity() + std::max<std::size_t>(operator_bytes_.capacity() / 4, 4096));
+    operator_bytes_.push_back({static_cast<std::uint32_t>(in.external_id), static_cast<float>(in.bytes)});
   }
 
   /// Appends an operation in file order (finish() puts them in start order). The columns grow by a
@@ -890,7 +904,7 @@ class Reader {
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [id, info] : kernel_operator_) {
       const auto it = std::lower_bound(operator_bytes_.begin(), operator_bytes_.end(), id,
-                                       [](const auto& entry, std::uint64_t k) { return entry.first < k; });
+                                       [](const auto& entry, std::uint32_t k) { return entry.first < k; });
       if (it != operator_bytes_.end() && it->first == id) trace_.kernel_info(info).input_bytes = it->second;
     }
     operator_bytes_ = {};
@@ -980,8 +994,8 @@ class Reader {
   std::vector<std::uint16_t> gpu_ids_;
   std::uint16_t host_ = kNoEndpoint;
   std::vector<std::pair<std::size_t, std::uint64_t>> gpu_correlation_;
-  std::vector<std::pair<std::uint64_t, double>> operator_bytes_;          // (External id, input bytes)
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> kernel_operator_;  // (External id, kernel info)
+  std::vector<std::pair<std::uint32_t, float>> operator_bytes_;           // (External id, input bytes)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> kernel_operator_;  // (External id, kernel info)
   std::vector<std::pair<std::uint64_t, std::size_t>> runtime_correlation_;  // (correlation id, record)
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;
