@@ -108,20 +108,20 @@ class Scan {
   std::size_t i_;
 };
 
-/// Where `needle` (at least 2 bytes) first occurs in `text` at or after `from`; npos if nowhere.
-/// With SSE2 (every x86-64), 16 positions at a time: where both its second and its last byte are
-/// (Mula's "SIMD-friendly" substring search), then a compare; a plain find() stops at every '"',
-/// and operator events are mostly quotes.
+/// Where `needle` (at least 3 bytes, a quoted key) first occurs in `text` at or after `from`;
+/// npos if nowhere. With SSE2 (every x86-64), 16 positions at a time: where both its second and
+/// its last-but-one byte are (Mula's "SIMD-friendly" substring search; the key's letters, not its
+/// quotes), then a compare; a plain find() stops at every '"', and operator events are mostly quotes.
 std::size_t find_from(std::string_view text, std::string_view needle, std::size_t from) {
   const std::size_t m = needle.size();
   if (from > text.size() || text.size() - from < m) return std::string_view::npos;
   std::size_t i = from;
 #if defined(__SSE2__)
   const __m128i second = _mm_set1_epi8(needle[1]);
-  const __m128i last = _mm_set1_epi8(needle[m - 1]);
+  const __m128i last = _mm_set1_epi8(needle[m - 2]);
   for (; i + m - 1 + 16 <= text.size(); i += 16) {
     const __m128i at_second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i + 1));
-    const __m128i at_last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i + m - 1));
+    const __m128i at_last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i + m - 2));
     auto mask = static_cast<unsigned>(
         _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(at_second, second), _mm_cmpeq_epi8(at_last, last))));
     while (mask != 0) {
