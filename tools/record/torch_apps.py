@@ -53,6 +53,9 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
                       held out of the kernels' memory-bound share, scored once)
   recsys_embed        EmbeddingBag(262144, 128, sum) lookups of 16384 bags x 32 random rows feeding
                       an MLP (128-1024-1024-1), data on the GPU, SGD (held out likewise)
+  d2d_many_beside     MLP 6 x (Linear(2048, 2048), GELU), batch 4096, Adam, while a side stream
+                      copies 256 MiB device buffers 8 times a step (held out of the replay's waits
+                      for the SMs of GPU-filling copies, scored once)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -441,6 +444,50 @@ class D2DBesideCompute(App):
         torch.cuda.current_stream().wait_stream(self.side)
 
 
+class D2DManyBeside(App):
+    """A wider MLP with GELU (no LayerNorm) while a side stream copies 256 MiB buffers 8 times a step."""
+
+    name = "d2d_many_beside"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch, copy_bytes, copies = (256, 2, 64, 4 << 20, 2) if quick else \
+            (2048, 6, 4096, 256 << 20, 8)
+        self.model = mlp(width, layers, "gelu").to(self.dev)
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-4)
+        self.data = [(torch.randn(batch, width, device=self.dev),
+                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        self.side = torch.cuda.Stream()
+        self.copies = copies
+        self.src = torch.randn(copy_bytes // 4, device=self.dev)
+        self.dst = torch.empty_like(self.src)
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width], [batch, width]],
+            "data": "on the GPU (no per-step H2D)",
+            "side_stream_copies": f"{copies // 2} x dst.copy_(src), {copies // 2} x src.clone(), "
+                                  f"{copy_bytes} bytes each, issued at step start; current stream waits "
+                                  "at step end",
+            "d2d_bytes_per_step": copies * copy_bytes,
+            "precision": "float32",
+            "optimizer": "Adam(lr=1e-4)",
+        })
+
+    def step(self, i):
+        with torch.cuda.stream(self.side):
+            for _ in range(self.copies // 2):
+                self.dst.copy_(self.src)
+                tmp = self.src.clone()
+                del tmp
+        x, t = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(x), t)
+        loss.backward()
+        self.opt.step()
+        torch.cuda.current_stream().wait_stream(self.side)
+
+
 class GptMixed(App):
     """Small GPT: pinned token batches, bf16 autocast, AdamW, clipping, checkpoint every 4th."""
 
@@ -573,7 +620,7 @@ class RecsysEmbed(App):
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
                                   OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
-                                  VisionBf16, RecsysEmbed)}
+                                  VisionBf16, RecsysEmbed, D2DManyBeside)}
 
 
 # ---------------------------------------------------------------------------------------------
