@@ -406,72 +406,36 @@ class D2DBesideCompute(App):
     """MLP training on the current stream while a side stream copies large device buffers."""
 
     name = "d2d_beside_compute"
+    # (width, layers, batch, copy_bytes, copies a step), full and --quick
+    sizes = {False: (4096, 4, 2048, 1 << 30, 4), True: (256, 2, 64, 16 << 20, 4)}
+    blocks = ("ln_gelu", "LayerNorm, GELU")  # mlp()'s kind, and as the meta says it
+
+    def optimizer(self):
+        """The optimizer and how the meta names it."""
+        return torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9), "SGD(lr=1e-3, momentum=0.9)"
 
     def __init__(self, quick):
         super().__init__(quick)
-        width, layers, batch, copy_bytes = (256, 2, 64, 16 << 20) if quick else \
-            (4096, 4, 2048, 1 << 30)
-        self.model = mlp(width, layers, "ln_gelu").to(self.dev)
-        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
+        width, layers, batch, copy_bytes, self.copies = self.sizes[bool(quick)]
+        kind, kind_text = self.blocks
+        self.model = mlp(width, layers, kind).to(self.dev)
+        self.opt, opt_text = self.optimizer()
         self.data = [(torch.randn(batch, width, device=self.dev),
                       torch.randn(batch, width, device=self.dev)) for _ in range(2)]
         self.side = torch.cuda.Stream()
         self.src = torch.randn(copy_bytes // 4, device=self.dev)
         self.dst = torch.empty_like(self.src)
+        half = self.copies // 2
         self.meta.update({
-            "model": f"MLP {layers} x (Linear({width}, {width}), LayerNorm, GELU)",
+            "model": f"MLP {layers} x (Linear({width}, {width}), {kind_text})",
             "parameters": numel(self.model),
             "batch_shapes": [[batch, width], [batch, width]],
             "data": "on the GPU (no per-step H2D)",
-            "side_stream_copies": f"2 x dst.copy_(src), 2 x src.clone(), {copy_bytes} bytes each, "
+            "side_stream_copies": f"{half} x dst.copy_(src), {half} x src.clone(), {copy_bytes} bytes each, "
                                   "issued at step start; current stream waits at step end",
-            "d2d_bytes_per_step": 4 * copy_bytes,
+            "d2d_bytes_per_step": self.copies * copy_bytes,
             "precision": "float32",
-            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
-        })
-
-    def step(self, i):
-        with torch.cuda.stream(self.side):
-            for _ in range(2):
-                self.dst.copy_(self.src)
-                tmp = self.src.clone()
-                del tmp
-        x, t = self.data[i % 2]
-        self.opt.zero_grad(set_to_none=True)
-        loss = F.mse_loss(self.model(x), t)
-        loss.backward()
-        self.opt.step()
-        torch.cuda.current_stream().wait_stream(self.side)
-
-
-class D2DManyBeside(App):
-    """A wider MLP with GELU (no LayerNorm) while a side stream copies 256 MiB buffers 8 times a step."""
-
-    name = "d2d_many_beside"
-
-    def __init__(self, quick):
-        super().__init__(quick)
-        width, layers, batch, copy_bytes, copies = (256, 2, 64, 4 << 20, 2) if quick else \
-            (2048, 6, 4096, 256 << 20, 8)
-        self.model = mlp(width, layers, "gelu").to(self.dev)
-        self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-4)
-        self.data = [(torch.randn(batch, width, device=self.dev),
-                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
-        self.side = torch.cuda.Stream()
-        self.copies = copies
-        self.src = torch.randn(copy_bytes // 4, device=self.dev)
-        self.dst = torch.empty_like(self.src)
-        self.meta.update({
-            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
-            "parameters": numel(self.model),
-            "batch_shapes": [[batch, width], [batch, width]],
-            "data": "on the GPU (no per-step H2D)",
-            "side_stream_copies": f"{copies // 2} x dst.copy_(src), {copies // 2} x src.clone(), "
-                                  f"{copy_bytes} bytes each, issued at step start; current stream waits "
-                                  "at step end",
-            "d2d_bytes_per_step": copies * copy_bytes,
-            "precision": "float32",
-            "optimizer": "Adam(lr=1e-4)",
+            "optimizer": opt_text,
         })
 
     def step(self, i):
@@ -486,6 +450,17 @@ class D2DManyBeside(App):
         loss.backward()
         self.opt.step()
         torch.cuda.current_stream().wait_stream(self.side)
+
+
+class D2DManyBeside(D2DBesideCompute):
+    """A wider MLP with GELU (no LayerNorm) and Adam while a side stream copies 256 MiB buffers 8 times a step."""
+
+    name = "d2d_many_beside"
+    sizes = {False: (2048, 6, 4096, 256 << 20, 8), True: (256, 2, 64, 4 << 20, 2)}
+    blocks = ("gelu", "GELU")
+
+    def optimizer(self):
+        return torch.optim.Adam(self.model.parameters(), lr=1e-4), "Adam(lr=1e-4)"
 
 
 class GptMixed(App):
