@@ -22,6 +22,7 @@ namespace {
 class Scan {
  public:
   explicit Scan(std::string_view text, std::size_t at) : s_(text), i_(at) {}
+  std::size_t at() const { return i_; }
 
   void blanks() {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) ++i_;
@@ -175,9 +176,8 @@ double element_bytes(std::string_view type) {
 }
 
 std::optional<OperatorInputs> operator_inputs(std::string_view event) {
-  // Most operators of a trace without shapes have no Input Dims: looked for first.
-  const std::size_t dims_at = value_of(event, kInputDims, 0);
-  if (dims_at == std::string_view::npos) return std::nullopt;
+  // In PyTorch's order: each key looked for after what was read before it (value_of falls back to
+  // the whole event), so that an event is searched about once.
   const std::size_t id_at = value_of(event, kExternalId, 0);
   if (id_at == std::string_view::npos) return std::nullopt;
   const std::size_t types_at = value_of(event, kInputType, id_at);
@@ -204,6 +204,8 @@ std::optional<OperatorInputs> operator_inputs(std::string_view event) {
   }
   if (list_element == 0) list_element = 4;
 
+  const std::size_t dims_at = value_of(event, kInputDims, types.at());
+  if (dims_at == std::string_view::npos) return std::nullopt;
   Scan dims(event, dims_at);
   dims.take(':');
   if (!dims.take('[')) return std::nullopt;
