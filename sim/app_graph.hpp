@@ -28,8 +28,9 @@
 //    across streams that started while GPU-filling work ran on another stream of its GPU waited for
 //    that work's SMs, and starts the same share of that work's time after its start (replayed with
 //    another duration, the wait scales with it). In the recorded apps a 1 GiB D2D copy held every
-//    small kernel launched beside it until 18-29 us before its end, on the H100 and the H200 alike
-//    (tests/data/real/*-apps/app_d2d_beside_compute.json.gz).
+//    small kernel launched beside it until 17-29 us before its end, and each GEMM until 0.42-0.51
+//    of its time, on the H100 and the H200 alike (tests/data/real/*-apps/app_d2d_beside_compute
+//    .json.gz; tools/results/sm_waits.py).
 #pragma once
 
 #include <cstdint>

@@ -138,6 +138,12 @@ class Simulation {
   bool has_given_duration(std::size_t i) const {
     return i < options_.durations_ns.size() && std::isfinite(options_.durations_ns[i]) && options_.durations_ns[i] >= 0;
   }
+  /// Record i's given duration over its recorded one (1 where it has none): what a wait measured
+  /// against its recorded time scales by in the replay.
+  double given_over_recorded(std::size_t i) const {
+    const std::int64_t recorded = trace_.durations()[i];
+    return has_given_duration(i) && recorded > 0 ? options_.durations_ns[i] / static_cast<double>(recorded) : 1.0;
+  }
   void add_copy(std::size_t i);
   /// GPU work whose duration is given (SimOptions::durations_ns): a flow of its bytes capped to
   /// take that long alone, or a delay.
@@ -1143,10 +1149,7 @@ void Simulation::link_application() {
       if (const std::uint32_t w = app_.awaits[i]; w != trace::kNoIndex) {
         // The tail after GPU work given another duration scales with it (the last staged chunk
         // of a pageable copy moves at the copy's rate).
-        double tail_ns = app_.tail_ns[i];
-        if (w < options_.durations_ns.size() && std::isfinite(options_.durations_ns[w]) && trace_.durations()[w] > 0 &&
-            trace::moves_data(trace_.kinds()[w]))
-          tail_ns *= options_.durations_ns[w] / static_cast<double>(trace_.durations()[w]);
+        const double tail_ns = app_.tail_ns[i] * (trace::moves_data(trace_.kinds()[w]) ? given_over_recorded(w) : 1.0);
         const TaskId tail = engine_.add_delay(tail_ns);
         tag(tail, Role::sync);
         engine_.depend(tail, end_[w]);
@@ -1172,11 +1175,7 @@ void Simulation::link_application() {
   }
   // Work held by GPU-filling work waits the same share of that work's time after its start.
   for (const AppGraph::SmHold& h : app_.sm_holds) {
-    double wait_ns = h.offset_ns;
-    const std::int64_t recorded = trace_.durations()[h.by];
-    if (h.by < options_.durations_ns.size() && std::isfinite(options_.durations_ns[h.by]) && recorded > 0)
-      wait_ns *= options_.durations_ns[h.by] / static_cast<double>(recorded);
-    const TaskId hold = engine_.add_delay(wait_ns);
+    const TaskId hold = engine_.add_delay(h.offset_ns * given_over_recorded(h.by));
     tag(hold, Role::sync);
     engine_.depend(hold, begin_[h.by], Wait{.on_start = true});
     engine_.depend(begin_[h.work], hold);

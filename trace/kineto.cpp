@@ -413,35 +413,33 @@ class Reader {
       ++event_index_;
       if (c == '{') {
         const char* event = w.data() + w.pos();
-        if (may_keep(head_, event)) parse_event(w, len);
-        if (shaped_operator(head_, event)) {
+        const Use use = use_of(head_, event);
+        if (use.parse) parse_event(w, len);
+        if (use.shapes)
           if (const auto in = operator_inputs(std::string_view(event, len))) note_operator_bytes(*in);
-        }
       }
       w.advance(len);
     }
   }
 
-  /// Whether handle() may keep the event whose top-level "ph", "cat" and "name" `head` noted in
-  /// the text at `event`. Most of a trace is CPU operators and flow arrows that it drops (three
-  /// quarters of the bytes of a PyTorch 2 training trace): they are passed over unparsed, and so
-  /// unvalidated, as the elements of traceEvents that are no objects are.
-  static bool may_keep(const EventHead& head, const char* event) {
-    if (head.escaped()) return true;
+  /// What the reader does with an event, told by the top-level "ph", "cat" and "name" that `head`
+  /// noted in the text at `event`.
+  struct Use {
+    bool parse = false;   // handle() may keep it: parsed whole
+    bool shapes = false;  // a CPU operator: operator_inputs() reads its tensors' bytes from its text
+                          // where it was recorded with shapes (kernel_scaling's memory-bound share)
+  };
+  /// Most of a trace is CPU operators and flow arrows that handle() drops (three quarters of the
+  /// bytes of a PyTorch 2 training trace): they are passed over unparsed, and so unvalidated, as
+  /// the elements of traceEvents that are no objects are.
+  static Use use_of(const EventHead& head, const char* event) {
+    if (head.escaped()) return {.parse = true};
     auto text = [&](const EventHead::Span& s) { return std::string_view(event + s.at, s.size); };
-    if (text(head.ph()) != "X") return false;
+    if (text(head.ph()) != "X") return {};
     const Cat cat = category(text(head.cat()));
-    if (cat == Cat::cpu_op) return is_profiler_step(text(head.name())) || is_to_copy(text(head.name()));
-    return cat != Cat::other;
-  }
-
-  /// Whether the event at `event` is a CPU operator, whose tensors' bytes operator_inputs() reads
-  /// from its text where it was recorded with its shapes (`record_shapes=True`; kernel_scaling's
-  /// memory-bound share).
-  static bool shaped_operator(const EventHead& head, const char* event) {
-    if (head.escaped()) return false;
-    auto text = [&](const EventHead::Span& s) { return std::string_view(event + s.at, s.size); };
-    return text(head.ph()) == "X" && category(text(head.cat())) == Cat::cpu_op;
+    if (cat == Cat::cpu_op)
+      return {.parse = is_profiler_step(text(head.name())) || is_to_copy(text(head.name())), .shapes = true};
+    return {.parse = cat != Cat::other};
   }
 
   /// A top-level value other than traceEvents: deviceProperties and distributedInfo are read,

@@ -88,6 +88,19 @@ class Scan {
       ++i_;
     return i_ > begin;
   }
+  /// The elements of a list of size lists ([[4096, 4096], [4096]]: a TensorList's), summed;
+  /// nothing where it is no such list.
+  std::optional<double> lists_of_sizes() {
+    if (!take('[')) return std::nullopt;
+    double n = 0;
+    for (bool first = true; !take(']'); first = false) {
+      if (!first && !take(',')) return std::nullopt;
+      const auto one = sizes();
+      if (!one) return std::nullopt;
+      n += *one;
+    }
+    return n;
+  }
   /// The elements of a list of sizes ([256, 512, 10, 10]); nothing where it is no such list.
   /// An empty list (a scalar's) counts no elements.
   std::optional<double> sizes() {
@@ -213,22 +226,9 @@ std::optional<OperatorInputs> operator_inputs(std::string_view event) {
   for (std::size_t k = 0; k < sizes_of.size() && !dims.peek(']'); ++k) {
     if (k > 0 && !dims.take(',')) break;
     if (sizes_of[k] < 0) {  // a TensorList: a list of size lists
-      if (!dims.take('[')) break;
-      bool first = true, ok = true;
-      while (!dims.take(']')) {
-        if (!first && !dims.take(',')) {
-          ok = false;
-          break;
-        }
-        first = false;
-        const auto n = dims.sizes();
-        if (!n) {
-          ok = false;
-          break;
-        }
-        total += *n * list_element;
-      }
-      if (!ok) break;
+      const auto n = dims.lists_of_sizes();
+      if (!n) break;
+      total += *n * list_element;
     } else if (sizes_of[k] > 0) {
       const auto n = dims.sizes();
       if (!n) break;  // a nested list where a tensor was expected: stop counting

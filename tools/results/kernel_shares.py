@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kernel_shares.py APP [SESSIONS...]: the memory-class kernels of a PyTorch app recorded on the H100
+"""kernel_shares.py APP SESSIONS... [--kernels N]: the memory-class kernels of a PyTorch app recorded on the H100
 and on the H200 testbeds (tests/data/real/h100-1gpu-<sessions>, h200-1gpu-<sessions>), summed: their
 recorded time on each, and what the H100 time becomes on the H200 when each kernel's memory-bound
 share f (factor 1 - f + f x r, r = 2879 / 4095, the nodes' streaming rates) is taken as
@@ -12,6 +12,8 @@ Kernels are matched by name and order; matrix kernels (names as classify_kernel)
 The README's "A whole application" table:
     for a in train_pinned ... ; do python3 tools/results/kernel_shares.py $a apps apps2 apps3; done
     python3 tools/results/kernel_shares.py vision_bf16 apps4
+--kernels N also lists the N memory-class kernels with the most H100 time: their time on each GPU,
+and the share of the H100's streaming rate their operators' tensors make (time-weighted).
 """
 import collections
 import gzip
@@ -66,13 +68,20 @@ def kernels(path):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    top = 0
+    if "--kernels" in args:
+        at = args.index("--kernels")
+        top = int(args[at + 1])
+        del args[at:at + 2]
+    if len(args) < 2:
         sys.exit(__doc__)
-    app, r = sys.argv[1], H100_STREAM / H200_STREAM
-    for sessions in sys.argv[2:]:
+    app, r = args[0], H100_STREAM / H200_STREAM
+    for sessions in args[1:]:
         a = kernels(f"tests/data/real/h100-1gpu-{sessions}/app_{app}.json.gz")
         b = kernels(f"tests/data/real/h200-1gpu-{sessions}/app_{app}.json.gz")
         tot = collections.Counter()
+        per_kernel = collections.defaultdict(collections.Counter)
         for name, runs in a.items():
             if any(m in name.lower() for m in MATRIX):
                 continue
@@ -87,12 +96,19 @@ def main():
                         shares[label] = min(1.0, moved / (dur * 1e3) / H100_STREAM)
                 tot["h100"] += dur
                 tot["h200"] += other[0]
+                k = per_kernel[name]
+                k["h100"] += dur
+                k["h200"] += other[0]
+                k["share_time"] += shares["inputs"] * dur
                 for label, f in shares.items():
                     tot[label] += dur * (1 - f + f * r)
         line = f"{app} {sessions}: H100 {tot['h100'] / 1e3:.1f} ms, H200 {tot['h200'] / 1e3:.1f} ms;"
         for label in ("occupancy", "inputs", "in+out"):
             line += f" {label} {tot[label] / 1e3:.1f} ({100 * (tot[label] / tot['h200'] - 1):+.1f}%)"
         print(line)
+        for name, k in sorted(per_kernel.items(), key=lambda x: -x[1]["h100"])[:top]:
+            print(f"  {k['h100'] / 1e3:8.1f} ms H100 {k['h200'] / 1e3:8.1f} ms H200 ({k['h200'] / k['h100']:.3f}x), "
+                  f"share {k['share_time'] / k['h100']:.2f}: {name[:70]}")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ the L2 cache". Per mode and GPU: the rate of the bytes beyond the fixed cost (by
 per ns, from a least-squares line through the medians) for operations whose data fits well inside
 the L2 cache (footprint, 2n for a copy and n for a memset, from 2 MiB to 24 MiB), and for those
 far past it (256 MiB to 1 GiB); then the H200 / H100 ratio of each, which is what a projection
-from one onto the other has to carry."""
+from one onto the other has to carry; then, for the same copy again and again, the rate between
+consecutive sizes, which shows where copies leave the L2 rate."""
 import csv
 import sys
 
@@ -40,6 +41,13 @@ def main():
         (ai, ao, _), (bi, bo, _) = a[mode], b[mode]
         print(f"| {mode} | {ai:.0f} | {ao:.0f} | {bi:.0f} | {bo:.0f} | {bi / ai:.2f} | {bo / ao:.2f} |")
     print("(GB/s of bytes read + written beyond the fixed cost; in L2: footprint 2-24 MiB; past: 256 MiB-2 GiB)")
+    print()
+    print("Where the same copy again and again leaves the L2 rate: GB/s between consecutive sizes, by footprint")
+    for label, folder in (("H100", sys.argv[1]), ("H200", sys.argv[2])):
+        pts = [(int(r["bytes"]) * 2, float(r["median_ns"])) for r in csv.DictReader(open(f"{folder}/l2_copy_summary.csv"))
+               if r["mode"] == "copy_warm" and (2 << 20) <= int(r["bytes"]) * 2 <= (128 << 20)]
+        print(f"{label}: " + ", ".join(f"{a >> 20}-{b >> 20} MiB {(b - a) / (tb - ta):.0f}"
+                                      for (a, ta), (b, tb) in zip(pts, pts[1:])))
 
 
 if __name__ == "__main__":
