@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <random>
 #include <vector>
 
@@ -17,21 +18,39 @@
 
 namespace {
 
-std::string kineto_text(std::size_t events) {
+/// `shapes`: the CPU operators recorded as with `record_shapes=True` (PyTorch 2's args: aten::
+/// operators with their "Concrete Inputs", "Input type", "Input Strides" and "Input Dims", beside
+/// autograd wrappers without them; 3 of 8 events, about 60% of the bytes, as in tests/data/real/h100-1gpu-apps/app_gpt_mixed.json.gz's 51% and 63%), which the
+/// reader scans for their tensors' bytes (trace/kineto_shapes.cpp).
+std::string kineto_text(std::size_t events, bool shapes = false) {
   std::string s = "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}],\n"
                   " \"traceEvents\": [\n";
   std::mt19937_64 rng(7);
+  enum Kind { op, shaped_op, memcpy, flow, kernel };
+  // Eight events at a time: without shapes two of each kind but shaped operators; with them,
+  // three shaped operators in place of an operator, a copy and a flow arrow.
+  constexpr std::array<Kind, 8> kPlain = {op, memcpy, flow, kernel, op, memcpy, flow, kernel};
+  constexpr std::array<Kind, 8> kShaped = {shaped_op, memcpy, shaped_op, kernel, op, shaped_op, flow, kernel};
   for (std::size_t i = 0; i < events; ++i) {
     const double ts = 1.7e12 + static_cast<double>(i) * 3.5;
-    switch (i % 4) {
-      case 0:
+    switch ((shapes ? kShaped : kPlain)[i % 8]) {
+      case shaped_op:
+        fmt::format_to(std::back_inserter(s),
+                       "  {{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::nll_loss_backward\", \"pid\": 123, "
+                       "\"tid\": 123, \"ts\": {:.3f}, \"dur\": 94.2, \"args\": {{\"External id\": {},\"Record function id\": 0, "
+                       "\"Concrete Inputs\": [\"\", \"\", \"\", \"\", \"1\", \"-100\", \"\"], \"Input type\": [\"float\", "
+                       "\"float\", \"long int\", \"\", \"Scalar\", \"Scalar\", \"float\"], \"Input Strides\": [[], [{}, 1], "
+                       "[1], [], [], [], []], \"Input Dims\": [[], [8192, {}], [8192], [], [], [], []], \"Ev Idx\": {}}}}},\n",
+                       ts, i, 1u << (rng() % 16), 1u << (rng() % 16), i);
+        break;
+      case op:
         fmt::format_to(std::back_inserter(s),
                        "  {{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::copy_\", \"pid\": 123, \"tid\": 123, "
                        "\"ts\": {:.3f}, \"dur\": 12.1, \"args\": {{\"External id\": {}, \"Record function id\": 0, "
                        "\"Sequence number\": {}, \"Fwd thread id\": 0, \"Ev Idx\": {}}}}},\n",
                        ts, i, i, i);
         break;
-      case 1:
+      case memcpy:
         fmt::format_to(std::back_inserter(s),
                        "  {{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pinned -> Device)\", "
                        "\"pid\": 0, \"tid\": 7, \"ts\": {:.3f}, \"dur\": 4.5, \"args\": {{\"External id\": {}, "
@@ -39,13 +58,13 @@ std::string kineto_text(std::size_t events) {
                        "\"memory bandwidth (GB/s)\": 1.2}}}},\n",
                        ts, i, i, 1u << (rng() % 28));
         break;
-      case 2:
+      case flow:
         fmt::format_to(std::back_inserter(s),
                        "  {{\"ph\": \"f\", \"id\": {}, \"pid\": 0, \"tid\": 7, \"ts\": {:.3f}, \"cat\": \"ac2g\", "
                        "\"name\": \"ac2g\", \"bp\": \"e\"}},\n",
                        i, ts);
         break;
-      default:
+      case kernel:
         fmt::format_to(std::back_inserter(s),
                        "  {{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)\", "
                        "\"pid\": 0, \"tid\": 17, \"ts\": {:.3f}, \"dur\": 78.8, \"args\": {{\"device\": 0, "
@@ -66,6 +85,15 @@ void BM_KinetoIngest(benchmark::State& state) {
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
 BENCHMARK(BM_KinetoIngest)->Arg(200000)->Unit(benchmark::kMillisecond);
+
+/// The same with the CPU operators' shapes recorded (record_shapes=True), as training traces are.
+void BM_KinetoIngestShapes(benchmark::State& state) {
+  const std::string text = kineto_text(static_cast<std::size_t>(state.range(0)), true);
+  for (auto _ : state) benchmark::DoNotOptimize(linkcast::trace::parse_kineto(text, "bench.json"));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+  state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
+}
+BENCHMARK(BM_KinetoIngestShapes)->Arg(200000)->Unit(benchmark::kMillisecond);
 
 /// The ceiling for reading the same text: simdjson's DOM parse of the whole document and a walk
 /// over its events touching each one's "ph" (what any Kineto reader must at least do).

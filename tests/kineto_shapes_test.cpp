@@ -47,6 +47,13 @@ TEST(KinetoShapes, NothingWithoutAnIdShapesOrATensor) {
   EXPECT_FALSE(operator_inputs(R"({"args": {"External id": 1, "Input type": ["float"]}})"));
   EXPECT_FALSE(operator_inputs(R"({"args": {"External id": 1, "Input type": ["Scalar"], "Input Dims": [[]]}})"));
   EXPECT_FALSE(operator_inputs(R"({"args": {"External id": 1, "Input type": ["float"], "Input Dims": [[]]}})"));
+  // Sizes read as integers where they are, else as decimals: 2.5e1 is 25 elements; a 19-digit id
+  // is read whole, a 20-digit one past 1.8e19 is none.
+  EXPECT_DOUBLE_EQ(operator_inputs(R"({"External id": 1, "Input type": ["float"], "Input Dims": [[2.5e1]]})")->bytes, 100);
+  EXPECT_EQ(operator_inputs(R"({"External id": 1000000000000000000, "Input type": ["float"], "Input Dims": [[2]]})")
+                ->external_id,
+            1000000000000000000u);
+  EXPECT_FALSE(operator_inputs(R"({"External id": 18446744073709551615, "Input type": ["float"], "Input Dims": [[2]]})"));
   EXPECT_DOUBLE_EQ(element_bytes("c10::Half"), 2);
   EXPECT_DOUBLE_EQ(element_bytes("long int"), 8);
   EXPECT_DOUBLE_EQ(element_bytes("GenericList"), 0);

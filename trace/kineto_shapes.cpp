@@ -4,6 +4,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -42,10 +44,13 @@ class Scan {
   /// A non-negative number (integers as the profiler writes sizes and ids; else a decimal).
   std::optional<double> number() {
     blanks();
+    // Sizes and ids are integers of a few digits: read here; anything else by from_chars.
     std::uint64_t whole = 0;
-    const auto [int_end, int_ec] = std::from_chars(s_.data() + i_, s_.data() + s_.size(), whole);
-    if (int_ec == std::errc() && (int_end == s_.data() + s_.size() || (*int_end != '.' && *int_end != 'e' && *int_end != 'E'))) {
-      i_ = static_cast<std::size_t>(int_end - s_.data());
+    std::size_t j = i_;
+    while (j < s_.size() && j - i_ < 19 && static_cast<unsigned char>(s_[j] - '0') < 10)
+      whole = whole * 10 + static_cast<std::uint64_t>(s_[j++] - '0');
+    if (j > i_ && (j == s_.size() || !is_number_part(s_[j]))) {
+      i_ = j;
       return static_cast<double>(whole);
     }
     double v = 0;
@@ -81,6 +86,8 @@ class Scan {
     }
     return true;
   }
+  /// Whether `c` can go on a number whose digits end before it (a 20th digit, a fraction, an exponent).
+  static bool is_number_part(char c) { return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E'; }
   /// true, false, null or a negative number: letters, digits, '-', '.', '+'.
   bool word() {
     const std::size_t begin = i_;
@@ -128,6 +135,7 @@ class Scan {
 /// quotes), then a compare; a plain find() stops at every '"', and operator events are mostly quotes.
 std::size_t find_from(std::string_view text, std::string_view needle, std::size_t from) {
   const std::size_t m = needle.size();
+  if (m < 3) return text.find(needle, from);
   if (from > text.size() || text.size() - from < m) return std::string_view::npos;
   std::size_t i = from;
 #if defined(__SSE2__)
@@ -153,10 +161,12 @@ constexpr std::string_view kExternalId = "\"External id\"", kInputType = "\"Inpu
 
 /// Where the value of `key` starts in `event` (after it, at its ':'); npos if absent. PyTorch writes
 /// the args in one order (External id first, Input Dims last): the key is looked for from `from`
-/// on (the key before it), then, where another writer orders them otherwise, from the start.
+/// on (the key before it), then, where another writer orders them otherwise, before it (so that an
+/// operator without the key, most autograd wrappers, is searched once, not twice).
 std::size_t value_of(std::string_view event, std::string_view key, std::size_t from) {
   std::size_t at = find_from(event, key, from);
-  if (at == std::string_view::npos && from > 0) at = find_from(event, key, 0);
+  if (at == std::string_view::npos && from > 0)
+    at = find_from(event.substr(0, std::min(event.size(), from + key.size() - 1)), key, 0);
   if (at == std::string_view::npos) return at;
   Scan colon(event, at + key.size());
   return colon.take(':') ? at + key.size() : std::string_view::npos;
@@ -202,7 +212,9 @@ std::optional<OperatorInputs> operator_inputs(std::string_view event) {
 
   // The types, in order; a list of more than a few thousand arguments is no operator's.
   constexpr std::size_t kMaxArguments = 4096;
-  std::vector<double> sizes_of;  // per argument: its element's bytes, 0 none, -1 a TensorList
+  // Per argument: its element's bytes, 0 none, -1 a TensorList. Kept where the event is read, not
+  // on the heap: operators have a few arguments, and millions of them are read.
+  boost::container::small_vector<float, 24> sizes_of;
   Scan types(event, types_at);
   types.take(':');
   if (!types.take('[')) return std::nullopt;
@@ -213,7 +225,7 @@ std::optional<OperatorInputs> operator_inputs(std::string_view event) {
     if (!t) break;
     const double size = element_bytes(*t);
     if (size > 0 && list_element == 0) list_element = size;
-    sizes_of.push_back(*t == "TensorList" ? -1.0 : size);
+    sizes_of.push_back(*t == "TensorList" ? -1.0F : static_cast<float>(size));
   }
   if (list_element == 0) list_element = 4;
 
