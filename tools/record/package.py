@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh, run_nccl.sh,
-run_pipeline.sh, run_d2d_concurrency.sh or run_l2_copy.sh archive (record.tar.gz) into a committed ground-truth
+run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh or run_matrix.sh archive (record.tar.gz) into a committed ground-truth
 folder: tests/data/real/<machine>/ for run_all.sh, and (suggested) tests/data/real/<machine>-apps/,
--nccl/, -pipeline/, -d2d/ and -l2/ for the others, so that
+-nccl/, -pipeline/, -d2d/, -l2/ and -matrix/ for the others, so that
 no file of one recording overwrites another's (each has its own summary.txt and README.md).
 
 Keeps what the validation tests and the README read, gzip'd: the copybench and concurrency
@@ -35,13 +35,15 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               # run_pipeline.sh
               "block_share.csv", "nccl_pipeline.csv",
               # run_l2_copy.sh
-              "l2_copy_summary.csv"]
+              "l2_copy_summary.csv",
+              # run_matrix.sh
+              "matrix_roofline.csv", "matrix_roofline_meta.json"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
              "interference_reps.csv", "l2_copy.csv"]
 MACHINE = ["topo-m.txt", "gpus.csv", "versions.txt", "lscpu.txt", "nvidia-smi.txt", "nvlink-s.txt",
            "nvcc-version.txt", "date-u.txt", "numactl-H.txt", "topo-p2p-r.txt", "topo-p2p-w.txt",
            "meminfo.txt", "free-g.txt", "thp.txt"]
-LOG_PREFIXES = ("logs/nccl", "logs/block_copy", "logs/block_share", "logs/torch", "logs/interference", "logs/hostrates", "logs/build", "logs/l2_copy")
+LOG_PREFIXES = ("logs/nccl", "logs/block_copy", "logs/block_share", "logs/torch", "logs/interference", "logs/hostrates", "logs/build", "logs/l2_copy", "logs/matrix", "logs/quick")
 # What each kept file is, for the README (only the files that were written are listed).
 DESCRIBE = {
     "hostrates.csv": "single-thread host memory rates (`measure,bytes,reps,median_gbps,min_gbps,"
@@ -64,6 +66,10 @@ DESCRIBE = {
                          "rank's time (tools/record/nccl_pipeline.py: `test,collective,nranks,bytes,calls,"
                          "delayed_rank,rank,replay,time_us,slept_us`)",
     "apps_meta.json": "versions, device, settings and per-app details of torch_apps.py",
+    "matrix_roofline.csv": "GEMMs and convolutions across arithmetic intensity and a streaming add "
+                           "(tools/record/matrix_roofline.py: `case,kind,dtype,flops,min_bytes,median_ns,reps`)",
+    "matrix_roofline_meta.json": "versions, device and settings of matrix_roofline.py",
+    "matrix_roofline.json.gz": "Kineto trace (with shapes) of matrix_roofline.py's traced calls",
     "app_*.json.gz": "Kineto traces of the apps' profiled steps (ProfilerStep#N markers)",
     "command.txt": "the recording command, commit and budget",
 }
@@ -121,7 +127,8 @@ def main():
         what = {"run_apps.sh": "copy interference, host rates and PyTorch apps",
                 "run_nccl.sh": "NCCL sweep",
                 "run_pipeline.sh": "NCCL channel and call overlap",
-                "run_d2d_concurrency.sh": "D2D copies at the same time"}.get(script)
+                "run_d2d_concurrency.sh": "D2D copies at the same time",
+                "run_matrix.sh": "matrix kernels by arithmetic intensity, held-out apps"}.get(script)
         f.write(f"# Ground truth{' (' + what + ')' if what else ''}: {len(rows)} x "
                 f"{rows[0][1] if rows else '?'} ({kind})\n\n")
         f.write(f"- machine: device kind `{kind}` of this workplace: {len(rows)} GPU(s), "

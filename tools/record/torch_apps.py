@@ -56,6 +56,13 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
   d2d_many_beside     MLP 6 x (Linear(2048, 2048), GELU), batch 4096, Adam, while a side stream
                       copies 256 MiB device buffers 8 times a step (held out of the replay's waits
                       for the SMs of GPU-filling copies, scored once)
+  mobile_fp16         MobileNetV2-style CNN (inverted residual blocks with depthwise 3x3
+                      convolutions, 48 and 96 channels expanded 6x) in fp16 autocast with a
+                      GradScaler, channels_last, 128 x 3 x 112 x 112 batches on the GPU, SGD with
+                      momentum (2026-11-27: held out of the matrix kernels' memory-bound share,
+                      scored once)
+  encoder_bf16        TransformerEncoder, 6 pre-norm layers, d 512, 8 heads, 16 x 256 tokens on the
+                      GPU, bf16 autocast, AdamW (held out likewise)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -592,10 +599,96 @@ class RecsysEmbed(App):
         self.opt.step()
 
 
+class InvertedResidual(nn.Module):
+    """MobileNetV2's block: 1x1 expand, 3x3 depthwise, 1x1 project, BatchNorm, ReLU6, residual."""
+
+    def __init__(self, c, expand):
+        super().__init__()
+        h = c * expand
+        self.body = nn.Sequential(
+            nn.Conv2d(c, h, 1, bias=False), nn.BatchNorm2d(h), nn.ReLU6(),
+            nn.Conv2d(h, h, 3, padding=1, groups=h, bias=False), nn.BatchNorm2d(h), nn.ReLU6(),
+            nn.Conv2d(h, c, 1, bias=False), nn.BatchNorm2d(c))
+
+    def forward(self, x):
+        return x + self.body(x)
+
+
+class MobileFp16(App):
+    """Depthwise-separable CNN (MobileNetV2 blocks) in fp16 autocast, channels_last, SGD."""
+
+    name = "mobile_fp16"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, batch, side = (8, 8, 32) if quick else (48, 128, 112)
+        classes = 100
+        self.model = nn.Sequential(
+            nn.Conv2d(3, width, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(width), nn.ReLU6(),
+            InvertedResidual(width, 6), InvertedResidual(width, 6), nn.Conv2d(width, 2 * width, 1, stride=2),
+            InvertedResidual(2 * width, 6), InvertedResidual(2 * width, 6),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(2 * width, classes)
+        ).to(self.dev).to(memory_format=torch.channels_last)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-2, momentum=0.9)
+        self.scaler = torch.amp.GradScaler("cuda")
+        self.data = [(torch.randn(batch, 3, side, side, device=self.dev).to(memory_format=torch.channels_last),
+                      torch.randint(0, classes, (batch,), device=self.dev)) for _ in range(2)]
+        self.meta.update({
+            "model": f"MobileNetV2-style: stem, 4 inverted residual blocks (expand 6, depthwise 3x3) of "
+                     f"{width} and {2 * width} channels, linear head",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, 3, side, side], [batch]],
+            "data": "on the GPU (no per-step H2D)",
+            "precision": "fp16 autocast with GradScaler, channels_last",
+            "optimizer": "SGD(lr=1e-2, momentum=0.9)",
+        })
+
+    def step(self, i):
+        x, y = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.float16):
+            loss = F.cross_entropy(self.model(x), y)
+        self.scaler.scale(loss).backward()
+        self.scaler.step(self.opt)
+        self.scaler.update()
+
+
+class EncoderBf16(App):
+    """Transformer encoder (nn.TransformerEncoderLayer, pre-norm) on GPU-resident tokens, bf16 autocast, AdamW."""
+
+    name = "encoder_bf16"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        d, heads, layers, batch, seq = (64, 2, 1, 4, 32) if quick else (512, 8, 6, 16, 256)
+        layer = nn.TransformerEncoderLayer(d, heads, dim_feedforward=4 * d, dropout=0.0, batch_first=True,
+                                           norm_first=True)
+        self.model = nn.Sequential(nn.TransformerEncoder(layer, layers, enable_nested_tensor=False),
+                                   nn.Linear(d, d)).to(self.dev)
+        self.opt = torch.optim.AdamW(self.model.parameters(), lr=1e-4)
+        self.data = [torch.randn(batch, seq, d, device=self.dev) for _ in range(2)]
+        self.meta.update({
+            "model": f"TransformerEncoder: {layers} pre-norm layers, d {d}, {heads} heads, feed-forward {4 * d}",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, seq, d]],
+            "data": "on the GPU (no per-step H2D)",
+            "precision": "bf16 autocast",
+            "optimizer": "AdamW(lr=1e-4)",
+        })
+
+    def step(self, i):
+        x = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = self.model(x).float().pow(2).mean()
+        loss.backward()
+        self.opt.step()
+
+
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
                                   OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
-                                  VisionBf16, RecsysEmbed, D2DManyBeside)}
+                                  VisionBf16, RecsysEmbed, D2DManyBeside, MobileFp16, EncoderBf16)}
 
 
 # ---------------------------------------------------------------------------------------------
