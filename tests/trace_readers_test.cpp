@@ -442,6 +442,30 @@ TEST(Kineto, EventsPassedOverUnparsedAreExactlyThoseAFullParseDrops) {
             "trace or is corrupt");
 }
 
+// Two levels deep and more (an event's args), the scanner passes over 64-byte blocks whose
+// brackets outside strings keep it there without looking at each string and comma. Brackets and
+// quotes inside strings, escapes, strings and lists across block edges, and the event's own keys
+// after its args must still come out as a full parse reads them: the deep part is shifted across
+// every offset within a block, and the kernel it belongs to is read each time, with the copy after it.
+TEST(Kineto, DeepArgsPassedOverInBlocksKeepEveryEventWhole) {
+  for (std::size_t shift = 0; shift < 130; ++shift) {
+    const std::string text = R"json({"traceEvents": [{"args": {"pad": ")json" + std::string(shift, 'p') +
+                             R"json(", "deep": [[["x]]}}\"[{", [1, [2, [3]]]], {"k": "\\\"]}", "l": [[], [[]]]}]],
+      "more": ["\"[[[[[[[[", ")json" + std::string(70, ']') + R"json(", "}}}}", "\u005d"], "device": 0, "stream": 7},
+      "ph": "X", "cat": "kernel", "name": "k[\"]", "ts": 1.0, "dur": 2.0},
+      {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoD (Device -> Device)", "ts": 4.0, "dur": 1.0,
+       "args": {"device": 0, "stream": 7, "bytes": 4096}}]})json";
+    SCOPED_TRACE(shift);
+    const Trace t = parse_kineto(text, "deep.json");
+    ASSERT_EQ(t.size(), 2u);
+    EXPECT_EQ(t.kinds()[0], OpKind::kernel);
+    EXPECT_EQ(t.op_names[t.op(0).name], "k[\"]");
+    EXPECT_EQ(t.op(0).start_ns, 1000);
+    EXPECT_EQ(t.op(0).duration_ns, 2000);
+    EXPECT_EQ(t.op(1).bytes, 4096u);
+  }
+}
+
 TEST(Kineto, ProcessGroupRanksAreDistinctWholeNumbers) {
   // Found by the coverage-guided fuzzer (tests/data/fuzz/regressions/kineto/group-ranks-*): a
   // rank listed twice made a group the CSV reader refuses (its round trip failed), and a rank

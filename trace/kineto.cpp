@@ -117,6 +117,55 @@ std::uint64_t scanner_bytes(const char* p) {
 #endif
 }
 
+/// Where the quotes, backslashes, opening ('{', '[') and closing ('}', ']') brackets are among the
+/// 64 bytes at `p`, exactly (scanner_bytes folds some control bytes onto them): what
+/// Window::value_length needs to pass over a block deep inside an event without looking at its
+/// strings and commas one by one.
+struct BlockStructure {
+  std::uint64_t quotes = 0, backslashes = 0, opens = 0, closes = 0;
+};
+
+BlockStructure block_structure(const char* p) {
+  BlockStructure b;
+#if defined(__SSE2__)
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    const auto bits = [&](__m128i m) { return std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(m))} << (16 * k); };
+    b.quotes |= bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    b.backslashes |= bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    b.opens |= bits(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('{')), _mm_cmpeq_epi8(v, _mm_set1_epi8('['))));
+    b.closes |= bits(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('}')), _mm_cmpeq_epi8(v, _mm_set1_epi8(']'))));
+  }
+#else
+  for (int k = 0; k < 64; ++k) {
+    const std::uint64_t bit = std::uint64_t{1} << k;
+    switch (p[k]) {
+      case '"': b.quotes |= bit; break;
+      case '\\': b.backslashes |= bit; break;
+      case '{':
+      case '[': b.opens |= bit; break;
+      case '}':
+      case ']': b.closes |= bit; break;
+      default: break;
+    }
+  }
+#endif
+  return b;
+}
+
+/// Bit k set where byte k lies inside a string (its opening quote included, its closing quote
+/// not), given the quotes' bits and whether a string was open before bit 0; no escapes.
+std::uint64_t inside_strings(std::uint64_t quotes, bool open_before) {
+  std::uint64_t x = quotes;  // prefix XOR: each quote flips in/out for every byte after it
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return open_before ? ~x : x;
+}
+
 /// An event's top-level "ph", "cat" and "name", noted by Window::value_length as it finds the
 /// event's end, so that the reader can pass over the events it has no use for without parsing
 /// them. Values are offsets from the event's start (the window may move while it is scanned).
@@ -229,6 +278,13 @@ class Window {
       const char* p = buf_.data() + pos_;
       const std::size_t n = end_ - pos_;
       while (i < n) {
+        // Two levels into the value and more (an event's args), only the depth and the strings'
+        // ends matter until it comes back to one: a block without escapes whose brackets outside
+        // strings keep it there is passed over whole.
+        if (depth >= 2 && pass_over_deep_block(p + i, depth, in_string)) {
+          i = std::min(i + 64, n);
+          continue;
+        }
         // The bytes to act on among the next 64 (those past n are the window's padding spaces).
         std::uint64_t hits = scanner_bytes(p + i);
         const std::size_t base = i;
@@ -276,6 +332,26 @@ class Window {
   }
 
  private:
+  /// For value_length: where the 64 bytes at `p` hold no backslash and, outside strings, brackets
+  /// that never bring `depth` below 2, applies them (`depth`, and `in_string` at the block's end)
+  /// and says true; else false, with both untouched.
+  static bool pass_over_deep_block(const char* p, int& depth, bool& in_string) {
+    const BlockStructure b = block_structure(p);
+    if (b.backslashes != 0) return false;
+    const std::uint64_t strings = inside_strings(b.quotes, in_string);
+    std::uint64_t brackets = (b.opens | b.closes) & ~strings;
+    int d = depth;
+    while (brackets != 0) {
+      const std::uint64_t bit = brackets & (~brackets + 1);
+      d += (b.opens & bit) != 0 ? 1 : -1;
+      if (d < 2) return false;
+      brackets &= brackets - 1;
+    }
+    depth = d;
+    in_string = (strings >> 63) != 0;
+    return true;
+  }
+
   static constexpr std::size_t kBlock = std::size_t{4} << 20;
   static constexpr std::size_t kMaxItemBytes = std::size_t{1} << 30;
   Source& src_;
