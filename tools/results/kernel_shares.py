@@ -47,7 +47,23 @@ def operator_bytes(args):
         else:
             continue
         total, largest, any_ = total + v, max(largest, v), True
-    return (total, largest) if any_ else None
+    # as trace/kineto_shapes.cpp: no bytes (a TensorList written with empty dims, as PyTorch 2
+    # writes its foreach operators') is no shape
+    return (total, largest) if any_ and total > 0 else None
+
+
+def occupancy_pct(args):
+    """As application/kernel_scaling.cpp's fallback: Kineto's "est. achieved occupancy %", else the
+    resident warps ("blocks per SM" x the block's warps) over the SM's 64, else 100."""
+    if "est. achieved occupancy %" in args:
+        return args["est. achieved occupancy %"]
+    block = args.get("block")
+    blocks_per_sm = args.get("blocks per SM", 0)
+    if isinstance(block, list) and block and blocks_per_sm > 0:
+        threads = math.prod(block)
+        if threads > 0:
+            return min(100.0, 100.0 * blocks_per_sm * math.ceil(threads / 32) / 64)
+    return 100
 
 
 def kernels(path):
@@ -63,7 +79,7 @@ def kernels(path):
     for e in events:
         if e.get("cat") in ("kernel", "Kernel") and e.get("ph") == "X":
             a = e.get("args", {})
-            by_name[e["name"]].append((e["dur"], a.get("est. achieved occupancy %", 100), ops.get(a.get("External id"))))
+            by_name[e["name"]].append((e["dur"], occupancy_pct(a), ops.get(a.get("External id"))))
     return by_name
 
 
