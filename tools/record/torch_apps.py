@@ -530,7 +530,32 @@ class ResBlock(nn.Module):
         return F.relu(x + self.b2(self.c2(y)))
 
 
-class VisionBf16(App):
+class ImageClassifier(App):
+    """A CNN in autocast (`self.autocast`), channels_last, trained on two GPU-resident batches
+    (`image_batches`), with a GradScaler where `self.scaler` is one."""
+
+    autocast = torch.bfloat16
+    scaler = None
+
+    def image_batches(self, batch, side, classes):
+        return [(torch.randn(batch, 3, side, side, device=self.dev).to(memory_format=torch.channels_last),
+                 torch.randint(0, classes, (batch,), device=self.dev)) for _ in range(2)]
+
+    def step(self, i):
+        x, y = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=self.autocast):
+            loss = F.cross_entropy(self.model(x), y)
+        if self.scaler is None:
+            loss.backward()
+            self.opt.step()
+        else:
+            self.scaler.scale(loss).backward()
+            self.scaler.step(self.opt)
+            self.scaler.update()
+
+
+class VisionBf16(ImageClassifier):
     """Residual CNN in bf16 autocast with channels_last, data on the GPU, Adam (foreach)."""
 
     name = "vision_bf16"
@@ -545,8 +570,7 @@ class VisionBf16(App):
             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(width, classes)
         ).to(self.dev).to(memory_format=torch.channels_last)
         self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-3)
-        self.data = [(torch.randn(batch, 3, side, side, device=self.dev).to(memory_format=torch.channels_last),
-                      torch.randint(0, classes, (batch,), device=self.dev)) for _ in range(2)]
+        self.data = self.image_batches(batch, side, classes)
         self.meta.update({
             "model": f"ResNet-style: stem + 3 ResBlocks of {width} channels, max-pools, linear head",
             "parameters": numel(self.model),
@@ -555,14 +579,6 @@ class VisionBf16(App):
             "precision": "bf16 autocast, channels_last",
             "optimizer": "Adam(lr=1e-3)",
         })
-
-    def step(self, i):
-        x, y = self.data[i % 2]
-        self.opt.zero_grad(set_to_none=True)
-        with torch.autocast("cuda", dtype=torch.bfloat16):
-            loss = F.cross_entropy(self.model(x), y)
-        loss.backward()
-        self.opt.step()
 
 
 class RecsysEmbed(App):
@@ -614,7 +630,7 @@ class InvertedResidual(nn.Module):
         return x + self.body(x)
 
 
-class MobileFp16(App):
+class MobileFp16(ImageClassifier):
     """Depthwise-separable CNN (MobileNetV2 blocks) in fp16 autocast, channels_last, SGD."""
 
     name = "mobile_fp16"
@@ -630,9 +646,9 @@ class MobileFp16(App):
             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(2 * width, classes)
         ).to(self.dev).to(memory_format=torch.channels_last)
         self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-2, momentum=0.9)
+        self.autocast = torch.float16
         self.scaler = torch.amp.GradScaler("cuda")
-        self.data = [(torch.randn(batch, 3, side, side, device=self.dev).to(memory_format=torch.channels_last),
-                      torch.randint(0, classes, (batch,), device=self.dev)) for _ in range(2)]
+        self.data = self.image_batches(batch, side, classes)
         self.meta.update({
             "model": f"MobileNetV2-style: stem, 4 inverted residual blocks (expand 6, depthwise 3x3) of "
                      f"{width} and {2 * width} channels, linear head",
@@ -642,15 +658,6 @@ class MobileFp16(App):
             "precision": "fp16 autocast with GradScaler, channels_last",
             "optimizer": "SGD(lr=1e-2, momentum=0.9)",
         })
-
-    def step(self, i):
-        x, y = self.data[i % 2]
-        self.opt.zero_grad(set_to_none=True)
-        with torch.autocast("cuda", dtype=torch.float16):
-            loss = F.cross_entropy(self.model(x), y)
-        self.scaler.scale(loss).backward()
-        self.scaler.step(self.opt)
-        self.scaler.update()
 
 
 class EncoderBf16(App):
