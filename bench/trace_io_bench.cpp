@@ -20,8 +20,9 @@ namespace {
 
 /// `shapes`: the CPU operators recorded as with `record_shapes=True` (PyTorch 2's args: aten::
 /// operators with their "Concrete Inputs", "Input type", "Input Strides" and "Input Dims", beside
-/// autograd wrappers without them; 3 of 8 events, about 60% of the bytes, as in tests/data/real/h100-1gpu-apps/app_gpt_mixed.json.gz's 51% and 63%), which the
-/// reader scans for their tensors' bytes (trace/kineto_shapes.cpp).
+/// autograd wrappers without them; 3 of 8 events and about half the bytes, where
+/// tests/data/real/h100-1gpu-apps/app_gpt_mixed.json.gz has 51% and 63%), which the reader scans
+/// for their tensors' bytes (trace/kineto_shapes.cpp).
 std::string kineto_text(std::size_t events, bool shapes = false) {
   std::string s = "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}],\n"
                   " \"traceEvents\": [\n";
