@@ -117,10 +117,19 @@ std::vector<ValidationCase> validate_copies(const std::string& dir, const topolo
 
 namespace {
 
-/// A recorded variant's forced algorithm and protocol (tools/record/nccl_bench.py: default,
-/// ring, tree, ring_ll, ring_ll128, ring_simple, tree_*, proto_*); false for the variants the
-/// simulator does not run (p2p_disable: the host path).
-bool variant_options(const std::string& variant, SimOptions& o) {
+/// A recorded variant's forced algorithm, protocol and channel count (tools/record/nccl_bench.py:
+/// default, ring, tree, ring_ll, ring_ll128, ring_simple, tree_*, proto_*, each optionally
+/// `_ch<N>` for N channels); false for the variants the simulator does not run (p2p_disable: the
+/// host path) and for names it does not know.
+bool variant_options(std::string variant, SimOptions& o) {
+  if (const std::size_t ch = variant.rfind("_ch"); ch != std::string::npos && ch + 3 < variant.size()) {
+    const std::string digits = variant.substr(ch + 3);
+    if (digits.size() > 2 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return false;
+    o.channels = std::stoi(digits);
+    if (o.channels < 1 || o.channels > nccl::kMaxChannels) return false;
+    variant.resize(ch);
+  }
   if (variant == "default") return true;
   const auto [head, tail] = [&] {
     const std::size_t cut = variant.find('_');

@@ -11,6 +11,9 @@ torch.multiprocessing.spawn after the variant's environment is set, so NCCL read
   tree_simple, tree_ll128, tree_ll    NCCL_ALGO=Tree with NCCL_PROTO=Simple, LL128 or LL
                                       (allreduce only, as tree)
   proto_simple, proto_ll128, proto_ll NCCL_PROTO alone (NCCL picks the algorithm)
+--channels N pins the communicator to N channels (NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS = N)
+and names the variant `<variant>_ch<N>` in the CSV and the meta file; --collectives names the
+collectives to measure (default: the variant's).
 NVLink multicast (NVLS) is always off. NCCL_DEBUG=INFO with subsystems INIT,GRAPH,TUNING,ENV goes
 to the processes' stdout: redirect it to a log per variant. --dump-topology also writes NCCL's
 topology and graph XML (NCCL_TOPO_DUMP_FILE, NCCL_GRAPH_DUMP_FILE) into --out.
@@ -70,7 +73,7 @@ for _key, _proto in (("simple", "Simple"), ("ll128", "LL128"), ("ll", "LL")):
     VARIANTS[f"tree_{_key}"] = ({"NCCL_ALGO": "Tree", "NCCL_PROTO": _proto}, ("allreduce",))
     VARIANTS[f"proto_{_key}"] = ({"NCCL_PROTO": _proto}, ALL_COLLECTIVES)
 # Variables a variant may set; cleared first so that one variant never leaks into another.
-VARIANT_KEYS = ("NCCL_ALGO", "NCCL_PROTO", "NCCL_P2P_DISABLE")
+VARIANT_KEYS = ("NCCL_ALGO", "NCCL_PROTO", "NCCL_P2P_DISABLE", "NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS")
 SIZE_SETS = {
     "default": sorted({8 * 4**k for k in range(14)} | {128 << 20, 256 << 20, 512 << 20, 1 << 30}),
     "pow2": [1 << k for k in range(20, 33)],  # 1 MiB .. 4 GiB
@@ -190,13 +193,13 @@ def time_graph(call, iters, repeats, device):
     return t
 
 
-def worker(rank, n, init_file, variant, csv_path, sizes, launch, repeats):
+def worker(rank, n, init_file, variant, csv_path, sizes, launch, repeats, collectives, label):
     device = torch.device("cuda", rank)
     torch.cuda.set_device(device)
     dist.init_process_group("nccl", init_method=f"file://{init_file}", rank=rank, world_size=n,
                             device_id=device, timeout=datetime.timedelta(seconds=120))
     try:
-        for collective in VARIANTS[variant][1]:
+        for collective in collectives:
             for nbytes in sizes:
                 counted, call = make_call(collective, nbytes, n, device)
                 iters = iters_for(counted)
@@ -209,11 +212,11 @@ def worker(rank, n, init_file, variant, csv_path, sizes, launch, repeats):
                     algbw = counted / t / 1e9
                     busbw = algbw * busbw_factor(collective, n)
                     with open(csv_path, "a") as f:
-                        f.write(f"{variant},{collective},{n},{counted},{DTYPE_NAME},{t * 1e6:.3f},"
+                        f.write(f"{label},{collective},{n},{counted},{DTYPE_NAME},{t * 1e6:.3f},"
                                 f"{algbw:.6g},{busbw:.6g},{iters},{launch}\n")
             torch.cuda.empty_cache()  # the next collective's largest buffers need the room
             if rank == 0:
-                print(f"nccl_bench: {variant} {collective} done", flush=True)
+                print(f"nccl_bench: {label} {collective} done", flush=True)
         dist.barrier()
     finally:
         dist.destroy_process_group()
@@ -245,7 +248,22 @@ def main():
     ap.add_argument("--repeats", type=int, default=None,
                     help="timed loops (eager) or graph replays per size, median kept "
                          "(default 1 eager, 5 graph)")
+    ap.add_argument("--channels", type=int, default=None,
+                    help="pin the communicator to this many channels (NCCL_MIN/MAX_NCHANNELS)")
+    ap.add_argument("--collectives", default=None,
+                    help="comma-separated subset of the variant's collectives (default: all of them)")
     args = ap.parse_args()
+    collectives = VARIANTS[args.variant][1]
+    if args.collectives:
+        asked = args.collectives.split(",")
+        unknown = [c for c in asked if c not in collectives]
+        if unknown:
+            ap.error(f"--collectives: {', '.join(unknown)} not measured by variant {args.variant} "
+                     f"(it measures {', '.join(collectives)})")
+        collectives = tuple(asked)
+    if args.channels is not None and not 1 <= args.channels <= 64:
+        ap.error("--channels: give 1 to 64")
+    label = args.variant if args.channels is None else f"{args.variant}_ch{args.channels}"
     repeats = args.repeats or (5 if args.launch == "graph" else 1)
     os.makedirs(args.out, exist_ok=True)
     csv_path = args.csv or os.path.join(args.out, "nccl_bench.csv")
@@ -259,6 +277,8 @@ def main():
     for key in VARIANT_KEYS:
         os.environ.pop(key, None)
     env = dict(VARIANTS[args.variant][0])
+    if args.channels is not None:
+        env.update({"NCCL_MIN_NCHANNELS": str(args.channels), "NCCL_MAX_NCHANNELS": str(args.channels)})
     env.update({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "INIT,GRAPH,TUNING,ENV"})
     if args.dump_topology:
         env["NCCL_TOPO_DUMP_FILE"] = os.path.join(args.out, "nccl_topo.xml")
@@ -266,7 +286,8 @@ def main():
     os.environ.update(env)
 
     meta = {
-        "variant": args.variant,
+        "variant": label,
+        "collectives": list(collectives),
         "nranks": n,
         "sizes": args.sizes,
         "launch": args.launch,
@@ -279,16 +300,16 @@ def main():
                                                                             "NVSHMEM_"))},
         "devices": [torch.cuda.get_device_name(d) for d in range(n)],
     }
-    tag = args.variant if args.launch == "eager" else f"{args.variant}_graph"
+    tag = label if args.launch == "eager" else f"{label}_graph"
     with open(os.path.join(args.out, f"nccl_{tag}_meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
     if not os.path.exists(csv_path) or os.path.getsize(csv_path) == 0:
         with open(csv_path, "w") as f:
             f.write(CSV_HEADER)
-    print(f"nccl_bench: variant {args.variant}, {n} ranks, NCCL {meta['nccl']}", flush=True)
+    print(f"nccl_bench: variant {label}, {n} ranks, NCCL {meta['nccl']}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         mp.spawn(worker, args=(n, os.path.join(tmp, "rendezvous"), args.variant, csv_path,
-                               sizes, args.launch, repeats), nprocs=n, join=True)
+                               sizes, args.launch, repeats, collectives, label), nprocs=n, join=True)
 
 
 if __name__ == "__main__":

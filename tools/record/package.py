@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh, run_nccl.sh,
-run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh or run_matrix.sh archive (record.tar.gz) into a committed ground-truth
+run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh, run_matrix.sh or run_nccl_channels.sh
+archive (record.tar.gz) into a committed ground-truth
 folder: tests/data/real/<machine>/ for run_all.sh, and (suggested) tests/data/real/<machine>-apps/,
--nccl/, -pipeline/, -d2d/, -l2/ and -matrix/ for the others, so that
+-nccl/, -pipeline/, -d2d/, -l2/, -matrix/ and -channels/ for the others, so that
 no file of one recording overwrites another's (each has its own summary.txt and README.md).
 
 Keeps what the validation tests and the README read, gzip'd: the copybench and concurrency
@@ -128,7 +129,8 @@ def main():
                 "run_nccl.sh": "NCCL sweep",
                 "run_pipeline.sh": "NCCL channel and call overlap",
                 "run_d2d_concurrency.sh": "D2D copies at the same time",
-                "run_matrix.sh": "matrix kernels by arithmetic intensity, held-out apps"}.get(script)
+                "run_matrix.sh": "matrix kernels by arithmetic intensity, held-out apps",
+                "run_nccl_channels.sh": "NCCL ring collectives by channel count"}.get(script)
         f.write(f"# Ground truth{' (' + what + ')' if what else ''}: {len(rows)} x "
                 f"{rows[0][1] if rows else '?'} ({kind})\n\n")
         f.write(f"- machine: device kind `{kind}` of this workplace: {len(rows)} GPU(s), "

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# run_nccl_channels.sh OUTDIR: NCCL's ring collectives with the communicator pinned to 1, 2, 4, 8
+# and 16 channels (nccl_bench.py --channels: NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS) and at
+# NCCL's own count, for each protocol (Simple, LL128, LL), allreduce, all-gather and
+# reduce-scatter of every power of two from 1 MiB to 256 MiB, replayed from CUDA graphs (NCCL and
+# the GPUs alone), on a 2- to 8-GPU machine in one command (about 5 min on 2 x H200). What one
+# channel costs by protocol and size: the per-step and per-chunk costs and the pipeline ramp that
+# the simulator's block model prices. Variants are named ring_<proto>_ch<N> in nccl_bench.csv;
+# logs/nccl_<variant>.log keeps NCCL's INFO output (INIT,GRAPH,TUNING,ENV). At the end OUTDIR
+# holds record.tar.gz (record/: nccl_bench.csv, nccl_*_meta.json, logs/, machine/, command.txt,
+# summary.txt) and summary.txt; package it with package.py into tests/data/real/<machine>-channels/.
+# Run from anywhere, e.g. from the repository root: bash tools/record/run_nccl_channels.sh "$OUT".
+
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=record_lib.sh
+source "$HERE/record_lib.sh"
+start_record run_nccl_channels.sh "$@"
+BUDGET=${RECORD_BUDGET_S:-560}
+LOG_TAG=run_nccl_channels
+write_command run_nccl_channels.sh "budget:  ${BUDGET} s" "sizes:   pow2 1 MiB .. 256 MiB, graph"
+
+NGPU=$(gpu_count)
+run_step machine 60 machine_info
+COMMON=(--out "$REC" --sizes pow2 --max-bytes 256M --launch graph --collectives allreduce,allgather,reducescatter)
+for proto in simple ll128 ll; do
+  if [[ "$NGPU" -lt 2 ]]; then
+    skip_step "nccl_ring_${proto}" "$NGPU GPU"
+    continue
+  fi
+  run_step "nccl_ring_${proto}" 60 "$PY" "$HERE/nccl_bench.py" --variant "ring_${proto}" "${COMMON[@]}"
+  for ch in 1 2 4 8 16; do
+    run_step "nccl_ring_${proto}_ch${ch}" 60 "$PY" "$HERE/nccl_bench.py" --variant "ring_${proto}" \
+      --channels "$ch" "${COMMON[@]}"
+  done
+done
+finish_record "linkcast recording: NCCL ring collectives by channel count (run_nccl_channels.sh)"
