@@ -2,8 +2,9 @@
 # run_nccl_channels.sh OUTDIR: NCCL's ring collectives with the communicator pinned to 1, 2, 4, 8
 # and 16 channels (nccl_bench.py --channels: NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS) and at
 # NCCL's own count, for each protocol (Simple, LL128, LL), allreduce, all-gather and
-# reduce-scatter of every power of two from 1 MiB to 256 MiB, replayed from CUDA graphs (NCCL and
-# the GPUs alone), on a 2- to 8-GPU machine in one command (about 5 min on 2 x H200). What one
+# reduce-scatter of every power of two from 1 MiB to 256 MiB, and tree/Simple allreduce likewise,
+# replayed from CUDA graphs (NCCL and the GPUs alone), on a 2- to 8-GPU machine in one command
+# (about 4 min on 2 x H200; the 2 x H200 recording of 2026-11-27 ran before the tree steps). What one
 # channel costs by protocol and size: the per-step and per-chunk costs and the pipeline ramp that
 # the simulator's block model prices. Variants are named ring_<proto>_ch<N> in nccl_bench.csv;
 # logs/nccl_<variant>.log keeps NCCL's INFO output (INIT,GRAPH,TUNING,ENV). At the end OUTDIR
@@ -34,4 +35,12 @@ for proto in simple ll128 ll; do
       --channels "$ch" "${COMMON[@]}"
   done
 done
+# Tree allreduce with Simple (the chain inside a node), likewise.
+if [[ "$NGPU" -ge 2 ]]; then
+  TREE=(--out "$REC" --sizes pow2 --max-bytes 256M --launch graph --collectives allreduce)
+  run_step nccl_tree_simple 60 "$PY" "$HERE/nccl_bench.py" --variant tree_simple "${TREE[@]}"
+  for ch in 1 2 4 8 16; do
+    run_step "nccl_tree_simple_ch${ch}" 60 "$PY" "$HERE/nccl_bench.py" --variant tree_simple --channels "$ch" "${TREE[@]}"
+  done
+fi
 finish_record "linkcast recording: NCCL ring collectives by channel count (run_nccl_channels.sh)"
