@@ -369,6 +369,29 @@ TEST(SimValidate, GraphRowsWaitForNoProcess) {
                   "process) or graph (calls replayed from a CUDA graph)");
 }
 
+TEST(SimValidate, PinnedChannelVariantsRunOnThatManyChannels) {
+  // nccl_bench.py --channels N names a variant <v>_ch<N>: simulated with N channels, so a 64 MiB
+  // ring/Simple all-gather on 2 H200s takes longer on 2 channels than on 16 (its blocks carry the
+  // data: about 8 times as long less the fixed costs). Names that are no such count are skipped,
+  // as the variants the simulator does not run are.
+  const std::string dir = ::testing::TempDir() + "channel_rows";
+  std::filesystem::create_directories(dir);
+  test::write_temp("channel_rows/nccl_bench.csv",
+                   "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch\n"
+                   "ring_simple_ch2,allgather,2,67108864,float32,1000,0,0,5,graph\n"
+                   "ring_simple_ch16,allgather,2,67108864,float32,200,0,0,5,graph\n"
+                   "ring_simple_ch99,allgather,2,67108864,float32,200,0,0,5,graph\n"
+                   "ring_simple_chx,allgather,2,67108864,float32,200,0,0,5,graph\n"
+                   "ring_simple_ch,allgather,2,67108864,float32,200,0,0,5,graph\n");
+  const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
+  const std::vector<ValidationCase> v = validate_collectives(dir, node);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].group, "nccl/ring_simple_ch2+graph");
+  EXPECT_EQ(v[1].group, "nccl/ring_simple_ch16+graph");
+  EXPECT_GT(v[0].simulated_ns, 5 * v[1].simulated_ns);
+  EXPECT_LT(v[0].simulated_ns, 8.5 * v[1].simulated_ns);
+}
+
 TEST(SimReal, ARankLateToABroadcastHoldsUpOnlyTheRanksAfterIt) {
   // NCCL's sends wait for a free slot in the receiver's connection buffer, not for the receiver's
   // kernel (tests/data/real/h200-4gpu-pipeline, tools/record/nccl_pipeline.py): one broadcast
