@@ -15,6 +15,11 @@
 //   peer_write       blocks on GPU 0 copy their local 64 MiB into GPU 1's memory
 //   peer_write_both  the same on GPU 0 towards GPU 1 and on GPU 1 towards GPU 0 at once (ns: the
 //                    slower of the two; per_block_gbps per direction)
+//   ring_step        what one NCCL ring channel's block does on a rank, on both GPUs at once: in
+//                    512 KiB chunks, it writes its local data into the peer's memory (a send),
+//                    then copies a chunk out of its own 4 MiB buffer into the user's (a recv);
+//                    per_block_gbps counts both copies' bytes (the block's data rate)
+// --patterns a,b,... runs only those patterns.
 //
 // Output (stdout, CSV): pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps
 // (GB/s = 1e9 bytes copied per second; read + write traffic is twice that).
@@ -25,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #define CHECK(x)                                                                   \
@@ -66,6 +72,58 @@ __global__ void copy_blocks(const int4* __restrict__ src, int4* __restrict__ dst
   }
 }
 
+// Block b, in `chunk`-byte pieces of its `per_block` bytes: copies a piece of its region of `src`
+// into its 4 MiB region of `peer_fifo` in the other GPU (a send into the connection buffer there,
+// wrapping), then a piece out of its 4 MiB region of `own_fifo` into its region of `dst` (a recv),
+// alternating to the end.
+__global__ void ring_step_blocks(const int4* __restrict__ src, int4* __restrict__ peer_fifo,
+                                 const int4* __restrict__ own_fifo, int4* __restrict__ dst, size_t per_block,
+                                 size_t chunk, int copy_threads) {
+  if (static_cast<int>(threadIdx.x) >= copy_threads) return;
+  const size_t n = per_block / sizeof(int4), c = chunk / sizeof(int4), span = kFifo / sizeof(int4);
+  const int4* s = src + blockIdx.x * n;
+  int4* p = peer_fifo + blockIdx.x * span;
+  const int4* f = own_fifo + blockIdx.x * span;
+  int4* d = dst + blockIdx.x * n;
+  for (size_t at = 0; at < n; at += c) {
+    const size_t end = at + c < n ? at + c : n;
+    for (size_t i = at + threadIdx.x; i < end; i += static_cast<size_t>(copy_threads)) p[i % span] = s[i];
+    for (size_t i = at + threadIdx.x; i < end; i += static_cast<size_t>(copy_threads)) d[i] = f[i % span];
+  }
+}
+
+// One timed case of ring_step: `blocks` blocks on GPUs 0 and 1 at once, each sending into the
+// other's fifo; the slower GPU's milliseconds.
+float run_ring_step(const int4* const src[2], int4* const fifo[2], int4* const dst[2], int blocks, int copy_threads) {
+  constexpr size_t kChunk = size_t{512} << 10;
+  cudaEvent_t a[2], b[2];
+  for (int g = 0; g < 2; ++g) {
+    CHECK(cudaSetDevice(g));
+    CHECK(cudaEventCreate(&a[g]));
+    CHECK(cudaEventCreate(&b[g]));
+  }
+  for (int g = 0; g < 2; ++g) {
+    CHECK(cudaSetDevice(g));
+    CHECK(cudaEventRecord(a[g]));
+    ring_step_blocks<<<blocks, copy_threads + kSyncWarp>>>(src[g], fifo[1 - g], fifo[g], dst[g], kPerBlock, kChunk,
+                                                           copy_threads);
+    CHECK(cudaEventRecord(b[g]));
+  }
+  float worst = 0;
+  for (int g = 0; g < 2; ++g) {
+    CHECK(cudaSetDevice(g));
+    CHECK(cudaEventSynchronize(b[g]));
+    CHECK(cudaGetLastError());
+    float t = 0;
+    CHECK(cudaEventElapsedTime(&t, a[g], b[g]));
+    worst = std::max(worst, t);
+    CHECK(cudaEventDestroy(a[g]));
+    CHECK(cudaEventDestroy(b[g]));
+  }
+  CHECK(cudaSetDevice(0));
+  return worst;
+}
+
 // One timed case: `blocks` blocks on each GPU of `gpus` copy from src[g] to dst[g] (launched
 // together, each timed on its own GPU); the slowest GPU's milliseconds.
 float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src, const std::vector<int4*>& dst,
@@ -99,10 +157,15 @@ float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src
 
 int main(int argc, char** argv) {
   int reps = 7, copy_threads = kDefaultCopyThreads;
+  std::string only;  // --patterns: comma-separated; empty runs every pattern
   for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--threads")) copy_threads = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--patterns")) only = std::string(",") + argv[++i] + ",";
   }
+  const auto wanted = [&](const char* pattern) {
+    return only.empty() || only.find(std::string(",") + pattern + ",") != std::string::npos;
+  };
   if (copy_threads < 32 || copy_threads % 32 != 0 || copy_threads + kSyncWarp > 1024) {
     std::fprintf(stderr, "--threads %d: give a multiple of 32 from 32 to 992\n", copy_threads);
     return 2;
@@ -140,8 +203,9 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps\n");
-  std::vector<const char*> patterns = {"large", "fifo"};
-  if (peer_dst) patterns.insert(patterns.end(), {"peer_write", "peer_write_both"});
+  std::vector<const char*> patterns;
+  for (const char* pattern : {"large", "fifo", "peer_write", "peer_write_both"})
+    if (wanted(pattern) && (peer_dst || std::strncmp(pattern, "peer", 4) != 0)) patterns.push_back(pattern);
   for (const char* pattern : patterns) {
     const bool fifo = !std::strcmp(pattern, "fifo");
     const size_t stride = fifo ? kFifo : kPerBlock, span = fifo ? kFifo : kPerBlock;
@@ -164,6 +228,29 @@ int main(int argc, char** argv) {
       const double ns = ms[ms.size() / 2] * 1e6;
       const double per_block = static_cast<double>(kPerBlock) / ns;
       std::printf("%s,%d,%zu,%.0f,%.2f,%.1f\n", pattern, blocks, kPerBlock, ns, per_block, per_block * blocks);
+      std::fflush(stdout);
+    }
+  }
+  if (peer_dst && wanted("ring_step")) {
+    int4* fifo[2] = {nullptr, nullptr};  // each GPU's connection buffers, 4 MiB a block
+    for (int g = 0; g < 2; ++g) {
+      CHECK(cudaSetDevice(g));
+      CHECK(cudaMalloc(&fifo[g], kFifo * max_blocks));
+      CHECK(cudaMemset(fifo[g], 2, kFifo * max_blocks));
+    }
+    CHECK(cudaSetDevice(0));
+    const int4* from[2] = {src, peer_src};
+    int4* into[2] = {dst, peer_dst};
+    for (int blocks : counts) {
+      std::vector<float> ms;
+      for (int r = 0; r <= reps; ++r) {
+        const float t = run_ring_step(from, fifo, into, blocks, copy_threads);
+        if (r > 0) ms.push_back(t);
+      }
+      std::sort(ms.begin(), ms.end());
+      const double ns = ms[ms.size() / 2] * 1e6;
+      const double per_block = 2.0 * static_cast<double>(kPerBlock) / ns;
+      std::printf("ring_step,%d,%zu,%.0f,%.2f,%.1f\n", blocks, 2 * kPerBlock, ns, per_block, per_block * blocks);
       std::fflush(stdout);
     }
   }

@@ -4,7 +4,8 @@
 # NCCL's own count, for each protocol (Simple, LL128, LL), allreduce, all-gather and
 # reduce-scatter of every power of two from 1 MiB to 256 MiB, and tree/Simple allreduce likewise,
 # replayed from CUDA graphs (NCCL and the GPUs alone), on a 2- to 8-GPU machine in one command
-# (about 4 min on 2 x H200; the 2 x H200 recording of 2026-11-27 ran before the tree steps). What one
+# (about 5 min on 2 x H200; the first recordings of 2026-11-27 ran before the tree steps, on
+# 2 x H200, and before the block_copy step, on both machines). What one
 # channel costs by protocol and size: the per-step and per-chunk costs and the pipeline ramp that
 # the simulator's block model prices. Variants are named ring_<proto>_ch<N> in nccl_bench.csv;
 # logs/nccl_<variant>.log keeps NCCL's INFO output (INIT,GRAPH,TUNING,ENV). At the end OUTDIR
@@ -22,7 +23,19 @@ LOG_TAG=run_nccl_channels
 write_command run_nccl_channels.sh "budget:  ${BUDGET} s" "sizes:   pow2 1 MiB .. 256 MiB, graph"
 
 NGPU=$(gpu_count)
+# block_copy.cu with 1-132 blocks on GPUs 0 and 1: copies within a GPU out of a re-read 4 MiB
+# buffer, writes into the peer from both GPUs at once, and a ring channel's step (a send into
+# the peer's buffer, then a recv out of its own) on both GPUs at once (block_copy.csv).
+block_copy_step() {
+  "$NVCC" -O3 -arch=sm_90 -o "$REC/block_copy" "$HERE/block_copy.cu" &&
+    "$REC/block_copy" --reps 5 --patterns fifo,peer_write_both,ring_step >"$REC/block_copy.csv"
+  local rc=$?
+  rm -f "$REC/block_copy"
+  return $rc
+}
+export -f block_copy_step
 run_step machine 60 machine_info
+if [[ "$NGPU" -ge 2 ]]; then run_step block_copy 120 block_copy_step; else skip_step block_copy "$NGPU GPU"; fi
 COMMON=(--out "$REC" --sizes pow2 --max-bytes 256M --launch graph --collectives allreduce,allgather,reducescatter)
 for proto in simple ll128 ll; do
   if [[ "$NGPU" -lt 2 ]]; then
