@@ -31,8 +31,8 @@ const std::vector<ValidationCase>& cases(const std::string& name, Launches launc
     // h200-2gpu-nccl* and h200-4gpu-nccl* are more recordings of those machine kinds (NCCL only).
     // h200-1gpu-d2d* are more recordings of the 1 x H200 machine kind (D2D copies).
     // h200-*gpu-channels: NCCL collectives pinned to 1-16 channels on those machine kinds.
-    const std::string node_name = name.starts_with("h200-2gpu-nccl") || name == "h200-2gpu-channels" ? "h200-2gpu"
-                                  : name.starts_with("h200-4gpu-nccl") || name == "h200-4gpu-channels" ? "h200-4gpu"
+    const std::string node_name = name.starts_with("h200-2gpu-nccl") || name.starts_with("h200-2gpu-channels") ? "h200-2gpu"
+                                  : name.starts_with("h200-4gpu-nccl") || name.starts_with("h200-4gpu-channels") ? "h200-4gpu"
                                   : name.starts_with("h200-1gpu-d2d")  ? "h200-1gpu"
                                                                        : name;
     const topology::Node node = topology::load_node(test::config("testbed-" + node_name + ".yaml"));
