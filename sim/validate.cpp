@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -123,11 +124,9 @@ namespace {
 /// host path) and for names it does not know.
 bool variant_options(std::string variant, SimOptions& o) {
   if (const std::size_t ch = variant.rfind("_ch"); ch != std::string::npos && ch + 3 < variant.size()) {
-    const std::string digits = variant.substr(ch + 3);
-    if (digits.size() > 2 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      return false;
-    o.channels = std::stoi(digits);
-    if (o.channels < 1 || o.channels > nccl::kMaxChannels) return false;
+    const char* end = variant.data() + variant.size();
+    const auto [last, ec] = std::from_chars(variant.data() + ch + 3, end, o.channels);
+    if (ec != std::errc() || last != end || o.channels < 1 || o.channels > nccl::kMaxChannels) return false;
     variant.resize(ch);
   }
   if (variant == "default") return true;

@@ -28,13 +28,10 @@ const std::vector<ValidationCase>& cases(const std::string& name, Launches launc
   static std::map<std::pair<std::string, Launches>, std::vector<ValidationCase>> cache;
   auto it = cache.find({name, launches});
   if (it == cache.end()) {
-    // h200-2gpu-nccl* and h200-4gpu-nccl* are more recordings of those machine kinds (NCCL only).
-    // h200-1gpu-d2d* are more recordings of the 1 x H200 machine kind (D2D copies).
-    // h200-*gpu-channels: NCCL collectives pinned to 1-16 channels on those machine kinds.
-    const std::string node_name = name.starts_with("h200-2gpu-nccl") || name.starts_with("h200-2gpu-channels") ? "h200-2gpu"
-                                  : name.starts_with("h200-4gpu-nccl") || name.starts_with("h200-4gpu-channels") ? "h200-4gpu"
-                                  : name.starts_with("h200-1gpu-d2d")  ? "h200-1gpu"
-                                                                       : name;
+    // A folder <gpu>-<count>gpu-<what> (h200-2gpu-nccl-graph, h200-1gpu-d2d, h200-4gpu-channels)
+    // is a further recording of the machine kind <gpu>-<count>gpu, described by its testbed node.
+    const std::size_t kind_end = name.find('-', name.find('-') + 1);
+    const std::string node_name = name.substr(0, kind_end);
     const topology::Node node = topology::load_node(test::config("testbed-" + node_name + ".yaml"));
     std::vector<ValidationCase> all;
     if (launches == Launches::all) all = validate_copies(machine(name), node);
@@ -340,17 +337,23 @@ TEST(SimReal, CollectivesReplayedFromCudaGraphsOnTwoH200s) {
   EXPECT_LT(geomean_abs(e.sim_default), geomean_abs(e.nccl_default) / 2);
 }
 
+/// A folder of the test's temporary directory holding an nccl_bench.csv of `rows` (under the
+/// header nccl_bench.py writes), for validate_collectives.
+std::string nccl_bench_folder(const std::string& name, const std::string& rows) {
+  std::filesystem::create_directories(::testing::TempDir() + name);
+  test::write_temp(name + "/nccl_bench.csv",
+                   "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch\n" + rows);
+  return ::testing::TempDir() + name;
+}
+
 TEST(SimValidate, GraphRowsWaitForNoProcess) {
   // The same 1 KiB allreduce on 2 H200s, 20 calls timed eagerly (each call waits for its process
   // to issue it: collective_call_us 18.4 us; 18.8 us simulated) and replayed from a CUDA graph
   // (no process in the loop: the H200's measured LL kernel costs, nccl_ll_call_us 7.0 + 2 x
   // nccl_ll_step_us 1.0 = 9.0 us, and the data: 9.4 us).
-  const std::string dir = ::testing::TempDir() + "graph_rows";
-  std::filesystem::create_directories(dir);
-  test::write_temp("graph_rows/nccl_bench.csv",
-                   "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch\n"
-                   "default,allreduce,2,1024,float32,19.0,0,0,20,eager\n"
-                   "default,allreduce,2,1024,float32,9.0,0,0,20,graph\n");
+  const std::string dir = nccl_bench_folder("graph_rows",
+                                            "default,allreduce,2,1024,float32,19.0,0,0,20,eager\n"
+                                            "default,allreduce,2,1024,float32,9.0,0,0,20,graph\n");
   const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   const std::vector<ValidationCase> v = validate_collectives(dir, node);
   ASSERT_EQ(v.size(), 2u);
@@ -361,9 +364,7 @@ TEST(SimValidate, GraphRowsWaitForNoProcess) {
   EXPECT_LT(v[1].simulated_ns, 9.6e3);
   // The per-call floor a recording shows comes from its eager calls only.
   EXPECT_DOUBLE_EQ(collective_call_floor_us(dir), 19.0);
-  test::write_temp("graph_rows/nccl_bench.csv",
-                   "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch\n"
-                   "default,allreduce,2,1024,float32,19.0,0,0,20,lazy\n");
+  nccl_bench_folder("graph_rows", "default,allreduce,2,1024,float32,19.0,0,0,20,lazy\n");
   EXPECT_EQ(test::error_of([&] { validate_collectives(dir, node); }),
             dir + "/nccl_bench.csv: launch 'lazy' is neither eager nor graph; write eager (calls issued from a "
                   "process) or graph (calls replayed from a CUDA graph)");
@@ -374,15 +375,12 @@ TEST(SimValidate, PinnedChannelVariantsRunOnThatManyChannels) {
   // ring/Simple all-gather on 2 H200s takes longer on 2 channels than on 16 (its blocks carry the
   // data: about 8 times as long less the fixed costs). Names that are no such count are skipped,
   // as the variants the simulator does not run are.
-  const std::string dir = ::testing::TempDir() + "channel_rows";
-  std::filesystem::create_directories(dir);
-  test::write_temp("channel_rows/nccl_bench.csv",
-                   "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch\n"
-                   "ring_simple_ch2,allgather,2,67108864,float32,1000,0,0,5,graph\n"
-                   "ring_simple_ch16,allgather,2,67108864,float32,200,0,0,5,graph\n"
-                   "ring_simple_ch99,allgather,2,67108864,float32,200,0,0,5,graph\n"
-                   "ring_simple_chx,allgather,2,67108864,float32,200,0,0,5,graph\n"
-                   "ring_simple_ch,allgather,2,67108864,float32,200,0,0,5,graph\n");
+  const std::string dir = nccl_bench_folder("channel_rows",
+                                            "ring_simple_ch2,allgather,2,67108864,float32,1000,0,0,5,graph\n"
+                                            "ring_simple_ch16,allgather,2,67108864,float32,200,0,0,5,graph\n"
+                                            "ring_simple_ch99,allgather,2,67108864,float32,200,0,0,5,graph\n"
+                                            "ring_simple_chx,allgather,2,67108864,float32,200,0,0,5,graph\n"
+                                            "ring_simple_ch,allgather,2,67108864,float32,200,0,0,5,graph\n");
   const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   const std::vector<ValidationCase> v = validate_collectives(dir, node);
   ASSERT_EQ(v.size(), 2u);

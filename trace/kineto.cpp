@@ -765,8 +765,8 @@ class Reader {
     if (e.kernel.grid_blocks || e.kernel.block_threads || e.kernel.blocks_per_sm > 0) {
       const std::uint32_t info = trace_.add_kernel_info(e.kernel);
       trace_.set_kernel(trace_.size() - 1, info);
-      if (op.kind == OpKind::kernel && e.external_id >= 0 && std::isfinite(e.external_id))
-        if (e.external_id <= kMaxExternalId) kernel_operator_.push_back({static_cast<std::uint32_t>(std::llround(e.external_id)), info});
+      if (op.kind == OpKind::kernel && e.external_id >= 0 && e.external_id <= kMaxExternalId)  // NaN fails both
+        kernel_operator_.push_back({static_cast<std::uint32_t>(std::llround(e.external_id)), info});
     }
     if (e.correlation >= 0 && std::isfinite(e.correlation)) gpu_correlation_.push_back({record, key(e)});
   }
@@ -775,22 +775,24 @@ class Reader {
   /// billion operators) are not linked.
   static constexpr double kMaxExternalId = 4294967295.0;
 
+  /// The room a table that reads `n` entries of a trace grows to when full: a quarter more rather
+  /// than double, since a trace's size is unknown until its end and doubling left up to half of a
+  /// long trace's tables empty.
+  static std::size_t grown(std::size_t n) { return n + std::max<std::size_t>(n / 4, 4096); }
+
   /// Keeps a CPU operator's input bytes for the kernels of its External id: 8 bytes each (a
-  /// shape-recorded training trace has about two operators a kernel), the list growing by a
-  /// quarter at a time as the rows do, so that reading keeps below what the replay takes later.
+  /// shape-recorded training trace has about two operators a kernel), growing as the rows do, so
+  /// that reading keeps below what the replay takes later.
   void note_operator_bytes(const OperatorInputs& in) {
     if (in.external_id > static_cast<std::uint64_t>(kMaxExternalId)) return;
-    if (operator_bytes_.size() == operator_bytes_.capacity())
-      operator_bytes_.reserve(operator_bytes_.capacity() + std::max<std::size_t>(operator_bytes_.capacity() / 4, 4096));
+    if (operator_bytes_.size() == operator_bytes_.capacity()) operator_bytes_.reserve(grown(operator_bytes_.capacity()));
     operator_bytes_.push_back({static_cast<std::uint32_t>(in.external_id), static_cast<float>(in.bytes)});
   }
 
-  /// Appends an operation in file order (finish() puts them in start order). The columns grow by a
-  /// quarter at a time rather than doubling: a trace's size is unknown until its end, and doubling
-  /// left up to half of a long trace's columns empty.
+  /// Appends an operation in file order (finish() puts them in start order).
   void push(const Op& op) {
     if (trace_.size() == rows_reserved_) {
-      rows_reserved_ += std::max<std::size_t>(rows_reserved_ / 4, 4096);
+      rows_reserved_ = grown(rows_reserved_);
       trace_.reserve(rows_reserved_);
     }
     trace_.push(op);

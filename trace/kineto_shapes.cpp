@@ -13,7 +13,6 @@
 #include <charconv>
 #include <cmath>
 #include <utility>
-#include <vector>
 
 namespace linkcast::trace {
 
@@ -199,8 +198,8 @@ double element_bytes(std::string_view type) {
 }
 
 std::optional<OperatorInputs> operator_inputs(std::string_view event) {
-  // In PyTorch's order: each key looked for after what was read before it (value_of falls back to
-  // the whole event), so that an event is searched about once.
+  // In PyTorch's order: each key looked for after what was read before it (value_of then looks
+  // before it), so that an event is searched about once.
   const std::size_t id_at = value_of(event, kExternalId, 0);
   if (id_at == std::string_view::npos) return std::nullopt;
   const std::size_t types_at = value_of(event, kInputType, id_at);

@@ -92,42 +92,10 @@ __global__ void ring_step_blocks(const int4* __restrict__ src, int4* __restrict_
   }
 }
 
-// One timed case of ring_step: `blocks` blocks on GPUs 0 and 1 at once, each sending into the
-// other's fifo; the slower GPU's milliseconds.
-float run_ring_step(const int4* const src[2], int4* const fifo[2], int4* const dst[2], int blocks, int copy_threads) {
-  constexpr size_t kChunk = size_t{512} << 10;
-  cudaEvent_t a[2], b[2];
-  for (int g = 0; g < 2; ++g) {
-    CHECK(cudaSetDevice(g));
-    CHECK(cudaEventCreate(&a[g]));
-    CHECK(cudaEventCreate(&b[g]));
-  }
-  for (int g = 0; g < 2; ++g) {
-    CHECK(cudaSetDevice(g));
-    CHECK(cudaEventRecord(a[g]));
-    ring_step_blocks<<<blocks, copy_threads + kSyncWarp>>>(src[g], fifo[1 - g], fifo[g], dst[g], kPerBlock, kChunk,
-                                                           copy_threads);
-    CHECK(cudaEventRecord(b[g]));
-  }
-  float worst = 0;
-  for (int g = 0; g < 2; ++g) {
-    CHECK(cudaSetDevice(g));
-    CHECK(cudaEventSynchronize(b[g]));
-    CHECK(cudaGetLastError());
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, a[g], b[g]));
-    worst = std::max(worst, t);
-    CHECK(cudaEventDestroy(a[g]));
-    CHECK(cudaEventDestroy(b[g]));
-  }
-  CHECK(cudaSetDevice(0));
-  return worst;
-}
-
-// One timed case: `blocks` blocks on each GPU of `gpus` copy from src[g] to dst[g] (launched
-// together, each timed on its own GPU); the slowest GPU's milliseconds.
-float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src, const std::vector<int4*>& dst,
-               int blocks, size_t stride, size_t span, int copy_threads) {
+// Runs launch(i) on each GPU gpus[i] (started together, each timed by CUDA events on its own GPU)
+// and returns the slowest GPU's milliseconds.
+template <typename Launch>
+float time_on_gpus(const std::vector<int>& gpus, Launch launch) {
   std::vector<cudaEvent_t> a(gpus.size()), b(gpus.size());
   for (size_t i = 0; i < gpus.size(); ++i) {
     CHECK(cudaSetDevice(gpus[i]));
@@ -137,7 +105,7 @@ float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src
   for (size_t i = 0; i < gpus.size(); ++i) {
     CHECK(cudaSetDevice(gpus[i]));
     CHECK(cudaEventRecord(a[i]));
-    copy_blocks<<<blocks, copy_threads + kSyncWarp>>>(src[i], dst[i], kPerBlock, stride, span, copy_threads);
+    launch(i);
     CHECK(cudaEventRecord(b[i]));
   }
   float worst = 0;
@@ -153,6 +121,25 @@ float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src
   }
   CHECK(cudaSetDevice(0));
   return worst;
+}
+
+// One timed case of ring_step: `blocks` blocks on GPUs 0 and 1 at once, each sending into the
+// other's fifo; the slower GPU's milliseconds.
+float run_ring_step(const int4* const src[2], int4* const fifo[2], int4* const dst[2], int blocks, int copy_threads) {
+  constexpr size_t kChunk = size_t{512} << 10;
+  return time_on_gpus({0, 1}, [&](size_t g) {
+    ring_step_blocks<<<blocks, copy_threads + kSyncWarp>>>(src[g], fifo[1 - g], fifo[g], dst[g], kPerBlock, kChunk,
+                                                           copy_threads);
+  });
+}
+
+// One timed case: `blocks` blocks on each GPU of `gpus` copy from src[g] to dst[g] (launched
+// together, each timed on its own GPU); the slowest GPU's milliseconds.
+float run_case(const std::vector<int>& gpus, const std::vector<const int4*>& src, const std::vector<int4*>& dst,
+               int blocks, size_t stride, size_t span, int copy_threads) {
+  return time_on_gpus(gpus, [&](size_t i) {
+    copy_blocks<<<blocks, copy_threads + kSyncWarp>>>(src[i], dst[i], kPerBlock, stride, span, copy_threads);
+  });
 }
 
 int main(int argc, char** argv) {
@@ -206,6 +193,22 @@ int main(int argc, char** argv) {
   std::vector<const char*> patterns;
   for (const char* pattern : {"large", "fifo", "peer_write", "peer_write_both"})
     if (wanted(pattern) && (peer_dst || std::strncmp(pattern, "peer", 4) != 0)) patterns.push_back(pattern);
+  // Each count of blocks: one warm-up and `reps` timed runs of run(blocks), the median as a row
+  // (each block moving `bytes_per_block`).
+  const auto measure = [&](const char* pattern, size_t bytes_per_block, const auto& run) {
+    for (int blocks : counts) {
+      std::vector<float> ms;
+      for (int r = 0; r <= reps; ++r) {
+        const float t = run(blocks);
+        if (r > 0) ms.push_back(t);
+      }
+      std::sort(ms.begin(), ms.end());
+      const double ns = ms[ms.size() / 2] * 1e6;
+      const double per_block = static_cast<double>(bytes_per_block) / ns;
+      std::printf("%s,%d,%zu,%.0f,%.2f,%.1f\n", pattern, blocks, bytes_per_block, ns, per_block, per_block * blocks);
+      std::fflush(stdout);
+    }
+  };
   for (const char* pattern : patterns) {
     const bool fifo = !std::strcmp(pattern, "fifo");
     const size_t stride = fifo ? kFifo : kPerBlock, span = fifo ? kFifo : kPerBlock;
@@ -218,18 +221,7 @@ int main(int argc, char** argv) {
       from = {src, peer_src};
       to = {peer_dst, dst};
     }
-    for (int blocks : counts) {
-      std::vector<float> ms;
-      for (int r = 0; r <= reps; ++r) {
-        const float t = run_case(gpus, from, to, blocks, stride, span, copy_threads);
-        if (r > 0) ms.push_back(t);
-      }
-      std::sort(ms.begin(), ms.end());
-      const double ns = ms[ms.size() / 2] * 1e6;
-      const double per_block = static_cast<double>(kPerBlock) / ns;
-      std::printf("%s,%d,%zu,%.0f,%.2f,%.1f\n", pattern, blocks, kPerBlock, ns, per_block, per_block * blocks);
-      std::fflush(stdout);
-    }
+    measure(pattern, kPerBlock, [&](int blocks) { return run_case(gpus, from, to, blocks, stride, span, copy_threads); });
   }
   if (peer_dst && wanted("ring_step")) {
     int4* fifo[2] = {nullptr, nullptr};  // each GPU's connection buffers, 4 MiB a block
@@ -241,18 +233,8 @@ int main(int argc, char** argv) {
     CHECK(cudaSetDevice(0));
     const int4* from[2] = {src, peer_src};
     int4* into[2] = {dst, peer_dst};
-    for (int blocks : counts) {
-      std::vector<float> ms;
-      for (int r = 0; r <= reps; ++r) {
-        const float t = run_ring_step(from, fifo, into, blocks, copy_threads);
-        if (r > 0) ms.push_back(t);
-      }
-      std::sort(ms.begin(), ms.end());
-      const double ns = ms[ms.size() / 2] * 1e6;
-      const double per_block = 2.0 * static_cast<double>(kPerBlock) / ns;
-      std::printf("ring_step,%d,%zu,%.0f,%.2f,%.1f\n", blocks, 2 * kPerBlock, ns, per_block, per_block * blocks);
-      std::fflush(stdout);
-    }
+    // Each block sends kPerBlock bytes and receives as many: its data rate counts both.
+    measure("ring_step", 2 * kPerBlock, [&](int blocks) { return run_ring_step(from, fifo, into, blocks, copy_threads); });
   }
   return 0;
 }

@@ -193,7 +193,7 @@ def time_graph(call, iters, repeats, device):
     return t
 
 
-def worker(rank, n, init_file, variant, csv_path, sizes, launch, repeats, collectives, label):
+def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collectives):
     device = torch.device("cuda", rank)
     torch.cuda.set_device(device)
     dist.init_process_group("nccl", init_method=f"file://{init_file}", rank=rank, world_size=n,
@@ -308,8 +308,8 @@ def main():
             f.write(CSV_HEADER)
     print(f"nccl_bench: variant {label}, {n} ranks, NCCL {meta['nccl']}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        mp.spawn(worker, args=(n, os.path.join(tmp, "rendezvous"), args.variant, csv_path,
-                               sizes, args.launch, repeats, collectives, label), nprocs=n, join=True)
+        mp.spawn(worker, args=(n, os.path.join(tmp, "rendezvous"), label, csv_path, sizes, args.launch,
+                               repeats, collectives), nprocs=n, join=True)
 
 
 if __name__ == "__main__":

@@ -7,22 +7,29 @@ algorithm/protocol and channel count the mean signed error of the simulated time
 recording's cases, (simulated - recorded) / recorded: + means the recording ran faster.
 """
 import collections
+import csv
 import re
 import subprocess
 import sys
+import tempfile
 
 SETS = [("h200-2gpu-channels", "configs/testbed-h200-2gpu.yaml"),
         ("h200-4gpu-channels", "configs/testbed-h200-4gpu.yaml")]
 
 
 def errors(build, folder, node):
-    out = subprocess.run([f"{build}/linkcast_validate_real", f"tests/data/real/{folder}", node,
-                          "--min-bytes", "1MiB"], capture_output=True, text=True, check=True).stdout
+    """{(variant, channels): [(simulated - measured) / measured, ...]} of a folder's CUDA-graph rows,
+    from linkcast_validate_real's --csv."""
+    with tempfile.NamedTemporaryFile(suffix=".csv") as out:
+        subprocess.run([f"{build}/linkcast_validate_real", f"tests/data/real/{folder}", node, "--min-bytes", "1MiB",
+                        "--csv", out.name], capture_output=True, check=True)
+        rows = list(csv.DictReader(open(out.name)))
     by = collections.defaultdict(list)
-    for line in out.splitlines():
-        m = re.match(r"nccl/(\S+?)(?:_ch(\d+))?\+graph\s.*?\s([+-][0-9.]+)%\s+\S+ \S+\s+[+-][0-9.]+%\s+\S+$", line)
-        if m:
-            by[(m.group(1), m.group(2) or "NCCL's count")].append(float(m.group(3)))
+    for r in rows:
+        m = re.fullmatch(r"nccl/(\S+?)(?:_ch(\d+))?\+graph", r["group"])
+        if m and int(r["bytes"]) >= 1 << 20:
+            by[(m.group(1), m.group(2) or "NCCL's count")].append(
+                100 * (float(r["simulated_ns"]) / float(r["measured_ns"]) - 1))
     return by
 
 
