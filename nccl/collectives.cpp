@@ -312,22 +312,23 @@ void alltoall(const CollectiveSpec& s, Builder& b) {
 
 }  // namespace
 
-int send_memory_ops(OpKind kind, int nranks, std::uint32_t step) {
+MemoryOps send_memory_ops(OpKind kind, int nranks, std::uint32_t step) {
   const auto n = static_cast<std::uint32_t>(std::max(nranks, 1));
+  constexpr MemoryOps send{1, 0, 1}, copy_send{1, 1, 1}, reduce_send{2, 0, 1}, reduce_copy_send{2, 1, 1};
   switch (kind) {
     case OpKind::allreduce:
       // send, recvReduceSend x (n-2), recvReduceCopySend, recvCopySend x (n-2) (then recv).
-      if (step == 0) return 2;
-      if (step < n - 1) return 3;
-      if (step == n - 1) return 4;
-      return 3;
-    case OpKind::allgather: return 3;                   // copySend, recvCopySend x (n-2) (then recv)
-    case OpKind::reducescatter: return step == 0 ? 2 : 3;  // send, recvReduceSend x (n-2) (then recvReduceCopy)
-    // The root sends in place (torch.distributed.broadcast has one tensor: directSend, 2), the
+      if (step == 0) return send;
+      if (step < n - 1) return reduce_send;
+      if (step == n - 1) return reduce_copy_send;
+      return copy_send;
+    case OpKind::allgather: return copy_send;  // copySend, recvCopySend x (n-2) (then recv)
+    case OpKind::reducescatter: return step == 0 ? send : reduce_send;  // send, recvReduceSend x (n-2) (then recvReduceCopy)
+    // The root sends in place (torch.distributed.broadcast has one tensor: directSend), the
     // ranks down the chain recvCopySend (then recv).
-    case OpKind::broadcast: return step == 0 ? 2 : 3;
-    case OpKind::alltoall: return 2;                    // send (the peer's recv copies it out)
-    default: return 0;
+    case OpKind::broadcast: return step == 0 ? send : copy_send;
+    case OpKind::alltoall: return send;  // send (the peer's recv copies it out)
+    default: return {};
   }
 }
 
@@ -337,14 +338,14 @@ bool ends_chunk(OpKind kind, int nranks, std::uint32_t step) {
   return step + 1 == (kind == OpKind::allreduce ? 2 * n - 2 : n - 1);
 }
 
-int final_receive_memory_ops(OpKind kind) {
+MemoryOps final_receive_memory_ops(OpKind kind) {
   switch (kind) {
     case OpKind::allreduce:
     case OpKind::allgather:
     case OpKind::broadcast:
-    case OpKind::alltoall: return 2;
-    case OpKind::reducescatter: return 3;
-    default: return 0;
+    case OpKind::alltoall: return {1, 1, 0};      // recv
+    case OpKind::reducescatter: return {2, 1, 0};  // recvReduceCopy
+    default: return {};
   }
 }
 

@@ -126,21 +126,32 @@ std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels);
 /// to 4 GiB (within 3%), where a ring allgather in LL takes 2.9x as long.
 [[nodiscard]] bool alltoall_sends_ll(int nranks, std::uint64_t bytes, int channels);
 
-/// Loads plus stores per element of the primitive a rank runs for its send in step `step` of a
-/// Simple-protocol ring call (runRing in src/device/all_reduce.h, all_gather.h,
+/// The memory operations per element of one of NCCL's primitives, as its thread block issues
+/// them: loads (of the user's buffer or a connection buffer), stores into this GPU's memory, and
+/// stores into the peer's connection buffer.
+struct MemoryOps {
+  int loads = 0, stores = 0, peer_stores = 0;
+  [[nodiscard]] int total() const { return loads + stores + peer_stores; }
+  friend bool operator==(const MemoryOps&, const MemoryOps&) = default;
+};
+
+/// The memory operations per element of the primitive a rank runs for its send in step `step` of
+/// a Simple-protocol ring call (runRing in src/device/all_reduce.h, all_gather.h,
 /// reduce_scatter.h, broadcast.h) or an alltoall's send (src/device/sendrecv.h), with
 /// out-of-place user buffers and the connection buffers in the receiver's memory, as NCCL's P2P
-/// transport between processes has them: send 2 (load, store to the peer), copySend and
-/// recvCopySend 3, recvReduceSend 3, recvReduceCopySend 4. Allreduce, allgather,
+/// transport between processes has them: send (a load, a store to the peer), copySend and
+/// recvCopySend (a load, a store, a store to the peer), recvReduceSend (two loads, a store to the
+/// peer), recvReduceCopySend (two loads, a store, a store to the peer). Allreduce, allgather,
 /// reducescatter, broadcast (step = the chain's hop from the root; the root broadcasts in place,
-/// as torch.distributed.broadcast does: send 2) and alltoall; 0 for the others.
-[[nodiscard]] int send_memory_ops(trace::OpKind kind, int nranks, std::uint32_t step);
+/// as torch.distributed.broadcast does: send) and alltoall; none for the others.
+[[nodiscard]] MemoryOps send_memory_ops(trace::OpKind kind, int nranks, std::uint32_t step);
 /// Whether the send in step `step` is the last its chunk makes: its receiver then ends the chunk
 /// with a receive that moves nothing over links (final_receive_memory_ops). Every alltoall piece.
 [[nodiscard]] bool ends_chunk(trace::OpKind kind, int nranks, std::uint32_t step);
-/// Loads plus stores per element of that final receive: recv 2 (allreduce, allgather,
-/// broadcast, alltoall), recvReduceCopy 3 (reducescatter); 0 for the others.
-[[nodiscard]] int final_receive_memory_ops(trace::OpKind kind);
+/// The memory operations per element of that final receive: recv (a load, a store: allreduce,
+/// allgather, broadcast, alltoall), recvReduceCopy (two loads, a store: reducescatter); none for
+/// the others.
+[[nodiscard]] MemoryOps final_receive_memory_ops(trace::OpKind kind);
 
 /// Channels NCCL would run this call on: spec.channels (kDefaultChannels when 0), reduced while
 /// bytes < channels * nthreads * NCCL_SIMPLE_THREAD_THRESHOLD (getAlgoInfo, src/enqueue.cc),

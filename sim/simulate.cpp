@@ -24,6 +24,7 @@
 #include "core/random.hpp"
 #include "core/units.hpp"
 #include "model/packet.hpp"
+#include "nccl/blocks.hpp"
 #include "sim/app_graph.hpp"
 #include "sim/engine.hpp"
 #include "sim/solver.hpp"
@@ -111,6 +112,21 @@ class Simulation {
     /// sends and the chunks its rank receives last share it (add_drain).
     double block_gbps = 0;
     double rank_bus_gbps = 0;  // with block_gbps: what a rank's channels carry together (NCCL's bus bandwidth)
+    /// With block_gbps, where the GPUs give them: the blocks' rates per memory operation and their
+    /// GPU's ceiling. A primitive then costs its block what its operations cost it alone, and each
+    /// rank's blocks keep the share of that rate that the call's blocks on its GPU leave them.
+    nccl::BlockRates rates;
+    /// Per comm rank, with rates: the share of its alone rate each of its blocks keeps (set per
+    /// ring part by add_ring_steps).
+    std::vector<double> block_share;
+    /// What one byte of a primitive with these operations takes of its block's capacity.
+    [[nodiscard]] double block_weight(const nccl::MemoryOps& ops) const {
+      return rates.known() ? rates.alone_ns_per_byte(ops) : ops.total() / 2.0;
+    }
+    /// The capacity of rank `rank`'s channel blocks: block_gbps, or with rates its share.
+    [[nodiscard]] double block_capacity(int rank) const {
+      return rates.known() ? block_share.at(static_cast<std::size_t>(rank)) : block_gbps;
+    }
   };
 
   std::string where(std::size_t i) const {
@@ -188,10 +204,17 @@ class Simulation {
   void measured_kernel_costs(const CollectiveResult& c, nccl::ProtocolCost& cost) const;
   /// The block model's copy rate for this call (CallContext::block_gbps); 0 when it does not apply.
   double block_copy_gbps(const CollectiveResult& c) const;
+  /// The block model's rates per memory operation for this call, where every GPU of it gives them
+  /// (the slowest GPU's); unknown where they do not apply.
+  nccl::BlockRates block_rates(const CollectiveResult& c) const;
+  /// Per comm rank: the share of its alone rate each of its channel blocks keeps while the call's
+  /// `blocks` blocks on its GPU run decomposition `d` of a ring part (nccl::shared_block_speed).
+  std::vector<double> block_shares(const CollectiveResult& c, const std::vector<int>& ring,
+                                   const nccl::Decomposition& d, int blocks, const nccl::BlockRates& rates) const;
   /// The resource of a rank's channel: NCCL's per-channel bandwidth, or its block (block model).
   ResourceId channel_engine(const CollectiveResult& c, int rank, std::uint32_t channel, const CallContext& call);
   /// A chunk's last receive on rank `rank`'s channel block (block model).
-  TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, int ops,
+  TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops,
                    const CallContext& call);
   /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
   /// launch with the first that it did.
@@ -207,7 +230,7 @@ class Simulation {
                              std::uint32_t channel_base, const CallContext& call);
   TaskId add_local_step(int gpu, double bytes, std::size_t record);
   TaskId add_peer_step(const CollectiveResult& c, int gs, int gd, std::size_t rank, std::uint32_t channel,
-                       const nccl::CollStep& step, const CallContext& call, int ops = 2);
+                       const nccl::CollStep& step, const CallContext& call, nccl::MemoryOps ops);
   void collect(SimResult& r);
   PoolId pool_for(int gpu, model::PathClass cls);
 
@@ -655,8 +678,9 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     add_nccl_model_call(c, tasks);
     c.channels = topo.channels();
   } else {
-    CallContext call{comm_key, call_index, records.front(), cost, tasks};
+    CallContext call{comm_key, call_index, records.front(), cost, tasks, 0.0, 0.0, {}, {}};
     call.block_gbps = block_copy_gbps(c);
+    if (call.block_gbps > 0) call.rates = block_rates(c);
     // NCCL's tree, LL and LL128 bandwidths are its channels' ring bandwidth with factors for the
     // tree and the lines' flags, capped (llMaxBw, per-channel ceilings). Where the blocks are
     // modelled, a rank's channels carry their ring bandwidth in wire bytes instead, flags
@@ -738,14 +762,16 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
   // The block model: every chunk's last receiver copies it out of its connection buffer on its
   // channel's block, which its sends share (see add_drain).
   const bool blocks = call.block_gbps > 0;
+  CallContext part_call = call;
+  if (blocks && call.rates.known()) part_call.block_share = block_shares(c, ring, d, c.channels, call.rates);
   for (std::size_t s = 0; s < d.steps.size(); ++s) {
     const nccl::CollStep& step = d.steps[s];
     const auto rs = static_cast<std::size_t>(ring[step.src]), rd = static_cast<std::size_t>(ring[step.dst]);
     const int gs = c.gpus[rs], gd = c.gpus[rd];
     const std::uint32_t channel = channel_base + step.channel;
-    const int ops = blocks ? nccl::send_memory_ops(c.kind, part.nranks, step.step) : 2;
+    const nccl::MemoryOps ops = nccl::send_memory_ops(c.kind, part.nranks, step.step);
     const TaskId t = gs == gd ? add_local_step(gs, static_cast<double>(step.bytes), call.record)
-                              : add_peer_step(c, gs, gd, rs, channel, step, call, ops);
+                              : add_peer_step(c, gs, gd, rs, channel, step, part_call, ops);
     ++flows_;
     task[s] = t;
     freed_by[s] = t;
@@ -760,7 +786,7 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
     if (rd != rs) engine_.depend(call.tasks.join[rd], t);
     if (blocks && rd != rs && nccl::ends_chunk(c.kind, part.nranks, step.step)) {
       const TaskId drain = add_drain(c, static_cast<int>(rd), channel, static_cast<double>(step.bytes),
-                                     nccl::final_receive_memory_ops(c.kind), call);
+                                     nccl::final_receive_memory_ops(c.kind), part_call);
       engine_.depend(drain, t);
       engine_.depend(drain, call.tasks.launch[rd]);
       engine_.depend(call.tasks.join[rd], drain);
@@ -813,7 +839,7 @@ TaskId Simulation::add_local_step(int gpu, double bytes, std::size_t record) {
 }
 
 TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std::size_t rank, std::uint32_t channel,
-                                 const nccl::CollStep& step, const CallContext& call, int ops) {
+                                 const nccl::CollStep& step, const CallContext& call, nccl::MemoryOps ops) {
   Pair& p = pair(gs, gd, call.record);
   // The sending rank's channel: NCCL's per-channel bandwidth for this protocol, or (block model)
   // its thread block, whose copy rate the primitive's loads and stores share, behind the rank's
@@ -851,7 +877,7 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
   std::vector<double> weights;
   for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * call.cost.wire_factor);
   if (call.block_gbps > 0) {
-    weights.push_back(static_cast<double>(ops) / 2.0);  // a copy (load + store) uses the block's rate once
+    weights.push_back(call.block_weight(ops));  // without rates: a copy (load + store) uses the block's rate once
     weights.push_back(call.cost.wire_factor);           // the rank's channels carry wire bytes
   } else {
     weights.push_back(1.0);
@@ -877,7 +903,7 @@ double Simulation::block_copy_gbps(const CollectiveResult& c) const {
   const bool chain_allreduce =
       c.algo == nccl::CollAlgo::tree && c.kind == OpKind::allreduce && c.proto != nccl::Proto::ll128;
   if ((c.algo != nccl::CollAlgo::ring && !chain_allreduce) ||
-      nccl::send_memory_ops(c.kind, static_cast<int>(c.gpus.size()), 0) == 0)
+      nccl::send_memory_ops(c.kind, static_cast<int>(c.gpus.size()), 0).total() == 0)
     return 0;
   double rate = kInf;
   for (int g : c.gpus) {
@@ -895,9 +921,52 @@ double Simulation::block_copy_gbps(const CollectiveResult& c) const {
   return std::isfinite(rate) && rate > 0 ? rate : 0;
 }
 
+nccl::BlockRates Simulation::block_rates(const CollectiveResult& c) const {
+  // Simple and LL128 ring and chain primitives; LL keeps its one measured rate (its blocks poll
+  // each line's flags, far from the ceiling: its bus bandwidth grows linearly to 24 channels,
+  // tests/data/real/h200-2gpu-channels) and alltoall NCCL's send/receive kernel (p2p_block_copy_gbps).
+  if (c.kind == OpKind::alltoall || c.proto == nccl::Proto::ll) return {};
+  const bool simple = c.proto == nccl::Proto::simple;
+  nccl::BlockRates rates{kInf, kInf, kInf, kInf};
+  for (int g : c.gpus) {
+    const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];
+    rates.load_gbps = std::min(rates.load_gbps, simple ? gpu.nccl_simple_load_gbps : gpu.nccl_ll128_load_gbps);
+    rates.store_gbps = std::min(rates.store_gbps, simple ? gpu.nccl_simple_store_gbps : gpu.nccl_ll128_store_gbps);
+    rates.peer_store_gbps =
+        std::min(rates.peer_store_gbps, simple ? gpu.nccl_simple_peer_store_gbps : gpu.nccl_ll128_peer_store_gbps);
+    rates.memory_gbps = std::min(rates.memory_gbps, gpu.nccl_block_memory_gbps);
+  }
+  return c.gpus.empty() || !rates.known() || !std::isfinite(rates.load_gbps) ? nccl::BlockRates{} : rates;
+}
+
+std::vector<double> Simulation::block_shares(const CollectiveResult& c, const std::vector<int>& ring,
+                                             const nccl::Decomposition& d, int blocks,
+                                             const nccl::BlockRates& rates) const {
+  // Each rank's blocks run the same primitives, so a block's unit of work is its rank's: what its
+  // sends and final receives cost it alone, of which the loads and stores at the GPU's ceiling
+  // are the part it shares with the call's other blocks on that GPU.
+  std::vector<double> alone_ns(c.gpus.size(), 0.0), shared_ns(c.gpus.size(), 0.0);
+  const auto add = [&](std::size_t rank, const nccl::MemoryOps& ops, double bytes) {
+    alone_ns[rank] += bytes * rates.alone_ns_per_byte(ops);
+    shared_ns[rank] += bytes * rates.shared_ns_per_byte(ops);
+  };
+  const int nranks = static_cast<int>(c.gpus.size());
+  for (const nccl::CollStep& step : d.steps) {
+    const auto rs = static_cast<std::size_t>(ring[step.src]), rd = static_cast<std::size_t>(ring[step.dst]);
+    if (c.gpus[rs] == c.gpus[rd]) continue;
+    const auto bytes = static_cast<double>(step.bytes);
+    add(rs, nccl::send_memory_ops(c.kind, nranks, step.step), bytes);
+    if (nccl::ends_chunk(c.kind, nranks, step.step)) add(rd, nccl::final_receive_memory_ops(c.kind), bytes);
+  }
+  std::vector<double> share(c.gpus.size(), 1.0);
+  for (std::size_t r = 0; r < share.size(); ++r)
+    if (alone_ns[r] > 0) share[r] = nccl::shared_block_speed(blocks, alone_ns[r] - shared_ns[r], shared_ns[r]);
+  return share;
+}
+
 ResourceId Simulation::channel_engine(const CollectiveResult& c, int rank, std::uint32_t channel,
                                       const CallContext& call) {
-  const double cap = call.block_gbps > 0                ? call.block_gbps
+  const double cap = call.block_gbps > 0                ? call.block_capacity(rank)
                      : call.cost.channel_cap_gbps > 0 ? call.cost.channel_cap_gbps
                                                       : 1e6;
   const auto engine_key = std::make_tuple(call.comm_key, rank, static_cast<int>(channel), static_cast<int>(c.algo),
@@ -907,7 +976,7 @@ ResourceId Simulation::channel_engine(const CollectiveResult& c, int rank, std::
   return ce->second;
 }
 
-TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, int ops,
+TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops,
                              const CallContext& call) {
   // A chunk's last receiver copies it out of its connection buffer into the user's buffer (NCCL's
   // recv or recvReduceCopy): no link, only its channel's block, which its next sends share. The
@@ -919,7 +988,7 @@ TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t 
   const auto route_key = std::make_tuple(-1, rank, block, block);
   auto rt = block_routes_.find(route_key);
   if (rt == block_routes_.end()) rt = block_routes_.emplace(route_key, net_.add_route(hops)).first;
-  const std::array<double, 1> weights{static_cast<double>(ops) / 2.0};
+  const std::array<double, 1> weights{call.block_weight(ops)};
   return engine_.add_transfer(rt->second, bytes, weights, kInf, 0.0);
 }
 

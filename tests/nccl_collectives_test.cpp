@@ -268,24 +268,27 @@ TEST(CollectiveBlocks, PrimitivesCountTheirLoadsAndStoresAsNcclsKernelsRunThem) 
   // Ring allreduce on 4 ranks (runRing, src/device/all_reduce.h): send, recvReduceSend x2,
   // recvReduceCopySend, recvCopySend x2, then recv: loads + stores per element 2 3 3 4 3 3 | 2.
   const std::vector<int> allreduce = {2, 3, 3, 4, 3, 3};
+  // recvReduceCopySend: the chunk received and the rank's own loaded, their sum stored in the
+  // user's buffer and into the peer's.
+  EXPECT_EQ(send_memory_ops(OpKind::allreduce, 4, 3), (MemoryOps{2, 1, 1}));
   for (std::uint32_t j = 0; j < allreduce.size(); ++j) {
-    EXPECT_EQ(send_memory_ops(OpKind::allreduce, 4, j), allreduce[j]) << j;
+    EXPECT_EQ(send_memory_ops(OpKind::allreduce, 4, j).total(), allreduce[j]) << j;
     EXPECT_EQ(ends_chunk(OpKind::allreduce, 4, j), j == 5) << j;
   }
-  EXPECT_EQ(final_receive_memory_ops(OpKind::allreduce), 2);
+  EXPECT_EQ(final_receive_memory_ops(OpKind::allreduce), (MemoryOps{1, 1, 0}));
   // Out-of-place all-gather: copySend, recvCopySend (3), then recv (2); reduce-scatter: send (2),
   // recvReduceSend (3), then recvReduceCopy (3).
-  EXPECT_EQ(send_memory_ops(OpKind::allgather, 4, 0), 3);
-  EXPECT_EQ(send_memory_ops(OpKind::reducescatter, 4, 0), 2);
-  EXPECT_EQ(send_memory_ops(OpKind::reducescatter, 4, 1), 3);
-  EXPECT_EQ(final_receive_memory_ops(OpKind::reducescatter), 3);
+  EXPECT_EQ(send_memory_ops(OpKind::allgather, 4, 0), (MemoryOps{1, 1, 1}));
+  EXPECT_EQ(send_memory_ops(OpKind::reducescatter, 4, 0), (MemoryOps{1, 0, 1}));
+  EXPECT_EQ(send_memory_ops(OpKind::reducescatter, 4, 1), (MemoryOps{2, 0, 1}));
+  EXPECT_EQ(final_receive_memory_ops(OpKind::reducescatter), (MemoryOps{2, 1, 0}));
   EXPECT_TRUE(ends_chunk(OpKind::allgather, 2, 0));
   // Alltoall (src/device/sendrecv.h): every piece a send (2) that its receiver copies out (2).
-  EXPECT_EQ(send_memory_ops(OpKind::alltoall, 4, 0), 2);
+  EXPECT_EQ(send_memory_ops(OpKind::alltoall, 4, 0), (MemoryOps{1, 0, 1}));
   EXPECT_TRUE(ends_chunk(OpKind::alltoall, 4, 0));
-  EXPECT_EQ(final_receive_memory_ops(OpKind::alltoall), 2);
+  EXPECT_EQ(final_receive_memory_ops(OpKind::alltoall), (MemoryOps{1, 1, 0}));
   // No block model for reduce.
-  EXPECT_EQ(send_memory_ops(OpKind::reduce, 4, 0), 0);
+  EXPECT_EQ(send_memory_ops(OpKind::reduce, 4, 0).total(), 0);
 }
 
 TEST(CollectiveBlocks, P2pStripingFollowsNcclsPartRule) {
@@ -296,6 +299,49 @@ TEST(CollectiveBlocks, P2pStripingFollowsNcclsPartRule) {
   EXPECT_EQ(alltoall_send_channels(2, 1ull << 30, 24), 32);
   EXPECT_EQ(alltoall_send_channels(4, 32ull << 20, 24), 24);
   EXPECT_EQ(alltoall_send_channels(2, 256ull << 10, 24), 2);
+}
+
+}  // namespace
+}  // namespace linkcast::nccl
+
+#include "nccl/blocks.hpp"
+
+namespace linkcast::nccl {
+namespace {
+
+TEST(CollectiveBlocks, BlocksQueueingForTheGpusMemoryKeepTheShareMeanValueAnalysisGives) {
+  // One block, or nothing shared: its alone rate.
+  EXPECT_DOUBLE_EQ(shared_block_speed(1, 3.0, 1.0), 1.0);
+  EXPECT_DOUBLE_EQ(shared_block_speed(24, 3.0, 0.0), 1.0);
+  // Two blocks, 3 ns of own work and 1 ns at the shared memory a unit. With one block the
+  // memory holds 1/4 of a block on average; the second finds it there, waits 1.25 ns a unit, and
+  // the two finish 2 / 4.25 units a ns: each 16/17 of its alone rate (1/4 unit a ns).
+  EXPECT_NEAR(shared_block_speed(2, 3.0, 1.0), 16.0 / 17.0, 1e-12);
+  // Many blocks: the memory saturates, the blocks together finish 1 unit a ns (1 / shared):
+  // each 4/100 of its alone rate at 100 blocks, within 1% (the queue is never quite full).
+  EXPECT_NEAR(shared_block_speed(100, 3.0, 1.0), 0.04, 0.0004);
+  // Between the two, each added block keeps less, and the blocks together still gain until the
+  // memory saturates (about 4 blocks' worth of their alone rate).
+  double before = 1.0, together = 1.0;
+  for (int blocks = 2; blocks <= 16; ++blocks) {
+    const double share = shared_block_speed(blocks, 3.0, 1.0);
+    EXPECT_LT(share, before) << blocks;
+    EXPECT_GT(share * blocks, together) << blocks;
+    EXPECT_LT(share * blocks, 4.0) << blocks;
+    before = share;
+    together = share * blocks;
+  }
+}
+
+TEST(CollectiveBlocks, APrimitiveCostsItsBlockItsOperationsAtTheirAloneRates) {
+  // H200 Simple (configs/testbed-h200-2gpu.yaml): 139.5 GB/s of loads, 55.8 of stores, 64.3 of
+  // peer stores. recvReduceCopySend (2 loads, a store, a peer store) takes 2/139.5 + 1/55.8 +
+  // 1/64.3 ns a byte; the ceiling 1476 GB/s of loads and stores takes 4/1476 of it.
+  const BlockRates rates{139.5, 55.8, 64.3, 1476};
+  ASSERT_TRUE(rates.known());
+  EXPECT_NEAR(rates.alone_ns_per_byte({2, 1, 1}), 2 / 139.5 + 1 / 55.8 + 1 / 64.3, 1e-12);
+  EXPECT_NEAR(rates.shared_ns_per_byte({2, 1, 1}), 4 / 1476.0, 1e-12);
+  EXPECT_FALSE((BlockRates{139.5, 55.8, 64.3, 0}).known());
 }
 
 }  // namespace

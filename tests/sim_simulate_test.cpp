@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "model/models.hpp"
+#include "nccl/blocks.hpp"
 #include "sim/simulate.hpp"
 #include "sim/render.hpp"
 #include "sim/validate.hpp"
@@ -333,6 +334,35 @@ TEST(SimPlan, EightH200sReachThePublishedRingBusBandwidth) {
     const double busbw = static_cast<double>(bytes) / (r.collectives[0].end_ns - r.collectives[0].start_ns) * c.bus_factor;
     EXPECT_NEAR(busbw, c.published_gbps, 0.05 * c.published_gbps) << trace::to_string(c.kind);
   }
+}
+
+TEST(SimPlan, OneChannelRunsAtItsBlocksAloneRatesAndMoreShareTheGpusMemory) {
+  // 2 x H200 (testbed-h200-2gpu), ring/Simple allreduce. On one channel its block runs send,
+  // recvReduceCopySend and recv over each half of the buffer: 4 loads, 2 stores and 2 peer stores
+  // per element of a half, at the measured alone rates (139.5, 55.8 and 64.3 GB/s): 0.0956 ns a
+  // byte of a half, so the rank sends both halves at 2 / 0.0956 = 20.9 GB/s, the recorded
+  // one-channel bus bandwidth at 256 MiB (20.9, tests/data/real/h200-2gpu-channels). The call's
+  // kernel costs (9.0 us, the first steps' 4.6 us handshakes) and its pipeline's first and last
+  // 2 MiB chunk weigh 0.1% of its 12.8 ms. Within 1%.
+  SimOptions o;
+  o.algo = nccl::CollAlgo::ring;
+  o.proto = nccl::Proto::simple;
+  const auto busbw = [&](int channels, std::uint64_t bytes) {
+    o.channels = channels;
+    const SimResult r = simulate(node("testbed-h200-2gpu"), allreduce_trace(2, bytes), o);
+    return static_cast<double>(bytes) / (r.collectives.at(0).end_ns - r.collectives.at(0).start_ns);
+  };
+  const double alone_ns_per_byte = 4 / 139.5 + 2 / 55.8 + 2 / 64.3;
+  const double one_channel_gbps = 2 / alone_ns_per_byte;
+  EXPECT_NEAR(busbw(1, 256 * kMiB), one_channel_gbps, 0.01 * one_channel_gbps);
+  // On 16 channels each block keeps the share that nccl::shared_block_speed gives 16 blocks whose
+  // 8 loads and stores a byte of a half take 8 / 1476 ns at the GPU's ceiling (0.0054 of the
+  // block's 0.0956 ns): 0.888, so 16 x 0.888 x 20.9 = 297 GB/s at 4 GiB, within 1%. (At 256 MiB
+  // the pipeline's ends weigh 6% on 16 channels; recorded 254-258 GB/s there.)
+  const double shared = 8 / 1476.0;
+  const double share = nccl::shared_block_speed(16, alone_ns_per_byte - shared, shared);
+  EXPECT_NEAR(share, 0.888, 0.001);
+  EXPECT_NEAR(busbw(16, 4 * kGiB), 16 * share * one_channel_gbps, 0.01 * 16 * share * one_channel_gbps);
 }
 
 TEST(SimPlan, RingAllreduceRunsAtNcclsPerChannelRate) {

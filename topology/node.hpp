@@ -65,6 +65,17 @@ struct Endpoint {
   double nccl_simple_step_us = 0;
   double nccl_ll_call_us = 0;
   double nccl_ll_step_us = 0;
+  // gpu, optional: one NCCL channel block's rates alone, per byte loaded, stored into this GPU's
+  // memory and stored into a peer's, in the Simple and the LL128 protocol; and the rate at which
+  // all of a call's channel blocks on the GPU load and store together at most. 0: not known (the
+  // blocks then copy at block_copy_gbps).
+  double nccl_simple_load_gbps = 0;
+  double nccl_simple_store_gbps = 0;
+  double nccl_simple_peer_store_gbps = 0;
+  double nccl_ll128_load_gbps = 0;
+  double nccl_ll128_store_gbps = 0;
+  double nccl_ll128_peer_store_gbps = 0;
+  double nccl_block_memory_gbps = 0;
   int chips = 0;          // nvswitch, informational
   double nic_gbps = 0;    // nic, optional
   int line = 0;           // 1-based line and column in the YAML file, for messages

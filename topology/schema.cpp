@@ -95,6 +95,16 @@ std::string_view per_link_defaults() {
   return text;
 }
 
+/// A key of one NCCL channel block's alone rate per kind of memory operation (nccl/blocks.hpp).
+template <auto Member>
+Key block_rate_key(std::string_view name, std::string_view doc) {
+  return {.name = name, .section = Section::endpoint, .applies = kGpu, .type = Type::number, .unit = "GB/s",
+          .floor = Floor::positive, .min = 1, .max = 1000,
+          .plausible = "one thread block moves tens to a few hundred GB/s",
+          .default_text = "none: every channel's block copies at block_copy_gbps", .doc = doc, .json = Json::when_set,
+          .sweepable = true, .field = endpoint_field<Member>()};
+}
+
 std::vector<Key> make_table() {
   std::vector<Key> t;
   auto add = [&t](Key k) { t.push_back(std::move(k)); };
@@ -231,6 +241,47 @@ std::vector<Key> make_table() {
        .default_text = "NCCL's hwLat (0.6 us over NVLink)",
        .doc = "nccl_simple_step_us for NCCL's LL protocol",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_ll_step_us>()});
+  // One NCCL channel block alone on an H200 loads 139 GB/s, stores 56 GB/s into its GPU's memory
+  // and 64 GB/s into its peer's (tools/results/nccl_blocks.py); a whole GPU copies 1-4 TB/s, so
+  // more than 1000 GB/s for one block is a unit slip.
+  add(block_rate_key<&Endpoint::nccl_simple_load_gbps>(
+      "nccl_simple_load_gbps",
+      "measured rate at which one NCCL channel's block alone, in the Simple protocol, loads (data bytes). With "
+      "the block's rates of stores into this GPU's memory and into a peer's, what a primitive costs it alone: "
+      "the sum over its loads, stores and peer stores per element; the blocks of a call then share "
+      "nccl_block_memory_gbps. Found from ring allreduce, all-gather and reduce-scatter pinned to one channel "
+      "(nccl_bench.py --channels 1; tools/results/nccl_blocks.py)"));
+  add(block_rate_key<&Endpoint::nccl_simple_store_gbps>(
+      "nccl_simple_store_gbps",
+      "measured rate at which one NCCL channel's block alone, in the Simple protocol, "
+      "stores into this GPU's memory (data bytes); see nccl_simple_load_gbps"));
+  add(block_rate_key<&Endpoint::nccl_simple_peer_store_gbps>(
+      "nccl_simple_peer_store_gbps",
+      "measured rate at which one NCCL channel's block alone, in the Simple protocol, "
+      "stores into a peer GPU's connection buffer (data bytes); see nccl_simple_load_gbps"));
+  add(block_rate_key<&Endpoint::nccl_ll128_load_gbps>(
+      "nccl_ll128_load_gbps",
+      "measured rate at which one NCCL channel's block alone, in the LL128 protocol, "
+      "loads (data bytes); see nccl_simple_load_gbps"));
+  add(block_rate_key<&Endpoint::nccl_ll128_store_gbps>(
+      "nccl_ll128_store_gbps",
+      "measured rate at which one NCCL channel's block alone, in the LL128 protocol, "
+      "stores into this GPU's memory (data bytes); see nccl_simple_load_gbps"));
+  add(block_rate_key<&Endpoint::nccl_ll128_peer_store_gbps>(
+      "nccl_ll128_peer_store_gbps",
+      "measured rate at which one NCCL channel's block alone, in the LL128 protocol, "
+      "stores into a peer GPU's connection buffer (data bytes); see nccl_simple_load_gbps"));
+  // The blocks of NCCL's ring calls at their default 24 channels load and store 1.1-1.2 TB/s of
+  // data on an H200; its memory reads and writes 4.8 TB/s at most.
+  add({.name = "nccl_block_memory_gbps", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "GB/s", .floor = Floor::positive, .min = 10, .max = 100000,
+       .plausible = "a GPU's blocks load and store hundreds to thousands of GB/s",
+       .default_text = "none: every channel's block copies at block_copy_gbps",
+       .doc = "measured rate at which all of an NCCL call's channel blocks on this GPU together load and store data "
+              "at most (Simple and LL128; loads, stores and stores into a peer counted alike): the blocks queue "
+              "for it, so each keeps less of its alone rate (nccl_simple_*_gbps) the more channels the call runs "
+              "on. Found from ring calls at NCCL's own channel count (tools/results/nccl_blocks.py)",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_block_memory_gbps>()});
   // A GB200 NVL72 fabric has 18 NVLink switch chips in 9 trays (configs/SOURCES.md [45]); 1024
   // leaves room for fabrics many times larger.
   add({.name = "chips", .section = Section::endpoint, .applies = bit(EndpointKind::nvswitch), .type = Type::integer,

@@ -243,6 +243,8 @@ def main():
                     help="default: 8 B .. 1 GiB (powers of 4 and more); pow2: 1 MiB .. 4 GiB")
     ap.add_argument("--max-bytes", type=parse_bytes, default=None,
                     help="largest size (suffix K, M or G allowed; default 1G, 4G for pow2)")
+    ap.add_argument("--min-bytes", type=parse_bytes, default=0,
+                    help="smallest size (suffix K, M or G allowed; default: the size set's smallest)")
     ap.add_argument("--launch", choices=("eager", "graph"), default="eager",
                     help="eager: calls issued from Python; graph: replayed from a CUDA graph")
     ap.add_argument("--repeats", type=int, default=None,
@@ -268,7 +270,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     csv_path = args.csv or os.path.join(args.out, "nccl_bench.csv")
     max_bytes = DEFAULT_MAX_BYTES[args.sizes] if args.max_bytes is None else args.max_bytes
-    sizes = [s for s in SIZE_SETS[args.sizes] if s <= max_bytes]
+    sizes = [s for s in SIZE_SETS[args.sizes] if args.min_bytes <= s <= max_bytes]
     n = torch.cuda.device_count()
     if n < 2:
         print(f"nccl_bench: {n} GPU(s): nothing to measure", flush=True)
@@ -292,6 +294,7 @@ def main():
         "sizes": args.sizes,
         "launch": args.launch,
         "repeats": repeats,
+        "min_bytes": args.min_bytes,
         "max_bytes": max_bytes,
         "torch": torch.__version__,
         "cuda": torch.version.cuda,

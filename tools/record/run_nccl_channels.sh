@@ -12,15 +12,27 @@
 # holds record.tar.gz (record/: nccl_bench.csv, nccl_*_meta.json, logs/, machine/, command.txt,
 # summary.txt) and summary.txt; package it with package.py into tests/data/real/<machine>-channels/.
 # Run from anywhere, e.g. from the repository root: bash tools/record/run_nccl_channels.sh "$OUT".
+# With --large (RECORD_LARGE=1) it records instead ring Simple and LL128 at 4, 8 and 16 channels
+# and NCCL's count from 64 MiB to 4 GiB (no tree, no block_copy; about 4 min on 2 x H200): how the
+# channels share a GPU once the calls are long (tests/data/real/h200-2gpu-channels-large).
 
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=record_lib.sh
 source "$HERE/record_lib.sh"
+LARGE=${RECORD_LARGE:-0}
+if [[ "${1:-}" == "--large" ]]; then
+  LARGE=1
+  shift
+fi
 start_record run_nccl_channels.sh "$@"
 BUDGET=${RECORD_BUDGET_S:-560}
 LOG_TAG=run_nccl_channels
-write_command run_nccl_channels.sh "budget:  ${BUDGET} s" "sizes:   pow2 1 MiB .. 256 MiB, graph"
+if [[ "$LARGE" == 1 ]]; then
+  write_command "run_nccl_channels.sh --large" "budget:  ${BUDGET} s" "sizes:   pow2 64 MiB .. 4 GiB, graph"
+else
+  write_command run_nccl_channels.sh "budget:  ${BUDGET} s" "sizes:   pow2 1 MiB .. 256 MiB, graph"
+fi
 
 NGPU=$(gpu_count)
 # block_copy.cu with 1-132 blocks on GPUs 0 and 1: copies within a GPU out of a re-read 4 MiB
@@ -35,6 +47,23 @@ block_copy_step() {
 }
 export -f block_copy_step
 run_step machine 60 machine_info
+if [[ "$LARGE" == 1 ]]; then
+  LARGE_SIZES=(--out "$REC" --sizes pow2 --min-bytes 64M --max-bytes 4G --launch graph
+    --collectives allreduce,allgather,reducescatter)
+  for proto in simple ll128; do
+    if [[ "$NGPU" -lt 2 ]]; then
+      skip_step "nccl_ring_${proto}" "$NGPU GPU"
+      continue
+    fi
+    run_step "nccl_ring_${proto}" 120 "$PY" "$HERE/nccl_bench.py" --variant "ring_${proto}" "${LARGE_SIZES[@]}"
+    for ch in 4 8 16; do
+      run_step "nccl_ring_${proto}_ch${ch}" 120 "$PY" "$HERE/nccl_bench.py" --variant "ring_${proto}" \
+        --channels "$ch" "${LARGE_SIZES[@]}"
+    done
+  done
+  finish_record "linkcast recording: NCCL ring collectives by channel count, 64 MiB-4 GiB (run_nccl_channels.sh --large)"
+  exit 0
+fi
 if [[ "$NGPU" -ge 2 ]]; then run_step block_copy 120 block_copy_step; else skip_step block_copy "$NGPU GPU"; fi
 COMMON=(--out "$REC" --sizes pow2 --max-bytes 256M --launch graph --collectives allreduce,allgather,reducescatter)
 for proto in simple ll128 ll; do

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""nccl_blocks.py: a GPU's NCCL channel-block rates from its recordings.
+
+Prints the node keys the simulator's block model takes (configs/SCHEMA.md) from two recordings of
+CUDA-graph NCCL calls (nccl_bench.csv and logs/ of tools/record/run_nccl_channels.sh and
+run_nccl.sh), per protocol (Simple, LL128):
+
+- nccl_<proto>_load_gbps, _store_gbps, _peer_store_gbps: what one channel's block alone takes per
+  byte of each memory operation. Ring allreduce, all-gather and reduce-scatter pinned to one
+  channel run different mixes of loads, stores and stores into the peer (nccl/collectives.hpp,
+  send_memory_ops): three calls, three unknowns, solved exactly. From --alone (default
+  tests/data/real/h200-2gpu-channels) at 256 MiB, where one channel's rate no longer grows with
+  the size.
+- nccl_block_memory_gbps: the rate at which all of a call's blocks on a GPU load and store at
+  most. At NCCL's own channel count (read from the log) the blocks queue for it (nccl/blocks.hpp,
+  a closed queue solved by mean value analysis); the ceiling is the one with which that queue
+  gives the recorded ring/Simple bus bandwidth, solved per collective by bisection and averaged
+  over the three. From --ceiling (default tests/data/real/h200-2gpu-nccl-graph) at its largest
+  size (4 GiB), as steady a state as the recordings hold: at NCCL's channel count the bus
+  bandwidth still grows by 15-30% from 256 MiB to 4 GiB.
+
+Then it prints what the model says against the recordings at every channel count, for --alone
+and any other given with --check FOLDER (held-out recordings), at 256 MiB.
+"""
+import argparse
+import csv
+import gzip
+import os
+import re
+
+
+def memory_ops(collective, n):
+    """(loads, stores, peer stores) a rank's block issues per element of a chunk over one call, and
+    the chunks it sends (busbw = sent chunk bytes / time), as send_memory_ops counts them."""
+    send, copy_send, reduce_send, reduce_copy_send = (1, 0, 1), (1, 1, 1), (2, 0, 1), (2, 1, 1)
+    recv, reduce_copy = (1, 1, 0), (2, 1, 0)
+    if collective == "allgather":
+        prims, sent = [copy_send] + [copy_send] * (n - 2) + [recv], n - 1
+    elif collective == "reducescatter":
+        prims, sent = [send] + [reduce_send] * (n - 2) + [reduce_copy], n - 1
+    elif collective == "allreduce":
+        prims = [send] + [reduce_send] * (n - 2) + [reduce_copy_send] + [copy_send] * (n - 2) + [recv]
+        sent = 2 * (n - 1)
+    else:
+        raise ValueError(collective)
+    return [sum(p[k] for p in prims) for k in range(3)], sent
+
+
+def shared_block_speed(blocks, own, shared):
+    """nccl::shared_block_speed: the share of its alone rate each block keeps (mean value analysis)."""
+    queued = rate = 0.0
+    for k in range(1, blocks + 1):
+        wait = shared * (1 + queued)
+        rate = k / (own + wait)
+        queued = rate * wait
+    return rate * (own + shared) / blocks
+
+
+def solve3(a, b):
+    """Gaussian elimination of a 3 x 3 system."""
+    m = [list(map(float, row)) + [float(v)] for row, v in zip(a, b)]
+    for i in range(3):
+        p = max(range(i, 3), key=lambda r: abs(m[r][i]))
+        m[i], m[p] = m[p], m[i]
+        for r in range(3):
+            if r != i:
+                f = m[r][i] / m[i][i]
+                m[r] = [x - f * y for x, y in zip(m[r], m[i])]
+    return [m[i][3] / m[i][i] for i in range(3)]
+
+
+def recording(folder, size=None):
+    """{(variant, collective): busbw GB/s} at `size` (the largest where None), the ranks, and NCCL's
+    own channel count."""
+    bw, ranks = {}, 0
+    rows = [r for r in csv.DictReader(open(os.path.join(folder, "nccl_bench.csv"))) if r["launch"] == "graph"]
+    size = size or max(int(r["bytes"]) for r in rows)
+    for row in rows:
+        if int(row["bytes"]) == size:
+            bw[(row["variant"], row["collective"])] = float(row["busbw_gbps"])
+            ranks = int(row["nranks"])
+    channels = None
+    log = os.path.join(folder, "logs", "nccl_ring_simple.log.gz")
+    with gzip.open(log, "rt", errors="replace") as f:
+        for line in f:
+            m = re.search(r"NCCL INFO (\d+) coll channels", line)
+            if m:
+                channels = int(m.group(1))
+                break
+    if channels is None:
+        raise SystemExit(f"{log}: no 'coll channels' line")
+    return bw, ranks, channels, size
+
+
+COLLECTIVES = ("allreduce", "allgather", "reducescatter")
+
+
+def alone_rates(bw, ranks, proto):
+    rows, times = [], []
+    for c in COLLECTIVES:
+        ops, sent = memory_ops(c, ranks)
+        rows.append(ops)
+        times.append(sent / bw[(f"ring_{proto}_ch1", c)])  # ns per chunk byte, one block
+    return [1 / ns for ns in solve3(rows, times)]
+
+
+def predicted_busbw(rates, memory_gbps, collective, ranks, channels):
+    ops, sent = memory_ops(collective, ranks)
+    alone = sum(o / r for o, r in zip(ops, rates))
+    shared = sum(ops) / memory_gbps
+    return channels * shared_block_speed(channels, alone - shared, shared) * sent / alone
+
+
+def ceiling(rates, busbw, collective, ranks, channels):
+    lo, hi = 1.0, 1e6
+    for _ in range(200):
+        mid = (lo * hi) ** 0.5
+        if predicted_busbw(rates, mid, collective, ranks, channels) < busbw:
+            lo = mid
+        else:
+            hi = mid
+    return (lo * hi) ** 0.5
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--alone", default="tests/data/real/h200-2gpu-channels")
+    ap.add_argument("--ceiling", default="tests/data/real/h200-2gpu-nccl-graph")
+    ap.add_argument("--check", action="append", default=[], help="a held-out recording to compare with")
+    args = ap.parse_args()
+    size = 256 << 20
+    bw, ranks, _, _ = recording(args.alone, size)
+    rates = {p: alone_rates(bw, ranks, p) for p in ("simple", "ll128")}
+    cbw, cranks, cchannels, csize = recording(args.ceiling)
+    ceilings = [ceiling(rates["simple"], cbw[("ring_simple", c)], c, cranks, cchannels) for c in COLLECTIVES]
+    memory_gbps = sum(ceilings) / len(ceilings)
+    print(f"alone: {args.alone}, {size} B, {ranks} GPUs, one channel")
+    print(f"ceiling: {args.ceiling}, {csize} B, {cranks} GPUs, NCCL's {cchannels} channels")
+    for p in ("simple", "ll128"):
+        for name, r in zip(("load", "store", "peer_store"), rates[p]):
+            print(f"  nccl_{p}_{name}_gbps: {r:.1f}")
+    print(f"  nccl_block_memory_gbps: {memory_gbps:.0f}   (per collective: "
+          + ", ".join(f"{c} {v:.0f}" for c, v in zip(COLLECTIVES, ceilings)) + ")")
+    print("model / recorded - 1, bus bandwidth, by channels:")
+    for folder in [args.alone] + args.check:
+        cbw, cranks, cchannels, _ = recording(folder, size)
+        print(f"  {folder} ({cranks} GPUs)")
+        for p in ("simple", "ll128"):
+            for c in COLLECTIVES:
+                cells = []
+                for ch in (1, 2, 4, 8, 16, cchannels):
+                    key = (f"ring_{p}" + ("" if ch == cchannels else f"_ch{ch}"), c)
+                    if key in cbw:
+                        model = predicted_busbw(rates[p], memory_gbps, c, cranks, ch)
+                        cells.append(f"{ch:>2}: {100 * (model / cbw[key] - 1):+5.1f}%")
+                print(f"    {p:7}{c:14}" + "  ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
