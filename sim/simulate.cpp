@@ -202,6 +202,9 @@ class Simulation {
   void wait_for_issue(int gpu, TaskId launch);
   /// A Simple or LL call's per-call and per-step costs from its GPUs' measured values, where they have them.
   void measured_kernel_costs(const CollectiveResult& c, nccl::ProtocolCost& cost) const;
+  /// Whether the block model prices this call's algorithm and protocol (NCCL's ring kernels, the
+  /// chain allreduce but in LL128, for the collectives send_memory_ops knows).
+  static bool blocks_apply(const CollectiveResult& c);
   /// The block model's copy rate for this call (CallContext::block_gbps); 0 when it does not apply.
   double block_copy_gbps(const CollectiveResult& c) const;
   /// The block model's rates per memory operation for this call, where every GPU of it gives them
@@ -680,7 +683,10 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   } else {
     CallContext call{comm_key, call_index, records.front(), cost, tasks, 0.0, 0.0, {}, {}};
     call.block_gbps = block_copy_gbps(c);
-    if (call.block_gbps > 0) call.rates = block_rates(c);
+    call.rates = block_rates(c);
+    // The rates price the blocks where the GPUs give them; block_gbps then only says the blocks
+    // are modelled.
+    if (call.rates.known() && call.block_gbps <= 0) call.block_gbps = 1.0;
     // NCCL's tree, LL and LL128 bandwidths are its channels' ring bandwidth with factors for the
     // tree and the lines' flags, capped (llMaxBw, per-channel ceilings). Where the blocks are
     // modelled, a rank's channels carry their ring bandwidth in wire bytes instead, flags
@@ -888,6 +894,13 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
   return engine_.add_transfer(route, wire.bytes, weights, kInf, step.chunk == 0 ? call.cost.step_latency_ns : 0.0);
 }
 
+bool Simulation::blocks_apply(const CollectiveResult& c) {
+  const bool chain_allreduce =
+      c.algo == nccl::CollAlgo::tree && c.kind == OpKind::allreduce && c.proto != nccl::Proto::ll128;
+  return (c.algo == nccl::CollAlgo::ring || chain_allreduce) &&
+         nccl::send_memory_ops(c.kind, static_cast<int>(c.gpus.size()), 0).total() > 0;
+}
+
 double Simulation::block_copy_gbps(const CollectiveResult& c) const {
   // NCCL's Simple and LL128 ring kernels, the broadcast chain and alltoall's sends and receives,
   // on GPUs whose block copy rate is known. LL128 runs the same primitives on 128-byte lines of
@@ -900,11 +913,7 @@ double Simulation::block_copy_gbps(const CollectiveResult& c) const {
   // Not in LL128: a 2 x H200 tree/LL128 allreduce of 4 GiB took 19.0 ms against 13.0 ms in a ring
   // (tests/data/real/h200-2gpu-nccl), more than its primitives explain; NCCL's own LL128 tree
   // bandwidth prices it.
-  const bool chain_allreduce =
-      c.algo == nccl::CollAlgo::tree && c.kind == OpKind::allreduce && c.proto != nccl::Proto::ll128;
-  if ((c.algo != nccl::CollAlgo::ring && !chain_allreduce) ||
-      nccl::send_memory_ops(c.kind, static_cast<int>(c.gpus.size()), 0).total() == 0)
-    return 0;
+  if (!blocks_apply(c)) return 0;
   double rate = kInf;
   for (int g : c.gpus) {
     const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];
@@ -925,7 +934,7 @@ nccl::BlockRates Simulation::block_rates(const CollectiveResult& c) const {
   // Simple and LL128 ring and chain primitives; LL keeps its one measured rate (its blocks poll
   // each line's flags, far from the ceiling: its bus bandwidth grows linearly to 24 channels,
   // tests/data/real/h200-2gpu-channels) and alltoall NCCL's send/receive kernel (p2p_block_copy_gbps).
-  if (c.kind == OpKind::alltoall || c.proto == nccl::Proto::ll) return {};
+  if (!blocks_apply(c) || c.kind == OpKind::alltoall || c.proto == nccl::Proto::ll) return {};
   const bool simple = c.proto == nccl::Proto::simple;
   nccl::BlockRates rates{kInf, kInf, kInf, kInf};
   for (int g : c.gpus) {

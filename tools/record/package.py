@@ -114,8 +114,9 @@ def main():
         date = text("machine/date-u.txt").strip() or "?"
         nvcc = text("machine/nvcc-version.txt")
         command = text("command.txt")
-    script = re.search(r"^script:\s*(\S+)", command, re.M)
-    script = script.group(1) if script else "run_all.sh"
+    invoked = re.search(r"^script:\s*(.+?)\s*$", command, re.M)
+    invoked = invoked.group(1) if invoked else "run_all.sh"  # the script and its options
+    script = invoked.split()[0]
     written = sorted(os.listdir(dest))
     rows = [r.split(", ") for r in gpus[1:]]
     lscpu = os.path.join(dest, "machine/lscpu.txt")
@@ -140,7 +141,7 @@ def main():
         f.write(f"- driver {driver}, CUDA {cuda.group(1) if cuda else '?'}, "
                 f"NCCL {nccl.group(1) if nccl else '?'}, PyTorch {torch.group(1) if torch else '?'}\n")
         f.write(f"- recorded {date}\n")
-        f.write(f"- command: `bash tools/record/{script} $OUT` (on the device machine), then "
+        f.write(f"- command: `bash tools/record/{invoked} $OUT` (on the device machine), then "
                 f"`python3 tools/record/package.py record.tar.gz {dest} {kind}"
                 + "".join(f" '{g}'" for g in skip) + "` here\n\n")
         f.write("Files: see tools/record/README.md for the formats. `*_trace.csv.gz` are linkcast CSV "

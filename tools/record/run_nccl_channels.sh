@@ -13,7 +13,7 @@
 # summary.txt) and summary.txt; package it with package.py into tests/data/real/<machine>-channels/.
 # Run from anywhere, e.g. from the repository root: bash tools/record/run_nccl_channels.sh "$OUT".
 # With --large (RECORD_LARGE=1) it records instead ring Simple and LL128 at 4, 8 and 16 channels
-# and NCCL's count from 64 MiB to 4 GiB (no tree, no block_copy; about 4 min on 2 x H200): how the
+# and NCCL's count from 64 MiB to 4 GiB (no tree, no block_copy; about 2 min on 2 x H200): how the
 # channels share a GPU once the calls are long (tests/data/real/h200-2gpu-channels-large).
 
 set -uo pipefail
