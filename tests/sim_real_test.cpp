@@ -509,7 +509,12 @@ TEST(SimReal, CollectivesPinnedToFewerChannels) {
   }
 }
 
-TEST(SimReal, LongCallsPinnedToChannelsHeldOut) {
+TEST(SimReal, LongCallsPinnedToChannelsHeldOutOnTwoAndFourH200s) {
+  // Their calls of up to 4 GiB take 30 s (2 GPUs) and 100 s (4 GPUs) to simulate, ten times that
+  // under AddressSanitizer, through the code the 1 MiB-256 MiB sets above run there too.
+  if (test::kSanitized) {
+    GTEST_SKIP() << "an accuracy check of long calls: the release build runs it";
+  }
   REQUIRE_NCCL_RECORDING("h200-2gpu-channels-large");
   // Ring allreduce, all-gather and reduce-scatter in Simple and LL128 at 4, 8 and 16 channels and
   // NCCL's 24, 64 MiB-4 GiB from CUDA graphs (run_nccl_channels.sh --large on 2 x H200,
@@ -524,9 +529,26 @@ TEST(SimReal, LongCallsPinnedToChannelsHeldOut) {
   EXPECT_LT(geomean_abs(e.sim), 0.015);
   EXPECT_LT(largest_abs(e.sim), 0.25);
   EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl) / 20);
-  for (const auto& c : cases("h200-2gpu-channels-large", Launches::graph_only))
-    if (c.group.find("_ch4+") != std::string::npos || c.group.find("_ch8+") != std::string::npos)
+  for (const auto& c : cases("h200-2gpu-channels-large", Launches::graph_only)) {
+    if (c.group.find("_ch4+") != std::string::npos || c.group.find("_ch8+") != std::string::npos) {
       EXPECT_LT(std::fabs(c.error()), 0.025) << c.group << " " << c.name << " " << c.bytes;
+    }
+  }
+  // The same on 4 x H200 (nvidia-h200-x4, 2026-11-27), held out likewise: 2.3% over 168 cases
+  // (largest 14%; NCCL's model 24.3%). At 4 and 8 channels every call within 6% (LL128
+  // reduce-scatter +5..+6%, all-gather -3..-4%: the 4-GPU mixes the 2-GPU rates were solved
+  // without).
+  REQUIRE_NCCL_RECORDING("h200-4gpu-channels-large");
+  const GraphErrors e4 = graph_errors("h200-4gpu-channels-large");
+  ASSERT_EQ(e4.sim.size(), 168u);
+  EXPECT_LT(geomean_abs(e4.sim), 0.03);
+  EXPECT_LT(largest_abs(e4.sim), 0.15);
+  EXPECT_LT(geomean_abs(e4.sim), geomean_abs(e4.nccl) / 8);
+  for (const auto& c : cases("h200-4gpu-channels-large", Launches::graph_only)) {
+    if (c.group.find("_ch4+") != std::string::npos || c.group.find("_ch8+") != std::string::npos) {
+      EXPECT_LT(std::fabs(c.error()), 0.065) << c.group << " " << c.name << " " << c.bytes;
+    }
+  }
 }
 
 TEST(SimReal, HeldOutSweepOnFourH200s) {
