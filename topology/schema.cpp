@@ -280,7 +280,8 @@ std::vector<Key> make_table() {
        .doc = "measured rate at which all of an NCCL call's channel blocks on this GPU together load and store data "
               "at most (Simple and LL128; loads, stores and stores into a peer counted alike): the blocks queue "
               "for it, so each keeps less of its alone rate (nccl_simple_*_gbps) the more channels the call runs "
-              "on. Found from ring calls at NCCL's own channel count (tools/results/nccl_blocks.py)",
+              "on. Found from the longest ring/Simple calls recorded at NCCL's own channel count (4 GiB; "
+              "tools/results/nccl_blocks.py)",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_block_memory_gbps>()});
   // A GB200 NVL72 fabric has 18 NVLink switch chips in 9 trays (configs/SOURCES.md [45]); 1024
   // leaves room for fabrics many times larger.
