@@ -895,6 +895,11 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
 }
 
 bool Simulation::blocks_apply(const CollectiveResult& c) {
+  // Tree allreduce inside a node is a chain whose primitives are the ring allreduce's, hop for
+  // hop (leaf send, recvReduceSend up, recvReduceCopySend at the top, recvCopySend down, recv).
+  // Not in LL128: a 2 x H200 tree/LL128 allreduce of 4 GiB took 19.0 ms against 13.0 ms in a ring
+  // (tests/data/real/h200-2gpu-nccl), more than its primitives explain; NCCL's own LL128 tree
+  // bandwidth prices it.
   const bool chain_allreduce =
       c.algo == nccl::CollAlgo::tree && c.kind == OpKind::allreduce && c.proto != nccl::Proto::ll128;
   return (c.algo == nccl::CollAlgo::ring || chain_allreduce) &&
@@ -908,11 +913,6 @@ double Simulation::block_copy_gbps(const CollectiveResult& c) const {
   // at 15/16 of the copy rate.
   // LL primitives (8 bytes of data per 16-byte line, each line's flags polled) run at the GPUs'
   // measured LL block rate, where their node gives one, weighted by the same loads and stores.
-  // Tree allreduce inside a node is a chain whose primitives are the ring allreduce's, hop for
-  // hop (leaf send, recvReduceSend up, recvReduceCopySend at the top, recvCopySend down, recv).
-  // Not in LL128: a 2 x H200 tree/LL128 allreduce of 4 GiB took 19.0 ms against 13.0 ms in a ring
-  // (tests/data/real/h200-2gpu-nccl), more than its primitives explain; NCCL's own LL128 tree
-  // bandwidth prices it.
   if (!blocks_apply(c)) return 0;
   double rate = kInf;
   for (int g : c.gpus) {

@@ -487,10 +487,10 @@ TEST(SimReal, CollectivesPinnedToFewerChannels) {
   // stores cost one block alone, and the call's blocks on a GPU queue for its memory
   // (nccl_simple_*_gbps, nccl_ll128_*_gbps from the 2-GPU set's one-channel calls at 256 MiB,
   // nccl_block_memory_gbps from h200-2gpu-nccl-graph at 4 GiB; the 4-GPU set is held out):
-  // 3.2% and 4.3%; per protocol at 1-8 channels 0.8-3.6%, at 16 channels 3.5-8.1% (calls of
-  // 16-256 MiB at 16 and 24 channels ran up to 10% slower than the queue says: the recordings'
-  // bus bandwidth at NCCL's count still grows 15-30% from 256 MiB to 4 GiB, which the model,
-  // whose ceiling comes from 4 GiB, does not follow below it). README, "Simulation".
+  // 3.2% and 4.3%; per protocol at 1-8 channels 0.8-3.6%, at 16 channels 3.5-8.1% (Simple and
+  // LL128 calls of 16-256 MiB at 16 and 24 channels simulated from 25% fast to 15% slow: the
+  // recordings' bus bandwidth there still grows up to 22% from 256 MiB to 4 GiB, which the
+  // model, whose ceiling comes from 4 GiB, does not follow below it). README, "Simulation".
   for (const auto& [name, count, bound] : {std::tuple{"h200-2gpu-channels", 486u, 0.04},
                                            std::tuple{"h200-4gpu-channels", 540u, 0.05}}) {
     const GraphErrors e = graph_errors(name);
@@ -541,7 +541,7 @@ TEST(SimReal, LongCallsPinnedToChannelsHeldOutOnTwoAndFourH200s) {
   // 2026-11-27), recorded after the blocks' per-operation rates and their queue went in and
   // scored once: 1.1% geometric-mean |error| over 168 cases (largest 24%; NCCL's model 42.4%).
   // At 4 and 8 channels every call is within 2% at every size: one channel's rate does not grow
-  // with the size. At 16 and 24 channels the recorded bus bandwidth still grows 5-22% from
+  // with the size. At 16 and 24 channels the recorded bus bandwidth still grows 3-22% from
   // 256 MiB to 4 GiB, and the calls of 64-512 MiB run up to 8% (Simple) and 24% (LL128 at 24)
   // slower than simulated.
   expect_long_calls("h200-2gpu-channels-large", {.geomean = 0.015, .largest = 0.25, .nccl_factor = 20,

@@ -20,7 +20,10 @@ run_nccl.sh), per protocol (Simple, LL128):
   bandwidth still grows by 15-30% from 256 MiB to 4 GiB.
 
 Then it prints what the model says against the recordings at every channel count, for --alone
-and any other given with --check FOLDER (held-out recordings), at 256 MiB.
+and any other given with --check FOLDER (held-out recordings), at 256 MiB; and why LL is left
+out of it: its one-channel calls of 8 MiB (replayed on the same buffers, which fit in the L2)
+against those of 256 MiB, per collective, and the per-operation costs solved as for Simple with
+the loads of the user's buffer split into L2 and memory loads (a negative cost: no such sum fits).
 """
 import argparse
 import csv
@@ -122,6 +125,32 @@ def ceiling(rates, busbw, collective, ranks, channels):
     return (lo * hi) ** 0.5
 
 
+def ll_in_l2(folders):
+    """LL's one-channel calls of 8 MiB against 256 MiB, and the per-operation costs that would have
+    to explain them (ns per chunk byte), from the first folder (2 GPUs)."""
+    print("LL, one channel: bus bandwidth at 8 MiB / at 256 MiB (the buffers in the L2 / in memory)")
+    for folder in folders:
+        small, ranks, _, _ = recording(folder, 8 << 20)
+        large, _, _, _ = recording(folder, 256 << 20)
+        print(f"  {folder} ({ranks} GPUs): " + ", ".join(
+            f"{c} {small[('ring_ll_ch1', c)] / large[('ring_ll_ch1', c)]:.2f}x" for c in COLLECTIVES))
+    # 2 GPUs, per chunk: loads of the user's buffer (in memory, or in the L2 at 8 MiB), loads of the
+    # connection buffer, stores, peer stores. Memory: three calls give h + s, h - s and b + r; the
+    # L2 all-gather then gives the L2 load, the L2 reduce-scatter another.
+    small, _, _, _ = recording(folders[0], 8 << 20)
+    large, _, _, _ = recording(folders[0], 256 << 20)
+    t = {(c, size): sent / bw[("ring_ll_ch1", c)] for size, bw in (("l2", small), ("mem", large))
+         for c, sent in (("allgather", 1), ("reducescatter", 1), ("allreduce", 2))}
+    h_plus_s = t[("allgather", "mem")] + t[("reducescatter", "mem")] - t[("allreduce", "mem")]
+    h_minus_s = t[("reducescatter", "mem")] - t[("allgather", "mem")]
+    h, s = (h_plus_s + h_minus_s) / 2, (h_plus_s - h_minus_s) / 2
+    b_plus_r = t[("allgather", "mem")] - h - 2 * s
+    l2_from_allgather = t[("allgather", "l2")] - b_plus_r - 2 * s
+    l2_from_reducescatter = (t[("reducescatter", "l2")] - b_plus_r - s) / 2
+    print(f"  solved ({folders[0]}): a memory load {h:.4f} ns/B, an L2 load {l2_from_allgather:.4f} "
+          f"(from all-gather) or {l2_from_reducescatter:.4f} (from reduce-scatter)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--alone", default="tests/data/real/h200-2gpu-channels")
@@ -154,6 +183,7 @@ def main():
                         model = predicted_busbw(rates[p], memory_gbps, c, cranks, ch)
                         cells.append(f"{ch:>2}: {100 * (model / cbw[key] - 1):+5.1f}%")
                 print(f"    {p:7}{c:14}" + "  ".join(cells))
+    ll_in_l2([args.alone] + args.check)
 
 
 if __name__ == "__main__":
