@@ -10,21 +10,31 @@ namespace linkcast::sim {
 
 TaskId Engine::add_transfer(RouteId route, double bytes, std::span<const double> weights, double cap_gbps,
                             double fixed_ns) {
+  if (!(bytes > 0)) return add_delay(fixed_ns);
+  return add_transfer(add_flow_spec(route, weights, cap_gbps), bytes, fixed_ns);
+}
+
+FlowSpecId Engine::add_flow_spec(RouteId route, std::span<const double> weights, double cap_gbps) {
+  Flow f;
+  f.route = route;
+  f.cap = cap_gbps;
+  if (!weights.empty()) {
+    if (weights.size() > UINT16_MAX) throw std::invalid_argument("Engine::add_flow_spec: a route of over 65,535 hops");
+    f.weights_at = intern_weights(weights);
+    f.weights_count = static_cast<std::uint16_t>(weights.size());
+  }
+  if (flows_.size() >= kNoFlow) throw std::length_error("Engine: more than 2^32 - 1 flow specs");
+  flows_.push_back(f);
+  return static_cast<FlowSpecId>(flows_.size() - 1);
+}
+
+TaskId Engine::add_transfer(FlowSpecId spec, double bytes, double fixed_ns) {
+  if (spec >= flows_.size()) throw std::invalid_argument("Engine::add_transfer: no such flow spec");
+  if (!(bytes > 0)) throw std::invalid_argument("Engine::add_transfer: a flow spec's transfer moves bytes > 0");
   Task t;
   t.fixed_ns = std::max(fixed_ns, 0.0);
-  if (bytes > 0) {
-    Flow f;
-    f.route = route;
-    f.cap = cap_gbps;
-    if (!weights.empty()) {
-      if (weights.size() > UINT16_MAX) throw std::invalid_argument("Engine::add_transfer: a route of over 65,535 hops");
-      f.weights_at = intern_weights(weights);
-      f.weights_count = static_cast<std::uint16_t>(weights.size());
-    }
-    t.bytes_or_lag = bytes;
-    t.flow = static_cast<std::uint32_t>(flows_.size());
-    flows_.push_back(f);
-  }
+  t.bytes_or_lag = bytes;
+  t.flow = spec;
   return new_task(t);
 }
 
@@ -46,9 +56,10 @@ void Engine::set_lag(TaskId t, double lag_ns) {
   tasks_[t].bytes_or_lag = std::max(lag_ns, 0.0);
 }
 
-void Engine::reserve(std::size_t tasks) {
+void Engine::reserve(std::size_t tasks, std::size_t flow_specs) {
   tasks_.reserve(tasks);
   ready_ns_.reserve(tasks);
+  flows_.reserve(flow_specs);
 }
 
 std::uint32_t Engine::intern_weights(std::span<const double> weights) {

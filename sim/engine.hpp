@@ -24,6 +24,7 @@ namespace linkcast::sim {
 
 using TaskId = std::uint32_t;
 using PoolId = std::uint32_t;
+using FlowSpecId = std::uint32_t;
 inline constexpr PoolId kNoPool = std::numeric_limits<PoolId>::max();
 /// Task ids leave two bits of a 32-bit word to say how a task waits for another (Engine::Wait).
 inline constexpr std::size_t kMaxTasks = (std::size_t{1} << 30) - 1;
@@ -62,11 +63,18 @@ class Engine {
   /// data rate at most `cap_gbps`, `fixed_ns` before data moves.
   TaskId add_transfer(RouteId route, double bytes, std::span<const double> weights, double cap_gbps,
                       double fixed_ns);
+  /// What transfers move their bytes over: `route`, weights per hop (empty: 1), data rate at most
+  /// `cap_gbps`. Transfers priced alike share one (24 bytes, against one a transfer: issue 17).
+  FlowSpecId add_flow_spec(RouteId route, std::span<const double> weights, double cap_gbps);
+  /// A transfer of `bytes` > 0 as `spec` says, `fixed_ns` before data moves.
+  TaskId add_transfer(FlowSpecId spec, double bytes, double fixed_ns);
   /// A task that only takes time (a kernel launch, NCCL's per-call latency, a join with 0).
   TaskId add_delay(double ns);
-  /// Room for `tasks` tasks, so that adding them never copies the lot (nor, at its peak, holds
-  /// the old copy beside twice the room).
-  void reserve(std::size_t tasks);
+  /// Room for `tasks` tasks and `flow_specs` flow specs, so that adding them never copies the lot
+  /// (nor, at its peak, holds the old copy beside twice the room, nor faults pages in twice: 10 M
+  /// copies' specs, one each, grew to 402 MB through 780 MB of doublings). Room not used takes
+  /// address space, not memory.
+  void reserve(std::size_t tasks, std::size_t flow_specs);
   /// `after` starts only once `before` has ended.
   void depend(TaskId after, TaskId before) { edges_.emplace_back(before, after); }
   /// `after` starts only once `before` has ended or (wait.on_start) started, its lag later where
@@ -112,9 +120,9 @@ class Engine {
     double fixed_ns = 0;
     double bytes_or_lag = 0;  // a flow's bytes; a delay task's lag (ns, set_lag)
     PoolId pool = kNoPool;
-    std::uint32_t flow = kNoFlow;  // into flows_: what a transfer that moves bytes moves them over
+    FlowSpecId flow = kNoFlow;  // into flows_: what a transfer that moves bytes moves them over
   };
-  struct Flow {  // 24 bytes, for the tasks that move bytes only
+  struct Flow {  // 24 bytes, shared by the transfers of one spec (add_flow_spec)
     RouteId route = 0;
     std::uint32_t weights_at = 0;
     double cap = kNoCap;

@@ -44,6 +44,8 @@ RouteId FlowNetwork::add_route(std::span<const ResourceId> hops) {
   r.hops.assign(hops.begin(), hops.end());
   for (ResourceId h : hops)
     if (h >= resources_.size()) throw std::invalid_argument("FlowNetwork::add_route: unknown resource");
+  for (std::size_t h = 0; h < hops.size(); ++h)
+    r.distinct_hops = r.distinct_hops && std::find(hops.begin(), hops.begin() + h, hops[h]) == hops.begin() + h;
   r.weight_sum.assign(hops.size(), 0.0);
   r.cap_load.assign(hops.size(), 0.0);
   r.scratch_at = scratch_.hop_total;
@@ -96,10 +98,67 @@ FlowId FlowNetwork::start(RouteId route_id, double bytes, std::span<const double
   }
   route.by_cap.insert(std::upper_bound(route.by_cap.begin(), route.by_cap.end(), CapEntry{cap_gbps, id}),
                       CapEntry{cap_gbps, id});
-  pending_.push_back(id);
   ++active_flows_;
+  if (start_at_cap(route_id, id)) return id;
+  pending_.push_back(id);
   mark_dirty(route_id);
   return id;
+}
+
+bool FlowNetwork::neighbours_at_caps(const Route& route, RouteId g, std::uint32_t unsolved) const {
+  for (ResourceId r : route.hops)
+    for (RouteId q : resources_[r].routes) {
+      const Route& other = routes_[q];
+      if (other.n_capped + (q == g ? unsolved : 0) != other.members()) return false;
+    }
+  return true;
+}
+
+bool FlowNetwork::applies_at_caps() const {
+  // A series (--timeline) keeps its points where solves change rates: a flow that ends as
+  // another starts at its rate makes none.
+  return dirty_.empty() && !record_series_ && !solver_->whole_network();
+}
+
+bool FlowNetwork::start_at_cap(RouteId g, FlowId id) {
+  Route& route = routes_[g];
+  Flow& f = flows_[id];
+  if (!applies_at_caps() || !std::isfinite(f.cap) || !route.distinct_hops) return false;
+  if (!neighbours_at_caps(route, g, 1)) return false;
+  for (std::size_t h = 0; h < route.hops.size(); ++h) {
+    const Resource& res = resources_[route.hops[h]];
+    if (!(res.wire_rate + f.weights[h] * f.cap <= res.capacity * kFitsAtCapsMargin)) return false;
+  }
+  // As solve() applies a class whose members all run at their caps.
+  settle_route(route);
+  route.clock = clock_now(route);
+  route.clock_at = now_;
+  route.level = 0;
+  f.state = FlowState::capped;
+  capped_.set(id, now_ + f.remaining / f.cap);
+  ++route.n_capped;
+  route.capped_rate += f.cap;
+  route.data_rate = route.capped_rate;
+  update_route_event(g);
+  for (std::size_t h = 0; h < route.hops.size(); ++h) {
+    const ResourceId r = route.hops[h];
+    settle_resource(r);
+    resources_[r].wire_rate += f.weights[h] * f.cap;
+  }
+  return true;
+}
+
+bool FlowNetwork::finish_at_cap(const Route& route, RouteId g, const Flow& f) {
+  if (!applies_at_caps() || !route.distinct_hops) return false;
+  if (!neighbours_at_caps(route, g, 0)) return false;
+  for (std::size_t h = 0; h < route.hops.size(); ++h) {
+    const ResourceId r = route.hops[h];
+    Resource& res = resources_[r];
+    settle_resource(r);
+    // Exactly idle where nothing else crosses it (no rounding left over from the sums).
+    res.wire_rate = res.routes.empty() ? 0.0 : std::max(res.wire_rate - f.weights[h] * f.cap, 0.0);
+  }
+  return true;
 }
 
 void FlowNetwork::mark_dirty(RouteId r) { dirty_.push_back(r); }
@@ -301,6 +360,7 @@ void FlowNetwork::finish(FlowId id, std::vector<FlowId>& done) {
   Flow& f = flows_[id];
   const RouteId g = f.route;
   Route& route = routes_[g];
+  const bool was_capped = f.state == FlowState::capped;
   settle_route(route);
   // Until the next solve (at this same time) the others keep their rates.
   route.data_rate -= f.state == FlowState::capped ? f.cap : f.state == FlowState::uncapped ? route.level : 0.0;
@@ -337,7 +397,7 @@ void FlowNetwork::finish(FlowId id, std::vector<FlowId>& done) {
   f.state = FlowState::free;
   free_flows_.push_back(id);
   --active_flows_;
-  mark_dirty(g);
+  if (!was_capped || !finish_at_cap(route, g, f)) mark_dirty(g);
   done.push_back(id);
 }
 

@@ -32,6 +32,11 @@ using RouteId = std::uint32_t;
 using FlowId = std::uint32_t;
 
 inline constexpr double kNoCap = std::numeric_limits<double>::infinity();
+/// Up to this fraction of its capacity a resource holds every flow at its cap. A flow alone at
+/// its model's rate fills its narrowest hop exactly (its cap is that hop's rate), so the loads at
+/// the caps meet capacities to within the rounding of their sums (FlowNetwork::Route::cap_load);
+/// over by 1e-9 of a capacity, a fair share would differ from the caps by as little.
+inline constexpr double kFitsAtCapsMargin = 1 + 1e-9;
 
 class Solver;
 
@@ -135,6 +140,7 @@ class FlowNetwork {
     IndexedHeap tags;                // uncapped members by tag
     std::uint32_t visit = 0;         // component search epoch
     std::uint32_t removals = 0;      // since weight_sum was last recomputed exactly
+    bool distinct_hops = true;       // no resource twice (what the change at caps needs)
     std::size_t members() const { return by_cap.size(); }
   };
   struct Resource {
@@ -150,6 +156,19 @@ class FlowNetwork {
   double clock_now(const Route& r) const { return r.clock + r.level * (now_ - r.clock_at); }
   void mark_dirty(RouteId r);
   void solve();
+  /// Changes that leave every other flow's rate as it was, applied without a solve (the max-min
+  /// answer is the same, found in a pass over the flow's hops). Where nothing waits to be solved,
+  /// the flow has a cap, and every flow on the resources it crosses runs at its own cap: a new
+  /// flow whose cap fits beside them on each runs at it; a flow at its cap that ends frees its
+  /// load. Most flows of a long trace's replay are such (issue 17). Not for a solver that solves
+  /// the whole network (the reference is the yardstick), nor where a series is kept. Return
+  /// whether they applied.
+  bool applies_at_caps() const;
+  bool start_at_cap(RouteId g, FlowId id);
+  bool finish_at_cap(const Route& route, RouteId g, const Flow& f);
+  /// Whether every member of every route through `route`'s hops runs at its own cap, `route`
+  /// itself but for `unsolved` new members.
+  bool neighbours_at_caps(const Route& route, RouteId g, std::uint32_t unsolved) const;
   void finish(FlowId f, std::vector<FlowId>& done);
   void update_route_event(RouteId r);
   void rebase(Route& route);

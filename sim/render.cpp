@@ -224,16 +224,16 @@ void render_table(const topology::Node& node, const trace::Trace& trace, const S
     std::size_t ops = 0, measured_ops = 0;
     double bytes = 0, sim_ns = 0, measured_ns = 0, sim_of_measured_ns = 0;
   };
-  std::map<OpClass, Row> by_class_key;
-  OpClass last_key{OpKind::copy, -2};
-  Row* last_row = nullptr;  // consecutive operations mostly share a class
+  // A few classes (kinds and path classes): found by a scan, which beats a tree where
+  // consecutive operations differ.
+  std::vector<std::pair<OpClass, Row>> by_class_key;
+  const auto row_of = [&](const OpClass& key) -> Row& {
+    for (auto& [k, row] : by_class_key)
+      if (k == key) return row;
+    return by_class_key.emplace_back(key, Row{}).second;
+  };
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    const OpClass key = op_class(node, trace, r, i);
-    if (!last_row || key != last_key) {
-      last_key = key;
-      last_row = &by_class_key[key];
-    }
-    Row& row = *last_row;
+    Row& row = row_of(op_class(node, trace, r, i));
     const double sim = r.ops[i].end_ns - r.ops[i].start_ns;
     ++row.ops;
     row.bytes += static_cast<double>(trace.bytes()[i]);

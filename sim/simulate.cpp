@@ -59,6 +59,9 @@ struct TransferPlan {
   boost::container::small_vector<double, 8> weights;  // per hop (routes of up to 8 hops: no allocation)
   double cap = kInf;
   double fixed_ns = 0;
+  /// The engine's spec of this plan's flows, once a transfer used it (add_copy): the copies of one
+  /// plan share it.
+  std::optional<FlowSpecId> flow_spec;
 };
 
 class Simulation {
@@ -142,7 +145,9 @@ class Simulation {
   Pair& pair(int src, int dst, std::size_t record);
   /// The plan of transfer `t` from `src` to `dst` (`pageable`: it pays the pageable class's fixed
   /// cost): price_transfer's, or the same one kept from an identical transfer lately.
-  TransferPlan plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
+  /// The plan of a transfer, priced once for the transfers alike; the reference holds until the
+  /// next call.
+  TransferPlan& plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   /// Its route, rate cap, per-hop weights and fixed cost under the model.
   TransferPlan price_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   double fixed_cost(CopyClass cls, const Pair& p) const;
@@ -416,7 +421,7 @@ double Simulation::fixed_cost(CopyClass cls, const Pair& p) const {
   return p.spec.latency_ns;
 }
 
-TransferPlan Simulation::plan_transfer(int src, int dst, const model::Transfer& transfer, bool pageable,
+TransferPlan& Simulation::plan_transfer(int src, int dst, const model::Transfer& transfer, bool pageable,
                                        std::size_t record) {
   const PlanKey key{src,           dst,           transfer.bytes, transfer.request_bytes, transfer.access,
                     transfer.regime, transfer.pageable, pageable,   transfer.write_only};
@@ -481,8 +486,15 @@ void Simulation::add_copy(std::size_t i) {
   const model::PathClass cls = topology::path_class(node_, src, dst);
   const model::Transfer t =
       trace::transfer_of(op, cls, pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h));
-  const TransferPlan plan = plan_transfer(src, dst, t, t.pageable, i);
-  const TaskId task = engine_.add_transfer(plan.route, t.bytes, std::span(plan.weights.data(), plan.weights.size()), plan.cap, plan.fixed_ns);
+  TransferPlan& plan = plan_transfer(src, dst, t, t.pageable, i);
+  TaskId task;
+  if (t.bytes > 0) {
+    if (!plan.flow_spec)
+      plan.flow_spec = engine_.add_flow_spec(plan.route, std::span(plan.weights.data(), plan.weights.size()), plan.cap);
+    task = engine_.add_transfer(*plan.flow_spec, t.bytes, plan.fixed_ns);
+  } else {
+    task = engine_.add_delay(plan.fixed_ns);
+  }
   if (op.bytes > 0) ++flows_;
   // Copies hold a copy engine of the GPU that runs them.
   if (op.kind == OpKind::copy) {
@@ -1053,7 +1065,9 @@ SimResult Simulation::run() {
     app_ = infer_app_graph(trace_);
   }
   const std::size_t record_tasks = tasks_for_records();
-  engine_.reserve(record_tasks);
+  std::size_t record_transfers = 0;  // at most one flow spec each (add_copy, add_given_duration)
+  for (const OpKind kind : trace_.kinds()) record_transfers += trace::moves_data(kind) && !trace::is_collective(kind);
+  engine_.reserve(record_tasks, record_transfers);
   if (application_) {
     role_.reserve(record_tasks);
   }

@@ -18,11 +18,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// Components of up to this many resources find the lowest share by scanning.
 constexpr std::size_t kScanResources = 48;
 
-/// Up to this fraction of its capacity a resource holds every flow at its cap. A flow alone at
-/// its model's rate fills its narrowest hop exactly (its cap is that hop's rate), so the loads at
-/// the caps meet capacities to within the rounding of their sums (FlowNetwork::Route::cap_load);
-/// over by 1e-9 of a capacity, a fair share would differ from the caps by as little.
-constexpr double kFitsMargin = 1 + 1e-9;
 }  // namespace
 
 bool IncrementalMaxMin::solve_if_fits_at_caps(FlowNetwork& net) {
@@ -36,7 +31,7 @@ bool IncrementalMaxMin::solve_if_fits_at_caps(FlowNetwork& net) {
     for (std::size_t h = 0; h < route.hops.size(); ++h) s.load[route.hops[h]] += route.cap_load[h];
   }
   for (ResourceId r : net.comp_resources_)
-    if (!(s.load[r] <= net.resources_[r].capacity * kFitsMargin)) return false;
+    if (!(s.load[r] <= net.resources_[r].capacity * kFitsAtCapsMargin)) return false;
   for (RouteId g : net.comp_routes_) {
     net.new_capped_[g] = static_cast<std::uint32_t>(routes[g].members());
     net.new_level_[g] = 0;

@@ -41,6 +41,7 @@ void UsageBins::widen_to(double t_ns) {
       std::fill(fine.begin() + static_cast<std::ptrdiff_t>(fine_ / 2), fine.end(), 0.0);
     }
     width_ns_ *= 2;
+    per_width_ /= 2;
   }
   horizon_ns_ = width_ns_ * static_cast<double>(fine_);
 }
@@ -53,7 +54,7 @@ void UsageBins::add(std::size_t r, double t0_ns, double t1_ns, double rate) {
   if (fine.empty()) fine.assign(fine_, 0.0);
   t0_ns = std::max(t0_ns, 0.0);
   // Most segments (between two solves) fall within one fine bin.
-  const auto j = static_cast<std::size_t>(t0_ns / width_ns_);
+  const auto j = static_cast<std::size_t>(t0_ns * per_width_);
   if (j < fine_ && t1_ns <= width_ns_ * static_cast<double>(j + 1)) {
     fine[j] += rate * (t1_ns - t0_ns);
     return;

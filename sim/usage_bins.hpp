@@ -38,6 +38,7 @@ class UsageBins {
 
   std::size_t fine_;
   double width_ns_ = 1.0 / 1024;
+  double per_width_ = 1024;  // 1 / width_ns_: exact, both powers of two
   double horizon_ns_;  // width_ns_ x fine_: where the fine bins end
   std::vector<std::vector<double>> by_resource_;  // empty until the resource carries something
 };

@@ -244,6 +244,56 @@ TEST(SharingSolvers, IncrementalMatchesReferenceWhereEveryFlowHasACap) {
   for (std::size_t i = 0; i < fast.size(); ++i) EXPECT_NEAR(fast[i], reference[i], 1e-9 * reference[i]) << i;
 }
 
+TEST(SharingSolvers, FlowsThatFitAtTheirCapsStartAndEndWithoutASolve) {
+  // System: links A and B of 10 GB/s; route 1 crosses A, route 2 crosses A then B. Flow x (1 GB,
+  // cap 4) on route 1 and flow y (1 GB, cap 5) on route 2 start at 0: 9 GB/s fit on A, so each
+  // runs at its cap and nothing else changes: no solve (the incremental solver's shortcut).
+  // Flow z (cap 3) on route 2 at 100 ms makes A carry 12 at the caps: a solve shares A,
+  // z keeps its 3 and x and y split the other 7, 3.5 each. The reference solver, which solves
+  // every change, must give the same finish times and bytes on each link (relative 1e-12).
+  struct Run {
+    std::uint64_t solves_before_z = 0, solves_after_z = 0;
+    double x_rate = 0, y_rate = 0, z_rate = 0, x_rate_shared = 0;
+    std::vector<double> end;
+    double a_bytes = 0, b_bytes = 0;
+  };
+  auto run = [](const char* name) {
+    auto solver = make_solver(name);
+    FlowNetwork net(*solver);
+    const ResourceId a = net.add_resource(10), b = net.add_resource(10);
+    const RouteId r1 = net.add_route(std::vector<ResourceId>{a});
+    const RouteId r2 = net.add_route(std::vector<ResourceId>{a, b});
+    Run out;
+    const FlowId x = net.start(r1, 1e9, {}, 4, 0);
+    const FlowId y = net.start(r2, 1e9, {}, 5, 1);
+    out.x_rate = net.rate(x);
+    out.y_rate = net.rate(y);
+    out.solves_before_z = net.counters().solves;
+    std::vector<FlowId> done;
+    net.advance_to(1e8, done);
+    const FlowId z = net.start(r2, 1e9, {}, 3, 2);
+    out.z_rate = net.rate(z);
+    out.x_rate_shared = net.rate(x);
+    out.solves_after_z = net.counters().solves;
+    out.end = run_all(net, 3);
+    out.a_bytes = net.wire_bytes(a);
+    out.b_bytes = net.wire_bytes(b);
+    return out;
+  };
+  const Run fast = run("maxmin"), reference = run("maxmin-reference");
+  EXPECT_EQ(fast.x_rate, 4);
+  EXPECT_EQ(fast.y_rate, 5);
+  EXPECT_EQ(fast.solves_before_z, 0u);
+  EXPECT_EQ(fast.solves_after_z, 1u);
+  EXPECT_NEAR(fast.z_rate, 3, 1e-12);
+  EXPECT_NEAR(fast.x_rate_shared, 3.5, 1e-12);
+  EXPECT_GT(reference.solves_before_z, 0u);  // the yardstick takes no shortcut
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(fast.end[i], reference.end[i], 1e-12 * reference.end[i]) << i;
+  EXPECT_NEAR(fast.a_bytes, 3e9, 1e-3);  // every byte crosses A, y's and z's cross B
+  EXPECT_NEAR(fast.b_bytes, 2e9, 1e-3);
+  EXPECT_NEAR(fast.a_bytes, reference.a_bytes, 1e-12 * reference.a_bytes);
+}
+
 TEST(SharingSolvers, UnknownNameListsTheValidOnes) {
   EXPECT_THAT([] { (void)make_solver("maxmn"); },
               ThrowsMessage<InputError>(
