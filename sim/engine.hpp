@@ -25,6 +25,7 @@ namespace linkcast::sim {
 using TaskId = std::uint32_t;
 using PoolId = std::uint32_t;
 using FlowSpecId = std::uint32_t;
+inline constexpr FlowSpecId kNoFlowSpec = std::numeric_limits<FlowSpecId>::max();
 inline constexpr PoolId kNoPool = std::numeric_limits<PoolId>::max();
 /// Task ids leave two bits of a 32-bit word to say how a task waits for another (Engine::Wait).
 inline constexpr std::size_t kMaxTasks = (std::size_t{1} << 30) - 1;
@@ -115,7 +116,7 @@ class Engine {
   static constexpr std::uint32_t kLaggedBit = std::uint32_t{1} << 30;
   static constexpr std::uint32_t kTaskBits = kLaggedBit - 1;
 
-  static constexpr std::uint32_t kNoFlow = std::numeric_limits<std::uint32_t>::max();
+  static constexpr FlowSpecId kNoFlow = kNoFlowSpec;
   struct Task {  // 24 bytes: about one per operation of a trace (its release is in ready_ns_)
     double fixed_ns = 0;
     double bytes_or_lag = 0;  // a flow's bytes; a delay task's lag (ns, set_lag)

@@ -56,12 +56,12 @@ double hop_weight(const model::Model& m, const model::LinkSpec& hop, const model
 /// The rate limits and costs of one transfer, ready for Engine::add_transfer.
 struct TransferPlan {
   RouteId route = 0;
+  /// The engine's spec of this plan's flows, once a transfer used it (add_copy): the copies of one
+  /// plan share it.
+  FlowSpecId flow_spec = kNoFlowSpec;
   boost::container::small_vector<double, 8> weights;  // per hop (routes of up to 8 hops: no allocation)
   double cap = kInf;
   double fixed_ns = 0;
-  /// The engine's spec of this plan's flows, once a transfer used it (add_copy): the copies of one
-  /// plan share it.
-  std::optional<FlowSpecId> flow_spec;
 };
 
 class Simulation {
@@ -144,9 +144,8 @@ class Simulation {
   Endpoints endpoints_of(std::size_t record) const;
   Pair& pair(int src, int dst, std::size_t record);
   /// The plan of transfer `t` from `src` to `dst` (`pageable`: it pays the pageable class's fixed
-  /// cost): price_transfer's, or the same one kept from an identical transfer lately.
-  /// The plan of a transfer, priced once for the transfers alike; the reference holds until the
-  /// next call.
+  /// cost): price_transfer's, or the same one kept from an identical transfer lately. The
+  /// reference holds until the next call.
   TransferPlan& plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   /// Its route, rate cap, per-hop weights and fixed cost under the model.
   TransferPlan price_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
@@ -489,9 +488,9 @@ void Simulation::add_copy(std::size_t i) {
   TransferPlan& plan = plan_transfer(src, dst, t, t.pageable, i);
   TaskId task;
   if (t.bytes > 0) {
-    if (!plan.flow_spec)
+    if (plan.flow_spec == kNoFlowSpec)
       plan.flow_spec = engine_.add_flow_spec(plan.route, std::span(plan.weights.data(), plan.weights.size()), plan.cap);
-    task = engine_.add_transfer(*plan.flow_spec, t.bytes, plan.fixed_ns);
+    task = engine_.add_transfer(plan.flow_spec, t.bytes, plan.fixed_ns);
   } else {
     task = engine_.add_delay(plan.fixed_ns);
   }

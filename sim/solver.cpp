@@ -17,7 +17,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 /// Components of up to this many resources find the lowest share by scanning.
 constexpr std::size_t kScanResources = 48;
-
 }  // namespace
 
 bool IncrementalMaxMin::solve_if_fits_at_caps(FlowNetwork& net) {
