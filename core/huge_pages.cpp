@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "core/sanitizers.hpp"
+
 namespace linkcast {
 
 namespace {
@@ -22,9 +24,7 @@ std::optional<std::string> huge_page_tunables(const char* current, std::string_v
 }
 
 void restart_with_huge_pages(char** argv) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  (void)argv;  // the sanitizer's allocator ignores glibc's tunables
-#else
+  if constexpr (kAddressSanitizer || kThreadSanitizer) return;  // the sanitizer's allocator ignores glibc's tunables
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string modes;
   std::getline(in, modes);
@@ -36,7 +36,6 @@ void restart_with_huge_pages(char** argv) {
   // Not possible here: run on in 4 KiB pages, with the environment as it was.
   if (current) ::setenv("GLIBC_TUNABLES", before.c_str(), 1);
   else ::unsetenv("GLIBC_TUNABLES");
-#endif
 }
 
 }  // namespace linkcast

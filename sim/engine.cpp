@@ -196,6 +196,9 @@ void Engine::run(const std::function<void(std::uint64_t)>& progress) {
   const std::size_t n = task_count_;
   if (ran_) throw std::logic_error("Engine::run: an engine runs once");
   ran_ = true;
+  // The room reserved for a spec a transfer (reserve) goes back where transfers shared them: it
+  // was never touched, but it counts as held.
+  if (flows_.size() < flows_.capacity() / 2) flows_.shrink_to_fit();
   start_ns_.assign(n, -1);
   end_ns_.assign(n, -1);
   if (note_critical_path_) crit_pred_.assign(n, kNoPred);

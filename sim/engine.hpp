@@ -73,8 +73,8 @@ class Engine {
   TaskId add_delay(double ns);
   /// Room for `tasks` tasks and `flow_specs` flow specs, so that adding them never copies the lot
   /// (nor, at its peak, holds the old copy beside twice the room, nor faults pages in twice: 10 M
-  /// copies' specs, one each, grew to 402 MB through 780 MB of doublings). Room not used takes
-  /// address space, not memory.
+  /// copies' specs, one each, grew to 402 MB through 780 MB of doublings). Room the specs do not
+  /// use is given back when the run starts.
   void reserve(std::size_t tasks, std::size_t flow_specs);
   /// `after` starts only once `before` has ended.
   void depend(TaskId after, TaskId before) { edges_.emplace_back(before, after); }

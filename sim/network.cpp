@@ -42,10 +42,11 @@ ResourceId FlowNetwork::add_resource(double capacity_gbps) {
 RouteId FlowNetwork::add_route(std::span<const ResourceId> hops) {
   Route r;
   r.hops.assign(hops.begin(), hops.end());
-  for (ResourceId h : hops)
-    if (h >= resources_.size()) throw std::invalid_argument("FlowNetwork::add_route: unknown resource");
-  for (std::size_t h = 0; h < hops.size(); ++h)
-    r.distinct_hops = r.distinct_hops && std::find(hops.begin(), hops.begin() + h, hops[h]) == hops.begin() + h;
+  for (std::size_t h = 0; h < hops.size(); ++h) {
+    if (hops[h] >= resources_.size()) throw std::invalid_argument("FlowNetwork::add_route: unknown resource");
+    if (std::find(hops.begin(), hops.begin() + h, hops[h]) != hops.begin() + h)
+      throw std::invalid_argument("FlowNetwork::add_route: a resource twice in one route");
+  }
   r.weight_sum.assign(hops.size(), 0.0);
   r.cap_load.assign(hops.size(), 0.0);
   r.scratch_at = scratch_.hop_total;
@@ -123,7 +124,7 @@ bool FlowNetwork::applies_at_caps() const {
 bool FlowNetwork::start_at_cap(RouteId g, FlowId id) {
   Route& route = routes_[g];
   Flow& f = flows_[id];
-  if (!applies_at_caps() || !std::isfinite(f.cap) || !route.distinct_hops) return false;
+  if (!applies_at_caps() || !std::isfinite(f.cap)) return false;
   if (!neighbours_at_caps(route, g, 1)) return false;
   for (std::size_t h = 0; h < route.hops.size(); ++h) {
     const Resource& res = resources_[route.hops[h]];
@@ -149,7 +150,7 @@ bool FlowNetwork::start_at_cap(RouteId g, FlowId id) {
 }
 
 bool FlowNetwork::finish_at_cap(const Route& route, RouteId g, const Flow& f) {
-  if (!applies_at_caps() || !route.distinct_hops) return false;
+  if (!applies_at_caps()) return false;
   if (!neighbours_at_caps(route, g, 0)) return false;
   for (std::size_t h = 0; h < route.hops.size(); ++h) {
     const ResourceId r = route.hops[h];

@@ -50,7 +50,8 @@ class FlowNetwork {
 
   /// A resource of `capacity_gbps` > 0 (GB/s = bytes per ns).
   ResourceId add_resource(double capacity_gbps);
-  /// A route over `hops` (distinct resources). Routes may be empty: their flows must be capped.
+  /// A route over `hops`, distinct resources (std::invalid_argument otherwise: the changes at caps
+  /// check each hop's load alone). Routes may be empty: their flows must be capped.
   RouteId add_route(std::span<const ResourceId> hops);
 
   /// Starts a flow at now(): `bytes` > 0 over `route`, `weights[h]` >= 1e-3 resource units per
@@ -140,7 +141,6 @@ class FlowNetwork {
     IndexedHeap tags;                // uncapped members by tag
     std::uint32_t visit = 0;         // component search epoch
     std::uint32_t removals = 0;      // since weight_sum was last recomputed exactly
-    bool distinct_hops = true;       // no resource twice (what the change at caps needs)
     std::size_t members() const { return by_cap.size(); }
   };
   struct Resource {

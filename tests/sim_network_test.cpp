@@ -294,6 +294,20 @@ TEST(SharingSolvers, FlowsThatFitAtTheirCapsStartAndEndWithoutASolve) {
   EXPECT_NEAR(fast.a_bytes, reference.a_bytes, 1e-12 * reference.a_bytes);
 }
 
+TEST(SharingSolvers, ARouteCrossesEachResourceOnce) {
+  // A route that names a resource twice is refused where it is made: the changes at caps
+  // (FlowNetwork::start_at_cap) check each hop's load alone, and no route the simulator builds
+  // crosses a resource twice. The other order of the same resources is a route.
+  auto solver = make_solver("maxmin");
+  FlowNetwork net(*solver);
+  const ResourceId a = net.add_resource(10), b = net.add_resource(10);
+  EXPECT_THAT([&] { (void)net.add_route(std::vector<ResourceId>{a, b, a}); },
+              ThrowsMessage<std::invalid_argument>(StrEq("FlowNetwork::add_route: a resource twice in one route")));
+  EXPECT_THAT([&] { (void)net.add_route(std::vector<ResourceId>{a, 7}); },
+              ThrowsMessage<std::invalid_argument>(StrEq("FlowNetwork::add_route: unknown resource")));
+  EXPECT_EQ(net.add_route(std::vector<ResourceId>{b, a}), 0u);
+}
+
 TEST(SharingSolvers, UnknownNameListsTheValidOnes) {
   EXPECT_THAT([] { (void)make_solver("maxmn"); },
               ThrowsMessage<InputError>(

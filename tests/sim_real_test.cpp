@@ -12,6 +12,7 @@
 #include <map>
 #include <tuple>
 
+#include "core/sanitizers.hpp"
 #include "core/strings.hpp"
 #include "model/models.hpp"
 #include "sim/validate.hpp"
@@ -531,7 +532,7 @@ void expect_long_calls(const std::string& name, const LongCallBounds& bound) {
 TEST(SimReal, LongCallsPinnedToChannelsHeldOutOnTwoAndFourH200s) {
   // Their calls of up to 4 GiB take 30 s (2 GPUs) and 100 s (4 GPUs) to simulate, ten times that
   // under AddressSanitizer, through the code the 1 MiB-256 MiB sets above run there too.
-  if (test::kSanitized) {
+  if (kAddressSanitizer) {
     GTEST_SKIP() << "an accuracy check of long calls: the release build runs it";
   }
   REQUIRE_NCCL_RECORDING("h200-2gpu-channels-large");

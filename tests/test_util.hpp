@@ -16,19 +16,6 @@
 namespace linkcast::test {
 
 inline std::string source_dir() { return LINKCAST_SOURCE_DIR; }
-
-/// Whether this build runs under AddressSanitizer (the CI's second pass, several times slower).
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kSanitized = true;
-#else
-inline constexpr bool kSanitized = false;
-#endif
-#else
-inline constexpr bool kSanitized = false;
-#endif
 inline std::string config(const std::string& name) { return source_dir() + "/configs/" + name; }
 
 /// ../shared beside the repository, where the real AHEAD traces live; "" when absent.

@@ -17,13 +17,14 @@ run_nccl.sh), per protocol (Simple, LL128):
   gives the recorded ring/Simple bus bandwidth, solved per collective by bisection and averaged
   over the three. From --ceiling (default tests/data/real/h200-2gpu-nccl-graph) at its largest
   size (4 GiB), as steady a state as the recordings hold: at NCCL's channel count the bus
-  bandwidth still grows by 15-30% from 256 MiB to 4 GiB.
+  bandwidth still grows by 15-29% from 256 MiB to 4 GiB (printed with the ceiling).
 
 Then it prints what the model says against the recordings at every channel count, for --alone
 and any other given with --check FOLDER (held-out recordings), at 256 MiB; and why LL is left
 out of it: its one-channel calls of 8 MiB (replayed on the same buffers, which fit in the L2)
 against those of 256 MiB, per collective, and the per-operation costs solved as for Simple with
-the loads of the user's buffer split into L2 and memory loads (a negative cost: no such sum fits).
+the loads of the user's buffer split into L2 and memory loads (the all-gather and the
+reduce-scatter ask for L2 load costs 37 times apart: no such sum fits).
 """
 import argparse
 import csv
@@ -170,6 +171,9 @@ def main():
             print(f"  nccl_{p}_{name}_gbps: {r:.1f}")
     print(f"  nccl_block_memory_gbps: {memory_gbps:.0f}   (per collective: "
           + ", ".join(f"{c} {v:.0f}" for c, v in zip(COLLECTIVES, ceilings)) + ")")
+    mid, _, _, _ = recording(args.ceiling, size)
+    print(f"  ring/Simple bus bandwidth at {csize} B over {size} B, {cchannels} channels: "
+          + ", ".join(f"{c} {cbw[('ring_simple', c)] / mid[('ring_simple', c)]:.2f}x" for c in COLLECTIVES))
     print("model / recorded - 1, bus bandwidth, by channels:")
     for folder in [args.alone] + args.check:
         cbw, cranks, cchannels, _ = recording(folder, size)
