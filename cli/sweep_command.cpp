@@ -81,7 +81,9 @@ class Ranks {
 
  private:
   int rank_ = 0, size_ = 1;
+#ifdef LINKCAST_HAVE_MPI
   bool active_ = false;
+#endif
 };
 
 

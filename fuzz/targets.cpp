@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <streambuf>
+#include <string>
 
 #include "core/error.hpp"
 #include "matrix/matrix.hpp"
@@ -44,19 +45,25 @@ std::ostream& null_stream() {
   return out;
 }
 
-/// This process's scratch folder under $TMPDIR (removed at exit).
+/// This process's scratch folder under $TMPDIR, made by mkdtemp and removed at exit. A name of
+/// its own, not one made of the process id: a folder an earlier process left under the same id
+/// (killed, or sharing the id after the ids wrapped) made study_dir's links fail in the first,
+/// empty input (CI, 2026-11-27). The path is never destroyed, so the exit handler reads it whole
+/// whatever order the statics end in.
 const fs::path& scratch_dir() {
-  static const fs::path dir = [] {
+  static const fs::path* const dir = [] {
     const char* tmp = std::getenv("TMPDIR");
-    fs::path d = fs::path(tmp && *tmp ? tmp : "/tmp") / fmt::format("linkcast-fuzz-{}", ::getpid());
-    fs::create_directories(d);
+    std::string name = (fs::path(tmp && *tmp ? tmp : "/tmp") / "linkcast-fuzz-XXXXXX").string();
+    if (::mkdtemp(name.data()) == nullptr)
+      throw std::runtime_error(fmt::format("fuzz: cannot make a scratch folder {}", name));
+    auto* made = new fs::path(name);  // NOLINT(cppcoreguidelines-owning-memory): lives to the end
     std::atexit([] {
       std::error_code ec;
       fs::remove_all(scratch_dir(), ec);
     });
-    return d;
+    return made;
   }();
-  return dir;
+  return *dir;
 }
 
 std::string write_scratch(const std::string& name, std::string_view data) {

@@ -459,7 +459,7 @@ double resolved_size(const CollectiveSpec& s) {
   const auto bytes = static_cast<double>(s.bytes);
   auto loops = [](double size, double per_loop) { return std::max(1.0, std::ceil(size / per_loop)); };
   if (s.kind == OpKind::alltoall) {
-    const P2pParts parts = p2p_parts(s.bytes / s.nranks, static_cast<std::uint64_t>(s.nranks),
+    const P2pParts parts = p2p_parts(s.bytes / static_cast<std::uint64_t>(s.nranks), static_cast<std::uint64_t>(s.nranks),
                                      static_cast<std::uint64_t>(s.channels));
     // Each part adds at most one piece beyond the block's chunks (its last, partial one).
     const double block = std::floor(bytes / n);

@@ -44,7 +44,8 @@ RouteId FlowNetwork::add_route(std::span<const ResourceId> hops) {
   r.hops.assign(hops.begin(), hops.end());
   for (std::size_t h = 0; h < hops.size(); ++h) {
     if (hops[h] >= resources_.size()) throw std::invalid_argument("FlowNetwork::add_route: unknown resource");
-    if (std::find(hops.begin(), hops.begin() + h, hops[h]) != hops.begin() + h)
+    const auto before = hops.first(h);
+    if (std::find(before.begin(), before.end(), hops[h]) != before.end())
       throw std::invalid_argument("FlowNetwork::add_route: a resource twice in one route");
   }
   r.weight_sum.assign(hops.size(), 0.0);
@@ -221,7 +222,12 @@ void FlowNetwork::add_member_load(Route& route, const Flow& f, double sign) {
     route.weight_sum[h] += sign * f.weights[h];
     if (capped) route.cap_load[h] += sign * f.weights[h] * f.cap;
   }
-  if (!capped) route.n_uncappable = static_cast<std::uint32_t>(route.n_uncappable + (sign > 0 ? 1 : -1));
+  if (!capped) {
+    if (sign > 0)
+      ++route.n_uncappable;
+    else
+      --route.n_uncappable;
+  }
 }
 
 void FlowNetwork::recompute_weight_sum(Route& route) {

@@ -3,7 +3,9 @@
 // clang or libFuzzer.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -43,6 +45,24 @@ std::size_t replay() {
 }
 
 TEST(FuzzRegressions, EveryInputThatEverCrashedIsNowRefusedOrRead) { EXPECT_GT(replay(), 0u); }
+
+/// The fuzz targets' scratch folder was named by the process id ($TMPDIR/linkcast-fuzz-<pid>) and
+/// its exit handler read the path after it was destroyed, so folders stayed behind; a later process
+/// given the same id found one, study_dir's links failed in libFuzzer's first, empty input, and CI
+/// reported crash-da39a3ee... (the empty input's SHA-1), which replayed cleanly. With a folder of
+/// the old name already there, as that process found it, the study target refuses the empty study
+/// (an InputError, which fuzz::run swallows) instead of aborting. ctest runs each test in a
+/// process of its own, so the scratch folder is made here, after the stale one.
+TEST(FuzzRegressions, AFolderLeftUnderThisProcessIdDoesNotStopTheTargets) {
+  const char* tmp = std::getenv("TMPDIR");
+  const fs::path stale = fs::path(tmp && *tmp ? tmp : "/tmp") / ("linkcast-fuzz-" + std::to_string(::getpid()));
+  fs::create_directories(stale / "tree/configs/studies");
+  std::error_code ec;
+  fs::create_symlink("/nonexistent", stale / "tree/tests", ec);
+  EXPECT_NO_THROW(fuzz::run("study_yaml", ""));
+  EXPECT_NO_THROW(fuzz::run("study_yaml", "study_version: 1\nname: x\nbase: ../hgx-h100.yaml\n"));
+  fs::remove_all(stale, ec);
+}
 
 TEST(FuzzRegressions, EveryTargetHasSeeds) {
   for (const fuzz::Target& t : fuzz::targets()) {

@@ -225,7 +225,7 @@ class CsvParser {
     throw InputError(fmt::format("{}:{}: {}", name_, line, message));
   }
   [[noreturn]] void fail(int column, std::string_view value, const std::string& message) const {
-    throw InputError(fmt::format("{}:{}: column '{}': '{}' {}", name_, line_no_, kColumnNames[column],
+    throw InputError(fmt::format("{}:{}: column '{}': '{}' {}", name_, line_no_, kColumnNames[static_cast<std::size_t>(column)],
                                  value, message));
   }
 
@@ -236,22 +236,22 @@ class CsvParser {
       const std::string name(trim(fields_[i]));
       int found = -1;
       for (int c = 0; c < kColumnCount; ++c)
-        if (kColumnNames[c] == name) found = c;
+        if (kColumnNames[static_cast<std::size_t>(c)] == name) found = c;
       if (found < 0) {
         fail_at(line_no_, fmt::format("unknown column '{}'{} in the header; columns are {}", name,
                                       did_you_mean(name, column_names()), join(column_names(), ",")));
       }
-      if (index_[found] >= 0) fail_at(line_no_, fmt::format("column '{}' appears twice in the header", name));
-      index_[found] = static_cast<int>(i);
+      if (index_[static_cast<std::size_t>(found)] >= 0) fail_at(line_no_, fmt::format("column '{}' appears twice in the header", name));
+      index_[static_cast<std::size_t>(found)] = static_cast<int>(i);
       column_at_[i] = found;
     }
     for (int c : {kKind, kSrc, kDst, kBytes})
-      if (index_[c] < 0)
+      if (index_[static_cast<std::size_t>(c)] < 0)
         fail_at(line_no_, fmt::format("the header lacks the required column '{}' (required: "
-                                      "kind,src,dst,bytes)", kColumnNames[c]));
+                                      "kind,src,dst,bytes)", kColumnNames[static_cast<std::size_t>(c)]));
     have_header_ = true;
     has_optional_ = false;
-    for (int c = kGroup; c < kColumnCount; ++c) has_optional_ = has_optional_ || index_[c] >= 0;
+    for (int c = kGroup; c < kColumnCount; ++c) has_optional_ = has_optional_ || index_[static_cast<std::size_t>(c)] >= 0;
     ncols_ = fields_.size();
     column_at_[ncols_] = kColumnCount;
     trace_.record_line_offset = line_no_ + 1;
