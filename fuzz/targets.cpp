@@ -116,6 +116,9 @@ void profiler_db(std::string_view data) {
       sqlite3_close(db);
       return;
     }
+    // No syncs and no journal: a script's statements each commit, and each commit waited for
+    // the disk (11 seeds took 1.2 s on an ext4 /tmp, 0.2 s on tmpfs: 7 executions a second).
+    sqlite3_exec(db, "PRAGMA synchronous=OFF; PRAGMA journal_mode=OFF;", nullptr, nullptr, nullptr);
     long steps = 0;
     sqlite3_progress_handler(db, 1000, stop_long_script, &steps);
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 20);
