@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <limits>
@@ -10,6 +11,8 @@
 #include <optional>
 #include <unordered_set>
 #include <vector>
+
+#include "core/parallel.hpp"
 
 namespace linkcast::trace {
 
@@ -107,13 +110,16 @@ class SingletonSieve {
     if (!words_) throw std::bad_alloc();
   }
   void prefetch(std::uint64_t h) const { __builtin_prefetch(&words_[cell(h) / 32]); }
-  /// Counts an operation whose key's hash is h: once, or more than once.
+  /// Counts an operation whose key's hash is h: once, or more than once. Threads may add at once
+  /// (each bit is set by an atomic or: the second key in a cell finds the first's bit whichever
+  /// thread set it).
   void add(std::uint64_t h) {
     const std::size_t c = cell(h);
-    std::uint64_t& word = words_[c / 32];
+    const std::atomic_ref<std::uint64_t> word(words_[c / 32]);
     const unsigned shift = 2 * static_cast<unsigned>(c % 32);
-    const std::uint64_t seen = (word >> shift) & 3;
-    word |= std::uint64_t{seen == 0 ? 1u : 2u} << shift;
+    const std::uint64_t once = std::uint64_t{1} << shift;
+    if (word.load(std::memory_order_relaxed) & once || word.fetch_or(once, std::memory_order_relaxed) & once)
+      word.fetch_or(once << 1, std::memory_order_relaxed);
   }
   /// Whether no other operation's key fell in the cell of hash h (after every operation's add).
   bool alone(std::uint64_t h) const {
@@ -134,6 +140,16 @@ class SingletonSieve {
 /// Operations sampled, evenly over the trace, to tell whether most have their own key.
 constexpr std::size_t kKeySample = 4096;
 
+/// Operations per chunk of the passes that run on the machine's cores (categories, the sieve).
+constexpr std::size_t kIndexChunkOps = std::size_t{1} << 18;
+
+/// group_of's marks before the groups are numbered, where the sieve ran: a key no other operation
+/// shares, and one that may be shared (a group id is below both: a trace holds at most
+/// kMaxTraceOps operations).
+constexpr std::uint32_t kAloneKey = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kSharedKey = kAloneKey - 1;
+static_assert(kMaxTraceOps < kSharedKey);
+
 }  // namespace
 
 TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
@@ -141,46 +157,59 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
   categories.resize(n);
   group_of.resize(n);
   const std::vector<char> host = host_flags(t);
-  for (std::size_t i = 0; i < n; ++i) categories[i] = categorize(t, i, host);
+  parallel_chunks(n, kIndexChunkOps, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) categories[i] = categorize(t, i, host);
+  });
   const auto key_of = [&](std::size_t i) {
     return GroupKey{static_cast<std::uint8_t>(t.kinds()[i]), static_cast<std::uint8_t>(categories[i]),
                     static_cast<std::uint8_t>(t.src_mems()[i]), static_cast<std::uint8_t>(t.dst_mems()[i]), t.srcs()[i],
                     t.dsts()[i], t.issuers()[i], t.group_ids()[i], t.bytes()[i]};
   };
   const auto hash_at = [&](std::size_t i) { return hash_of(key_of(i)); };
-  // Where every operation has its own key, each lookup is a miss in a table far larger than the
-  // caches: the cell (and, where the key shares it, the slot) of the key kAhead operations on is
-  // asked for before it is needed, each operation's hash computed once a pass.
-  constexpr std::size_t kAhead = 16;
-  std::array<std::uint64_t, kAhead> hashes{};
-  const auto hash_ahead = [&](std::size_t i) {
-    if (i == 0)
-      for (std::size_t k = 0; k < kAhead && k < n; ++k) hashes[k] = hash_at(k);
-    const std::uint64_t h = hashes[i % kAhead];
-    if (i + kAhead < n) hashes[i % kAhead] = hash_at(i + kAhead);
-    return h;
-  };
-  // Where most operations have their own key (a sample says so), a first pass over the trace
-  // finds those that share theirs with none (SingletonSieve): each of them is a group of its own
-  // without a slot in the table.
-  std::optional<SingletonSieve> sieve;
+  // Where most operations have their own key (a sample says so), two passes on the machine's
+  // cores find those that share theirs with none (SingletonSieve) and mark them in group_of: each
+  // of them is a group of its own without a slot in the table, and without a hash in the pass
+  // that numbers the groups (issue 17).
+  bool sieved = false;
   {
     const std::size_t stride = std::max<std::size_t>(1, n / kKeySample);
     std::unordered_set<std::uint64_t> sampled;
     std::size_t samples = 0;
     for (std::size_t i = 0; i < n; i += stride, ++samples) sampled.insert(hash_at(i));
-    if (2 * sampled.size() > samples) {
-      sieve.emplace(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t h = hash_ahead(i);
-        if (i + kAhead < n) sieve->prefetch(hashes[i % kAhead]);
-        sieve->add(h);
-      }
-      // Every operation but one may have its own group.
-      group_first.reserve(n);
-      group_count.reserve(n);
-    }
+    sieved = 2 * sampled.size() > samples;
   }
+  if (sieved) {
+    SingletonSieve sieve(n);
+    // Each lookup is a miss in a bit table far larger than the caches: the cell of the key
+    // kSieveAhead operations on is asked for before it is needed.
+    constexpr std::size_t kSieveAhead = 16;
+    const auto sieve_pass = [&](const auto& visit) {
+      parallel_chunks(n, kIndexChunkOps, [&](std::size_t, std::size_t begin, std::size_t end) {
+        std::array<std::uint64_t, kSieveAhead> ahead{};
+        for (std::size_t i = begin; i < end && i < begin + kSieveAhead; ++i) ahead[i % kSieveAhead] = hash_at(i);
+        for (std::size_t i = begin; i < end; ++i) {
+          const std::uint64_t h = ahead[i % kSieveAhead];
+          if (i + kSieveAhead < end) {
+            ahead[i % kSieveAhead] = hash_at(i + kSieveAhead);
+            sieve.prefetch(ahead[i % kSieveAhead]);
+          }
+          visit(i, h);
+        }
+      });
+    };
+    sieve_pass([&](std::size_t, std::uint64_t h) { sieve.add(h); });
+    sieve_pass([&](std::size_t i, std::uint64_t h) { group_of[i] = sieve.alone(h) ? kAloneKey : kSharedKey; });
+    // Every operation but one may have its own group.
+    group_first.reserve(n);
+    group_count.reserve(n);
+  }
+  // The table's lookups miss too where it is large: the slot of the key kAhead operations on
+  // (where sieved: of the next ones that may share their key) is asked for before it is needed.
+  constexpr std::size_t kAhead = 16;
+  const auto needs_table = [&](std::size_t i) { return !sieved || group_of[i] == kSharedKey; };
+  std::array<std::uint64_t, kAhead> hashes{};
+  for (std::size_t k = 0; k < kAhead && k < n; ++k)
+    if (needs_table(k)) hashes[k] = hash_at(k);
   GroupTable groups_by_key;
   first_record.assign(t.endpoint_count(), std::numeric_limits<std::size_t>::max());
   std::vector<char> pair_seen(t.endpoint_count() * t.endpoint_count(), 0);
@@ -195,20 +224,15 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
     note(d, i);
     const OpKind kind = t.kinds()[i];
     const std::uint32_t group = t.group_ids()[i];
-    const std::uint64_t h = hash_ahead(i);
-    if (!sieve) {
-      if (i + kAhead < n) groups_by_key.prefetch(hashes[i % kAhead]);
-    } else {
-      // The cell kAhead operations on; the slot of the one half as far, whose cell has come.
-      if (i + kAhead < n) sieve->prefetch(hashes[i % kAhead]);
-      if (i + kAhead / 2 < n) {
-        const std::uint64_t mid = hashes[(i + kAhead / 2) % kAhead];
-        if (!sieve->alone(mid)) groups_by_key.prefetch(mid);
-      }
+    const bool in_table = needs_table(i);
+    const std::uint64_t h = hashes[i % kAhead];
+    if (i + kAhead < n && needs_table(i + kAhead)) {
+      hashes[i % kAhead] = hash_at(i + kAhead);
+      groups_by_key.prefetch(hashes[i % kAhead]);
     }
     const auto next = static_cast<std::uint32_t>(group_first.size());
     std::uint32_t id = next;
-    if (!sieve || !sieve->alone(h)) {
+    if (in_table) {
       const GroupKey key = key_of(i);
       id = groups_by_key.find_or_add(h, next, [&](std::uint32_t g) { return key_of(group_first[g]) == key; });
     }
