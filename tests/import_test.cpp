@@ -217,6 +217,79 @@ TEST(ImportField, TopoMWithoutNumaColumnUsesCpuAffinity) {
   EXPECT_EQ(pair_class(n, route(n, routes, "gpu0", "gpu3")), "NV2");
 }
 
+TEST(ImportField, TopoMCellsWrittenTogetherAreReadApartNotShifted) {
+  // A `topo -m` pasted into an issue thread (sglang#14092, 8 x H20 with 36 NICs) lost the blanks
+  // between some cells: "PIXNODE", "NODENODE". Read as one cell each, the CPU and NUMA Affinity
+  // columns after them shifted, every GPU landed on cpu0 and the note said NUMA Affinity was N/A,
+  // though the file puts GPU1 on NUMA node 1. The cells are taken apart, said in a note, and GPU1
+  // is on cpu1; a token that is not made of topo -m values is refused, naming line and column.
+  const std::string glued = test::write_temp(
+      "glued.txt",
+      "        GPU0    GPU1    NIC0    NIC1    NIC2    NIC3    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+      "GPU0     X      SYS     PIXNODE NODENODE    0-7     0               N/A\n"
+      "GPU1    SYS      X      SYSSYS  SYSPIX      8-15    1               N/A\n");
+  const ImportResult r = import_node({"", glued, "x"});
+  EXPECT_THAT(r.yaml, HasSubstr("  - id: gpu1\n    kind: gpu\n"));
+  EXPECT_EQ(count_of(r.yaml, "host: cpu0\n"), 1u);
+  EXPECT_EQ(count_of(r.yaml, "host: cpu1\n"), 1u);
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("4 matrix tokens on 2 lines hold cells written together without "
+                                                   "blanks (line 2: 'PIXNODE')")));
+  EXPECT_THAT(r.notes, testing::Not(testing::Contains(HasSubstr("NUMA Affinity is N/A"))));
+  const std::string bad = test::write_temp(
+      "bad.txt", "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tPIXEL\t0-7\t0\nGPU1\tPIX\t X \t0-7\t0\n");
+  EXPECT_THAT([&] { (void)import_skeleton({"", bad, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(bad + ":2: row GPU0, column GPU1: 'PIXEL' is not a `nvidia-smi "
+                                                        "topo -m` value")));
+}
+
+TEST(ImportField, TopoMNicsAreEndpointsPlacedByTheirCells) {
+  // sglang#30401's 8 x H100 `topo -m` has 8 NICs, each PIX to one GPU, listed in its NIC Legend;
+  // they were dropped without a word. A NIC PIX (or PXB) to a GPU now sits under a PCIe switch
+  // with it, so GPU0-NIC0 routes as PIX, not through the host bridge; NODE puts it on the GPU's
+  // CPU; SYS to every GPU on the one CPU without GPUs (else cpu0, with a note).
+  const std::string smi = test::write_temp(
+      "nics.txt",
+      "\tGPU0\tGPU1\tNIC0\tNIC1\tNIC2\tCPU Affinity\tNUMA Affinity\n"
+      "GPU0\t X \tNV18\tPIX\tNODE\tSYS\t0-7\t0\n"
+      "GPU1\tNV18\t X \tNODE\tNODE\tSYS\t0-7\t0\n"
+      "NIC0\tPIX\tNODE\t X \tNODE\tSYS\n"
+      "NIC1\tNODE\tNODE\tNODE\t X \tSYS\n"
+      "NIC2\tSYS\tSYS\tSYS\tSYS\t X \n\n"
+      "Legend:\n\n  X    = Self\n\nNIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n  NIC2: mlx5_bond_0\n");
+  const ImportResult r = import_node({"", smi, "x"});
+  EXPECT_THAT(r.yaml, HasSubstr("  - id: nic0\n    kind: nic\n    model: \"mlx5_0 (NIC0 of `topo -m`)\"\n"));
+  EXPECT_THAT(r.yaml, HasSubstr("model: \"mlx5_bond_0 (NIC2 of `topo -m`)\""));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("NICs that are SYS to every GPU, placed without knowing their NUMA "
+                                                   "node (move each under its CPU): nic2 on cpu0")));
+  const Node n = parse_node(test::fill_todos(r.yaml), "x.yaml");
+  const Routes routes(n);
+  EXPECT_EQ(pair_class(n, route(n, routes, "gpu0", "nic0")), "PIX");
+  EXPECT_EQ(pair_class(n, route(n, routes, "gpu1", "nic1")), "PHB");
+}
+
+TEST(ImportField, EveryTwoNumaNodesAreJoinedAndRcclsAmdVendorIsInfinityFabric) {
+  // NCCL joins every two CPUs (ncclTopoConnectCpus); the skeleton chained them in the dump's
+  // order, so a 4-NUMA Perlmutter-like node put its first NUMA node three hops from its last.
+  // RCCL writes vendor="AMD" where NCCL writes the CPUID string: both are Infinity Fabric.
+  std::string xml = "<system version=\"2\">\n";
+  for (int numa : {3, 0, 1, 2}) {
+    xml += fmt::format("  <cpu numaid=\"{0}\" affinity=\"ff\" arch=\"x86_64\" vendor=\"AMD\" familyid=\"25\" "
+                       "modelid=\"1\">\n    <pci busid=\"0000:{0}1:00.0\" class=\"0x030200\" vendor=\"0x10de\" "
+                       "device=\"0x20b0\" subsystem_vendor=\"0x10de\" subsystem_device=\"0x134f\" link_speed=\"16.0 "
+                       "GT/s PCIe\" link_width=\"16\">\n      <gpu dev=\"{0}\" sm=\"80\" rank=\"{0}\" gdr=\"1\"/>\n"
+                       "    </pci>\n  </cpu>\n",
+                       numa);
+  }
+  xml += "</system>\n";
+  const std::string path = test::write_temp("four_numa.xml", xml);
+  const std::string yaml = import_skeleton({path, "", "x"});
+  EXPECT_EQ(count_of(yaml, "type: infinity_fabric"), 6u);  // 4 x 3 / 2 pairs
+  EXPECT_EQ(count_of(yaml, "type: upi"), 0u);
+  const Node n = load_filled({path, "", "x"});
+  const Routes routes(n);
+  EXPECT_EQ(route(n, routes, "cpu3", "cpu2").hops, 1);
+}
+
 // --- from skeleton to a loadable file ------------------------------------------------------------
 
 TEST(ImportField, LoadingASkeletonListsEveryTodoAtOnce) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -63,6 +64,7 @@ std::optional<long long> whole(std::string_view s, long long lo, long long hi) {
   return v;
 }
 
+
 // --- the skeleton --------------------------------------------------------------------------------
 
 /// A value an input told, as it is written, and where it came from (a comment beside it).
@@ -109,6 +111,25 @@ struct Skeleton {
     return out;
   }
 };
+
+/// Whether a CPU vendor names AMD's (or Hygon's) processors, whose sockets and NUMA nodes join by
+/// Infinity Fabric: NCCL writes the CPUID string (AuthenticAMD, HygonGenuine), RCCL writes "AMD".
+bool is_amd_cpu_vendor(std::string_view vendor) {
+  const std::string v = to_lower(trim(vendor));
+  return v == "authenticamd" || v == "amd" || v == "hygongenuine";
+}
+
+/// A CPU-to-CPU link of unknown values between every two of `cpus` (id, whether AMD's).
+void link_every_cpu_pair(Skeleton& sk, const std::vector<std::pair<std::string, bool>>& cpus, const std::string& note) {
+  for (std::size_t i = 0; i < cpus.size(); ++i) {
+    for (std::size_t j = i + 1; j < cpus.size(); ++j) {
+      Ln l{cpus[i].first, cpus[j].first, cpus[i].second && cpus[j].second ? "infinity_fabric" : "upi", {}, {}};
+      l.notes.push_back(note);
+      sk.links.push_back(std::move(l));
+    }
+  }
+}
+
 
 EndpointKind kind_of(std::string_view kind) {
   static const std::vector<std::string> kinds = endpoint_kind_names();
@@ -624,13 +645,12 @@ class XmlReader {
     return whole(id.substr(k), 0, kMaxIndex).value_or(0);
   }
 
+  /// A link between every two CPUs (NUMA nodes), as NCCL joins them (ncclTopoConnectCpus): a chain
+  /// in the dump's order put Perlmutter's first NUMA node three hops from its last.
   void cpu_links() {
-    for (std::size_t i = 0; i + 1 < cpus_.size(); ++i) {
-      const bool amd = cpus_[i].vendor == "AuthenticAMD";
-      Ln l{cpus_[i].id, cpus_[i + 1].id, amd ? "infinity_fabric" : "upi", {}, {}};
-      l.notes.push_back("type and bandwidth: TODO (not in the NCCL dump)");
-      sk_.links.push_back(std::move(l));
-    }
+    std::vector<std::pair<std::string, bool>> cpus;  // id, AMD's
+    for (const Cpu& c : cpus_) cpus.emplace_back(c.id, is_amd_cpu_vendor(c.vendor));
+    link_every_cpu_pair(sk_, cpus, "type and bandwidth: TODO (not in the NCCL dump)");
   }
 
   std::string path_;
@@ -680,6 +700,29 @@ std::vector<std::string> tokens(std::string_view line) {
   return out;
 }
 
+/// The `topo -m` values a matrix token holds, in the order written: one, or several where a paste
+/// lost the blanks between cells ("PIXNODE", "NODENODE": an issue thread's 8 x H20 matrix). SOC,
+/// older drivers' name for SYS, reads as SYS. Nothing where the token is not made of such values.
+std::optional<std::vector<std::string>> matrix_values(std::string_view token) {
+  static constexpr std::array<std::string_view, 7> kWords = {"X", "SYS", "SOC", "NODE", "PHB", "PXB", "PIX"};
+  std::vector<std::string> out;
+  while (!token.empty()) {
+    if (token.starts_with("NV")) {
+      std::size_t k = 2;
+      while (k < token.size() && std::isdigit(static_cast<unsigned char>(token[k]))) ++k;
+      if (k == 2) return std::nullopt;
+      out.emplace_back(token.substr(0, k));
+      token.remove_prefix(k);
+      continue;
+    }
+    const auto word = std::find_if(kWords.begin(), kWords.end(), [&](std::string_view w) { return token.starts_with(w); });
+    if (word == kWords.end()) return std::nullopt;
+    out.emplace_back(*word == "SOC" ? "SYS" : *word);
+    token.remove_prefix(word->size());
+  }
+  return out;
+}
+
 struct SmiRow {
   std::vector<std::string> cells;  // one per device column
   std::string cpu_affinity, numa;  // "" when the column is absent
@@ -696,6 +739,8 @@ struct Smi {
   std::map<std::pair<std::size_t, std::size_t>, long long> nv;  // NV# of GPU pairs (i < j)
   bool switched = false;  // NV counts exceed what a GPU has: an NVSwitch
   std::string placed_by;  // "NUMA Affinity", "CPU Affinity" or "" (all on cpu0)
+  std::vector<std::pair<std::size_t, std::string>> glued;  // line, token: cells written together
+  std::map<std::string, std::string> nic_names;  // NIC Legend: "NIC0" -> "mlx5_0"
 };
 
 bool is_gpu_column(std::string_view t, std::size_t k) { return t == fmt::format("GPU{}", k); }
@@ -729,21 +774,46 @@ Smi parse_smi(const std::string& path) {
   for (std::size_t i = header + 1; i < lines.size(); ++i) {
     const std::vector<std::string> cells = tokens(lines[i]);
     if (cells.empty()) continue;
-    if (cells[0] == "Legend:") break;
+    if (cells[0] == "Legend:") {
+      // The NIC Legend after it names each NIC column ("NIC0: mlx5_0").
+      for (std::size_t l = i + 1; l < lines.size(); ++l) {
+        const std::vector<std::string> legend = tokens(lines[l]);
+        if (legend.size() == 2 && legend[0].starts_with("NIC") && legend[0].ends_with(":"))
+          t.nic_names[legend[0].substr(0, legend[0].size() - 1)] = legend[1];
+      }
+      break;
+    }
     std::size_t k = 0;
     while (k < t.ngpu && cells[0] != t.devices[k]) ++k;
     if (k == t.ngpu) continue;  // a NIC row or text
-    if (cells.size() < 1 + t.devices.size()) {
-      throw InputError(fmt::format("{}:{}: row {} has {} cells, but the header names {} devices ({}); is the "
-                                   "matrix cut or wrapped?",
-                                   path, i + 1, cells[0], cells.size() - 1, t.devices.size(), join(t.devices, " ")));
-    }
     if (seen[k]) throw InputError(fmt::format("{}:{}: a second row {}", path, i + 1, cells[0]));
     seen[k] = true;
     SmiRow& r = t.rows[k];
     r.line = i + 1;
-    r.cells.assign(cells.begin() + 1, cells.begin() + 1 + static_cast<std::ptrdiff_t>(t.devices.size()));
-    std::size_t j = 1 + t.devices.size();
+    // The matrix's cells, one per device column, each a topo -m value; cells written together
+    // are taken apart (and said in a note), anything else is refused: read as cells, the
+    // affinity columns after them had shifted and put every GPU on cpu0, silently.
+    std::size_t j = 1;
+    for (; j < cells.size() && r.cells.size() < t.devices.size(); ++j) {
+      const auto values = matrix_values(cells[j]);
+      const std::string& column = t.devices[r.cells.size()];
+      if (!values) {
+        throw InputError(fmt::format("{}:{}: row {}, column {}: '{}' is not a `nvidia-smi topo -m` value (X, SYS, "
+                                     "NODE, PHB, PXB, PIX or NV followed by a count); is the matrix cut, or edited?",
+                                     path, i + 1, cells[0], column, cells[j]));
+      }
+      if (r.cells.size() + values->size() > t.devices.size()) {
+        throw InputError(fmt::format("{}:{}: row {}: '{}' from column {} on runs past the header's {} devices ({})",
+                                     path, i + 1, cells[0], cells[j], column, t.devices.size(), join(t.devices, " ")));
+      }
+      if (values->size() > 1) t.glued.emplace_back(i + 1, cells[j]);
+      r.cells.insert(r.cells.end(), values->begin(), values->end());
+    }
+    if (r.cells.size() < t.devices.size()) {
+      throw InputError(fmt::format("{}:{}: row {} has {} cells, but the header names {} devices ({}); is the "
+                                   "matrix cut or wrapped?",
+                                   path, i + 1, cells[0], r.cells.size(), t.devices.size(), join(t.devices, " ")));
+    }
     auto affinity_like = [](std::string_view s) {
       return s == "N/A" || (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c)) || c == ',' || c == '-';
@@ -814,8 +884,21 @@ Smi parse_smi(const std::string& path) {
   return t;
 }
 
-/// The notes of a `topo -m` reading: how the GPUs were placed, and matrix cells that disagree with it.
+/// The note of a `topo -m` whose cells were written together, if any.
+void smi_glued_note(const Smi& t, Skeleton& sk) {
+  if (t.glued.empty()) return;
+  std::set<std::size_t> lines;
+  for (const auto& [line, token] : t.glued) lines.insert(line);
+  sk.notes.push_back(fmt::format("{}: {} matrix tokens on {} line{} hold cells written together without blanks (line {}: "
+                                 "'{}'), read as one cell each",
+                                 t.path, t.glued.size(), lines.size(), lines.size() == 1 ? "" : "s",
+                                 t.glued.front().first, t.glued.front().second));
+}
+
+/// The notes of a `topo -m` reading: cells written together, how the GPUs were placed, and matrix
+/// cells that disagree with it.
 void smi_notes(const Smi& t, Skeleton& sk) {
+  smi_glued_note(t, sk);
   if (t.placed_by != "NUMA Affinity") {
     std::vector<std::string> placed;
     for (std::size_t k = 0; k < t.ngpu; ++k) placed.push_back(fmt::format("gpu{} on {}", k, t.hosts[k]));
@@ -868,6 +951,62 @@ void smi_nvlinks(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids
   }
 }
 
+/// The NIC columns of a `topo -m` alone, each a NIC endpoint placed by its cells in the GPU rows: under
+/// a PCIe switch of its own beside the first GPU it is PIX or PXB to (one switch or a few bridges,
+/// no host bridge between them; the matrix tells no more), else on the CPU of the first GPU it is
+/// NODE or PHB to, else (SYS to every GPU) on the one CPU without GPUs where there is one. Their
+/// links' generation and width and their rates are left to fill in.
+void smi_nics(const Smi& t, Skeleton& sk, const std::vector<std::string>& cpus,
+              std::map<std::size_t, std::string>& switch_of) {
+  std::vector<std::string> unplaced;
+  for (std::size_t c = t.ngpu; c < t.devices.size(); ++c) {
+    const std::string& column = t.devices[c];
+    if (!column.starts_with("NIC") || !whole(std::string_view(column).substr(3), 0, kMaxIndex)) continue;
+    const std::string id = "nic" + column.substr(3);
+    const auto name = t.nic_names.find(column);
+    sk.add({id, "nic",
+            name == t.nic_names.end() ? fmt::format("{} of `topo -m`", column)
+                                      : fmt::format("{} ({} of `topo -m`)", name->second, column),
+            "", {}, {}});
+    const auto first_gpu = [&](std::initializer_list<std::string_view> cells) -> std::optional<std::size_t> {
+      for (std::size_t g = 0; g < t.ngpu; ++g)
+        if (std::find(cells.begin(), cells.end(), t.rows[g].cells[c]) != cells.end()) return g;
+      return std::nullopt;
+    };
+    if (const auto g = first_gpu({"PIX", "PXB"})) {
+      if (!switch_of.count(*g)) {
+        // A switch of the GPU's own: its link moves under it (their traffic does not cross the
+        // host bridge).
+        const std::string sw = fmt::format("pcisw-gpu{}", *g);
+        sk.add({sw, "pcie_switch", fmt::format("PCIe switch of GPU{} and {} (inferred from {})", *g, column,
+                                               t.rows[*g].cells[c]),
+                "", {}, {}});
+        add_pcie(sk, t.hosts[*g], sw, 0, 0);
+        for (Ln& l : sk.links)
+          if (l.type == "pcie" && l.b == fmt::format("gpu{}", *g) && l.a == t.hosts[*g]) l.a = sw;
+        switch_of[*g] = sw;
+      }
+      add_pcie(sk, switch_of[*g], id, 0, 0);
+      continue;
+    }
+    if (const auto g = first_gpu({"NODE", "PHB"})) {
+      add_pcie(sk, t.hosts[*g], id, 0, 0);
+      continue;
+    }
+    std::vector<std::string> without_gpus;
+    for (const std::string& cpu : cpus)
+      if (std::find(t.hosts.begin(), t.hosts.end(), cpu) == t.hosts.end()) without_gpus.push_back(cpu);
+    const std::string host = without_gpus.size() == 1 ? without_gpus[0] : cpus.front();
+    add_pcie(sk, host, id, 0, 0);
+    if (without_gpus.size() != 1) unplaced.push_back(fmt::format("{} on {}", id, host));
+  }
+  if (!unplaced.empty()) {
+    sk.notes.push_back(fmt::format("{}: NICs that are SYS to every GPU, placed without knowing their NUMA node "
+                                   "(move each under its CPU): {}",
+                                   t.path, join(unplaced, ", ")));
+  }
+}
+
 /// A skeleton from `topo -m` alone: GPUs on their CPUs, PCIe switches where the matrix says PIX.
 void skeleton_from_smi(const Smi& t, Skeleton& sk) {
   sk.sources.push_back(fmt::format("nvidia-smi topo -m output {}", t.path));
@@ -884,27 +1023,26 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
   }
   smi_nvlinks(t, sk, ids, std::vector<int>(t.ngpu, 0));
   // PIX pairs share a PCIe switch; without the NCCL dump we cannot see more structure.
-  std::map<std::size_t, std::string> switch_of;
+  std::map<std::size_t, std::string> switch_of;  // by device column: GPUs, then NICs
   int sw = 0;
-  for (std::size_t i = 0; i < t.ngpu; ++i) {
-    for (std::size_t j = 0; j < t.ngpu; ++j) {
-      if (i == j || t.rows[i].cells[j] != "PIX" || t.hosts[i] != t.hosts[j]) continue;
-      if (!switch_of.count(i) && !switch_of.count(j)) {
-        const std::string id = fmt::format("pcisw{}", sw++);
-        sk.add({id, "pcie_switch", "PCIe switch (inferred from PIX)", "", {}, {}});
-        add_pcie(sk, t.hosts[i], id, 0, 0);
-        switch_of[i] = id;
-      }
-      if (!switch_of.count(i)) switch_of[i] = switch_of[j];
-      if (!switch_of.count(j)) switch_of[j] = switch_of[i];
+  const auto share_switch = [&](std::size_t i, std::size_t j) {
+    if (!switch_of.count(i) && !switch_of.count(j)) {
+      const std::string id = fmt::format("pcisw{}", sw++);
+      sk.add({id, "pcie_switch", "PCIe switch (inferred from PIX)", "", {}, {}});
+      add_pcie(sk, t.hosts[std::min(i, j)], id, 0, 0);
+      switch_of[i] = id;
     }
-  }
+    if (!switch_of.count(i)) switch_of[i] = switch_of[j];
+    if (!switch_of.count(j)) switch_of[j] = switch_of[i];
+  };
+  for (std::size_t i = 0; i < t.ngpu; ++i)
+    for (std::size_t j = 0; j < t.ngpu; ++j)
+      if (i != j && t.rows[i].cells[j] == "PIX" && t.hosts[i] == t.hosts[j]) share_switch(i, j);
   for (std::size_t k = 0; k < t.ngpu; ++k) add_pcie(sk, switch_of.count(k) ? switch_of[k] : t.hosts[k], ids[k], 0, 0);
-  for (std::size_t i = 0; i + 1 < cpus.size(); ++i) {
-    Ln l{cpus[i], cpus[i + 1], "upi", {}, {}};
-    l.notes.push_back("type and bandwidth: TODO");
-    sk.links.push_back(std::move(l));
-  }
+  smi_nics(t, sk, cpus, switch_of);
+  std::vector<std::pair<std::string, bool>> cpu_pairs;
+  for (const std::string& cpu : cpus) cpu_pairs.emplace_back(cpu, false);
+  link_every_cpu_pair(sk, cpu_pairs, "type and bandwidth: TODO");
   smi_notes(t, sk);
 }
 
@@ -922,6 +1060,7 @@ std::vector<const XmlGpu*> smi_order(const XmlImport& xml) {
 /// GPUs on the same NUMA nodes, and gives NVLinks where the dump has none.
 void merge_smi(const Smi& t, const XmlImport& xml, const std::string& xml_path, Skeleton& sk) {
   sk.sources.push_back(fmt::format("nvidia-smi topo -m output {}", t.path));
+  smi_glued_note(t, sk);
   if (t.ngpu != xml.gpus.size()) {
     throw InputError(fmt::format(
         "{} lists {} GPU{} but {} lists {}: the two describe different machines (or a job that saw only some of the "
