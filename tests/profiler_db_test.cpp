@@ -190,6 +190,25 @@ TEST(NvprofDatabase, NcclKernelsAreNotIgnoredWithoutAWord) {
                               HasSubstr("the profiler records neither their message size nor their communicator"))));
 }
 
+TEST(NvprofDatabase, MangledNcclKernelNamesAreCountedToo) {
+  // Some nvprof databases keep kernels' mangled names (qcu's 2 x P100 MPI + NCCL logs, nvprof
+  // Version 22: "_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork"): their 621 NCCL kernels a
+  // rank went unsaid, since the check asked for names starting with "nccl".
+  const std::string path = make_nvprof_with_nccl("mangled.nvvp");
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_exec(db,
+               "UPDATE StringTable SET value = '_Z39ncclDevKernel_AllReduce_Sum_f64_RING_LLP11ncclDevCommmP8ncclWork' "
+               "WHERE _id_ = 1; UPDATE StringTable SET value = '_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork' "
+               "WHERE _id_ = 2;",
+               nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  const Trace t = read_trace(path);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr(
+                              path + ": 3 NCCL kernels in CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL (2 allreduce, "
+                                     "1 sendrecv) are not read as collectives")));
+}
+
 TEST(NvprofDatabase, ADatabaseWithoutTransfersWarnsHowToRecordThem) {
   // An nvprof database whose run made no copy: read, 0 operations, a warning saying what is
   // missing and how to record it (the same rule as Kineto and Nsight Systems).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -423,6 +424,21 @@ std::string nccl_kind(std::string_view name) {
   return "unknown";
 }
 
+/// Whether a kernel's name is NCCL's: "ncclDevKernel_AllReduce_...", "ncclKernel_...", demangled
+/// with its return type ("void ncclKernel..."), or mangled: some nvprof databases keep
+/// "_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork" (2 x P100, qcu's logs), whose 621 NCCL
+/// kernels a rank went unsaid.
+bool is_nccl_kernel(std::string_view name) {
+  const std::string lower = to_lower(name);
+  std::string_view n = lower;
+  if (n.starts_with("void ")) n.remove_prefix(5);
+  if (n.starts_with("_z")) {
+    n.remove_prefix(2);
+    while (!n.empty() && std::isdigit(static_cast<unsigned char>(n.front()))) n.remove_prefix(1);
+  }
+  return n.starts_with("nccl");
+}
+
 /// NCCL kernels in the kernel tables (names resolved through `strings`, a query of (id, value)):
 /// neither profiler records their message sizes or communicators, so they are not collectives of
 /// this trace; a warning says how many of which kind there are rather than dropping them unsaid.
@@ -441,7 +457,7 @@ void warn_nccl_kernels(const SqliteDb& db, const std::string& strings_query, Tra
     for (const auto& [k, n] : kinds) before += n;
     while (s.step()) {
       const std::string name = s.is_null(1) ? s.text(0) : s.text(1);
-      if (to_lower(name).starts_with("nccl")) ++kinds[nccl_kind(name)];
+      if (is_nccl_kernel(name)) ++kinds[nccl_kind(name)];
     }
     std::size_t after = 0;
     for (const auto& [k, n] : kinds) after += n;
@@ -608,7 +624,7 @@ void read_kernels(const SqliteDb& db, Builder& b, Trace& trace, std::map<std::st
     op.stream = rows.stream(3);
     const std::string name = s.is_null(6) ? std::string() : s.text(6);
     if (!name.empty()) op.name = trace.op_names.intern(name);
-    if (to_lower(name).starts_with("nccl")) ++nccl[nccl_kind(name)];
+    if (is_nccl_kernel(name)) ++nccl[nccl_kind(name)];
     KernelInfo info;
     info.grid_blocks = dims(rows, 7, "grid");
     info.block_threads = dims(rows, 10, "block");
