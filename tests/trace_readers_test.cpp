@@ -417,6 +417,26 @@ TEST(Kineto, ParsesTheEventsItUnderstandsAndSkipsTheRest) {
   EXPECT_EQ(t.device_names.at(0), "NVIDIA H100 80GB HBM3");
 }
 
+TEST(Kineto, TheListFormOfTheChromeTraceIsReadToo) {
+  // The first libkineto (PyTorch's TensorBoard plugin samples, December 2020) wrote the Chrome
+  // trace format's other form: a list of events alone, whose closing ']' the format lets a writer
+  // leave out. It was refused as "not a Kineto trace" and its 12 copies lost. A list without
+  // events (objects with a "ph") is still refused.
+  const std::string events = R"json([
+    {"ph": "X", "cat": "Memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "ts": 10, "dur": 4,
+     "pid": 0, "tid": "stream 7", "args": {"device": 0, "stream": 7, "bytes": 65536}},
+    {"ph": "X", "cat": "Operator", "name": "aten::to", "ts": 9, "dur": 6, "pid": 1, "tid": 1})json";
+  for (const std::string& text : {events + "]", events, events + ",\n"}) {
+    const Trace t = parse_kineto(text, "list.json");
+    ASSERT_EQ(t.size(), 1u) << text;
+    EXPECT_EQ(t.op(0).bytes, 65536u);
+    EXPECT_EQ(t.op(0).duration_ns, 4000);
+  }
+  EXPECT_THAT([] { (void)parse_kineto("[1, 2, 3]", "numbers.json"); },
+              ThrowsMessage<InputError>(HasSubstr("numbers.json: a JSON list without trace events (objects with a "
+                                                  "\"ph\"): not a PyTorch profiler / Kineto Chrome trace")));
+}
+
 // The reader passes over events it has no use for without parsing them, told by their top-level
 // "ph", "cat" and "name" as the scanner finds each event's end. It must keep exactly what a full
 // parse keeps: a key or value written with escapes ("c\u0061t" is "cat") is parsed in full; a

@@ -430,8 +430,24 @@ class Reader {
   Reader(Trace& trace, std::string name) : trace_(trace), name_(std::move(name)) {}
 
   void read(Window& w) {
-    if (w.peek() != '{')
-      fail(w, "the file does not start with a JSON object: not a PyTorch profiler / Kineto Chrome trace");
+    if (w.peek() == '[') {
+      // The Chrome trace format's other form, a list of events alone, which the first libkineto
+      // wrote (PyTorch's TensorBoard plugin samples of December 2020); its closing ']' may be
+      // left out.
+      array_form_ = true;
+      events(w);
+      if (chrome_events_ == 0) {
+        throw InputError(fmt::format("{}: a JSON list without trace events (objects with a \"ph\"): not a PyTorch "
+                                     "profiler / Kineto Chrome trace",
+                                     name_));
+      }
+      finish();
+      return;
+    }
+    if (w.peek() != '{') {
+      fail(w, "the file starts with neither a JSON object nor a list of events: not a PyTorch profiler / Kineto "
+              "Chrome trace");
+    }
     w.advance(1);
     bool saw_events = false;
     while (true) {
@@ -483,12 +499,14 @@ class Reader {
         w.advance(1);
         continue;
       }
+      if (c == 0 && array_form_) return;
       if (c == 0) fail(w, "the file ends inside \"traceEvents\"; it is truncated");
       const std::size_t len = w.value_length(&head_);
       if (len == 0) fail(w, "the file ends inside an event; it is truncated");
       ++event_index_;
       if (c == '{') {
         const char* event = w.data() + w.pos();
+        if (head_.ph().size > 0) ++chrome_events_;
         const Use use = use_of(head_, event);
         if (use.parse) parse_event(w, len);
         if (use.shapes)
@@ -1062,6 +1080,8 @@ class Reader {
   }
 
   Trace& trace_;
+  bool array_form_ = false;     // the file is a list of events, not an object holding "traceEvents"
+  std::size_t chrome_events_ = 0;  // elements of the list that are events (objects with a "ph")
   std::string name_;
   simdjson::dom::parser parser_;
   EventHead head_;
