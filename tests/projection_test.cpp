@@ -372,6 +372,21 @@ TEST(Projector, ATransferBesideAKernelCarriesItsCompetitionUnchanged) {
   EXPECT_FALSE(Projector(from, to, alone).warnings().empty());
 }
 
+TEST(Projector, OperationsTheTracesTimerDoesNotResolveAreNotBlamedOnTheNode) {
+  // PyTorch 1.8's Kineto timed memsets in whole microseconds: 465 of 466 at 1 us, the large ones
+  // (8 MiB here) too, and its small memsets set their 1-byte cost at 1 us. Net of that cost the
+  // large ones last nothing, and their "rate" (6 PB/s in the real trace) made the warning call the
+  // node mis-described. The durations tell nothing of the node: the warning says so.
+  const topology::Node node = topology::parse_node(kTwoGpuNode, "two.yaml");
+  std::string csv = "kind,src,dst,bytes,duration_ns\n";
+  for (int i = 0; i < 5; ++i) csv += "memset,gpu0,gpu0,16,1000\nmemset,gpu0,gpu0,8388608,1000\n";
+  const Projector p(node, node, parse_csv_trace(csv, "t.csv"));
+  EXPECT_THAT(p.warnings(), testing::Contains(HasSubstr(
+                                "the trace's 5 memset operations of at least 4 MiB last no longer than their 1-byte "
+                                "cost (1 us on average; 5 of them): its timer does not resolve them")));
+  EXPECT_THAT(p.warnings(), testing::Not(testing::Contains(HasSubstr("looks mis-described"))));
+}
+
 /// kTwoGpuNode with a named host processor and the host rates `rates` (YAML keys of its memory),
 /// its memory's `capacity_gib` and datasheet `memory_gbps`, and its host links at `host_link_gbps`.
 std::string host_node(const std::string& rates, double capacity_gib = 64, double host_link_gbps = 20,
