@@ -104,7 +104,7 @@ Calibration calibrate_from(const std::vector<Source>& sources) {
       const std::uint64_t bytes = trace.bytes()[i];
       const Category cat = source.categories ? (*source.categories)[i] : trace::categorize(trace, i, host);
       // The 1-byte costs: the medians a projection takes from a trace (trace::TraceIndex).
-      if (bytes <= trace::kSmallTransferBytes && d > 0)
+      if (trace::measures_fixed_cost(kind, bytes, d))
         if (const auto cls = trace::copy_class_of(cat)) small[static_cast<std::size_t>(*cls)].push_back(d);
       if (kind != trace::OpKind::copy || d <= 0 || bytes < kStagingMinBytes) continue;
       if ((trace.flags()[i] & trace::kBesideCompute) != 0) {

@@ -88,6 +88,16 @@ TEST(Projector, TakesTheOneByteCostFromTheTracesSmallTransfers) {
   EXPECT_DOUBLE_EQ(p.time_ns(3, m), 51100.0);
   EXPECT_DOUBLE_EQ(p.time_ns(4, m), 13000.0);
   EXPECT_EQ(p.fixed_costs()[5].origin, "target node 'two' calibration");
+  // Copies of 0 bytes are records without a size (Kineto events with no "bytes" arg: a ROCm
+  // trace's two set a 22.4 us cost for every class): they measure no 1-byte cost. With two of
+  // 22400 ns beside the three, the median stays 1100 ns of 3 copies.
+  const auto sizeless = parse_csv_trace("kind,src,dst,bytes,duration_ns\ncopy,cpu0,gpu0,0,22400\n"
+                                        "copy,cpu0,gpu0,0,22400\ncopy,cpu0,gpu0,8,1000\ncopy,cpu0,gpu0,8,1200\n"
+                                        "copy,cpu0,gpu0,8,1100\n",
+                                        "t.csv");
+  const Projector q(node, node, sizeless);
+  EXPECT_DOUBLE_EQ(q.fixed_costs()[0].ns, 1100.0);
+  EXPECT_EQ(q.fixed_costs()[0].origin, "source trace: median of 3 copies <= 64 B");
 }
 
 // The summary prices each operation once per model: from a table per group where operations

@@ -257,9 +257,7 @@ TraceIndex::TraceIndex(const Trace& t) : trace(&t) {
       seen = 1;
       pairs.push_back({s, d, i});
     }
-    // Copies and memsets of at most kSmallTransferBytes measure the 1-byte cost (L + O).
-    if ((kind == OpKind::copy || kind == OpKind::memset) && t.bytes()[i] <= kSmallTransferBytes &&
-        t.durations()[i] > 0) {
+    if (measures_fixed_cost(kind, t.bytes()[i], t.durations()[i])) {
       if (const auto cls = copy_class_of(categories[i])) small[static_cast<std::size_t>(*cls)].push_back(t.durations()[i]);
     }
   }

@@ -22,6 +22,14 @@ namespace linkcast::trace {
 /// kernels: their fixed cost is a launch, measured the same way on small memsets.
 inline constexpr std::uint64_t kSmallTransferBytes = 64;
 
+/// Whether an operation measures its class's 1-byte cost (L + O): a timed copy or memset of at
+/// most kSmallTransferBytes, and not of 0 bytes, which are records without a size (Kineto events
+/// with no "bytes" arg: a ROCm trace's two such copies had set a 22.4 us cost for every class).
+inline bool measures_fixed_cost(OpKind kind, std::uint64_t bytes, std::int64_t duration_ns) {
+  return (kind == OpKind::copy || kind == OpKind::memset) && bytes > 0 && bytes <= kSmallTransferBytes &&
+         duration_ns > 0;
+}
+
 /// What a projection needs from a trace independently of the nodes, computed once per trace (a
 /// sweep projects one trace onto thousands of nodes): each operation's category, the distinct
 /// (source, destination) pairs and collective groups used with the first record using each, and
