@@ -290,6 +290,34 @@ TEST(ImportField, EveryTwoNumaNodesAreJoinedAndRcclsAmdVendorIsInfinityFabric) {
   EXPECT_EQ(route(n, routes, "cpu3", "cpu2").hops, 1);
 }
 
+TEST(ImportField, PortsOfOneNicAdapterShareItsPcieLink) {
+  // nccl#2397: one dual-port ConnectX-6 Dx (one <pci> function at Gen4 x8, a <net> per port) was
+  // imported as two NICs, each with its own copy of the x8 link: 31.5 GB/s to the host where the
+  // adapter has 15.75, and port-to-port traffic through the CPU. The ports now hang from a switch
+  // of the adapter's own, over its one link.
+  const std::string xml = test::write_temp("dual_port.xml", R"xml(<system version="1">
+  <cpu numaid="0" affinity="ff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="106">
+    <pci busid="0000:16:00.0" class="0x020000" vendor="0x15b3" device="0x101d" subsystem_vendor="0x15b3" subsystem_device="0x0016" link_speed="16.0 GT/s PCIe" link_width="8">
+      <nic>
+        <net name="mlx5_0" dev="0" speed="100000" port="1" latency="0.000000" guid="0x1" maxconn="131072" gdr="1"/>
+        <net name="mlx5_1" dev="1" speed="100000" port="2" latency="0.000000" guid="0x1" maxconn="131072" gdr="1"/>
+      </nic>
+    </pci>
+    <pci busid="0000:17:00.0" class="0x030200" vendor="0x10de" device="0x20b5" subsystem_vendor="0x10de" subsystem_device="0x1533" link_speed="16.0 GT/s PCIe" link_width="16">
+      <gpu dev="0" sm="80" rank="0" gdr="1"/>
+    </pci>
+  </cpu>
+</system>
+)xml");
+  const std::string yaml = import_skeleton({xml, "", "x"});
+  EXPECT_THAT(yaml, HasSubstr("  - id: nicsw0\n    kind: pcie_switch\n    model: \"2-port NIC adapter at 0000:16:00.0 (its "
+                              "ports share its PCIe link)\"\n"));
+  const Node n = load_filled({xml, "", "x"});
+  const Routes routes(n);
+  EXPECT_EQ(route(n, routes, "nic0", "nic1").hops, 2);  // through the adapter, not the CPU
+  EXPECT_EQ(n.endpoints[static_cast<std::size_t>(route(n, routes, "cpu0", "nic1").endpoints[1])].id, "nicsw0");
+}
+
 // --- from skeleton to a loadable file ------------------------------------------------------------
 
 TEST(ImportField, LoadingASkeletonListsEveryTodoAtOnce) {

@@ -469,6 +469,23 @@ class XmlReader {
   }
 
   void nic(const Frame& f) {
+    // Ports of one adapter (a dual-port ConnectX: one <pci> function, a <net> per port) share its
+    // PCIe link, as NCCL's one NIC node with its ports below it does: they hang from a switch of
+    // the adapter's own, not each from a copy of the link (nccl#2397's 2 x A100 dump gave its one
+    // Gen4 x8 link twice).
+    std::string parent = f.parent;
+    const bool adapter = f.enclosing && nic_class(to_lower(f.enclosing.attribute("class").as_string()));
+    const auto ports = std::distance(f.node.children("net").begin(), f.node.children("net").end());
+    if (adapter && ports > 1) {
+      parent = fmt::format("nicsw{}", adapters_++);
+      sk_.add({parent, "pcie_switch",
+               fmt::format("{}-port NIC adapter at {} (its ports share its PCIe link)", ports,
+                           f.enclosing.attribute("busid").as_string()),
+               "", {}, {}});
+      const int gen = gen_of(f.enclosing), lanes = lanes_of(f.enclosing);
+      add_pcie(sk_, f.parent, parent, gen, lanes,
+               gen > 0 && lanes > 0 ? "" : "gen/lanes: TODO (NCCL did not report the NIC's link)");
+    }
     for (const pugi::xml_node& net : f.node.children("net")) {
       const std::string name = net.attribute("name").as_string();
       if (!f.enclosing) {  // directly under a <cpu>: a socket interface (eth0 of a VM, docker or veth bridges)
@@ -489,7 +506,7 @@ class XmlReader {
       // under); under a switch port it is unknown.
       const bool own = !bridge_class(to_lower(f.enclosing.attribute("class").as_string()));
       const int gen = own ? gen_of(f.enclosing) : 0, lanes = own ? lanes_of(f.enclosing) : 0;
-      add_pcie(sk_, f.parent, id, gen, lanes,
+      add_pcie(sk_, parent, id, gen, lanes,
                gen > 0 && lanes > 0 ? "" : "gen/lanes: TODO (NCCL did not report the NIC's link)");
     }
   }
@@ -661,6 +678,7 @@ class XmlReader {
   XmlImport result_;
   long long max_gpu_ = -1, max_net_ = -1;
   int switches_ = 0;
+  int adapters_ = 0;  // multi-port NIC adapters, each a switch of its own (nicsw<N>)
   bool classless_ = false;
   std::vector<std::string> socket_nics_;
   std::vector<std::string> bare_gpus_;
