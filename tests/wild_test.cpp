@@ -253,7 +253,7 @@ void check_findings(const std::string& rel, const std::vector<std::string>& find
 }
 
 TEST(WildCorpus, EveryTraceReadsRightOrIsRefusedNamingIt) {
-  // System: trace::read_trace on the 30 Kineto traces and 4 Nsight Systems exports of
+  // System: trace::read_trace on the 34 Kineto traces and 4 Nsight Systems exports of
   // tests/data/wild. Expected: count.py's counts per kind and bytes (copies by direction and
   // memory kinds, memsets, NCCL kernels by kind); unknown sizes said in a warning, never 0 bytes
   // silently; a trace without GPU transfers read with a warning naming the file.
@@ -267,7 +267,7 @@ TEST(WildCorpus, EveryTraceReadsRightOrIsRefusedNamingIt) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 34u);
+  EXPECT_EQ(n, 38u);
 }
 
 TEST(WildCorpus, NsysExportsWithoutCudaTablesWarnWhatIsMissingAndHowToRecord) {
@@ -412,7 +412,7 @@ std::vector<std::string> topology_findings(const std::string& rel, const json& e
 }
 
 TEST(WildCorpus, EveryNodeDumpImportsRightOrIsRefusedNamingIt) {
-  // System: topology::import_node on the 19 NCCL/RCCL dumps and 9 `topo -m` outputs, the skeleton
+  // System: topology::import_node on the 24 NCCL/RCCL dumps and 13 `topo -m` outputs, the skeleton
   // filled blindly (test::fill_todos), loaded and routed. Expected: count.py's GPUs, NVLink
   // counts per GPU pair as route classes (NV12 on A100 boards, NV18 on H100), the published
   // GPU-to-GPU bandwidths, xGMI pairs, CPUs linked, self links said; an NCCL graph file and a
@@ -426,7 +426,7 @@ TEST(WildCorpus, EveryNodeDumpImportsRightOrIsRefusedNamingIt) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 28u);
+  EXPECT_EQ(n, 37u);
 }
 
 /// What the linkcast binary does with a file, as a user runs it: `matrix TRACE` for a trace,
@@ -481,7 +481,7 @@ TEST(WildCorpus, EveryFileIsInTheCorpusReadmeAndTheCounterOutput) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 62u);
+  EXPECT_EQ(n, 75u);
 }
 
 }  // namespace

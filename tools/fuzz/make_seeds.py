@@ -64,9 +64,11 @@ def kineto_seeds():
             doc = json.loads(read(p))
         except ValueError:
             continue
-        if not isinstance(doc, dict):
+        # The Chrome trace's list form (a list of events alone, the first libkineto's) stays a list.
+        listed = isinstance(doc, list)
+        if not listed and not isinstance(doc, dict):
             continue
-        events = doc.get("traceEvents", [])
+        events = doc if listed else doc.get("traceEvents", [])
         keep, seen = [], {}
         for e in events:
             if not isinstance(e, dict):
@@ -78,8 +80,11 @@ def kineto_seeds():
             if seen.get(key, 0) < (6 if interesting else 1):
                 seen[key] = seen.get(key, 0) + 1
                 keep.append(e)
-        small = {k: v for k, v in doc.items() if k != "traceEvents"}
-        small["traceEvents"] = keep[:80]
+        if listed:
+            small = keep[:80]
+        else:
+            small = {k: v for k, v in doc.items() if k != "traceEvents"}
+            small["traceEvents"] = keep[:80]
         text = json.dumps(small, separators=(",", ":"))
         if len(text) <= MAX_SEED:
             put("kineto", p.name.replace(".json.gz", ".json"), text)
