@@ -79,6 +79,8 @@ ProjectionSummary summarize(const Projector& projector, const std::vector<const 
   s.to_file = projector.target().file;
   for (const auto* m : models) s.models.emplace_back(m->name);
   s.ops = trace.size();
+  s.timed_ops = static_cast<std::size_t>(std::count_if(trace.durations().begin(), trace.durations().end(),
+                                                       [](std::int64_t d) { return d > 0; }));
   s.has_actual = actual && match;
   if (s.has_actual) {
     s.actual_file = actual->source_file;
@@ -177,7 +179,15 @@ void render_table(const ProjectionSummary& s, std::ostream& out) {
     if (s.has_actual) row.insert(row.end(), {secs(c.error.actual), secs(c.error.projected), pct(c.error.wmape())});
     totals.add_row(row);
   }
-  if (!s.overall.empty()) out << fmt::format("measured on the source node: {}\n", secs(s.overall[0].source_ns));
+  if (!s.overall.empty()) {
+    // Where some operations have no recorded time, the source's sum holds the timed ones alone and
+    // `measured` prices the others with `default`: said, so the two figures do not seem to disagree.
+    out << fmt::format("measured on the source node: {}{}\n", secs(s.overall[0].source_ns),
+                       s.timed_ops < s.ops ? fmt::format(" ({} of {} operations timed; `measured` prices the others "
+                                                         "with `default`)",
+                                                         s.timed_ops, s.ops)
+                                           : "");
+  }
   out << totals.render();
   out << "(on source: the model's own figure on the source node; change: projected / on source)\n";
 

@@ -53,6 +53,7 @@ struct ProjectionSummary {
   std::string trace_file, trace_format, from_name, from_file, to_name, to_file, actual_file;
   std::vector<std::string> models;
   std::size_t ops = 0;
+  std::size_t timed_ops = 0;  // operations with a recorded duration (the source sums hold only these)
   bool has_actual = false;
   std::size_t matched = 0, unmatched_source = 0, unmatched_actual = 0;
   std::vector<Cell> overall;                                  // per model

@@ -100,6 +100,17 @@ TEST(CliGolden, ProjectTitanToSummitJson) {
   EXPECT_LT(j["by_kind"]["d2d"]["default"]["wmape_pct"].get<double>(), 15.0);
 }
 
+TEST(CliProjectUntimed, TheSourceTotalSaysHowManyOperationsItHolds) {
+  // A Quadro GP100 Kineto trace (tests/data/wild) timed 1 of its 10 copies: "measured on the source
+  // node: 1 us" stood beside a `measured` row of 10 us (the untimed copies priced with `default`).
+  // The line now says how many operations the source's sum holds and how the others are priced.
+  const auto r = run_linkcast("project --from configs/hgx-h100.yaml --to configs/hgx-h200.yaml " +
+                              test::source_dir() + "/tests/data/wild/kineto/hta_quadro_gp100_user_annot.json.gz");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("measured on the source node: 1 us (1 of 10 operations timed; `measured` prices the "
+                               "others with `default`)"));
+}
+
 TEST(CliGolden, ModelsList) {
   const auto r = run_linkcast("models");
   ASSERT_EQ(r.exit_code, 0);

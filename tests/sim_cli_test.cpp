@@ -70,6 +70,19 @@ TEST(SimCli, TableAndTimeline) {
   EXPECT_GE(counters, 2);
 }
 
+TEST(SimCli, AClassWithUntimedOperationsSaysHowManyItsMeasuredSumHolds) {
+  // A Quadro GP100 Kineto trace timed 1 of its 10 copies (dur 0 for the rest): the class's row
+  // read "simulated 10 us, measured 1 us, sim/measured 1.001", the ratio over the timed copy
+  // beside sums over all. The measured cell says how many operations its sum holds.
+  const std::string csv = test::write_temp("part_timed.csv",
+                                           "kind,src,dst,bytes,start_ns,duration_ns\n"
+                                           "copy,gpu0,gpu1,1048576,0,100000\ncopy,gpu0,gpu1,1048576,200000,\n"
+                                           "copy,gpu0,gpu1,1048576,400000,\n");
+  const auto r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("100 us (1 of 3 timed)"));
+}
+
 TEST(SimCli, WorkloadCollectiveBesideNcclsModel) {
   // nccl-allreduce of 1 GiB on the HGX-H100's 8 GPUs with NCCL's model as the whole answer:
   // the makespan is NCCL's time, 8.4 + 14 x 3.4 us + 1 GiB / (360 x 8 / 14 GB/s).
