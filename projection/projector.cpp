@@ -719,16 +719,19 @@ void Projector::prepare_anchors() {
             "trace's {} {} of at least {} ({:.3g} GB/s) stand for the host on the source side",
             from_->name, from_->file, sum.ops, what, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)),
             measured_gbps));
-      else if (misdescribed && 2 * sum.unresolved > sum.ops)
+      else if (misdescribed && 2 * sum.unresolved > sum.ops) {
         // Not the node: durations in whole microseconds (PyTorch 1.8's Kineto timed 465 of 466
-        // memsets at 1 us) leave no time beyond the 1-byte cost, and the "rate" is 6 PB/s.
+        // memsets at 1 us) leave no time beyond the 1-byte cost, and the "rate" is 6 PB/s. Taken
+        // as the source's rate it would re-price every group of the category and slot, the
+        // operations timed well among them: no calibration from them.
         warnings_.push_back(fmt::format(
             "the trace's {} {} of at least {} last no longer than their 1-byte cost ({} on average; {} of them): "
-            "its timer does not resolve them, so they tell nothing of source node '{}' ({}), and the projection "
-            "keeps their recorded times on the source side",
+            "its timer does not resolve them, so they tell nothing of source node '{}' ({}) and are not taken as "
+            "its rate",
             sum.ops, what, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)),
             format_duration_ns(sum.fixed_ns / static_cast<double>(sum.ops)), sum.unresolved, from_->name, from_->file));
-      else if (misdescribed)
+        continue;
+      } else if (misdescribed)
         warnings_.push_back(fmt::format(
             "source node '{}' ({}) looks mis-described for {}: the trace's {} of at least {} ran at {:.3g} GB/s where the "
             "node's values give {:.3g} GB/s; the projection takes the trace's rate on the source side",
