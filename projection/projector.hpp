@@ -90,6 +90,12 @@ class Projector {
   /// The same on a trace indexed beforehand; `index` must outlive the projector.
   Projector(const topology::Node& from, const topology::Node& to, const trace::TraceIndex& index,
             const EndpointMap& map = {}, const HostRateChoice& host = {});
+  /// The projector reads the trace (and its index) while it lives: a temporary would be gone
+  /// before the first time_ns (a test that passed one read freed memory).
+  Projector(const topology::Node&, const topology::Node&, trace::Trace&&, const EndpointMap& = {},
+            const HostRateChoice& = {}) = delete;
+  Projector(const topology::Node&, const topology::Node&, trace::TraceIndex&&, const EndpointMap& = {},
+            const HostRateChoice& = {}) = delete;
 
   /// Projected duration of operation i on the target node under `model`, ns (anchored on its
   /// measured time for anchored models; its measured time for measured_model()).
