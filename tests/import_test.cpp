@@ -244,27 +244,42 @@ TEST(ImportField, TopoMCellsWrittenTogetherAreReadApartNotShifted) {
 
 TEST(ImportField, TopoMNicsAreEndpointsPlacedByTheirCells) {
   // sglang#30401's 8 x H100 `topo -m` has 8 NICs, each PIX to one GPU, listed in its NIC Legend;
-  // they were dropped without a word. A NIC PIX (or PXB) to a GPU now sits under a PCIe switch
-  // with it, so GPU0-NIC0 routes as PIX, not through the host bridge; NODE puts it on the GPU's
-  // CPU; SYS to every GPU on the one CPU without GPUs (else cpu0, with a note).
+  // they were dropped without a word. Each column after the GPUs is now a NIC: under the PCIe
+  // switch of the GPUs it is PIX to (NIC0 here is PXB to GPU0 but PIX to GPU1 and GPU2, so it
+  // sits with GPU1 and GPU2, not GPU0), NODE on the GPU's CPU, SYS to every GPU on the first CPU
+  // with a note. An older driver's column named by the device ("mlx5_2") is a NIC too.
   const std::string smi = test::write_temp(
       "nics.txt",
-      "\tGPU0\tGPU1\tNIC0\tNIC1\tNIC2\tCPU Affinity\tNUMA Affinity\n"
-      "GPU0\t X \tNV18\tPIX\tNODE\tSYS\t0-7\t0\n"
-      "GPU1\tNV18\t X \tNODE\tNODE\tSYS\t0-7\t0\n"
-      "NIC0\tPIX\tNODE\t X \tNODE\tSYS\n"
-      "NIC1\tNODE\tNODE\tNODE\t X \tSYS\n"
-      "NIC2\tSYS\tSYS\tSYS\tSYS\t X \n\n"
-      "Legend:\n\n  X    = Self\n\nNIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n  NIC2: mlx5_bond_0\n");
+      "\tGPU0\tGPU1\tGPU2\tNIC0\tNIC1\tmlx5_2\tCPU Affinity\tNUMA Affinity\n"
+      "GPU0\t X \tNV18\tNV18\tPXB\tNODE\tSYS\t0-7\t0\n"
+      "GPU1\tNV18\t X \tNV18\tPIX\tNODE\tSYS\t0-7\t0\n"
+      "GPU2\tNV18\tNV18\t X \tPIX\tNODE\tSYS\t0-7\t0\n"
+      "NIC0\tPXB\tPIX\tPIX\t X \tNODE\tSYS\n"
+      "NIC1\tNODE\tNODE\tNODE\tNODE\t X \tSYS\n"
+      "mlx5_2\tSYS\tSYS\tSYS\tSYS\tSYS\t X \n\n"
+      "Legend:\n\n  X    = Self\n\nNIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n");
   const ImportResult r = import_node({"", smi, "x"});
   EXPECT_THAT(r.yaml, HasSubstr("  - id: nic0\n    kind: nic\n    model: \"mlx5_0 (NIC0 of `topo -m`)\"\n"));
-  EXPECT_THAT(r.yaml, HasSubstr("model: \"mlx5_bond_0 (NIC2 of `topo -m`)\""));
-  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("NICs that are SYS to every GPU, placed without knowing their NUMA "
-                                                   "node (move each under its CPU): nic2 on cpu0")));
+  EXPECT_THAT(r.yaml, HasSubstr("  - id: nic2\n    kind: nic\n    model: \"mlx5_2 of `topo -m`\"\n"));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("NICs that are SYS to every GPU, on a CPU the matrix does not name, "
+                                                   "put on cpu0: move each under its CPU: nic2 (mlx5_2)")));
   const Node n = parse_node(test::fill_todos(r.yaml), "x.yaml");
   const Routes routes(n);
-  EXPECT_EQ(pair_class(n, route(n, routes, "gpu0", "nic0")), "PIX");
-  EXPECT_EQ(pair_class(n, route(n, routes, "gpu1", "nic1")), "PHB");
+  EXPECT_EQ(pair_class(n, route(n, routes, "gpu1", "nic0")), "PIX");
+  EXPECT_EQ(pair_class(n, route(n, routes, "gpu2", "nic0")), "PIX");
+  EXPECT_EQ(pair_class(n, route(n, routes, "gpu0", "nic0")), "PHB");  // the matrix's PXB: no deeper tree is known
+  EXPECT_EQ(pair_class(n, route(n, routes, "gpu0", "nic1")), "PHB");
+}
+
+TEST(ImportHostile, TopoMWhoseGpuMatrixIsNotSymmetricIsRefused) {
+  // "NV181": NV18 written together with a NUMA node 1 (its CPU Affinity empty) read as 181
+  // NVLinks and an inferred NVSwitch, silently. topo -m gives GPUi/GPUj and GPUj/GPUi the same;
+  // where they differ the file is refused naming both cells.
+  const std::string smi = test::write_temp("asym.txt", "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+                                                       "GPU0\t X \tNV18\t0-7\t0\nGPU1\tNV181\t X \t0-7\t1\n");
+  EXPECT_THAT([&] { (void)import_skeleton({"", smi, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(smi + ":2: cell GPU0/GPU1 is 'NV18' but GPU1/GPU0 (line 3) is "
+                                                        "'NV181'")));
 }
 
 TEST(ImportField, EveryTwoNumaNodesAreJoinedAndRcclsAmdVendorIsInfinityFabric) {
@@ -293,8 +308,8 @@ TEST(ImportField, EveryTwoNumaNodesAreJoinedAndRcclsAmdVendorIsInfinityFabric) {
 TEST(ImportField, PortsOfOneNicAdapterShareItsPcieLink) {
   // nccl#2397: one dual-port ConnectX-6 Dx (one <pci> function at Gen4 x8, a <net> per port) was
   // imported as two NICs, each with its own copy of the x8 link: 31.5 GB/s to the host where the
-  // adapter has 15.75, and port-to-port traffic through the CPU. The ports now hang from a switch
-  // of the adapter's own, over its one link.
+  // adapter has 15.75, and port-to-port traffic through the CPU. It is one NIC over its one link,
+  // its ports' rates summed; a GPU beside it stays as near as topo -m says (no switch between).
   const std::string xml = test::write_temp("dual_port.xml", R"xml(<system version="1">
   <cpu numaid="0" affinity="ff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="106">
     <pci busid="0000:16:00.0" class="0x020000" vendor="0x15b3" device="0x101d" subsystem_vendor="0x15b3" subsystem_device="0x0016" link_speed="16.0 GT/s PCIe" link_width="8">
@@ -310,12 +325,13 @@ TEST(ImportField, PortsOfOneNicAdapterShareItsPcieLink) {
 </system>
 )xml");
   const std::string yaml = import_skeleton({xml, "", "x"});
-  EXPECT_THAT(yaml, HasSubstr("  - id: nicsw0\n    kind: pcie_switch\n    model: \"2-port NIC adapter at 0000:16:00.0 (its "
-                              "ports share its PCIe link)\"\n"));
+  EXPECT_THAT(yaml, HasSubstr("  - id: nic0\n    kind: nic\n    model: \"mlx5_0 + mlx5_1: 2 ports of one adapter at "
+                              "0000:16:00.0, 200 Gb/s in all\"\n    bandwidth_gbps: 25"));
+  EXPECT_THAT(yaml, Not(HasSubstr("id: nic1")));
+  EXPECT_EQ(count_of(yaml, "between: [cpu0, nic0]"), 1u);
   const Node n = load_filled({xml, "", "x"});
   const Routes routes(n);
-  EXPECT_EQ(route(n, routes, "nic0", "nic1").hops, 2);  // through the adapter, not the CPU
-  EXPECT_EQ(n.endpoints[static_cast<std::size_t>(route(n, routes, "cpu0", "nic1").endpoints[1])].id, "nicsw0");
+  EXPECT_EQ(route(n, routes, "gpu0", "nic0").hops, 2);  // gpu0 - cpu0 - nic0, as before
 }
 
 // --- from skeleton to a loadable file ------------------------------------------------------------

@@ -193,13 +193,14 @@ TEST(NvprofDatabase, NcclKernelsAreNotIgnoredWithoutAWord) {
 TEST(NvprofDatabase, MangledNcclKernelNamesAreCountedToo) {
   // Some nvprof databases keep kernels' mangled names (qcu's 2 x P100 MPI + NCCL logs, nvprof
   // Version 22: "_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork"): their 621 NCCL kernels a
-  // rank went unsaid, since the check asked for names starting with "nccl".
+  // rank went unsaid, since the check asked for names starting with "nccl". Demangled names with
+  // their return type ("void ncclKernel...") count too.
   const std::string path = make_nvprof_with_nccl("mangled.nvvp");
   sqlite3* db = nullptr;
   sqlite3_open(path.c_str(), &db);
   sqlite3_exec(db,
                "UPDATE StringTable SET value = '_Z39ncclDevKernel_AllReduce_Sum_f64_RING_LLP11ncclDevCommmP8ncclWork' "
-               "WHERE _id_ = 1; UPDATE StringTable SET value = '_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork' "
+               "WHERE _id_ = 1; UPDATE StringTable SET value = 'void ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)' "
                "WHERE _id_ = 2;",
                nullptr, nullptr, nullptr);
   sqlite3_close(db);

@@ -432,6 +432,9 @@ TEST(Kineto, TheListFormOfTheChromeTraceIsReadToo) {
     EXPECT_EQ(t.op(0).bytes, 65536u);
     EXPECT_EQ(t.op(0).duration_ns, 4000);
   }
+  // A NUL byte is no end of the input: refused, as in the object form.
+  EXPECT_THAT([&] { (void)parse_kineto(events + std::string(1, '\0') + events.substr(1) + "]", "nul.json"); },
+              ThrowsMessage<InputError>(HasSubstr("nul.json: byte ")));
   EXPECT_THAT([] { (void)parse_kineto("[1, 2, 3]", "numbers.json"); },
               ThrowsMessage<InputError>(HasSubstr("numbers.json: a JSON list without trace events (objects with a "
                                                   "\"ph\"): not a PyTorch profiler / Kineto Chrome trace")));

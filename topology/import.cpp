@@ -469,22 +469,38 @@ class XmlReader {
   }
 
   void nic(const Frame& f) {
-    // Ports of one adapter (a dual-port ConnectX: one <pci> function, a <net> per port) share its
-    // PCIe link, as NCCL's one NIC node with its ports below it does: they hang from a switch of
-    // the adapter's own, not each from a copy of the link (nccl#2397's 2 x A100 dump gave its one
-    // Gen4 x8 link twice).
-    std::string parent = f.parent;
+    // The ports of one adapter (a dual-port ConnectX: one <pci> function of a network class, a
+    // <net> per port) are one NIC over the adapter's one PCIe link, their rates summed, as NCCL's
+    // one NIC node with its ports below it (nccl#2397's 2 x A100 dump had its one Gen4 x8 link
+    // twice, port to port through the CPU). One endpoint, not a switch with a port under each:
+    // a switch would put a GPU beside the adapter a hop further (PXB where topo -m says PIX).
     const bool adapter = f.enclosing && nic_class(to_lower(f.enclosing.attribute("class").as_string()));
-    const auto ports = std::distance(f.node.children("net").begin(), f.node.children("net").end());
-    if (adapter && ports > 1) {
-      parent = fmt::format("nicsw{}", adapters_++);
-      sk_.add({parent, "pcie_switch",
-               fmt::format("{}-port NIC adapter at {} (its ports share its PCIe link)", ports,
-                           f.enclosing.attribute("busid").as_string()),
-               "", {}, {}});
+    std::vector<pugi::xml_node> ports(f.node.children("net").begin(), f.node.children("net").end());
+    if (adapter && ports.size() > 1) {
+      long long dev = index_attr(ports.front(), "dev", 0, kMaxIndex, -1, "a NIC's dev");
+      if (dev < 0) dev = ++max_net_;
+      const std::string id = fmt::format("nic{}", dev);
+      if (sk_.has(id)) return;
+      std::vector<std::string> names;
+      double mbps = 0;
+      for (const pugi::xml_node& net : ports) {
+        names.emplace_back(net.attribute("name").as_string());
+        mbps += net.attribute("speed").as_double();
+        max_net_ = std::max(max_net_, index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev"));
+      }
+      Ep& e = sk_.add({id, "nic",
+                       fmt::format("{}: {} ports of one adapter at {}, {:g} Gb/s in all", join(names, " + "),
+                                   ports.size(), f.enclosing.attribute("busid").as_string(), mbps / 1000),
+                       "", {}, {}});
+      if (mbps > 0) {
+        (void)keep(sk_, e.values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic), mbps / 8000,
+                   fmt::format("NCCL: {} ports, {:g} Gb/s in all", ports.size(), mbps / 1000),
+                   fmt::format("{}.bandwidth_gbps", id));
+      }
       const int gen = gen_of(f.enclosing), lanes = lanes_of(f.enclosing);
-      add_pcie(sk_, f.parent, parent, gen, lanes,
+      add_pcie(sk_, f.parent, id, gen, lanes,
                gen > 0 && lanes > 0 ? "" : "gen/lanes: TODO (NCCL did not report the NIC's link)");
+      return;
     }
     for (const pugi::xml_node& net : f.node.children("net")) {
       const std::string name = net.attribute("name").as_string();
@@ -506,7 +522,7 @@ class XmlReader {
       // under); under a switch port it is unknown.
       const bool own = !bridge_class(to_lower(f.enclosing.attribute("class").as_string()));
       const int gen = own ? gen_of(f.enclosing) : 0, lanes = own ? lanes_of(f.enclosing) : 0;
-      add_pcie(sk_, parent, id, gen, lanes,
+      add_pcie(sk_, f.parent, id, gen, lanes,
                gen > 0 && lanes > 0 ? "" : "gen/lanes: TODO (NCCL did not report the NIC's link)");
     }
   }
@@ -678,7 +694,6 @@ class XmlReader {
   XmlImport result_;
   long long max_gpu_ = -1, max_net_ = -1;
   int switches_ = 0;
-  int adapters_ = 0;  // multi-port NIC adapters, each a switch of its own (nicsw<N>)
   bool classless_ = false;
   std::vector<std::string> socket_nics_;
   std::vector<std::string> bare_gpus_;
@@ -850,6 +865,18 @@ Smi parse_smi(const std::string& path) {
   }
   for (std::size_t k = 0; k < t.ngpu; ++k)
     if (!seen[k]) throw InputError(fmt::format("{}: the header names GPU{} but there is no row for it", path, k));
+  // The GPU matrix is symmetric; a cell written together with the next column's text ("NV181":
+  // NV18 and a NUMA node 1) reads as another value and breaks that.
+  for (std::size_t i = 0; i < t.ngpu; ++i) {
+    for (std::size_t j = i + 1; j < t.ngpu; ++j) {
+      if (t.rows[i].cells[j] == t.rows[j].cells[i]) continue;
+      throw InputError(fmt::format("{}:{}: cell GPU{}/GPU{} is '{}' but GPU{}/GPU{} (line {}) is '{}'; `nvidia-smi topo "
+                                   "-m` gives both the same: is a cell written together with the text after it, or "
+                                   "the matrix edited?",
+                                   path, t.rows[i].line, i, j, t.rows[i].cells[j], j, i, t.rows[j].line,
+                                   t.rows[j].cells[i]));
+    }
+  }
 
   // NVLink cells. NV# of a pair is the number of bonded links; counts are checked as link counts.
   const schema::Key& count_key = link_key("nvlink", "count");
@@ -969,59 +996,67 @@ void smi_nvlinks(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids
   }
 }
 
-/// The NIC columns of a `topo -m` alone, each a NIC endpoint placed by its cells in the GPU rows: under
-/// a PCIe switch of its own beside the first GPU it is PIX or PXB to (one switch or a few bridges,
-/// no host bridge between them; the matrix tells no more), else on the CPU of the first GPU it is
-/// NODE or PHB to, else (SYS to every GPU) on the one CPU without GPUs where there is one. Their
-/// links' generation and width and their rates are left to fill in.
-void smi_nics(const Smi& t, Skeleton& sk, const std::vector<std::string>& cpus,
+/// The GPU `gpu`'s PCIe switch: the one `switch_of` gives it, else a new one between it and its
+/// CPU, its link moved under it (`why` says what the matrix showed).
+const std::string& switch_of_gpu(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids, std::size_t gpu,
+                                 const std::string& why, std::map<std::size_t, std::string>& switch_of) {
+  if (const auto it = switch_of.find(gpu); it != switch_of.end()) return it->second;
+  const std::string sw = fmt::format("pcisw-{}", ids[gpu]);
+  sk.add({sw, "pcie_switch", fmt::format("PCIe switch of GPU{} and {}", gpu, why), "", {}, {}});
+  add_pcie(sk, t.hosts[gpu], sw, 0, 0);
+  for (Ln& l : sk.links)
+    if (l.type == "pcie" && l.b == ids[gpu] && l.a == t.hosts[gpu]) l.a = sw;
+  return switch_of[gpu] = sw;
+}
+
+/// The columns of a `topo -m` after its GPUs (NIC<n>, or a device's own name on older drivers:
+/// "mlx5_0"), each a NIC endpoint nic<k> placed by its cells in the GPU rows: under the PCIe
+/// switch of the GPUs it is PIX to (a switch made for the first where they have none, the others
+/// PIX to it moved under it too), else of the first GPU it is PXB to, else on the CPU of the first
+/// it is NODE or PHB to; SYS to every GPU, on the first CPU, said in a note (the matrix places it
+/// on no CPU of its GPUs). NIC-to-NIC cells are not read. Links' generation and width and the NICs'
+/// rates are left to fill in.
+void smi_nics(const Smi& t, Skeleton& sk, const std::vector<std::string>& cpus, const std::vector<std::string>& ids,
               std::map<std::size_t, std::string>& switch_of) {
   std::vector<std::string> unplaced;
   for (std::size_t c = t.ngpu; c < t.devices.size(); ++c) {
     const std::string& column = t.devices[c];
-    if (!column.starts_with("NIC") || !whole(std::string_view(column).substr(3), 0, kMaxIndex)) continue;
-    const std::string id = "nic" + column.substr(3);
+    const std::string id = fmt::format("nic{}", c - t.ngpu);
     const auto name = t.nic_names.find(column);
     sk.add({id, "nic",
             name == t.nic_names.end() ? fmt::format("{} of `topo -m`", column)
                                       : fmt::format("{} ({} of `topo -m`)", name->second, column),
             "", {}, {}});
-    const auto first_gpu = [&](std::initializer_list<std::string_view> cells) -> std::optional<std::size_t> {
-      for (std::size_t g = 0; g < t.ngpu; ++g)
-        if (std::find(cells.begin(), cells.end(), t.rows[g].cells[c]) != cells.end()) return g;
-      return std::nullopt;
-    };
-    if (const auto g = first_gpu({"PIX", "PXB"})) {
-      if (!switch_of.count(*g)) {
-        // A switch of the GPU's own: its link moves under it (their traffic does not cross the
-        // host bridge).
-        const std::string sw = fmt::format("pcisw-gpu{}", *g);
-        sk.add({sw, "pcie_switch", fmt::format("PCIe switch of GPU{} and {} (inferred from {})", *g, column,
-                                               t.rows[*g].cells[c]),
-                "", {}, {}});
-        add_pcie(sk, t.hosts[*g], sw, 0, 0);
+    std::vector<std::size_t> pix, pxb, node;
+    for (std::size_t g = 0; g < t.ngpu; ++g) {
+      const std::string& cell = t.rows[g].cells[c];
+      if (cell == "PIX") pix.push_back(g);
+      if (cell == "PXB") pxb.push_back(g);
+      if (cell == "NODE" || cell == "PHB") node.push_back(g);
+    }
+    if (!pix.empty() || !pxb.empty()) {
+      const std::size_t first = pix.empty() ? pxb.front() : pix.front();
+      const std::string sw =
+          switch_of_gpu(t, sk, ids, first, fmt::format("{} (inferred from {})", column, pix.empty() ? "PXB" : "PIX"),
+                        switch_of);
+      for (std::size_t g : pix) {
+        if (switch_of.count(g)) continue;
+        switch_of[g] = sw;
         for (Ln& l : sk.links)
-          if (l.type == "pcie" && l.b == fmt::format("gpu{}", *g) && l.a == t.hosts[*g]) l.a = sw;
-        switch_of[*g] = sw;
+          if (l.type == "pcie" && l.b == ids[g] && l.a == t.hosts[g]) l.a = sw;
       }
-      add_pcie(sk, switch_of[*g], id, 0, 0);
-      continue;
+      add_pcie(sk, sw, id, 0, 0);
+    } else if (!node.empty()) {
+      add_pcie(sk, t.hosts[node.front()], id, 0, 0);
+    } else {
+      add_pcie(sk, cpus.front(), id, 0, 0);
+      unplaced.push_back(fmt::format("{} ({})", id, column));
     }
-    if (const auto g = first_gpu({"NODE", "PHB"})) {
-      add_pcie(sk, t.hosts[*g], id, 0, 0);
-      continue;
-    }
-    std::vector<std::string> without_gpus;
-    for (const std::string& cpu : cpus)
-      if (std::find(t.hosts.begin(), t.hosts.end(), cpu) == t.hosts.end()) without_gpus.push_back(cpu);
-    const std::string host = without_gpus.size() == 1 ? without_gpus[0] : cpus.front();
-    add_pcie(sk, host, id, 0, 0);
-    if (without_gpus.size() != 1) unplaced.push_back(fmt::format("{} on {}", id, host));
   }
   if (!unplaced.empty()) {
-    sk.notes.push_back(fmt::format("{}: NICs that are SYS to every GPU, placed without knowing their NUMA node "
-                                   "(move each under its CPU): {}",
-                                   t.path, join(unplaced, ", ")));
+    sk.notes.push_back(fmt::format("{}: NICs that are SYS to every GPU, on a CPU the matrix does not name, put on {}: "
+                                   "move each under its CPU: {}",
+                                   t.path, cpus.front(), join(unplaced, ", ")));
   }
 }
 
@@ -1041,7 +1076,7 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
   }
   smi_nvlinks(t, sk, ids, std::vector<int>(t.ngpu, 0));
   // PIX pairs share a PCIe switch; without the NCCL dump we cannot see more structure.
-  std::map<std::size_t, std::string> switch_of;  // by device column: GPUs, then NICs
+  std::map<std::size_t, std::string> switch_of;  // by GPU
   int sw = 0;
   const auto share_switch = [&](std::size_t i, std::size_t j) {
     if (!switch_of.count(i) && !switch_of.count(j)) {
@@ -1057,7 +1092,7 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
     for (std::size_t j = 0; j < t.ngpu; ++j)
       if (i != j && t.rows[i].cells[j] == "PIX" && t.hosts[i] == t.hosts[j]) share_switch(i, j);
   for (std::size_t k = 0; k < t.ngpu; ++k) add_pcie(sk, switch_of.count(k) ? switch_of[k] : t.hosts[k], ids[k], 0, 0);
-  smi_nics(t, sk, cpus, switch_of);
+  smi_nics(t, sk, cpus, ids, switch_of);
   std::vector<std::pair<std::string, bool>> cpu_pairs;
   for (const std::string& cpu : cpus) cpu_pairs.emplace_back(cpu, false);
   link_every_cpu_pair(sk, cpu_pairs, "type and bandwidth: TODO");

@@ -265,6 +265,9 @@ class Window {
     }
   }
 
+  /// Whether the input has ended: peek() gives 0 there, and at a NUL byte in the text too.
+  bool at_end() { return peek() == 0 && pos_ >= end_; }
+
   /// Length of the JSON value starting at pos() (an object, array, string or scalar), reading
   /// more input as needed; 0 when the input ends inside it. With `head`, an object's top-level
   /// "ph", "cat" and "name" are noted there on the way.
@@ -499,7 +502,7 @@ class Reader {
         w.advance(1);
         continue;
       }
-      if (c == 0 && array_form_) return;
+      if (c == 0 && array_form_ && w.at_end()) return;  // the list form's closing ']' may be left out
       if (c == 0) fail(w, "the file ends inside \"traceEvents\"; it is truncated");
       const std::size_t len = w.value_length(&head_);
       if (len == 0) fail(w, "the file ends inside an event; it is truncated");
