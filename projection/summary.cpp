@@ -182,11 +182,13 @@ void render_table(const ProjectionSummary& s, std::ostream& out) {
   if (!s.overall.empty()) {
     // Where some operations have no recorded time, the source's sum holds the timed ones alone and
     // `measured` prices the others with `default`: said, so the two figures do not seem to disagree.
+    const bool measured_shown = std::find(s.models.begin(), s.models.end(), "measured") != s.models.end();
     out << fmt::format("measured on the source node: {}{}\n", secs(s.overall[0].source_ns),
-                       s.timed_ops < s.ops ? fmt::format(" ({} of {} operations timed; `measured` prices the others "
-                                                         "with `default`)",
-                                                         s.timed_ops, s.ops)
-                                           : "");
+                       s.timed_ops == s.ops ? ""
+                       : measured_shown     ? fmt::format(" ({} of {} operations timed; `measured` prices the others "
+                                                          "with `default`)",
+                                                          s.timed_ops, s.ops)
+                                            : fmt::format(" ({} of {} operations timed)", s.timed_ops, s.ops));
   }
   out << totals.render();
   out << "(on source: the model's own figure on the source node; change: projected / on source)\n";

@@ -109,6 +109,11 @@ TEST(CliProjectUntimed, TheSourceTotalSaysHowManyOperationsItHolds) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("measured on the source node: 1 us (1 of 10 operations timed; `measured` prices the "
                                "others with `default`)"));
+  // Without a `measured` row there is nothing to explain but the count.
+  const auto d = run_linkcast("project --from configs/hgx-h100.yaml --to configs/hgx-h200.yaml --model default " +
+                              test::source_dir() + "/tests/data/wild/kineto/hta_quadro_gp100_user_annot.json.gz");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_THAT(d.out, HasSubstr("measured on the source node: 1 us (1 of 10 operations timed)\n"));
 }
 
 TEST(CliGolden, ModelsList) {
