@@ -263,7 +263,7 @@ TEST(ImportField, TopoMNicsAreEndpointsPlacedByTheirCells) {
   EXPECT_THAT(r.yaml, HasSubstr("  - id: nic2\n    kind: nic\n    model: \"mlx5_2 of `topo -m`\"\n"));
   EXPECT_THAT(r.notes, testing::Contains(HasSubstr("NICs that are SYS to every GPU, on a CPU the matrix does not name, "
                                                    "put on cpu0: move each under its CPU: nic2 (mlx5_2)")));
-  const Node n = parse_node(test::fill_todos(r.yaml), "x.yaml");
+  const Node n = load_filled({"", smi, "x"});
   const Routes routes(n);
   EXPECT_EQ(pair_class(n, route(n, routes, "gpu1", "nic0")), "PIX");
   EXPECT_EQ(pair_class(n, route(n, routes, "gpu2", "nic0")), "PIX");

@@ -64,7 +64,6 @@ std::optional<long long> whole(std::string_view s, long long lo, long long hi) {
   return v;
 }
 
-
 // --- the skeleton --------------------------------------------------------------------------------
 
 /// A value an input told, as it is written, and where it came from (a comment beside it).
@@ -129,7 +128,6 @@ void link_every_cpu_pair(Skeleton& sk, const std::vector<std::pair<std::string, 
     }
   }
 }
-
 
 EndpointKind kind_of(std::string_view kind) {
   static const std::vector<std::string> kinds = endpoint_kind_names();
@@ -488,18 +486,11 @@ class XmlReader {
         mbps += net.attribute("speed").as_double();
         max_net_ = std::max(max_net_, index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev"));
       }
-      Ep& e = sk_.add({id, "nic",
-                       fmt::format("{}: {} ports of one adapter at {}, {:g} Gb/s in all", join(names, " + "),
-                                   ports.size(), f.enclosing.attribute("busid").as_string(), mbps / 1000),
-                       "", {}, {}});
-      if (mbps > 0) {
-        (void)keep(sk_, e.values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic), mbps / 8000,
-                   fmt::format("NCCL: {} ports, {:g} Gb/s in all", ports.size(), mbps / 1000),
-                   fmt::format("{}.bandwidth_gbps", id));
-      }
-      const int gen = gen_of(f.enclosing), lanes = lanes_of(f.enclosing);
-      add_pcie(sk_, f.parent, id, gen, lanes,
-               gen > 0 && lanes > 0 ? "" : "gen/lanes: TODO (NCCL did not report the NIC's link)");
+      add_nic(id,
+              fmt::format("{}: {} ports of one adapter at {}, {:g} Gb/s in all", join(names, " + "), ports.size(),
+                          f.enclosing.attribute("busid").as_string(), mbps / 1000),
+              mbps, fmt::format("NCCL: {} ports, {:g} Gb/s in all", ports.size(), mbps / 1000), f.parent,
+              gen_of(f.enclosing), lanes_of(f.enclosing));
       return;
     }
     for (const pugi::xml_node& net : f.node.children("net")) {
@@ -513,18 +504,25 @@ class XmlReader {
       const std::string id = fmt::format("nic{}", dev);
       if (sk_.has(id)) continue;
       const double mbps = net.attribute("speed").as_double();
-      Ep& e = sk_.add({id, "nic", fmt::format("{} {:g} Gb/s", name, mbps / 1000), "", {}, {}});
-      if (mbps > 0) {
-        (void)keep(sk_, e.values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic), mbps / 8000,
-                   fmt::format("NCCL: {:g} Gb/s", mbps / 1000), fmt::format("{}.bandwidth_gbps", id));
-      }
       // The link is the enclosing device's own when that is the NIC (or a host bridge NCCL put it
       // under); under a switch port it is unknown.
       const bool own = !bridge_class(to_lower(f.enclosing.attribute("class").as_string()));
-      const int gen = own ? gen_of(f.enclosing) : 0, lanes = own ? lanes_of(f.enclosing) : 0;
-      add_pcie(sk_, f.parent, id, gen, lanes,
-               gen > 0 && lanes > 0 ? "" : "gen/lanes: TODO (NCCL did not report the NIC's link)");
+      add_nic(id, fmt::format("{} {:g} Gb/s", name, mbps / 1000), mbps, fmt::format("NCCL: {:g} Gb/s", mbps / 1000),
+              f.parent, own ? gen_of(f.enclosing) : 0, own ? lanes_of(f.enclosing) : 0);
     }
+  }
+
+  /// A NIC endpoint `id` at `mbps` (NCCL's speed, Mb/s; unknown at 0, `rate_source` says where it
+  /// came from) on a PCIe link of `gen` and `lanes` (0: unknown, left to fill in) to `parent`.
+  void add_nic(const std::string& id, const std::string& model, double mbps, const std::string& rate_source,
+               const std::string& parent, int gen, int lanes) {
+    Ep& e = sk_.add({id, "nic", model, "", {}, {}});
+    if (mbps > 0) {
+      (void)keep(sk_, e.values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic), mbps / 8000,
+                 rate_source, fmt::format("{}.bandwidth_gbps", id));
+    }
+    add_pcie(sk_, parent, id, gen, lanes,
+             gen > 0 && lanes > 0 ? "" : "gen/lanes: TODO (NCCL did not report the NIC's link)");
   }
 
   void add_gpu(const pugi::xml_node& p, const pugi::xml_node& gpu, const Frame& f) {
@@ -996,17 +994,24 @@ void smi_nvlinks(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids
   }
 }
 
+/// Moves GPU `gpu`'s link from its CPU to the PCIe switch `sw`, which becomes its switch.
+void move_under_switch(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids, std::size_t gpu,
+                       const std::string& sw, std::map<std::size_t, std::string>& switch_of) {
+  for (Ln& l : sk.links)
+    if (l.type == "pcie" && l.b == ids[gpu] && l.a == t.hosts[gpu]) l.a = sw;
+  switch_of[gpu] = sw;
+}
+
 /// The GPU `gpu`'s PCIe switch: the one `switch_of` gives it, else a new one between it and its
 /// CPU, its link moved under it (`why` says what the matrix showed).
-const std::string& switch_of_gpu(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids, std::size_t gpu,
-                                 const std::string& why, std::map<std::size_t, std::string>& switch_of) {
+std::string switch_of_gpu(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids, std::size_t gpu,
+                          const std::string& why, std::map<std::size_t, std::string>& switch_of) {
   if (const auto it = switch_of.find(gpu); it != switch_of.end()) return it->second;
   const std::string sw = fmt::format("pcisw-{}", ids[gpu]);
   sk.add({sw, "pcie_switch", fmt::format("PCIe switch of GPU{} and {}", gpu, why), "", {}, {}});
   add_pcie(sk, t.hosts[gpu], sw, 0, 0);
-  for (Ln& l : sk.links)
-    if (l.type == "pcie" && l.b == ids[gpu] && l.a == t.hosts[gpu]) l.a = sw;
-  return switch_of[gpu] = sw;
+  move_under_switch(t, sk, ids, gpu, sw, switch_of);
+  return sw;
 }
 
 /// The columns of a `topo -m` after its GPUs (NIC<n>, or a device's own name on older drivers:
@@ -1034,24 +1039,20 @@ void smi_nics(const Smi& t, Skeleton& sk, const std::vector<std::string>& cpus, 
       if (cell == "PXB") pxb.push_back(g);
       if (cell == "NODE" || cell == "PHB") node.push_back(g);
     }
+    std::string parent;
     if (!pix.empty() || !pxb.empty()) {
       const std::size_t first = pix.empty() ? pxb.front() : pix.front();
-      const std::string sw =
-          switch_of_gpu(t, sk, ids, first, fmt::format("{} (inferred from {})", column, pix.empty() ? "PXB" : "PIX"),
-                        switch_of);
-      for (std::size_t g : pix) {
-        if (switch_of.count(g)) continue;
-        switch_of[g] = sw;
-        for (Ln& l : sk.links)
-          if (l.type == "pcie" && l.b == ids[g] && l.a == t.hosts[g]) l.a = sw;
-      }
-      add_pcie(sk, sw, id, 0, 0);
+      parent = switch_of_gpu(t, sk, ids, first, fmt::format("{} (inferred from {})", column, pix.empty() ? "PXB" : "PIX"),
+                             switch_of);
+      for (std::size_t g : pix)
+        if (!switch_of.count(g)) move_under_switch(t, sk, ids, g, parent, switch_of);
     } else if (!node.empty()) {
-      add_pcie(sk, t.hosts[node.front()], id, 0, 0);
+      parent = t.hosts[node.front()];
     } else {
-      add_pcie(sk, cpus.front(), id, 0, 0);
+      parent = cpus.front();
       unplaced.push_back(fmt::format("{} ({})", id, column));
     }
+    add_pcie(sk, parent, id, 0, 0);
   }
   if (!unplaced.empty()) {
     sk.notes.push_back(fmt::format("{}: NICs that are SYS to every GPU, on a CPU the matrix does not name, put on {}: "
@@ -1082,7 +1083,7 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
     if (!switch_of.count(i) && !switch_of.count(j)) {
       const std::string id = fmt::format("pcisw{}", sw++);
       sk.add({id, "pcie_switch", "PCIe switch (inferred from PIX)", "", {}, {}});
-      add_pcie(sk, t.hosts[std::min(i, j)], id, 0, 0);
+      add_pcie(sk, t.hosts[i], id, 0, 0);
       switch_of[i] = id;
     }
     if (!switch_of.count(i)) switch_of[i] = switch_of[j];

@@ -8,7 +8,6 @@
 #include <limits>
 #include <memory>
 #include <new>
-#include <optional>
 #include <unordered_set>
 #include <vector>
 
