@@ -18,6 +18,10 @@ namespace {
 /// GPU work that started within this long of its stream predecessor's end was held by its stream
 /// (a stream's back-to-back kernels start 1-3 us apart on Hopper).
 constexpr double kStreamSlackNs = 3000;
+/// The same for work launched long before it ran (the CPU ahead of a backlogged GPU): behind
+/// memsets and some kernels the next work starts 3-10 us after its predecessor's end (3,016 of
+/// the 3,799 such gaps of 3-100 us in the recorded apps, tests/data/real/h*-1gpu-apps*).
+constexpr double kBackloggedStreamSlackNs = 10000;
 /// A wait across streams: the other stream's work ended at most this long before the start.
 constexpr double kCrossStreamSlackNs = 3000;
 /// A runtime call shorter than this is taken not to block (the calls that block for a few
@@ -173,12 +177,15 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     if (call != kNoIndex) ++a.launch_links;
     const std::uint32_t p = stream_prev[i];
     const double start = static_cast<double>(starts[i]);
-    if (p != kNoIndex && start - static_cast<double>(trace::recorded_end_ns(t, p)) <= kStreamSlackNs) {
+    const double since_prev = p == kNoIndex ? 0.0 : start - static_cast<double>(trace::recorded_end_ns(t, p));
+    if (p != kNoIndex && since_prev <= kStreamSlackNs) {
       a.launch_ns[i] = typical_launch;  // held by its stream
+      if (since_prev > 0) a.stream_gaps.push_back({static_cast<std::uint32_t>(i), p, since_prev});
       continue;
     }
     const double since_call = call == kNoIndex ? 0.0 : start - static_cast<double>(starts[call]);
-    if (call == kNoIndex || since_call > 2.0 * typical_launch + 5000) {
+    const bool launch_explains = call != kNoIndex && since_call <= 2.0 * typical_launch + 5000;
+    if (!launch_explains) {
       // Held by neither: look for work on another stream of its GPU that ended just before.
       const auto& ends = ends_by_gpu[t.srcs()[i]];
       auto it = by_end.first_ending_after(ends, starts[i]);
@@ -192,8 +199,22 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         }
       }
     }
+    // Launched long before it ran, and nothing on another stream ended just before it: its stream
+    // held it, where its predecessor there ended just before its start. Kept as
+    // its recorded delay after the call instead (the GPU's whole backlog when the CPU ran ahead),
+    // a replay on a faster GPU would stall the stream until that delay passed (a kernel 3.3 us
+    // after a memset, 13.8 ms after its launch: tests/data/real/h100-1gpu-apps/
+    // app_d2d_beside_compute.json.gz, ProfilerStep#4).
+    if (!launch_explains && a.after[i] == kNoIndex && p != kNoIndex) {
+      const double gap = start - static_cast<double>(trace::recorded_end_ns(t, p));
+      if (gap <= kBackloggedStreamSlackNs) {
+        a.stream_gaps.push_back({static_cast<std::uint32_t>(i), p, std::max(0.0, gap)});
+        a.launch_ns[i] = call == kNoIndex ? 0.0 : typical_launch;
+        continue;
+      }
+    }
     // Held by none of those, while GPU-filling work ran on another stream: it waited for its SMs.
-    if (a.after[i] == kNoIndex && (call == kNoIndex || since_call > 2.0 * typical_launch + 5000))
+    if (a.after[i] == kNoIndex && !launch_explains)
       if (const std::uint32_t by = filling_at_start(i); by != kNoIndex) {
         a.sm_holds.push_back({static_cast<std::uint32_t>(i), by, start - static_cast<double>(starts[by])});
         ++a.sm_waits;

@@ -77,6 +77,15 @@ struct AppGraph {
   };
   std::vector<SmHold> sm_holds;
 
+  /// GPU work launched long before it ran that its stream held a few microseconds past its
+  /// predecessor's end (behind memsets, some kernels): it starts that long after the predecessor
+  /// in a replay too. Rare: kept apart, by work.
+  struct StreamGap {
+    std::uint32_t work, prev;  // the held work, its predecessor on its stream
+    double gap_ns;             // its start after prev's end, as recorded
+  };
+  std::vector<StreamGap> stream_gaps;
+
   /// Annotations (ProfilerStep#N, record_function spans) with the runtime calls inside them on
   /// their thread, to replay them.
   struct Span {
@@ -100,6 +109,7 @@ struct AppGraph {
     for (auto* v : {&gap_ns, &own_ns, &tail_ns, &launch_ns}) std::vector<double>().swap(*v);
     std::vector<std::uint8_t>().swap(fills_gpu);
     std::vector<SmHold>().swap(sm_holds);
+    std::vector<StreamGap>().swap(stream_gaps);
   }
 };
 

@@ -1027,8 +1027,8 @@ std::size_t Simulation::tasks_for_records() const {
     if (application_ && trace::runs_on_gpu(kind) && trace_.launches()[i] != trace::kNoIndex && launch_has_own_task(kind))
       ++tasks;
   }
-  // link_application: the wait of work held by GPU-filling work.
-  if (application_) tasks += app_.sm_holds.size();
+  // link_application: the wait of work held by GPU-filling work, and of work its stream held.
+  if (application_) tasks += app_.sm_holds.size() + app_.stream_gaps.size();
   return tasks;
 }
 
@@ -1270,6 +1270,13 @@ void Simulation::link_application() {
     tag(hold, Role::sync);
     engine_.depend(hold, begin_[h.by], Wait{.on_start = true});
     engine_.depend(begin_[h.work], hold);
+  }
+  // Work its stream held past its predecessor's end keeps that gap (the GPU's, not the node's).
+  for (const AppGraph::StreamGap& g : app_.stream_gaps) {
+    const TaskId gap = engine_.add_delay(g.gap_ns);
+    tag(gap, Role::launch);
+    engine_.depend(gap, end_[g.prev]);
+    engine_.depend(begin_[g.work], gap);
   }
 }
 
