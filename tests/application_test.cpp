@@ -74,6 +74,39 @@ TEST(KernelScaling, MemoryKernelsScaleByTheShareOfTheStreamingRateTheyMove) {
   EXPECT_FALSE(unknown.known);
 }
 
+TEST(ApplicationReplay, WorkLaunchedLongBeforeFollowsItsStreamWithItsRecordedGap) {
+  // One stream the CPU ran ahead of: a 2 ms kernel (5-2005 us, launched at 0), a memset launched
+  // at 10 us that ran 1.5 us after it (2006.5-2007.5), and a kernel launched at 20 us that ran
+  // 3.5 us after the memset (2011-2061 us), 1991 us after its launch. Its stream held it, not its
+  // launch (the trace's launch latency is 5 us: the first kernel's). Replayed with the first
+  // kernel at 1 ms, both follow it with their recorded gaps: the last ends at 1061 us. Kept at its
+  // recorded delay after its launch, it would start at 2011 us whatever the kernel before took.
+  const std::string text = R"json({"traceEvents": [
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 0, "dur": 4, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemsetAsync", "pid": 1, "tid": 1, "ts": 10, "dur": 4, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 20, "dur": 4, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "kernel", "name": "void long_kernel", "pid": 0, "tid": 7, "ts": 5, "dur": 2000,
+     "args": {"device": 0, "stream": 7, "correlation": 1, "grid": [4, 1, 1], "block": [128, 1, 1]}},
+    {"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "pid": 0, "tid": 7, "ts": 2006.5, "dur": 1,
+     "args": {"device": 0, "stream": 7, "correlation": 2, "bytes": 128}},
+    {"ph": "X", "cat": "kernel", "name": "void next_kernel", "pid": 0, "tid": 7, "ts": 2011, "dur": 50,
+     "args": {"device": 0, "stream": 7, "correlation": 3, "grid": [4, 1, 1], "block": [128, 1, 1]}}
+  ]})json";
+  const trace::Trace t = trace::parse_kineto(text, "backlog.json");
+  ASSERT_TRUE(t.has_application());
+  const auto node = topology::load_node(test::config("testbed-h200-1gpu.yaml"));
+  sim::SimOptions o;
+  o.durations_ns.assign(t.size(), std::nan(""));
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (trace::runs_on_gpu(t.kinds()[i])) o.durations_ns[i] = static_cast<double>(t.durations()[i]);
+  const sim::SimResult recorded = sim::simulate(node, t, o);
+  EXPECT_NEAR(recorded.application.replayed_span_ns, 2061e3, 1);  // the honest replay: as recorded
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (t.kinds()[i] == trace::OpKind::kernel && t.durations()[i] == 2000000) o.durations_ns[i] = 1000e3;
+  const sim::SimResult faster = sim::simulate(node, t, o);
+  EXPECT_NEAR(faster.application.replayed_span_ns, 1061e3, 1);
+}
+
 TEST(ApplicationReplay, WorkHeldByAGpuFillingCopyWaitsItsShareOfTheCopy) {
   // A 64 MiB D2D copy (copy kernels on every SM) runs 5-1005 us on stream 13; a kernel launched
   // at 10 us on stream 7 could not start until 980 us, 975 us (97.5%) into the copy: held by its
