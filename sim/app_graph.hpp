@@ -11,7 +11,9 @@
 //    later, rather than its own idle time;
 //  - launch edges: GPU work starts after the runtime call that launched it (the profiler's
 //    correlation id), a recorded latency later when nothing else held it;
-//  - stream order: GPU work on one stream of one GPU runs in order;
+//  - stream order: GPU work on one stream of one GPU runs in order, each piece its recorded gap
+//    (1-10 us) behind the one before where that one held it: within 3 us of its end, or within
+//    10 us when the work was launched long before it ran (the CPU ahead of a backlogged GPU);
 //  - waits across streams: GPU work whose start was held neither by its stream nor by its launch
 //    waited for something on another stream of its GPU (cudaStreamWaitEvent, wait_stream): the
 //    work there that ended just before it started;
