@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The honest replay of every real trace with kernels and runtime calls in tests/data/real: each
+# replayed on the node of the machine that recorded it with its GPU work at its recorded durations
+# (`linkcast simulate NODE TRACE --as-recorded`), a DDP job's ranks together. Prints folder, trace
+# and the replayed span's error against the recorded span (issue 14: within 2% on every real
+# trace, single- and multi-rank), then the largest |error|.
+# LINKCAST=<binary> runs another build (default build/linkcast).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+LINKCAST=${LINKCAST:-build/linkcast}
+node_of() {
+  case $1 in
+    h100-1gpu-apps* | h100-1gpu-matrix) echo configs/testbed-h100-1gpu-apps.yaml ;;
+    h200-1gpu-apps* | h200-1gpu-matrix) echo configs/testbed-h200-1gpu-apps.yaml ;;
+    h100-1gpu*) echo configs/testbed-h100-1gpu.yaml ;;
+    h200-1gpu*) echo configs/testbed-h200-1gpu.yaml ;;
+    h200-2gpu*) echo configs/testbed-h200-2gpu.yaml ;;
+    h200-4gpu*) echo configs/testbed-h200-4gpu.yaml ;;
+  esac
+}
+worst=0
+count=0
+for dir in tests/data/real/*/; do
+  folder=$(basename "$dir")
+  node=$(node_of "$folder")
+  [ -n "$node" ] || continue
+  for trace in "$dir"*.json.gz; do
+    [ -f "$trace" ] || continue
+    case $trace in *rank[1-9]*) continue ;; esac  # read with its rank 0
+    files=("$trace")
+    case $trace in *rank0*) for other in "${trace/rank0/rank}"[1-9]*; do files+=("$other"); done ;; esac
+    line=$("$LINKCAST" simulate "$node" "${files[@]}" --as-recorded 2>/dev/null | grep -m1 "^Application replay" || true)
+    [ -n "$line" ] || continue  # no kernels or runtime calls: nothing to replay
+    error=$(sed 's/.*replayed (\([-+0-9.]*\)%).*/\1/' <<<"$line")
+    echo "$folder $(basename "$trace") ${error}%"
+    worst=$(python3 -c "print(max($worst, abs($error)))")
+    count=$((count + 1))
+  done
+done
+echo "$count traces, largest |error| ${worst}%"
