@@ -13,7 +13,10 @@ torch.multiprocessing.spawn after the variant's environment is set, so NCCL read
   proto_simple, proto_ll128, proto_ll NCCL_PROTO alone (NCCL picks the algorithm)
 --channels N pins the communicator to N channels (NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS = N)
 and names the variant `<variant>_ch<N>` in the CSV and the meta file; --collectives names the
-collectives to measure (default: the variant's).
+collectives to measure (default: the variant's). --inplace runs allgather and reducescatter in
+place (`_inplace`); --cold B gives each call the next of as many buffer sets as hold B bytes
+together, so that no call finds its buffers in the L2 cache (`_cold`): by default every call of a
+size reuses one set, which stays in the L2 where it fits.
 NVLink multicast (NVLS) is always off. NCCL_DEBUG=INFO with subsystems INIT,GRAPH,TUNING,ENV goes
 to the processes' stdout: redirect it to a log per variant. --dump-topology also writes NCCL's
 topology and graph XML (NCCL_TOPO_DUMP_FILE, NCCL_GRAPH_DUMP_FILE) into --out.
@@ -97,33 +100,60 @@ def iters_for(nbytes):
     return 20 if nbytes <= 64 << 20 else 5
 
 
-def make_call(collective, nbytes, n, device):
-    """Allocates the buffers for one size; returns (counted bytes, callable doing one call)."""
+def make_one_call(collective, elems, n, rank, device, inplace):
+    """Allocates one set of buffers for a call of `elems` elements; returns (callable, bytes the
+    set holds)."""
     esize = torch.tensor([], dtype=DTYPE).element_size()
-    elems = max(1, nbytes // esize)
-    if collective in ("allgather", "reducescatter", "alltoall"):
-        elems = max(1, elems // n) * n  # whole elements per rank
-    counted = elems * esize
 
     def buf(numel):
         return torch.ones(numel, dtype=DTYPE, device=device)
 
     if collective == "allreduce":
         x = buf(elems)
-        return counted, lambda: dist.all_reduce(x)
+        return (lambda: dist.all_reduce(x)), elems * esize
     if collective == "broadcast":
         x = buf(elems)
-        return counted, lambda: dist.broadcast(x, src=0)
+        return (lambda: dist.broadcast(x, src=0)), elems * esize
     if collective == "allgather":
-        inp, out = buf(elems // n), buf(elems)
-        return counted, lambda: dist.all_gather_into_tensor(out, inp)
+        out = buf(elems)
+        # In place: the input is this rank's block of the output (NCCL then sends from the output).
+        inp = out.narrow(0, rank * (elems // n), elems // n) if inplace else buf(elems // n)
+        return (lambda: dist.all_gather_into_tensor(out, inp)), (elems + (0 if inplace else elems // n)) * esize
     if collective == "reducescatter":
-        inp, out = buf(elems), buf(elems // n)
-        return counted, lambda: dist.reduce_scatter_tensor(out, inp)
+        inp = buf(elems)
+        # In place: the output is this rank's block of the input.
+        out = inp.narrow(0, rank * (elems // n), elems // n) if inplace else buf(elems // n)
+        return (lambda: dist.reduce_scatter_tensor(out, inp)), (elems + (0 if inplace else elems // n)) * esize
     if collective == "alltoall":
         inp, out = buf(elems), buf(elems)
-        return counted, lambda: dist.all_to_all_single(out, inp)
+        return (lambda: dist.all_to_all_single(out, inp)), 2 * elems * esize
     raise ValueError(f"unknown collective {collective}")
+
+
+def make_call(collective, nbytes, n, rank, device, inplace=False, cold_bytes=0):
+    """Allocates the buffers for one size; returns (counted bytes, callable doing one call, buffer
+    sets). With cold_bytes > 0, as many sets of buffers as hold at least that many bytes together
+    (at least 2), each call on the next set in turn: no call finds its buffers in the GPU's L2
+    cache (50 MiB on an H100 or H200) when cold_bytes is a few times its size and a timed loop
+    makes at least one call per set (the worker's iters)."""
+    esize = torch.tensor([], dtype=DTYPE).element_size()
+    elems = max(1, nbytes // esize)
+    if collective in ("allgather", "reducescatter", "alltoall"):
+        elems = max(1, elems // n) * n  # whole elements per rank
+    counted = elems * esize
+    first, set_bytes = make_one_call(collective, elems, n, rank, device, inplace)
+    if cold_bytes <= 0:
+        return counted, first, 1
+    calls = [first]
+    while len(calls) < 2 or len(calls) * set_bytes < cold_bytes:
+        calls.append(make_one_call(collective, elems, n, rank, device, inplace)[0])
+    turn = [0]
+
+    def next_call():
+        calls[turn[0] % len(calls)]()
+        turn[0] += 1
+
+    return counted, next_call, len(calls)
 
 
 def slowest_rank(seconds, device):
@@ -193,7 +223,7 @@ def time_graph(call, iters, repeats, device):
     return t
 
 
-def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collectives):
+def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collectives, inplace, cold_bytes):
     device = torch.device("cuda", rank)
     torch.cuda.set_device(device)
     dist.init_process_group("nccl", init_method=f"file://{init_file}", rank=rank, world_size=n,
@@ -201,8 +231,8 @@ def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collecti
     try:
         for collective in collectives:
             for nbytes in sizes:
-                counted, call = make_call(collective, nbytes, n, device)
-                iters = iters_for(counted)
+                counted, call, sets = make_call(collective, nbytes, n, rank, device, inplace, cold_bytes)
+                iters = max(iters_for(counted), sets)  # a cold loop calls on every set
                 if launch == "graph":
                     t = time_graph(call, iters, repeats, device)
                 else:
@@ -254,6 +284,13 @@ def main():
                     help="pin the communicator to this many channels (NCCL_MIN/MAX_NCHANNELS)")
     ap.add_argument("--collectives", default=None,
                     help="comma-separated subset of the variant's collectives (default: all of them)")
+    ap.add_argument("--inplace", action="store_true",
+                    help="allgather and reducescatter in place (the input a block of the output, or the "
+                         "output a block of the input); names the variant <variant>_inplace")
+    ap.add_argument("--cold", type=parse_bytes, default=0,
+                    help="each call on the next of as many buffer sets as hold this many bytes "
+                         "together (suffix K, M or G), so that no call finds its buffers in the L2 "
+                         "cache; names the variant <variant>_cold")
     args = ap.parse_args()
     collectives = VARIANTS[args.variant][1]
     if args.collectives:
@@ -266,6 +303,10 @@ def main():
     if args.channels is not None and not 1 <= args.channels <= 64:
         ap.error("--channels: give 1 to 64")
     label = args.variant if args.channels is None else f"{args.variant}_ch{args.channels}"
+    if args.inplace:
+        label += "_inplace"
+    if args.cold:
+        label += "_cold"
     repeats = args.repeats or (5 if args.launch == "graph" else 1)
     os.makedirs(args.out, exist_ok=True)
     csv_path = args.csv or os.path.join(args.out, "nccl_bench.csv")
@@ -296,6 +337,8 @@ def main():
         "repeats": repeats,
         "min_bytes": args.min_bytes,
         "max_bytes": max_bytes,
+        "inplace": args.inplace,
+        "cold_bytes": args.cold,
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "nccl": nccl_version(),
@@ -312,7 +355,7 @@ def main():
     print(f"nccl_bench: variant {label}, {n} ranks, NCCL {meta['nccl']}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         mp.spawn(worker, args=(n, os.path.join(tmp, "rendezvous"), label, csv_path, sizes, args.launch,
-                               repeats, collectives), nprocs=n, join=True)
+                               repeats, collectives, args.inplace, args.cold), nprocs=n, join=True)
 
 
 if __name__ == "__main__":
