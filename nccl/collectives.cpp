@@ -349,6 +349,29 @@ MemoryOps final_receive_memory_ops(OpKind kind) {
   }
 }
 
+int ll_l2_free_loads(OpKind kind, int nranks, std::uint32_t step) {
+  const auto n = static_cast<std::uint32_t>(std::max(nranks, 1));
+  switch (kind) {
+    // send, recvReduceSend x (n-2), recvReduceCopySend load the input; recvCopySend does not.
+    case OpKind::allreduce: return step < n ? 1 : 0;
+    case OpKind::reducescatter: return 1;  // send, recvReduceSend
+    case OpKind::broadcast: return step == 0 ? 1 : 0;  // the root's send; recvCopySend down the chain
+    default: return 0;  // allgather: copySend, then recvCopySend; alltoall: not measured
+  }
+}
+
+int ll_l2_free_final_receive_loads(OpKind kind) { return kind == OpKind::reducescatter ? 1 : 0; }
+
+std::uint64_t user_buffer_bytes(OpKind kind, int nranks, std::uint64_t bytes) {
+  const auto n = static_cast<std::uint64_t>(std::max(nranks, 1));
+  switch (kind) {
+    case OpKind::allgather:
+    case OpKind::reducescatter: return bytes + bytes / n;
+    case OpKind::alltoall: return 2 * bytes;
+    default: return bytes;
+  }
+}
+
 int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels) {
   CollectiveSpec spec;
   spec.kind = OpKind::alltoall;

@@ -122,9 +122,13 @@ class Simulation {
     /// Per comm rank, with rates: the share of its alone rate each of its blocks keeps (set per
     /// ring part by add_ring_steps).
     std::vector<double> block_share;
-    /// What one byte of a primitive with these operations takes of its block's capacity.
-    [[nodiscard]] double block_weight(const nccl::MemoryOps& ops) const {
-      return rates.known() ? rates.alone_ns_per_byte(ops) : ops.total() / 2.0;
+    /// LL calls: the share of their user buffers the GPUs' L2 holds (l2_resident_mib), whose
+    /// loads then cost the blocks nothing (nccl::ll_l2_free_loads).
+    double l2_share = 0;
+    /// What one byte of a primitive with these operations takes of its block's capacity, of which
+    /// `l2_free_loads` user-buffer loads are free where the L2 holds the buffer.
+    [[nodiscard]] double block_weight(const nccl::MemoryOps& ops, int l2_free_loads = 0) const {
+      return rates.known() ? rates.alone_ns_per_byte(ops) : (ops.total() - l2_share * l2_free_loads) / 2.0;
     }
     /// The capacity of rank `rank`'s channel blocks: block_gbps, or with rates its share.
     [[nodiscard]] double block_capacity(int rank) const {
@@ -214,6 +218,8 @@ class Simulation {
   /// The block model's rates per memory operation for this call, where every GPU of it gives them
   /// (the slowest GPU's); unknown where they do not apply.
   nccl::BlockRates block_rates(const CollectiveResult& c) const;
+  /// LL calls on blocks: the share of their user buffers the GPUs' L2 holds (CallContext::l2_share).
+  double ll_l2_share(const CollectiveResult& c) const;
   /// Per comm rank: the share of its alone rate each of its channel blocks keeps while the call's
   /// `blocks` blocks on its GPU run decomposition `d` of a ring part (nccl::shared_block_speed).
   std::vector<double> block_shares(const CollectiveResult& c, const std::vector<int>& ring,
@@ -221,7 +227,7 @@ class Simulation {
   /// The resource of a rank's channel: NCCL's per-channel bandwidth, or its block (block model).
   ResourceId channel_engine(const CollectiveResult& c, int rank, std::uint32_t channel, const CallContext& call);
   /// A chunk's last receive on rank `rank`'s channel block (block model).
-  TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops,
+  TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops, int l2_free_loads,
                    const CallContext& call);
   /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
   /// launch with the first that it did.
@@ -237,7 +243,7 @@ class Simulation {
                              std::uint32_t channel_base, const CallContext& call);
   TaskId add_local_step(int gpu, double bytes, std::size_t record);
   TaskId add_peer_step(const CollectiveResult& c, int gs, int gd, std::size_t rank, std::uint32_t channel,
-                       const nccl::CollStep& step, const CallContext& call, nccl::MemoryOps ops);
+                       const nccl::CollStep& step, const CallContext& call, nccl::MemoryOps ops, int l2_free_loads);
   void collect(SimResult& r);
   PoolId pool_for(int gpu, model::PathClass cls);
 
@@ -695,6 +701,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     CallContext call{comm_key, call_index, records.front(), cost, tasks, 0.0, 0.0, {}, {}};
     call.block_gbps = block_copy_gbps(c);
     call.rates = block_rates(c);
+    call.l2_share = ll_l2_share(c);
     // The rates price the blocks where the GPUs give them; block_gbps then only says the blocks
     // are modelled.
     if (call.rates.known() && call.block_gbps <= 0) call.block_gbps = 1.0;
@@ -788,7 +795,8 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
     const std::uint32_t channel = channel_base + step.channel;
     const nccl::MemoryOps ops = nccl::send_memory_ops(c.kind, part.nranks, step.step);
     const TaskId t = gs == gd ? add_local_step(gs, static_cast<double>(step.bytes), call.record)
-                              : add_peer_step(c, gs, gd, rs, channel, step, part_call, ops);
+                              : add_peer_step(c, gs, gd, rs, channel, step, part_call, ops,
+                                              nccl::ll_l2_free_loads(c.kind, part.nranks, step.step));
     ++flows_;
     task[s] = t;
     freed_by[s] = t;
@@ -803,7 +811,8 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
     if (rd != rs) engine_.depend(call.tasks.join[rd], t);
     if (blocks && rd != rs && nccl::ends_chunk(c.kind, part.nranks, step.step)) {
       const TaskId drain = add_drain(c, static_cast<int>(rd), channel, static_cast<double>(step.bytes),
-                                     nccl::final_receive_memory_ops(c.kind), part_call);
+                                     nccl::final_receive_memory_ops(c.kind),
+                                     nccl::ll_l2_free_final_receive_loads(c.kind), part_call);
       engine_.depend(drain, t);
       engine_.depend(drain, call.tasks.launch[rd]);
       engine_.depend(call.tasks.join[rd], drain);
@@ -856,7 +865,8 @@ TaskId Simulation::add_local_step(int gpu, double bytes, std::size_t record) {
 }
 
 TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std::size_t rank, std::uint32_t channel,
-                                 const nccl::CollStep& step, const CallContext& call, nccl::MemoryOps ops) {
+                                 const nccl::CollStep& step, const CallContext& call, nccl::MemoryOps ops,
+                                 int l2_free_loads) {
   Pair& p = pair(gs, gd, call.record);
   // The sending rank's channel: NCCL's per-channel bandwidth for this protocol, or (block model)
   // its thread block, whose copy rate the primitive's loads and stores share, behind the rank's
@@ -894,7 +904,7 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
   std::vector<double> weights;
   for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * call.cost.wire_factor);
   if (call.block_gbps > 0) {
-    weights.push_back(call.block_weight(ops));  // without rates: a copy (load + store) uses the block's rate once
+    weights.push_back(call.block_weight(ops, l2_free_loads));  // without rates: a copy (load + store) uses the block's rate once
     weights.push_back(call.cost.wire_factor);           // the rank's channels carry wire bytes
   } else {
     weights.push_back(1.0);
@@ -939,6 +949,27 @@ double Simulation::block_copy_gbps(const CollectiveResult& c) const {
     }
   }
   return std::isfinite(rate) && rate > 0 ? rate : 0;
+}
+
+double Simulation::ll_l2_share(const CollectiveResult& c) const {
+  // The share of an LL call's user buffers its GPUs' L2 holds: all of them up to the footprint a
+  // repeated copy keeps at the L2's rate (l2_resident_mib), falling linearly to none at the L2's
+  // capacity (l2_cache_mib), as a repeated copy's did (2 x H200, one channel: a reduce-scatter of
+  // 32 MiB, 48 MiB of buffers, ran at 10.4 GB/s, between 13.8 with its buffers in the L2 and 8.5
+  // without; tests/data/real/h200-2gpu-nccl-l2). None with cold buffers (SimOptions::cold_buffers)
+  // or where a GPU does not give the footprint.
+  if (c.proto != nccl::Proto::ll || options_.cold_buffers || block_copy_gbps(c) <= 0) return 0;
+  const double footprint =
+      static_cast<double>(nccl::user_buffer_bytes(c.kind, static_cast<int>(c.gpus.size()), c.bytes));
+  double share = 1;
+  for (int g : c.gpus) {
+    const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];
+    const double resident = gpu.l2_resident_mib * 1024 * 1024;
+    const double cache = std::max(resident, gpu.l2_cache_mib * 1024 * 1024);
+    if (footprint > resident)
+      share = std::min(share, cache > resident ? std::max(0.0, (cache - footprint) / (cache - resident)) : 0.0);
+  }
+  return share;
 }
 
 nccl::BlockRates Simulation::block_rates(const CollectiveResult& c) const {
@@ -996,7 +1027,7 @@ ResourceId Simulation::channel_engine(const CollectiveResult& c, int rank, std::
   return ce->second;
 }
 
-TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops,
+TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops, int l2_free_loads,
                              const CallContext& call) {
   // A chunk's last receiver copies it out of its connection buffer into the user's buffer (NCCL's
   // recv or recvReduceCopy): no link, only its channel's block, which its next sends share. The
@@ -1008,7 +1039,7 @@ TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t 
   const auto route_key = std::make_tuple(-1, rank, block, block);
   auto rt = block_routes_.find(route_key);
   if (rt == block_routes_.end()) rt = block_routes_.emplace(route_key, net_.add_route(hops)).first;
-  const std::array<double, 1> weights{call.block_weight(ops)};
+  const std::array<double, 1> weights{call.block_weight(ops, l2_free_loads)};
   return engine_.add_transfer(rt->second, bytes, weights, kInf, 0.0);
 }
 

@@ -63,6 +63,10 @@ struct SimOptions {
   std::optional<nccl::Proto> proto;
   int channels = 0;
   std::uint64_t chunk_bytes = 0;
+  /// Every collective's user buffers come from the GPUs' memory, none from their L2 (each call on
+  /// buffers no recent work touched); by default buffers up to the GPUs' l2_resident_mib are in
+  /// the L2, as a loop of calls on the same buffers has them.
+  bool cold_buffers = false;
   /// Bytes per element of the collectives' data (the datatype); a call whose size is not a whole
   /// number of elements is split in bytes.
   std::uint32_t elem_bytes = 4;

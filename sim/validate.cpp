@@ -123,6 +123,13 @@ namespace {
 /// `_ch<N>` for N channels); false for the variants the simulator does not run (p2p_disable: the
 /// host path) and for names it does not know.
 bool variant_options(std::string variant, SimOptions& o) {
+  // nccl_bench.py --cold: each call on buffers the L2 does not hold. (--inplace is not simulated:
+  // the calls are taken out of place.)
+  if (variant.ends_with("_inplace")) return false;
+  if (variant.ends_with("_cold")) {
+    o.cold_buffers = true;
+    variant.resize(variant.size() - 5);
+  }
   if (const std::size_t ch = variant.rfind("_ch"); ch != std::string::npos && ch + 3 < variant.size()) {
     const char* end = variant.data() + variant.size();
     const auto [last, ec] = std::from_chars(variant.data() + ch + 3, end, o.channels);

@@ -502,15 +502,19 @@ TEST(SimReal, CollectivesPinnedToFewerChannels) {
   // LL128 calls of 16-256 MiB at 16 and 24 channels simulated from 25% fast to 15% slow: the
   // recordings' bus bandwidth there still grows up to 22% from 256 MiB to 4 GiB, which the
   // model, whose ceiling comes from 4 GiB, does not follow below it). README, "Simulation".
-  for (const auto& [name, count, bound] : {std::tuple{"h200-2gpu-channels", 486u, 0.04},
-                                           std::tuple{"h200-4gpu-channels", 540u, 0.05}}) {
+  // Ring/LL: 1.4-3.3% at every channel count since the loads of buffers the L2 holds cost its
+  // blocks nothing (LlPrimitivesLoadBuffersTheL2HoldsForNothing; the 4-GPU set held out of that
+  // rule, read from 2-GPU one-channel calls); 3.0-10.8% before, one channel's reduce-scatters
+  // +52..+71%. Both sets since: 2.4% and 3.3%.
+  for (const auto& [name, count, bound] : {std::tuple{"h200-2gpu-channels", 486u, 0.03},
+                                           std::tuple{"h200-4gpu-channels", 540u, 0.04}}) {
     const GraphErrors e = graph_errors(name);
     ASSERT_EQ(e.sim.size(), count) << name;
     EXPECT_LT(geomean_abs(e.sim), bound) << name;
     EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl) / 8) << name;
     std::map<std::string, std::vector<double>> of_variant;
     for (const auto& c : cases(name, Launches::graph_only)) of_variant[c.group].push_back(c.error());
-    for (const char* proto : {"ring_simple", "ring_ll128"})
+    for (const char* proto : {"ring_simple", "ring_ll128", "ring_ll"})
       for (int channels : {1, 2, 4, 8, 16}) {
         const std::vector<double>& errors =
             of_variant[fmt::format("nccl/{}_ch{}{}", proto, channels, kGraphSuffix)];
@@ -518,6 +522,37 @@ TEST(SimReal, CollectivesPinnedToFewerChannels) {
         EXPECT_LT(geomean_abs(errors), channels < 16 ? 0.04 : 0.09) << name << " " << proto << " " << channels;
       }
   }
+}
+
+TEST(SimReal, LlPrimitivesLoadBuffersTheL2HoldsForNothing) {
+  REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-l2");
+  // 2 x H200, ring LL on one channel, from CUDA graphs, each size once on one set of buffers (the
+  // L2 holds them up to 32 MiB) and once with each call on the next of as many sets as hold
+  // 512 MiB (tools/record/run_nccl_l2.sh, 2026-11-27): reduce-scatter of 8 MiB 13.8 GB/s against
+  // 8.4, allreduce 7.3 against 5.3, all-gather 8.5 against 8.0. With the user-buffer loads of
+  // send, recvReduceSend, recvReduceCopy and recvReduceCopySend free where the L2 holds the
+  // buffers (nccl::ll_l2_free_loads; the GPUs' l2_resident_mib and l2_cache_mib), every call of
+  // 1-16 MiB on one set is within 8% (it was +60..+68% for reduce-scatter, +38..+42% for
+  // allreduce), and with cold buffers every call from 8 MiB within 5%. (Cold calls of 1-4 MiB run
+  // up to 30% slower than simulated: a per-call cost that grows with the number of buffer sets
+  // in the graph, as large for Simple, which the L2 barely speeds up: not the L2's.) The
+  // recordings pinned to fewer channels: CollectivesPinnedToFewerChannels.
+  const auto in = [](const ValidationCase& c, const char* group, std::uint64_t from, std::uint64_t to) {
+    return c.group == fmt::format("nccl/{}{}", group, kGraphSuffix) && c.bytes >= from && c.bytes <= to;
+  };
+  int warm = 0, cold = 0;
+  for (const auto& c : cases("h200-2gpu-nccl-l2", Launches::graph_only)) {
+    if (in(c, "ring_ll_ch1", kMiB, 16 * kMiB)) {
+      ++warm;
+      EXPECT_LT(std::abs(c.error()), 0.10) << c.name << " " << c.bytes;
+    }
+    if (in(c, "ring_ll_ch1_cold", 8 * kMiB, 128 * kMiB)) {
+      ++cold;
+      EXPECT_LT(std::abs(c.error()), 0.06) << c.name << " " << c.bytes;
+    }
+  }
+  EXPECT_EQ(warm, 15);  // 5 sizes x 3 collectives
+  EXPECT_EQ(cold, 15);  // 8-128 MiB
 }
 
 /// A long-call recording's bounds (run_nccl_channels.sh --large: 168 cases): geometric-mean and

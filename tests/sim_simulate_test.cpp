@@ -336,6 +336,33 @@ TEST(SimPlan, EightH200sReachThePublishedRingBusBandwidth) {
   }
 }
 
+TEST(SimPlan, LlLoadsOfBuffersTheL2HoldsCostTheBlocksNothing) {
+  // 2 x H200 (testbed-h200-2gpu: ll_block_gbps 10.2, l2_resident_mib 32, l2_cache_mib 47.68), ring
+  // LL on one channel. A reduce-scatter's block runs send (a load of the input, a peer store) and
+  // recvReduceCopy (a load of the input and one of the line, a store): 5 operations an element,
+  // 2.5 / 10.2 ns a byte of its block. Where the L2 holds the input its two loads are free: 3
+  // operations, so the call's data takes 3/5 of the time. 16 MiB: 24 MiB of buffers, all in the
+  // L2. 32 MiB: 48 MiB, past the L2's 47.68, so none. An all-gather's copySend keeps its load
+  // (bound by its two stores): the same time either way. Within 1% (the calls' fixed costs are
+  // 7 us and 1 us a step against 1-3 ms).
+  SimOptions o;
+  o.algo = nccl::CollAlgo::ring;
+  o.proto = nccl::Proto::ll;
+  o.channels = 1;
+  const auto took = [&](OpKind kind, std::uint64_t bytes, bool cold) {
+    o.cold_buffers = cold;
+    const SimResult r = simulate(node("testbed-h200-2gpu"), collective_trace(kind, 2, bytes), o);
+    return r.collectives.at(0).end_ns - r.collectives.at(0).start_ns;
+  };
+  EXPECT_NEAR(took(OpKind::reducescatter, 16 * kMiB, false) / took(OpKind::reducescatter, 16 * kMiB, true), 0.6, 0.01);
+  EXPECT_NEAR(took(OpKind::reducescatter, 32 * kMiB, false) / took(OpKind::reducescatter, 32 * kMiB, true), 1.0, 1e-9);
+  EXPECT_NEAR(took(OpKind::allgather, 16 * kMiB, false) / took(OpKind::allgather, 16 * kMiB, true), 1.0, 1e-9);
+  // Allreduce in place: send, recvReduceCopySend (4 operations), recv: 8, of which 2 loads free.
+  EXPECT_NEAR(took(OpKind::allreduce, 16 * kMiB, false) / took(OpKind::allreduce, 16 * kMiB, true), 0.75, 0.01);
+  // Halfway between the two capacities (40 MiB of buffers: a 40 MiB allreduce), half of its loads.
+  EXPECT_NEAR(took(OpKind::allreduce, 40 * kMiB, false) / took(OpKind::allreduce, 40 * kMiB, true), 0.875, 0.02);
+}
+
 TEST(SimPlan, OneChannelRunsAtItsBlocksAloneRatesAndMoreShareTheGpusMemory) {
   // 2 x H200 (testbed-h200-2gpu), ring/Simple allreduce. On one channel its block runs send,
   // recvReduceCopySend and recv over each half of the buffer: 4 loads, 2 stores and 2 peer stores

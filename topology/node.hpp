@@ -58,6 +58,8 @@ struct Endpoint {
   // 24 such blocks copy at once (an NCCL channel's block); 0: NCCL's per-channel bandwidth alone.
   double block_copy_gbps = 0;
   double ll_block_gbps = 0;    // GPU: data rate of one NCCL channel block running LL primitives, GB/s (0: not known)
+  double l2_resident_mib = 0;  // GPU: footprint its L2 keeps of data used over and over, MiB (0: not known)
+  double l2_cache_mib = 0;     // GPU: its L2 cache's capacity, MiB (0: not known)
   double p2p_block_copy_gbps = 0;  // GPU: copy rate of one 640-thread block (NCCL's send/receive kernel) while 24 copy, GB/s (0: block_copy_gbps)
   // gpu, optional: what one NCCL kernel of the Simple or the LL protocol costs on this GPU beside
   // its data, per call and per step's handshake, in place of NCCL's baseLat and hwLat; 0: NCCL's.

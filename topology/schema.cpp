@@ -200,6 +200,26 @@ std::vector<Key> make_table() {
               "block_copy_gbps weighs them), from a ring/LL collective of NCCL on this GPU (nccl_bench.py "
               "ring_ll); the simulator runs each LL ring channel as such a block",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::ll_block_gbps>()});
+  // LL's primitives wait on each line's loads: those of a user buffer the L2 holds cost an LL block
+  // next to nothing (2 x H200, one channel: reduce-scatter of 8 MiB 13.8 GB/s with its buffers
+  // in the L2, 8.4 without, tests/data/real/h200-2gpu-nccl-l2).
+  add({.name = "l2_resident_mib", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "MiB", .floor = Floor::positive, .min = 1, .max = 1024,
+       .plausible = "tens of MiB: what the GPU's L2 cache keeps of data used over and over",
+       .default_text = "none: collectives' buffers are taken to come from the GPU's memory",
+       .doc = "measured footprint up to which a device-to-device copy repeated on the same buffers keeps its L2 "
+              "rate (tools/record/l2_copy.cu, tools/results/l2_copy.py); a collective's user buffers up to this "
+              "size are taken to be in the L2 (up to l2_cache_mib a falling share of them), which speeds up "
+              "LL primitives that load them",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::l2_resident_mib>()});
+  add({.name = "l2_cache_mib", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "MiB", .floor = Floor::positive, .min = 1, .max = 4096,
+       .plausible = "the GPU's L2 cache: tens to hundreds of MiB",
+       .default_text = "l2_resident_mib",
+       .doc = "the GPU's L2 cache capacity (datasheet); between l2_resident_mib and it, the share of a collective's "
+              "user buffers taken to be in the L2 falls linearly to none (a repeated copy on an H200 kept 0.88 of "
+              "its bytes in the L2 at 32 MiB, 0.44 at 40, 0.10 at 48: tools/results/l2_copy.py)",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::l2_cache_mib>()});
   // NCCL's send/receive kernel runs NCCL_MAX_NTHREADS = 640 threads a block, against 512 (and a
   // sync warp) for the Simple ring: 35.3 against 30.2 GB/s per block on an H200 while 24 copy.
   add({.name = "p2p_block_copy_gbps", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
