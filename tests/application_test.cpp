@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "application/app_projection.hpp"
 #include "application/kernel_scaling.hpp"
@@ -74,6 +75,22 @@ TEST(KernelScaling, MemoryKernelsScaleByTheShareOfTheStreamingRateTheyMove) {
   EXPECT_FALSE(unknown.known);
 }
 
+/// A Kineto trace's GPU work replayed on a 1 x H200 node with its recorded durations, but for the
+/// work `given` names a duration for (ns; NaN keeps the recorded one).
+sim::SimResult replay_with(const trace::Trace& t, const std::function<double(std::size_t)>& given) {
+  const auto node = topology::load_node(test::config("testbed-h200-1gpu.yaml"));
+  sim::SimOptions o;
+  o.durations_ns.assign(t.size(), std::nan(""));
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!trace::runs_on_gpu(t.kinds()[i])) continue;
+    const double ns = given(i);
+    o.durations_ns[i] = std::isnan(ns) ? static_cast<double>(t.durations()[i]) : ns;
+  }
+  return sim::simulate(node, t, o);
+}
+
+const auto kAsRecorded = [](std::size_t) { return std::nan(""); };
+
 TEST(ApplicationReplay, WorkLaunchedLongBeforeFollowsItsStreamWithItsRecordedGap) {
   // One stream the CPU ran ahead of: a 2 ms kernel (5-2005 us, launched at 0), a memset launched
   // at 10 us that ran 1.5 us after it (2006.5-2007.5), and a kernel launched at 20 us that ran
@@ -94,17 +111,10 @@ TEST(ApplicationReplay, WorkLaunchedLongBeforeFollowsItsStreamWithItsRecordedGap
   ]})json";
   const trace::Trace t = trace::parse_kineto(text, "backlog.json");
   ASSERT_TRUE(t.has_application());
-  const auto node = topology::load_node(test::config("testbed-h200-1gpu.yaml"));
-  sim::SimOptions o;
-  o.durations_ns.assign(t.size(), std::nan(""));
-  for (std::size_t i = 0; i < t.size(); ++i)
-    if (trace::runs_on_gpu(t.kinds()[i])) o.durations_ns[i] = static_cast<double>(t.durations()[i]);
-  const sim::SimResult recorded = sim::simulate(node, t, o);
-  EXPECT_NEAR(recorded.application.replayed_span_ns, 2061e3, 1);  // the honest replay: as recorded
-  for (std::size_t i = 0; i < t.size(); ++i)
-    if (t.kinds()[i] == trace::OpKind::kernel && t.durations()[i] == 2000000) o.durations_ns[i] = 1000e3;
-  const sim::SimResult faster = sim::simulate(node, t, o);
-  EXPECT_NEAR(faster.application.replayed_span_ns, 1061e3, 1);
+  // The honest replay: as recorded.
+  EXPECT_NEAR(replay_with(t, kAsRecorded).application.replayed_span_ns, 2061e3, 1);
+  const auto shorter_first = [&](std::size_t i) { return t.durations()[i] == 2000000 ? 1000e3 : std::nan(""); };
+  EXPECT_NEAR(replay_with(t, shorter_first).application.replayed_span_ns, 1061e3, 1);
 }
 
 TEST(ApplicationReplay, WorkHeldByAGpuFillingCopyWaitsItsShareOfTheCopy) {
@@ -123,18 +133,11 @@ TEST(ApplicationReplay, WorkHeldByAGpuFillingCopyWaitsItsShareOfTheCopy) {
   ]})json";
   const trace::Trace t = trace::parse_kineto(text, "held.json");
   ASSERT_TRUE(t.has_application());
-  const auto node = topology::load_node(test::config("testbed-h200-1gpu.yaml"));
-  sim::SimOptions o;
-  o.durations_ns.assign(t.size(), std::nan(""));
-  for (std::size_t i = 0; i < t.size(); ++i)
-    if (trace::runs_on_gpu(t.kinds()[i])) o.durations_ns[i] = static_cast<double>(t.durations()[i]);
-  const sim::SimResult recorded = sim::simulate(node, t, o);
+  const sim::SimResult recorded = replay_with(t, kAsRecorded);
   EXPECT_EQ(recorded.application.sm_waits, 1u);
   EXPECT_NEAR(recorded.application.replayed_span_ns, 1030e3, 1);  // the honest replay: as recorded
-  for (std::size_t i = 0; i < t.size(); ++i)
-    if (t.kinds()[i] == trace::OpKind::copy) o.durations_ns[i] = 500e3;
-  const sim::SimResult faster = sim::simulate(node, t, o);
-  EXPECT_NEAR(faster.application.replayed_span_ns, 542.5e3, 1);
+  const auto shorter_copy = [&](std::size_t i) { return t.kinds()[i] == trace::OpKind::copy ? 500e3 : std::nan(""); };
+  EXPECT_NEAR(replay_with(t, shorter_copy).application.replayed_span_ns, 542.5e3, 1);
 }
 
 std::string app(const std::string& machine, const std::string& name) {
