@@ -75,7 +75,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
     std::string algo, proto, solver = "maxmin";
     int bins = 20;
     std::size_t timeline_ops = 0;
-    bool as_recorded = false;
+    bool as_recorded = false, cold_buffers = false;
   };
   cmd->footer(kSimulateGuide);
   auto opt = std::make_shared<Options>();
@@ -108,6 +108,10 @@ void add_simulate_command(CLI::App& app, Runner& run) {
   cmd->add_flag("--as-recorded", opt->as_recorded,
                "Replay GPU work with its recorded durations (copies and collectives not re-priced): checks what "
                "the replay infers waited for what against the recording");
+  cmd->add_flag("--cold-buffers", opt->cold_buffers,
+               "Take every collective's buffers to come from the GPUs' memory, none from their L2 (by default "
+               "buffers up to the GPUs' l2_resident_mib are in the L2, as in a loop of calls on the same buffers; "
+               "NCCL's LL primitives load them faster there)");
   cmd->add_option("--bins", opt->bins, "Utilisation-over-time bins per link")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->callback([opt, &run]() {
     run = [opt]() {
@@ -137,6 +141,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
                                        join(nccl::proto_names(), ", ")));
       }
       options.bins = opt->bins;
+      options.cold_buffers = opt->cold_buffers;
       options.keep_transfers = !opt->timeline.empty();
 
       // Outputs first: an unwritable one fails before the work, and an interruption leaves no
