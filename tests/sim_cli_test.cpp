@@ -98,6 +98,20 @@ TEST(SimCli, WorkloadCollectiveBesideNcclsModel) {
   EXPECT_EQ(j["model"], "default + nccl-model");
 }
 
+TEST(SimCli, ColdBuffersTakeTheL2AwayFromLlLoads) {
+  // A 16 MiB ring/LL reduce-scatter on one channel of 2 x H200: its 24 MiB of buffers fit the L2
+  // (l2_resident_mib 32), so its block's two input loads a byte are free and its data takes 3/5 of
+  // what it takes with --cold-buffers (SimPlan.LlLoadsOfBuffersTheL2HoldsCostTheBlocksNothing).
+  const auto run = [](const std::string& extra) {
+    const auto r = test::run_linkcast("simulate " + test::config("testbed-h200-2gpu.yaml") +
+                                      " --workload nccl-reducescatter:bytes=16MiB,channels=1 --proto LL --format json" +
+                                      extra);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json::parse(r.out)["makespan_s"].get<double>();
+  };
+  EXPECT_NEAR(run("") / run(" --cold-buffers"), 0.6, 0.01);
+}
+
 TEST(SimCli, UnknownModelListsTheValidOnes) {
   const std::string out = ::testing::TempDir() + "sim_never_written.json";
   std::filesystem::remove(out);
