@@ -412,18 +412,10 @@ std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels) {
     default: break;
   }
   if (spec.algo == CollAlgo::ring) return nccl::kStepBytes * nccl::kAllReduceChunkSteps;
-  // Tree/Simple: chunkSteps = 1, then (calcCollChunking, pattern TreeUpDown):
-  //   while (nBytes / (nChannels*chunkSize) < depth*8 && chunkSize > 131072) chunkSize /= 2;
-  //   while (nBytes / (nChannels*chunkSize) < depth*4 && chunkSize > 65536) chunkSize /= 2;
-  //   while (nBytes / (nChannels*chunkSize) < depth && chunkSize > 32768) chunkSize /= 2;
-  // depth = nRanks/nNodes - 1 + log2(nNodes): the chain's n-1 within one node.
-  std::uint64_t chunk = nccl::kStepBytes;
-  const std::uint64_t depth = static_cast<std::uint64_t>(std::max(1, spec.nranks - 1));
-  const auto nc = static_cast<std::uint64_t>(std::max(1, channels));
-  while (spec.bytes / (nc * chunk) < depth * 8 && chunk > 131072) chunk /= 2;
-  while (spec.bytes / (nc * chunk) < depth * 4 && chunk > 65536) chunk /= 2;
-  while (spec.bytes / (nc * chunk) < depth && chunk > 32768) chunk /= 2;
-  return chunk;
+  // Tree/Simple: chunkSteps = 1, so one step's bytes (calcCollChunking, src/enqueue.cc of NCCL
+  // 2.28.9, which halves the chunk for CollNet, NVLS and tree/LL128 but no longer for tree/Simple).
+  (void)channels;
+  return nccl::kStepBytes;
 }
 
 void validate(const CollectiveSpec& s) {

@@ -175,10 +175,12 @@ TEST(Collectives, SmallCallsRunOnFewerChannelsAsNcclDoes) {
   EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 64 * 1024, CollAlgo::tree, 2)), 1);
 }
 
-TEST(Collectives, TreeChunkHalvesForSmallCalls) {
-  // 1 MiB, 8 ranks (depth 7), 2 channels: 1 MiB/(2 x 512 KiB) = 1 < 56 -> 256 KiB -> 128 KiB
-  // (stops at 128 KiB); 1 MiB/(2 x 128 KiB) = 4 < 28 -> 64 KiB; 8 >= 7: 64 KiB.
-  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allreduce, 8, MiB, CollAlgo::tree), 2), 64 * 1024u);
+TEST(Collectives, TreeSimpleChunkIsOneStepWhateverTheSize) {
+  // NCCL 2.28.9's calcCollChunking (src/enqueue.cc) halves the chunk for CollNet, NVLS and
+  // tree/LL128 but not for tree/Simple: one step, 512 KiB, for a 1 MiB call on 8 ranks and 2
+  // channels as for a 1 GiB one (older NCCLs halved it down to 64 KiB here, depth x 8 chunks).
+  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allreduce, 8, MiB, CollAlgo::tree), 2), 512 * 1024u);
+  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allreduce, 8, 1024 * MiB, CollAlgo::tree), 2), 512 * 1024u);
   EXPECT_EQ(default_chunk_bytes(spec(OpKind::broadcast, 8, MiB), 2), 512 * 1024u);
   EXPECT_EQ(default_chunk_bytes(spec(OpKind::allgather, 8, MiB), 2), 2 * MiB);
 }

@@ -303,8 +303,11 @@ TEST(SimReal, ForcedProtocolsOnTwoH200s) {
     EXPECT_DOUBLE_EQ(find("h200-2gpu-nccl", "nccl/ring_ll", "alltoall", bytes).simulated_ns,
                      find("h200-2gpu-nccl", "nccl/default", "alltoall", bytes).simulated_ns);
   // Tree allreduce, 2 GPUs: the chain runs the ring allreduce's primitives on the channels'
-  // blocks: Simple 4.7%, LL 7.0% (NCCL's model: +95..+115%, +157..+165%).
-  EXPECT_LT(worst("nccl/tree_simple", "allreduce"), 0.05);
+  // blocks: Simple 15.7%, LL 7.0% (NCCL's model: +95..+115%, +157..+165%). Simple was 4.7% while
+  // its chunk was halved as older NCCLs do (to 256 KiB at 64 MiB): with NCCL 2.28.9's one step
+  // (512 KiB) the 64 MiB call on 24 channels is +15.7% (128 MiB-4 GiB within 6%), where the 4-GPU
+  // chains of 2-64 MiB went from -20..-50% to within 12% (SweepOnFourH200s, README).
+  EXPECT_LT(worst("nccl/tree_simple", "allreduce"), 0.16);
   EXPECT_LT(worst("nccl/tree_ll", "allreduce"), 0.075);
   // LL128 at 1-4 GiB: each block moves data at 15/16 of its copy rate: allgather and
   // reducescatter within 4%, where NCCL's LL128 bandwidth said 16-22% fast.
