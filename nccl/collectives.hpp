@@ -108,10 +108,10 @@ struct Decomposition {
   std::uint64_t inter_rank_bytes() const;
 };
 
-/// The ring/tree chunk NCCL uses by default for this call (calcCollChunking, src/enqueue.cc):
-/// ring: 512 KiB x chunkSteps; tree allreduce: 512 KiB halved while the call has fewer than
-/// depth*8 / depth*4 / depth chunks per channel (down to 128/64/32 KiB); alltoall: the P2P
-/// chunk. `channels` is the effective channel count.
+/// The ring/tree chunk NCCL 2.28 uses by default for this call (calcCollChunking,
+/// src/enqueue.cc): ring: 512 KiB x chunkSteps; tree allreduce (Simple): one step, 512 KiB;
+/// alltoall: the P2P chunk. `channels` is the effective channel count (no rule here reads it
+/// since tree/Simple stopped halving its chunk by the chain's depth).
 std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels);
 
 /// The distinct channels one rank's alltoall sends run on: each peer's block striped over its
