@@ -199,12 +199,12 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         }
       }
     }
-    // Launched long before it ran, and nothing on another stream ended just before it: its stream
-    // held it, where its predecessor there ended just before its start. Kept as
-    // its recorded delay after the call instead (the GPU's whole backlog when the CPU ran ahead),
-    // a replay on a faster GPU would stall the stream until that delay passed (a kernel 3.3 us
-    // after a memset, 13.8 ms after its launch: tests/data/real/h100-1gpu-apps/
-    // app_d2d_beside_compute.json.gz, ProfilerStep#4).
+    // Launched long before it ran, with nothing on another stream ending just before it, and its
+    // predecessor on its stream ended just before it: that predecessor held it. Its delay after
+    // the call is the GPU's whole backlog where the CPU ran ahead; kept as a launch delay, it
+    // would stall a faster GPU's stream until that delay passed (a kernel 3.3 us after a memset,
+    // 13.8 ms after its launch: tests/data/real/h100-1gpu-apps/app_d2d_beside_compute.json.gz,
+    // ProfilerStep#4).
     if (!launch_explains && a.after[i] == kNoIndex && p != kNoIndex) {
       const double gap = start - static_cast<double>(trace::recorded_end_ns(t, p));
       if (gap <= kBackloggedStreamSlackNs) {

@@ -79,9 +79,9 @@ struct AppGraph {
   };
   std::vector<SmHold> sm_holds;
 
-  /// GPU work launched long before it ran that its stream held a few microseconds past its
-  /// predecessor's end (behind memsets, some kernels): it starts that long after the predecessor
-  /// in a replay too. Rare: kept apart, by work.
+  /// GPU work its stream held (stream order above) that started some time after its
+  /// predecessor's end: it starts that long after the predecessor in a replay too. By work; 16
+  /// bytes each, for the stream-held work with a gap (most kernels of a busy stream).
   struct StreamGap {
     std::uint32_t work, prev;  // the held work, its predecessor on its stream
     double gap_ns;             // its start after prev's end, as recorded

@@ -227,8 +227,8 @@ class Simulation {
   /// The resource of a rank's channel: NCCL's per-channel bandwidth, or its block (block model).
   ResourceId channel_engine(const CollectiveResult& c, int rank, std::uint32_t channel, const CallContext& call);
   /// A chunk's last receive on rank `rank`'s channel block (block model).
-  TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops, int l2_free_loads,
-                   const CallContext& call);
+  TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops,
+                   int l2_free_loads, const CallContext& call);
   /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
   /// launch with the first that it did.
   RankTasks add_rank_tasks(const CollectiveResult& c, const std::vector<std::int64_t>& record_of_rank,
@@ -904,7 +904,8 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
   std::vector<double> weights;
   for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * call.cost.wire_factor);
   if (call.block_gbps > 0) {
-    weights.push_back(call.block_weight(ops, l2_free_loads));  // without rates: a copy (load + store) uses the block's rate once
+    // Without rates a copy (a load and a store) uses the block's rate once.
+    weights.push_back(call.block_weight(ops, l2_free_loads));
     weights.push_back(call.cost.wire_factor);           // the rank's channels carry wire bytes
   } else {
     weights.push_back(1.0);
@@ -1027,8 +1028,8 @@ ResourceId Simulation::channel_engine(const CollectiveResult& c, int rank, std::
   return ce->second;
 }
 
-TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops, int l2_free_loads,
-                             const CallContext& call) {
+TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops,
+                             int l2_free_loads, const CallContext& call) {
   // A chunk's last receiver copies it out of its connection buffer into the user's buffer (NCCL's
   // recv or recvReduceCopy): no link, only its channel's block, which its next sends share. The
   // block alternates between the two; the flow model shares its rate between them instead, so
