@@ -130,7 +130,14 @@ def make_one_call(collective, elems, n, rank, device, inplace):
     raise ValueError(f"unknown collective {collective}")
 
 
-def make_call(collective, nbytes, n, rank, device, inplace=False, cold_bytes=0):
+def make_call(collective, nbytes, n, device):
+    """Allocates the buffers for one size (out of place); returns (counted bytes, callable doing
+    one call)."""
+    counted, call, _ = make_calls(collective, nbytes, n, 0, device)
+    return counted, call
+
+
+def make_calls(collective, nbytes, n, rank, device, inplace=False, cold_bytes=0):
     """Allocates the buffers for one size; returns (counted bytes, callable doing one call, buffer
     sets). With cold_bytes > 0, as many sets of buffers as hold at least that many bytes together
     (at least 2), each call on the next set in turn: no call finds its buffers in the GPU's L2
@@ -231,7 +238,7 @@ def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collecti
     try:
         for collective in collectives:
             for nbytes in sizes:
-                counted, call, sets = make_call(collective, nbytes, n, rank, device, inplace, cold_bytes)
+                counted, call, sets = make_calls(collective, nbytes, n, rank, device, inplace, cold_bytes)
                 iters = max(iters_for(counted), sets)  # a cold loop calls on every set
                 if launch == "graph":
                     t = time_graph(call, iters, repeats, device)
