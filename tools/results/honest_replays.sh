@@ -28,7 +28,11 @@ for dir in tests/data/real/*/; do
     [ -f "$trace" ] || continue
     case $trace in *rank[1-9]*) continue ;; esac  # read with its rank 0
     files=("$trace")
-    case $trace in *rank0*) for other in "${trace/rank0/rank}"[1-9]*; do files+=("$other"); done ;; esac
+    if [[ $trace == *rank0* ]]; then
+      for other in "${trace%%rank0*}"rank[1-9]"${trace##*rank0}"; do
+        [ -f "$other" ] && files+=("$other")
+      done
+    fi
     line=$("$LINKCAST" simulate "$node" "${files[@]}" --as-recorded 2>/dev/null | grep -m1 "^Application replay" || true)
     [ -n "$line" ] || continue  # no kernels or runtime calls: nothing to replay
     error=$(sed 's/.*replayed (\([-+0-9.]*\)%).*/\1/' <<<"$line")
