@@ -293,6 +293,32 @@ TEST(CollectiveBlocks, PrimitivesCountTheirLoadsAndStoresAsNcclsKernelsRunThem) 
   EXPECT_EQ(send_memory_ops(OpKind::reduce, 4, 0).total(), 0);
 }
 
+TEST(CollectiveBlocks, LlLoadsTheL2MakesFreeAreThoseOfTheUsersInputBesideALine) {
+  using trace::OpKind;
+  // Ring allreduce on 4 ranks: send, recvReduceSend x2 and recvReduceCopySend load the input
+  // (one free load each where the L2 holds it); recvCopySend x2 and the final recv load only
+  // lines.
+  const std::vector<int> allreduce = {1, 1, 1, 1, 0, 0};
+  for (std::uint32_t j = 0; j < allreduce.size(); ++j)
+    EXPECT_EQ(ll_l2_free_loads(OpKind::allreduce, 4, j), allreduce[j]) << j;
+  EXPECT_EQ(ll_l2_free_final_receive_loads(OpKind::allreduce), 0);
+  // Reduce-scatter: send and recvReduceSend, then recvReduceCopy: every primitive loads the input.
+  for (std::uint32_t j = 0; j < 3; ++j) EXPECT_EQ(ll_l2_free_loads(OpKind::reducescatter, 4, j), 1) << j;
+  EXPECT_EQ(ll_l2_free_final_receive_loads(OpKind::reducescatter), 1);
+  // All-gather out of place: copySend keeps its load (bound by its two stores: 8.5 GB/s with its
+  // buffers in the L2, 8.0 without, tests/data/real/h200-2gpu-nccl-l2), recvCopySend has none.
+  for (std::uint32_t j = 0; j < 3; ++j) EXPECT_EQ(ll_l2_free_loads(OpKind::allgather, 4, j), 0) << j;
+  // Broadcast: the root's send; the chain's recvCopySend loads only lines.
+  EXPECT_EQ(ll_l2_free_loads(OpKind::broadcast, 4, 0), 1);
+  EXPECT_EQ(ll_l2_free_loads(OpKind::broadcast, 4, 1), 0);
+  // The user buffers a rank touches: allreduce in place (the buffer), all-gather and
+  // reduce-scatter out of place (the buffer and one rank's block), alltoall both buffers.
+  EXPECT_EQ(user_buffer_bytes(OpKind::allreduce, 4, 64), 64u);
+  EXPECT_EQ(user_buffer_bytes(OpKind::allgather, 4, 64), 80u);
+  EXPECT_EQ(user_buffer_bytes(OpKind::reducescatter, 2, 64), 96u);
+  EXPECT_EQ(user_buffer_bytes(OpKind::alltoall, 4, 64), 128u);
+}
+
 TEST(CollectiveBlocks, P2pStripingFollowsNcclsPartRule) {
   // 2 ranks, 24 collective channels -> 32 p2p channels, 16 per peer (16 x 2 fit 32); a 2 MiB
   // block takes all 16 (one per 64 KiB up to 16), a 512 MiB block doubles them to 32 (parts over
