@@ -1002,12 +1002,13 @@ void move_under_switch(const Smi& t, Skeleton& sk, const std::vector<std::string
   switch_of[gpu] = sw;
 }
 
-/// The GPU `gpu`'s PCIe switch: the one `switch_of` gives it, else a new one between it and its
-/// CPU, its link moved under it (`why` says what the matrix showed).
+/// The GPU `gpu`'s PCIe switch: the one `switch_of` gives it, else a new one (pcisw<n>, numbered
+/// in the order made) between it and its CPU, its link moved under it where it has one (`why` says
+/// what the matrix showed).
 std::string switch_of_gpu(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids, std::size_t gpu,
                           const std::string& why, std::map<std::size_t, std::string>& switch_of) {
   if (const auto it = switch_of.find(gpu); it != switch_of.end()) return it->second;
-  const std::string sw = fmt::format("pcisw-{}", ids[gpu]);
+  const std::string sw = fmt::format("pcisw{}", sk.of_kind("pcie_switch").size());
   sk.add({sw, "pcie_switch", fmt::format("PCIe switch of GPU{} and {}", gpu, why), "", {}, {}});
   add_pcie(sk, t.hosts[gpu], sw, 0, 0);
   move_under_switch(t, sk, ids, gpu, sw, switch_of);
@@ -1078,20 +1079,14 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
   smi_nvlinks(t, sk, ids, std::vector<int>(t.ngpu, 0));
   // PIX pairs share a PCIe switch; without the NCCL dump we cannot see more structure.
   std::map<std::size_t, std::string> switch_of;  // by GPU
-  int sw = 0;
-  const auto share_switch = [&](std::size_t i, std::size_t j) {
-    if (!switch_of.count(i) && !switch_of.count(j)) {
-      const std::string id = fmt::format("pcisw{}", sw++);
-      sk.add({id, "pcie_switch", "PCIe switch (inferred from PIX)", "", {}, {}});
-      add_pcie(sk, t.hosts[i], id, 0, 0);
-      switch_of[i] = id;
+  for (std::size_t i = 0; i < t.ngpu; ++i) {
+    for (std::size_t j = 0; j < t.ngpu; ++j) {
+      if (i == j || t.rows[i].cells[j] != "PIX" || t.hosts[i] != t.hosts[j]) continue;
+      if (!switch_of.count(i) && switch_of.count(j)) switch_of[i] = switch_of[j];
+      const std::string sw = switch_of_gpu(t, sk, ids, i, fmt::format("GPU{} (inferred from PIX)", j), switch_of);
+      if (!switch_of.count(j)) switch_of[j] = sw;
     }
-    if (!switch_of.count(i)) switch_of[i] = switch_of[j];
-    if (!switch_of.count(j)) switch_of[j] = switch_of[i];
-  };
-  for (std::size_t i = 0; i < t.ngpu; ++i)
-    for (std::size_t j = 0; j < t.ngpu; ++j)
-      if (i != j && t.rows[i].cells[j] == "PIX" && t.hosts[i] == t.hosts[j]) share_switch(i, j);
+  }
   for (std::size_t k = 0; k < t.ngpu; ++k) add_pcie(sk, switch_of.count(k) ? switch_of[k] : t.hosts[k], ids[k], 0, 0);
   smi_nics(t, sk, cpus, ids, switch_of);
   std::vector<std::pair<std::string, bool>> cpu_pairs;
