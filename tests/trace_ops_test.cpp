@@ -29,6 +29,19 @@ Op op(OpKind kind, std::uint64_t bytes, std::uint16_t src = 0, std::uint16_t dst
   return o;
 }
 
+TEST(TraceNames, NcclKernelsAreKnownInEveryFormTheReadersMeet) {
+  // Kineto and nsys name them plainly, nvprof may keep the return type or the mangled name.
+  EXPECT_TRUE(is_nccl_kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+  EXPECT_TRUE(is_nccl_kernel("ncclKernel_AllGather_RING_LL_Sum_int8_t"));
+  EXPECT_TRUE(is_nccl_kernel("void ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
+  EXPECT_TRUE(is_nccl_kernel("_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork"));
+  EXPECT_TRUE(is_nccl_kernel("NCCLKERNEL_x"));
+  EXPECT_FALSE(is_nccl_kernel("void at::native::vectorized_elementwise_kernel<4, ...>"));
+  EXPECT_FALSE(is_nccl_kernel("_Z5helloPf"));
+  EXPECT_FALSE(is_nccl_kernel("ncc"));
+  EXPECT_FALSE(is_nccl_kernel(""));
+}
+
 TEST(TransferOf, ACopyMovesItsBytesWithItsPathsNaturalAccess) {
   // 1 MiB host-to-device: the GPU's copy engine reads host memory (DMA reads); device-to-host
   // and peer copies push with writes. No fixed cost: the caller adds its L + O.

@@ -774,7 +774,7 @@ class Reader {
       op.bytes = bytes_of(e.bytes);
       if (op.bytes == 0) ++unsized_memsets_;
       push(op);
-    } else if (starts_with(e.name, "nccl")) {
+    } else if (is_nccl_kernel(e.name)) {
       if (!collective(op, device, e)) return;
     } else {
       op.kind = OpKind::kernel;

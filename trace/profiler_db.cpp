@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -422,21 +421,6 @@ std::string nccl_kind(std::string_view name) {
                            "recv", "reduce"})
     if (n.find(kind) != std::string::npos) return kind;
   return "unknown";
-}
-
-/// Whether a kernel's name is NCCL's: "ncclDevKernel_AllReduce_...", "ncclKernel_...", demangled
-/// with its return type ("void ncclKernel..."), or mangled: some nvprof databases keep
-/// "_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork" (2 x P100, qcu's logs), whose 621 NCCL
-/// kernels a rank went unsaid.
-bool is_nccl_kernel(std::string_view name) {
-  const std::string lower = to_lower(name);
-  std::string_view n = lower;
-  if (n.starts_with("void ")) n.remove_prefix(5);
-  if (n.starts_with("_z")) {
-    n.remove_prefix(2);
-    while (!n.empty() && std::isdigit(static_cast<unsigned char>(n.front()))) n.remove_prefix(1);
-  }
-  return n.starts_with("nccl");
 }
 
 /// NCCL kernels in the kernel tables (names resolved through `strings`, a query of (id, value)):

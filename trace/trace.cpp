@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <charconv>
 
@@ -267,6 +268,21 @@ double recorded_span_ns(const Trace& trace) {
     hi = std::max(hi, recorded_end_ns(trace, i));
   }
   return hi > lo ? static_cast<double>(hi - lo) : 0.0;
+}
+
+bool is_nccl_kernel(std::string_view name) {
+  const auto starts_with_lower = [](std::string_view s, std::string_view lower_prefix) {
+    if (s.size() < lower_prefix.size()) return false;
+    for (std::size_t k = 0; k < lower_prefix.size(); ++k)
+      if (std::tolower(static_cast<unsigned char>(s[k])) != lower_prefix[k]) return false;
+    return true;
+  };
+  if (starts_with_lower(name, "void ")) name.remove_prefix(5);
+  if (starts_with_lower(name, "_z")) {
+    name.remove_prefix(2);
+    while (!name.empty() && std::isdigit(static_cast<unsigned char>(name.front()))) name.remove_prefix(1);
+  }
+  return starts_with_lower(name, "nccl");
 }
 
 }  // namespace linkcast::trace

@@ -341,6 +341,11 @@ class Trace;
 inline bool is_host_name(std::string_view name) {
   return name == "host" || endpoint_index(name, "cpu") >= 0;
 }
+/// Whether a kernel's name is NCCL's, in any case: "ncclDevKernel_AllReduce_...", "ncclKernel_...",
+/// demangled with its return type ("void ncclKernel..."), or mangled: some nvprof databases keep
+/// "_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork" (2 x P100, qcu's logs), whose 621 NCCL
+/// kernels a rank went unsaid. Every reader asks this (no copy of the name: a reader's hot path).
+[[nodiscard]] bool is_nccl_kernel(std::string_view name);
 
 namespace detail {
 /// One warp's coalesced request: 32 threads x 4 B.
