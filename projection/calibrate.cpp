@@ -106,7 +106,7 @@ Calibration calibrate_from(const std::vector<Source>& sources) {
       // The 1-byte costs: the medians a projection takes from a trace (trace::TraceIndex).
       if (trace::measures_fixed_cost(kind, bytes, d))
         if (const auto cls = trace::copy_class_of(cat)) small[static_cast<std::size_t>(*cls)].push_back(d);
-      if (kind != trace::OpKind::copy || d <= 0 || bytes < kStagingMinBytes) continue;
+      if (kind != trace::OpKind::copy || !trace::is_timed(d) || bytes < kStagingMinBytes) continue;
       if ((trace.flags()[i] & trace::kBesideCompute) != 0) {
         ++c.beside_compute;
         continue;

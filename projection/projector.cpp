@@ -797,7 +797,7 @@ double Projector::carried_excess_ns(const Anchor& a, std::size_t i, double own_n
 
 model::HostRegime Projector::regime(std::size_t i) const {
   const Category cat = index_->categories[i];
-  if (!is_pageable(cat) || trace_->durations()[i] <= 0) return model::HostRegime::staged;
+  if (!is_pageable(cat) || !trace::is_timed(trace_->durations()[i])) return model::HostRegime::staged;
   Anchor scratch;
   const auto k = static_cast<std::size_t>(
       anchor_slot(anchor_of(i, scratch), i, static_cast<double>(trace_->durations()[i])));

@@ -80,7 +80,7 @@ ProjectionSummary summarize(const Projector& projector, const std::vector<const 
   for (const auto* m : models) s.models.emplace_back(m->name);
   s.ops = trace.size();
   s.timed_ops = static_cast<std::size_t>(std::count_if(trace.durations().begin(), trace.durations().end(),
-                                                       [](std::int64_t d) { return d > 0; }));
+                                                       [](std::int64_t d) { return trace::is_timed(d); }));
   s.has_actual = actual && match;
   if (s.has_actual) {
     s.actual_file = actual->source_file;

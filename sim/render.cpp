@@ -238,7 +238,7 @@ void render_table(const topology::Node& node, const trace::Trace& trace, const S
     ++row.ops;
     row.bytes += static_cast<double>(trace.bytes()[i]);
     row.sim_ns += sim;
-    if (trace.durations()[i] > 0) {
+    if (trace::is_timed(trace.durations()[i])) {
       ++row.measured_ops;
       row.measured_ns += static_cast<double>(trace.durations()[i]);
       row.sim_of_measured_ns += sim;

@@ -38,7 +38,7 @@ SimulationSummary summarize_simulation(const topology::Node& node, const trace::
     ++c.ops;
     c.bytes += static_cast<double>(bytes[i]);
     c.simulated_ns += duration;
-    if (durations[i] > 0) {
+    if (trace::is_timed(durations[i])) {
       ++c.measured_ops;
       c.measured_ns += static_cast<double>(durations[i]);
       c.simulated_of_measured_ns += duration;

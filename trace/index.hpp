@@ -27,7 +27,7 @@ inline constexpr std::uint64_t kSmallTransferBytes = 64;
 /// with no "bytes" arg: a ROCm trace's two such copies had set a 22.4 us cost for every class).
 inline bool measures_fixed_cost(OpKind kind, std::uint64_t bytes, std::int64_t duration_ns) {
   return (kind == OpKind::copy || kind == OpKind::memset) && bytes > 0 && bytes <= kSmallTransferBytes &&
-         duration_ns > 0;
+         is_timed(duration_ns);
 }
 
 /// What a projection needs from a trace independently of the nodes, computed once per trace (a

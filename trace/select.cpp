@@ -13,7 +13,7 @@ void mark_transfers_beside_compute(Trace& trace) {
   // Per GPU endpoint: its kernels' (start, latest end of the kernels started so far), by start.
   std::unordered_map<std::uint16_t, std::vector<std::pair<std::int64_t, std::int64_t>>> by_gpu;
   for (std::size_t i = 0; i < trace.size(); ++i)
-    if (trace.kinds()[i] == OpKind::kernel && trace.starts()[i] >= 0 && trace.durations()[i] > 0)
+    if (trace.kinds()[i] == OpKind::kernel && trace.starts()[i] >= 0 && is_timed(trace.durations()[i]))
       by_gpu[trace.srcs()[i]].emplace_back(trace.starts()[i], recorded_end_ns(trace, i));
   if (by_gpu.empty()) return;
   for (auto& [gpu, spans] : by_gpu) {

@@ -341,6 +341,10 @@ class Trace;
 inline bool is_host_name(std::string_view name) {
   return name == "host" || endpoint_index(name, "cpu") >= 0;
 }
+/// Whether a record has a recorded duration: profilers give none (0) to some operations (a Quadro
+/// GP100 trace timed 1 of 10 copies; Kineto events without "dur"), which sums of measured time leave
+/// out.
+[[nodiscard]] constexpr bool is_timed(std::int64_t duration_ns) { return duration_ns > 0; }
 /// Whether a kernel's name is NCCL's, in any case: "ncclDevKernel_AllReduce_...", "ncclKernel_...",
 /// demangled with its return type ("void ncclKernel..."), or mangled: some nvprof databases keep
 /// "_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork" (2 x P100, qcu's logs), whose 621 NCCL
