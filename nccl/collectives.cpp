@@ -402,7 +402,7 @@ int effective_channels(const CollectiveSpec& spec) {
   return std::max(nc, 1);
 }
 
-std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels) {
+std::uint64_t default_chunk_bytes(const CollectiveSpec& spec) {
   switch (spec.kind) {
     case OpKind::alltoall: return nccl::kP2pChunkBytes;
     case OpKind::allgather: return nccl::kStepBytes * nccl::kAllGatherChunkSteps;
@@ -414,7 +414,6 @@ std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels) {
   if (spec.algo == CollAlgo::ring) return nccl::kStepBytes * nccl::kAllReduceChunkSteps;
   // Tree/Simple: chunkSteps = 1, so one step's bytes (calcCollChunking, src/enqueue.cc of NCCL
   // 2.28.9, which halves the chunk for CollNet, NVLS and tree/LL128 but no longer for tree/Simple).
-  (void)channels;
   return nccl::kStepBytes;
 }
 
@@ -501,7 +500,7 @@ double resolved_size(const CollectiveSpec& s) {
 CollectiveSpec resolved(const CollectiveSpec& spec) {
   CollectiveSpec s = spec;
   s.channels = effective_channels(spec);
-  if (s.chunk_bytes == 0) s.chunk_bytes = default_chunk_bytes(spec, s.channels);
+  if (s.chunk_bytes == 0) s.chunk_bytes = default_chunk_bytes(spec);
   return s;
 }
 

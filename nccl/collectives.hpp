@@ -110,9 +110,8 @@ struct Decomposition {
 
 /// The ring/tree chunk NCCL 2.28 uses by default for this call (calcCollChunking,
 /// src/enqueue.cc): ring: 512 KiB x chunkSteps; tree allreduce (Simple): one step, 512 KiB;
-/// alltoall: the P2P chunk. `channels` is the effective channel count (no rule here reads it
-/// since tree/Simple stopped halving its chunk by the chain's depth).
-std::uint64_t default_chunk_bytes(const CollectiveSpec& spec, int channels);
+/// alltoall: the P2P chunk.
+std::uint64_t default_chunk_bytes(const CollectiveSpec& spec);
 
 /// The distinct channels one rank's alltoall sends run on: each peer's block striped over its
 /// p2p channels as NCCL stripes a send (addP2pToPlan), the peers' channels side by side, at most

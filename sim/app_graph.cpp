@@ -205,13 +205,10 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     // would stall a faster GPU's stream until that delay passed (a kernel 3.3 us after a memset,
     // 13.8 ms after its launch: tests/data/real/h100-1gpu-apps/app_d2d_beside_compute.json.gz,
     // ProfilerStep#4).
-    if (!launch_explains && a.after[i] == kNoIndex && p != kNoIndex) {
-      const double gap = start - static_cast<double>(trace::recorded_end_ns(t, p));
-      if (gap <= kBackloggedStreamSlackNs) {
-        a.stream_gaps.push_back({static_cast<std::uint32_t>(i), p, std::max(0.0, gap)});
-        a.launch_ns[i] = call == kNoIndex ? 0.0 : typical_launch;
-        continue;
-      }
+    if (!launch_explains && a.after[i] == kNoIndex && p != kNoIndex && since_prev <= kBackloggedStreamSlackNs) {
+      a.stream_gaps.push_back({static_cast<std::uint32_t>(i), p, since_prev});
+      a.launch_ns[i] = call == kNoIndex ? 0.0 : typical_launch;
+      continue;
     }
     // Held by none of those, while GPU-filling work ran on another stream: it waited for its SMs.
     if (a.after[i] == kNoIndex && !launch_explains)

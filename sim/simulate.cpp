@@ -218,7 +218,8 @@ class Simulation {
   /// The block model's rates per memory operation for this call, where every GPU of it gives them
   /// (the slowest GPU's); unknown where they do not apply.
   nccl::BlockRates block_rates(const CollectiveResult& c) const;
-  /// LL calls on blocks: the share of their user buffers the GPUs' L2 holds (CallContext::l2_share).
+  /// LL calls on blocks (block_copy_gbps > 0): the share of their user buffers the GPUs' L2 holds
+  /// (CallContext::l2_share).
   double ll_l2_share(const CollectiveResult& c) const;
   /// Per comm rank: the share of its alone rate each of its channel blocks keeps while the call's
   /// `blocks` blocks on its GPU run decomposition `d` of a ring part (nccl::shared_block_speed).
@@ -701,7 +702,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     CallContext call{comm_key, call_index, records.front(), cost, tasks, 0.0, 0.0, {}, {}};
     call.block_gbps = block_copy_gbps(c);
     call.rates = block_rates(c);
-    call.l2_share = ll_l2_share(c);
+    call.l2_share = call.block_gbps > 0 ? ll_l2_share(c) : 0.0;
     // The rates price the blocks where the GPUs give them; block_gbps then only says the blocks
     // are modelled.
     if (call.rates.known() && call.block_gbps <= 0) call.block_gbps = 1.0;
@@ -958,8 +959,8 @@ double Simulation::ll_l2_share(const CollectiveResult& c) const {
   // capacity (l2_cache_mib), as a repeated copy's did (2 x H200, one channel: a reduce-scatter of
   // 32 MiB, 48 MiB of buffers, ran at 10.4 GB/s, between 13.8 with its buffers in the L2 and 8.5
   // without; tests/data/real/h200-2gpu-nccl-l2). None with cold buffers (SimOptions::cold_buffers)
-  // or where a GPU does not give the footprint.
-  if (c.proto != nccl::Proto::ll || options_.cold_buffers || block_copy_gbps(c) <= 0) return 0;
+  // or where a GPU does not give the footprint. Asked only where the call's blocks are modelled.
+  if (c.proto != nccl::Proto::ll || options_.cold_buffers) return 0;
   const double footprint =
       static_cast<double>(nccl::user_buffer_bytes(c.kind, static_cast<int>(c.gpus.size()), c.bytes));
   double share = 1;

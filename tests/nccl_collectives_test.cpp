@@ -179,10 +179,10 @@ TEST(Collectives, TreeSimpleChunkIsOneStepWhateverTheSize) {
   // NCCL 2.28.9's calcCollChunking (src/enqueue.cc) halves the chunk for CollNet, NVLS and
   // tree/LL128 but not for tree/Simple: one step, 512 KiB, for a 1 MiB call on 8 ranks and 2
   // channels as for a 1 GiB one (older NCCLs halved it down to 64 KiB here, depth x 8 chunks).
-  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allreduce, 8, MiB, CollAlgo::tree), 2), 512 * 1024u);
-  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allreduce, 8, 1024 * MiB, CollAlgo::tree), 2), 512 * 1024u);
-  EXPECT_EQ(default_chunk_bytes(spec(OpKind::broadcast, 8, MiB), 2), 512 * 1024u);
-  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allgather, 8, MiB), 2), 2 * MiB);
+  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allreduce, 8, MiB, CollAlgo::tree)), 512 * 1024u);
+  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allreduce, 8, 1024 * MiB, CollAlgo::tree)), 512 * 1024u);
+  EXPECT_EQ(default_chunk_bytes(spec(OpKind::broadcast, 8, MiB)), 512 * 1024u);
+  EXPECT_EQ(default_chunk_bytes(spec(OpKind::allgather, 8, MiB)), 2 * MiB);
 }
 
 TEST(Collectives, MeetsMpiseeLowerBoundsForEveryKindAndSize) {

@@ -527,6 +527,11 @@ TEST(SimReal, CollectivesPinnedToFewerChannels) {
   }
 }
 
+/// Whether a case is one of a CUDA-graph variant's (nccl/<variant>+graph) of from..to bytes.
+bool in_graph_group(const ValidationCase& c, const char* variant, std::uint64_t from, std::uint64_t to) {
+  return c.group == fmt::format("nccl/{}{}", variant, kGraphSuffix) && c.bytes >= from && c.bytes <= to;
+}
+
 TEST(SimReal, LlPrimitivesLoadBuffersTheL2HoldsForNothing) {
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-l2");
   // 2 x H200, ring LL on one channel, from CUDA graphs, each size once on one set of buffers (the
@@ -540,16 +545,13 @@ TEST(SimReal, LlPrimitivesLoadBuffersTheL2HoldsForNothing) {
   // up to 30% slower than simulated: a per-call cost that grows with the number of buffer sets
   // in the graph, as large for Simple, which the L2 barely speeds up: not the L2's.) The
   // recordings pinned to fewer channels: CollectivesPinnedToFewerChannels.
-  const auto in = [](const ValidationCase& c, const char* group, std::uint64_t from, std::uint64_t to) {
-    return c.group == fmt::format("nccl/{}{}", group, kGraphSuffix) && c.bytes >= from && c.bytes <= to;
-  };
   int warm = 0, cold = 0;
   for (const auto& c : cases("h200-2gpu-nccl-l2", Launches::graph_only)) {
-    if (in(c, "ring_ll_ch1", kMiB, 16 * kMiB)) {
+    if (in_graph_group(c, "ring_ll_ch1", kMiB, 16 * kMiB)) {
       ++warm;
       EXPECT_LT(std::abs(c.error()), 0.10) << c.name << " " << c.bytes;
     }
-    if (in(c, "ring_ll_ch1_cold", 8 * kMiB, 128 * kMiB)) {
+    if (in_graph_group(c, "ring_ll_ch1_cold", 8 * kMiB, 128 * kMiB)) {
       ++cold;
       EXPECT_LT(std::abs(c.error()), 0.06) << c.name << " " << c.bytes;
     }
@@ -567,18 +569,16 @@ TEST(SimReal, HeldOutWarmAndColdBuffersAndTreeChainsOnFourH200s) {
   // per-call cost of many buffer sets, not modelled). LL on one channel, one set, 1-16 MiB:
   // all-gather +3..+5%, allreduce +10..+12%, reduce-scatter 0..+3%; with a set per call from
   // 8 MiB 0..+5%. Tree/Simple at NCCL's count, 1-128 MiB: -4..+16%.
-  const auto in = [](const ValidationCase& c, const char* group, std::uint64_t from, std::uint64_t to) {
-    return c.group == fmt::format("nccl/{}{}", group, kGraphSuffix) && c.bytes >= from && c.bytes <= to;
-  };
   std::vector<double> warm;
   int ll = 0, tree = 0;
   for (const auto& c : cases("h200-4gpu-nccl-l2", Launches::graph_only)) {
     if (c.bytes >= kMiB && c.group.find("_cold") == std::string::npos) warm.push_back(c.error());
-    if (in(c, "ring_ll_ch1", kMiB, 16 * kMiB) || in(c, "ring_ll_ch1_cold", 8 * kMiB, 128 * kMiB)) {
+    if (in_graph_group(c, "ring_ll_ch1", kMiB, 16 * kMiB) ||
+        in_graph_group(c, "ring_ll_ch1_cold", 8 * kMiB, 128 * kMiB)) {
       ++ll;
       EXPECT_LT(std::abs(c.error()), 0.13) << c.group << " " << c.name << " " << c.bytes;
     }
-    if (in(c, "tree_simple", kMiB, 128 * kMiB)) {
+    if (in_graph_group(c, "tree_simple", kMiB, 128 * kMiB)) {
       ++tree;
       EXPECT_LT(std::abs(c.error()), 0.17) << c.name << " " << c.bytes;
     }
