@@ -20,7 +20,8 @@ namespace {
 constexpr double kStreamSlackNs = 3000;
 /// The same for work launched long before it ran (the CPU ahead of a backlogged GPU): behind
 /// memsets and some kernels the next work starts 3-10 us after its predecessor's end (3,016 of
-/// the 3,799 such gaps of 3-100 us in the recorded apps, tests/data/real/h*-1gpu-apps*).
+/// the 3,159 such gaps of 3-100 us in the recorded apps, tests/data/real/h*-1gpu-apps*:
+/// tools/results/stream_gaps.py).
 constexpr double kBackloggedStreamSlackNs = 10000;
 /// A wait across streams: the other stream's work ended at most this long before the start.
 constexpr double kCrossStreamSlackNs = 3000;

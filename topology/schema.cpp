@@ -217,8 +217,8 @@ std::vector<Key> make_table() {
        .plausible = "the GPU's L2 cache: tens to hundreds of MiB",
        .default_text = "l2_resident_mib",
        .doc = "the GPU's L2 cache capacity (datasheet); between l2_resident_mib and it, the share of a collective's "
-              "user buffers taken to be in the L2 falls linearly to none (a repeated copy on an H200 kept 0.88 of "
-              "its bytes in the L2 at 32 MiB, 0.44 at 40, 0.10 at 48: tools/results/l2_copy.py)",
+              "user buffers taken to be in the L2 falls linearly to none (a repeated copy on an H200 moved 0.90 of "
+              "its bytes at the L2's rate at 32 MiB, 0.44 at 40, 0.11 at 48: tools/results/l2_copy.py)",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::l2_cache_mib>()});
   // NCCL's send/receive kernel runs NCCL_MAX_NTHREADS = 640 threads a block, against 512 (and a
   // sync warp) for the Simple ring: 35.3 against 30.2 GB/s per block on an H200 while 24 copy.

@@ -6,7 +6,9 @@ per ns, from a least-squares line through the medians) for operations whose data
 the L2 cache (footprint, 2n for a copy and n for a memset, from 2 MiB to 24 MiB), and for those
 far past it (256 MiB to 1 GiB); then the H200 / H100 ratio of each, which is what a projection
 from one onto the other has to carry; then, for the same copy again and again, the rate between
-consecutive sizes, which shows where copies leave the L2 rate."""
+consecutive sizes, which shows where copies leave the L2 rate; and the share of such a copy's bytes
+that came at the L2's rate rather than the memory's, by footprint (time beyond the fixed cost =
+share / L2 rate + (1 - share) / past-L2 rate), from which the nodes' l2_resident_mib comes."""
 import csv
 import sys
 
@@ -48,6 +50,14 @@ def main():
                if r["mode"] == "copy_warm" and (2 << 20) <= int(r["bytes"]) * 2 <= (128 << 20)]
         print(f"{label}: " + ", ".join(f"{a >> 20}-{b >> 20} MiB {(b - a) / (tb - ta):.0f}"
                                       for (a, ta), (b, tb) in zip(pts, pts[1:])))
+    print()
+    print("Share of the same copy's bytes at the L2's rate, by footprint")
+    for label, folder, r in (("H100", sys.argv[1], a), ("H200", sys.argv[2], b)):
+        in_l2, past, fixed = r["copy_warm"]
+        pts = [(int(x["bytes"]) * 2, float(x["median_ns"])) for x in csv.DictReader(open(f"{folder}/l2_copy_summary.csv"))
+               if x["mode"] == "copy_warm" and (16 << 20) <= int(x["bytes"]) * 2 <= (128 << 20)]
+        shares = [((t - fixed) / fp - 1 / past) / (1 / in_l2 - 1 / past) for fp, t in pts]
+        print(f"{label}: " + ", ".join(f"{fp >> 20} MiB {sh:.2f}" for (fp, _), sh in zip(pts, shares)))
 
 
 if __name__ == "__main__":
