@@ -18,8 +18,6 @@ node_of() {
     h200-4gpu*) echo configs/testbed-h200-4gpu.yaml ;;
   esac
 }
-worst=0
-count=0
 for dir in tests/data/real/*/; do
   folder=$(basename "$dir")
   node=$(node_of "$folder")
@@ -37,8 +35,6 @@ for dir in tests/data/real/*/; do
     [ -n "$line" ] || continue  # no kernels or runtime calls: nothing to replay
     error=$(sed 's/.*replayed (\([-+0-9.]*\)%).*/\1/' <<<"$line")
     echo "$folder $(basename "$trace") ${error}%"
-    worst=$(python3 -c "print(max($worst, abs($error)))")
-    count=$((count + 1))
   done
-done
-echo "$count traces, largest |error| ${worst}%"
+done | awk '{ print; e = $3 + 0; if (e < 0) e = -e; if (e > worst) worst = e; ++n }
+            END { printf "%d traces, largest |error| %g%%\n", n, worst }'
