@@ -312,24 +312,61 @@ void alltoall(const CollectiveSpec& s, Builder& b) {
 
 }  // namespace
 
-MemoryOps send_memory_ops(OpKind kind, int nranks, std::uint32_t step) {
+Primitive send_primitive(OpKind kind, int nranks, std::uint32_t step) {
   const auto n = static_cast<std::uint32_t>(std::max(nranks, 1));
-  constexpr MemoryOps send{1, 0, 1}, copy_send{1, 1, 1}, reduce_send{2, 0, 1}, reduce_copy_send{2, 1, 1};
   switch (kind) {
     case OpKind::allreduce:
-      // send, recvReduceSend x (n-2), recvReduceCopySend, recvCopySend x (n-2) (then recv).
-      if (step == 0) return send;
-      if (step < n - 1) return reduce_send;
-      if (step == n - 1) return reduce_copy_send;
-      return copy_send;
-    case OpKind::allgather: return copy_send;  // copySend, recvCopySend x (n-2) (then recv)
-    case OpKind::reducescatter: return step == 0 ? send : reduce_send;  // send, recvReduceSend x (n-2) (then recvReduceCopy)
-    // The root sends in place (torch.distributed.broadcast has one tensor: directSend), the
-    // ranks down the chain recvCopySend (then recv).
-    case OpKind::broadcast: return step == 0 ? send : copy_send;
-    case OpKind::alltoall: return send;  // send (the peer's recv copies it out)
-    default: return {};
+      if (step == 0) return Primitive::send;
+      if (step < n - 1) return Primitive::recv_reduce_send;
+      if (step == n - 1) return Primitive::recv_reduce_copy_send;
+      return Primitive::recv_copy_send;
+    case OpKind::allgather: return step == 0 ? Primitive::copy_send : Primitive::recv_copy_send;
+    case OpKind::reducescatter: return step == 0 ? Primitive::send : Primitive::recv_reduce_send;
+    case OpKind::broadcast: return step == 0 ? Primitive::send : Primitive::recv_copy_send;
+    case OpKind::alltoall: return Primitive::p2p_send;
+    default: return Primitive::none;
   }
+}
+
+Primitive final_receive_primitive(OpKind kind) {
+  switch (kind) {
+    case OpKind::allreduce:
+    case OpKind::allgather:
+    case OpKind::broadcast: return Primitive::recv;
+    case OpKind::reducescatter: return Primitive::recv_reduce_copy;
+    case OpKind::alltoall: return Primitive::p2p_recv;
+    default: return Primitive::none;
+  }
+}
+
+MemoryOps memory_ops(Primitive p) {
+  switch (p) {
+    case Primitive::send:
+    case Primitive::p2p_send: return {1, 0, 1};
+    case Primitive::copy_send:
+    case Primitive::recv_copy_send: return {1, 1, 1};
+    case Primitive::recv_reduce_send: return {2, 0, 1};
+    case Primitive::recv_reduce_copy_send: return {2, 1, 1};
+    case Primitive::recv:
+    case Primitive::p2p_recv: return {1, 1, 0};
+    case Primitive::recv_reduce_copy: return {2, 1, 0};
+    case Primitive::none: break;
+  }
+  return {};
+}
+
+int ll_l2_free_loads(Primitive p) {
+  switch (p) {
+    case Primitive::send:
+    case Primitive::recv_reduce_send:
+    case Primitive::recv_reduce_copy_send:
+    case Primitive::recv_reduce_copy: return 1;
+    default: return 0;
+  }
+}
+
+MemoryOps send_memory_ops(OpKind kind, int nranks, std::uint32_t step) {
+  return memory_ops(send_primitive(kind, nranks, step));
 }
 
 bool ends_chunk(OpKind kind, int nranks, std::uint32_t step) {
@@ -338,29 +375,13 @@ bool ends_chunk(OpKind kind, int nranks, std::uint32_t step) {
   return step + 1 == (kind == OpKind::allreduce ? 2 * n - 2 : n - 1);
 }
 
-MemoryOps final_receive_memory_ops(OpKind kind) {
-  switch (kind) {
-    case OpKind::allreduce:
-    case OpKind::allgather:
-    case OpKind::broadcast:
-    case OpKind::alltoall: return {1, 1, 0};      // recv
-    case OpKind::reducescatter: return {2, 1, 0};  // recvReduceCopy
-    default: return {};
-  }
-}
+MemoryOps final_receive_memory_ops(OpKind kind) { return memory_ops(final_receive_primitive(kind)); }
 
 int ll_l2_free_loads(OpKind kind, int nranks, std::uint32_t step) {
-  const auto n = static_cast<std::uint32_t>(std::max(nranks, 1));
-  switch (kind) {
-    // send, recvReduceSend x (n-2), recvReduceCopySend load the input; recvCopySend does not.
-    case OpKind::allreduce: return step < n ? 1 : 0;
-    case OpKind::reducescatter: return 1;  // send, recvReduceSend
-    case OpKind::broadcast: return step == 0 ? 1 : 0;  // the root's send; recvCopySend down the chain
-    default: return 0;  // allgather: copySend, then recvCopySend; alltoall: not measured
-  }
+  return ll_l2_free_loads(send_primitive(kind, nranks, step));
 }
 
-int ll_l2_free_final_receive_loads(OpKind kind) { return kind == OpKind::reducescatter ? 1 : 0; }
+int ll_l2_free_final_receive_loads(OpKind kind) { return ll_l2_free_loads(final_receive_primitive(kind)); }
 
 std::uint64_t user_buffer_bytes(OpKind kind, int nranks, std::uint64_t bytes) {
   const auto n = static_cast<std::uint64_t>(std::max(nranks, 1));

@@ -134,34 +134,56 @@ struct MemoryOps {
   friend bool operator==(const MemoryOps&, const MemoryOps&) = default;
 };
 
-/// The memory operations per element of the primitive a rank runs for its send in step `step` of
-/// a Simple-protocol ring call (runRing in src/device/all_reduce.h, all_gather.h,
-/// reduce_scatter.h, broadcast.h) or an alltoall's send (src/device/sendrecv.h), with
-/// out-of-place user buffers and the connection buffers in the receiver's memory, as NCCL's P2P
-/// transport between processes has them: send (a load, a store to the peer), copySend and
-/// recvCopySend (a load, a store, a store to the peer), recvReduceSend (two loads, a store to the
-/// peer), recvReduceCopySend (two loads, a store, a store to the peer). Allreduce, allgather,
-/// reducescatter, broadcast (step = the chain's hop from the root; the root broadcasts in place,
-/// as torch.distributed.broadcast does: send) and alltoall; none for the others.
+/// NCCL's primitives a rank's channel runs (src/device/prims_*.h), with p2p_send and p2p_recv,
+/// alltoall's send and receive in NCCL's send/receive kernel (src/device/sendrecv.h).
+enum class Primitive : std::uint8_t {
+  none,
+  send,
+  copy_send,
+  recv_copy_send,
+  recv_reduce_send,
+  recv_reduce_copy_send,
+  recv,
+  recv_reduce_copy,
+  p2p_send,
+  p2p_recv,
+};
+/// The primitive a rank runs for its send in step `step` of a ring call (runRing in
+/// src/device/all_reduce.h, all_gather.h, reduce_scatter.h, broadcast.h): allreduce send,
+/// recvReduceSend x (n-2), recvReduceCopySend, recvCopySend x (n-2); out-of-place all-gather
+/// copySend, recvCopySend x (n-2); reduce-scatter send, recvReduceSend x (n-2); broadcast (step =
+/// the chain's hop from the root) send from the root in place, as torch.distributed.broadcast
+/// does, recvCopySend down the chain; alltoall p2p_send; none for the others.
+[[nodiscard]] Primitive send_primitive(trace::OpKind kind, int nranks, std::uint32_t step);
+/// The primitive that ends a chunk on its last receiver (ends_chunk): recv (allreduce, allgather,
+/// broadcast), recvReduceCopy (reducescatter), p2p_recv (alltoall); none for the others.
+[[nodiscard]] Primitive final_receive_primitive(trace::OpKind kind);
+/// A primitive's memory operations per element, with out-of-place user buffers and the
+/// connection buffers in the receiver's memory, as NCCL's P2P transport between processes has
+/// them: send (a load, a store to the peer), copySend and recvCopySend (a load, a store, a store
+/// to the peer), recvReduceSend (two loads, a store to the peer), recvReduceCopySend (two loads, a
+/// store, a store to the peer), recv (a load, a store), recvReduceCopy (two loads, a store).
+[[nodiscard]] MemoryOps memory_ops(Primitive p);
+/// The loads of a user buffer in an LL primitive that cost its block nothing when the L2 holds
+/// that buffer: one in send, recvReduceSend, recvReduceCopySend and recvReduceCopy (the input,
+/// loaded beside the line it waits for), none in copySend (all-gather's first step: bound by its
+/// store into its own output and the peer's line, with its input in the L2 or not), in alltoall's
+/// (not measured) nor in primitives without a user load. Measured on 2 x H200, one channel, from
+/// CUDA graphs (tests/data/real/h200-2gpu-nccl-l2): with the buffers in the L2 against not,
+/// reduce-scatter of 8 MiB 13.8 against 8.4 GB/s, allreduce 7.3 against 5.3, an all-gather in
+/// place (send) 12.3 against 9.2, out of place (copySend) 8.5 against 8.0.
+[[nodiscard]] int ll_l2_free_loads(Primitive p);
+
+/// memory_ops of send_primitive.
 [[nodiscard]] MemoryOps send_memory_ops(trace::OpKind kind, int nranks, std::uint32_t step);
 /// Whether the send in step `step` is the last its chunk makes: its receiver then ends the chunk
 /// with a receive that moves nothing over links (final_receive_memory_ops). Every alltoall piece.
 [[nodiscard]] bool ends_chunk(trace::OpKind kind, int nranks, std::uint32_t step);
-/// The memory operations per element of that final receive: recv (a load, a store: allreduce,
-/// allgather, broadcast, alltoall), recvReduceCopy (two loads, a store: reducescatter); none for
-/// the others.
+/// memory_ops of final_receive_primitive.
 [[nodiscard]] MemoryOps final_receive_memory_ops(trace::OpKind kind);
 
-/// The loads of a user buffer in the LL primitive a rank runs for its send in step `step`
-/// (send_memory_ops) that cost its block nothing when the L2 holds that buffer: one in send,
-/// recvReduceSend and recvReduceCopySend (the input, loaded beside the line it waits for), none in
-/// copySend (all-gather's first step: bound by its store into its own output and the peer's line,
-/// with its input in the L2 or not) nor in primitives without a user load. Measured on 2 x H200,
-/// one channel, from CUDA graphs (tests/data/real/h200-2gpu-nccl-l2): with the buffers in the L2
-/// against not, reduce-scatter of 8 MiB 13.8 against 8.4 GB/s, allreduce 7.3 against 5.3, an
-/// all-gather in place (send) 12.3 against 9.2, out of place (copySend) 8.5 against 8.0.
+/// ll_l2_free_loads of send_primitive, and of final_receive_primitive.
 [[nodiscard]] int ll_l2_free_loads(trace::OpKind kind, int nranks, std::uint32_t step);
-/// The same for the chunk's final receive: one in recvReduceCopy (reducescatter), none in recv.
 [[nodiscard]] int ll_l2_free_final_receive_loads(trace::OpKind kind);
 /// A rank's user buffers for a call of `bytes` (as nccl-tests counts them) among `nranks`:
 /// allreduce and broadcast in place (the buffer), allgather and reducescatter out of place (the
