@@ -145,6 +145,11 @@ def main():
             show(path)
         except (KeyError, ValueError, ZeroDivisionError, statistics.StatisticsError) as e:
             print(f"{name}: unreadable ({type(e).__name__}: {e})")
+    for rank_dir in sorted(d for d in os.listdir(rec) if d.startswith("rank")):  # run_ddp_apps.sh
+        path = os.path.join(rec, rank_dir, "apps_steps.csv")
+        if os.path.exists(path):
+            print(f"{rank_dir}:")
+            apps_steps(path)
     traces = sorted(f for f in os.listdir(rec) if f.endswith(".json.gz"))
     print("torch traces: " + (", ".join(
         f"{f} ({os.path.getsize(os.path.join(rec, f)) // 1024} KiB)" for f in traces) or "none"))

@@ -231,7 +231,8 @@ class App:
 
     def __init__(self, quick):
         self.quick = quick
-        self.dev = torch.device("cuda:0")
+        # The current device: cuda:0 here; each rank's own GPU in torch_ddp_apps.py.
+        self.dev = torch.device("cuda", torch.cuda.current_device())
         self.meta = {}
 
     def step(self, i):
