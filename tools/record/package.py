@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh, run_nccl.sh,
-run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh, run_matrix.sh or run_nccl_channels.sh
-archive (record.tar.gz) into a committed ground-truth
+run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh, run_matrix.sh, run_nccl_channels.sh or
+run_ddp_apps.sh archive (record.tar.gz) into a committed ground-truth
 folder: tests/data/real/<machine>/ for run_all.sh, and (suggested) tests/data/real/<machine>-apps/,
 -nccl/, -pipeline/, -d2d/, -l2/, -matrix/ and -channels/ for the others, so that
 no file of one recording overwrites another's (each has its own summary.txt and README.md).
@@ -38,7 +38,9 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               # run_l2_copy.sh
               "l2_copy_summary.csv",
               # run_matrix.sh
-              "matrix_roofline.csv", "matrix_roofline_meta.json"]
+              "matrix_roofline.csv", "matrix_roofline_meta.json",
+              # run_ddp_apps.sh (and rank<r>/apps_steps.csv, rank<r>/app_<name>.json.gz)
+              "ddp_apps_meta.json"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
              "interference_reps.csv", "l2_copy.csv"]
 MACHINE = ["topo-m.txt", "gpus.csv", "versions.txt", "lscpu.txt", "nvidia-smi.txt", "nvlink-s.txt",
@@ -72,6 +74,9 @@ DESCRIBE = {
     "matrix_roofline_meta.json": "versions, device and settings of matrix_roofline.py",
     "matrix_roofline.json.gz": "Kineto trace (with shapes) of matrix_roofline.py's traced calls",
     "app_*.json.gz": "Kineto traces of the apps' profiled steps (ProfilerStep#N markers)",
+    "rank*": "run_ddp_apps.sh: each rank's `apps_steps.csv` and `app_<name>.json.gz` (as torch_apps.py "
+             "writes them for one GPU)",
+    "ddp_apps_meta.json": "versions, settings, and per DDP app and rank its model, step medians and status",
     "command.txt": "the recording command, commit and budget",
 }
 
@@ -98,7 +103,11 @@ def main():
                 with gzip.open(os.path.join(dest, name + ".gz"), "wb", compresslevel=9) as out:
                     out.write(read(name))
         for name, member in members.items():
-            if name.endswith(".json.gz"):
+            rank_dir = re.match(r"(rank\d+)/", name)  # run_ddp_apps.sh: each rank's own files
+            if rank_dir and (name.endswith(".json.gz") or os.path.basename(name) == "apps_steps.csv"):
+                os.makedirs(os.path.join(dest, rank_dir.group(1)), exist_ok=True)
+                open(os.path.join(dest, name), "wb").write(read(name))
+            elif name.endswith(".json.gz"):
                 open(os.path.join(dest, os.path.basename(name)), "wb").write(read(name))
             elif name.startswith(LOG_PREFIXES):
                 with gzip.open(os.path.join(dest, name + ".gz"), "wb", compresslevel=9) as out:
@@ -131,7 +140,8 @@ def main():
                 "run_pipeline.sh": "NCCL channel and call overlap",
                 "run_d2d_concurrency.sh": "D2D copies at the same time",
                 "run_matrix.sh": "matrix kernels by arithmetic intensity, held-out apps",
-                "run_nccl_channels.sh": "NCCL ring collectives by channel count"}.get(script)
+                "run_nccl_channels.sh": "NCCL ring collectives by channel count",
+                "run_ddp_apps.sh": "PyTorch DDP apps on every GPU, host rates, NCCL default sweep"}.get(script)
         f.write(f"# Ground truth{' (' + what + ')' if what else ''}: {len(rows)} x "
                 f"{rows[0][1] if rows else '?'} ({kind})\n\n")
         f.write(f"- machine: device kind `{kind}` of this workplace: {len(rows)} GPU(s), "
