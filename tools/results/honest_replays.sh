@@ -22,7 +22,9 @@ for dir in tests/data/real/*/; do
   folder=$(basename "$dir")
   node=$(node_of "$folder")
   [ -n "$node" ] || continue
-  for trace in "$dir"*.json.gz; do
+  # Traces named ..rank<r>.. in the folder, and run_ddp_apps.sh's rank<r>/ folders (the same
+  # file name in each).
+  for trace in "$dir"*.json.gz "$dir"rank0/*.json.gz; do
     [ -f "$trace" ] || continue
     case $trace in *rank[1-9]*) continue ;; esac  # read with its rank 0
     files=("$trace")
