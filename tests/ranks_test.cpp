@@ -58,9 +58,8 @@ TEST(Ranks, DdpAppsOfTwoSessionsReplayAsRecordedWithTheirAllreducesSimulated) {
   const auto node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   for (const char* session : {"h200-2gpu-ddp", "h200-2gpu-ddp2"})
     for (const char* app : {"ddp_train_pinned", "ddp_mlp"}) {
-      const std::string dir = test::source_dir() + "/tests/data/real/" + session;
-      const std::string file = std::string("/app_") + app + ".json.gz";
-      const Trace job = read_traces({dir + "/rank0" + file, dir + "/rank1" + file});
+      const std::string dir = test::source_dir() + "/tests/data/real/" + session + "/app_" + app;
+      const Trace job = read_traces(expand_trace_paths({dir}));
       ASSERT_EQ(job.world_size, 2) << session << " " << app;
       sim::SimOptions recorded;
       recorded.durations_ns.assign(job.size(), std::nan(""));

@@ -39,7 +39,7 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               "l2_copy_summary.csv",
               # run_matrix.sh
               "matrix_roofline.csv", "matrix_roofline_meta.json",
-              # run_ddp_apps.sh (and rank<r>/apps_steps.csv, rank<r>/app_<name>.json.gz)
+              # run_ddp_apps.sh (and rank<r>/apps_steps.csv, app_<name>/rank<r>.json.gz)
               "ddp_apps_meta.json"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
              "interference_reps.csv", "l2_copy.csv"]
@@ -74,8 +74,8 @@ DESCRIBE = {
     "matrix_roofline_meta.json": "versions, device and settings of matrix_roofline.py",
     "matrix_roofline.json.gz": "Kineto trace (with shapes) of matrix_roofline.py's traced calls",
     "app_*.json.gz": "Kineto traces of the apps' profiled steps (ProfilerStep#N markers)",
-    "rank*": "run_ddp_apps.sh: each rank's `apps_steps.csv` and `app_<name>.json.gz` (as torch_apps.py "
-             "writes them for one GPU)",
+    "rank*": "run_ddp_apps.sh: each rank's `apps_steps.csv` (as torch_apps.py writes it for one GPU)",
+    "app_*": "run_ddp_apps.sh: a folder per DDP app, each rank's Kineto trace (`rank<r>.json.gz`)",
     "ddp_apps_meta.json": "versions, settings, and per DDP app and rank its model, step medians and status",
     "command.txt": "the recording command, commit and budget",
 }
@@ -103,9 +103,10 @@ def main():
                 with gzip.open(os.path.join(dest, name + ".gz"), "wb", compresslevel=9) as out:
                     out.write(read(name))
         for name, member in members.items():
-            rank_dir = re.match(r"(rank\d+)/", name)  # run_ddp_apps.sh: each rank's own files
-            if rank_dir and (name.endswith(".json.gz") or os.path.basename(name) == "apps_steps.csv"):
-                os.makedirs(os.path.join(dest, rank_dir.group(1)), exist_ok=True)
+            # run_ddp_apps.sh: rank<r>/apps_steps.csv and app_<name>/rank<r>.json.gz
+            sub = re.match(r"(rank\d+)/apps_steps\.csv$|(app_[^/]+)/rank\d+\.json\.gz$", name)
+            if sub:
+                os.makedirs(os.path.join(dest, os.path.dirname(name)), exist_ok=True)
                 open(os.path.join(dest, name), "wb").write(read(name))
             elif name.endswith(".json.gz"):
                 open(os.path.join(dest, os.path.basename(name)), "wb").write(read(name))

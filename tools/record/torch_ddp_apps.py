@@ -21,7 +21,8 @@ Apps:
 
 Outputs (in --out):
   rank<r>/apps_steps.csv      rank r's rows, as torch_apps.py writes them
-  rank<r>/app_<name>.json.gz  rank r's Kineto trace of the profiled steps
+  app_<name>/rank<r>.json.gz  rank r's Kineto trace of the profiled steps: a folder per job, as
+                              `linkcast project`, `simulate` and --actual take one
   ddp_apps_meta.json          versions, settings, and per app and rank its meta and status
 
 Usage: python3 torch_ddp_apps.py --out DIR [--apps a,b] [--gpus N] [--quick] [--steps 30]
@@ -134,6 +135,10 @@ def worker(rank, world, init_file, name, args):
         out = rank_out(args.out, rank)
         ta.run_unprofiled(app, args, out, info)
         ta.run_profiled(app, args, out, info)
+        job = os.path.join(args.out, f"app_{name}")  # the job's ranks side by side
+        os.makedirs(job, exist_ok=True)
+        os.replace(os.path.join(out, f"app_{name}.json.gz"), os.path.join(job, f"rank{rank}.json.gz"))
+        info["trace"] = os.path.relpath(os.path.join(job, f"rank{rank}.json.gz"), args.out)
         torch.cuda.synchronize()
         info["max_memory_allocated"] = torch.cuda.max_memory_allocated()
         info["device"] = torch.cuda.get_device_name(rank)

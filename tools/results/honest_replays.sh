@@ -22,9 +22,8 @@ for dir in tests/data/real/*/; do
   folder=$(basename "$dir")
   node=$(node_of "$folder")
   [ -n "$node" ] || continue
-  # Traces named ..rank<r>.. in the folder, and run_ddp_apps.sh's rank<r>/ folders (the same
-  # file name in each).
-  for trace in "$dir"*.json.gz "$dir"rank0/*.json.gz; do
+  # Traces named ..rank<r>.. in the folder, and run_ddp_apps.sh's job folders (app_<name>/rank<r>).
+  for trace in "$dir"*.json.gz "$dir"*/rank0.json.gz; do
     [ -f "$trace" ] || continue
     case $trace in *rank[1-9]*) continue ;; esac  # read with its rank 0
     files=("$trace")
@@ -36,7 +35,7 @@ for dir in tests/data/real/*/; do
     line=$("$LINKCAST" simulate "$node" "${files[@]}" --as-recorded 2>/dev/null | grep -m1 "^Application replay" || true)
     [ -n "$line" ] || continue  # no kernels or runtime calls: nothing to replay
     error=$(sed 's/.*replayed (\([-+0-9.]*\)%).*/\1/' <<<"$line")
-    echo "$folder $(basename "$trace") ${error}%"
+    echo "$folder ${trace#"$dir"} ${error}%"
   done
 done | awk '{ print; e = $3 + 0; if (e < 0) e = -e; if (e > worst) worst = e; ++n }
             END { printf "%d traces, largest |error| %g%%\n", n, worst }'
