@@ -179,6 +179,11 @@ enum class Primitive : std::uint8_t {
 /// Whether the send in step `step` is the last its chunk makes: its receiver then ends the chunk
 /// with a receive that moves nothing over links (final_receive_memory_ops). Every alltoall piece.
 [[nodiscard]] bool ends_chunk(trace::OpKind kind, int nranks, std::uint32_t step);
+/// The slices one Simple primitive runs on a chunk of `chunk_bytes` (a rank's, on one channel):
+/// ring allreduce, all-gather and reduce-scatter kRingSlicesPerChunk, or one where the chunk is at
+/// most kMinSliceBytes; the tree allreduce's chain and the ring broadcast one (ProtoSimple<1, 1>);
+/// 0 for the others.
+[[nodiscard]] int simple_slices(trace::OpKind kind, CollAlgo algo, std::uint64_t chunk_bytes);
 /// memory_ops of final_receive_primitive.
 [[nodiscard]] MemoryOps final_receive_memory_ops(trace::OpKind kind);
 

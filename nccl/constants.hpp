@@ -22,6 +22,15 @@ inline constexpr int kAllGatherChunkSteps = kSteps / 2;
 inline constexpr int kReduceScatterChunkSteps = kSteps / 2;
 inline constexpr int kBroadcastChunkSteps = 1;
 inline constexpr int kReduceChunkSteps = 1;
+/// ALLREDUCE_SLICESTEPS = ALLGATHER_SLICESTEPS = REDUCESCATTER_SLICESTEPS = NCCL_STEPS/4
+/// (src/include/collectives.h): a ring/Simple chunk of chunkSteps steps runs in chunkSteps /
+/// sliceSteps = 2 slices (ProtoSimple<SlicePerChunk, StepPerSlice>, src/device/all_reduce.h).
+inline constexpr int kRingSliceSteps = kSteps / 4;
+inline constexpr int kRingSlicesPerChunk = kAllReduceChunkSteps / kRingSliceSteps;
+/// A primitive's slice is at least stepSize * sliceSteps / 32 bytes (genericOp in
+/// src/device/prims_simple.h: sliceSize = max(divUp(nelem, 16 * SlicePerChunk) * 16,
+/// sliceSize / 32)): a chunk of at most 32 KiB runs in one slice.
+inline constexpr std::uint64_t kMinSliceBytes = kStepBytes * kRingSliceSteps / 32;
 /// NCCL_PARAM(P2pNvlChunkSize, "P2P_NVL_CHUNKSIZE", 1 << 19) (src/init.cc): send/recv chunk
 /// between GPUs of one node.
 inline constexpr std::uint64_t kP2pChunkBytes = std::uint64_t{1} << 19;

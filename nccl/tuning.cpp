@@ -191,7 +191,9 @@ Estimate choose(OpKind kind, int nranks, std::uint64_t bytes, const Graph& g, st
 int chunk_slots(CollAlgo algo, Proto proto, trace::OpKind kind, std::uint64_t chunk_bytes) {
   if (proto != Proto::simple || algo != CollAlgo::ring || kind == trace::OpKind::alltoall) return 1;
   const std::uint64_t steps = (chunk_bytes + nccl::kStepBytes - 1) / nccl::kStepBytes;
-  return static_cast<int>(std::clamp<std::uint64_t>(steps, 1, nccl::kSteps));
+  // NCCL's ring chunk is at most half its buffer (chunkSteps <= NCCL_STEPS / 2): a chunk given
+  // larger than the default buffer's half is a larger buffer's (NCCL_BUFFSIZE scales stepSize).
+  return static_cast<int>(std::clamp<std::uint64_t>(steps, 1, nccl::kSteps / 2));
 }
 
 }  // namespace linkcast::nccl

@@ -81,7 +81,8 @@ int compute_capability_of_nvlink(int version);
 /// chunk steps (chunk / stepSize, whatever its bytes: ALLREDUCE/ALLGATHER/REDUCESCATTER_CHUNKSTEPS
 /// 4, BROADCAST/REDUCE_CHUNKSTEPS 1, src/include/collectives.h), every other chunk (LL, LL128,
 /// tree, alltoall's sends of one P2P chunk) by one step. A sender waits while its chunks in flight
-/// would pass NCCL_STEPS (the primitives' waitPeer on the receiver's head).
+/// would pass NCCL_STEPS (the primitives' waitPeer on the receiver's head). At most NCCL_STEPS / 2:
+/// a chunk larger than the default buffer's half is a larger buffer's (NCCL_BUFFSIZE).
 [[nodiscard]] int chunk_slots(CollAlgo algo, Proto proto, trace::OpKind kind, std::uint64_t chunk_bytes);
 
 }  // namespace linkcast::nccl

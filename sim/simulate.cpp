@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
-#include <cstdlib>
 #include <deque>
 #include <limits>
 #include <map>
@@ -125,6 +124,17 @@ class Simulation {
     /// LL calls: the share of their user buffers the GPUs' L2 holds (l2_resident_mib), whose
     /// loads then cost the blocks nothing (nccl::ll_l2_free_loads).
     double l2_share = 0;
+    /// Simple calls where the GPUs give it (nccl_simple_slice_us): what each slice a primitive runs
+    /// costs its block beside its bytes.
+    double slice_ns = 0;
+    /// The slices' fixed time of one primitive on a chunk of `bytes` in loop `chunk`: every slice
+    /// but, in the first loop, the one the step's handshake (step_latency_ns) already holds, as the
+    /// tiny calls that measured it ran one slice a primitive.
+    [[nodiscard]] double slice_latency_ns(const CollectiveResult& c, std::uint64_t bytes, std::uint32_t chunk) const {
+      if (slice_ns <= 0) return 0;
+      const int slices = nccl::simple_slices(c.kind, c.algo, bytes) - (chunk == 0 ? 1 : 0);
+      return slices > 0 ? slices * slice_ns : 0.0;
+    }
     /// What one byte of a primitive with these operations takes of its block's capacity, of which
     /// `l2_free_loads` user-buffer loads are free where the L2 holds the buffer.
     [[nodiscard]] double block_weight(const nccl::MemoryOps& ops, int l2_free_loads = 0) const {
@@ -221,15 +231,18 @@ class Simulation {
   /// LL calls on blocks (block_copy_gbps > 0): the share of their user buffers the GPUs' L2 holds
   /// (CallContext::l2_share).
   double ll_l2_share(const CollectiveResult& c) const;
+  /// Simple calls whose primitives run slices (nccl::simple_slices): the slowest GPU's
+  /// nccl_simple_slice_us in ns, where every GPU of the call gives it; else 0 (CallContext::slice_ns).
+  double simple_slice_ns(const CollectiveResult& c) const;
   /// Per comm rank: the share of its alone rate each of its channel blocks keeps while the call's
   /// `blocks` blocks on its GPU run decomposition `d` of a ring part (nccl::shared_block_speed).
   std::vector<double> block_shares(const CollectiveResult& c, const std::vector<int>& ring,
-                                   const nccl::Decomposition& d, int blocks, const nccl::BlockRates& rates) const;
+                                   const nccl::Decomposition& d, int blocks, const CallContext& call) const;
   /// The resource of a rank's channel: NCCL's per-channel bandwidth, or its block (block model).
   ResourceId channel_engine(const CollectiveResult& c, int rank, std::uint32_t channel, const CallContext& call);
   /// A chunk's last receive on rank `rank`'s channel block (block model).
-  TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops,
-                   int l2_free_loads, const CallContext& call);
+  TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, const nccl::CollStep& step,
+                   nccl::MemoryOps ops, int l2_free_loads, const CallContext& call);
   /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
   /// launch with the first that it did.
   RankTasks add_rank_tasks(const CollectiveResult& c, const std::vector<std::int64_t>& record_of_rank,
@@ -703,6 +716,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     call.block_gbps = block_copy_gbps(c);
     call.rates = block_rates(c);
     call.l2_share = call.block_gbps > 0 ? ll_l2_share(c) : 0.0;
+    if (call.rates.known()) call.slice_ns = simple_slice_ns(c);
     // The rates price the blocks where the GPUs give them; block_gbps then only says the blocks
     // are modelled.
     if (call.rates.known() && call.block_gbps <= 0) call.block_gbps = 1.0;
@@ -788,7 +802,7 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
   // channel's block, which its sends share (see add_drain).
   const bool blocks = call.block_gbps > 0;
   CallContext part_call = call;
-  if (blocks && call.rates.known()) part_call.block_share = block_shares(c, ring, d, c.channels, call.rates);
+  if (blocks && call.rates.known()) part_call.block_share = block_shares(c, ring, d, c.channels, call);
   for (std::size_t s = 0; s < d.steps.size(); ++s) {
     const nccl::CollStep& step = d.steps[s];
     const auto rs = static_cast<std::size_t>(ring[step.src]), rd = static_cast<std::size_t>(ring[step.dst]);
@@ -811,8 +825,7 @@ std::size_t Simulation::add_ring_steps(const CollectiveResult& c, const std::vec
     engine_.depend(call.tasks.join[rs], t);
     if (rd != rs) engine_.depend(call.tasks.join[rd], t);
     if (blocks && rd != rs && nccl::ends_chunk(c.kind, part.nranks, step.step)) {
-      const TaskId drain = add_drain(c, static_cast<int>(rd), channel, static_cast<double>(step.bytes),
-                                     nccl::final_receive_memory_ops(c.kind),
+      const TaskId drain = add_drain(c, static_cast<int>(rd), channel, step, nccl::final_receive_memory_ops(c.kind),
                                      nccl::ll_l2_free_final_receive_loads(c.kind), part_call);
       engine_.depend(drain, t);
       engine_.depend(drain, call.tasks.launch[rd]);
@@ -906,7 +919,9 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
   for (const auto& hop : p.hop_specs) weights.push_back(hop_weight(model_, hop, wire) * call.cost.wire_factor);
   if (call.block_gbps > 0) {
     // Without rates a copy (a load and a store) uses the block's rate once.
-    weights.push_back(call.block_weight(ops, l2_free_loads));
+    // The slices' fixed time is block time too, spread over the step's bytes.
+    weights.push_back(call.block_weight(ops, l2_free_loads) +
+                      call.slice_latency_ns(c, step.bytes, step.chunk) / std::max(wire.bytes, 1.0));
     weights.push_back(call.cost.wire_factor);           // the rank's channels carry wire bytes
   } else {
     weights.push_back(1.0);
@@ -974,6 +989,20 @@ double Simulation::ll_l2_share(const CollectiveResult& c) const {
   return share;
 }
 
+double Simulation::simple_slice_ns(const CollectiveResult& c) const {
+  // Measured on ring allreduce, all-gather and reduce-scatter (tools/results/nccl_slices.py); the
+  // tree's chain and the ring broadcast run the same Simple primitives one slice a chunk
+  // (nccl::simple_slices). Alltoall's send/receive kernel keeps its one copy rate.
+  if (c.proto != nccl::Proto::simple || c.gpus.empty() || nccl::simple_slices(c.kind, c.algo, 0) == 0) return 0;
+  double slice_us = 0;
+  for (int g : c.gpus) {
+    const double us = node_.endpoints[static_cast<std::size_t>(g)].nccl_simple_slice_us;
+    if (us <= 0) return 0;
+    slice_us = std::max(slice_us, us);
+  }
+  return slice_us * 1e3;
+}
+
 nccl::BlockRates Simulation::block_rates(const CollectiveResult& c) const {
   // Simple and LL128 ring and chain primitives; LL keeps its one measured rate (its blocks poll
   // each line's flags, far from the ceiling: its bus bandwidth grows linearly to 24 channels,
@@ -994,22 +1023,24 @@ nccl::BlockRates Simulation::block_rates(const CollectiveResult& c) const {
 
 std::vector<double> Simulation::block_shares(const CollectiveResult& c, const std::vector<int>& ring,
                                              const nccl::Decomposition& d, int blocks,
-                                             const nccl::BlockRates& rates) const {
+                                             const CallContext& call) const {
   // Each rank's blocks run the same primitives, so a block's unit of work is its rank's: what its
-  // sends and final receives cost it alone, of which the loads and stores at the GPU's ceiling
-  // are the part it shares with the call's other blocks on that GPU.
+  // sends and final receives cost it alone (their slices' fixed time included), of which the
+  // loads and stores at the GPU's ceiling are the part it shares with the call's other blocks on
+  // that GPU.
+  const nccl::BlockRates& rates = call.rates;
   std::vector<double> alone_ns(c.gpus.size(), 0.0), shared_ns(c.gpus.size(), 0.0);
-  const auto add = [&](std::size_t rank, const nccl::MemoryOps& ops, double bytes) {
-    alone_ns[rank] += bytes * rates.alone_ns_per_byte(ops);
+  const auto add = [&](std::size_t rank, const nccl::MemoryOps& ops, const nccl::CollStep& step) {
+    const auto bytes = static_cast<double>(step.bytes);
+    alone_ns[rank] += bytes * rates.alone_ns_per_byte(ops) + call.slice_latency_ns(c, step.bytes, step.chunk);
     shared_ns[rank] += bytes * rates.shared_ns_per_byte(ops);
   };
   const int nranks = static_cast<int>(c.gpus.size());
   for (const nccl::CollStep& step : d.steps) {
     const auto rs = static_cast<std::size_t>(ring[step.src]), rd = static_cast<std::size_t>(ring[step.dst]);
     if (c.gpus[rs] == c.gpus[rd]) continue;
-    const auto bytes = static_cast<double>(step.bytes);
-    add(rs, nccl::send_memory_ops(c.kind, nranks, step.step), bytes);
-    if (nccl::ends_chunk(c.kind, nranks, step.step)) add(rd, nccl::final_receive_memory_ops(c.kind), bytes);
+    add(rs, nccl::send_memory_ops(c.kind, nranks, step.step), step);
+    if (nccl::ends_chunk(c.kind, nranks, step.step)) add(rd, nccl::final_receive_memory_ops(c.kind), step);
   }
   std::vector<double> share(c.gpus.size(), 1.0);
   for (std::size_t r = 0; r < share.size(); ++r)
@@ -1029,8 +1060,8 @@ ResourceId Simulation::channel_engine(const CollectiveResult& c, int rank, std::
   return ce->second;
 }
 
-TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, double bytes, nccl::MemoryOps ops,
-                             int l2_free_loads, const CallContext& call) {
+TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, const nccl::CollStep& step,
+                             nccl::MemoryOps ops, int l2_free_loads, const CallContext& call) {
   // A chunk's last receiver copies it out of its connection buffer into the user's buffer (NCCL's
   // recv or recvReduceCopy): no link, only its channel's block, which its next sends share. The
   // block alternates between the two; the flow model shares its rate between them instead, so
@@ -1041,7 +1072,9 @@ TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t 
   const auto route_key = std::make_tuple(-1, rank, block, block);
   auto rt = block_routes_.find(route_key);
   if (rt == block_routes_.end()) rt = block_routes_.emplace(route_key, net_.add_route(hops)).first;
-  const std::array<double, 1> weights{call.block_weight(ops, l2_free_loads)};
+  const double bytes = static_cast<double>(step.bytes);
+  const std::array<double, 1> weights{call.block_weight(ops, l2_free_loads) +
+                                      call.slice_latency_ns(c, step.bytes, step.chunk) / std::max(bytes, 1.0)};
   return engine_.add_transfer(rt->second, bytes, weights, kInf, 0.0);
 }
 

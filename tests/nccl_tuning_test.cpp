@@ -212,9 +212,13 @@ TEST(ChunkSlots, ASimpleRingChunkTakesItsChunkStepsEveryOtherChunkOne) {
   EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allreduce, 2u << 20), 4);
   EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allgather, 2u << 20), 4);
   EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::broadcast, 512u << 10), 1);
-  // A chunk asked for (workload chunk=) takes the steps it spans, at most the buffer's 8.
+  // A chunk of 8 MiB is a 16 MiB buffer's (NCCL_BUFFSIZE): 4 of its 8 slots, as the default's
+  // 2 MiB chunk; 8 slots would let no rank's second step of a loop send (a cycle: 2 x H200,
+  // allreduce with chunk=8MiB, before).
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allreduce, 8u << 20), 4);
+  // A chunk asked for (workload chunk=) takes the steps it spans, at most half the buffer's 8.
   EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allreduce, 600u << 10), 2);
-  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allreduce, 64u << 20), 8);
+  EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::simple, OpKind::allreduce, 64u << 20), 4);
   // LL, LL128, the tree and alltoall's sends: one step a chunk.
   EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::ll, OpKind::allreduce, 32u << 10), 1);
   EXPECT_EQ(chunk_slots(CollAlgo::ring, Proto::ll128, OpKind::allreduce, 576000), 1);

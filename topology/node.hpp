@@ -67,6 +67,9 @@ struct Endpoint {
   double nccl_simple_step_us = 0;
   double nccl_ll_call_us = 0;
   double nccl_ll_step_us = 0;
+  // gpu, optional: what each slice a ring/Simple primitive runs costs its channel block beside its
+  // bytes (its wait for the peer's flag, the fence and the post); 0: nothing.
+  double nccl_simple_slice_us = 0;
   // gpu, optional: one NCCL channel block's rates alone, per byte loaded, stored into this GPU's
   // memory and stored into a peer's, in the Simple and the LL128 protocol; and the rate at which
   // all of a call's channel blocks on the GPU load and store together at most. 0: not known (the

@@ -249,6 +249,17 @@ std::vector<Key> make_table() {
        .doc = "measured cost of one step's handshake between NCCL Simple-protocol kernels on this GPU (in place "
               "of NCCL's hwLat), charged on each step of a call's first loop; see nccl_simple_call_us",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_simple_step_us>()});
+  add({.name = "nccl_simple_slice_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "us", .floor = Floor::positive, .min = 0.01, .max = 100,
+       .plausible = "a slice's flag wait, fence and post take about a microsecond or a few",
+       .default_text = "nothing (the blocks' rates alone)",
+       .doc = "measured fixed cost of each slice a Simple primitive runs on its channel block beside its bytes (ring "
+              "allreduce, all-gather and reduce-scatter: 2 slices a chunk above 32 KiB, else 1; the tree allreduce's "
+              "chain and the ring broadcast: 1), charged on every slice but the first of a call's first loop (the step "
+              "handshake holds that one): from one-channel calls with "
+              "three connection-buffer sizes (tools/record/run_nccl_buffsize.sh, python3 tools/results/nccl_slices.py); "
+              "the block rates nccl_simple_*_gbps are then solved without it (tools/results/nccl_blocks.py)",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_simple_slice_us>()});
   add({.name = "nccl_ll_call_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
        .unit = "us", .floor = Floor::positive, .min = 0.1, .max = 1000,
        .plausible = "an NCCL kernel costs microseconds a call",

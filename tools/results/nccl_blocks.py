@@ -19,6 +19,11 @@ run_nccl.sh), per protocol (Simple, LL128):
   size (4 GiB), as steady a state as the recordings hold: at NCCL's channel count the bus
   bandwidth still grows by 15-29% from 256 MiB to 4 GiB (printed with the ceiling).
 
+With --slice-us S (default: nccl_simple_slice_us as tools/results/nccl_slices.py gives it) the
+Simple rates and the ceiling are solved with each slice a primitive runs costing its block S us
+beside its bytes (2 slices a chunk; the first loop's first slice of each primitive is the step
+handshake's): the time left to the bytes is the call's less its slices'. --slice-us 0: none.
+
 Then it prints what the model says against the recordings at every channel count, for --alone
 and any other given with --check FOLDER (held-out recordings), at 256 MiB; and why LL is left
 out of it: its one-channel calls of 8 MiB (replayed on the same buffers, which fit in the L2)
@@ -31,6 +36,10 @@ import csv
 import gzip
 import os
 import re
+
+
+CHUNK = 2 << 20  # a ring/Simple loop's chunk per rank: 4 steps of 512 KiB (NCCL's default buffer)
+SLICES = 2       # slices a ring/Simple primitive runs on a chunk above 32 KiB
 
 
 def memory_ops(collective, n):
@@ -48,6 +57,19 @@ def memory_ops(collective, n):
     else:
         raise ValueError(collective)
     return [sum(p[k] for p in prims) for k in range(3)], sent
+
+
+def primitives(collective, n):
+    """The primitives a rank's block runs each loop: one per step it sends and its final receive."""
+    return {"allgather": n, "reducescatter": n, "allreduce": 2 * n - 1}[collective]
+
+
+def slice_ns_per_chunk_byte(collective, n, size, channels, slice_us):
+    """The slices' fixed time of one block over a call of `size` bytes on `channels`, per byte of a
+    rank's block on the channel (the unit memory_ops counts in), as the simulator charges it."""
+    block = size / n / channels  # one rank's block on one channel
+    loops = max(1, -(-int(block) // CHUNK))
+    return primitives(collective, n) * (SLICES * loops - 1) * slice_us * 1e3 / block
 
 
 def shared_block_speed(blocks, own, shared):
@@ -99,27 +121,32 @@ def recording(folder, size=None):
 COLLECTIVES = ("allreduce", "allgather", "reducescatter")
 
 
-def alone_rates(bw, ranks, proto):
+def alone_rates(bw, ranks, proto, size=0, slice_us=0.0):
     rows, times = [], []
     for c in COLLECTIVES:
         ops, sent = memory_ops(c, ranks)
         rows.append(ops)
-        times.append(sent / bw[(f"ring_{proto}_ch1", c)])  # ns per chunk byte, one block
+        t = sent / bw[(f"ring_{proto}_ch1", c)]  # ns per chunk byte, one block
+        if proto == "simple" and slice_us:
+            t -= slice_ns_per_chunk_byte(c, ranks, size, 1, slice_us)
+        times.append(t)
     return [1 / ns for ns in solve3(rows, times)]
 
 
-def predicted_busbw(rates, memory_gbps, collective, ranks, channels):
+def predicted_busbw(rates, memory_gbps, collective, ranks, channels, size=0, slice_us=0.0):
     ops, sent = memory_ops(collective, ranks)
     alone = sum(o / r for o, r in zip(ops, rates))
+    if slice_us and size:
+        alone += slice_ns_per_chunk_byte(collective, ranks, size, channels, slice_us)
     shared = sum(ops) / memory_gbps
     return channels * shared_block_speed(channels, alone - shared, shared) * sent / alone
 
 
-def ceiling(rates, busbw, collective, ranks, channels):
+def ceiling(rates, busbw, collective, ranks, channels, size=0, slice_us=0.0):
     lo, hi = 1.0, 1e6
     for _ in range(200):
         mid = (lo * hi) ** 0.5
-        if predicted_busbw(rates, mid, collective, ranks, channels) < busbw:
+        if predicted_busbw(rates, mid, collective, ranks, channels, size, slice_us) < busbw:
             lo = mid
         else:
             hi = mid
@@ -157,15 +184,19 @@ def main():
     ap.add_argument("--alone", default="tests/data/real/h200-2gpu-channels")
     ap.add_argument("--ceiling", default="tests/data/real/h200-2gpu-nccl-graph")
     ap.add_argument("--check", action="append", default=[], help="a held-out recording to compare with")
+    ap.add_argument("--slice-us", type=float, default=2.19,
+                    help="nccl_simple_slice_us (default: what tools/results/nccl_slices.py gives; 0: none)")
     args = ap.parse_args()
     size = 256 << 20
     bw, ranks, _, _ = recording(args.alone, size)
-    rates = {p: alone_rates(bw, ranks, p) for p in ("simple", "ll128")}
+    rates = {p: alone_rates(bw, ranks, p, size, args.slice_us) for p in ("simple", "ll128")}
     cbw, cranks, cchannels, csize = recording(args.ceiling)
-    ceilings = [ceiling(rates["simple"], cbw[("ring_simple", c)], c, cranks, cchannels) for c in COLLECTIVES]
+    ceilings = [ceiling(rates["simple"], cbw[("ring_simple", c)], c, cranks, cchannels, csize, args.slice_us)
+                for c in COLLECTIVES]
     memory_gbps = sum(ceilings) / len(ceilings)
     print(f"alone: {args.alone}, {size} B, {ranks} GPUs, one channel")
     print(f"ceiling: {args.ceiling}, {csize} B, {cranks} GPUs, NCCL's {cchannels} channels")
+    print(f"slices: {args.slice_us} us each (nccl_simple_slice_us)")
     for p in ("simple", "ll128"):
         for name, r in zip(("load", "store", "peer_store"), rates[p]):
             print(f"  nccl_{p}_{name}_gbps: {r:.1f}")
@@ -184,7 +215,8 @@ def main():
                 for ch in (1, 2, 4, 8, 16, cchannels):
                     key = (f"ring_{p}" + ("" if ch == cchannels else f"_ch{ch}"), c)
                     if key in cbw:
-                        model = predicted_busbw(rates[p], memory_gbps, c, cranks, ch)
+                        model = predicted_busbw(rates[p], memory_gbps, c, cranks, ch, size,
+                                                args.slice_us if p == "simple" else 0.0)
                         cells.append(f"{ch:>2}: {100 * (model / cbw[key] - 1):+5.1f}%")
                 print(f"    {p:7}{c:14}" + "  ".join(cells))
     ll_in_l2([args.alone] + args.check)

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""nccl_slices.py [DIR]: what a ring/Simple primitive's slice costs its block beside its bytes
+(node key nccl_simple_slice_us), from NCCL calls on one channel with three connection-buffer sizes
+(tools/record/run_nccl_buffsize.sh; default tests/data/real/h200-2gpu-buffsize).
+
+With NCCL_BUFFSIZE = B a ring loop moves B/2 bytes per rank (4 of the buffer's 8 slots) and each
+of its primitives runs 2 slices (ALLGATHER/REDUCESCATTER/ALLREDUCE_CHUNKSTEPS / SLICESTEPS); a
+2-GPU call of S bytes runs ceil(S / B) loops. Per collective, the call's time is fitted as
+a + r x S + L x loops over its sizes (1-32 MiB) and the three buffers (least squares): L is what a
+loop costs beyond its bytes. A rank's block runs 2 primitives a loop in an all-gather (copySend,
+recv) and a reduce-scatter (send, recvReduceCopy), 3 in an allreduce (send, recvReduceCopySend,
+recv): L / (2 x primitives) is a slice's cost; one value for the three, weighted by their slices,
+is printed last.
+"""
+import csv
+import math
+import os
+import sys
+
+PRIMITIVES = {"allgather": 2, "reducescatter": 2, "allreduce": 3}
+
+
+def lstsq(rows, y):
+    """Least squares by the normal equations (3 unknowns)."""
+    n = len(rows[0])
+    a = [[sum(r[i] * r[j] for r in rows) for j in range(n)] for i in range(n)]
+    b = [sum(r[i] * v for r, v in zip(rows, y)) for i in range(n)]
+    for i in range(n):
+        p = max(range(i, n), key=lambda k: abs(a[k][i]))
+        a[i], a[p], b[i], b[p] = a[p], a[i], b[p], b[i]
+        for k in range(n):
+            if k != i:
+                f = a[k][i] / a[i][i]
+                a[k] = [x - f * z for x, z in zip(a[k], a[i])]
+                b[k] -= f * b[i]
+    return [b[i] / a[i][i] for i in range(n)]
+
+
+def main():
+    folder = sys.argv[1] if len(sys.argv) > 1 else "tests/data/real/h200-2gpu-buffsize"
+    rows = [r for r in csv.DictReader(open(os.path.join(folder, "buffsize.csv")))
+            if r["variant"] == "ring_simple_ch1" and r["nranks"] == "2"]
+    print(f"{folder}: ring/Simple on one channel, 2 GPUs, time = a + r x bytes + L x loops")
+    weighted, slices = 0.0, 0
+    for coll, prims in PRIMITIVES.items():
+        x, y = [], []
+        for r in rows:
+            if r["collective"] != coll:
+                continue
+            size, buff = int(r["bytes"]), int(r["buffsize_bytes"])
+            x.append([1.0, size / 2**20, math.ceil(size / buff)])
+            y.append(float(r["time_us"]))
+        a, rate, loop = lstsq(x, y)
+        resid = max(abs(sum(c * v for c, v in zip(xi, (a, rate, loop))) - yi) / yi for xi, yi in zip(x, y))
+        slice_us = loop / (2 * prims)
+        weighted += slice_us * 2 * prims * 2 * prims
+        slices += (2 * prims) ** 2
+        print(f"  {coll:14} {len(y)} calls: a {a:5.1f} us, r {rate:5.2f} us/MiB, L {loop:5.2f} us a loop "
+              f"({2 * prims} slices: {slice_us:.2f} us a slice); largest residual {100 * resid:.1f}%")
+    print(f"  nccl_simple_slice_us: {weighted / slices:.2f}   (the three weighted by their slices a loop)")
+
+
+if __name__ == "__main__":
+    main()
