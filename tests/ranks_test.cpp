@@ -53,7 +53,7 @@ TEST(Ranks, DdpAppsOfTwoSessionsReplayAsRecordedWithTheirAllreducesSimulated) {
   // step) and ddp_mlp (268 MB of gradients a step in 25 MiB buckets beside the backward pass), one
   // Kineto trace per rank. Replayed with the GPU work at its recorded durations, and again with
   // the allreduces and copies priced by the simulator: the span within 1% both ways (measured
-  // |error| at most 0.59% and 0.44%), the allreduces' summed time 0.82-0.99 of the recorded
+  // |error| at most 0.59% and 0.45%), the allreduces' summed time 0.83-0.99 of the recorded
   // (a rank's wait for the other is part of both).
   const auto node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   for (const char* session : {"h200-2gpu-ddp", "h200-2gpu-ddp2"})

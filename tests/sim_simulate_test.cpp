@@ -319,7 +319,7 @@ TEST(SimPlan, EightH200sReachThePublishedRingBusBandwidth) {
   // bandwidth 361.4 GB/s all-gather, 362.9 reduce-scatter, 367.2 ring allreduce (Stas Bekman,
   // "Machine Learning Engineering", github.com/stas00/ml-engineering, network benchmarks; the
   // numbers are cited, not copied as a file). hgx-h200 simulated with NCCL's ring: 347.2, 343.2
-  // and 359.3 (3.9%, 5.4% and 2.1% under; NCCL's own model 359.7, 359.7, 359.8: 0.5-2.0% under).
+  // and 358.8 (3.9%, 5.4% and 2.3% under; NCCL's own model 359.7, 359.7, 359.8: 0.5-2.0% under).
   // Each channel's block runs its primitives at the H200's measured per-operation rates
   // (nccl_simple_load_gbps and its siblings, the same on the 2-GPU testbed and on hgx-h200),
   // and copying what it receives out of its buffers costs the sends a few percent the
