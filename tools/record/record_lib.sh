@@ -157,6 +157,23 @@ except ImportError:
 }
 export -f capture machine_info
 
+# run_hostrates_step BINARY: the host-rate probe (tools/record/hostrates_main.cpp, built by the
+# caller) as step `hostrates`, into hostrates.csv and hostrates_info.csv: one thread on NUMA node 0
+# with its local memory, as the driver's staging thread runs, where numactl can pin it.
+run_hostrates_step() {
+  local bin=$1
+  if [[ ! -x "$bin" ]]; then
+    skip_step hostrates "not built"
+    return
+  fi
+  local pin=()
+  if command -v numactl >/dev/null && numactl --cpunodebind=0 --membind=0 true 2>/dev/null; then
+    pin=(numactl --cpunodebind=0 --membind=0)
+  fi
+  run_step hostrates 60 bash -c '"$@" > "$REC/hostrates.csv"' hostrates "${pin[@]}" \
+    "$bin" --info "$REC/hostrates_info.csv"
+}
+
 # finish_record TITLE HEADLINE_CMD...: writes summary.txt (into the archive and beside it), packs
 # REC into OUTDIR/record.tar.gz and removes REC when the archive reads back.
 finish_record() {

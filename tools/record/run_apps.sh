@@ -57,18 +57,7 @@ if [[ "$NGPU" -eq 0 ]]; then
   log "no GPU seen by nvidia-smi; the GPU steps will fail and be logged"
 fi
 run_step build 150 build
-if [[ -x "$BIN/hostrates" ]]; then
-  # One thread on node 0 with its local memory, as the driver's staging thread runs.
-  if command -v numactl >/dev/null && numactl --cpunodebind=0 --membind=0 true 2>/dev/null; then
-    PIN=(numactl --cpunodebind=0 --membind=0)
-  else
-    PIN=()
-  fi
-  run_step hostrates 60 bash -c '"$@" > "$REC/hostrates.csv"' hostrates "${PIN[@]}" \
-    "$BIN/hostrates" --info "$REC/hostrates_info.csv"
-else
-  skip_step hostrates "not built"
-fi
+run_hostrates_step "$BIN/hostrates"
 if [[ -x "$BIN/interference" ]]; then
   run_step interference 120 "$BIN/interference" --out "$REC"
 else

@@ -44,17 +44,7 @@ export -f build ddp_apps
 
 run_step machine 60 machine_info
 run_step build 60 build
-if [[ -x "$BIN/hostrates" ]]; then
-  if command -v numactl >/dev/null && numactl --cpunodebind=0 --membind=0 true 2>/dev/null; then
-    PIN=(numactl --cpunodebind=0 --membind=0)
-  else
-    PIN=()
-  fi
-  run_step hostrates 60 bash -c '"$@" > "$REC/hostrates.csv"' hostrates "${PIN[@]}" \
-    "$BIN/hostrates" --info "$REC/hostrates_info.csv"
-else
-  skip_step hostrates "not built"
-fi
+run_hostrates_step "$BIN/hostrates"
 if [[ "$NGPU" -lt 2 ]]; then
   for s in ddp_apps nccl_default_graph nccl_default; do skip_step "$s" "$NGPU GPU"; done
 else
