@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <limits>
 #include <map>
@@ -127,10 +128,10 @@ class Simulation {
     /// Simple calls where the GPUs give it (nccl_simple_slice_us): what each slice a primitive runs
     /// costs its block beside its bytes.
     double slice_ns = 0;
-    /// The slices' fixed time of one primitive on a chunk of `bytes` in loop `chunk`: every slice
-    /// but, in the first loop, the one the step's handshake (step_latency_ns) already holds, as the
-    /// tiny calls that measured it ran one slice a primitive.
-    [[nodiscard]] double slice_latency_ns(const CollectiveResult& c, std::uint64_t bytes, std::uint32_t chunk) const {
+    /// The block time of the slices one primitive runs on a chunk of `bytes` in loop `chunk`, beside
+    /// its bytes: every slice but, in the first loop, the one the step's handshake
+    /// (step_latency_ns) already holds, as the tiny calls that measured it ran one slice a primitive.
+    [[nodiscard]] double slices_ns(const CollectiveResult& c, std::uint64_t bytes, std::uint32_t chunk) const {
       if (slice_ns <= 0) return 0;
       const int slices = nccl::simple_slices(c.kind, c.algo, bytes) - (chunk == 0 ? 1 : 0);
       return slices > 0 ? slices * slice_ns : 0.0;
@@ -921,7 +922,7 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
     // Without rates a copy (a load and a store) uses the block's rate once.
     // The slices' fixed time is block time too, spread over the step's bytes.
     weights.push_back(call.block_weight(ops, l2_free_loads) +
-                      call.slice_latency_ns(c, step.bytes, step.chunk) / std::max(wire.bytes, 1.0));
+                      call.slices_ns(c, step.bytes, step.chunk) / std::max(wire.bytes, 1.0));
     weights.push_back(call.cost.wire_factor);           // the rank's channels carry wire bytes
   } else {
     weights.push_back(1.0);
@@ -1032,7 +1033,7 @@ std::vector<double> Simulation::block_shares(const CollectiveResult& c, const st
   std::vector<double> alone_ns(c.gpus.size(), 0.0), shared_ns(c.gpus.size(), 0.0);
   const auto add = [&](std::size_t rank, const nccl::MemoryOps& ops, const nccl::CollStep& step) {
     const auto bytes = static_cast<double>(step.bytes);
-    alone_ns[rank] += bytes * rates.alone_ns_per_byte(ops) + call.slice_latency_ns(c, step.bytes, step.chunk);
+    alone_ns[rank] += bytes * rates.alone_ns_per_byte(ops) + call.slices_ns(c, step.bytes, step.chunk);
     shared_ns[rank] += bytes * rates.shared_ns_per_byte(ops);
   };
   const int nranks = static_cast<int>(c.gpus.size());
@@ -1074,7 +1075,7 @@ TaskId Simulation::add_drain(const CollectiveResult& c, int rank, std::uint32_t 
   if (rt == block_routes_.end()) rt = block_routes_.emplace(route_key, net_.add_route(hops)).first;
   const double bytes = static_cast<double>(step.bytes);
   const std::array<double, 1> weights{call.block_weight(ops, l2_free_loads) +
-                                      call.slice_latency_ns(c, step.bytes, step.chunk) / std::max(bytes, 1.0)};
+                                      call.slices_ns(c, step.bytes, step.chunk) / std::max(bytes, 1.0)};
   return engine_.add_transfer(rt->second, bytes, weights, kInf, 0.0);
 }
 

@@ -36,6 +36,10 @@ import csv
 import gzip
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nccl_slices  # noqa: E402
 
 
 CHUNK = 2 << 20  # a ring/Simple loop's chunk per rank: 4 steps of 512 KiB (NCCL's default buffer)
@@ -184,9 +188,11 @@ def main():
     ap.add_argument("--alone", default="tests/data/real/h200-2gpu-channels")
     ap.add_argument("--ceiling", default="tests/data/real/h200-2gpu-nccl-graph")
     ap.add_argument("--check", action="append", default=[], help="a held-out recording to compare with")
-    ap.add_argument("--slice-us", type=float, default=2.19,
-                    help="nccl_simple_slice_us (default: what tools/results/nccl_slices.py gives; 0: none)")
+    ap.add_argument("--slice-us", type=float, default=None,
+                    help="nccl_simple_slice_us (default: what tools/results/nccl_slices.py fits; 0: none)")
     args = ap.parse_args()
+    if args.slice_us is None:
+        args.slice_us = round(nccl_slices.fit(), 2)
     size = 256 << 20
     bw, ranks, _, _ = recording(args.alone, size)
     rates = {p: alone_rates(bw, ranks, p, size, args.slice_us) for p in ("simple", "ll128")}

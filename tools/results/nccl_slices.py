@@ -36,11 +36,16 @@ def lstsq(rows, y):
     return [b[i] / a[i][i] for i in range(n)]
 
 
-def main():
-    folder = sys.argv[1] if len(sys.argv) > 1 else "tests/data/real/h200-2gpu-buffsize"
+DEFAULT = "tests/data/real/h200-2gpu-buffsize"
+
+
+def fit(folder=DEFAULT, out=None):
+    """Per collective (a, r, L, slice us, largest residual), and the one slice cost weighted by the
+    slices a loop: nccl_simple_slice_us. Prints the table to `out` where given."""
     rows = [r for r in csv.DictReader(open(os.path.join(folder, "buffsize.csv")))
             if r["variant"] == "ring_simple_ch1" and r["nranks"] == "2"]
-    print(f"{folder}: ring/Simple on one channel, 2 GPUs, time = a + r x bytes + L x loops")
+    if out:
+        print(f"{folder}: ring/Simple on one channel, 2 GPUs, time = a + r x bytes + L x loops", file=out)
     weighted, slices = 0.0, 0
     for coll, prims in PRIMITIVES.items():
         x, y = [], []
@@ -55,9 +60,16 @@ def main():
         slice_us = loop / (2 * prims)
         weighted += slice_us * 2 * prims * 2 * prims
         slices += (2 * prims) ** 2
-        print(f"  {coll:14} {len(y)} calls: a {a:5.1f} us, r {rate:5.2f} us/MiB, L {loop:5.2f} us a loop "
-              f"({2 * prims} slices: {slice_us:.2f} us a slice); largest residual {100 * resid:.1f}%")
-    print(f"  nccl_simple_slice_us: {weighted / slices:.2f}   (the three weighted by their slices a loop)")
+        if out:
+            print(f"  {coll:14} {len(y)} calls: a {a:5.1f} us, r {rate:5.2f} us/MiB, L {loop:5.2f} us a loop "
+                  f"({2 * prims} slices: {slice_us:.2f} us a slice); largest residual {100 * resid:.1f}%",
+                  file=out)
+    return weighted / slices
+
+
+def main():
+    value = fit(sys.argv[1] if len(sys.argv) > 1 else DEFAULT, sys.stdout)
+    print(f"  nccl_simple_slice_us: {value:.2f}   (the three weighted by their slices a loop)")
 
 
 if __name__ == "__main__":
