@@ -1050,10 +1050,7 @@ def main():
         write_part(args.out, info)
         sys.exit(0 if info["status"] == "ok" else 1)
 
-    names = [n for n in args.apps.split(",") if n]
-    unknown = [n for n in names if n not in APPS]
-    if unknown:
-        ap.error(f"unknown app(s) {unknown}; known: {', '.join(APPS)}")
+    names = chosen_apps(ap, args.apps, APPS)
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     t_start = time.monotonic()
     with open(os.path.join(args.out, STEPS_CSV), "w", newline="") as f:
@@ -1095,6 +1092,15 @@ def main():
     log(f"done in {time.monotonic() - t_start:.1f} s; "
         + (f"NOT ok: {', '.join(bad)}" if bad else "all ok"))
     sys.exit(1 if bad else 0)
+
+
+def chosen_apps(ap, spec, apps):
+    """The app names of a comma-separated --apps, each one of `apps` (else an argparse error)."""
+    names = [n for n in spec.split(",") if n]
+    unknown = [n for n in names if n not in apps]
+    if unknown:
+        ap.error(f"unknown app(s) {unknown}; known: {', '.join(apps)}")
+    return names
 
 
 def gc_cuda():

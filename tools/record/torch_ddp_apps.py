@@ -218,10 +218,7 @@ def main():
         return
     if args.gpus < 2:
         sys.exit(f"torch_ddp_apps: needs 2 or more GPUs, sees {args.gpus}")
-    names = [n for n in args.apps.split(",") if n]
-    unknown = [n for n in names if n not in APPS]
-    if unknown:
-        ap.error(f"unknown app(s) {unknown}; known: {', '.join(APPS)}")
+    names = ta.chosen_apps(ap, args.apps, APPS)
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     t_start = time.monotonic()
     apps_info = []
