@@ -157,10 +157,7 @@ ApplicationProjection project_application(const topology::Node& from, const topo
   sim::SimOptions source;
   source.model = &model;
   source.gpus = placed_gpus(from, trace, projection::source_placement(from, map));
-  source.durations_ns.assign(trace.size(), std::numeric_limits<double>::quiet_NaN());
-  for (std::size_t i = 0; i < trace.size(); ++i)
-    if (trace::runs_on_gpu(trace.kinds()[i]) && trace.durations()[i] >= 0)
-      source.durations_ns[i] = static_cast<double>(trace.durations()[i]);
+  source.durations_ns = sim::recorded_gpu_durations(trace);
   p.source = sim::simulate(from, trace, source);
 
   sim::SimOptions target;

@@ -180,12 +180,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
         }
         // L + O measured by the trace's own small copies where it has them.
         options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(trace));
-        if (opt->as_recorded) {
-          options.durations_ns.assign(trace.size(), std::nan(""));
-          for (std::size_t i = 0; i < trace.size(); ++i)
-            if (trace::runs_on_gpu(trace.kinds()[i]) && trace.durations()[i] >= 0)
-              options.durations_ns[i] = static_cast<double>(trace.durations()[i]);
-        }
+        if (opt->as_recorded) options.durations_ns = sim::recorded_gpu_durations(trace);
       }
       for (const auto& w : trace.warnings) std::cerr << "linkcast: warning: " << w << "\n";
 

@@ -195,6 +195,10 @@ struct SimResult {
 /// (options.gpus) or choosing another algorithm or protocol would fix it.
 SimResult simulate(const topology::Node& node, const trace::Trace& trace, const SimOptions& options);
 
+/// SimOptions::durations_ns for the honest replay: every GPU operation of `trace` with its
+/// recorded duration (NaN for the rest, and for GPU work recorded without one).
+[[nodiscard]] std::vector<double> recorded_gpu_durations(const trace::Trace& trace);
+
 /// What a workload's spec says about its collectives (algorithm, channels, chunk size) as
 /// simulator settings; where it is silent, the simulator takes NCCL's own choices. An algorithm
 /// already set in `options` (from --algo) wins.

@@ -36,9 +36,7 @@ TEST(Ranks, TwoDdpRanksReplayAsOneJob) {
   EXPECT_EQ(threads, (std::set<std::string>{"rank0:", "rank1:"}));
   const auto node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   sim::SimOptions o;
-  o.durations_ns.assign(job.size(), std::nan(""));
-  for (std::size_t i = 0; i < job.size(); ++i)
-    if (runs_on_gpu(job.kinds()[i]) && job.durations()[i] >= 0) o.durations_ns[i] = static_cast<double>(job.durations()[i]);
+  o.durations_ns = sim::recorded_gpu_durations(job);
   const sim::SimResult r = sim::simulate(node, job, o);
   ASSERT_TRUE(r.application.replayed);
   EXPECT_NEAR(r.application.replayed_span_ns, r.application.recorded_span_ns, 0.01 * r.application.recorded_span_ns);
@@ -53,7 +51,7 @@ TEST(Ranks, DdpAppsOfTwoSessionsReplayAsRecordedWithTheirAllreducesSimulated) {
   // step) and ddp_mlp (268 MB of gradients a step in 25 MiB buckets beside the backward pass), one
   // Kineto trace per rank. Replayed with the GPU work at its recorded durations, and again with
   // the allreduces and copies priced by the simulator: the span within 1% both ways (measured
-  // |error| at most 0.59% and 0.45%), the allreduces' summed time 0.83-0.99 of the recorded
+  // |error| at most 0.60% and 0.45%), the allreduces' summed time 0.83-0.99 of the recorded
   // (a rank's wait for the other is part of both).
   const auto node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   for (const char* session : {"h200-2gpu-ddp", "h200-2gpu-ddp2"})
@@ -62,10 +60,7 @@ TEST(Ranks, DdpAppsOfTwoSessionsReplayAsRecordedWithTheirAllreducesSimulated) {
       const Trace job = read_traces(expand_trace_paths({dir}));
       ASSERT_EQ(job.world_size, 2) << session << " " << app;
       sim::SimOptions recorded;
-      recorded.durations_ns.assign(job.size(), std::nan(""));
-      for (std::size_t i = 0; i < job.size(); ++i)
-        if (runs_on_gpu(job.kinds()[i]) && job.durations()[i] >= 0)
-          recorded.durations_ns[i] = static_cast<double>(job.durations()[i]);
+      recorded.durations_ns = sim::recorded_gpu_durations(job);
       for (const sim::SimOptions& o : {recorded, sim::SimOptions{}}) {
         const sim::SimResult r = sim::simulate(node, job, o);
         ASSERT_TRUE(r.application.replayed) << session << " " << app;
