@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh, run_nccl.sh,
-run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh, run_matrix.sh, run_nccl_channels.sh or
-run_ddp_apps.sh archive (record.tar.gz) into a committed ground-truth
+run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh, run_matrix.sh, run_nccl_channels.sh,
+run_ddp_apps.sh, run_nccl_blocks.sh or run_nccl_buffsize.sh archive (record.tar.gz) into a committed ground-truth
 folder: tests/data/real/<machine>/ for run_all.sh, and (suggested) tests/data/real/<machine>-apps/,
 -nccl/, -pipeline/, -d2d/, -l2/, -matrix/ and -channels/ for the others, so that
 no file of one recording overwrites another's (each has its own summary.txt and README.md).
@@ -40,7 +40,9 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               # run_matrix.sh
               "matrix_roofline.csv", "matrix_roofline_meta.json",
               # run_ddp_apps.sh (and rank<r>/apps_steps.csv, app_<name>/rank<r>.json.gz)
-              "ddp_apps_meta.json"]
+              "ddp_apps_meta.json",
+              # run_nccl_buffsize.sh
+              "buffsize.csv"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
              "interference_reps.csv", "l2_copy.csv"]
 MACHINE = ["topo-m.txt", "gpus.csv", "versions.txt", "lscpu.txt", "nvidia-smi.txt", "nvlink-s.txt",
@@ -76,6 +78,8 @@ DESCRIBE = {
     "app_*.json.gz": "Kineto traces of the apps' profiled steps (ProfilerStep#N markers)",
     "rank*": "run_ddp_apps.sh: each rank's `apps_steps.csv` (as torch_apps.py writes it for one GPU)",
     "app_*": "run_ddp_apps.sh: a folder per DDP app, each rank's Kineto trace (`rank<r>.json.gz`)",
+    "buffsize.csv": "run_nccl_buffsize.sh: ring/Simple calls with NCCL_BUFFSIZE 1, 4 and 16 MiB "
+                    "(`buffsize_bytes` and nccl_bench.csv's columns; tools/results/nccl_slices.py)",
     "ddp_apps_meta.json": "versions, settings, and per DDP app and rank its model, step medians and status",
     "command.txt": "the recording command, commit and budget",
 }
@@ -142,7 +146,9 @@ def main():
                 "run_d2d_concurrency.sh": "D2D copies at the same time",
                 "run_matrix.sh": "matrix kernels by arithmetic intensity, held-out apps",
                 "run_nccl_channels.sh": "NCCL ring collectives by channel count",
-                "run_ddp_apps.sh": "PyTorch DDP apps on every GPU, host rates, NCCL default sweep"}.get(script)
+                "run_ddp_apps.sh": "PyTorch DDP apps on every GPU, host rates, NCCL default sweep",
+                "run_nccl_blocks.sh": "NCCL calls for the channel blocks' rates",
+                "run_nccl_buffsize.sh": "NCCL ring/Simple loops by connection-buffer size"}.get(script)
         f.write(f"# Ground truth{' (' + what + ')' if what else ''}: {len(rows)} x "
                 f"{rows[0][1] if rows else '?'} ({kind})\n\n")
         f.write(f"- machine: device kind `{kind}` of this workplace: {len(rows)} GPU(s), "
