@@ -994,6 +994,7 @@ double Simulation::simple_slice_ns(const CollectiveResult& c) const {
   // Measured on ring allreduce, all-gather and reduce-scatter (tools/results/nccl_slices.py); the
   // tree's chain and the ring broadcast run the same Simple primitives one slice a chunk
   // (nccl::simple_slices). Alltoall's send/receive kernel keeps its one copy rate.
+  // simple_slices of an empty chunk: 0 where the collective's primitives run no slices at all.
   if (c.proto != nccl::Proto::simple || c.gpus.empty() || nccl::simple_slices(c.kind, c.algo, 0) == 0) return 0;
   double slice_us = 0;
   for (int g : c.gpus) {
@@ -1544,6 +1545,14 @@ void Simulation::collect(SimResult& r) {
 SimResult simulate(const topology::Node& node, const trace::Trace& trace, const SimOptions& options) {
   Simulation sim(node, trace, options);
   return sim.run();
+}
+
+std::vector<double> recorded_gpu_durations(const trace::Trace& trace) {
+  std::vector<double> ns(trace.size(), std::nan(""));
+  for (std::size_t i = 0; i < trace.size(); ++i)
+    if (trace::runs_on_gpu(trace.kinds()[i]) && trace.durations()[i] >= 0)
+      ns[i] = static_cast<double>(trace.durations()[i]);
+  return ns;
 }
 
 void apply_collective_config(const nccl::CollectiveConfig& c, SimOptions& options) {

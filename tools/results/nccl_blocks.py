@@ -43,7 +43,6 @@ import nccl_slices  # noqa: E402
 
 
 CHUNK = 2 << 20  # a ring/Simple loop's chunk per rank: 4 steps of 512 KiB (NCCL's default buffer)
-SLICES = 2       # slices a ring/Simple primitive runs on a chunk above 32 KiB
 
 
 def memory_ops(collective, n):
@@ -63,17 +62,12 @@ def memory_ops(collective, n):
     return [sum(p[k] for p in prims) for k in range(3)], sent
 
 
-def primitives(collective, n):
-    """The primitives a rank's block runs each loop: one per step it sends and its final receive."""
-    return {"allgather": n, "reducescatter": n, "allreduce": 2 * n - 1}[collective]
-
-
 def slice_ns_per_chunk_byte(collective, n, size, channels, slice_us):
     """The slices' fixed time of one block over a call of `size` bytes on `channels`, per byte of a
     rank's block on the channel (the unit memory_ops counts in), as the simulator charges it."""
     block = size / n / channels  # one rank's block on one channel
     loops = max(1, -(-int(block) // CHUNK))
-    return primitives(collective, n) * (SLICES * loops - 1) * slice_us * 1e3 / block
+    return nccl_slices.primitives(collective, n) * (nccl_slices.SLICES * loops - 1) * slice_us * 1e3 / block
 
 
 def shared_block_speed(blocks, own, shared):

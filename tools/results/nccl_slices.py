@@ -9,15 +9,21 @@ of its primitives runs 2 slices (ALLGATHER/REDUCESCATTER/ALLREDUCE_CHUNKSTEPS / 
 a + r x S + L x loops over its sizes (1-32 MiB) and the three buffers (least squares): L is what a
 loop costs beyond its bytes. A rank's block runs 2 primitives a loop in an all-gather (copySend,
 recv) and a reduce-scatter (send, recvReduceCopy), 3 in an allreduce (send, recvReduceCopySend,
-recv): L / (2 x primitives) is a slice's cost; one value for the three, weighted by their slices,
-is printed last.
+recv): L / (2 x primitives) is a slice's cost; the one value that fits the three loops' L =
+slices x value best (least squares) is printed last.
 """
 import csv
 import math
 import os
 import sys
 
-PRIMITIVES = {"allgather": 2, "reducescatter": 2, "allreduce": 3}
+SLICES = 2  # slices a ring/Simple primitive runs on a chunk above 32 KiB (nccl::kRingSlicesPerChunk)
+
+
+def primitives(collective, n):
+    """The primitives a rank's block runs each loop of a ring call on n ranks: one per step it
+    sends and its final receive."""
+    return {"allgather": n, "reducescatter": n, "allreduce": 2 * n - 1}[collective]
 
 
 def lstsq(rows, y):
@@ -40,14 +46,16 @@ DEFAULT = "tests/data/real/h200-2gpu-buffsize"
 
 
 def fit(folder=DEFAULT, out=None):
-    """Per collective (a, r, L, slice us, largest residual), and the one slice cost weighted by the
-    slices a loop: nccl_simple_slice_us. Prints the table to `out` where given."""
+    """nccl_simple_slice_us: the one slice cost that fits every collective's loop cost L = slices x
+    value by least squares. Prints each collective's fit (a, r, L, L / slices, largest residual) to
+    `out` where given."""
     rows = [r for r in csv.DictReader(open(os.path.join(folder, "buffsize.csv")))
             if r["variant"] == "ring_simple_ch1" and r["nranks"] == "2"]
     if out:
         print(f"{folder}: ring/Simple on one channel, 2 GPUs, time = a + r x bytes + L x loops", file=out)
     weighted, slices = 0.0, 0
-    for coll, prims in PRIMITIVES.items():
+    for coll in ("allgather", "reducescatter", "allreduce"):
+        prims = primitives(coll, 2)
         x, y = [], []
         for r in rows:
             if r["collective"] != coll:
@@ -57,19 +65,19 @@ def fit(folder=DEFAULT, out=None):
             y.append(float(r["time_us"]))
         a, rate, loop = lstsq(x, y)
         resid = max(abs(sum(c * v for c, v in zip(xi, (a, rate, loop))) - yi) / yi for xi, yi in zip(x, y))
-        slice_us = loop / (2 * prims)
-        weighted += slice_us * 2 * prims * 2 * prims
-        slices += (2 * prims) ** 2
+        slice_us = loop / (SLICES * prims)
+        weighted += slice_us * (SLICES * prims) ** 2
+        slices += (SLICES * prims) ** 2
         if out:
             print(f"  {coll:14} {len(y)} calls: a {a:5.1f} us, r {rate:5.2f} us/MiB, L {loop:5.2f} us a loop "
-                  f"({2 * prims} slices: {slice_us:.2f} us a slice); largest residual {100 * resid:.1f}%",
+                  f"({SLICES * prims} slices: {slice_us:.2f} us a slice); largest residual {100 * resid:.1f}%",
                   file=out)
     return weighted / slices
 
 
 def main():
     value = fit(sys.argv[1] if len(sys.argv) > 1 else DEFAULT, sys.stdout)
-    print(f"  nccl_simple_slice_us: {value:.2f}   (the three weighted by their slices a loop)")
+    print(f"  nccl_simple_slice_us: {value:.2f}   (the three loops' L = slices x value, least squares)")
 
 
 if __name__ == "__main__":
