@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -366,7 +367,7 @@ TEST(SimReal, OneChannelLoopsOfEveryBufferSizeCostTheirSlicesAndBytes) {
   // with the chunk each buffer gives (half of it a rank), the slices costing
   // nccl_simple_slice_us (from these calls, tools/results/nccl_slices.py) and the blocks' rates
   // solved without them (nccl_blocks.py): geometric mean |error| 1.4%, every call within 11%
-  // (10.0%).
+  // (10.0%; the test prints both).
   const std::string path = test::source_dir() + "/tests/data/real/h200-2gpu-buffsize/buffsize.csv";
   std::ifstream f(path);
   ASSERT_TRUE(f) << path;
@@ -391,13 +392,11 @@ TEST(SimReal, OneChannelLoopsOfEveryBufferSizeCostTheirSlicesAndBytes) {
     errors.push_back((r.collectives.at(0).end_ns - r.collectives.at(0).start_ns - measured_ns) / measured_ns);
   }
   ASSERT_EQ(errors.size(), 54u);
-  double log_sum = 0, worst = 0;
-  for (double e : errors) {
-    log_sum += std::log(std::max(std::fabs(e), 1e-9));
-    worst = std::max(worst, std::fabs(e));
-  }
-  EXPECT_LT(std::exp(log_sum / static_cast<double>(errors.size())), 0.02);
-  EXPECT_LT(worst, 0.11);
+  // Printed, so that `build/linkcast_tests --gtest_filter=SimReal.OneChannelLoops*` gives the figures.
+  std::cout << "buffer sweep, one channel: geometric mean |error| " << geomean_abs(errors) << ", largest "
+            << largest_abs(errors) << "\n";
+  EXPECT_LT(geomean_abs(errors), 0.02);
+  EXPECT_LT(largest_abs(errors), 0.11);
 }
 
 TEST(SimPlan, LlLoadsOfBuffersTheL2HoldsCostTheBlocksNothing) {

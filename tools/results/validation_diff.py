@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""validation_diff.py BEFORE.csv AFTER.csv: what a change to the simulator did to the recorded
+collectives, from two `linkcast_validate_real ... --csv FILE` runs over the same folders (the
+build before the change and the build after; e.g. a `git worktree` of the commit before).
+
+Prints, before -> after, the geometric mean of |error| and the cases past 20%: over every
+collective, replayed from CUDA graphs or issued from Python, per algorithm/protocol (the note
+column), from 128 MiB, up to 16 MiB and per folder; then the mean signed error of the calls
+replayed from CUDA graphs, every variant, per GPU count, collective, algorithm/protocol, channels
+(NCCL's count, or pinned to 1-4 or 8-16) and size class (1-4 MiB, 8-32 MiB, 64-256 MiB, 512 MiB
+and more).
+"""
+import collections
+import csv
+import math
+import re
+import sys
+
+
+def cases(path):
+    out = {}
+    for r in csv.DictReader(open(path)):
+        if r["group"] == "copies":
+            continue
+        measured = float(r["measured_ns"])
+        out[(r["machine"], r["group"], r["case"], r["bytes"])] = (r, (float(r["simulated_ns"]) - measured) / measured)
+    return out
+
+
+def summary(errors):
+    if not errors:
+        return "-"
+    geo = math.exp(sum(math.log(max(abs(e), 1e-9)) for e in errors) / len(errors))
+    return f"{100 * geo:5.2f}% {sum(abs(e) > 0.2 for e in errors):4d} past 20%"
+
+
+def size_class(nbytes):
+    mib = nbytes >> 20
+    return "1-4 MiB" if mib <= 4 else "8-32 MiB" if mib <= 32 else "64-256 MiB" if mib <= 256 else ">= 512 MiB"
+
+
+def channel_class(group):
+    pinned = re.search(r"_ch(\d+)", group)
+    return "NCCL's count" if not pinned else "1-4 ch" if int(pinned.group(1)) <= 4 else "8-16 ch"
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.splitlines()[0])
+    before, after = cases(sys.argv[1]), cases(sys.argv[2])
+    keys = [k for k in before if k in after]
+    print(f"{len(keys)} cases in both ({len(before)} before, {len(after)} after)")
+    groups = {"all": lambda r: True,
+              "CUDA graphs": lambda r: "+graph" in r["group"],
+              "issued from Python": lambda r: "+graph" not in r["group"],
+              ">= 128 MiB": lambda r: int(r["bytes"]) >= 128 << 20,
+              "<= 16 MiB": lambda r: int(r["bytes"]) <= 16 << 20}
+    for note in sorted({before[k][0]["note"] for k in keys}):
+        groups[note] = lambda r, note=note: r["note"] == note
+    for folder in sorted({before[k][0]["machine"] for k in keys}):
+        groups[folder.rsplit("/", 1)[-1]] = lambda r, folder=folder: r["machine"] == folder
+    for name, pred in groups.items():
+        chosen = [k for k in keys if pred(before[k][0])]
+        print(f"  {name:28} {len(chosen):5d}  {summary([before[k][1] for k in chosen])}  ->  "
+              f"{summary([after[k][1] for k in chosen])}")
+    print("CUDA graphs, every variant, mean signed error:")
+    signed = collections.defaultdict(lambda: ([], []))
+    for k in keys:
+        r = before[k][0]
+        if "+graph" not in r["group"]:
+            continue
+        gpus = r["machine"].rsplit("/", 1)[-1].split("-")[1]
+        cell = signed[(gpus, r["case"], r["note"], channel_class(r["group"]), size_class(int(r["bytes"])))]
+        cell[0].append(before[k][1])
+        cell[1].append(after[k][1])
+    for key in sorted(signed):
+        b, a = signed[key]
+        print(f"  {' / '.join(key):64} {len(b):3d}  {100 * sum(b) / len(b):+6.1f}% -> {100 * sum(a) / len(a):+6.1f}%")
+
+
+if __name__ == "__main__":
+    main()
