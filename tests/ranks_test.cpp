@@ -89,7 +89,7 @@ TEST(Ranks, TheSameRankTwiceIsRefused) {
 
 TEST(Ranks, AFolderIsReadInRankOrder) {
   // rank2 before rank10: digit runs compare as numbers; other files are left out.
-  const fs::path dir = fs::temp_directory_path() / "linkcast_ranks_folder";
+  const fs::path dir = fs::path(::testing::TempDir()) / "linkcast_ranks_folder";
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (const char* name : {"t_rank10.json", "t_rank2.json.gz", "notes.txt", "t_rank1.csv"})
