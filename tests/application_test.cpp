@@ -265,6 +265,30 @@ TEST(ApplicationGroundTruth, KernelsHeldByD2dCopiesWaitTheCopiesShareOnTheTarget
   EXPECT_LT(many.projected_wmape_pct, many.measured_wmape_pct);
 }
 
+TEST(ApplicationGroundTruth, HeldOutSixthSessionsStepsAsProjected) {
+  // The sixth pair of sessions (tests/data/real/*-apps6, 2026-11-28, run_sweeps_and_apps.sh on
+  // nvidia-h100-x1 and nvidia-h200), recorded after every rule here and scored once with the nodes
+  // of the 2026-11-23 sessions. Where kernels decide, the step error against nothing changes':
+  // train_pinned +1.2% (+9.3%), prefetch_overlap +1.0% (+9.3%), d2d_beside_compute +0.3% (+6.5%),
+  // d2d_many_beside +2.1% (+4.6%), recsys_embed +0.1% (WMAPE 2.2% against 4.9%), train_pageable
+  // -2.0% (WMAPE 3.6% against 4.6%). Where the host decides, both miss alike: ckpt_reuse +1.9%
+  // (+3.1%), ckpt_fresh -8.3% (-8.1%). Bounds just above those figures.
+  const struct {
+    const char* app;
+    double error_bound_pct;
+    bool beats;  // projected WMAPE below nothing changes'
+  } apps[] = {{"train_pinned", 1.5, true},      {"prefetch_overlap", 1.5, true}, {"d2d_beside_compute", 0.6, true},
+              {"d2d_many_beside", 2.5, true},   {"recsys_embed", 0.5, true},     {"train_pageable", 2.5, true},
+              {"ckpt_reuse", 2.5, true},        {"ckpt_fresh", 8.8, false}};
+  for (const auto& a : apps) {
+    const StepScore s = h100_to_h200(a.app, "apps6");
+    EXPECT_LE(std::fabs(s.projected_error_pct), a.error_bound_pct) << a.app;
+    if (a.beats) {
+      EXPECT_LT(s.projected_wmape_pct, s.measured_wmape_pct) << a.app;
+    }
+  }
+}
+
 TEST(ApplicationGroundTruth, MatrixKernelsKeepTheirTimeFromSkinnyToSquare) {
   // tools/record/matrix_roofline.py on the H100 and the H200 (tests/data/real/*-matrix,
   // 2026-11-27): GEMMs from (8 x 4096) @ (4096 x 4096) to 8192-square in bf16 and FP32 and 3x3

@@ -13,6 +13,8 @@
 #   loops and the apps, held out of every decision, scored once.
 #   TARGET apps3-2gpu: the same H100 session onto the 2 x H200 machine recorded 20 minutes later
 #   (h200-2gpu-apps3, node testbed-h200-2gpu: the same host hardware), held out.
+#   TARGET apps6: the 2026-11-28 sessions (run_sweeps_and_apps.sh), h100-1gpu-apps6 onto h200-1gpu-apps6
+#   with the same nodes, held out and scored once (the traces that fit the repository).
 #   TARGET sessions: the same machine kind in two sessions (h100-1gpu-apps onto h100-1gpu-apps2 and
 #   h200-1gpu-apps onto h200-1gpu-apps2, each node onto itself): how far `measured` is off where no
 #   hardware changes.
@@ -35,6 +37,9 @@ elif [ "$TARGET" = apps3 ]; then
 elif [ "$TARGET" = apps3-2gpu ]; then
   PAIRS="h100-1gpu-apps3:h200-2gpu-apps3:h100-1gpu-apps:h200-2gpu"
   TRACES="torch_copy_sweep.json.gz torch_copy_sweep_after.json.gz torch_train_pinned.json.gz torch_train_pageable.json.gz $APPS"
+elif [ "$TARGET" = apps6 ]; then
+  PAIRS="h100-1gpu-apps6:h200-1gpu-apps6:h100-1gpu-apps:h200-1gpu-apps"
+  TRACES="torch_copy_sweep.json.gz app_ckpt_fresh.json.gz app_ckpt_reuse.json.gz app_train_pageable.json.gz app_train_pinned.json.gz app_prefetch_overlap.json.gz app_d2d_beside_compute.json.gz app_d2d_many_beside.json.gz app_recsys_embed.json.gz"
 elif [ "$TARGET" = sessions ]; then
   PAIRS="h100-1gpu-apps:h100-1gpu-apps2:h100-1gpu-apps:h100-1gpu-apps h200-1gpu-apps:h200-1gpu-apps2:h200-1gpu-apps:h200-1gpu-apps"
   TRACES=$APPS
