@@ -5,6 +5,7 @@
 // ::testing::TempDir() returns), and removes it when the tests end.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>

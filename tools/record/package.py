@@ -99,6 +99,11 @@ def main():
         def read(name):
             return tar.extractfile(members[name]).read()
 
+        def trace(name):
+            # The profiler's traces, recompressed at gzip's best level without a time stamp: the
+            # same JSON in about 9% fewer bytes (the device machines take at most 64 MiB of tree).
+            return gzip.compress(gzip.decompress(read(name)), compresslevel=9, mtime=0)
+
         for name in KEEP_PLAIN:
             if name in members:
                 open(os.path.join(dest, name), "wb").write(read(name))
@@ -111,9 +116,9 @@ def main():
             sub = re.match(r"(rank\d+)/apps_steps\.csv$|(app_[^/]+)/rank\d+\.json\.gz$", name)
             if sub:
                 os.makedirs(os.path.join(dest, os.path.dirname(name)), exist_ok=True)
-                open(os.path.join(dest, name), "wb").write(read(name))
+                open(os.path.join(dest, name), "wb").write(trace(name) if name.endswith(".gz") else read(name))
             elif name.endswith(".json.gz"):
-                open(os.path.join(dest, os.path.basename(name)), "wb").write(read(name))
+                open(os.path.join(dest, os.path.basename(name)), "wb").write(trace(name))
             elif name.startswith(LOG_PREFIXES):
                 with gzip.open(os.path.join(dest, name + ".gz"), "wb", compresslevel=9) as out:
                     out.write(read(name))
