@@ -212,30 +212,35 @@ void chain(const CollectiveSpec& s, Builder& b, std::uint64_t first) {
 /// Tree allreduce inside a node: the chain 0 - 1 - ... - n-1 with rank 0 on top. Reduce up
 /// (n-1 -> 0), then broadcast down (0 -> n-1); up and down run on separate warps
 /// (runTreeSplit), so each direction keeps its own program order.
-/// The chunk tree_allreduce runs with: the resolved one, or smaller when a loop of it would pass
-/// the buffer. runTreeSplit: if (loopSize > size) chunkSize = divUp(size, nChannels*minChunkSize)*minChunkSize.
-std::uint64_t tree_chunk_bytes(const CollectiveSpec& s) {
+/// The bytes each channel of a tree allreduce takes: NCCL 2.19 and later split a call evenly over
+/// its channels in cells of MinTrafficPerChannel / 2 bytes (an allreduce moves each byte twice; LL
+/// four times more: scheduleCollTasksToPlan, src/enqueue.cc of NCCL 2.28.9), the last channel
+/// taking what is left; each channel then runs its share in chunks, the last one partial
+/// (runTreeSplit's loop over ncclCollCbdPart's channelCount, src/device/all_reduce.h). NCCL 2.18
+/// and before dealt whole chunks to the channels loop by loop, which left all but the first few
+/// channels idle in a call's last loop.
+std::uint64_t tree_channel_bytes(const CollectiveSpec& s) {
   const auto channels = static_cast<std::uint64_t>(s.channels);
-  const std::uint64_t chunk = s.chunk_bytes;
-  if (channels * chunk <= s.bytes) return chunk;
-  const std::uint64_t grain = std::max<std::uint64_t>(s.elem_bytes, std::min(nccl::kTreeMinChunkBytes, chunk));
-  return std::max<std::uint64_t>(grain, div_up(s.bytes, channels * grain) * grain);
+  const std::uint64_t cell = std::max<std::uint64_t>(
+      s.elem_bytes, nccl::kMinTrafficPerChannelBytes / (s.ll ? 8 : 2));
+  return round_up(div_up(s.bytes, channels), cell);
 }
 
 void tree_allreduce(const CollectiveSpec& s, Builder& b) {
   const auto n = static_cast<std::uint64_t>(s.nranks);
   const auto channels = static_cast<std::uint64_t>(s.channels);
   const std::uint64_t size = s.bytes;
-  const std::uint64_t chunk = tree_chunk_bytes(s);
-  const std::uint64_t loop = channels * chunk;
+  const std::uint64_t share = tree_channel_bytes(s);
+  const std::uint64_t chunk = std::max<std::uint64_t>(s.chunk_bytes, 1);
   std::vector<std::vector<std::int64_t>> last_up(channels, std::vector<std::int64_t>(n, Builder::kNone));
   std::vector<std::vector<std::int64_t>> last_down(channels, std::vector<std::int64_t>(n, Builder::kNone));
-  std::uint32_t loop_index = 0;
   const auto hops = static_cast<std::uint32_t>(n - 1);
-  for (std::uint64_t grid = 0; grid < size; grid += loop, ++loop_index) {
+  std::uint32_t loop_index = 0;
+  for (std::uint64_t within = 0; within < share; within += chunk, ++loop_index) {
     for (std::uint64_t c = 0; c < channels; ++c) {
-      const std::uint64_t offset = grid + c * chunk;
-      const std::uint64_t bytes = offset >= size ? 0 : std::min(chunk, size - offset);
+      const std::uint64_t start = c * share;  // this channel's part of the buffer
+      const std::uint64_t part = start >= size ? 0 : std::min(share, size - start);
+      const std::uint64_t bytes = within >= part ? 0 : std::min(chunk, part - within);
       std::int64_t before = Builder::kNone;
       for (std::uint32_t u = 0; u < hops; ++u) {
         const std::uint64_t from = n - 1 - u;
@@ -515,8 +520,8 @@ double resolved_size(const CollectiveSpec& s) {
   switch (s.kind) {
     case OpKind::allreduce:
       if (s.algo == CollAlgo::tree) {
-        const auto tree_chunk = static_cast<double>(std::max<std::uint64_t>(tree_chunk_bytes(s), 1));
-        return loops(bytes, channels * tree_chunk) * channels * 2 * (n - 1);
+        const auto share = static_cast<double>(tree_channel_bytes(s));
+        return loops(share, std::max(chunk, 1.0)) * channels * 2 * (n - 1);
       }
       return loops(bytes, channels * n * chunk) * channels * (2 * n - 2) * n;
     case OpKind::allgather:

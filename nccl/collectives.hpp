@@ -64,6 +64,9 @@ struct CollectiveSpec {
   std::uint64_t chunk_bytes = 0;
   /// Bytes per element; chunks never split an element.
   std::uint32_t elem_bytes = 4;
+  /// NCCL's LL protocol: NCCL counts its traffic four times over when it splits a call over the
+  /// channels, so a channel's share grows in smaller cells (tree_channel_bytes).
+  bool ll = false;
 };
 
 /// One peer transfer.

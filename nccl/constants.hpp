@@ -54,10 +54,9 @@ inline constexpr int kSimpleThreadThreshold = 64;
 /// getAlgoInfo) and round a chunk up to (nthreads - WARP_SIZE) * 8 bytes (runRing):
 /// 512 * 8 = 4096 bytes.
 inline constexpr std::uint64_t kRingChunkAlignBytes = std::uint64_t{kSimpleMaxThreads} * 8;
-/// Tree/Simple kernels run NCCL_MAX_NTHREADS threads; when one loop covers the whole buffer the
-/// chunk becomes a multiple of (nthreads - 2*WARP_SIZE) * 8 * 8 bytes (runTreeSplit,
-/// src/device/all_reduce.h): 576 * 64 = 36864 bytes.
-inline constexpr std::uint64_t kTreeMinChunkBytes =
-    std::uint64_t{kMaxThreads - 2 * kWarpSize} * 8 * 8;
+/// The least traffic NCCL gives one channel when it splits a call over its channels
+/// (MinTrafficPerChannel, scheduleCollTasksToPlan, src/enqueue.cc of NCCL 2.28.9): channels take
+/// the call in cells of this over the bytes each element moves.
+inline constexpr std::uint64_t kMinTrafficPerChannelBytes = 16 * 1024;
 
 }  // namespace linkcast::nccl

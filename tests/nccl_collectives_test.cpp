@@ -108,6 +108,29 @@ TEST(Collectives, TreeAllreduceIsAChainWhoseEndsSendHalf) {
   expect_well_formed(d);
 }
 
+TEST(Collectives, TreeAllreduceSplitsTheBufferEvenlyOverItsChannels) {
+  // NCCL 2.28.9 (scheduleCollTasksToPlan, runTreeSplit): 13 MiB on 2 ranks and 24 channels gives
+  // each channel 13 MiB / 24 = 554.7 KiB, rounded up to 8 KiB cells (16 KiB of traffic, two a
+  // byte): 560 KiB, run as a 512 KiB chunk and a 48 KiB one; the last channel takes the rest,
+  // 13 MiB - 23 x 560 KiB = 432 KiB. Dealt loop by loop as NCCL 2.18 did, 26 chunks of 512 KiB
+  // went two each to channels 0 and 1 and one to the others: a call of 13 MiB took as long as one
+  // of 24 MiB (2 x H200, recorded 66 us at 8 MiB and 91-97 us at 16 MiB).
+  const Decomposition d = decompose(spec(OpKind::allreduce, 2, 13 * MiB, CollAlgo::tree, 24));
+  std::vector<std::uint64_t> up(24, 0), chunks(24, 0);
+  for (const auto& st : d.steps)
+    if (st.src == 1 && st.bytes > 0) {  // reduce up, 1 -> 0
+      up[st.channel] += st.bytes;
+      ++chunks[st.channel];
+    }
+  for (std::uint32_t c = 0; c < 23; ++c) {
+    EXPECT_EQ(up[c], 560 * 1024u) << c;
+    EXPECT_EQ(chunks[c], 2u) << c;
+  }
+  EXPECT_EQ(up[23], 13 * MiB - 23 * 560 * 1024u);
+  EXPECT_EQ(chunks[23], 1u);
+  expect_well_formed(d);
+}
+
 TEST(Collectives, TreeBroadcastDownNeedsTheRootToHaveReduced) {
   // 3 ranks, 1 channel, one chunk: up 2->1 (hop 0), 1->0 (hop 1); down 0->1 (hop 2) needs 1->0,
   // 1->2 (hop 3) needs 0->1.

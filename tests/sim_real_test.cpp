@@ -308,8 +308,11 @@ TEST(SimReal, ForcedProtocolsOnTwoH200s) {
   // (512 KiB) the 64 MiB call on 24 channels is +15.7% (128 MiB-4 GiB within 6%), where the 4-GPU
   // chains of 2-64 MiB went from -20..-50% to within 12% (SweepOnFourH200s, README). Each slice
   // the chain's primitives run now costs its block nccl_simple_slice_us (one a 512 KiB chunk):
-  // +16.9% (every tree/Simple call recorded: 5.0% -> 3.9% geometric mean).
-  EXPECT_LT(worst("nccl/tree_simple", "allreduce"), 0.17);
+  // +16.9% (every tree/Simple call recorded: 5.0% -> 3.9% geometric mean). With each channel
+  // taking an even share of the call, as NCCL 2.19 and later split it (tree_channel_bytes), not
+  // whole chunks dealt loop by loop: +5.1% at 64 MiB, the largest -6.4% at 256 MiB (every
+  // tree/Simple call recorded: 3.9% -> 3.6%, 41 -> 21 past 20%).
+  EXPECT_LT(worst("nccl/tree_simple", "allreduce"), 0.07);
   EXPECT_LT(worst("nccl/tree_ll", "allreduce"), 0.075);
   // LL128 at 1-4 GiB: each block moves data at 15/16 of its copy rate: allgather and
   // reducescatter within 4%, where NCCL's LL128 bandwidth said 16-22% fast.
