@@ -67,6 +67,9 @@ struct Endpoint {
   double nccl_simple_step_us = 0;
   double nccl_ll_call_us = 0;
   double nccl_ll_step_us = 0;
+  // gpu, optional: what NCCL's send/receive kernel (an alltoall's grouped sends and receives) costs
+  // on this GPU per call, in place of its protocol's call cost; 0: the protocol's.
+  double nccl_p2p_call_us = 0;
   // gpu, optional: what each slice a ring/Simple primitive runs costs its channel block beside its
   // bytes (its wait for the peer's flag, the fence and the post); 0: nothing.
   double nccl_simple_slice_us = 0;

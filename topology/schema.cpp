@@ -266,6 +266,14 @@ std::vector<Key> make_table() {
        .default_text = "NCCL's baseLat (6.6 us ring, 6.8 tree)",
        .doc = "nccl_simple_call_us for NCCL's LL protocol (from nccl_bench.py --variant ring_ll)",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_ll_call_us>()});
+  add({.name = "nccl_p2p_call_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
+       .unit = "us", .floor = Floor::positive, .min = 0.1, .max = 1000,
+       .plausible = "an NCCL kernel costs microseconds a call",
+       .default_text = "the call cost of the alltoall's protocol (nccl_ll_call_us, nccl_simple_call_us or NCCL's baseLat)",
+       .doc = "measured cost of one call of NCCL's send/receive kernel (an alltoall: grouped sends and receives to "
+              "every peer) on this GPU beside its data, in place of its protocol's call cost: the median alltoall "
+              "of 8 B-2 KiB replayed from CUDA graphs less nccl_ll_step_us (python3 tools/results/nccl_p2p_call.py)",
+       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_p2p_call_us>()});
   add({.name = "nccl_ll_step_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
        .unit = "us", .floor = Floor::positive, .min = 0.01, .max = 1000,
        .plausible = "an NCCL step's handshake takes about a microsecond or a few",
