@@ -80,19 +80,6 @@ def shared_block_speed(blocks, own, shared):
     return rate * (own + shared) / blocks
 
 
-def solve3(a, b):
-    """Gaussian elimination of a 3 x 3 system."""
-    m = [list(map(float, row)) + [float(v)] for row, v in zip(a, b)]
-    for i in range(3):
-        p = max(range(i, 3), key=lambda r: abs(m[r][i]))
-        m[i], m[p] = m[p], m[i]
-        for r in range(3):
-            if r != i:
-                f = m[r][i] / m[i][i]
-                m[r] = [x - f * y for x, y in zip(m[r], m[i])]
-    return [m[i][3] / m[i][i] for i in range(3)]
-
-
 def recording(folder, size=None):
     """{(variant, collective): busbw GB/s} at `size` (the largest where None), the ranks, and NCCL's
     own channel count."""
@@ -128,7 +115,7 @@ def alone_rates(bw, ranks, proto, size=0, slice_us=0.0):
         if proto == "simple" and slice_us:
             t -= slice_ns_per_chunk_byte(c, ranks, size, 1, slice_us)
         times.append(t)
-    return [1 / ns for ns in solve3(rows, times)]
+    return [1 / ns for ns in nccl_slices.solve(rows, times)]
 
 
 def predicted_busbw(rates, memory_gbps, collective, ranks, channels, size=0, slice_us=0.0):

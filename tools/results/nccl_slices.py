@@ -26,20 +26,26 @@ def primitives(collective, n):
     return {"allgather": n, "reducescatter": n, "allreduce": 2 * n - 1}[collective]
 
 
+def solve(a, b):
+    """The square system a x = b by Gauss-Jordan elimination with partial pivoting."""
+    n = len(b)
+    m = [list(map(float, row)) + [float(v)] for row, v in zip(a, b)]
+    for i in range(n):
+        p = max(range(i, n), key=lambda r: abs(m[r][i]))
+        m[i], m[p] = m[p], m[i]
+        for r in range(n):
+            if r != i:
+                f = m[r][i] / m[i][i]
+                m[r] = [x - f * y for x, y in zip(m[r], m[i])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
 def lstsq(rows, y):
-    """Least squares by the normal equations (3 unknowns)."""
+    """Least squares by the normal equations."""
     n = len(rows[0])
     a = [[sum(r[i] * r[j] for r in rows) for j in range(n)] for i in range(n)]
     b = [sum(r[i] * v for r, v in zip(rows, y)) for i in range(n)]
-    for i in range(n):
-        p = max(range(i, n), key=lambda k: abs(a[k][i]))
-        a[i], a[p], b[i], b[p] = a[p], a[i], b[p], b[i]
-        for k in range(n):
-            if k != i:
-                f = a[k][i] / a[i][i]
-                a[k] = [x - f * z for x, z in zip(a[k], a[i])]
-                b[k] -= f * b[i]
-    return [b[i] / a[i][i] for i in range(n)]
+    return solve(a, b)
 
 
 DEFAULT = "tests/data/real/h200-2gpu-buffsize"
