@@ -380,13 +380,21 @@ bool ends_chunk(OpKind kind, int nranks, std::uint32_t step) {
   return step + 1 == (kind == OpKind::allreduce ? 2 * n - 2 : n - 1);
 }
 
-int simple_slices(OpKind kind, CollAlgo algo, std::uint64_t chunk_bytes) {
-  if (algo == CollAlgo::ring && (kind == OpKind::allreduce || kind == OpKind::allgather || kind == OpKind::reducescatter))
-    return chunk_bytes > kMinSliceBytes ? kRingSlicesPerChunk : 1;
+namespace {
+bool ring_sliced(OpKind kind, CollAlgo algo) {
+  return algo == CollAlgo::ring && (kind == OpKind::allreduce || kind == OpKind::allgather || kind == OpKind::reducescatter);
+}
+}  // namespace
+
+bool runs_simple_slices(OpKind kind, CollAlgo algo) {
   // ProtoSimple<1, 1>: the tree's chain (runTreeSplit) and the ring broadcast run one slice a chunk.
-  if ((algo == CollAlgo::tree && kind == OpKind::allreduce) || (algo == CollAlgo::ring && kind == OpKind::broadcast))
-    return 1;
-  return 0;
+  return ring_sliced(kind, algo) || (algo == CollAlgo::tree && kind == OpKind::allreduce) ||
+         (algo == CollAlgo::ring && kind == OpKind::broadcast);
+}
+
+int simple_slices(OpKind kind, CollAlgo algo, std::uint64_t chunk_bytes) {
+  if (ring_sliced(kind, algo)) return chunk_bytes > kMinSliceBytes ? kRingSlicesPerChunk : 1;
+  return runs_simple_slices(kind, algo) ? 1 : 0;
 }
 
 MemoryOps final_receive_memory_ops(OpKind kind) { return memory_ops(final_receive_primitive(kind)); }

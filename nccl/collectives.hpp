@@ -187,6 +187,8 @@ enum class Primitive : std::uint8_t {
 /// most kMinSliceBytes; the tree allreduce's chain and the ring broadcast one (ProtoSimple<1, 1>);
 /// 0 for the others.
 [[nodiscard]] int simple_slices(trace::OpKind kind, CollAlgo algo, std::uint64_t chunk_bytes);
+/// Whether the primitives of `kind` in `algo` run slices at all (simple_slices > 0 for a chunk).
+[[nodiscard]] bool runs_simple_slices(trace::OpKind kind, CollAlgo algo);
 /// memory_ops of final_receive_primitive.
 [[nodiscard]] MemoryOps final_receive_memory_ops(trace::OpKind kind);
 

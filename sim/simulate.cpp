@@ -221,6 +221,9 @@ class Simulation {
   void wait_for_issue(int gpu, TaskId launch);
   /// A Simple or LL call's per-call and per-step costs from its GPUs' measured values, where they have them.
   void measured_kernel_costs(const CollectiveResult& c, nccl::ProtocolCost& cost) const;
+  /// The largest value of a per-GPU node key over the call's GPUs (the slowest GPU's cost); 0 where
+  /// the call has no GPU or one of them does not give the key.
+  double slowest_gpu_value(const CollectiveResult& c, double topology::Endpoint::*key) const;
   /// Whether the block model prices this call's algorithm and protocol (NCCL's ring kernels, the
   /// chain allreduce but in LL128, for the collectives send_memory_ops knows).
   static bool blocks_apply(const CollectiveResult& c);
@@ -666,34 +669,33 @@ void Simulation::add_nccl_model_call(const CollectiveResult& c, const RankTasks&
   }
 }
 
+double Simulation::slowest_gpu_value(const CollectiveResult& c, double topology::Endpoint::*key) const {
+  double slowest = 0;
+  for (int g : c.gpus) {
+    const double v = node_.endpoints[static_cast<std::size_t>(g)].*key;
+    if (v <= 0) return 0;
+    slowest = std::max(slowest, v);
+  }
+  return slowest;
+}
+
 void Simulation::measured_kernel_costs(const CollectiveResult& c, nccl::ProtocolCost& cost) const {
   // The GPUs' own measured costs of a Simple or LL kernel (node keys nccl_simple_call_us and
   // nccl_simple_step_us, nccl_ll_*) where every GPU of the call has them, the slowest GPU's; else
   // NCCL's baseLat and hwLat. LL128 keeps NCCL's: its small calls' times do not split into the two.
   if (c.proto == nccl::Proto::ll128) return;
   const bool simple = c.proto == nccl::Proto::simple;
-  double call_us = 0, step_us = 0;
-  for (int g : c.gpus) {
-    const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];
-    const double call = simple ? gpu.nccl_simple_call_us : gpu.nccl_ll_call_us;
-    const double step = simple ? gpu.nccl_simple_step_us : gpu.nccl_ll_step_us;
-    if (call <= 0 || step <= 0) return;
-    call_us = std::max(call_us, call);
-    step_us = std::max(step_us, step);
-  }
-  if (c.gpus.empty()) return;
+  using topology::Endpoint;
+  const double call_us = slowest_gpu_value(c, simple ? &Endpoint::nccl_simple_call_us : &Endpoint::nccl_ll_call_us);
+  const double step_us = slowest_gpu_value(c, simple ? &Endpoint::nccl_simple_step_us : &Endpoint::nccl_ll_step_us);
+  if (call_us <= 0 || step_us <= 0) return;
   cost.base_latency_ns = call_us * 1e3;
   cost.step_latency_ns = step_us * 1e3;
   // An alltoall runs NCCL's send/receive kernel, whose per-call cost the GPUs may give apart
   // (nccl_p2p_call_us: 9.1 us on an H200, 2.1 us above its LL collectives').
   if (c.kind != OpKind::alltoall) return;
-  double p2p_us = 0;
-  for (int g : c.gpus) {
-    const double us = node_.endpoints[static_cast<std::size_t>(g)].nccl_p2p_call_us;
-    if (us <= 0) return;
-    p2p_us = std::max(p2p_us, us);
-  }
-  cost.base_latency_ns = p2p_us * 1e3;
+  if (const double p2p_us = slowest_gpu_value(c, &Endpoint::nccl_p2p_call_us); p2p_us > 0)
+    cost.base_latency_ns = p2p_us * 1e3;
 }
 
 void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t call_index) {
@@ -1005,15 +1007,8 @@ double Simulation::simple_slice_ns(const CollectiveResult& c) const {
   // Measured on ring allreduce, all-gather and reduce-scatter (tools/results/nccl_slices.py); the
   // tree's chain and the ring broadcast run the same Simple primitives one slice a chunk
   // (nccl::simple_slices). Alltoall's send/receive kernel keeps its one copy rate.
-  // simple_slices of an empty chunk: 0 where the collective's primitives run no slices at all.
-  if (c.proto != nccl::Proto::simple || c.gpus.empty() || nccl::simple_slices(c.kind, c.algo, 0) == 0) return 0;
-  double slice_us = 0;
-  for (int g : c.gpus) {
-    const double us = node_.endpoints[static_cast<std::size_t>(g)].nccl_simple_slice_us;
-    if (us <= 0) return 0;
-    slice_us = std::max(slice_us, us);
-  }
-  return slice_us * 1e3;
+  if (c.proto != nccl::Proto::simple || !nccl::runs_simple_slices(c.kind, c.algo)) return 0;
+  return slowest_gpu_value(c, &topology::Endpoint::nccl_simple_slice_us) * 1e3;
 }
 
 nccl::BlockRates Simulation::block_rates(const CollectiveResult& c) const {
