@@ -25,24 +25,6 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open it; is the recording complete?", path));
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  for (auto h : split(line, ',')) header.emplace_back(trim(h));
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    if (trim(line).empty()) continue;
-    const auto fields = split(line, ',');
-    std::map<std::string, std::string> row;
-    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = std::string(trim(fields[i]));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
 const std::string& field(const std::map<std::string, std::string>& row, const std::string& key, const std::string& file) {
   const auto it = row.find(key);
   if (it == row.end()) throw InputError(fmt::format("{}: a row has no column '{}'", file, key));
@@ -66,6 +48,24 @@ trace::Trace subtrace(const trace::Trace& full, const std::vector<std::size_t>& 
 
 }  // namespace
 
+std::vector<std::map<std::string, std::string>> read_recording_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot open it; is the recording complete?", path));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  for (auto h : split(line, ',')) header.emplace_back(trim(h));
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    if (trim(line).empty()) continue;
+    const auto fields = split(line, ',');
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = std::string(trim(fields[i]));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node, double* overhead_ns) {
   if (overhead_ns) *overhead_ns = 0;
   if (!std::filesystem::exists(dir + "/concurrency_trace.csv.gz")) return {};
@@ -77,7 +77,7 @@ std::vector<ValidationCase> validate_copies(const std::string& dir, const topolo
   const std::string summary = dir + "/concurrency_summary.csv";
   std::map<std::pair<std::string, std::uint64_t>, std::vector<double>> measured;
   std::vector<double> overhead;
-  for (const auto& r : read_csv(summary)) {
+  for (const auto& r : read_recording_csv(summary)) {
     const std::string& pattern = field(r, "pattern", summary);
     const std::uint64_t bytes = std::stoull(field(r, "bytes_per_op", summary));
     const double makespan = std::stod(field(r, "makespan_ns", summary));
@@ -187,7 +187,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
   const std::string bench = dir + "/nccl_bench.csv";
   std::vector<ValidationCase> out;
   if (!std::filesystem::exists(bench)) return out;
-  for (const auto& r : read_csv(bench)) {
+  for (const auto& r : read_recording_csv(bench)) {
     const std::string& variant = field(r, "variant", bench);
     SimOptions o;
     if (!variant_options(variant, o)) continue;
@@ -241,7 +241,7 @@ std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topo
   std::map<LateKey, std::map<int, std::vector<double>>> rank_us;
   std::map<LateKey, std::vector<double>> slept_us;
   std::map<LateKey, int> late_ranks;
-  for (const auto& r : read_csv(file)) {
+  for (const auto& r : read_recording_csv(file)) {
     const std::string& test = field(r, "test", file);
     const int n = std::stoi(field(r, "nranks", file));
     const std::uint64_t bytes = std::stoull(field(r, "bytes", file));
@@ -307,7 +307,7 @@ double collective_call_floor_us(const std::string& dir) {
   const std::string bench = dir + "/nccl_bench.csv";
   if (!std::filesystem::exists(bench)) return std::nan("");
   std::vector<double> small;
-  for (const auto& r : read_csv(bench))
+  for (const auto& r : read_recording_csv(bench))
     if (field(r, "variant", bench) == "default" && std::stoull(field(r, "bytes", bench)) <= kCallFloorMaxBytes &&
         (!r.contains("launch") || r.at("launch") == "eager"))
       small.push_back(std::stod(field(r, "time_us", bench)));

@@ -13,6 +13,7 @@
 //    baseline: NCCL's own cost model for the same algorithm and protocol.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@
 #include "topology/node.hpp"
 
 namespace linkcast::sim {
+
+/// A recording's CSV table (nccl_bench.csv and its kin): one map per row, from the header's column
+/// names to the row's fields, trimmed. Throws InputError naming the file where it cannot be opened.
+[[nodiscard]] std::vector<std::map<std::string, std::string>> read_recording_csv(const std::string& path);
 
 struct ValidationCase {
   std::string group;  // "copies" or "nccl/<variant>" (+ kGraphSuffix where replayed from a CUDA graph)

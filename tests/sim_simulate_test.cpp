@@ -5,9 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <optional>
 
 #include "core/error.hpp"
 #include "model/models.hpp"
@@ -369,26 +368,20 @@ TEST(SimReal, OneChannelLoopsOfEveryBufferSizeCostTheirSlicesAndBytes) {
   // solved without them (nccl_blocks.py): geometric mean |error| 1.4%, every call within 11%
   // (10.0%; the test prints both).
   const std::string path = test::source_dir() + "/tests/data/real/h200-2gpu-buffsize/buffsize.csv";
-  std::ifstream f(path);
-  ASSERT_TRUE(f) << path;
-  std::string line;
-  std::getline(f, line);
   std::vector<double> errors;
   const topology::Node n = node("testbed-h200-2gpu");
-  while (std::getline(f, line)) {
-    std::vector<std::string> col;
-    std::stringstream ss(line);
-    for (std::string c; std::getline(ss, c, ',');) col.push_back(c);
-    ASSERT_EQ(col.size(), 11u) << line;
-    if (col[1] != "ring_simple_ch1") continue;
+  for (const auto& row : read_recording_csv(path)) {
+    ASSERT_EQ(row.size(), 11u);
+    if (row.at("variant") != "ring_simple_ch1") continue;
     SimOptions o;
     o.algo = nccl::CollAlgo::ring;
     o.proto = nccl::Proto::simple;
     o.channels = 1;
-    o.chunk_bytes = std::stoull(col[0]) / 2;
-    const OpKind kind = col[2] == "allreduce" ? OpKind::allreduce : col[2] == "allgather" ? OpKind::allgather : OpKind::reducescatter;
-    const SimResult r = simulate(n, collective_trace(kind, 2, std::stoull(col[4])), o);
-    const double measured_ns = std::stod(col[6]) * 1e3;
+    o.chunk_bytes = std::stoull(row.at("buffsize_bytes")) / 2;
+    const std::optional<OpKind> kind = trace::parse_op_kind(row.at("collective"));
+    ASSERT_TRUE(kind) << row.at("collective");
+    const SimResult r = simulate(n, collective_trace(*kind, 2, std::stoull(row.at("bytes"))), o);
+    const double measured_ns = std::stod(row.at("time_us")) * 1e3;
     errors.push_back((r.collectives.at(0).end_ns - r.collectives.at(0).start_ns - measured_ns) / measured_ns);
   }
   ASSERT_EQ(errors.size(), 54u);
