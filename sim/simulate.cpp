@@ -692,7 +692,7 @@ void Simulation::measured_kernel_costs(const CollectiveResult& c, nccl::Protocol
   cost.base_latency_ns = call_us * 1e3;
   cost.step_latency_ns = step_us * 1e3;
   // An alltoall runs NCCL's send/receive kernel, whose per-call cost the GPUs may give apart
-  // (nccl_p2p_call_us: 9.1 us on an H200, 2.1 us above its LL collectives').
+  // (nccl_p2p_call_us: 9.1 us on an H200, 2.1 us above nccl_ll_call_us).
   if (c.kind != OpKind::alltoall) return;
   if (const double p2p_us = slowest_gpu_value(c, &Endpoint::nccl_p2p_call_us); p2p_us > 0)
     cost.base_latency_ns = p2p_us * 1e3;

@@ -328,7 +328,7 @@ INSTANTIATE_TEST_SUITE_P(
 // nvidia-h100-x1 and nvidia-h200), recorded after every rule here and projected with the nodes of
 // the 2026-11-23 sessions: scored once. The traces kept (the others were scored before they were
 // left out, README). `default` is at or below "nothing changes" on all of them; recsys_embed's
-// memsets (16 and 114 KiB: 1.11 us on the H100, 0.90 on the H200, in both pairs of sessions that
+// memsets (16 and 114 KiB: 1.10-1.12 us on the H100, 0.89-0.93 on the H200, in both pairs of sessions that
 // ran it) go to `ahead` (11.4% against 19.9%), and so do app_train_pageable's (19.2 against 25.1%).
 // The D2D copies beside compute ran their first copy of a step alone on this H200 (0.50 ms, no
 // kernel beside it) where every other session ran it beside the previous step's kernels

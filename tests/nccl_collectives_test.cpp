@@ -114,7 +114,7 @@ TEST(Collectives, TreeAllreduceSplitsTheBufferEvenlyOverItsChannels) {
   // byte): 560 KiB, run as a 512 KiB chunk and a 48 KiB one; the last channel takes the rest,
   // 13 MiB - 23 x 560 KiB = 432 KiB. Dealt loop by loop as NCCL 2.18 did, 26 chunks of 512 KiB
   // went two each to channels 0 and 1 and one to the others: a call of 13 MiB took as long as one
-  // of 24 MiB (2 x H200, recorded 66 us at 8 MiB and 91-97 us at 16 MiB).
+  // of 24 MiB (2 x H200, recorded 65-67 us at 8 MiB and 89-97 us at 16 MiB).
   const Decomposition d = decompose(spec(OpKind::allreduce, 2, 13 * MiB, CollAlgo::tree, 24));
   std::vector<std::uint64_t> up(24, 0), chunks(24, 0);
   for (const auto& st : d.steps)

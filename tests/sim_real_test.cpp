@@ -715,7 +715,7 @@ TEST(SimReal, HeldOutSweepOnFourH200s) {
 
 TEST(SimReal, AnAlltoallOfAFewBytesCostsTheSendReceiveKernelsCall) {
   // An alltoall is NCCL's send/receive kernel. Its calls of 8 B-2 KiB from CUDA graphs took a median
-  // 10.10 us on 4 x H200 (h200-4gpu-nccl-small), 2.1 us above the LL collectives' per-call cost
+  // 10.10 us on 4 x H200 (h200-4gpu-nccl-small), 2.1 us above the LL kernel's per-call cost
   // (nccl_ll_call_us 7.0, step 1.0): nccl_p2p_call_us 9.1 (python3 tools/results/nccl_p2p_call.py).
   // Held out and scored once: the same calls on 2 x H200 (h200-2gpu-p2p-small, one peer a rank
   // where 4 GPUs have three: the kernel costs the same), mean |error| 3.1% (about 21% with the LL
