@@ -105,6 +105,18 @@ Key block_rate_key(std::string_view name, std::string_view doc) {
           .sweepable = true, .field = endpoint_field<Member>()};
 }
 
+/// A key of what one NCCL kernel costs a GPU beside its data, in microseconds (per call, per step's
+/// handshake, per slice): one form, each key its own limits, default and meaning.
+template <auto Member>
+Key nccl_kernel_us_key(std::string_view name, double min, double max, std::string_view plausible,
+                       std::string_view default_text, std::string_view doc) {
+  return {.name = name, .section = Section::endpoint, .applies = kGpu, .type = Type::number, .unit = "us",
+          .floor = Floor::positive, .min = min, .max = max, .plausible = plausible, .default_text = default_text,
+          .doc = doc, .json = Json::when_set, .sweepable = true, .field = endpoint_field<Member>()};
+}
+constexpr std::string_view kKernelCallPlausible = "an NCCL kernel costs microseconds a call";
+constexpr std::string_view kKernelStepPlausible = "an NCCL step's handshake takes about a microsecond or a few";
+
 std::vector<Key> make_table() {
   std::vector<Key> t;
   auto add = [&t](Key k) { t.push_back(std::move(k)); };
@@ -233,53 +245,41 @@ std::vector<Key> make_table() {
   // NCCL's tables say 8.4 us a call and 3.4 us a step for a Simple ring over NVLink; 20
   // back-to-back calls of 8 B-2 KiB on 4 H200s take 14-34 us each (tests/data/real/
   // h200-4gpu-nccl-small). A millisecond is a unit slip.
-  add({.name = "nccl_simple_call_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
-       .unit = "us", .floor = Floor::positive, .min = 0.1, .max = 1000,
-       .plausible = "an NCCL kernel costs microseconds a call",
-       .default_text = "NCCL's baseLat (8.4 us ring, tree)",
-       .doc = "measured cost of one NCCL Simple-protocol kernel on this GPU beside its data, once per call and rank "
-              "(the simulator charges it in place of NCCL's baseLat): found with nccl_simple_step_us as the pair "
-              "that makes the simulator reproduce back-to-back tiny calls replayed from a CUDA graph "
-              "(nccl_bench.py --variant ring_simple --launch graph --sizes default)",
-       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_simple_call_us>()});
-  add({.name = "nccl_simple_step_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
-       .unit = "us", .floor = Floor::positive, .min = 0.01, .max = 1000,
-       .plausible = "an NCCL step's handshake takes about a microsecond or a few",
-       .default_text = "NCCL's hwLat (3.4 us ring, 4.0 tree over NVLink)",
-       .doc = "measured cost of one step's handshake between NCCL Simple-protocol kernels on this GPU (in place "
-              "of NCCL's hwLat), charged on each step of a call's first loop; see nccl_simple_call_us",
-       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_simple_step_us>()});
-  add({.name = "nccl_simple_slice_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
-       .unit = "us", .floor = Floor::positive, .min = 0.01, .max = 100,
-       .plausible = "a slice's flag wait, fence and post take about a microsecond or a few",
-       .default_text = "nothing (the blocks' rates alone)",
-       .doc = "measured fixed cost of each slice a Simple primitive runs on its channel block beside its bytes (ring "
-              "allreduce, all-gather and reduce-scatter: 2 slices a chunk above 32 KiB, else 1; the tree allreduce's "
-              "chain and the ring broadcast: 1), charged on every slice but the first of a call's first loop (the step "
-              "handshake holds that one): from one-channel calls with "
-              "three connection-buffer sizes (tools/record/run_nccl_buffsize.sh, python3 tools/results/nccl_slices.py); "
-              "the block rates nccl_simple_*_gbps are then solved without it (tools/results/nccl_blocks.py)",
-       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_simple_slice_us>()});
-  add({.name = "nccl_ll_call_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
-       .unit = "us", .floor = Floor::positive, .min = 0.1, .max = 1000,
-       .plausible = "an NCCL kernel costs microseconds a call",
-       .default_text = "NCCL's baseLat (6.6 us ring, 6.8 tree)",
-       .doc = "nccl_simple_call_us for NCCL's LL protocol (from nccl_bench.py --variant ring_ll)",
-       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_ll_call_us>()});
-  add({.name = "nccl_p2p_call_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
-       .unit = "us", .floor = Floor::positive, .min = 0.1, .max = 1000,
-       .plausible = "an NCCL kernel costs microseconds a call",
-       .default_text = "the call cost of the alltoall's protocol (nccl_ll_call_us, nccl_simple_call_us or NCCL's baseLat)",
-       .doc = "measured cost of one call of NCCL's send/receive kernel (an alltoall: grouped sends and receives to "
-              "every peer) on this GPU beside its data, in place of its protocol's call cost: the median alltoall "
-              "of 8 B-2 KiB replayed from CUDA graphs less nccl_ll_step_us (python3 tools/results/nccl_p2p_call.py)",
-       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_p2p_call_us>()});
-  add({.name = "nccl_ll_step_us", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
-       .unit = "us", .floor = Floor::positive, .min = 0.01, .max = 1000,
-       .plausible = "an NCCL step's handshake takes about a microsecond or a few",
-       .default_text = "NCCL's hwLat (0.6 us over NVLink)",
-       .doc = "nccl_simple_step_us for NCCL's LL protocol",
-       .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::nccl_ll_step_us>()});
+  add(nccl_kernel_us_key<&Endpoint::nccl_simple_call_us>(
+      "nccl_simple_call_us", 0.1, 1000, kKernelCallPlausible,
+      "NCCL's baseLat (8.4 us ring, tree)",
+      "measured cost of one NCCL Simple-protocol kernel on this GPU beside its data, once per call and rank "
+      "(the simulator charges it in place of NCCL's baseLat): found with nccl_simple_step_us as the pair "
+      "that makes the simulator reproduce back-to-back tiny calls replayed from a CUDA graph "
+      "(nccl_bench.py --variant ring_simple --launch graph --sizes default)"));
+  add(nccl_kernel_us_key<&Endpoint::nccl_simple_step_us>(
+      "nccl_simple_step_us", 0.01, 1000, kKernelStepPlausible,
+      "NCCL's hwLat (3.4 us ring, 4.0 tree over NVLink)",
+      "measured cost of one step's handshake between NCCL Simple-protocol kernels on this GPU (in place "
+      "of NCCL's hwLat), charged on each step of a call's first loop; see nccl_simple_call_us"));
+  add(nccl_kernel_us_key<&Endpoint::nccl_simple_slice_us>(
+      "nccl_simple_slice_us", 0.01, 100, "a slice's flag wait, fence and post take about a microsecond or a few",
+      "nothing (the blocks' rates alone)",
+      "measured fixed cost of each slice a Simple primitive runs on its channel block beside its bytes (ring "
+      "allreduce, all-gather and reduce-scatter: 2 slices a chunk above 32 KiB, else 1; the tree allreduce's "
+      "chain and the ring broadcast: 1), charged on every slice but the first of a call's first loop (the step "
+      "handshake holds that one): from one-channel calls with "
+      "three connection-buffer sizes (tools/record/run_nccl_buffsize.sh, python3 tools/results/nccl_slices.py); "
+      "the block rates nccl_simple_*_gbps are then solved without it (tools/results/nccl_blocks.py)"));
+  add(nccl_kernel_us_key<&Endpoint::nccl_ll_call_us>(
+      "nccl_ll_call_us", 0.1, 1000, kKernelCallPlausible,
+      "NCCL's baseLat (6.6 us ring, 6.8 tree)",
+      "nccl_simple_call_us for NCCL's LL protocol (from nccl_bench.py --variant ring_ll)"));
+  add(nccl_kernel_us_key<&Endpoint::nccl_p2p_call_us>(
+      "nccl_p2p_call_us", 0.1, 1000, kKernelCallPlausible,
+      "the call cost of the alltoall's protocol (nccl_ll_call_us, nccl_simple_call_us or NCCL's baseLat)",
+      "measured cost of one call of NCCL's send/receive kernel (an alltoall: grouped sends and receives to "
+      "every peer) on this GPU beside its data, in place of its protocol's call cost: the median alltoall "
+      "of 8 B-2 KiB replayed from CUDA graphs less nccl_ll_step_us (python3 tools/results/nccl_p2p_call.py)"));
+  add(nccl_kernel_us_key<&Endpoint::nccl_ll_step_us>(
+      "nccl_ll_step_us", 0.01, 1000, kKernelStepPlausible,
+      "NCCL's hwLat (0.6 us over NVLink)",
+      "nccl_simple_step_us for NCCL's LL protocol"));
   // One NCCL channel block alone on an H200 loads 139 GB/s, stores 56 GB/s into its GPU's memory
   // and 64 GB/s into its peer's (tools/results/nccl_blocks.py); a whole GPU copies 1-4 TB/s, so
   // more than 1000 GB/s for one block is a unit slip.
