@@ -154,6 +154,30 @@ bool variant_options(std::string variant, SimOptions& o) {
   return true;
 }
 
+/// The host's recorded time to issue each call of an eager loop (nccl_bench.py's issue_us, the
+/// slowest rank's); 0 where the recording predates the column or leaves it empty.
+double recorded_issue_us(const std::map<std::string, std::string>& row, const std::string& bench) {
+  const auto f = row.find("issue_us");
+  if (f == row.end() || f->second.empty()) return 0;
+  double us = 0;
+  const char* end = f->second.data() + f->second.size();
+  const auto [last, ec] = std::from_chars(f->second.data(), end, us);
+  if (ec != std::errc() || last != end || !std::isfinite(us) || us < 0 || us > 1e6)
+    throw InputError(fmt::format("{}: issue_us '{}' is not a time in microseconds (0 to 1e6); write the host's "
+                                 "time per call, or leave it empty",
+                                 bench, f->second));
+  return us;
+}
+
+/// The node with every GPU's process issuing a collective call in `issue_us` (its
+/// collective_call_us), as one recorded loop measured it.
+topology::Node with_issue_time(const topology::Node& node, double issue_us) {
+  topology::Node out = node;
+  for (auto& e : out.endpoints)
+    if (e.kind == topology::EndpointKind::gpu) e.collective_call_us = issue_us;
+  return out;
+}
+
 }  // namespace
 
 trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, int calls, const std::string& format,
@@ -205,14 +229,16 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
                                    bench, launch_field->second));
     if (launches == Launches::graph_only && !graph) continue;
     // The recording's loop: `iters` calls back to back from each rank's process, timed together.
-    // Eager: built as a synthetic workload is, so that each call waits for its process to issue it
-    // (the node's collective_call_us). Graph: the calls were replayed from a CUDA graph, with no
+    // Eager: built as a synthetic workload is, so that each call waits for its process to issue it:
+    // the host's time per call as this loop measured it (issue_us) where the recording has it,
+    // else the node's collective_call_us. Graph: the calls were replayed from a CUDA graph, with no
     // process in the loop, so they only wait for each other in stream order. Either way all
     // `iters` calls are simulated: a rank whose part of a call ends early starts the next one
     // while the others still work (a broadcast's root), so one call's time is not the loop's
     // time per call (tools/record/nccl_pipeline.py, tests/data/real/h200-4gpu-pipeline).
     const trace::Trace t = collective_calls(*kind, n, bytes, iters, graph ? "cuda-graph" : "synthetic");
-    const SimResult s = simulate(node, t, o);
+    const double issue_us = graph ? 0 : recorded_issue_us(r, bench);
+    const SimResult s = simulate(issue_us > 0 ? with_issue_time(node, issue_us) : node, t, o);
     const CollectiveResult& c = s.collectives.at(0);
     ValidationCase v;
     v.group = "nccl/" + variant + (graph ? kGraphSuffix : "");
@@ -223,6 +249,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     v.simulated_ns = s.makespan_ns / iters;
     v.baseline_ns = c.nccl_model.time_ns;
     v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
+    v.issue_us = issue_us;
     out.push_back(v);
   }
   return out;

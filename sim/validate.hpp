@@ -33,6 +33,9 @@ struct ValidationCase {
   int ops = 0;              // copies in the pattern, or ranks
   double measured_ns = 0, simulated_ns = 0, baseline_ns = 0;
   std::string note;  // collectives: the algorithm/protocol simulated
+  // Collectives issued from a process (eager rows): the host's recorded time per call to issue
+  // them (nccl_bench.py's issue_us); 0 where the recording has none and for graph replays.
+  double issue_us = 0;
   double error() const { return (simulated_ns - measured_ns) / measured_ns; }
   double baseline_error() const { return (baseline_ns - measured_ns) / measured_ns; }
 };
@@ -53,8 +56,9 @@ inline constexpr const char* kGraphSuffix = "+graph";
 
 /// NCCL collectives of one recording (none when it has no nccl_bench.csv): every variant the
 /// simulator runs (default, ring, tree and their forced protocols), each row's `iters` calls back
-/// to back as the recording timed them (eager rows: issued by a process, the node's
-/// collective_call_us applies; `launch` graph rows: replayed from a CUDA graph, no issue time),
+/// to back as the recording timed them (eager rows: issued by a process, each call waiting for
+/// the host's recorded time per call, `issue_us`, or the node's collective_call_us where the
+/// recording has none; `launch` graph rows: replayed from a CUDA graph, no issue time),
 /// simulated time per call against the recorded one.
 /// Which of a recording's NCCL rows to simulate.
 enum class Launches { all, graph_only };

@@ -27,8 +27,10 @@ Collectives (float32): allreduce, allgather, reducescatter, broadcast, alltoall
 `default`, 4 GiB for `pow2`). Each size is the whole buffer as nccl-tests counts it: allreduce/broadcast the buffer, allgather its output,
 reducescatter its input, alltoall each rank's send buffer (rounded down to whole elements per
 rank). Per size: 3 warm-up calls, then `iters` calls (20 up to 64 MiB, 5 above) between two CUDA
-events; time_us is the slowest rank's mean per call, algbw = bytes / time, busbw = algbw times
-the nccl-tests factor (allreduce 2(n-1)/n; allgather, reducescatter, alltoall (n-1)/n;
+events (--iters N: N calls at every size); time_us is the slowest rank's mean per call, issue_us
+the slowest rank's host time per call to issue them (the loop's seconds on the host clock from
+before the first call to the last call's return, divided by the calls; for a graph, the
+replay's launch), algbw = bytes / time, busbw = algbw times the nccl-tests factor (allreduce 2(n-1)/n; allgather, reducescatter, alltoall (n-1)/n;
 broadcast 1).
 
 --launch (the `launch` column):
@@ -41,8 +43,9 @@ broadcast 1).
 With --repeats R > 1 in eager mode the timed loop runs R times and time_us is the median.
 
 Rank 0 appends rows to --csv (header written when the file is new):
-  variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch
-(recordings before 2026-11-26 have no `launch` column: they are eager).
+  variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch,issue_us
+(recordings before 2026-11-26 have no `launch` column: they are eager; before 2026-11-28 no
+`issue_us`).
 and writes nccl_<variant>_meta.json (versions, environment, devices) into --out.
 """
 
@@ -58,6 +61,7 @@ import argparse  # noqa: E402
 import datetime  # noqa: E402
 import json  # noqa: E402
 import tempfile  # noqa: E402
+import time  # noqa: E402
 
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
@@ -85,7 +89,7 @@ DEFAULT_MAX_BYTES = {"default": 1 << 30, "pow2": 4 << 30}
 DTYPE = torch.float32
 DTYPE_NAME = str(DTYPE).removeprefix("torch.")
 WARMUP = 3
-CSV_HEADER = "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch\n"
+CSV_HEADER = "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch,issue_us\n"
 
 
 def busbw_factor(collective, n):
@@ -163,34 +167,43 @@ def make_calls(collective, nbytes, n, rank, device, inplace=False, cold_bytes=0)
     return counted, next_call, len(calls)
 
 
-def slowest_rank(seconds, device):
-    t = torch.tensor([seconds], device=device)
+def slowest_rank(values, device):
+    """Each value's maximum over the ranks."""
+    t = torch.tensor(values, dtype=torch.float64, device=device)
     dist.all_reduce(t, op=dist.ReduceOp.MAX)
-    return t.item()
+    return t.tolist()
 
 
 def timed_seconds(run, device):
-    """Seconds `run()` takes on the GPU between two CUDA events, after a barrier (this rank's)."""
+    """Seconds `run()` takes on the GPU between two CUDA events, after a barrier (this rank's),
+    and the seconds the host took to return from `run()`."""
     dist.barrier()
     torch.cuda.synchronize(device)
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
     start.record()
+    t0 = time.perf_counter()
     run()
+    host = time.perf_counter() - t0
     end.record()
     end.synchronize()
-    return start.elapsed_time(end) / 1e3
+    return start.elapsed_time(end) / 1e3, host
 
 
 def median_per_call(run, iters, repeats, device):
-    """Median over `repeats` runs of `run()` (`iters` calls each) of the slowest rank's seconds
-    per call."""
-    times = [slowest_rank(timed_seconds(run, device) / iters, device) for _ in range(repeats)]
-    return sorted(times)[len(times) // 2]
+    """Over `repeats` runs of `run()` (`iters` calls each): the median of the slowest rank's GPU
+    seconds per call, and the median of the slowest rank's host seconds per call to issue them."""
+    gpu, host = [], []
+    for _ in range(repeats):
+        g, h = slowest_rank(list(timed_seconds(run, device)), device)
+        gpu.append(g / iters)
+        host.append(h / iters)
+    return sorted(gpu)[len(gpu) // 2], sorted(host)[len(host) // 2]
 
 
 def time_eager(call, iters, repeats, device):
-    """Median over `repeats` timed loops of the mean seconds per call, the slowest rank's."""
+    """Median over `repeats` timed loops of the mean seconds per call, the slowest rank's, and the
+    host's seconds per call to issue them."""
     for _ in range(WARMUP):
         call()
     torch.cuda.synchronize(device)
@@ -223,14 +236,15 @@ def capture_graph(call, iters, device):
 
 def time_graph(call, iters, repeats, device):
     """`iters` calls captured into one CUDA graph; the median over `repeats` replays of the
-    seconds per call, the slowest rank's."""
+    seconds per call, the slowest rank's, and of the host's seconds per call to launch the replay."""
     graph = capture_graph(call, iters, device)
     t = median_per_call(graph.replay, iters, repeats, device)
     del graph
     return t
 
 
-def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collectives, inplace, cold_bytes):
+def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collectives, inplace, cold_bytes,
+           fixed_iters):
     device = torch.device("cuda", rank)
     torch.cuda.set_device(device)
     dist.init_process_group("nccl", init_method=f"file://{init_file}", rank=rank, world_size=n,
@@ -239,18 +253,18 @@ def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collecti
         for collective in collectives:
             for nbytes in sizes:
                 counted, call, sets = make_calls(collective, nbytes, n, rank, device, inplace, cold_bytes)
-                iters = max(iters_for(counted), sets)  # a cold loop calls on every set
+                iters = max(fixed_iters or iters_for(counted), sets)  # a cold loop calls on every set
                 if launch == "graph":
-                    t = time_graph(call, iters, repeats, device)
+                    t, issue = time_graph(call, iters, repeats, device)
                 else:
-                    t = time_eager(call, iters, repeats, device)
+                    t, issue = time_eager(call, iters, repeats, device)
                 del call
                 if rank == 0:
                     algbw = counted / t / 1e9
                     busbw = algbw * busbw_factor(collective, n)
                     with open(csv_path, "a") as f:
                         f.write(f"{label},{collective},{n},{counted},{DTYPE_NAME},{t * 1e6:.3f},"
-                                f"{algbw:.6g},{busbw:.6g},{iters},{launch}\n")
+                                f"{algbw:.6g},{busbw:.6g},{iters},{launch},{issue * 1e6:.3f}\n")
             torch.cuda.empty_cache()  # the next collective's largest buffers need the room
             if rank == 0:
                 print(f"nccl_bench: {label} {collective} done", flush=True)
@@ -287,6 +301,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=None,
                     help="timed loops (eager) or graph replays per size, median kept "
                          "(default 1 eager, 5 graph)")
+    ap.add_argument("--iters", type=int, default=None,
+                    help="calls per timed loop or graph at every size (default 20 up to 64 MiB, 5 above)")
     ap.add_argument("--channels", type=int, default=None,
                     help="pin the communicator to this many channels (NCCL_MIN/MAX_NCHANNELS)")
     ap.add_argument("--collectives", default=None,
@@ -307,6 +323,8 @@ def main():
             ap.error(f"--collectives: {', '.join(unknown)} not measured by variant {args.variant} "
                      f"(it measures {', '.join(collectives)})")
         collectives = tuple(asked)
+    if args.iters is not None and not 1 <= args.iters <= 1000:
+        ap.error("--iters: give 1 to 1000")
     if args.channels is not None and not 1 <= args.channels <= 64:
         ap.error("--channels: give 1 to 64")
     label = args.variant if args.channels is None else f"{args.variant}_ch{args.channels}"
@@ -346,6 +364,7 @@ def main():
         "max_bytes": max_bytes,
         "inplace": args.inplace,
         "cold_bytes": args.cold,
+        "iters": args.iters,
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "nccl": nccl_version(),
@@ -362,7 +381,7 @@ def main():
     print(f"nccl_bench: variant {label}, {n} ranks, NCCL {meta['nccl']}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         mp.spawn(worker, args=(n, os.path.join(tmp, "rendezvous"), label, csv_path, sizes, args.launch,
-                               repeats, collectives, args.inplace, args.cold), nprocs=n, join=True)
+                               repeats, collectives, args.inplace, args.cold, args.iters), nprocs=n, join=True)
 
 
 if __name__ == "__main__":

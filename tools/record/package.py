@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh, run_nccl.sh,
 run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh, run_matrix.sh, run_nccl_channels.sh,
-run_ddp_apps.sh, run_nccl_blocks.sh or run_nccl_buffsize.sh archive (record.tar.gz) into a committed ground-truth
+run_ddp_apps.sh, run_nccl_blocks.sh, run_nccl_buffsize.sh or run_nccl_issue.sh archive (record.tar.gz) into a committed ground-truth
 folder: tests/data/real/<machine>/ for run_all.sh, and (suggested) tests/data/real/<machine>-apps/,
 -nccl/, -pipeline/, -d2d/, -l2/, -matrix/ and -channels/ for the others, so that
 no file of one recording overwrites another's (each has its own summary.txt and README.md).
@@ -42,9 +42,13 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               # run_ddp_apps.sh (and rank<r>/apps_steps.csv, app_<name>/rank<r>.json.gz)
               "ddp_apps_meta.json",
               # run_nccl_buffsize.sh
-              "buffsize.csv"]
+              "buffsize.csv",
+              # run_nccl_issue.sh
+              "ll128_iters.csv"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
-             "interference_reps.csv", "l2_copy.csv"]
+             "interference_reps.csv", "l2_copy.csv",
+             # run_nccl_issue.sh
+             "clocks.csv"]
 MACHINE = ["topo-m.txt", "gpus.csv", "versions.txt", "lscpu.txt", "nvidia-smi.txt", "nvlink-s.txt",
            "nvcc-version.txt", "date-u.txt", "numactl-H.txt", "topo-p2p-r.txt", "topo-p2p-w.txt",
            "meminfo.txt", "free-g.txt", "thp.txt"]
@@ -80,6 +84,10 @@ DESCRIBE = {
     "app_*": "run_ddp_apps.sh: a folder per DDP app, each rank's Kineto trace (`rank<r>.json.gz`)",
     "buffsize.csv": "run_nccl_buffsize.sh: ring/Simple calls with NCCL_BUFFSIZE 1, 4 and 16 MiB "
                     "(`buffsize_bytes` and nccl_bench.csv's columns; tools/results/nccl_slices.py)",
+    "ll128_iters.csv": "run_nccl_issue.sh: ring/LL128 all-gathers of 8 MiB-1 GiB from CUDA graphs of 5, 20 "
+                       "and 80 calls (nccl_bench.csv's columns)",
+    "clocks.csv.gz": "run_nccl_issue.sh: nvidia-smi every 100 ms through the recording (SM and memory "
+                     "clocks, power, temperature, utilisation per GPU)",
     "ddp_apps_meta.json": "versions, settings, and per DDP app and rank its model, step medians and status",
     "command.txt": "the recording command, commit and budget",
 }
