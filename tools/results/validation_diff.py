@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""validation_diff.py BEFORE.csv AFTER.csv: what a change to the simulator did to the recorded
+"""validation_diff.py BEFORE.csv AFTER.csv [--min-bytes N]: what a change to the simulator did to the recorded
 collectives, from two `linkcast_validate_real ... --csv FILE` runs over the same folders (the
 build before the change and the build after; e.g. a `git worktree` of the commit before).
 
+Only calls of at least --min-bytes (default 1048576, the issue's "from 1 MiB") count: the CSV holds
+every row the folders have, whatever the validator's --min-bytes.
+
 Prints, before -> after, the geometric mean of |error| and the cases past 20%: over every
-collective, replayed from CUDA graphs or issued from Python, per algorithm/protocol (the note
+collective, replayed from CUDA graphs or issued from Python (with and without the host's recorded
+issue time, the CSV's issue_us), per algorithm/protocol (the note
 column), from 128 MiB, up to 16 MiB and per folder; then the mean signed error of the calls
 replayed from CUDA graphs, every variant, per GPU count, collective, algorithm/protocol, channels
 (NCCL's count, or pinned to 1-4 or 8-16) and size class (1-4 MiB, 8-32 MiB, 64-256 MiB, 512 MiB
@@ -17,10 +21,10 @@ import re
 import sys
 
 
-def cases(path):
+def cases(path, min_bytes):
     out = {}
     for r in csv.DictReader(open(path)):
-        if r["group"] == "copies":
+        if r["group"] == "copies" or r["group"].startswith("pipeline/") or int(r["bytes"]) < min_bytes:
             continue
         measured = float(r["measured_ns"])
         out[(r["machine"], r["group"], r["case"], r["bytes"])] = (r, (float(r["simulated_ns"]) - measured) / measured)
@@ -45,14 +49,22 @@ def channel_class(group):
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    min_bytes = 1 << 20
+    if len(args) == 4 and args[2] == "--min-bytes":
+        min_bytes = int(args[3])
+        args = args[:2]
+    if len(args) != 2:
         sys.exit(__doc__.splitlines()[0])
-    before, after = cases(sys.argv[1]), cases(sys.argv[2])
+    before, after = cases(args[0], min_bytes), cases(args[1], min_bytes)
+    print(f"calls of at least {min_bytes} bytes")
     keys = [k for k in before if k in after]
     print(f"{len(keys)} cases in both ({len(before)} before, {len(after)} after)")
     groups = {"all": lambda r: True,
               "CUDA graphs": lambda r: "+graph" in r["group"],
               "issued from Python": lambda r: "+graph" not in r["group"],
+              "  with the host's issue time": lambda r: "+graph" not in r["group"] and r.get("issue_us"),
+              "  at a pace not recorded": lambda r: "+graph" not in r["group"] and not r.get("issue_us"),
               ">= 128 MiB": lambda r: int(r["bytes"]) >= 128 << 20,
               "<= 16 MiB": lambda r: int(r["bytes"]) <= 16 << 20}
     for note in sorted({before[k][0]["note"] for k in keys}):
@@ -60,7 +72,7 @@ def main():
     for folder in sorted({before[k][0]["machine"] for k in keys}):
         groups[folder.rsplit("/", 1)[-1]] = lambda r, folder=folder: r["machine"] == folder
     for name, pred in groups.items():
-        chosen = [k for k in keys if pred(before[k][0])]
+        chosen = [k for k in keys if pred(after[k][0])]  # the newer build's CSV (it may carry issue_us)
         print(f"  {name:28} {len(chosen):5d}  {summary([before[k][1] for k in chosen])}  ->  "
               f"{summary([after[k][1] for k in chosen])}")
     print("CUDA graphs, every variant, mean signed error:")
