@@ -771,14 +771,26 @@ TEST(SimReal, CallsIssuedFromPythonWaitForTheHostsRecordedIssueTime) {
   // here. With each loop's recorded issue time the 252 eager calls come to a geometric mean
   // |error| of 2.1%, 3 cases past 20% (the GPU-bound LL128 reduce-scatter and ring/LL allreduce
   // of 32 MiB, the tree allreduce of 8 MiB, whose graph twins miss as much); with the node's
-  // collective_call_us (18.4 us, another session's) 33.8% and 218 past 20%. Scored once, no value
-  // taken from it.
-  std::vector<double> errors;
-  for (const auto& c : cases("h200-2gpu-nccl-issue"))
-    if (c.group.find(kGraphSuffix) == std::string::npos && c.group.starts_with("nccl/")) errors.push_back(c.error());
-  ASSERT_EQ(errors.size(), 252U);
-  EXPECT_LT(geomean_abs(errors), 0.03);
-  EXPECT_LE(std::count_if(errors.begin(), errors.end(), [](double e) { return std::fabs(e) > 0.2; }), 3);
+  // collective_call_us (18.4 us, another session's) 33.8% and 218 past 20%. The same script on
+  // another machine of the kind (h200-2gpu-nccl-issue2, host 25-71 us a call): 1.5%, 2 past 20%
+  // (31.5% and 215 with the node's value). Each scored once, no value taken from either.
+  const auto eager_errors = [](const std::string& name) {
+    std::vector<double> errors;
+    for (const auto& c : cases(name))
+      if (c.group.find(kGraphSuffix) == std::string::npos && c.group.starts_with("nccl/")) errors.push_back(c.error());
+    return errors;
+  };
+  const auto past_20 = [](const std::vector<double>& errors) {
+    return std::count_if(errors.begin(), errors.end(), [](double e) { return std::fabs(e) > 0.2; });
+  };
+  const std::vector<double> first = eager_errors("h200-2gpu-nccl-issue");
+  ASSERT_EQ(first.size(), 252U);
+  EXPECT_LT(geomean_abs(first), 0.03);
+  EXPECT_LE(past_20(first), 3);
+  const std::vector<double> second = eager_errors("h200-2gpu-nccl-issue2");
+  ASSERT_EQ(second.size(), 252U);
+  EXPECT_LT(geomean_abs(second), 0.025);
+  EXPECT_LE(past_20(second), 2);
 }
 
 }  // namespace
