@@ -347,6 +347,11 @@ double largest_abs(const std::vector<double>& errors) {
   return m;
 }
 
+std::size_t count_past(const std::vector<double>& errors, double limit) {
+  return static_cast<std::size_t>(
+      std::count_if(errors.begin(), errors.end(), [limit](double e) { return std::fabs(e) > limit; }));
+}
+
 double geomean_abs(const std::vector<double>& errors) {
   if (errors.empty()) return std::nan("");
   double s = 0;

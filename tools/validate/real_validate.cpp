@@ -67,33 +67,27 @@ int main(int argc, char** argv) {
                     format_duration_ns(c.simulated_ns).c_str(), 100 * c.error(), format_duration_ns(c.baseline_ns).c_str(),
                     100 * c.baseline_error(), c.note.c_str());
         std::vector<std::string> keys;
-        if (c.group == "copies") keys = {dir + ": concurrent copies", "all machines: concurrent copies"};
-        else if (c.group.starts_with("pipeline/")) keys = {dir + ": " + c.group};
-        else if (c.bytes >= min_bytes && c.group.ends_with(sim::kGraphSuffix)) {
-          // CUDA graph replays: NCCL and the GPUs alone, apart from the eager (host-issued) cases.
-          keys = {dir + ": NCCL graph " + big, fmt::format("{} GPUs: NCCL graph {}", c.ops, big)};
-          if (c.group == std::string("nccl/default") + sim::kGraphSuffix) {
-            keys.push_back(fmt::format("{} GPUs: NCCL graph default {}", c.ops, big));
-            keys.push_back(fmt::format("{} GPUs: NCCL graph default {} {}", c.ops, big, c.name));
-          }
+        if (c.group == "copies") {
+          keys = {dir + ": concurrent copies", "all machines: concurrent copies", "all machines: copies + NCCL " + big};
+        } else if (c.group.starts_with("pipeline/")) {
+          keys = {dir + ": " + c.group};
         } else if (c.bytes >= min_bytes) {
-          keys = {dir + ": NCCL " + big, "all machines: NCCL " + big, "all machines: copies + NCCL " + big,
-                  fmt::format("{} GPUs: NCCL {}", c.ops, big)};
-          if (c.group == "nccl/default") {
-            keys.push_back(fmt::format("{} GPUs: NCCL default {}", c.ops, big));
-            keys.push_back(fmt::format("{} GPUs: NCCL default {} {}", c.ops, big, c.name));
+          // CUDA graph replays (NCCL and the GPUs alone) apart from the calls issued from a process;
+          // and every call, apart those whose host's pace the recording holds (graph replays wait for
+          // no host; eager loops with issue_us wait for the recorded one) from the eager loops timed
+          // at a pace not recorded (the node's collective_call_us stands in).
+          const bool graph = c.group.ends_with(sim::kGraphSuffix);
+          const std::string how = graph ? "NCCL graph" : "NCCL";
+          keys = {fmt::format("{}: {} {}", dir, how, big), fmt::format("{} GPUs: {} {}", c.ops, how, big),
+                  "all machines: every NCCL call " + big,
+                  graph || c.issue_us > 0 ? "all machines: NCCL, the host's pace recorded or none " + big
+                                          : "all machines: NCCL, issued at a pace not recorded " + big};
+          if (!graph) keys.insert(keys.end(), {"all machines: NCCL " + big, "all machines: copies + NCCL " + big});
+          if (c.group == "nccl/default" || c.group == std::string("nccl/default") + sim::kGraphSuffix) {
+            keys.push_back(fmt::format("{} GPUs: {} default {}", c.ops, how, big));
+            keys.push_back(fmt::format("{} GPUs: {} default {} {}", c.ops, how, big, c.name));
           }
         }
-        if (c.group != "copies" && !c.group.starts_with("pipeline/") && c.bytes >= min_bytes) {
-          // Every call, and apart those whose host's pace the recording holds (CUDA graph replays
-          // wait for no host; eager loops with issue_us wait for the recorded one) from the eager
-          // loops timed at a pace not recorded (the node's collective_call_us stands in).
-          keys.push_back("all machines: every NCCL call " + big);
-          const bool pace_known = c.group.ends_with(sim::kGraphSuffix) || c.issue_us > 0;
-          keys.push_back(pace_known ? "all machines: NCCL, the host's pace recorded or none " + big
-                                    : "all machines: NCCL, issued at a pace not recorded " + big);
-        }
-        if (c.group == "copies") keys.push_back("all machines: copies + NCCL " + big);
         for (const auto& k : keys) {
           sim_err[k].push_back(c.error());
           base_err[k].push_back(c.baseline_error());
@@ -106,12 +100,10 @@ int main(int argc, char** argv) {
       std::printf("\n");
     }
     std::printf("geometric mean |error| (baseline: no contention for copies, NCCL's own model for collectives)\n");
-    const auto past_20 = [](const std::vector<double>& errs) {
-      return std::count_if(errs.begin(), errs.end(), [](double e) { return std::fabs(e) > 0.2; });
-    };
     for (const auto& [key, errs] : sim_err)
-      std::printf("  %-58s %4zu cases: simulated %5.1f%% (max %4.0f%%, %4td past 20%%)  baseline %5.1f%% (max %4.0f%%)\n",
-                  key.c_str(), errs.size(), 100 * sim::geomean_abs(errs), 100 * sim::largest_abs(errs), past_20(errs),
+      std::printf("  %-58s %4zu cases: simulated %5.1f%% (max %4.0f%%, %4zu past 20%%)  baseline %5.1f%% (max %4.0f%%)\n",
+                  key.c_str(), errs.size(), 100 * sim::geomean_abs(errs), 100 * sim::largest_abs(errs),
+                  sim::count_past(errs, 0.2),
                   100 * sim::geomean_abs(base_err[key]), 100 * sim::largest_abs(base_err[key]));
     return 0;
   } catch (const InputError& e) {
