@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -789,6 +790,24 @@ TEST(SimReal, CallsIssuedFromPythonWaitForTheHostsRecordedIssueTime) {
   ASSERT_EQ(second.size(), 252U);
   EXPECT_LT(geomean_abs(second), 0.025);
   EXPECT_LE(count_past(second, 0.2), 2U);
+}
+
+TEST(SimReal, SmallRingSimpleCallsOnTwoGpusRunFasterSimulatedThanRecorded) {
+  // 2 x H200 (h200-2gpu-burst, tools/record/run_nccl_burst.sh, held out and scored once): ring/Simple
+  // all-gather, reduce-scatter and broadcast of 8 B to 8 MiB replayed from CUDA graphs, 33 calls.
+  // Geometric mean |error| 12.4%, 12 past 20%, every one simulated fast: on 2 GPUs the all-gather
+  // and reduce-scatter of 8 B-2 KiB take 16-18 us where the simulator's call and step costs,
+  // measured on 4 GPUs, give 13.6 us (README, "Each call of a burst"). The in-place rows
+  // (ring_simple_inplace) are not simulated. Bounds: within 2 points of the scored figure, no
+  // more misses past 20%, and none simulated slow by more than 10%: a change that closes the gap
+  // lowers them.
+  std::vector<double> errors;
+  for (const auto& c : cases("h200-2gpu-burst"))
+    if (c.group.starts_with("nccl/")) errors.push_back(c.error());
+  ASSERT_EQ(errors.size(), 33U);
+  EXPECT_LT(geomean_abs(errors), 0.145);
+  EXPECT_LE(count_past(errors, 0.2), 12U);
+  EXPECT_LT(*std::max_element(errors.begin(), errors.end()), 0.10);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh, run_nccl.sh,
 run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh, run_matrix.sh, run_nccl_channels.sh,
-run_ddp_apps.sh, run_nccl_blocks.sh, run_nccl_buffsize.sh or run_nccl_issue.sh archive (record.tar.gz) into a committed ground-truth
+run_ddp_apps.sh, run_nccl_blocks.sh, run_nccl_buffsize.sh, run_nccl_issue.sh or run_nccl_burst.sh archive (record.tar.gz) into a committed ground-truth
 folder: tests/data/real/<machine>/ for run_all.sh, and (suggested) tests/data/real/<machine>-apps/,
 -nccl/, -pipeline/, -d2d/, -l2/, -matrix/ and -channels/ for the others, so that
 no file of one recording overwrites another's (each has its own summary.txt and README.md).
@@ -44,15 +44,19 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               # run_nccl_buffsize.sh
               "buffsize.csv",
               # run_nccl_issue.sh
-              "ll128_iters.csv"]
+              "ll128_iters.csv",
+              # run_nccl_burst.sh
+              "graph_iters.csv"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
              "interference_reps.csv", "l2_copy.csv",
-             # run_nccl_issue.sh
-             "clocks.csv"]
+             # run_nccl_issue.sh (and run_nccl_burst.sh)
+             "clocks.csv",
+             # run_nccl_burst.sh
+             "burst.csv"]
 MACHINE = ["topo-m.txt", "gpus.csv", "versions.txt", "lscpu.txt", "nvidia-smi.txt", "nvlink-s.txt",
            "nvcc-version.txt", "date-u.txt", "numactl-H.txt", "topo-p2p-r.txt", "topo-p2p-w.txt",
            "meminfo.txt", "free-g.txt", "thp.txt"]
-LOG_PREFIXES = ("logs/nccl", "logs/block_copy", "logs/block_share", "logs/torch", "logs/interference", "logs/hostrates", "logs/build", "logs/l2_copy", "logs/matrix", "logs/quick")
+LOG_PREFIXES = ("logs/nccl", "logs/block_copy", "logs/block_share", "logs/torch", "logs/interference", "logs/hostrates", "logs/build", "logs/l2_copy", "logs/matrix", "logs/quick", "logs/burst", "logs/graph_iters")
 # What each kept file is, for the README (only the files that were written are listed).
 DESCRIBE = {
     "hostrates.csv": "single-thread host memory rates (`measure,bytes,reps,median_gbps,min_gbps,"
@@ -86,8 +90,13 @@ DESCRIBE = {
                     "(`buffsize_bytes` and nccl_bench.csv's columns; tools/results/nccl_slices.py)",
     "ll128_iters.csv": "run_nccl_issue.sh: ring/LL128 all-gathers of 8 MiB-1 GiB from CUDA graphs of 5, 20 "
                        "and 80 calls (nccl_bench.csv's columns)",
-    "clocks.csv.gz": "run_nccl_issue.sh: nvidia-smi every 100 ms through the recording (SM and memory "
-                     "clocks, power, temperature, utilisation per GPU)",
+    "clocks.csv.gz": "run_nccl_issue.sh (every 100 ms) and run_nccl_burst.sh (every 20 ms, with the "
+                     "clock event reasons): nvidia-smi through the recording (SM and memory clocks, power, "
+                     "temperature, utilisation per GPU)",
+    "burst.csv.gz": "run_nccl_burst.sh: each call of 3 bursts of 40 back-to-back calls after 300 ms idle, "
+                    "timed on its own per rank (`variant,collective,nranks,bytes,burst,call,rank,us`)",
+    "graph_iters.csv": "run_nccl_burst.sh: ring/Simple all-gathers and reduce-scatters of 64 MiB-1 GiB "
+                       "from CUDA graphs of 1, 2, 5 and 20 calls (nccl_bench.csv's columns)",
     "ddp_apps_meta.json": "versions, settings, and per DDP app and rank its model, step medians and status",
     "command.txt": "the recording command, commit and budget",
 }

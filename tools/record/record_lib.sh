@@ -1,4 +1,4 @@
-# record_lib.sh: shared by run_all.sh, run_apps.sh, run_nccl.sh, run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh, run_matrix.sh, run_nccl_channels.sh, run_ddp_apps.sh, run_nccl_blocks.sh and run_nccl_buffsize.sh
+# record_lib.sh: shared by the run_*.sh recording scripts
 # (source it; not a program): the preamble, step runner, machine capture and packing of every recording.
 #
 # The caller sets HERE (this folder), sources this file and calls start_record (OUTDIR, REC,
