@@ -232,14 +232,43 @@ TEST(ImportField, TopoMCellsWrittenTogetherAreReadApartNotShifted) {
   EXPECT_THAT(r.yaml, HasSubstr("  - id: gpu1\n    kind: gpu\n"));
   EXPECT_EQ(count_of(r.yaml, "host: cpu0\n"), 1u);
   EXPECT_EQ(count_of(r.yaml, "host: cpu1\n"), 1u);
-  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("4 matrix tokens on 2 lines hold cells written together without "
-                                                   "blanks (line 2: 'PIXNODE')")));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("4 tokens on 2 lines hold cells or column names written together "
+                                                   "without blanks (line 2: 'PIXNODE')")));
   EXPECT_THAT(r.notes, testing::Not(testing::Contains(HasSubstr("NUMA Affinity is N/A"))));
   const std::string bad = test::write_temp(
       "bad.txt", "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tPIXEL\t0-7\t0\nGPU1\tPIX\t X \t0-7\t0\n");
   EXPECT_THAT([&] { (void)import_skeleton({"", bad, "x"}); },
               ThrowsMessage<InputError>(HasSubstr(bad + ":2: row GPU0, column GPU1: 'PIXEL' is not a `nvidia-smi "
                                                         "topo -m` value")));
+}
+
+TEST(ImportField, TopoMColumnNamesWrittenTogetherAreReadApart) {
+  // The header of a `topo -m` pasted into an issue thread (vllm#31594, 8 x B200 with 13 NICs) lost
+  // the blank between two column names: "NIC11NIC12". Read as one name, the header named 20
+  // devices against the rows' 21 cells, and the cell after the matrix was taken for the NUMA
+  // Affinity: "GPU0 NUMA Affinity 'NODE' is not a NUMA node number", blaming line 2 for line 1.
+  // Names made wholly of GPU<N> and NIC<N> are taken apart and said in the note; GPU0 and GPU1
+  // are then on NUMA node 1 as written.
+  const std::string glued = test::write_temp(
+      "glued_header.txt",
+      "        GPU0    GPU1    NIC0    NIC1NIC2    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+      "GPU0     X      NV18    SYS     PIX  NODE     8-15    1               N/A\n"
+      "GPU1    NV18     X      SYS     NODE PIX      8-15    1               N/A\n");
+  const ImportResult r = import_node({"", glued, "x"});
+  EXPECT_EQ(count_of(r.yaml, "host: cpu1\n"), 2u);
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("1 token on 1 line holds cells or column names written together "
+                                                   "without blanks (line 1: 'NIC1NIC2')")));
+  // A name that is not wholly device names stays one column: here the row then has a cell more
+  // than the header names, refused naming the row.
+  const std::string odd = test::write_temp(
+      "odd_header.txt", "\tGPU0\tGPU1\tNIC0mlx\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tNV4\tPIX\tPIX\t0-7\t0\n"
+                        "GPU1\tNV4\t X \tPIX\tPIX\t0-7\t0\n");
+  EXPECT_THAT([&] { (void)import_skeleton({"", odd, "x"}); }, ThrowsMessage<InputError>(HasSubstr(odd + ":2: GPU0")));
+  // Rows without their header line are refused as such, not as a header without rows.
+  const std::string headless = test::write_temp(
+      "headless.txt", "GPU0     X      NV18    0-15    0\nGPU1    NV18     X      0-15    0\n");
+  EXPECT_THAT([&] { (void)import_skeleton({"", headless, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(headless + ":1: GPU0's row comes without the header line")));
 }
 
 TEST(ImportField, TopoMNicsAreEndpointsPlacedByTheirCells) {

@@ -1,4 +1,4 @@
-// The wild corpus (tests/data/wild: 62 public files other people recorded on their machines,
+// The wild corpus (tests/data/wild: public files other people recorded on their machines,
 // README.md there): every trace is read and its per-kind counts and bytes checked against the
 // independent counter's output (count.py -> expected.json); every NCCL/RCCL dump and `topo -m`
 // is imported and its GPUs, NVLink/xGMI counts and, for boards whose figures are published, route
@@ -253,7 +253,7 @@ void check_findings(const std::string& rel, const std::vector<std::string>& find
 }
 
 TEST(WildCorpus, EveryTraceReadsRightOrIsRefusedNamingIt) {
-  // System: trace::read_trace on the 34 Kineto traces and 4 Nsight Systems exports of
+  // System: trace::read_trace on the 38 Kineto traces and 5 Nsight Systems exports of
   // tests/data/wild. Expected: count.py's counts per kind and bytes (copies by direction and
   // memory kinds, memsets, NCCL kernels by kind); unknown sizes said in a warning, never 0 bytes
   // silently; a trace without GPU transfers read with a warning naming the file.
@@ -267,7 +267,7 @@ TEST(WildCorpus, EveryTraceReadsRightOrIsRefusedNamingIt) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 38u);
+  EXPECT_EQ(n, 43u);
 }
 
 TEST(WildCorpus, NsysExportsWithoutCudaTablesWarnWhatIsMissingAndHowToRecord) {
@@ -290,6 +290,17 @@ TEST(WildCorpus, NsysExportsWithoutCudaTablesWarnWhatIsMissingAndHowToRecord) {
       EXPECT_THAT(r.err, HasSubstr("linkcast: warning: " + path + ": no GPU transfers")) << command;
     }
   }
+}
+
+TEST(WildCorpus, AWindowsExportNamesItsCudaGpuNotTheOtherDisplayAdapters) {
+  // extra-p's Windows laptop export (Nsight Systems 2022.1, schema 2.9.1) lists three display
+  // adapters in TARGET_INFO_GPU, every one with cuDevice 0: the GeForce GTX 1060 (10 SMs), then
+  // "Intel(R) HD Graphics 630" and "Microsoft Basic Render Driver" (0 SMs each). GPU 0 is the GTX;
+  // read row by row, the last adapter named it.
+  const trace::Trace t =
+      trace::read_trace(wild_dir() + "nsys/extrap_gtx1060maxq_win_nsys2022.1_schema2.9_missing_launches.sqlite.gz");
+  ASSERT_GE(t.device_names.size(), 1u);
+  EXPECT_EQ(t.device_names[0], "GeForce GTX 1060 with Max-Q Design");
 }
 
 // --- node dumps ----------------------------------------------------------------------------------
@@ -412,7 +423,7 @@ std::vector<std::string> topology_findings(const std::string& rel, const json& e
 }
 
 TEST(WildCorpus, EveryNodeDumpImportsRightOrIsRefusedNamingIt) {
-  // System: topology::import_node on the 24 NCCL/RCCL dumps and 13 `topo -m` outputs, the skeleton
+  // System: topology::import_node on the 24 NCCL/RCCL dumps and 14 `topo -m` outputs, the skeleton
   // filled blindly (test::fill_todos), loaded and routed. Expected: count.py's GPUs, NVLink
   // counts per GPU pair as route classes (NV12 on A100 boards, NV18 on H100), the published
   // GPU-to-GPU bandwidths, xGMI pairs, CPUs linked, self links said; an NCCL graph file and a
@@ -426,7 +437,7 @@ TEST(WildCorpus, EveryNodeDumpImportsRightOrIsRefusedNamingIt) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 37u);
+  EXPECT_EQ(n, 38u);
 }
 
 /// What the linkcast binary does with a file, as a user runs it: `matrix TRACE` for a trace,
@@ -481,7 +492,7 @@ TEST(WildCorpus, EveryFileIsInTheCorpusReadmeAndTheCounterOutput) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 75u);
+  EXPECT_EQ(n, 81u);
 }
 
 }  // namespace

@@ -754,6 +754,23 @@ std::optional<std::vector<std::string>> matrix_values(std::string_view token) {
   return out;
 }
 
+/// The device columns a `topo -m` header token names: one, or several where a paste lost the
+/// blanks between them ("NIC11NIC12": an issue thread's 8 x B200 header, whose rows then had one
+/// cell more than it named). Only a token made wholly of GPU<N> and NIC<N> names is taken apart.
+std::vector<std::string> device_names(const std::string& token) {
+  std::vector<std::string> out;
+  std::string_view rest = token;
+  while (!rest.empty()) {
+    const std::size_t prefix = rest.starts_with("GPU") || rest.starts_with("NIC") ? 3 : 0;
+    std::size_t k = prefix;
+    while (k < rest.size() && std::isdigit(static_cast<unsigned char>(rest[k]))) ++k;
+    if (prefix == 0 || k == prefix) return {token};
+    out.emplace_back(rest.substr(0, k));
+    rest.remove_prefix(k);
+  }
+  return out;
+}
+
 struct SmiRow {
   std::vector<std::string> cells;  // one per device column
   std::string cpu_affinity, numa;  // "" when the column is absent
@@ -795,8 +812,17 @@ Smi parse_smi(const std::string& path) {
     throw InputError(fmt::format("{}: no GPU matrix found; expected the output of `nvidia-smi topo -m` "
                                  "(a header line starting with GPU0)", path));
   }
+  if (head.size() > 1 && head[0] == "GPU0" && matrix_values(head[1])) {
+    throw InputError(fmt::format("{}:{}: GPU0's row comes without the header line above it that names the columns "
+                                 "(GPU0 GPU1 ... CPU Affinity); paste the whole output of `nvidia-smi topo -m`",
+                                 path, header + 1));
+  }
   const auto first = std::find(head.begin(), head.end(), "GPU0");
-  for (auto it = first; it != head.end() && *it != "CPU" && *it != "NUMA" && *it != "GPU"; ++it) t.devices.push_back(*it);
+  for (auto it = first; it != head.end() && *it != "CPU" && *it != "NUMA" && *it != "GPU"; ++it) {
+    const std::vector<std::string> names = device_names(*it);
+    if (names.size() > 1) t.glued.emplace_back(header + 1, *it);
+    t.devices.insert(t.devices.end(), names.begin(), names.end());
+  }
   while (t.ngpu < t.devices.size() && is_gpu_column(t.devices[t.ngpu], t.ngpu)) ++t.ngpu;
   t.cpu_column = lines[header].find("CPU Affinity") != std::string::npos;
   t.numa_column = lines[header].find("NUMA Affinity") != std::string::npos;
@@ -932,10 +958,11 @@ void smi_glued_note(const Smi& t, Skeleton& sk) {
   if (t.glued.empty()) return;
   std::set<std::size_t> lines;
   for (const auto& [line, token] : t.glued) lines.insert(line);
-  sk.notes.push_back(fmt::format("{}: {} matrix tokens on {} line{} hold cells written together without blanks (line {}: "
-                                 "'{}'), read as one cell each",
-                                 t.path, t.glued.size(), lines.size(), lines.size() == 1 ? "" : "s",
-                                 t.glued.front().first, t.glued.front().second));
+  const bool one = t.glued.size() == 1;
+  sk.notes.push_back(fmt::format("{}: {} token{} on {} line{} hold{} cells or column names written together without "
+                                 "blanks (line {}: '{}'), read apart",
+                                 t.path, t.glued.size(), one ? "" : "s", lines.size(), lines.size() == 1 ? "" : "s",
+                                 one ? "s" : "", t.glued.front().first, t.glued.front().second));
 }
 
 /// The notes of a `topo -m` reading: cells written together, how the GPUs were placed, and matrix

@@ -402,13 +402,14 @@ void read_memsets(const SqliteDb& db, Builder& b) {
   b.backwards(rows);
 }
 
-/// Device names by device id from `query` (columns: id, name) of `table`.
+/// Device names by device id from `query` (columns: id, name) of `table`; the first row of an id names it.
 void read_device_names(const SqliteDb& db, const std::string& table, const std::string& query, Trace& trace) {
   Rows rows(db, table, query);
   while (rows.step()) {
     const auto id = static_cast<std::size_t>(rows.device(0, "device id"));
     if (trace.device_names.size() <= id) trace.device_names.resize(id + 1);
-    trace.device_names[id] = rows.statement().text(1);
+    // The first row naming a device keeps it.
+    if (trace.device_names[id].empty()) trace.device_names[id] = rows.statement().text(1);
   }
 }
 
@@ -771,11 +772,17 @@ Trace read_nsys(const SqliteDb& db) {
   read_nvtx(db, b, trace);
   if (db.has_table("TARGET_INFO_GPU") && db.has_column("TARGET_INFO_GPU", "name")) {
     // By CUDA device index (cuDevice), the index CUPTI's deviceId uses; `id` in older exports.
+    // Windows exports list every display adapter, each with cuDevice 0 (a GeForce GTX 1060 beside
+    // "Intel(R) HD Graphics 630" and "Microsoft Basic Render Driver", Nsight Systems 2022.1): the
+    // adapters that are no CUDA device have no SMs, and do not name one.
     const std::string device = db.has_column("TARGET_INFO_GPU", "cuDevice") ? "cuDevice" : "id";
+    const std::string cuda_only =
+        db.has_column("TARGET_INFO_GPU", "smCount") ? " AND (smCount IS NULL OR smCount > 0)" : "";
     if (db.has_column("TARGET_INFO_GPU", device))
-      read_device_names(db, "TARGET_INFO_GPU",
-                        fmt::format("SELECT {0}, name FROM TARGET_INFO_GPU WHERE {0} IS NOT NULL ORDER BY {0}", device),
-                        trace);
+      read_device_names(
+          db, "TARGET_INFO_GPU",
+          fmt::format("SELECT {0}, name FROM TARGET_INFO_GPU WHERE {0} IS NOT NULL{1} ORDER BY {0}", device, cuda_only),
+          trace);
   }
   if (!nccl.empty()) {
     const auto [total, parts] = count_by_kind(nccl);
