@@ -258,6 +258,13 @@ TEST(ImportField, TopoMColumnNamesWrittenTogetherAreReadApart) {
   EXPECT_EQ(count_of(r.yaml, "host: cpu1\n"), 2u);
   EXPECT_THAT(r.notes, testing::Contains(HasSubstr("1 token on 1 line holds cells or column names written together "
                                                    "without blanks (line 1: 'NIC1NIC2')")));
+  // The same with the first two names written together.
+  const std::string first = test::write_temp(
+      "glued_first.txt",
+      "        GPU0GPU1    NIC0    NIC1    CPU Affinity    NUMA Affinity\n"
+      "GPU0     X      NV18    PIX     NODE     8-15    1\n"
+      "GPU1    NV18     X      NODE    PIX      8-15    1\n");
+  EXPECT_EQ(count_of(import_node({"", first, "x"}).yaml, "host: cpu1\n"), 2u);
   // A name that is not wholly device names stays one column: here the row then has a cell more
   // than the header names, refused naming the row.
   const std::string odd = test::write_temp(

@@ -768,7 +768,7 @@ std::vector<std::string> device_names(const std::string& token) {
     out.emplace_back(rest.substr(0, k));
     rest.remove_prefix(k);
   }
-  return out;
+  return out.empty() ? std::vector<std::string>{token} : out;
 }
 
 struct SmiRow {
@@ -801,9 +801,11 @@ Smi parse_smi(const std::string& path) {
   for (std::string_view l : split(text, '\n')) lines.push_back(strip_ansi_colours(l));
   std::size_t header = lines.size();
   std::vector<std::string> head;
+  // The header's first device column, alone or written together with the next ("GPU0GPU1").
+  const auto names_gpu0 = [](const std::string& token) { return device_names(token).front() == "GPU0"; };
   for (std::size_t i = 0; i < lines.size(); ++i) {
     head = tokens(lines[i]);
-    if (std::find(head.begin(), head.end(), "GPU0") != head.end()) {
+    if (std::find_if(head.begin(), head.end(), names_gpu0) != head.end()) {
       header = i;
       break;
     }
@@ -817,7 +819,7 @@ Smi parse_smi(const std::string& path) {
                                  "(GPU0 GPU1 ... CPU Affinity); paste the whole output of `nvidia-smi topo -m`",
                                  path, header + 1));
   }
-  const auto first = std::find(head.begin(), head.end(), "GPU0");
+  const auto first = std::find_if(head.begin(), head.end(), names_gpu0);
   for (auto it = first; it != head.end() && *it != "CPU" && *it != "NUMA" && *it != "GPU"; ++it) {
     const std::vector<std::string> names = device_names(*it);
     if (names.size() > 1) t.glued.emplace_back(header + 1, *it);
