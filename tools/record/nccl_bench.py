@@ -243,12 +243,33 @@ def time_graph(call, iters, repeats, device):
     return t
 
 
-def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collectives, inplace, cold_bytes,
-           fixed_iters):
+def join_process_group(rank, n, init_file):
+    """This spawned process's GPU (`rank`), bound to it, and the NCCL process group of `n` ranks
+    joined through `init_file`."""
     device = torch.device("cuda", rank)
     torch.cuda.set_device(device)
     dist.init_process_group("nccl", init_method=f"file://{init_file}", rank=rank, world_size=n,
                             device_id=device, timeout=datetime.timedelta(seconds=120))
+    return device
+
+
+def use_variant_environment(variant, channels=None, extra=None):
+    """Sets the environment the processes spawned next read NCCL's settings from: the variant's
+    variables (those of other variants cleared), the channel count where pinned, NCCL's debug
+    output (INIT,GRAPH,TUNING,ENV) and `extra`."""
+    for key in VARIANT_KEYS:
+        os.environ.pop(key, None)
+    env = dict(VARIANTS[variant][0])
+    if channels is not None:
+        env.update({"NCCL_MIN_NCHANNELS": str(channels), "NCCL_MAX_NCHANNELS": str(channels)})
+    env.update({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "INIT,GRAPH,TUNING,ENV"})
+    env.update(extra or {})
+    os.environ.update(env)
+
+
+def worker(rank, n, init_file, label, csv_path, sizes, launch, repeats, collectives, inplace, cold_bytes,
+           fixed_iters):
+    device = join_process_group(rank, n, init_file)
     try:
         for collective in collectives:
             for nbytes in sizes:
@@ -342,16 +363,11 @@ def main():
         print(f"nccl_bench: {n} GPU(s): nothing to measure", flush=True)
         return
 
-    for key in VARIANT_KEYS:
-        os.environ.pop(key, None)
-    env = dict(VARIANTS[args.variant][0])
-    if args.channels is not None:
-        env.update({"NCCL_MIN_NCHANNELS": str(args.channels), "NCCL_MAX_NCHANNELS": str(args.channels)})
-    env.update({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "INIT,GRAPH,TUNING,ENV"})
+    dumps = {}
     if args.dump_topology:
-        env["NCCL_TOPO_DUMP_FILE"] = os.path.join(args.out, "nccl_topo.xml")
-        env["NCCL_GRAPH_DUMP_FILE"] = os.path.join(args.out, "nccl_graph.xml")
-    os.environ.update(env)
+        dumps = {"NCCL_TOPO_DUMP_FILE": os.path.join(args.out, "nccl_topo.xml"),
+                 "NCCL_GRAPH_DUMP_FILE": os.path.join(args.out, "nccl_graph.xml")}
+    use_variant_environment(args.variant, args.channels, dumps)
 
     meta = {
         "variant": label,

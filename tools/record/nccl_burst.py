@@ -26,7 +26,6 @@ os.environ.update(
 )
 
 import argparse  # noqa: E402
-import datetime  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
@@ -34,7 +33,8 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 import torch.multiprocessing as mp  # noqa: E402
 
-from nccl_bench import VARIANT_KEYS, VARIANTS, WARMUP, make_calls, parse_bytes  # noqa: E402
+from nccl_bench import (VARIANTS, WARMUP, join_process_group, make_calls, parse_bytes,  # noqa: E402
+                        use_variant_environment)
 
 CSV_HEADER = "variant,collective,nranks,bytes,burst,call,rank,us\n"
 
@@ -51,10 +51,7 @@ def burst_times(call, calls, device):
 
 
 def worker(rank, n, init_file, label, csv_path, plan, calls, bursts, idle_ms):
-    device = torch.device("cuda", rank)
-    torch.cuda.set_device(device)
-    dist.init_process_group("nccl", init_method=f"file://{init_file}", rank=rank, world_size=n,
-                            device_id=device, timeout=datetime.timedelta(seconds=120))
+    device = join_process_group(rank, n, init_file)
     try:
         for collective, nbytes in plan:
             counted, call, _ = make_calls(collective, nbytes, n, rank, device)
@@ -114,10 +111,7 @@ def main():
     if n < 2:
         print(f"nccl_burst: {n} GPU(s): nothing to measure", flush=True)
         return
-    for key in VARIANT_KEYS:
-        os.environ.pop(key, None)
-    os.environ.update(VARIANTS[args.variant][0])
-    os.environ.update({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "INIT,GRAPH,TUNING,ENV"})
+    use_variant_environment(args.variant)
     if not os.path.exists(args.csv) or os.path.getsize(args.csv) == 0:
         with open(args.csv, "w") as f:
             f.write(CSV_HEADER)
