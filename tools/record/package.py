@@ -46,7 +46,9 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               # run_nccl_issue.sh
               "ll128_iters.csv",
               # run_nccl_burst.sh
-              "graph_iters.csv"]
+              "graph_iters.csv",
+              # run_nccl_fifo.sh
+              "fifo.csv"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
              "interference_reps.csv", "l2_copy.csv",
              # run_nccl_issue.sh (and run_nccl_burst.sh)
@@ -97,6 +99,8 @@ DESCRIBE = {
                     "timed on its own per rank (`variant,collective,nranks,bytes,burst,call,rank,us`)",
     "graph_iters.csv": "run_nccl_burst.sh: ring/Simple all-gathers and reduce-scatters of 64 MiB-1 GiB "
                        "from CUDA graphs of 1, 2, 5 and 20 calls (nccl_bench.csv's columns)",
+    "fifo.csv": "run_nccl_fifo.sh: ring/LL128 and ring/Simple all-gathers and reduce-scatters at NCCL's "
+                "channel count by connection-buffer size (`env,env_bytes` and nccl_bench.csv's columns)",
     "ddp_apps_meta.json": "versions, settings, and per DDP app and rank its model, step medians and status",
     "command.txt": "the recording command, commit and budget",
 }
