@@ -262,21 +262,25 @@ void tree_allreduce(const CollectiveSpec& s, Builder& b) {
 /// src/enqueue.cc, NCCL 2.28; the channel counts of src/graph/paths.cc): the communicator's
 /// channels rounded up to a power of two are its p2p channels, each peer may use all of them,
 /// fewer while the peers of one round would not fit (nChannelsMin * nRanks > p2pnChannels);
-/// a send takes one channel per 64 KiB part (P2P chunk / 8), at most that many, and doubles
-/// them while a part exceeds 16 MiB (P2P chunk * 32). The NCCL log of the 2- and 4-GPU
-/// recordings says "32 p2p channels, 32 p2p channels per peer" for 24 collective channels.
+/// a send takes one channel per part of its step / 8 (Simple: the P2P chunk, 64 KiB parts; LL:
+/// its buffer's step, 8 KiB parts), at most that many, and doubles them while a part exceeds 32
+/// steps. The NCCL log of the 2- and 4-GPU recordings says "32 p2p channels, 32 p2p channels per
+/// peer" for 24 collective channels.
 struct P2pParts {
   std::uint64_t channels = 1;
   std::uint64_t part_bytes = 0;
+  std::uint64_t per_peer = 1;  // nChannelsMax: the p2p channels a peer may use
 };
-P2pParts p2p_parts(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll_channels) {
+P2pParts p2p_parts(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll_channels, bool ll) {
   std::uint64_t p2p_channels = 1;
   while (p2p_channels < std::min<std::uint64_t>(coll_channels, kMaxChannels)) p2p_channels *= 2;
   const std::uint64_t per_peer = p2p_channels;
   std::uint64_t least = per_peer;
   while (least * nranks > p2p_channels && least > 1) least /= 2;
-  const std::uint64_t min_part = kP2pChunkBytes / 8, max_part = kP2pChunkBytes * 32;
+  const std::uint64_t step = ll ? nccl::kLlStepBytes : kP2pChunkBytes;
+  const std::uint64_t min_part = step / 8, max_part = step * 32;
   P2pParts p;
+  p.per_peer = per_peer;
   p.channels = std::max<std::uint64_t>(1, std::min(least, (bytes + min_part - 1) / min_part));
   p.part_bytes = std::max(min_part, (bytes + p.channels - 1) / p.channels);
   while (p.part_bytes > max_part && p.channels <= per_peer / 2) {
@@ -286,13 +290,19 @@ P2pParts p2p_parts(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll
   return p;
 }
 
+/// Whether a send of `bytes` to each peer runs in LL: at most nChannelsMax (the p2p channels a
+/// peer may use) times P2P_LL_THRESHOLD (addP2pToPlan's thresholdLL).
+bool p2p_sends_ll(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll_channels) {
+  return bytes <= p2p_parts(bytes, nranks, coll_channels, false).per_peer * nccl::kP2pLlThresholdBytes;
+}
+
 /// Alltoall as nccl-tests runs it: grouped ncclSend/ncclRecv to every peer. Peers in NCCL's p2p
 /// round order (round i: send to r+i); each block striped over its p2p channels (p2p_parts),
 /// each part sent in P2P chunks one after the other on its channel.
 void alltoall(const CollectiveSpec& s, Builder& b) {
   const auto n = static_cast<std::uint64_t>(s.nranks);
   const std::uint64_t block = s.bytes / n;
-  const P2pParts parts = p2p_parts(block, n, static_cast<std::uint64_t>(s.channels));
+  const P2pParts parts = p2p_parts(block, n, static_cast<std::uint64_t>(s.channels), s.ll);
   const std::uint64_t p2p_channels = std::max<std::uint64_t>(parts.channels, static_cast<std::uint64_t>(s.channels));
   for (std::uint64_t r = 0; r < n; ++r) {
     // The block a rank keeps is a local copy (src == dst), one step.
@@ -424,20 +434,22 @@ int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels) {
   const int coll = effective_channels(spec);
   if (nranks < 2) return 1;
   const auto n = static_cast<std::uint64_t>(nranks);
-  const P2pParts parts = p2p_parts(bytes / n, n, static_cast<std::uint64_t>(coll));
+  const P2pParts parts = p2p_parts(bytes / n, n, static_cast<std::uint64_t>(coll), alltoall_sends_ll(nranks, bytes, channels));
   const std::uint64_t p2p_channels = std::max<std::uint64_t>(parts.channels, static_cast<std::uint64_t>(coll));
   return static_cast<int>(std::min(p2p_channels, parts.channels * (n - 1)));
 }
 
 bool alltoall_sends_ll(int nranks, std::uint64_t bytes, int channels) {
   const auto n = static_cast<std::uint64_t>(std::max(nranks, 1));
-  const P2pParts parts = p2p_parts(bytes / n, n, static_cast<std::uint64_t>(std::max(channels, 1)));
-  return bytes / n <= parts.channels * nccl::kP2pLlThresholdBytes;
+  return p2p_sends_ll(bytes / n, n, static_cast<std::uint64_t>(std::max(channels, 1)));
 }
 
 int effective_channels(const CollectiveSpec& spec) {
   int nc = spec.channels > 0 ? spec.channels : kDefaultChannels;
   nc = std::min(nc, nccl::kMaxChannels);
+  // Sends and receives (alltoall) take no collective algorithm: scheduleP2pTasksToPlan stripes
+  // them over the communicator's p2p channels whatever their size (p2p_parts).
+  if (spec.kind == OpKind::alltoall) return nc;
   // getAlgoInfo: while (nBytes < nc * nt * threadThreshold) { if (nc >= 2) nc--; else break; }
   // with nt = NCCL_SIMPLE_MAX_NTHREADS (ring) or NCCL_MAX_NTHREADS (tree, which always uses all).
   const std::uint64_t nt = spec.algo == CollAlgo::tree ? nccl::kMaxThreads : nccl::kSimpleMaxThreads;
@@ -517,7 +529,7 @@ double resolved_size(const CollectiveSpec& s) {
   auto loops = [](double size, double per_loop) { return std::max(1.0, std::ceil(size / per_loop)); };
   if (s.kind == OpKind::alltoall) {
     const P2pParts parts = p2p_parts(s.bytes / static_cast<std::uint64_t>(s.nranks), static_cast<std::uint64_t>(s.nranks),
-                                     static_cast<std::uint64_t>(s.channels));
+                                     static_cast<std::uint64_t>(s.channels), s.ll);
     // Each part adds at most one piece beyond the block's chunks (its last, partial one).
     const double block = std::floor(bytes / n);
     const double used_parts =

@@ -35,9 +35,15 @@ inline constexpr std::uint64_t kMinSliceBytes = kStepBytes * kRingSliceSteps / 3
 /// between GPUs of one node.
 inline constexpr std::uint64_t kP2pChunkBytes = std::uint64_t{1} << 19;
 /// NCCL_PARAM(P2pLLThreshold, "P2P_LL_THRESHOLD", 16384) (src/enqueue.cc): a send or receive
-/// runs in the LL protocol while its bytes are at most its channels times this, else Simple
-/// (addP2pToPlan); NCCL_ALGO and NCCL_PROTO do not enter.
+/// runs in the LL protocol while its bytes are at most the communicator's p2p channels per peer
+/// times this (addP2pToPlan's thresholdLL = nChannelsMax * P2P_LL_THRESHOLD, nChannelsMax being
+/// comm->p2pnChannelsPerPeer: 32 on the H200 testbeds, so up to 512 KiB a peer), else Simple;
+/// NCCL_ALGO and NCCL_PROTO do not enter.
 inline constexpr std::uint64_t kP2pLlThresholdBytes = 16384;
+/// DEFAULT_LL_BUFFSIZE / NCCL_STEPS (src/init.cc: NCCL_LL_LINES_PER_THREAD 8 x
+/// NCCL_LL_MAX_NTHREADS 512 x NCCL_STEPS 8 x 16-byte lines = 512 KiB): one LL step, 64 KiB of
+/// lines, half of them data.
+inline constexpr std::uint64_t kLlStepBytes = std::uint64_t{8} * 512 * 16;
 /// NCCL_LL128_LINEELEMS = 16 and NCCL_LL128_DATAELEMS = 15 (src/include/device.h): an LL128
 /// line is 16 eight-byte elements of which 15 carry data and one the flag.
 inline constexpr double kLl128DataFraction = 15.0 / 16.0;

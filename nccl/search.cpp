@@ -24,7 +24,7 @@ constexpr double kEps = 1e-6;
 // Chunk data per protocol (src/enqueue.cc, computeColl; buffer sizes from src/include/device.h):
 // LL: 512 KiB buffer / 8 steps = 64 KiB per step, half of it data (8-byte lines carry 4 bytes);
 // LL128: 4800 KiB / 8 = 600 KiB per step, 120 of every 128 bytes data.
-constexpr std::uint64_t kLlChunkBytes = (std::uint64_t{8} * 512 * 8 * 16 / 8) / 2;
+constexpr std::uint64_t kLlChunkBytes = nccl::kLlStepBytes / 2;
 // NCCL_LL128_MAX_NTHREADS (src/include/device.h).
 constexpr std::uint64_t kLl128MaxThreads = 640;
 constexpr std::uint64_t kLl128ChunkBytes = (std::uint64_t{120} * kLl128MaxThreads * 8 * 8 / 8) / 128 * 120;
@@ -239,8 +239,7 @@ CommTopology search_rings(const topology::Node& node, const topology::Routes& ro
       for (const auto& dl : search.path(ring[k], ring[(k + 1) % ring.size()]).links)
         nvlink = nvlink && node.links[static_cast<std::size_t>(dl.link)].spec.type == LinkType::nvlink;
   topo.graph.nvlink = nvlink;
-  // ncclTopoPostset: the communicator runs the graph's channels twice over.
-  const int comm_channels = std::min(2 * graph_channels, nccl::kMaxChannels);
+  const int comm_channels = communicator_channels(topo.graph);
   for (int c = 0; c < comm_channels; ++c) {
     const auto& ring = graph_rings[static_cast<std::size_t>(c % graph_channels)];
     const auto it = std::find(topo.rings.begin(), topo.rings.end(), ring);

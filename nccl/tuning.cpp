@@ -169,11 +169,14 @@ Estimate estimate(OpKind kind, int nranks, std::uint64_t bytes, CollAlgo algo, P
   return e;
 }
 
+int communicator_channels(const Graph& g) { return std::min(2 * g.channels, nccl::kMaxChannels); }
+
 Estimate choose(OpKind kind, int nranks, std::uint64_t bytes, const Graph& g, std::optional<CollAlgo> algo,
                 std::optional<Proto> proto) {
   if (kind == OpKind::alltoall) {
-    // Sends and receives: NCCL sets their protocol by size, whatever NCCL_ALGO or NCCL_PROTO say.
-    const Proto p2p = alltoall_sends_ll(nranks, bytes, g.channels) ? Proto::ll : Proto::simple;
+    // Sends and receives: NCCL sets their protocol by size, whatever NCCL_ALGO or NCCL_PROTO say,
+    // on the communicator's p2p channels.
+    const Proto p2p = alltoall_sends_ll(nranks, bytes, communicator_channels(g)) ? Proto::ll : Proto::simple;
     return estimate(kind, nranks, bytes, CollAlgo::ring, p2p, g);
   }
   Estimate best;

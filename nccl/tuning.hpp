@@ -41,6 +41,10 @@ struct Graph {
   int compute_capability = 80;        // 70 Volta, 80 Ampere, 90 Hopper, 100 Blackwell
 };
 
+/// ncclTopoPostset: the communicator runs the graph's channels twice over, at most MAXCHANNELS
+/// (the 2- and 4-GPU H200 logs: a graph of 12 channels, "24 coll channels").
+[[nodiscard]] int communicator_channels(const Graph& g);
+
 /// One priced (algorithm, protocol).
 struct Estimate {
   CollAlgo algo = CollAlgo::ring;

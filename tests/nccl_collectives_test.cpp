@@ -344,12 +344,18 @@ TEST(CollectiveBlocks, LlLoadsTheL2MakesFreeAreThoseOfTheUsersInputBesideALine) 
 
 TEST(CollectiveBlocks, P2pStripingFollowsNcclsPartRule) {
   // 2 ranks, 24 collective channels -> 32 p2p channels, 16 per peer (16 x 2 fit 32); a 2 MiB
-  // block takes all 16 (one per 64 KiB up to 16), a 512 MiB block doubles them to 32 (parts over
-  // 16 MiB); 4 ranks: 8 per peer, 3 peers -> 24 channels.
+  // block (Simple) takes all 16 (one per 64 KiB up to 16), a 512 MiB block doubles them to 32
+  // (parts over 16 MiB); 4 ranks: 8 per peer, 3 peers -> 24 channels.
   EXPECT_EQ(alltoall_send_channels(2, 4ull << 20, 24), 16);
   EXPECT_EQ(alltoall_send_channels(2, 1ull << 30, 24), 32);
   EXPECT_EQ(alltoall_send_channels(4, 32ull << 20, 24), 24);
-  EXPECT_EQ(alltoall_send_channels(2, 256ull << 10, 24), 2);
+  // A send in LL (at most 512 KiB a peer) is cut in parts of its step / 8, 8 KiB: 128 KiB to the
+  // peer takes 16 channels. A small alltoall keeps the communicator's channels (sends take no
+  // collective algorithm, so getAlgoInfo does not thin them): 32 KiB to each of 3 peers, 4 parts
+  // each, 12 channels.
+  EXPECT_EQ(alltoall_send_channels(2, 256ull << 10, 24), 16);
+  EXPECT_EQ(alltoall_send_channels(4, 128ull << 10, 24), 12);
+  EXPECT_EQ(alltoall_send_channels(2, 16ull << 10, 24), 1);
 }
 
 }  // namespace

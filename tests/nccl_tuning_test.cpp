@@ -79,13 +79,25 @@ TEST(NcclModel, ChoiceBySize) {
 }
 
 TEST(NcclModel, AlltoallSendsPickTheirOwnProtocol) {
-  // Alltoall is grouped sends and receives: NCCL runs each in LL while its bytes are at most its
-  // channels x P2P_LL_THRESHOLD (16 KiB) and in Simple otherwise (addP2pToPlan), whatever
-  // NCCL_ALGO or NCCL_PROTO ask. A send of up to 64 KiB takes one channel, so on 2 ranks a 32 KiB
-  // alltoall (16 KiB to each rank) runs in LL and a 64 KiB one (32 KiB each) in Simple.
-  EXPECT_TRUE(alltoall_sends_ll(2, 32 * 1024, 12));
-  EXPECT_FALSE(alltoall_sends_ll(2, 64 * 1024, 12));
+  // Alltoall is grouped sends and receives: NCCL runs each in LL while its bytes are at most
+  // nChannelsMax x P2P_LL_THRESHOLD (16 KiB) and in Simple otherwise (addP2pToPlan's
+  // thresholdLL), whatever NCCL_ALGO or NCCL_PROTO ask. nChannelsMax is the p2p channels a peer
+  // may use: 24 collective channels give 32 (the H200 logs: "32 p2p channels per peer"), so up
+  // to 512 KiB a peer: on 2 ranks a 1 MiB alltoall runs in LL and a 2 MiB one in Simple, on 4
+  // ranks 2 MiB in LL and 4 MiB in Simple. 12 channels give 16: 256 KiB a peer. The recorded
+  // 4 x H200 calls show the switch: 512 KiB to each peer (2 MiB) took 23.5-26.8 us from CUDA
+  // graphs, 1 MiB to each (4 MiB) 26.2-29.3 (h200-4gpu-nccl-graph, -graph2, -small).
+  EXPECT_TRUE(alltoall_sends_ll(2, kMiB, 24));
+  EXPECT_FALSE(alltoall_sends_ll(2, kMiB + 8, 24));
+  EXPECT_FALSE(alltoall_sends_ll(2, 2 * kMiB, 24));
+  EXPECT_TRUE(alltoall_sends_ll(4, 2 * kMiB, 24));
+  EXPECT_FALSE(alltoall_sends_ll(4, 4 * kMiB, 24));
+  EXPECT_TRUE(alltoall_sends_ll(2, 512 * 1024, 12));
+  EXPECT_FALSE(alltoall_sends_ll(2, kMiB, 12));
   EXPECT_FALSE(alltoall_sends_ll(2, 256 * kMiB, 12));
+  // choose() decides on the communicator's channels, twice the ring graph's (h100(): 12).
+  EXPECT_EQ(choose(OpKind::alltoall, 4, 2 * kMiB, h100()).proto, Proto::ll);
+  EXPECT_EQ(choose(OpKind::alltoall, 4, 4 * kMiB, h100()).proto, Proto::simple);
   const Estimate forced_ll = choose(OpKind::alltoall, 2, 256 * kMiB, h100(), CollAlgo::ring, Proto::ll);
   EXPECT_TRUE(forced_ll.available);
   EXPECT_EQ(forced_ll.proto, Proto::simple);
