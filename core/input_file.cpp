@@ -28,6 +28,22 @@ bool is_gzip_file(const std::string& path) {
   return starts_gzip(std::string_view(magic.data(), static_cast<std::size_t>(in.gcount())));
 }
 
+void refuse_git_lfs_pointer(const std::string& path, std::string_view head, std::string_view what) {
+  // https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md: "version https://git-lfs.github.com/spec/v1",
+  // "oid sha256:...", "size N", one key a line.
+  const std::size_t start = head.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || head.substr(start).rfind("version https://git-lfs.github.com/spec/", 0) != 0)
+    return;
+  std::string size;
+  if (const std::size_t at = head.find("\nsize "); at != std::string_view::npos) {
+    const std::string_view rest = head.substr(at + 6);
+    size = std::string(rest.substr(0, rest.find_first_of("\r\n")));
+  }
+  throw InputError(fmt::format("{}: a Git LFS pointer{}, not the {} itself: the repository keeps the file in Git LFS "
+                               "and it was not fetched; run `git lfs pull` in the repository (or download the file)",
+                               path, size.empty() ? "" : fmt::format(" to a file of {} bytes", size), what));
+}
+
 namespace {
 
 gzFile as_gz(void* gz) { return static_cast<gzFile>(gz); }

@@ -25,6 +25,11 @@ struct InputFileNames {
 /// Whether the file at `path` is gzip'd (by its first two bytes); false when it cannot be read.
 [[nodiscard]] bool is_gzip_file(const std::string& path);
 
+/// Throws InputError where `head` (a file's first bytes, decompressed) is a Git LFS pointer, the
+/// few lines `git clone` leaves in place of a large file when Git LFS did not fetch it: the
+/// message names the file, what it stands for (`what`: "trace file") and how to fetch it.
+void refuse_git_lfs_pointer(const std::string& path, std::string_view head, std::string_view what);
+
 class InputFile {
  public:
   /// Opens `path` for reading; throws InputError when it cannot.

@@ -352,6 +352,22 @@ TEST(CliWrongWay, FilesNoReaderTakesSayWhatToDo) {
   // By its bytes, whatever its name.
   write(dir + "gzipped-node.yaml", std::string("\x1f\x8b\x08\0", 4));
   EXPECT_THAT(run_linkcast("topo " + dir + "gzipped-node.yaml").err, HasSubstr("gzipped-node.yaml: gzip-compressed"));
+  // A Git LFS pointer, what a clone without LFS leaves for a large trace or dump (a public
+  // repository's 870 MB trace_view.json was one): read as a CSV it had been "unknown column
+  // 'version https://git-lfs.github.com/spec/v1' in the header".
+  const std::string pointer =
+      "version https://git-lfs.github.com/spec/v1\n"
+      "oid sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\nsize 870123456\n";
+  write(dir + "trace_view.json", pointer);
+  const auto lfs = run_linkcast("matrix " + dir + "trace_view.json");
+  EXPECT_EQ(lfs.exit_code, 2);
+  EXPECT_EQ(lfs.err, "linkcast: error: " + dir + "trace_view.json: a Git LFS pointer to a file of 870123456 bytes, not "
+                     "the trace file itself: the repository keeps the file in Git LFS and it was not fetched; run `git "
+                     "lfs pull` in the repository (or download the file)\n");
+  write(dir + "topo.xml", pointer);
+  EXPECT_THAT(run_linkcast("topo import --nccl-xml " + dir + "topo.xml -o " + dir + "lfs-node.yaml").err,
+              HasSubstr("topo.xml: a Git LFS pointer to a file of 870123456 bytes, not the NCCL topology dump itself"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "lfs-node.yaml"));
 }
 
 TEST(CliWrongWay, OneRanksFileOfAJobSaysToPassEveryRank) {

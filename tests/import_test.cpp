@@ -278,6 +278,97 @@ TEST(ImportField, TopoMColumnNamesWrittenTogetherAreReadApart) {
               ThrowsMessage<InputError>(HasSubstr(headless + ":1: GPU0's row comes without the header line")));
 }
 
+TEST(ImportField, AGraceDumpKeepsItsNvlinkC2cLinkBesideItsPcieLink) {
+  // A DGX Spark's (GB10) NCCL dump, quoted in NVIDIA/nccl PR #2202: its GPU lists <c2c bw="43125"
+  // count="8"/>, the NVLink-C2C to its Grace CPU, which NCCL reads as 43125 x 8 / 1000 = 345 GB/s
+  // each way (ncclTopoAddC2c). The importer had no <c2c> case: the GPU's only link to its CPU
+  // was the PCIe Gen1 x16 its PCI device reports, 4 GB/s, and nothing said a link was left out.
+  // Expected: an nvlink_c2c link of 345 GB/s, which the CPU-GPU route takes; the CPU's model is
+  // what the dump gives (its arch alone), not "arm64  family  model ".
+  const ImportInputs in{wild("nccl_topo/issue_nccl2202_gb10_spark_c2c.xml"), "", "gb10"};
+  const std::string yaml = import_skeleton(in);
+  EXPECT_THAT(yaml, HasSubstr("  - between: [gpu0, cpu0]\n    type: nvlink_c2c\n    bandwidth_gbps: 345  # NCCL: "
+                              "<c2c bw=\"43125\" count=\"8\">, bw x count / 1000 GB/s each way\n"));
+  EXPECT_THAT(yaml, HasSubstr("    model: \"arm64\"\n"));
+  const Node n = load_filled(in);
+  const Routes r(n);
+  EXPECT_DOUBLE_EQ(route(n, r, "cpu0", "gpu0").bottleneck_gbps, 345.0);
+}
+
+TEST(ImportField, TwoNicsNumberedAlikeByTheirPluginsAreBothKept) {
+  // An RCCL dump of 8 x gfx906 on AMD Rome (ROCm/rccl topo_8p_rome_n2_1.xml) lists a 1 Gb/s
+  // Ethernet port (enp98s0f0) and a 200 Gb/s InfiniBand HCA (mlx5_0) on different PCI devices,
+  // both with dev 0: each network plugin numbers its own devices. The importer named NICs by dev
+  // and dropped the second as a repeat, so the node had no InfiniBand at all. Expected: both,
+  // the second renumbered, with a note; the same interface listed twice is still one NIC
+  // (WildCorpus: eth0 under both CPUs).
+  const ImportResult r = import_node({wild("nccl_topo/rccl_gfx906_rome_nps4_eth_and_ib_dev0.xml"), "", "rome"});
+  EXPECT_THAT(r.yaml, HasSubstr("  - id: nic0\n    kind: nic\n    model: \"enp98s0f0 1 Gb/s\"\n"));
+  EXPECT_THAT(r.yaml, HasSubstr("  - id: nic1\n    kind: nic\n    model: \"mlx5_0 200 Gb/s\"\n    bandwidth_gbps: 25"));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("NICs 'enp98s0f0' and 'mlx5_0' both have dev 0 (each network "
+                                                   "plugin numbers its own devices); 'mlx5_0' read as nic1")));
+}
+
+TEST(ImportField, AGraceTopoMNumaAffinityListPlacesEachGpuOnItsFirstNode) {
+  // On GB200 `nvidia-smi topo -m` gives NUMA Affinity as a list, the Grace CPU's node and then
+  // the nodes of the GPUs' memory ("0,3-9,11-17", as in sglang#11208); it was refused as "not a
+  // NUMA node number", so a GB200 could not be imported from its own output. The text below is
+  // written for this test in that layout. Expected: each GPU on its list's first node, a note.
+  const std::string smi = test::write_temp(
+      "gb200_numa_lists.txt",
+      "      GPU0  GPU1  GPU2  GPU3   CPU Affinity  NUMA Affinity    GPU NUMA ID\n"
+      "GPU0   X    NV18  NV18  NV18   0-71          0,3-9,11-17      2\n"
+      "GPU1  NV18   X    NV18  NV18   0-71          0,3-9,11-17      10\n"
+      "GPU2  NV18  NV18   X    NV18   72-143        1,19-25,27-33    18\n"
+      "GPU3  NV18  NV18  NV18   X     72-143        1,19-25,27-33    26\n");
+  const ImportResult r = import_node({"", smi, "gb200"});
+  EXPECT_EQ(count_of(r.yaml, "host: cpu0\n"), 2u);
+  EXPECT_EQ(count_of(r.yaml, "host: cpu1\n"), 2u);
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("NUMA Affinity lists several nodes on 4 rows (line 2: "
+                                                   "'0,3-9,11-17'): a Grace system's CPU node")));
+  // Not a list of numbers: still refused naming the cell.
+  const std::string odd = test::write_temp(
+      "numa_odd.txt", "      GPU0  GPU1   CPU Affinity  NUMA Affinity\nGPU0   X    NV18   0-71   0,x\n"
+                      "GPU1  NV18   X     0-71   0\n");
+  EXPECT_THAT([&] { (void)import_skeleton({"", odd, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(odd + ":2: GPU0 NUMA Affinity '0,x' is not a NUMA node number")));
+}
+
+TEST(ImportField, ATabSeparatedTopoMKeepsAnEmptyCpuAffinityCell) {
+  // nvidia-smi separates `topo -m` columns by tabs and, in a GB200 container, leaves GPU2's and
+  // GPU3's CPU Affinity empty ("...NODE\t\t1\t\tN/A"). Split on blanks the empty cell vanished:
+  // the NUMA node 1 was read as a CPU set and "N/A" (the GPU NUMA ID) as the NUMA Affinity, and
+  // the note said "NUMA Affinity is N/A". The rows below are written for this test in that
+  // layout. Expected: the tab-separated row read by its tabs, every GPU placed by its NUMA
+  // Affinity (0, 0, 1, 1) without that note.
+  const std::string smi = test::write_temp(
+      "tabs_empty_cpu.txt",
+      "\tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+      "GPU0\t X \tNV18\tNV18\tNV18\tNODE\t0-35\t0\t\tN/A\n"
+      "GPU1\tNV18\t X \tNV18\tNV18\tNODE\t0-35\t0\t\tN/A\n"
+      "GPU2\tNV18\tNV18\t X \tNV18\tSYS\t\t1\t\tN/A\n"
+      "GPU3\tNV18\tNV18\tNV18\t X \tSYS\t\t1\t\tN/A\n"
+      "NIC0\tNODE\tNODE\tSYS\tSYS\t X \t\t\t\t\n");
+  const ImportResult r = import_node({"", smi, "gb200"});
+  EXPECT_EQ(count_of(r.yaml, "host: cpu0\n"), 2u);
+  EXPECT_EQ(count_of(r.yaml, "host: cpu1\n"), 2u);
+  EXPECT_THAT(r.notes, testing::Not(testing::Contains(HasSubstr("NUMA Affinity is N/A"))));
+}
+
+TEST(ImportField, RocmSmiOutputIsNamedAsSuch) {
+  // `rocm-smi --showtopo` (ROCm/rocm_smi_lib#108) given as `topo -m`: refused as "'0' is not a
+  // nvidia-smi topo -m value ...; is the matrix cut, or edited?". Expected: the file named as
+  // rocm-smi's output, and what to give for AMD GPUs.
+  const std::string smi = test::write_temp(
+      "rocm_smi.txt",
+      "======================= ROCm System Management Interface =======================\n"
+      "=========================== Weight between two GPUs ============================\n"
+      "       GPU0         GPU1\nGPU0   0            40\nGPU1   40           0\n");
+  EXPECT_THAT([&] { (void)import_skeleton({"", smi, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(smi + ": the output of `rocm-smi` (--showtopo), not of `nvidia-smi "
+                                                        "topo -m`; for AMD GPUs give RCCL's topology dump instead")));
+}
+
 TEST(ImportField, TopoMNicsAreEndpointsPlacedByTheirCells) {
   // sglang#30401's 8 x H100 `topo -m` has 8 NICs, each PIX to one GPU, listed in its NIC Legend;
   // they were dropped without a word. Each column after the GPUs is now a NIC: under the PCIe

@@ -408,6 +408,15 @@ std::vector<std::string> topology_findings(const std::string& rel, const json& e
     for (const auto& e : n.endpoints) nics += e.kind == topology::EndpointKind::nic ? 1 : 0;
     const std::size_t pci_nics = exp["pci_nics_without_nic_child"].get<std::size_t>();
     if (nics < pci_nics) f.push_back(fmt::format("expected at least {} NICs listed only as PCI devices, got {} NICs", pci_nics, nics));
+    // Every interface NCCL lists in a PCI device is in the skeleton (its NIC's model names it):
+    // two NICs of one dump numbered alike by their plugins are both kept.
+    for (const auto& name : exp["pci_net_names"])
+      if (r.yaml.find(name.get<std::string>()) == std::string::npos)
+        f.push_back("NIC interface " + name.get<std::string>() + " of a PCI device is not in the skeleton");
+    // An NVLink-C2C entry is a link of that type.
+    if (exp["c2c"].get<std::size_t>() > 0 &&
+        std::none_of(n.links.begin(), n.links.end(), [](const topology::Link& l) { return l.spec.type == model::LinkType::nvlink_c2c; }))
+      f.push_back("the dump's <c2c> is no nvlink_c2c link");
     if (exp["nets"].get<std::size_t>() > 0 && nics == 0 &&
         std::none_of(r.notes.begin(), r.notes.end(), [](const std::string& s) { return s.find("socket interface") != std::string::npos; }))
       f.push_back("NCCL's NICs are neither endpoints nor named");
@@ -423,11 +432,11 @@ std::vector<std::string> topology_findings(const std::string& rel, const json& e
 }
 
 TEST(WildCorpus, EveryNodeDumpImportsRightOrIsRefusedNamingIt) {
-  // System: topology::import_node on the 24 NCCL/RCCL dumps and 14 `topo -m` outputs, the skeleton
+  // System: topology::import_node on the 26 NCCL/RCCL dumps and 14 `topo -m` outputs, the skeleton
   // filled blindly (test::fill_todos), loaded and routed. Expected: count.py's GPUs, NVLink
   // counts per GPU pair as route classes (NV12 on A100 boards, NV18 on H100), the published
-  // GPU-to-GPU bandwidths, xGMI pairs, CPUs linked, self links said; an NCCL graph file and a
-  // dump without GPUs refused naming the file.
+  // GPU-to-GPU bandwidths, xGMI pairs, NVLink-C2C links, every PCI device's NIC interface, CPUs
+  // linked, self links said; an NCCL graph file and a dump without GPUs refused naming the file.
   std::size_t n = 0;
   for (const char* sub_name : {"nccl_topo", "smi_topo"}) {
     const std::string sub = sub_name;
@@ -437,7 +446,7 @@ TEST(WildCorpus, EveryNodeDumpImportsRightOrIsRefusedNamingIt) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 38u);
+  EXPECT_EQ(n, 40u);
 }
 
 /// What the linkcast binary does with a file, as a user runs it: `matrix TRACE` for a trace,
@@ -492,7 +501,7 @@ TEST(WildCorpus, EveryFileIsInTheCorpusReadmeAndTheCounterOutput) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 81u);
+  EXPECT_EQ(n, 83u);
 }
 
 }  // namespace

@@ -41,6 +41,7 @@ constexpr std::string_view kHiddenSwitch = "fffffff:ff:ff.0";
 std::string read_input(const std::string& path, std::string_view what) {
   InputFile in(path, {.file = what});
   std::string text = in.read_all(kMaxInputBytes + 1);
+  refuse_git_lfs_pointer(path, text, what);
   if (text.size() > kMaxInputBytes)
     throw InputError(fmt::format("{}: larger than {} MiB, which no {} is; is it the right file?", path,
                                  kMaxInputBytes >> 20, what));
@@ -351,16 +352,20 @@ class XmlReader {
         index = 0;
         while (taken.count(index) || (index != numa && used.count(index))) ++index;
         if (numa < 0)
-          sk_.notes.push_back(fmt::format("{}: <cpu numaid=\"-1\"> (a VM hides its NUMA nodes) is called cpu{}",
+          sk_.notes.push_back(fmt::format("{}: <cpu numaid=\"-1\"> (no NUMA node: a VM hides them, or the machine "
+                                          "has one) is called cpu{}",
                                           where(cpu), index));
       }
       taken.insert(index);
       const std::string id = fmt::format("cpu{}", index);
       Ep e{id, "cpu", "", "", {}, {}};
-      e.model = fmt::format("{} {} family {} model {}", cpu.attribute("arch").as_string(),
-                            cpu.attribute("vendor").as_string(), cpu.attribute("familyid").as_string(),
-                            cpu.attribute("modelid").as_string());
-      if (trim(e.model) == "family  model") e.model.clear();
+      // "x86_64 GenuineIntel family 6 model 143", each part only where the dump gives it (a GB10's
+      // <cpu> gives its arch alone).
+      std::vector<std::string> parts;
+      for (const auto& [label, attr] : {std::pair{"", "arch"}, {"", "vendor"}, {"family ", "familyid"}, {"model ", "modelid"}})
+        if (const std::string_view v = trim(cpu.attribute(attr).as_string()); !v.empty())
+          parts.push_back(fmt::format("{}{}", label, v));
+      e.model = join(parts, " ");
       sk_.add(std::move(e));
       cpus_.push_back({cpu, id, numa < 0 ? -1 : static_cast<int>(numa), cpu.attribute("vendor").as_string()});
     }
@@ -475,10 +480,6 @@ class XmlReader {
     const bool adapter = f.enclosing && nic_class(to_lower(f.enclosing.attribute("class").as_string()));
     std::vector<pugi::xml_node> ports(f.node.children("net").begin(), f.node.children("net").end());
     if (adapter && ports.size() > 1) {
-      long long dev = index_attr(ports.front(), "dev", 0, kMaxIndex, -1, "a NIC's dev");
-      if (dev < 0) dev = ++max_net_;
-      const std::string id = fmt::format("nic{}", dev);
-      if (sk_.has(id)) return;
       std::vector<std::string> names;
       double mbps = 0;
       for (const pugi::xml_node& net : ports) {
@@ -486,7 +487,9 @@ class XmlReader {
         mbps += net.attribute("speed").as_double();
         max_net_ = std::max(max_net_, index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev"));
       }
-      add_nic(id,
+      const std::optional<std::string> id = nic_id(ports.front(), join(names, " + "));
+      if (!id) return;
+      add_nic(*id,
               fmt::format("{}: {} ports of one adapter at {}, {:g} Gb/s in all", join(names, " + "), ports.size(),
                           f.enclosing.attribute("busid").as_string(), mbps / 1000),
               mbps, fmt::format("NCCL: {} ports, {:g} Gb/s in all", ports.size(), mbps / 1000), f.parent,
@@ -499,10 +502,9 @@ class XmlReader {
         if (std::find(socket_nics_.begin(), socket_nics_.end(), name) == socket_nics_.end()) socket_nics_.push_back(name);
         continue;
       }
-      long long dev = index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev");
-      if (dev < 0) dev = ++max_net_;
-      const std::string id = fmt::format("nic{}", dev);
-      if (sk_.has(id)) continue;
+      const std::optional<std::string> found = nic_id(net, name);
+      if (!found) continue;
+      const std::string& id = *found;
       const double mbps = net.attribute("speed").as_double();
       // The link is the enclosing device's own when that is the NIC (or a host bridge NCCL put it
       // under); under a switch port it is unknown.
@@ -510,6 +512,27 @@ class XmlReader {
       add_nic(id, fmt::format("{} {:g} Gb/s", name, mbps / 1000), mbps, fmt::format("NCCL: {:g} Gb/s", mbps / 1000),
               f.parent, own ? gen_of(f.enclosing) : 0, own ? lanes_of(f.enclosing) : 0);
     }
+  }
+
+  /// The id of the NIC whose first <net> is `net` and whose interfaces are called `name`: nic<dev>,
+  /// nothing where that NIC is already read (the same interface listed again, under each CPU),
+  /// or the next free number where another NIC took nic<dev>: each network plugin numbers its
+  /// own devices from 0 (an RCCL dump's Ethernet port and InfiniBand HCA both dev 0), with a note.
+  std::optional<std::string> nic_id(const pugi::xml_node& net, const std::string& name) {
+    long long dev = index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev");
+    if (dev < 0) dev = ++max_net_;
+    std::string id = fmt::format("nic{}", dev);
+    if (const Ep* taken = sk_.find(id)) {
+      const auto named = nic_names_.find(id);
+      if (named != nic_names_.end() && named->second == name) return std::nullopt;
+      const std::string first = named != nic_names_.end() ? named->second : taken->model;
+      id = fmt::format("nic{}", ++max_net_);
+      sk_.notes.push_back(fmt::format("{}: NICs '{}' and '{}' both have dev {} (each network plugin numbers its own "
+                                      "devices); '{}' read as {}",
+                                      where(net), first, name, dev, name, id));
+    }
+    nic_names_[id] = name;
+    return id;
   }
 
   /// A NIC endpoint `id` at `mbps` (NCCL's speed, Mb/s; unknown at 0, `rate_source` says where it
@@ -579,6 +602,10 @@ class XmlReader {
       const int version = g.amd ? 0 : nvlink_version_from_sm(g.sm);
       for (const pugi::xml_node& link : g.gpu.children()) {
         const std::string_view tag = link.name();
+        if (tag == "c2c") {
+          add_c2c(g, link);
+          continue;
+        }
         if (tag != "nvlink" && tag != "xgmi") continue;
         const std::string target = to_lower(link.attribute("target").as_string());
         const std::string tclass = to_lower(link.attribute("tclass").as_string());
@@ -670,6 +697,24 @@ class XmlReader {
     }
   }
 
+  /// NVLink-C2C between a GPU and its CPU (GH200, GB200, GB10): NCCL's <c2c bw="MB/s a link"
+  /// count="links"> under the <gpu>, bw x count / 1000 GB/s each way (ncclTopoAddC2c,
+  /// src/graph/topo.cc of NCCL 2.28). The GPU's PCIe link stays beside it.
+  void add_c2c(const XmlGpu& g, const pugi::xml_node& link) {
+    const long long count = index_attr(link, "count", 0, kMaxIndex, 0, "an NVLink-C2C link count");
+    const long long mbps = index_attr(link, "bw", 0, 10'000'000, 0, "an NVLink-C2C link's bandwidth (MB/s)");
+    Ln l{g.id, g.cpu, "nvlink_c2c", {}, {}};
+    const std::string what = fmt::format("link {}-{} bandwidth_gbps", g.id, g.cpu);
+    if (count > 0 && mbps > 0) {
+      (void)keep(sk_, l.values, link_key("nvlink_c2c", "bandwidth_gbps"), static_cast<double>(count * mbps) / 1000,
+                 fmt::format("NCCL: <c2c bw=\"{}\" count=\"{}\">, bw x count / 1000 GB/s each way", mbps, count), what);
+    } else {
+      sk_.notes.push_back(fmt::format("{}: {} has an NVLink-C2C link to {} without its bw and count; {} left TODO",
+                                      where(link), g.id, g.cpu, what));
+    }
+    sk_.links.push_back(std::move(l));
+  }
+
   static long long id_number(std::string_view id) {
     std::size_t k = 0;
     while (k < id.size() && !std::isdigit(static_cast<unsigned char>(id[k]))) ++k;
@@ -694,6 +739,7 @@ class XmlReader {
   int switches_ = 0;
   bool classless_ = false;
   std::vector<std::string> socket_nics_;
+  std::map<std::string, std::string> nic_names_;  // nic<N> -> the interfaces it was read from
   std::vector<std::string> bare_gpus_;
   std::vector<std::string> emulated_;       // a VM's emulated bridges, left out
   std::vector<std::string> unknown_width_;  // GPUs whose link width the dump gives as 0
@@ -782,21 +828,35 @@ struct Smi {
   std::vector<std::string> devices;  // GPU0 .. GPUn-1, then NICs
   std::size_t ngpu = 0;
   std::vector<SmiRow> rows;  // GPU rows, by index
-  bool cpu_column = false, numa_column = false;
+  bool cpu_column = false, numa_column = false, gpu_numa_column = false;
   std::vector<std::string> hosts;  // cpu<N> of each GPU
   std::map<std::pair<std::size_t, std::size_t>, long long> nv;  // NV# of GPU pairs (i < j)
   bool switched = false;  // NV counts exceed what a GPU has: an NVSwitch
   std::string placed_by;  // "NUMA Affinity", "CPU Affinity" or "" (all on cpu0)
   std::vector<std::pair<std::size_t, std::string>> glued;  // line, token: cells written together
+  std::vector<std::pair<std::size_t, std::string>> numa_lists;  // line, cell: NUMA Affinity lists
   std::map<std::string, std::string> nic_names;  // NIC Legend: "NIC0" -> "mlx5_0"
 };
 
 bool is_gpu_column(std::string_view t, std::size_t k) { return t == fmt::format("GPU{}", k); }
 
+/// The digits a NUMA node list begins with ("0,3-9,11-17": "0").
+std::string first_number(std::string_view list) {
+  std::size_t k = 0;
+  while (k < list.size() && std::isdigit(static_cast<unsigned char>(list[k]))) ++k;
+  return std::string(list.substr(0, k));
+}
+
 Smi parse_smi(const std::string& path) {
   Smi t;
   t.path = path;
   const std::string text = read_input(path, "nvidia-smi topo -m output");
+  if (text.find("ROCm System Management Interface") != std::string::npos) {
+    throw InputError(fmt::format("{}: the output of `rocm-smi` (--showtopo), not of `nvidia-smi topo -m`; for AMD GPUs "
+                                 "give RCCL's topology dump instead (run once with NCCL_TOPO_DUMP_FILE=FILE) with "
+                                 "--nccl-xml FILE",
+                                 path));
+  }
   std::vector<std::string> lines;
   for (std::string_view l : split(text, '\n')) lines.push_back(strip_ansi_colours(l));
   std::size_t header = lines.size();
@@ -828,6 +888,7 @@ Smi parse_smi(const std::string& path) {
   while (t.ngpu < t.devices.size() && is_gpu_column(t.devices[t.ngpu], t.ngpu)) ++t.ngpu;
   t.cpu_column = lines[header].find("CPU Affinity") != std::string::npos;
   t.numa_column = lines[header].find("NUMA Affinity") != std::string::npos;
+  t.gpu_numa_column = lines[header].find("GPU NUMA ID") != std::string::npos;
   t.rows.resize(t.ngpu);
   std::vector<bool> seen(t.ngpu, false);
   for (std::size_t i = header + 1; i < lines.size(); ++i) {
@@ -878,11 +939,37 @@ Smi parse_smi(const std::string& path) {
         return std::isdigit(static_cast<unsigned char>(c)) || c == ',' || c == '-';
       }));
     };
-    if (t.cpu_column && j < cells.size() && affinity_like(cells[j])) r.cpu_affinity = cells[j++];
-    if (t.numa_column && j < cells.size() && (cells[j] == "N/A" || whole(cells[j], 0, kMaxIndex))) r.numa = cells[j++];
-    else if (t.numa_column && j < cells.size()) {
-      throw InputError(fmt::format("{}:{}: {} NUMA Affinity '{}' is not a NUMA node number (0 to {}) or N/A", path,
-                                   i + 1, cells[0], cells[j], kMaxIndex));
+    // The affinity columns after the matrix. nvidia-smi may leave CPU Affinity empty (GB200 in a
+    // container: "...NODE\t\t1\t\tN/A"); split on blanks the empty cell vanishes and the NUMA
+    // node read as a CPU set. A row with fewer cells than the header has columns after the matrix
+    // lacks its first ones: its cells are the last columns'.
+    // A NUMA Affinity cell: N/A, a node, or a Grace system's list of them ("0,3-9,11-17"; a lone
+    // range is a CPU set).
+    auto numa_like = [&](std::string_view s) {
+      return s == "N/A" || whole(s, 0, kMaxIndex) || (s.find(',') != std::string_view::npos && affinity_like(s));
+    };
+    std::vector<std::string> rest(cells.begin() + static_cast<std::ptrdiff_t>(j), cells.end());
+    const std::size_t trailing = (t.cpu_column ? 1 : 0) + (t.numa_column ? 1 : 0) + (t.gpu_numa_column ? 1 : 0);
+    if (t.cpu_column && t.numa_column && rest.size() < trailing) {
+      std::vector<std::string> aligned = rest;
+      aligned.insert(aligned.begin(), trailing - rest.size(), std::string());
+      if (numa_like(aligned[1])) rest = std::move(aligned);
+    }
+    std::size_t a = 0;
+    if (t.cpu_column && a < rest.size() && (rest[a].empty() || affinity_like(rest[a]))) {
+      r.cpu_affinity = rest[a].empty() ? "N/A" : rest[a];
+      ++a;
+    }
+    if (t.numa_column && a < rest.size() && (rest[a] == "N/A" || whole(rest[a], 0, kMaxIndex))) {
+      r.numa = rest[a];
+    } else if (t.numa_column && a < rest.size() && numa_like(rest[a]) && whole(first_number(rest[a]), 0, kMaxIndex)) {
+      // A Grace system lists its CPU's NUMA node, then the nodes of the GPUs' memory.
+      r.numa = first_number(rest[a]);
+      t.numa_lists.emplace_back(i + 1, rest[a]);
+    } else if (t.numa_column && a < rest.size()) {
+      throw InputError(fmt::format("{}:{}: {} NUMA Affinity '{}' is not a NUMA node number (0 to {}), a list of them "
+                                   "or N/A",
+                                   path, i + 1, cells[0], rest[a], kMaxIndex));
     }
   }
   if (t.ngpu == 0) {
@@ -971,6 +1058,12 @@ void smi_glued_note(const Smi& t, Skeleton& sk) {
 /// cells that disagree with it.
 void smi_notes(const Smi& t, Skeleton& sk) {
   smi_glued_note(t, sk);
+  if (!t.numa_lists.empty()) {
+    sk.notes.push_back(fmt::format("{}: NUMA Affinity lists several nodes on {} row{} (line {}: '{}'): a Grace "
+                                   "system's CPU node, then those of the GPUs' memory; each GPU placed on the first",
+                                   t.path, t.numa_lists.size(), t.numa_lists.size() == 1 ? "" : "s",
+                                   t.numa_lists.front().first, t.numa_lists.front().second));
+  }
   if (t.placed_by != "NUMA Affinity") {
     std::vector<std::string> placed;
     for (std::size_t k = 0; k < t.ngpu; ++k) placed.push_back(fmt::format("gpu{} on {}", k, t.hosts[k]));

@@ -74,6 +74,7 @@ const std::array<TraceReader, 3> kReaders = {{
 /// Files people give where a trace belongs that no reader takes, with what to do instead: a node
 /// or study file (YAML), an Nsight Systems report (only Nsight reads it), other binary data.
 void refuse_non_traces(const std::string& path, const Head& h) {
+  refuse_git_lfs_pointer(path, h.content, "trace file");
   const std::string name = to_lower(std::filesystem::path(path).filename().string());
   const std::string_view text = trim(h.content);
   if (is_yaml_file_name(path) || text.starts_with("schema_version:") || text.starts_with("study_version:"))
@@ -116,7 +117,7 @@ bool is_yaml_file_name(const std::string& path) {
 }
 
 std::string detect_trace_format(const std::string& path) {
-  const Head h = read_head(path, 64);
+  const Head h = read_head(path, 256);
   if (h.raw.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
   const TraceReader& r = reader_for(path, h);
   if (r.format == "sqlite") {
@@ -129,7 +130,7 @@ std::string detect_trace_format(const std::string& path) {
 }
 
 Trace read_trace(const std::string& path) {
-  const Head h = read_head(path, 64);
+  const Head h = read_head(path, 256);
   if (h.raw.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
   return reader_for(path, h).read(path);
 }

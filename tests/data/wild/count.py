@@ -452,7 +452,9 @@ def count_nsys_application(con, tables, strings, out):
 # T6. NICs: "nets" = number of <net> elements (each is one NIC port as NCCL sees it, including
 #     socket "NICs" such as eth0 or veth bridges); "nic_elements" = number of <nic> elements;
 #     "pci_nics_without_nic_child" = <pci> of class 0x0200xx (Ethernet) or 0x0207xx (InfiniBand)
-#     without a <nic> child (cloud files that list NICs only as PCI devices).
+#     without a <nic> child (cloud files that list NICs only as PCI devices);
+#     "pci_net_names" = the distinct names of the <net> elements inside a <pci> element (the NIC
+#     interfaces of PCI devices, each to be found in the import; sockets under a <cpu> are not).
 # T7. "cpus" = number of <cpu> elements with their numaid attributes; "slow_bridges" = <pci>
 #     elements of class 0x0604xx whose link is 2.5 GT/s or x1 (emulated VM bridges);
 #     "c2c" = number of <c2c> elements.
@@ -554,6 +556,11 @@ def count_topology(path):
             sp = p.get("link_speed", "")
             if sp.startswith("2.5") or p.get("link_width") == "1":
                 slow += 1
+    pci_net_names = set()
+    for p in root.iter("pci"):
+        for net in p.iter("net"):
+            if net.get("name"):
+                pci_net_names.add(net.get("name"))
     cpus = root.findall("cpu")
     return {
         "format": "nccl_xml", "kind": "system", "version": root.get("version"),
@@ -568,6 +575,7 @@ def count_topology(path):
         "nets": sum(1 for _ in root.iter("net")),
         "nic_elements": sum(1 for _ in root.iter("nic")),
         "pci_nics_without_nic_child": pci_nic_only,
+        "pci_net_names": sorted(pci_net_names),
         "cpus": len(cpus),
         "cpu_numaids": [c.get("numaid") for c in cpus],
         "slow_bridges": slow,
