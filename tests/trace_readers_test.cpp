@@ -513,6 +513,14 @@ TEST(Kineto, TruncatedJsonIsRejected) {
   EXPECT_EQ(err, "cut.json: byte 17: the file ends inside an event; it is truncated");
   EXPECT_EQ(error_of([] { (void)parse_kineto(R"({"schemaVersion": 1})", "other.json"); }),
             "other.json: JSON without a \"traceEvents\" list: not a PyTorch profiler / Kineto Chrome trace");
+  // A PyTorch execution trace (ExecutionTraceObserver, as Chakra and param's et_replay read it;
+  // users mix the two up) is named as such, with what to record instead.
+  EXPECT_THAT(error_of([] {
+                (void)parse_kineto(R"({"schema": "1.1.0-chakra.0.0.4", "pid": 1, "time": "x", "nodes": [{"id": 1}]})",
+                                   "resnet_et.json");
+              }),
+              HasSubstr("resnet_et.json: a PyTorch execution trace (ExecutionTraceObserver's \"nodes\"), not a "
+                        "profiler trace"));
 }
 
 TEST(Kineto, TruncatedGzipIsRejected) {

@@ -452,7 +452,7 @@ class Reader {
               "Chrome trace");
     }
     w.advance(1);
-    bool saw_events = false;
+    bool saw_events = false, saw_nodes = false;
     while (true) {
       char c = w.peek();
       if (c == '}') {
@@ -474,9 +474,16 @@ class Reader {
         saw_events = true;
         events(w);
       } else {
+        saw_nodes = saw_nodes || key == "nodes";
         other_value(w, key);
       }
     }
+    if (!saw_events && saw_nodes)
+      throw InputError(fmt::format("{}: a PyTorch execution trace (ExecutionTraceObserver's \"nodes\"), not a profiler "
+                                   "trace: it holds the operators, not the GPU's copies and kernels; record with "
+                                   "torch.profiler (activities CPU and CUDA) and give its Chrome trace "
+                                   "(export_chrome_trace or tensorboard_trace_handler)",
+                                   name_));
     if (!saw_events)
       throw InputError(fmt::format("{}: JSON without a \"traceEvents\" list: not a PyTorch profiler / "
                                    "Kineto Chrome trace",
