@@ -451,9 +451,19 @@ int effective_channels(const CollectiveSpec& spec) {
   // them over the communicator's p2p channels whatever their size (p2p_parts).
   if (spec.kind == OpKind::alltoall) return nc;
   // getAlgoInfo: while (nBytes < nc * nt * threadThreshold) { if (nc >= 2) nc--; else break; }
-  // with nt = NCCL_SIMPLE_MAX_NTHREADS (ring) or NCCL_MAX_NTHREADS (tree, which always uses all).
-  const std::uint64_t nt = spec.algo == CollAlgo::tree ? nccl::kMaxThreads : nccl::kSimpleMaxThreads;
-  while (nc >= 2 && spec.bytes < static_cast<std::uint64_t>(nc) * nt * nccl::kSimpleThreadThreshold) --nc;
+  // with nt = comm->maxThreads[algo][proto] and threadThreshold = comm->threadThresholds[algo]
+  // [proto] (ncclTopoTuneModel, src/graph/tuning.cc of NCCL 2.28.9): Simple 512 threads (ring and
+  // tree; the tree's extra warps are added after) x 64 bytes, LL 512 x 8 (x nRanks on a ring),
+  // LL128 640 x 8.
+  std::uint64_t nt = nccl::kSimpleMaxThreads, threshold = nccl::kSimpleThreadThreshold;
+  if (spec.ll) {
+    nt = nccl::kLlMaxThreads;
+    threshold = nccl::kLlThreadThreshold * (spec.algo == CollAlgo::ring ? static_cast<std::uint64_t>(std::max(spec.nranks, 1)) : 1);
+  } else if (spec.ll128) {
+    nt = nccl::kLl128MaxThreads;
+    threshold = nccl::kLl128ThreadThreshold;
+  }
+  while (nc >= 2 && spec.bytes < static_cast<std::uint64_t>(nc) * nt * threshold) --nc;
   return std::max(nc, 1);
 }
 

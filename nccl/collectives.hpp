@@ -67,6 +67,8 @@ struct CollectiveSpec {
   /// NCCL's LL protocol: NCCL counts its traffic four times over when it splits a call over the
   /// channels, so a channel's share grows in smaller cells (tree_channel_bytes).
   bool ll = false;
+  /// NCCL's LL128 protocol (its channels are dropped by its own threads and threshold).
+  bool ll128 = false;
 };
 
 /// One peer transfer.

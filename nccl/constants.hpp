@@ -56,6 +56,15 @@ inline constexpr int kMaxThreads = 640;
 /// NCCL_SIMPLE_THREAD_THRESHOLD (src/include/comm.h): getAlgoInfo (src/enqueue.cc) drops
 /// channels while nBytes < nChannels * nThreads * 64.
 inline constexpr int kSimpleThreadThreshold = 64;
+/// NCCL_LL_THREAD_THRESHOLD and NCCL_LL128_THREAD_THRESHOLD (src/include/comm.h), the same rule's
+/// bytes a thread for LL and LL128; a ring's LL one is multiplied by its ranks (ncclTopoTuneModel,
+/// src/graph/tuning.cc; the 2-GPU logs: "threadThresholds 8/8/64 | 16/8/64", tree then ring).
+inline constexpr int kLlThreadThreshold = 8;
+inline constexpr int kLl128ThreadThreshold = 8;
+/// NCCL_LL_MAX_NTHREADS and NCCL_LL128_MAX_NTHREADS (src/include/device.h): the threads of an
+/// LL and an LL128 block.
+inline constexpr int kLlMaxThreads = 512;
+inline constexpr int kLl128MaxThreads = 640;
 /// Ring/Simple kernels run NCCL_SIMPLE_MAX_NTHREADS + WARP_SIZE threads ("Extra warp for sync",
 /// getAlgoInfo) and round a chunk up to (nthreads - WARP_SIZE) * 8 bytes (runRing):
 /// 512 * 8 = 4096 bytes.

@@ -25,14 +25,12 @@ constexpr double kEps = 1e-6;
 // LL: 512 KiB buffer / 8 steps = 64 KiB per step, half of it data (8-byte lines carry 4 bytes);
 // LL128: 4800 KiB / 8 = 600 KiB per step, 120 of every 128 bytes data.
 constexpr std::uint64_t kLlChunkBytes = nccl::kLlStepBytes / 2;
-// NCCL_LL128_MAX_NTHREADS (src/include/device.h).
-constexpr std::uint64_t kLl128MaxThreads = 640;
-constexpr std::uint64_t kLl128ChunkBytes = (std::uint64_t{120} * kLl128MaxThreads * 8 * 8 / 8) / 128 * 120;
+constexpr std::uint64_t kLl128ChunkBytes = (std::uint64_t{120} * nccl::kLl128MaxThreads * 8 * 8 / 8) / 128 * 120;
 // An LL128 step is shared by the warps of the channel's block (20 warps), each storing and
 // polling its own 128-byte lines, whose flags let the next rank take every line as it lands: a
 // rank forwards a warp's share, not the whole step, so a call moves along a ring or chain in
 // pieces of a step / 20 (28.1 KiB of data).
-constexpr std::uint64_t kLl128Warps = kLl128MaxThreads / nccl::kWarpSize;
+constexpr std::uint64_t kLl128Warps = nccl::kLl128MaxThreads / nccl::kWarpSize;
 
 int dl_index(const topology::DirectedLink& dl) { return dl.link * 2 + (dl.forward ? 0 : 1); }
 

@@ -194,8 +194,25 @@ TEST(Collectives, SmallCallsRunOnFewerChannelsAsNcclDoes) {
   EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 64 * 1024 - 4, CollAlgo::ring, 2)), 1);
   EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 1 * MiB, CollAlgo::ring, 32)), 32);
   EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 512 * 1024, CollAlgo::ring, 32)), 16);
-  // Tree runs NCCL_MAX_NTHREADS = 640 threads: 64 KiB < 2 x 640 x 64 = 80 KiB.
-  EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 64 * 1024, CollAlgo::tree, 2)), 1);
+  // Tree/Simple counts 512 threads too (comm->maxThreads[TREE][SIMPLE] = NCCL_SIMPLE_MAX_NTHREADS;
+  // its 4 extra warps are added after the channels are chosen): 64 KiB keeps 2 channels.
+  EXPECT_EQ(effective_channels(spec(OpKind::allreduce, 8, 64 * 1024, CollAlgo::tree, 2)), 2);
+  // LL: 512 threads x 8 bytes, x nRanks on a ring (the 2-GPU logs' "threadThresholds 8/8/64 |
+  // 16/8/64"): a 2-rank ring keeps 24 channels down to 24 x 8 KiB = 192 KiB, where Simple's rule
+  // had 6; a tree down to 24 x 4 KiB. LL128: 640 x 8 = 5 KiB a channel.
+  CollectiveSpec ll = spec(OpKind::allreduce, 2, 192 * 1024, CollAlgo::ring, 24);
+  ll.ll = true;
+  EXPECT_EQ(effective_channels(ll), 24);
+  ll.bytes = 192 * 1024 - 4;
+  EXPECT_EQ(effective_channels(ll), 23);
+  ll.algo = CollAlgo::tree;
+  ll.bytes = 96 * 1024;
+  EXPECT_EQ(effective_channels(ll), 24);
+  CollectiveSpec ll128 = spec(OpKind::allreduce, 2, 120 * 1024, CollAlgo::ring, 24);
+  ll128.ll128 = true;
+  EXPECT_EQ(effective_channels(ll128), 24);
+  ll128.bytes = 120 * 1024 - 4;
+  EXPECT_EQ(effective_channels(ll128), 23);
 }
 
 TEST(Collectives, TreeSimpleChunkIsOneStepWhateverTheSize) {
