@@ -800,6 +800,10 @@ TEST(SimReal, AlltoallsOfUpTo512KiBAPeerRunInLlOnEveryP2pChannel) {
   EXPECT_LT(largest, 0.21);
   EXPECT_LT(mean_abs_error("h200-2gpu-nccl-graph2", largest), 0.08);
   EXPECT_LT(largest, 0.18);
+  // Held out: recorded after the change (h200-2gpu-nccl-issue3), scored once: 8.5%, largest 19%
+  // (19.1% and 8 past 20% with the rule before).
+  EXPECT_LT(mean_abs_error("h200-2gpu-nccl-issue3", largest), 0.10);
+  EXPECT_LT(largest, 0.20);
 }
 
 TEST(SimReal, CallsIssuedFromPythonWaitForTheHostsRecordedIssueTime) {
