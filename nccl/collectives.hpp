@@ -126,8 +126,8 @@ std::uint64_t default_chunk_bytes(const CollectiveSpec& spec);
 /// Whether an alltoall's sends run in NCCL's LL protocol: each peer's block is at most the p2p
 /// channels a peer may use (nChannelsMax: the communicator's `channels` rounded up to a power of
 /// two, 32 for 24) times P2P_LL_THRESHOLD (addP2pToPlan's thresholdLL, src/enqueue.cc), 512 KiB
-/// a peer on the H200 testbeds; otherwise Simple. NCCL picks
-/// a send's protocol so whatever NCCL_ALGO and NCCL_PROTO say: the 2 x H200 recordings with
+/// a peer on the H200 testbeds; otherwise Simple. NCCL picks a send's protocol so whatever
+/// NCCL_ALGO and NCCL_PROTO say: the 2 x H200 recordings with
 /// NCCL_PROTO=LL (tests/data/real/h200-2gpu-nccl) time alltoall as the default does from 16 MiB
 /// to 4 GiB (within 3%), where a ring allgather in LL takes 2.9x as long.
 [[nodiscard]] bool alltoall_sends_ll(int nranks, std::uint64_t bytes, int channels);
