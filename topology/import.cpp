@@ -941,8 +941,8 @@ Smi parse_smi(const std::string& path) {
     };
     // The affinity columns after the matrix. nvidia-smi may leave CPU Affinity empty (GB200 in a
     // container: "...NODE\t\t1\t\tN/A"); split on blanks the empty cell vanished and the NUMA
-    // node was read as a CPU set. A row with fewer cells than the header has columns after the matrix
-    // lacks its first ones: its cells are the last columns'.
+    // node was read as a CPU set. A row with fewer cells than the header has columns after the
+    // matrix lacks its first ones: its cells are the last columns'.
     // A NUMA Affinity cell: N/A, a node, or a Grace system's list of them ("0,3-9,11-17"; a lone
     // range is a CPU set).
     auto numa_like = [&](std::string_view s) {
