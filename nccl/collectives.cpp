@@ -222,7 +222,7 @@ void chain(const CollectiveSpec& s, Builder& b, std::uint64_t first) {
 std::uint64_t tree_channel_bytes(const CollectiveSpec& s) {
   const auto channels = static_cast<std::uint64_t>(s.channels);
   const std::uint64_t cell = std::max<std::uint64_t>(
-      s.elem_bytes, nccl::kMinTrafficPerChannelBytes / (s.ll ? 8 : 2));
+      s.elem_bytes, nccl::kMinTrafficPerChannelBytes / (s.proto == Proto::ll ? 8 : 2));
   return round_up(div_up(s.bytes, channels), cell);
 }
 
@@ -269,18 +269,20 @@ void tree_allreduce(const CollectiveSpec& s, Builder& b) {
 struct P2pParts {
   std::uint64_t channels = 1;
   std::uint64_t part_bytes = 0;
-  std::uint64_t per_peer = 1;  // nChannelsMax: the p2p channels a peer may use
 };
-P2pParts p2p_parts(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll_channels, bool ll) {
+/// The communicator's p2p channels, each of which a peer may use (nChannelsMax).
+std::uint64_t p2p_channels_per_peer(std::uint64_t coll_channels) {
   std::uint64_t p2p_channels = 1;
   while (p2p_channels < std::min<std::uint64_t>(coll_channels, kMaxChannels)) p2p_channels *= 2;
-  const std::uint64_t per_peer = p2p_channels;
+  return p2p_channels;
+}
+P2pParts p2p_parts(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll_channels, bool ll) {
+  const std::uint64_t per_peer = p2p_channels_per_peer(coll_channels);
   std::uint64_t least = per_peer;
-  while (least * nranks > p2p_channels && least > 1) least /= 2;
+  while (least * nranks > per_peer && least > 1) least /= 2;
   const std::uint64_t step = ll ? nccl::kLlStepBytes : kP2pChunkBytes;
   const std::uint64_t min_part = step / 8, max_part = step * 32;
   P2pParts p;
-  p.per_peer = per_peer;
   p.channels = std::max<std::uint64_t>(1, std::min(least, (bytes + min_part - 1) / min_part));
   p.part_bytes = std::max(min_part, (bytes + p.channels - 1) / p.channels);
   while (p.part_bytes > max_part && p.channels <= per_peer / 2) {
@@ -290,19 +292,13 @@ P2pParts p2p_parts(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll
   return p;
 }
 
-/// Whether a send of `bytes` to each peer runs in LL: at most nChannelsMax (the p2p channels a
-/// peer may use) times P2P_LL_THRESHOLD (addP2pToPlan's thresholdLL).
-bool p2p_sends_ll(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll_channels) {
-  return bytes <= p2p_parts(bytes, nranks, coll_channels, false).per_peer * nccl::kP2pLlThresholdBytes;
-}
-
 /// Alltoall as nccl-tests runs it: grouped ncclSend/ncclRecv to every peer. Peers in NCCL's p2p
 /// round order (round i: send to r+i); each block striped over its p2p channels (p2p_parts),
 /// each part sent in P2P chunks one after the other on its channel.
 void alltoall(const CollectiveSpec& s, Builder& b) {
   const auto n = static_cast<std::uint64_t>(s.nranks);
   const std::uint64_t block = s.bytes / n;
-  const P2pParts parts = p2p_parts(block, n, static_cast<std::uint64_t>(s.channels), s.ll);
+  const P2pParts parts = p2p_parts(block, n, static_cast<std::uint64_t>(s.channels), s.proto == Proto::ll);
   const std::uint64_t p2p_channels = std::max<std::uint64_t>(parts.channels, static_cast<std::uint64_t>(s.channels));
   for (std::uint64_t r = 0; r < n; ++r) {
     // The block a rank keeps is a local copy (src == dst), one step.
@@ -434,14 +430,15 @@ int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels) {
   const int coll = effective_channels(spec);
   if (nranks < 2) return 1;
   const auto n = static_cast<std::uint64_t>(nranks);
-  const P2pParts parts = p2p_parts(bytes / n, n, static_cast<std::uint64_t>(coll), alltoall_sends_ll(nranks, bytes, channels));
+  const P2pParts parts = p2p_parts(bytes / n, n, static_cast<std::uint64_t>(coll), alltoall_sends_ll(nranks, bytes, coll));
   const std::uint64_t p2p_channels = std::max<std::uint64_t>(parts.channels, static_cast<std::uint64_t>(coll));
   return static_cast<int>(std::min(p2p_channels, parts.channels * (n - 1)));
 }
 
 bool alltoall_sends_ll(int nranks, std::uint64_t bytes, int channels) {
   const auto n = static_cast<std::uint64_t>(std::max(nranks, 1));
-  return p2p_sends_ll(bytes / n, n, static_cast<std::uint64_t>(std::max(channels, 1)));
+  // addP2pToPlan's thresholdLL: nChannelsMax (every p2p channel) x P2P_LL_THRESHOLD.
+  return bytes / n <= p2p_channels_per_peer(static_cast<std::uint64_t>(std::max(channels, 1))) * nccl::kP2pLlThresholdBytes;
 }
 
 int effective_channels(const CollectiveSpec& spec) {
@@ -456,10 +453,10 @@ int effective_channels(const CollectiveSpec& spec) {
   // tree; the tree's extra warps are added after) x 64 bytes, LL 512 x 8 (x nRanks on a ring),
   // LL128 640 x 8.
   std::uint64_t nt = nccl::kSimpleMaxThreads, threshold = nccl::kSimpleThreadThreshold;
-  if (spec.ll) {
+  if (spec.proto == Proto::ll) {
     nt = nccl::kLlMaxThreads;
     threshold = nccl::kLlThreadThreshold * (spec.algo == CollAlgo::ring ? static_cast<std::uint64_t>(std::max(spec.nranks, 1)) : 1);
-  } else if (spec.ll128) {
+  } else if (spec.proto == Proto::ll128) {
     nt = nccl::kLl128MaxThreads;
     threshold = nccl::kLl128ThreadThreshold;
   }
@@ -539,7 +536,7 @@ double resolved_size(const CollectiveSpec& s) {
   auto loops = [](double size, double per_loop) { return std::max(1.0, std::ceil(size / per_loop)); };
   if (s.kind == OpKind::alltoall) {
     const P2pParts parts = p2p_parts(s.bytes / static_cast<std::uint64_t>(s.nranks), static_cast<std::uint64_t>(s.nranks),
-                                     static_cast<std::uint64_t>(s.channels), s.ll);
+                                     static_cast<std::uint64_t>(s.channels), s.proto == Proto::ll);
     // Each part adds at most one piece beyond the block's chunks (its last, partial one).
     const double block = std::floor(bytes / n);
     const double used_parts =

@@ -43,6 +43,14 @@ enum class CollAlgo : std::uint8_t { ring, tree };
 std::string_view to_string(CollAlgo algo);
 [[nodiscard]] std::optional<CollAlgo> parse_coll_algo(std::string_view name);
 
+/// NCCL's protocols, in NCCL's order (NCCL_PROTO_LL, NCCL_PROTO_LL128, NCCL_PROTO_SIMPLE).
+enum class Proto : std::uint8_t { ll, ll128, simple };
+inline constexpr int kProtoCount = 3;
+static_assert(kProtoCount == static_cast<int>(Proto::simple) + 1, "kProtoCount counts every Proto");
+std::string_view to_string(Proto p);
+[[nodiscard]] std::optional<Proto> parse_proto(std::string_view name);  // "LL", "LL128", "Simple" (any case)
+std::vector<std::string> proto_names();
+
 
 /// Channels when neither the caller nor a node says: NCCL's topology search finds one ring on a
 /// PCIe-only node and duplicates it (ncclTopoPostset, src/graph/connect.cc): 2.
@@ -64,11 +72,11 @@ struct CollectiveSpec {
   std::uint64_t chunk_bytes = 0;
   /// Bytes per element; chunks never split an element.
   std::uint32_t elem_bytes = 4;
-  /// NCCL's LL protocol: NCCL counts its traffic four times over when it splits a call over the
-  /// channels, so a channel's share grows in smaller cells (tree_channel_bytes).
-  bool ll = false;
-  /// NCCL's LL128 protocol (its channels are dropped by its own threads and threshold).
-  bool ll128 = false;
+  /// NCCL's protocol: a small call's channels follow its threads and threshold
+  /// (effective_channels); LL counts its traffic four times over when NCCL splits a call over the
+  /// channels, so a channel's share grows in smaller cells (tree_channel_bytes); an alltoall's LL
+  /// sends are cut in smaller parts (p2p_parts).
+  Proto proto = Proto::simple;
 };
 
 /// One peer transfer.

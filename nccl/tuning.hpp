@@ -25,14 +25,6 @@
 namespace linkcast::nccl {
 
 
-/// NCCL's protocols, in NCCL's order (NCCL_PROTO_LL, NCCL_PROTO_LL128, NCCL_PROTO_SIMPLE).
-enum class Proto : std::uint8_t { ll, ll128, simple };
-inline constexpr int kProtoCount = 3;
-static_assert(kProtoCount == static_cast<int>(Proto::simple) + 1, "kProtoCount counts every Proto");
-std::string_view to_string(Proto p);
-[[nodiscard]] std::optional<Proto> parse_proto(std::string_view name);  // "LL", "LL128", "Simple" (any case)
-std::vector<std::string> proto_names();
-
 /// What NCCL's topology search hands its tuning: the ring graph of one node.
 struct Graph {
   int channels = 1;                   // graph->nChannels

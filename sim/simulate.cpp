@@ -758,8 +758,7 @@ void Simulation::add_ring_transfers(CollectiveResult& c, int root, const nccl::C
   spec.nranks = n;
   spec.bytes = c.bytes;
   spec.algo = c.algo;
-  spec.ll = c.proto == nccl::Proto::ll;
-  spec.ll128 = c.proto == nccl::Proto::ll128;
+  spec.proto = c.proto;
   spec.channels = comm_channels;
   // Rings share the buffer by their channels, in whole elements (whole per-rank blocks where the
   // buffer is split per rank); a recorded size need not be whole elements of the assumed type.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -345,6 +346,13 @@ double largest_abs(const std::vector<double>& errors) {
   double m = 0;
   for (double e : errors) m = std::max(m, std::fabs(e));
   return m;
+}
+
+double mean_abs(const std::vector<double>& errors) {
+  if (errors.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double sum = 0;
+  for (double e : errors) sum += std::fabs(e);
+  return sum / static_cast<double>(errors.size());
 }
 
 std::size_t count_past(const std::vector<double>& errors, double limit) {

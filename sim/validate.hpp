@@ -84,6 +84,8 @@ double collective_call_floor_us(const std::string& dir);
 double geomean_abs(const std::vector<double>& errors);
 /// Largest |error|; 0 for none.
 double largest_abs(const std::vector<double>& errors);
+/// Mean |error|; NaN for none.
+double mean_abs(const std::vector<double>& errors);
 /// How many |error| exceed `limit` (the "no case above 20%": limit 0.2).
 std::size_t count_past(const std::vector<double>& errors, double limit);
 

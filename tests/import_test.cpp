@@ -334,13 +334,13 @@ TEST(ImportField, AGraceTopoMNumaAffinityListPlacesEachGpuOnItsFirstNode) {
               ThrowsMessage<InputError>(HasSubstr(odd + ":2: GPU0 NUMA Affinity '0,x' is not a NUMA node number")));
 }
 
-TEST(ImportField, ATabSeparatedTopoMKeepsAnEmptyCpuAffinityCell) {
-  // nvidia-smi separates `topo -m` columns by tabs and, in a GB200 container, leaves GPU2's and
-  // GPU3's CPU Affinity empty ("...NODE\t\t1\t\tN/A"). Split on blanks the empty cell vanished:
-  // the NUMA node 1 was read as a CPU set and "N/A" (the GPU NUMA ID) as the NUMA Affinity, and
-  // the note said "NUMA Affinity is N/A". The rows below are written for this test in that
-  // layout. Expected: the tab-separated row read by its tabs, every GPU placed by its NUMA
-  // Affinity (0, 0, 1, 1) without that note.
+TEST(ImportField, ATopoMRowWithAnEmptyCpuAffinityCellKeepsItsNumaNode) {
+  // In a GB200 container `topo -m` leaves GPU2's and GPU3's CPU Affinity empty
+  // ("...NODE\t\t1\t\tN/A"). Split on blanks the empty cell vanished: the NUMA node 1 was read
+  // as a CPU set and "N/A" (the GPU NUMA ID) as the NUMA Affinity, and the note said "NUMA
+  // Affinity is N/A". The rows below are written for this test in that layout. Expected: a row
+  // with fewer cells than the columns after the matrix has its cells in the last columns, so
+  // every GPU is placed by its NUMA Affinity (0, 0, 1, 1), without that note.
   const std::string smi = test::write_temp(
       "tabs_empty_cpu.txt",
       "\tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"

@@ -201,7 +201,7 @@ TEST(Collectives, SmallCallsRunOnFewerChannelsAsNcclDoes) {
   // 16/8/64"): a 2-rank ring keeps 24 channels down to 24 x 8 KiB = 192 KiB, where Simple's rule
   // had 6; a tree down to 24 x 4 KiB. LL128: 640 x 8 = 5 KiB a channel.
   CollectiveSpec ll = spec(OpKind::allreduce, 2, 192 * 1024, CollAlgo::ring, 24);
-  ll.ll = true;
+  ll.proto = Proto::ll;
   EXPECT_EQ(effective_channels(ll), 24);
   ll.bytes = 192 * 1024 - 4;
   EXPECT_EQ(effective_channels(ll), 23);
@@ -209,7 +209,7 @@ TEST(Collectives, SmallCallsRunOnFewerChannelsAsNcclDoes) {
   ll.bytes = 96 * 1024;
   EXPECT_EQ(effective_channels(ll), 24);
   CollectiveSpec ll128 = spec(OpKind::allreduce, 2, 120 * 1024, CollAlgo::ring, 24);
-  ll128.ll128 = true;
+  ll128.proto = Proto::ll128;
   EXPECT_EQ(effective_channels(ll128), 24);
   ll128.bytes = 120 * 1024 - 4;
   EXPECT_EQ(effective_channels(ll128), 23);

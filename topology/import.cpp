@@ -943,10 +943,11 @@ Smi parse_smi(const std::string& path) {
     // container: "...NODE\t\t1\t\tN/A"); split on blanks the empty cell vanished and the NUMA
     // node was read as a CPU set. A row with fewer cells than the header has columns after the
     // matrix lacks its first ones: its cells are the last columns'.
-    // A NUMA Affinity cell: N/A, a node, or a Grace system's list of them ("0,3-9,11-17"; a lone
-    // range is a CPU set).
+    // A NUMA Affinity cell: N/A, a node, or a Grace system's list of them, the CPU's node first
+    // ("0,3-9,11-17"; a lone range is a CPU set).
     auto numa_like = [&](std::string_view s) {
-      return s == "N/A" || whole(s, 0, kMaxIndex) || (s.find(',') != std::string_view::npos && affinity_like(s));
+      return s == "N/A" || whole(s, 0, kMaxIndex) ||
+             (s.find(',') != std::string_view::npos && affinity_like(s) && whole(first_number(s), 0, kMaxIndex));
     };
     std::vector<std::string> rest(cells.begin() + static_cast<std::ptrdiff_t>(j), cells.end());
     const std::size_t trailing = (t.cpu_column ? 1 : 0) + (t.numa_column ? 1 : 0) + (t.gpu_numa_column ? 1 : 0);
@@ -960,16 +961,15 @@ Smi parse_smi(const std::string& path) {
       r.cpu_affinity = rest[a].empty() ? "N/A" : rest[a];
       ++a;
     }
-    if (t.numa_column && a < rest.size() && (rest[a] == "N/A" || whole(rest[a], 0, kMaxIndex))) {
-      r.numa = rest[a];
-    } else if (t.numa_column && a < rest.size() && numa_like(rest[a]) && whole(first_number(rest[a]), 0, kMaxIndex)) {
-      // A Grace system lists its CPU's NUMA node, then the nodes of the GPUs' memory.
-      r.numa = first_number(rest[a]);
-      t.numa_lists.emplace_back(i + 1, rest[a]);
-    } else if (t.numa_column && a < rest.size()) {
-      throw InputError(fmt::format("{}:{}: {} NUMA Affinity '{}' is not a NUMA node number (0 to {}), a list of them "
-                                   "or N/A",
-                                   path, i + 1, cells[0], rest[a], kMaxIndex));
+    if (t.numa_column && a < rest.size()) {
+      const std::string& cell = rest[a];
+      if (!numa_like(cell)) {
+        throw InputError(fmt::format("{}:{}: {} NUMA Affinity '{}' is not a NUMA node number (0 to {}), a list of "
+                                     "them or N/A",
+                                     path, i + 1, cells[0], cell, kMaxIndex));
+      }
+      r.numa = cell.find(',') == std::string::npos ? cell : first_number(cell);
+      if (cell.find(',') != std::string::npos) t.numa_lists.emplace_back(i + 1, cell);
     }
   }
   if (t.ngpu == 0) {

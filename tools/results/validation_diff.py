@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""validation_diff.py BEFORE.csv AFTER.csv [--min-bytes N]: what a change to the simulator did to the recorded
-collectives, from two `linkcast_validate_real ... --csv FILE` runs over the same folders (the
-build before the change and the build after; e.g. a `git worktree` of the commit before).
+"""validation_diff.py BEFORE.csv AFTER.csv [--min-bytes N] [--max-bytes N] [--case NAME]: what a change to the
+simulator did to the recorded collectives, from two `linkcast_validate_real ... --csv FILE` runs over the
+same folders (the build before the change and the build after; e.g. a `git worktree` of the commit
+before).
 
 Only calls of at least --min-bytes (default 1048576, the issue's "from 1 MiB") count: the CSV holds
-every row the folders have, whatever the validator's --min-bytes.
+every row the folders have, whatever the validator's --min-bytes. --max-bytes (default none) and
+--case (a collective: alltoall, allgather, ...) narrow the calls further.
 
 Prints, before -> after, the geometric mean of |error| and the cases past 20%: over every
 collective, replayed from CUDA graphs or issued from Python (with and without the host's recorded
@@ -14,6 +16,7 @@ replayed from CUDA graphs, every variant, per GPU count, collective, algorithm/p
 (NCCL's count, or pinned to 1-4 or 8-16) and size class (1-4 MiB, 8-32 MiB, 64-256 MiB, 512 MiB
 and more).
 """
+import argparse
 import collections
 import csv
 import math
@@ -21,10 +24,12 @@ import re
 import sys
 
 
-def cases(path, min_bytes):
+def cases(path, min_bytes, max_bytes=None, case=None):
     out = {}
     for r in csv.DictReader(open(path)):
         if r["group"] == "copies" or r["group"].startswith("pipeline/") or int(r["bytes"]) < min_bytes:
+            continue
+        if (max_bytes is not None and int(r["bytes"]) > max_bytes) or (case is not None and r["case"] != case):
             continue
         measured = float(r["measured_ns"])
         out[(r["machine"], r["group"], r["case"], r["bytes"])] = (r, (float(r["simulated_ns"]) - measured) / measured)
@@ -49,15 +54,18 @@ def channel_class(group):
 
 
 def main():
-    args = sys.argv[1:]
-    min_bytes = 1 << 20
-    if len(args) == 4 and args[2] == "--min-bytes":
-        min_bytes = int(args[3])
-        args = args[:2]
-    if len(args) != 2:
-        sys.exit(__doc__.splitlines()[0])
-    before, after = cases(args[0], min_bytes), cases(args[1], min_bytes)
-    print(f"calls of at least {min_bytes} bytes")
+    ap = argparse.ArgumentParser(usage=__doc__.splitlines()[0])
+    ap.add_argument("before")
+    ap.add_argument("after")
+    ap.add_argument("--min-bytes", type=int, default=1 << 20)
+    ap.add_argument("--max-bytes", type=int, default=None)
+    ap.add_argument("--case", default=None)
+    args = ap.parse_args()
+    before = cases(args.before, args.min_bytes, args.max_bytes, args.case)
+    after = cases(args.after, args.min_bytes, args.max_bytes, args.case)
+    print(f"calls of at least {args.min_bytes} bytes"
+          + (f", at most {args.max_bytes}" if args.max_bytes is not None else "")
+          + (f", {args.case} only" if args.case else ""))
     keys = [k for k in before if k in after]
     print(f"{len(keys)} cases in both ({len(before)} before, {len(after)} after)")
     groups = {"all": lambda r: True,
