@@ -421,6 +421,24 @@ std::uint64_t user_buffer_bytes(OpKind kind, int nranks, std::uint64_t bytes) {
   }
 }
 
+std::uint64_t ll_connection_bytes(OpKind kind, CollAlgo algo, int nranks, std::uint64_t bytes, int channels) {
+  if (nranks < 2 || channels < 1) return 0;
+  const auto n = static_cast<std::uint64_t>(nranks);
+  std::uint64_t received = bytes;
+  int connections = 1;
+  if (algo == CollAlgo::tree) {
+    connections = nranks > 2 ? 2 : 1;
+  } else if (kind == OpKind::allgather || kind == OpKind::reducescatter) {
+    received = bytes / n * (n - 1);
+  } else if (kind == OpKind::allreduce) {
+    received = 2 * (bytes / n * (n - 1));
+  }
+  const std::uint64_t lines = 2 * received;  // an LL line carries 8 data bytes in 16
+  const std::uint64_t buffers = static_cast<std::uint64_t>(channels) * static_cast<std::uint64_t>(connections) *
+                                static_cast<std::uint64_t>(kSteps) * kLlStepBytes;
+  return std::min(lines, buffers);
+}
+
 int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels) {
   CollectiveSpec spec;
   spec.kind = OpKind::alltoall;

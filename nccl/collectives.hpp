@@ -211,6 +211,14 @@ enum class Primitive : std::uint8_t {
 /// allreduce and broadcast in place (the buffer), allgather and reducescatter out of place (the
 /// buffer and one rank's block), alltoall (send and receive buffers).
 [[nodiscard]] std::uint64_t user_buffer_bytes(trace::OpKind kind, int nranks, std::uint64_t bytes);
+/// The LL lines a rank's receive connections hold in its GPU's memory during a call of `bytes` on
+/// `channels`: what the rank receives (ring: (n-1)/n of the bytes a pass, two passes in an
+/// allreduce; tree and broadcast: the bytes), as 16-byte lines of 8 data bytes, up to its
+/// connections' LL buffers (kSteps x kLlStepBytes = 512 KiB a connection; NCCL's p2p transport
+/// places the LL buffer on the receiving GPU, p2pRecvSetup in src/transport/p2p.cc). One
+/// connection a channel on a ring; a chain's middle ranks receive from both sides, two.
+[[nodiscard]] std::uint64_t ll_connection_bytes(trace::OpKind kind, CollAlgo algo, int nranks, std::uint64_t bytes,
+                                                int channels);
 
 /// Channels NCCL would run this call on: spec.channels (kDefaultChannels when 0), reduced while
 /// bytes < channels * nthreads * NCCL_SIMPLE_THREAD_THRESHOLD (getAlgoInfo, src/enqueue.cc),

@@ -234,7 +234,9 @@ class Simulation {
   nccl::BlockRates block_rates(const CollectiveResult& c) const;
   /// LL calls on blocks (block_copy_gbps > 0): the share of their user buffers the GPUs' L2 holds
   /// (CallContext::l2_share).
-  double ll_l2_share(const CollectiveResult& c) const;
+  double ll_l2_share(const CollectiveResult& c, int channels) const;
+  /// The decomposition's view of call `c` on a communicator of `comm_channels` channels.
+  nccl::CollectiveSpec collective_spec(const CollectiveResult& c, int comm_channels) const;
   /// Simple calls whose primitives run slices (nccl::simple_slices): the slowest GPU's
   /// nccl_simple_slice_us in ns, where every GPU of the call gives it; else 0 (CallContext::slice_ns).
   double simple_slice_ns(const CollectiveResult& c) const;
@@ -728,7 +730,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     CallContext call{comm_key, call_index, records.front(), cost, tasks, 0.0, 0.0, {}, {}};
     call.block_gbps = block_copy_gbps(c);
     call.rates = block_rates(c);
-    call.l2_share = call.block_gbps > 0 ? ll_l2_share(c) : 0.0;
+    call.l2_share = call.block_gbps > 0 ? ll_l2_share(c, nccl::effective_channels(collective_spec(c, comm_channels))) : 0.0;
     if (call.rates.known()) call.slice_ns = simple_slice_ns(c);
     // The rates price the blocks where the GPUs give them; block_gbps then only says the blocks
     // are modelled.
@@ -749,22 +751,28 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   collectives_.push_back(std::move(c));
 }
 
-void Simulation::add_ring_transfers(CollectiveResult& c, int root, const nccl::CommTopology& topo, int comm_channels,
-                                    const CallContext& call) {
-  const int n = static_cast<int>(c.gpus.size());
-  // Channels this call runs on (NCCL drops channels for small calls), grouped by ring.
+nccl::CollectiveSpec Simulation::collective_spec(const CollectiveResult& c, int comm_channels) const {
   nccl::CollectiveSpec spec;
   spec.kind = c.kind;
-  spec.nranks = n;
+  spec.nranks = static_cast<int>(c.gpus.size());
   spec.bytes = c.bytes;
   spec.algo = c.algo;
   spec.proto = c.proto;
   spec.channels = comm_channels;
   // Rings share the buffer by their channels, in whole elements (whole per-rank blocks where the
   // buffer is split per rank); a recorded size need not be whole elements of the assumed type.
+  const std::uint64_t ranks_per_unit = nccl::per_rank_block(c.kind) ? static_cast<std::uint64_t>(spec.nranks) : 1u;
+  spec.elem_bytes = c.bytes % (std::uint64_t{options_.elem_bytes} * ranks_per_unit) == 0 ? options_.elem_bytes : 1;
+  return spec;
+}
+
+void Simulation::add_ring_transfers(CollectiveResult& c, int root, const nccl::CommTopology& topo, int comm_channels,
+                                    const CallContext& call) {
+  const int n = static_cast<int>(c.gpus.size());
+  // Channels this call runs on (NCCL drops channels for small calls), grouped by ring.
+  const nccl::CollectiveSpec spec = collective_spec(c, comm_channels);
   const bool per_rank = nccl::per_rank_block(c.kind);
   const std::uint64_t ranks_per_unit = per_rank ? static_cast<std::uint64_t>(n) : 1u;
-  spec.elem_bytes = c.bytes % (std::uint64_t{options_.elem_bytes} * ranks_per_unit) == 0 ? options_.elem_bytes : 1;
   const int used = nccl::effective_channels(spec);
   c.channels = used;
   std::vector<int> per_ring(topo.rings.size(), 0);
@@ -982,16 +990,20 @@ double Simulation::block_copy_gbps(const CollectiveResult& c) const {
   return std::isfinite(rate) && rate > 0 ? rate : 0;
 }
 
-double Simulation::ll_l2_share(const CollectiveResult& c) const {
+double Simulation::ll_l2_share(const CollectiveResult& c, int channels) const {
   // The share of an LL call's user buffers its GPUs' L2 holds: all of them up to the footprint a
   // repeated copy keeps at the L2's rate (l2_resident_mib), falling linearly to none at the L2's
   // capacity (l2_cache_mib), as a repeated copy's did (2 x H200, one channel: a reduce-scatter of
   // 32 MiB, 48 MiB of buffers, ran at 10.4 GB/s, between 13.8 with its buffers in the L2 and 8.5
-  // without; tests/data/real/h200-2gpu-nccl-l2). None with cold buffers (SimOptions::cold_buffers)
-  // or where a GPU does not give the footprint. Asked only where the call's blocks are modelled.
+  // without; tests/data/real/h200-2gpu-nccl-l2). The footprint is the user's buffers and the lines
+  // the call's receive connections hold (nccl::ll_connection_bytes: 12 MiB on 24 channels). None
+  // with cold buffers (SimOptions::cold_buffers) or where a GPU does not give the footprint. Asked
+  // only where the call's blocks are modelled, on the `channels` the call runs on.
   if (c.proto != nccl::Proto::ll || options_.cold_buffers) return 0;
+  const int nranks = static_cast<int>(c.gpus.size());
   const double footprint =
-      static_cast<double>(nccl::user_buffer_bytes(c.kind, static_cast<int>(c.gpus.size()), c.bytes));
+      static_cast<double>(nccl::user_buffer_bytes(c.kind, nranks, c.bytes) +
+                          nccl::ll_connection_bytes(c.kind, c.algo, nranks, c.bytes, channels));
   double share = 1;
   for (int g : c.gpus) {
     const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];

@@ -359,6 +359,24 @@ TEST(CollectiveBlocks, LlLoadsTheL2MakesFreeAreThoseOfTheUsersInputBesideALine) 
   EXPECT_EQ(user_buffer_bytes(OpKind::alltoall, 4, 64), 128u);
 }
 
+TEST(CollectiveBlocks, LlConnectionBuffersHoldTheLinesARankReceivesUpToTheirSize) {
+  using trace::OpKind;
+  constexpr std::uint64_t kMiB = 1 << 20;
+  // A ring allreduce of 32 MiB on 2 ranks and 24 channels receives 2 x 16 MiB, 64 MiB of 16-byte
+  // lines of 8 data bytes: more than 24 connections' 512 KiB LL buffers hold, so 12 MiB.
+  EXPECT_EQ(ll_connection_bytes(OpKind::allreduce, CollAlgo::ring, 2, 32 * kMiB, 24), 12 * kMiB);
+  // A reduce-scatter of 1 MiB on 2 ranks receives 512 KiB: 1 MiB of lines, within the buffers.
+  EXPECT_EQ(ll_connection_bytes(OpKind::reducescatter, CollAlgo::ring, 2, kMiB, 24), kMiB);
+  // All-gather on 4 ranks receives 3/4 of the bytes; one channel holds at most 512 KiB.
+  EXPECT_EQ(ll_connection_bytes(OpKind::allgather, CollAlgo::ring, 4, 64 * 1024, 1), 96u * 1024);
+  EXPECT_EQ(ll_connection_bytes(OpKind::allgather, CollAlgo::ring, 4, 64 * kMiB, 1), 512u * 1024);
+  // A chain's middle ranks receive from both neighbours: two connections a channel.
+  EXPECT_EQ(ll_connection_bytes(OpKind::allreduce, CollAlgo::tree, 4, 64 * kMiB, 2), 2 * kMiB);
+  EXPECT_EQ(ll_connection_bytes(OpKind::allreduce, CollAlgo::tree, 2, 64 * kMiB, 2), kMiB);
+  // No peers, nothing received.
+  EXPECT_EQ(ll_connection_bytes(OpKind::allreduce, CollAlgo::ring, 1, kMiB, 24), 0u);
+}
+
 TEST(CollectiveBlocks, P2pStripingFollowsNcclsPartRule) {
   // 2 ranks, 24 collective channels -> 32 p2p channels, 16 per peer (16 x 2 fit 32); a 2 MiB
   // block (Simple) takes all 16 (one per 64 KiB up to 16), a 512 MiB block doubles them to 32

@@ -415,7 +415,8 @@ TEST(SimPlan, LlLoadsOfBuffersTheL2HoldsCostTheBlocksNothing) {
   EXPECT_NEAR(took(OpKind::allgather, 16 * kMiB, false) / took(OpKind::allgather, 16 * kMiB, true), 1.0, 1e-9);
   // Allreduce in place: send, recvReduceCopySend (4 operations), recv: 8, of which 2 loads free.
   EXPECT_NEAR(took(OpKind::allreduce, 16 * kMiB, false) / took(OpKind::allreduce, 16 * kMiB, true), 0.75, 0.01);
-  // Halfway between the two capacities (40 MiB of buffers: a 40 MiB allreduce), half of its loads.
+  // About halfway between the two capacities (a 40 MiB allreduce: its 40 MiB buffer and the 512 KiB
+  // of lines its one connection holds, 40.5 MiB), about half of its loads.
   EXPECT_NEAR(took(OpKind::allreduce, 40 * kMiB, false) / took(OpKind::allreduce, 40 * kMiB, true), 0.875, 0.02);
 }
 
