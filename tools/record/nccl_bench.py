@@ -23,8 +23,9 @@ topology and graph XML (NCCL_TOPO_DUMP_FILE, NCCL_GRAPH_DUMP_FILE) into --out.
 
 Collectives (float32): allreduce, allgather, reducescatter, broadcast, alltoall
 (all_to_all_single). Sizes (--sizes): `default` 8 B .. 512 MiB in powers of 4, plus 256 MiB and
-1 GiB; `pow2` every power of two from 1 MiB to 4 GiB; both cut at --max-bytes (default 1 GiB for
-`default`, 4 GiB for `pow2`). Each size is the whole buffer as nccl-tests counts it: allreduce/broadcast the buffer, allgather its output,
+1 GiB; `pow2` every power of two from 1 MiB to 4 GiB; `l2` 16 MiB to 64 MiB in steps of 8 MiB
+(across an H100's or H200's L2); all cut at --max-bytes (default 1 GiB for `default`, 4 GiB for
+`pow2`). Each size is the whole buffer as nccl-tests counts it: allreduce/broadcast the buffer, allgather its output,
 reducescatter its input, alltoall each rank's send buffer (rounded down to whole elements per
 rank). Per size: 3 warm-up calls, then `iters` calls (20 up to 64 MiB, 5 above) between two CUDA
 events (--iters N: N calls at every size); time_us is the slowest rank's mean per call, issue_us
@@ -84,8 +85,9 @@ VARIANT_KEYS = ("NCCL_ALGO", "NCCL_PROTO", "NCCL_P2P_DISABLE", "NCCL_MIN_NCHANNE
 SIZE_SETS = {
     "default": sorted({8 * 4**k for k in range(14)} | {128 << 20, 256 << 20, 512 << 20, 1 << 30}),
     "pow2": [1 << k for k in range(20, 33)],  # 1 MiB .. 4 GiB
+    "l2": [k << 23 for k in range(2, 9)],  # 16 MiB .. 64 MiB in 8 MiB steps: across the L2's capacity
 }
-DEFAULT_MAX_BYTES = {"default": 1 << 30, "pow2": 4 << 30}
+DEFAULT_MAX_BYTES = {"default": 1 << 30, "pow2": 4 << 30, "l2": 64 << 20}
 DTYPE = torch.float32
 DTYPE_NAME = str(DTYPE).removeprefix("torch.")
 WARMUP = 3
@@ -312,7 +314,8 @@ def main():
     ap.add_argument("--dump-topology", action="store_true",
                     help="write nccl_topo.xml and nccl_graph.xml into --out")
     ap.add_argument("--sizes", choices=sorted(SIZE_SETS), default="default",
-                    help="default: 8 B .. 1 GiB (powers of 4 and more); pow2: 1 MiB .. 4 GiB")
+                    help="default: 8 B .. 1 GiB (powers of 4 and more); pow2: 1 MiB .. 4 GiB; "
+                         "l2: 16 MiB .. 64 MiB in 8 MiB steps")
     ap.add_argument("--max-bytes", type=parse_bytes, default=None,
                     help="largest size (suffix K, M or G allowed; default 1G, 4G for pow2)")
     ap.add_argument("--min-bytes", type=parse_bytes, default=0,

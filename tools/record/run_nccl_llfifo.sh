@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# run_nccl_llfifo.sh OUTDIR: does an LL call's L2 footprint include its connections' lines? On
+# 2 x H200 a ring/LL allreduce of 32 MiB on buffers the L2 holds ran 5% under its cold time at
+# NCCL's 24 channels and 16% under on one channel (tests/data/real/h200-2gpu-nccl-l2); the
+# simulator now counts up to 512 KiB of LL lines a channel's receive connection holds
+# (nccl::ll_connection_bytes), so the L2's share falls with the channel count. Held-out check:
+# ring/LL allreduce and reduce-scatter of 16-64 MiB in steps of 8 MiB (nccl_bench.py --sizes l2),
+# replayed from CUDA graphs, pinned to 4, 8, 16 and 24 channels, each on one set of buffers (warm)
+# and on a new set each call (--cold 512M). About 3 minutes on 2 x H200.
+# Leaves record/nccl_bench.csv (variants ring_ll_ch<N> and ring_ll_ch<N>_cold) and logs/.
+# Run from anywhere: bash tools/record/run_nccl_llfifo.sh "$OUT".
+
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=record_lib.sh
+source "$HERE/record_lib.sh"
+start_record run_nccl_llfifo.sh "$@"
+BUDGET=${RECORD_BUDGET_S:-400}
+LOG_TAG=run_nccl_llfifo
+write_command run_nccl_llfifo.sh "budget:  ${BUDGET} s" \
+  "calls:   ring/LL allreduce + reduce-scatter 16..64 MiB (8 MiB steps), 4/8/16/24 channels, warm and cold, graph"
+
+NGPU=$(gpu_count)
+log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
+run_step machine 60 machine_info
+if [[ "$NGPU" -lt 2 ]]; then
+  skip_step nccl "$NGPU GPU"
+else
+  export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,ENV
+  COMMON=(--out "$REC" --sizes l2 --launch graph --collectives allreduce,reducescatter)
+  for ch in 4 8 16 24; do
+    run_step "nccl_ring_ll_ch${ch}" 60 "$PY" "$HERE/nccl_bench.py" --variant ring_ll --channels "$ch" "${COMMON[@]}"
+    run_step "nccl_ring_ll_ch${ch}_cold" 60 "$PY" "$HERE/nccl_bench.py" --variant ring_ll --channels "$ch" \
+      --cold 512M "${COMMON[@]}"
+  done
+fi
+
+finish_record "linkcast recording: ring/LL calls across the L2's capacity by channel count (run_nccl_llfifo.sh)" "$PY" "$HERE/headline.py" "$REC"
