@@ -220,8 +220,8 @@ std::vector<Key> make_table() {
        .plausible = "tens of MiB: what the GPU's L2 cache keeps of data used over and over",
        .default_text = "none: collectives' buffers are taken to come from the GPU's memory",
        .doc = "measured footprint up to which a device-to-device copy repeated on the same buffers keeps its L2 "
-              "rate (tools/record/l2_copy.cu, tools/results/l2_copy.py); a collective's user buffers up to this "
-              "size are taken to be in the L2 (up to l2_cache_mib a falling share of them), which speeds up "
+              "rate (tools/record/l2_copy.cu, tools/results/l2_copy.py); a collective's user buffers, with the LL "
+              "lines its receive connections hold, up to this size are taken to be in the L2 (up to l2_cache_mib a falling share of them), which speeds up "
               "LL primitives that load them",
        .json = Json::when_set, .sweepable = true, .field = endpoint_field<&Endpoint::l2_resident_mib>()});
   add({.name = "l2_cache_mib", .section = Section::endpoint, .applies = kGpu, .type = Type::number,
