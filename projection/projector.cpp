@@ -719,7 +719,16 @@ void Projector::prepare_anchors() {
             "trace's {} {} of at least {} ({:.3g} GB/s) stand for the host on the source side",
             from_->name, from_->file, sum.ops, what, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)),
             measured_gbps));
-      else if (misdescribed && 2 * sum.unresolved > sum.ops) {
+      else if (r > kImpossibleFactor && 2 * sum.unresolved <= sum.ops) {
+        warnings_.push_back(fmt::format(
+            "the trace's {} {} of at least {} ran at {:.3g} GB/s, over {:g} times the {:.3g} GB/s source node '{}' ({}) "
+            "gives them: no node runs them so fast, so the recorded times are not the operations' own (a profiler "
+            "that times an operation's enqueue, not its run); they are projected by the two nodes' ratio and not "
+            "taken as the source's rate",
+            sum.ops, what, format_bytes_binary(static_cast<double>(kAnchorCheckMinBytes)), measured_gbps, kImpossibleFactor,
+            model_gbps, from_->name, from_->file));
+        continue;
+      } else if (misdescribed && 2 * sum.unresolved > sum.ops) {
         // Not the node: durations in whole microseconds (PyTorch 1.8's Kineto timed 465 of 466
         // memsets at 1 us) leave no time beyond the 1-byte cost, and the "rate" is 6 PB/s. Taken
         // as the source's rate it would re-price every group of the category and slot, the

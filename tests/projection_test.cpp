@@ -413,6 +413,27 @@ TEST(Projector, OperationsTheTracesTimerDoesNotResolveAreNotBlamedOnTheNode) {
   EXPECT_NEAR(with.time_ns(10, m), without.time_ns(5, m), 1e-6 * without.time_ns(5, m));
 }
 
+TEST(Projector, OperationsFasterThanAnyNodeAreProjectedByTheNodesRatioNotTakenAsTheSourcesRate) {
+  // An Nsight Systems export of 2021 (Quadro RTX 6000) timed every memset at 0.8-1.1 us whatever
+  // its size, 4 B to 4 GB: 3.6 PB/s, a thousand times any GPU memory. Projected hgx-h100 ->
+  // hgx-h200 (faster memory), the source side took that rate as the H100's and the target priced
+  // the memsets from its datasheet: 13.6 us of memsets became 942 us, a 70x slowdown on a faster
+  // GPU. They are now carried by the nodes' ratio: each projected memset at most its measured time,
+  // and the warning says why.
+  const topology::Node h100 = topology::parse_node(test::read_file(test::config("hgx-h100.yaml")), "hgx-h100.yaml");
+  const topology::Node h200 = topology::parse_node(test::read_file(test::config("hgx-h200.yaml")), "hgx-h200.yaml");
+  std::string csv = "kind,src,dst,bytes,duration_ns\n";
+  for (int i = 0; i < 3; ++i) csv += "memset,gpu0,gpu0,16,900\nmemset,gpu0,gpu0,4000000000,1120\nmemset,gpu0,gpu0,6400000,928\n";
+  const auto trace = parse_csv_trace(csv, "t.csv");
+  const Projector p(h100, h200, trace);
+  EXPECT_THAT(p.warnings(), testing::Contains(HasSubstr("over 100 times the")));
+  EXPECT_THAT(p.warnings(), testing::Contains(HasSubstr("they are projected by the two nodes' ratio")));
+  EXPECT_THAT(p.warnings(), testing::Not(testing::Contains(HasSubstr("looks mis-described"))));
+  const auto& m = model::find_model("default");
+  for (std::size_t i = 0; i < trace.size(); ++i)
+    EXPECT_LE(p.time_ns(i, m), static_cast<double>(trace.durations()[i]) * (1 + 1e-9)) << i;
+}
+
 /// kTwoGpuNode with a named host processor and the host rates `rates` (YAML keys of its memory),
 /// its memory's `capacity_gib` and datasheet `memory_gbps`, and its host links at `host_link_gbps`.
 std::string host_node(const std::string& rates, double capacity_gib = 64, double host_link_gbps = 20,
