@@ -7,6 +7,8 @@
 #include <fstream>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
 #include "sim/simulate.hpp"
 #include "test_util.hpp"
@@ -85,6 +87,46 @@ TEST(Ranks, TheSameRankTwiceIsRefused) {
   const std::string f = test::source_dir() + kDdp + "0.json.gz";
   EXPECT_THAT([&] { (void)read_traces({f, f}); },
               ::testing::ThrowsMessage<InputError>(HasSubstr("rank 0 again: " + f + " was recorded as rank 0 too")));
+}
+
+/// Rank `rank` of a 2-rank job: one allreduce kernel on the process's `device`, as a
+/// torch.profiler trace of a process that sees one GPU records it.
+std::string one_allreduce_rank(int rank, int device) {
+  return fmt::format(R"json({{"distributedInfo": {{"backend": "nccl", "rank": {0}, "world_size": 2}},
+    "traceEvents": [{{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)", "pid": {1},
+      "tid": 7, "ts": 1.0, "dur": 5.0, "args": {{"device": {1}, "stream": 7, "Collective name": "allreduce",
+      "In msg nelems": 1024, "Out msg nelems": 1024, "dtype": "Float", "Process Group Ranks": "[0, 1]"}}}}]}})json",
+                     rank, device);
+}
+
+TEST(Ranks, RanksThatEachSawOneGpuAsGpu0KeepTheirGroupsRanks) {
+  // One GPU per process (a SLURM task each, or CUDA_VISIBLE_DEVICES per rank): both ranks record
+  // device 0. Rank 1 is placed on gpu1; its allreduce's group, ranks 0 and 1, had been renamed
+  // with it, to gpu1 and gpu1 (a public trace of HolisticTraceAnalysis read as two such ranks: 21
+  // calls on gpu0-gpu1 and 21 on gpu1-gpu1, "gpu1 recorded 0 of 15 calls"). The members name
+  // ranks and keep their names; the same job recorded on devices 0 and 1 reads the same.
+  const fs::path dir = fs::path(::testing::TempDir()) / "linkcast_ranks_dev0";
+  for (const bool both_on_0 : {true, false}) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "rank0.json") << one_allreduce_rank(0, 0);
+    std::ofstream(dir / "rank1.json") << one_allreduce_rank(1, both_on_0 ? 0 : 1);
+    const Trace job = read_traces({dir.string()});
+    ASSERT_EQ(job.size(), 2u) << both_on_0;
+    std::set<std::string> issuers;
+    for (std::size_t i = 0; i < job.size(); ++i) {
+      const Op op = job.op(i);
+      issuers.insert(job.endpoint_name(op.src));
+      std::set<std::string> members;
+      for (std::uint16_t m : job.group(op.group)) members.insert(job.endpoint_name(m));
+      EXPECT_EQ(members, (std::set<std::string>{"gpu0", "gpu1"})) << both_on_0 << " " << i;
+    }
+    EXPECT_EQ(issuers, (std::set<std::string>{"gpu0", "gpu1"})) << both_on_0;
+    const sim::SimResult r = sim::simulate(topology::load_node(test::config("hgx-h100.yaml")), job, {});
+    ASSERT_EQ(r.collectives.size(), 1u) << both_on_0;
+    EXPECT_EQ(r.collectives[0].ops.size(), 2u) << both_on_0;
+  }
+  fs::remove_all(dir);
 }
 
 TEST(Ranks, AFolderIsReadInRankOrder) {

@@ -117,10 +117,13 @@ Trace merge_ranks(std::vector<Trace> ranks) {
       const std::string from = t.endpoint_name(*gpus.begin()), to = fmt::format("gpu{}", r);
       if (from != to) out.warnings.push_back(fmt::format("{}: rank {} ran on its {}: placed on {}", t.source_file, r, from, to));
     }
+    // A group's members name ranks (gpu<r>: where rank r runs once placed), not this rank's own
+    // devices: a rank on its process's only GPU, gpu0, is placed on gpu<r>, while the member gpu0
+    // of its groups stays rank 0's. So they keep their names.
     std::vector<std::uint32_t> group(t.group_count());
     for (std::uint32_t g = 1; g < t.group_count(); ++g) {
       std::vector<std::uint16_t> members;
-      for (std::uint16_t m : t.group(g)) members.push_back(endpoint[m]);
+      for (std::uint16_t m : t.group(g)) members.push_back(gpus.size() == 1 ? out.endpoint(t.endpoint_name(m)) : endpoint[m]);
       group[g] = out.add_group(members);
     }
     std::vector<std::uint32_t> kernel(t.kernel_info_count());
