@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -127,6 +128,67 @@ TEST(Ranks, RanksThatEachSawOneGpuAsGpu0KeepTheirGroupsRanks) {
     EXPECT_EQ(r.collectives[0].ops.size(), 2u) << both_on_0;
   }
   fs::remove_all(dir);
+}
+
+/// A Kineto trace of one 1 MiB host-to-device copy on `device` at `ts_us`, with `head` (top-level
+/// keys, each followed by a comma) before its events.
+std::string one_copy(const std::string& head, int device, double ts_us) {
+  return fmt::format(R"json({{{}"traceEvents": [{{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)",
+    "pid": 0, "tid": 7, "ts": {}, "dur": 100.0, "args": {{"device": {}, "stream": 7, "bytes": 1048576}}}}]}})json",
+                     head, ts_us, device);
+}
+
+/// Writes `files` (name -> text) into a fresh temporary folder and reads it as one job.
+Trace read_folder(const std::string& name, const std::map<std::string, std::string>& files) {
+  const fs::path dir = fs::path(::testing::TempDir()) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& [file, text] : files) std::ofstream(dir / file) << text;
+  Trace t = read_traces({dir.string()});
+  fs::remove_all(dir);
+  return t;
+}
+
+TEST(Ranks, OneProcesssSuccessiveProfilingWindowsAreReadAsOneProcess) {
+  // torch.profiler's tensorboard_trace_handler writes one file per window, none naming a rank
+  // (a public TensorBoard log folder of one process: 4 windows on one GPU, read as 4 ranks on
+  // gpu0-gpu3). Files without a rank, on the same GPUs, one after the other in time, stay one
+  // process: every copy on gpu0, in time order, with a note.
+  const Trace t = read_folder("linkcast_windows", {{"w.1.pt.trace.json", one_copy("", 0, 2'000'000)},
+                                                   {"w.2.pt.trace.json", one_copy("", 0, 1'000'000)},
+                                                   {"w.3.pt.trace.json", one_copy("", 0, 3'000'000)}});
+  ASSERT_EQ(t.size(), 3u);
+  for (std::size_t i = 0; i < t.size(); ++i) EXPECT_EQ(t.endpoint_name(t.dsts()[i]), "gpu0") << i;
+  EXPECT_TRUE(std::is_sorted(t.starts().begin(), t.starts().end()));
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("successive profiling windows")));
+  // Windows that overlap in time are ranks, as before.
+  const Trace ranks = read_folder("linkcast_not_windows", {{"a.json", one_copy("", 0, 1'000'000)},
+                                                           {"b.json", one_copy("", 0, 1'000'050)}});
+  std::set<std::string> gpus;
+  for (std::size_t i = 0; i < ranks.size(); ++i) gpus.insert(ranks.endpoint_name(ranks.dsts()[i]));
+  EXPECT_EQ(gpus, (std::set<std::string>{"gpu0", "gpu1"}));
+}
+
+TEST(Ranks, RanksAreAlignedByTheirBaseTimeAndFilesOfDifferentJobsAreNamed) {
+  // Kineto writes event times relative to "baseTimeNanoseconds", which each rank's process may set
+  // apart: rank 1's base 5 s later and its copy's ts 5 s smaller is the same instant as rank 0's.
+  const std::string dist = R"("distributedInfo": {"rank": RANK, "world_size": SIZE}, )";
+  const auto head = [&](int rank, int size, const std::string& base) {
+    std::string h = dist;
+    h.replace(h.find("RANK"), 4, std::to_string(rank));
+    h.replace(h.find("SIZE"), 4, std::to_string(size));
+    return h + (base.empty() ? "" : "\"baseTimeNanoseconds\": " + base + ", ");
+  };
+  const Trace aligned = read_folder("linkcast_base", {{"rank0.json", one_copy(head(0, 2, "1700000000000000000"), 0, 6'000'000)},
+                                                      {"rank1.json", one_copy(head(1, 2, "1700000005000000000"), 1, 1'000'000)}});
+  ASSERT_EQ(aligned.size(), 2u);
+  EXPECT_EQ(aligned.starts()[0], aligned.starts()[1]);
+  EXPECT_THAT(aligned.warnings, testing::Not(testing::Contains(HasSubstr("not one job"))));
+  // Two jobs' files: their sizes disagree, and one ran while the other did not.
+  const Trace mixed = read_folder("linkcast_mixed", {{"rank0.json", one_copy(head(0, 2, ""), 0, 1'000'000)},
+                                                     {"rank1.json", one_copy(head(1, 8, ""), 1, 9'000'000)}});
+  EXPECT_THAT(mixed.warnings, testing::Contains(HasSubstr("disagree on the job's size (2 ranks in")));
+  EXPECT_THAT(mixed.warnings, testing::Contains(HasSubstr("its operations ran while no other trace's did")));
 }
 
 TEST(Ranks, AFolderIsReadInRankOrder) {

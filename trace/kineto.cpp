@@ -552,7 +552,14 @@ class Reader {
     if (w.peek() == 0) fail(w, fmt::format("the file ends after the key \"{}\"", key));
     const std::size_t len = w.value_length();
     if (len == 0) fail(w, fmt::format("the file ends inside the value of \"{}\"", key));
-    if (key == "deviceProperties" || key == "distributedInfo") {
+    if (key == "baseTimeNanoseconds") {
+      // A whole number of ns since the epoch, written as a number or as text.
+      std::string_view v(w.data() + w.pos(), len);
+      while (!v.empty() && (v.front() == '"' || v.front() == ' ')) v.remove_prefix(1);
+      std::int64_t base = 0;
+      const auto [end, error] = std::from_chars(v.data(), v.data() + v.size(), base);
+      if (error == std::errc() && end != v.data() && base > 0) trace_.base_time_ns = base;
+    } else if (key == "deviceProperties" || key == "distributedInfo") {
       simdjson::dom::element doc;
       if (const auto err = parser_.parse(w.data() + w.pos(), len, false).get(doc))
         fail(w, fmt::format("\"{}\" is not valid JSON ({})", key, simdjson::error_message(err)));

@@ -58,6 +58,47 @@ std::set<std::uint16_t> used_gpus(const Trace& t) {
   return used;
 }
 
+/// A trace's recorded span, first start to last end, in ns on its own clock; timed false where
+/// no operation carries a time.
+struct Span {
+  std::int64_t lo = 0, hi = 0;
+  bool timed = false;
+};
+
+Span recorded_span(const Trace& t) {
+  Span s;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::int64_t start = t.starts()[i];
+    if (start == kUnknownTime) continue;
+    const std::int64_t end = start + std::max<std::int64_t>(t.durations()[i], 0);
+    s.lo = s.timed ? std::min(s.lo, start) : start;
+    s.hi = s.timed ? std::max(s.hi, end) : end;
+    s.timed = true;
+  }
+  return s;
+}
+
+/// Whether the files are one process's successive profiling windows (torch.profiler's
+/// tensorboard_trace_handler writes one file per window) rather than ranks: none names a rank,
+/// all ran on the same GPUs, and each starts after the one before it has ended (`order`: the
+/// files by start; `spans` on a common clock).
+bool successive_windows(const std::vector<Trace>& files, const std::vector<Span>& spans, const std::vector<std::size_t>& order) {
+  const std::set<std::string> gpus = [&] {
+    std::set<std::string> names;
+    for (std::uint16_t e : used_gpus(files[order.front()])) names.insert(files[order.front()].endpoint_name(e));
+    return names;
+  }();
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const Trace& t = files[order[k]];
+    if (t.rank >= 0 || !spans[order[k]].timed) return false;
+    std::set<std::string> names;
+    for (std::uint16_t e : used_gpus(t)) names.insert(t.endpoint_name(e));
+    if (names != gpus) return false;
+    if (k > 0 && spans[order[k]].lo < spans[order[k - 1]].hi) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<std::string> expand_trace_paths(const std::vector<std::string>& paths) {
@@ -86,21 +127,67 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
 
 Trace merge_ranks(std::vector<Trace> ranks) {
   if (ranks.size() == 1) return std::move(ranks.front());
+  // One clock for all: each file's times count from its base time (Kineto's baseTimeNanoseconds;
+  // ranks of one job may write different ones).
+  std::int64_t base = ranks.front().base_time_ns;
+  for (const Trace& t : ranks) base = std::min(base, t.base_time_ns);
+  std::vector<std::int64_t> shift(ranks.size());
+  std::vector<Span> spans(ranks.size());
+  std::vector<std::size_t> order(ranks.size());
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
+    shift[k] = ranks[k].base_time_ns - base;
+    spans[k] = recorded_span(ranks[k]);
+    spans[k].lo += shift[k];
+    spans[k].hi += shift[k];
+    order[k] = k;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return spans[a].lo < spans[b].lo; });
+  const bool windows = successive_windows(ranks, spans, order);
   Trace out;
   out.format = ranks.front().format;
-  out.world_size = static_cast<int>(ranks.size());
+  out.world_size = windows ? 0 : static_cast<int>(ranks.size());
+  out.base_time_ns = base;
+  if (windows) {
+    out.warnings.push_back(fmt::format(
+        "{} files name no rank, ran on the same GPUs and follow one another in time: read as one process's "
+        "successive profiling windows (as torch.profiler's tensorboard_trace_handler writes them), not as ranks",
+        ranks.size()));
+  } else {
+    // Files of different jobs: their sizes disagree, or a rank ran while no other did.
+    std::map<int, std::string> sizes;
+    for (const Trace& t : ranks)
+      if (t.world_size > 0) sizes.emplace(t.world_size, t.source_file);
+    if (sizes.size() > 1)
+      out.warnings.push_back(fmt::format("the traces disagree on the job's size ({} ranks in {}, {} in {}): they are "
+                                         "not one job's ranks, and the result mixes jobs",
+                                         sizes.begin()->first, sizes.begin()->second, sizes.rbegin()->first,
+                                         sizes.rbegin()->second));
+    for (std::size_t k = 0; k < ranks.size(); ++k) {
+      bool overlaps = !spans[k].timed;
+      for (std::size_t j = 0; j < ranks.size() && !overlaps; ++j)
+        overlaps = j != k && (!spans[j].timed || (spans[j].lo < spans[k].hi && spans[k].lo < spans[j].hi));
+      if (!overlaps) {
+        out.warnings.push_back(fmt::format("{}: its operations ran while no other trace's did: the traces are not one "
+                                           "job's ranks recorded together (or their clocks differ), and the span "
+                                           "covers the gaps between them",
+                                           ranks[k].source_file));
+        break;
+      }
+    }
+  }
   std::map<int, std::string> rank_file;
   std::map<std::string, std::string> gpu_owner;  // merged GPU name -> file
-  for (std::size_t k = 0; k < ranks.size(); ++k) {
+  for (std::size_t n = 0; n < ranks.size(); ++n) {
+    const std::size_t k = windows ? order[n] : n;
     Trace& t = ranks[k];
-    const int r = t.rank >= 0 ? t.rank : static_cast<int>(k);
-    if (const auto [it, fresh] = rank_file.emplace(r, t.source_file); !fresh)
+    const int r = windows ? 0 : t.rank >= 0 ? t.rank : static_cast<int>(k);
+    if (const auto [it, fresh] = rank_file.emplace(r, t.source_file); !fresh && !windows)
       throw InputError(fmt::format("{}: rank {} again: {} was recorded as rank {} too; give each rank's trace once",
                                    t.source_file, r, it->second, r));
     out.source_file += (out.source_file.empty() ? "" : ", ") + t.source_file;
     out.world_size = std::max(out.world_size, t.world_size);
-    // Endpoint renaming: a rank on one GPU goes to gpu<r>.
-    const std::set<std::uint16_t> gpus = used_gpus(t);
+    // Endpoint renaming: a rank on one GPU goes to gpu<r>; windows keep their GPUs.
+    const std::set<std::uint16_t> gpus = windows ? std::set<std::uint16_t>{} : used_gpus(t);
     std::vector<std::uint16_t> endpoint(t.endpoint_count());
     for (std::uint16_t e = 0; e < t.endpoint_count(); ++e) {
       std::string name = t.endpoint_name(e);
@@ -132,10 +219,11 @@ Trace merge_ranks(std::vector<Trace> ranks) {
       return id == 0 ? 0u : to.intern(prefix + from[id]);
     };
     const std::size_t base = out.size();
-    const std::string thread_prefix = fmt::format("rank{}:", r);
+    const std::string thread_prefix = windows ? std::string() : fmt::format("rank{}:", r);
     out.reserve(base + t.size());
     for (std::size_t i = 0; i < t.size(); ++i) {
       Op op = t.op(i);
+      if (op.start_ns != kUnknownTime) op.start_ns += shift[k];
       op.src = endpoint[op.src];
       op.dst = endpoint[op.dst];
       if (op.issuer != kNoEndpoint) op.issuer = endpoint[op.issuer];

@@ -18,8 +18,13 @@ namespace linkcast::trace {
 /// One trace of the whole job from the ranks' traces. Rank r is the trace's recorded rank
 /// (Kineto's distributedInfo), else its place in `ranks`. A rank that ran on one GPU is put on
 /// gpu<r>, as its collectives name their members by rank; a rank that used several keeps their
-/// names. CPU threads become "rank<r>:<process>/<thread>", so that the ranks' processes stay
-/// apart. Throws InputError when two traces claim the same rank or two ranks the same GPU.
+/// names; its collectives' members, which name ranks, keep theirs. CPU threads become
+/// "rank<r>:<process>/<thread>", so that the ranks' processes stay apart. Times are put on one
+/// clock by each file's base_time_ns. Files that name no rank, ran on the same GPUs and follow one
+/// another in time are one process's successive profiling windows: concatenated in time order,
+/// GPUs and threads kept, with a note. Files whose job sizes disagree, or one of which ran while no
+/// other did, are merged with a warning that they are not one job's. Throws InputError when two
+/// traces claim the same rank or two ranks the same GPU.
 [[nodiscard]] Trace merge_ranks(std::vector<Trace> ranks);
 
 /// Reads every path of expand_trace_paths(paths): one trace as it is, several merged by rank.

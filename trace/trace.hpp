@@ -253,6 +253,10 @@ class Trace {
   /// (Kineto's distributedInfo); -1 and 0 when unknown.
   int rank = -1;
   int world_size = 0;
+  /// What the recorded start times count from, in ns since the epoch, where the profiler says
+  /// (Kineto's baseTimeNanoseconds: its events' ts are relative to it); 0 where the times are
+  /// absolute or their origin unknown. Merging ranks aligns them by it.
+  std::int64_t base_time_ns = 0;
   /// Things the reader skipped or guessed, shown to the user on standard error.
   std::vector<std::string> warnings;
   /// For line-oriented formats: the file line of record 0 (record i is on line offset + i);
