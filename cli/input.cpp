@@ -85,9 +85,15 @@ std::string choice_message(const CLI::App& app, const ChoiceError& error) {
       if (has_option(*cmd, "--map")) return error.with_hint("--map");
       break;
     case Choice::gpu_list:
+      // --gpus places the trace's gpu<k> on its k-th GPU; a trace on gpu2 alone is placed by name.
+      if (has_option(*cmd, "--gpus") && has_option(*cmd, "--map") && !error.endpoint().empty())
+        return error.with_hint("--gpus") + fmt::format(", or place it by name with --map {}=<a node GPU>", error.endpoint());
       if (has_option(*cmd, "--gpus")) return error.with_hint("--gpus");
       break;
     case Choice::place_gpus:
+      if (has_option(*cmd, "--map") && !error.endpoint().empty())
+        return error.with_hint(fmt::format("; place the trace's GPUs on the node's with --map {}=<a node GPU>{}",
+                                           error.endpoint(), has_option(*cmd, "--gpus") ? " (or --gpus)" : ""));
       if (has_option(*cmd, "--gpus")) return error.with_hint("; give --gpus to place the trace's GPUs on the node's");
       break;
     case Choice::collective:

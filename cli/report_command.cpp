@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "application/app_projection.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/output.hpp"
@@ -148,8 +149,9 @@ int run_report(const ReportOptions& opt) {
   }
   const model::Model* chosen = chosen_model(opt.model);
   const projection::EndpointMap map = projection::parse_endpoint_map(opt.map);
-  if (!map.empty() && opt.to.empty())
-    throw InputError("--map: give --to TARGET.yaml too; --map places trace endpoints on the target node");
+  if (!map.empty() && !opt.workload.empty() && opt.to.empty())
+    throw InputError("--map: a workload runs on the GPUs its gpus= key names; --map places a trace's endpoints on "
+                     "--node, or the endpoints of either on --to");
   StepTimes steps;
   // Fail on an unwritable output before the (possibly long) work; nothing is left behind if
   // anything below throws.
@@ -160,6 +162,10 @@ int run_report(const ReportOptions& opt) {
 
   Workload w;
   load_workload(opt, node, chosen, w);
+  // --map places the trace's endpoints that the node lacks on its own (as `simulate --map`), and
+  // every mapped endpoint on the target.
+  if (!map.empty() && opt.workload.empty())
+    w.sim_options.gpus = application::placed_gpus(node, w.trace, projection::source_placement(node, map));
   steps.lap(fmt::format("{} {} operations", opt.workload.empty() ? "read" : "ran", w.trace.size()));
   // One view of the truth: the simulation runs first, and the matrices take each collective call
   // as it ran (its rings and their shares, and the ranks the trace lacks).
@@ -220,7 +226,8 @@ void add_report_command(CLI::App& app, Runner& run) {
       ->required();
   cmd->add_option("--to", opt->to, "Also project the trace onto this node (YAML) and show the projection view");
   cmd->add_option("--map", opt->map,
-                  "With --to: place trace endpoints on other endpoints of the target, e.g. gpu0=gpu2,gpu1=gpu3");
+                  "Place trace endpoints on other endpoints, e.g. gpu2=gpu0: on --node where it lacks them (a trace "
+                  "recorded on gpu2 of a larger machine), and on --to (the same option as simulate's and project's)");
   cmd->add_flag("--target-host-rates", opt->target_host_rates, kTargetHostRatesHelp);
   cmd->add_option(
       "--model", opt->model,

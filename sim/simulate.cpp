@@ -359,7 +359,7 @@ int Simulation::resolve_name(const std::string& name, std::size_t record) const 
         const std::string head = fmt::format("{}: endpoint '{}' has no GPU in ", where(record), name);
         throw ChoiceError(fmt::format("{}{} (it lists {}); list at least {} GPUs", head, kList, options_.gpus.size(),
                                       k + 1),
-                          ChoiceError::Choice::gpu_list, head.size(), kList.size());
+                          ChoiceError::Choice::gpu_list, head.size(), kList.size(), name);
       }
       return options_.gpus[static_cast<std::size_t>(k)];
     }
@@ -368,7 +368,7 @@ int Simulation::resolve_name(const std::string& name, std::size_t record) const 
   if (e < 0) {
     const std::string message = fmt::format("{}: endpoint '{}' is not in node '{}' ({}){}", where(record), name,
                                             node_.name, node_.file, did_you_mean(name, node_.endpoint_ids()));
-    throw ChoiceError(message, ChoiceError::Choice::place_gpus, message.size());
+    throw ChoiceError(message, ChoiceError::Choice::place_gpus, message.size(), 0, name);
   }
   return e;
 }

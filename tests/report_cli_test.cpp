@@ -81,6 +81,23 @@ TEST(ReportCli, RecordedKinetoTraceWithMeasuredDurations) {
   std::filesystem::remove(out);
 }
 
+TEST(ReportCli, MapPlacesATraceOnTheNodeWithoutATarget) {
+  // A trace recorded on gpu2 of a larger machine (ROCm traces often run on device 2), reported on
+  // a 1-GPU node: the error names --map, and --map gpu2=gpu0 places it there as `simulate --map`
+  // does (it had asked for --to, and --to placed it on the target alone).
+  const std::string trace = test::write_temp("report_gpu2.csv", "kind,src,dst,bytes,duration_ns\ncopy,cpu0,gpu2,1048576,60000\n");
+  const std::string out = temp_path("report_gpu2.html");
+  const std::string base = "report " + trace + " --node " + test::config("testbed-h200-1gpu.yaml") + " -o " + out;
+  const auto refused = run_linkcast(base);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr("place the trace's GPUs on the node's with --map gpu2=<a node GPU>"));
+  const auto placed = run_linkcast(base + " --map gpu2=gpu0");
+  ASSERT_EQ(placed.exit_code, 0) << placed.err;
+  EXPECT_THAT(test::read_file(out), HasSubstr("gpu0"));
+  std::filesystem::remove(out);
+  std::filesystem::remove(trace);
+}
+
 TEST(ReportCli, BadInputExitsTwoAndLeavesNoFile) {
   const std::string out = temp_path("report_cli_bad.html");
   std::filesystem::remove(out);
@@ -111,7 +128,8 @@ TEST(ReportCli, BadInputExitsTwoAndLeavesNoFile) {
        "linkcast: error: workload 'stencil2d': unknown key 'iter' (did you mean 'iters'?); its keys are nx, ny, iters, "
        "elem, periodic, mode, gpus, sample, sample-seed\n"},
       {"report --workload stencil2d --node " + dgx1 + " --map gpu0=gpu1 -o " + out,
-       "linkcast: error: --map: give --to TARGET.yaml too; --map places trace endpoints on the target node\n"},
+       "linkcast: error: --map: a workload runs on the GPUs its gpus= key names; --map places a trace's endpoints on "
+       "--node, or the endpoints of either on --to\n"},
       // The projection fails after the matrices and the simulation: still no file.
       {"report --workload stencil2d --node " + dgx1 + " --to " + test::config("titan.yaml") + " -o " + out,
        "linkcast: error: stencil2d: record 1: endpoint 'gpu1' is not in the target node 'titan' (" +

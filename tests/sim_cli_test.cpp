@@ -161,11 +161,11 @@ TEST(SimCli, UnknownEndpointNamesGpus) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "linkcast: error: " + csv + ": record 1 (line 2): endpoint 'gpu12' is not in node 'dgx1-v100' (" +
                        test::config("dgx1-v100.yaml") +
-                       ") (did you mean 'gpu1'?); give --gpus to place the trace's GPUs on the node's\n");
+                       ") (did you mean 'gpu1'?); place the trace's GPUs on the node's with --map gpu12=<a node GPU> (or --gpus)\n");
   r = test::run_linkcast("simulate " + test::config("dgx1-v100.yaml") + " " + two_copies_csv() + " --gpus 4");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "linkcast: error: " + two_copies_csv() +
-                       ": record 1 (line 2): endpoint 'gpu1' has no GPU in --gpus (it lists 1); list at least 2 GPUs\n");
+                       ": record 1 (line 2): endpoint 'gpu1' has no GPU in --gpus (it lists 1); list at least 2 GPUs, or place it by name with --map gpu1=<a node GPU>\n");
 }
 
 }  // namespace
