@@ -295,6 +295,30 @@ TEST(ImportField, AGraceDumpKeepsItsNvlinkC2cLinkBesideItsPcieLink) {
   EXPECT_DOUBLE_EQ(route(n, r, "cpu0", "gpu0").bottleneck_gbps, 345.0);
 }
 
+TEST(ImportField, TwoGa102GpusOnAnNvlinkBridgeRunItsNarrowLinks) {
+  // Two RTX A6000s (sm 86) on an NVLink bridge, as a public NCCL dump lists them: 4 NVLinks each
+  // way. The importer took sm 80-89 for an A100's NVLink 3, 25 GB/s a link: 100 GB/s each way
+  // where GA102's four x4 links carry 14.0625 GB/s each, 56.25 GB/s (GA102 whitepaper). Expected:
+  // the rate written with its source, and the route's bottleneck at 4 x 14.06.
+  const std::string xml = test::write_temp("ga102.xml", R"(<system version="1">
+  <cpu numaid="0" arch="x86_64" vendor="AuthenticAMD" familyid="143" modelid="49">
+    <pci busid="0000:07:00.0" class="0x030000" vendor="0x10de" device="0x2230" link_speed="16.0 GT/s PCIe" link_width="16">
+      <gpu dev="0" sm="86" rank="0" gdr="1"><nvlink target="0000:08:00.0" count="4" tclass="0x030000"/></gpu>
+    </pci>
+    <pci busid="0000:08:00.0" class="0x030000" vendor="0x10de" device="0x2230" link_speed="16.0 GT/s PCIe" link_width="16">
+      <gpu dev="1" sm="86" rank="1" gdr="1"><nvlink target="0000:07:00.0" count="4" tclass="0x030000"/></gpu>
+    </pci>
+  </cpu>
+</system>
+)");
+  const ImportInputs in{xml, "", "ga102"};
+  EXPECT_THAT(import_skeleton(in), HasSubstr("    count: 4\n    per_link_gbps: 14.06  # NVIDIA Ampere GA102 GPU "
+                                             "architecture whitepaper"));
+  const Node n = load_filled(in);
+  const Routes r(n);
+  EXPECT_NEAR(route(n, r, "gpu0", "gpu1").bottleneck_gbps, 4 * 14.06, 1e-9);
+}
+
 TEST(ImportField, TwoNicsNumberedAlikeByTheirPluginsAreBothKept) {
   // An RCCL dump of 8 x gfx906 on AMD Rome (ROCm/rccl topo_8p_rome_n2_1.xml) lists a 1 Gb/s
   // Ethernet port (enp98s0f0) and a 200 Gb/s InfiniBand HCA (mlx5_0) on different PCI devices,

@@ -184,6 +184,12 @@ int pcie_gen_from_speed(std::string_view speed) {
   return 0;
 }
 
+/// GA102 (compute capability 8.6: RTX 3090, RTX A6000, A40) runs NVLink 3 on narrow links: four
+/// x4 links of 14.0625 GB/s per direction, 56.25 GB/s in all (NVIDIA Ampere GA102 GPU
+/// architecture whitepaper), not the 25 GB/s links of an A100.
+constexpr int kGa102Sm = 86;
+constexpr double kGa102NvlinkGbps = 14.0625;
+
 int nvlink_version_from_sm(int sm) {
   if (sm >= 100) return 5;
   if (sm >= 90) return 4;
@@ -592,6 +598,7 @@ class XmlReader {
       long long count_a = 0, count_b = 0;  // as the lower and the higher id lists it
       std::string type;                    // nvlink or infinity_fabric
       int version = 0;
+      bool ga102 = false;                  // a GA102 GPU's narrow NVLink bridge (ga102_nvlink)
     };
     std::map<std::pair<std::string, std::string>, Pair> pairs;
     std::set<std::string> chips;
@@ -647,6 +654,7 @@ class XmlReader {
         (low ? pr.count_a : pr.count_b) += count;
         pr.type = tag == "xgmi" ? "infinity_fabric" : "nvlink";
         pr.version = std::max(pr.version, version);
+        pr.ga102 = pr.ga102 || (!g.amd && g.sm == kGa102Sm);
       }
       if (to_switch > 0) {
         if (!sk_.has("nvswitch0")) sk_.add({"nvswitch0", "nvswitch", "", "", {}, {}});
@@ -676,6 +684,11 @@ class XmlReader {
       Ln l{ids.first, ids.second, pr.type, {}, {}};
       if (pr.type == "nvlink") {
         if (pr.version > 0) (void)keep(sk_, l.values, link_key("nvlink", "version"), pr.version, "", "NVLink version");
+        if (pr.ga102)
+          (void)keep(sk_, l.values, link_key("nvlink", "per_link_gbps"), kGa102NvlinkGbps,
+                     "NVIDIA Ampere GA102 GPU architecture whitepaper: four x4 NVLinks of 14.0625 GB/s per direction "
+                     "(sm_86 with an NVLink bridge: RTX 3090, RTX A6000, A40)",
+                     "NVLink rate");
         (void)keep(sk_, l.values, count_key, static_cast<double>(count), "",
                    fmt::format("link {}-{} count", ids.first, ids.second));
       } else {
