@@ -72,6 +72,29 @@ TEST(NsysExport, AGzippedRealExportIsRead) {
   EXPECT_EQ(t.device_names.at(0), "NVIDIA H200");
 }
 
+TEST(NsysExport, AnExportOfTheCudaApiWithoutGpuActivitySaysSo) {
+  // Nsight Systems under WSL2 records the CUDA API calls (a public export: 2114 cudaMemcpy in
+  // CUPTI_ACTIVITY_KIND_RUNTIME) and no GPU activity. The warning had said CUDA was not traced and
+  // to trace it, which the user had done. It now names the calls and why no GPU work is there;
+  // an export whose API calls include no copy says the application moved no data.
+  const std::string api_only = edited_fuser("api_only.sqlite",
+                                            "DROP TABLE CUPTI_ACTIVITY_KIND_MEMCPY; DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET;"
+                                            "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;");
+  const Trace t = read_trace(api_only);
+  ASSERT_EQ(t.warnings.size(), 1u);
+  EXPECT_THAT(t.warnings[0], testing::MatchesRegex(".*it traced the CUDA API \\([1-9][0-9]* copy and memset calls\\) but "
+                                                   "recorded no GPU activity.*under WSL2.*"));
+  const std::string no_copies = edited_fuser(
+      "api_no_copies.sqlite",
+      "DROP TABLE CUPTI_ACTIVITY_KIND_MEMCPY; DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET; DROP TABLE "
+      "CUPTI_ACTIVITY_KIND_KERNEL; DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (SELECT id FROM StringIds "
+      "WHERE value LIKE 'cudaMemcpy%' OR value LIKE 'cudaMemset%' OR value LIKE 'cuMemcpy%' OR value LIKE 'cuMemset%');");
+  const Trace n = read_trace(no_copies);
+  ASSERT_EQ(n.warnings.size(), 1u);
+  EXPECT_THAT(n.warnings[0], HasSubstr("none of them a copy or memset) and recorded no GPU activity: the application "
+                                       "moved no data while traced"));
+}
+
 TEST(NsysExport, EveryExportWithoutCudaTablesIsReadWithTheSameWarning) {
   // Exports without CUDA tables were treated two ways: with TARGET_INFO_GPU they were read (with a
   // warning), without it (a machine with no GPU visible, or an older nsys) refused as "not an

@@ -795,16 +795,42 @@ Trace read_nsys(const SqliteDb& db) {
   if (b.transfers() == 0) {
     const bool cuda = db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY") || db.has_table("CUPTI_ACTIVITY_KIND_MEMSET") ||
                       db.has_table("CUPTI_ACTIVITY_KIND_KERNEL");
+    // The CUDA API traced without the GPU's activity: Nsight Systems under WSL2 records the calls
+    // (COLLECT_CUDA_TRACE) and no CUPTI activity at all.
+    std::int64_t data_calls = 0, api_calls = 0;
+    if (const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME"; !cuda && db.has_table(table)) {
+      const StringColumn name = string_column(db, table, "r", "nameId", "n");
+      if (!name.join.empty()) {
+        SqliteDb::Statement count(
+            db, fmt::format("SELECT COUNT(*), SUM({1} LIKE 'cudaMemcpy%' OR {1} LIKE 'cudaMemset%' OR {1} LIKE "
+                            "'cuMemcpy%' OR {1} LIKE 'cuMemset%') FROM {0} r{2}",
+                            table, name.select, name.join));
+        if (count.step()) {
+          api_calls = count.i64(0);
+          data_calls = count.is_null(1) ? 0 : count.i64(1);
+        }
+      }
+    }
     trace.warnings.push_back(fmt::format(
         "{}: no GPU transfers (copies, memsets) in this export: {}; record with `nsys profile -t cuda,nvtx ./app` "
-        "and export with `nsys export --type sqlite`",
+        "and export with `nsys export --type sqlite`{}",
         db.path(),
         cuda ? fmt::format("it traced CUDA ({} kernels read) but its CUPTI_ACTIVITY_KIND_MEMCPY and _MEMSET tables "
                            "are empty or absent (the application moved no data while traced)",
                            b.gpu_work())
-             : fmt::format("it has no CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table, so CUDA was not traced (CUPTI "
-                           "tables: {})",
-                           cupti_tables(db))));
+        : data_calls > 0
+            ? fmt::format("it traced the CUDA API ({} copy and memset calls) but recorded no GPU activity (no "
+                          "CUPTI_ACTIVITY_KIND_MEMCPY, _MEMSET or _KERNEL table), as Nsight Systems does where it "
+                          "cannot trace the GPU (under WSL2, for one)",
+                          data_calls)
+        : api_calls > 0
+            ? fmt::format("it traced the CUDA API ({} calls, none of them a copy or memset) and recorded no GPU "
+                          "activity: the application moved no data while traced",
+                          api_calls)
+            : fmt::format("it has no CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table, so CUDA was not traced (CUPTI "
+                          "tables: {})",
+                          cupti_tables(db)),
+        data_calls > 0 && !cuda ? " on a machine where Nsight Systems traces the GPU (native Linux)" : ""));
   }
   b.finish();
   return trace;
