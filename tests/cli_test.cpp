@@ -341,6 +341,19 @@ TEST(CliWrongWay, FilesNoReaderTakesSayWhatToDo) {
   EXPECT_EQ(rep.err, "linkcast: error: " + dir + "job.nsys-rep: an Nsight Systems report, which only Nsight reads; "
                      "export it to SQLite and give that: `nsys export --type sqlite -o job.sqlite " + dir +
                      "job.nsys-rep`\n");
+  // A Visual Profiler session (.nvvp written as XML: settings, no profile; a public one of 2013)
+  // and an NCCL topology dump given as traces: named, with what to do (they had been read as CSV:
+  // "unknown column '<?xml version=\"1.0\"?>' in the header").
+  write(dir + "profile.nvvp", "<?xml version=\"1.0\"?>\n<session version=\"1\" name=\"ode profile\">\n</session>\n");
+  const auto nvvp = run_linkcast("matrix " + dir + "profile.nvvp");
+  EXPECT_EQ(nvvp.exit_code, 2);
+  EXPECT_THAT(nvvp.err, HasSubstr("profile.nvvp: an NVIDIA Visual Profiler session file (XML: its settings and "
+                                  "executable, no profile data), not a trace; linkcast reads nvprof's profile files: "
+                                  "record with `nvprof -o profile.nvvp ./app`"));
+  const auto dump = run_linkcast("matrix tests/data/wild/nccl_topo/aws_p5_h100_32efa.xml");
+  EXPECT_EQ(dump.exit_code, 2);
+  EXPECT_THAT(dump.err, HasSubstr("aws_p5_h100_32efa.xml: an NCCL topology dump (XML), not a trace; it describes a "
+                                  "node: `linkcast topo import --nccl-xml"));
   write(dir + "binary.csv", std::string("kind\0\x07\x01", 7));
   const auto bin = run_linkcast("simulate configs/hgx-h200.yaml " + dir + "binary.csv");
   EXPECT_THAT(bin.err, HasSubstr("binary.csv: binary data, not a trace; linkcast reads its CSV, PyTorch profiler"));

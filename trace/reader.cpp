@@ -85,6 +85,25 @@ void refuse_non_traces(const std::string& path, const Head& h) {
                                  "that: `nsys export --type sqlite -o {1}.sqlite {0}`",
                                  path, std::filesystem::path(path).stem().string()));
   }
+  if (text.starts_with("<")) {
+    // NVIDIA Visual Profiler saves its session (settings, the executable, enabled metrics) as XML
+    // in a .nvvp of its own; the profile data are in the files it imports, which nvprof writes.
+    const bool session = text.find("<session") != std::string_view::npos;
+    if (!session && text.find("<system") != std::string_view::npos)
+      throw InputError(fmt::format("{}: an NCCL topology dump (XML), not a trace; it describes a node: `linkcast topo "
+                                   "import --nccl-xml {}` starts a node file from it",
+                                   path, path));
+    if (session)
+      throw InputError(fmt::format(
+          "{}: an NVIDIA Visual Profiler session file (XML: its settings and executable, no profile data), not a "
+          "trace; linkcast reads nvprof's profile files: record with `nvprof -o {}.nvvp ./app` (or export the "
+          "session's profile from the Visual Profiler) and give that",
+          path, std::filesystem::path(path).stem().string()));
+    throw InputError(fmt::format("{}: XML, not a trace; an NCCL topology dump goes to `linkcast topo import "
+                                 "--nccl-xml`, and linkcast reads traces as CSV, PyTorch profiler (Kineto) JSON and "
+                                 "nvprof or Nsight Systems SQLite exports",
+                                 path));
+  }
   if (looks_like_sqlite(h.content) || looks_like_json(h)) return;
   // Only the first line: a CSV's header is text, and a control character in a later record is
   // the CSV reader's to name with its line.
