@@ -507,6 +507,26 @@ TEST(Kineto, ProcessGroupRanksAreDistinctWholeNumbers) {
   EXPECT_EQ(parse_kineto(allreduce("[3, 0]"), "ok.json").group(1).size(), 2u);
 }
 
+TEST(Kineto, BareNonFiniteNumbersAreReadAsNull) {
+  // PyTorch 1.8's Kineto wrote "memory bandwidth (GB/s)": inf for a copy of no duration
+  // (pytorch/kineto#105): not JSON, and the whole file was refused ("event 434 is not valid
+  // JSON"). The event is read with its non-finite numbers as null and the copy kept; a string
+  // holding "inf" stays as it is, and an event broken otherwise is still refused.
+  const Trace t = parse_kineto(R"json({"traceEvents": [
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "ts": 1.0, "dur": 0,
+     "args": {"device": 0, "stream": 7, "bytes": 4096, "memory bandwidth (GB/s)": inf, "note": "inf, nan"}},
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Pinned)", "ts": 2.0, "dur": 1.0,
+     "args": {"device": 0, "stream": 7, "bytes": 8192, "memory bandwidth (GB/s)": -nan}}]})json",
+                               "inf.json");
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.op(0).bytes, 4096u);
+  EXPECT_EQ(t.op(1).bytes, 8192u);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("2 events carry bare non-finite numbers")));
+  EXPECT_THROW((void)parse_kineto(R"json({"traceEvents": [{"ph": "X", "cat": "gpu_memcpy", "ts": inf, "dur": 1,,}]})json",
+                                  "broken.json"),
+               InputError);
+}
+
 TEST(Kineto, TruncatedJsonIsRejected) {
   const std::string err = error_of([] { (void)parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
   // The stream scanner sees the event's braces never close: it names the byte and says why.

@@ -630,11 +630,52 @@ class Reader {
     }
   }
 
+  /// `event` with its bare non-finite numbers (inf, -inf, nan, Infinity: not JSON, but PyTorch
+  /// 1.8's Kineto wrote "memory bandwidth (GB/s)": inf for a copy of no duration, pytorch/kineto#105)
+  /// made null; nullopt where it has none.
+  static std::optional<std::string> with_non_finite_as_null(std::string_view event) {
+    std::string out;
+    bool in_string = false, replaced = false;
+    for (std::size_t i = 0; i < event.size(); ++i) {
+      const char c = event[i];
+      if (in_string) {
+        if (c == '\\') {
+          out += c;
+          if (++i < event.size()) out += event[i];
+          continue;
+        }
+        in_string = c != '"';
+        out += c;
+        continue;
+      }
+      if (c == '"') in_string = true;
+      std::size_t token = 0;
+      for (std::string_view t : {"-Infinity", "Infinity", "-inf", "inf", "-nan", "nan", "NaN"})
+        if (event.substr(i).starts_with(t)) {
+          token = t.size();
+          break;
+        }
+      if (token > 0) {
+        out += "null";
+        i += token - 1;
+        replaced = true;
+        continue;
+      }
+      out += c;
+    }
+    if (!replaced) return std::nullopt;
+    return out;
+  }
+
   void parse_event(Window& w, std::size_t len) {
     simdjson::dom::element doc;
-    if (const auto err = parser_.parse(w.data() + w.pos(), len, false).get(doc))
-      fail(w, fmt::format("event {} is not valid JSON ({}); the file is not a Kineto trace or is corrupt",
-                          event_index_, simdjson::error_message(err)));
+    if (const auto err = parser_.parse(w.data() + w.pos(), len, false).get(doc)) {
+      const std::optional<std::string> fixed = with_non_finite_as_null(std::string_view(w.data() + w.pos(), len));
+      if (!fixed || parser_.parse(*fixed).get(doc))
+        fail(w, fmt::format("event {} is not valid JSON ({}); the file is not a Kineto trace or is corrupt",
+                            event_index_, simdjson::error_message(err)));
+      ++non_finite_events_;
+    }
     simdjson::dom::object obj;
     if (doc.get_object().get(obj)) return;  // not an event object: skipped
     Event e;
@@ -1052,6 +1093,11 @@ class Reader {
   }
 
   void warn() {
+    if (non_finite_events_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} events carry bare non-finite numbers (inf, nan: not JSON; PyTorch 1.8's profiler wrote them for the "
+          "bandwidth of a copy of no duration): read as null",
+          name_, non_finite_events_));
     if (skipped_ > 0)
       trace_.warnings.push_back(fmt::format("{}: skipped {} copy events of unrecognised kind", name_, skipped_));
     for (const std::string& d : unknown_dtypes_)
@@ -1113,7 +1159,7 @@ class Reader {
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,
-              unsized_copies_ = 0, unsized_memsets_ = 0;
+              unsized_copies_ = 0, unsized_memsets_ = 0, non_finite_events_ = 0;
 };
 
 Trace read_from(Source& source, const std::string& name) {
