@@ -265,6 +265,16 @@ TEST(ImportField, TopoMColumnNamesWrittenTogetherAreReadApart) {
       "GPU0     X      NV18    PIX     NODE     8-15    1\n"
       "GPU1    NV18     X      NODE    PIX      8-15    1\n");
   EXPECT_EQ(count_of(import_node({"", first, "x"}).yaml, "host: cpu1\n"), 2u);
+  // A DGX-1 header pasted into a web page, every name glued to the next and the first NIC's own
+  // name at the end (`GPU0GPU1mlx5_0`): refused as "rows without their header line" before.
+  const std::string dgx1 = test::write_temp(
+      "glued_dgx1.txt",
+      "\t    GPU0GPU1mlx5_0\tmlx5_2\tCPU Affinity\n"
+      "GPU0\t X \tNV1\tPIX\tSOC\t0-19\n"
+      "GPU1\tNV1\t X \tPIX\tSOC\t0-19\n");
+  const ImportResult d = import_node({"", dgx1, "x"});
+  EXPECT_THAT(d.yaml, HasSubstr("  - between: [gpu0, gpu1]\n    type: nvlink\n"));
+  EXPECT_THAT(d.notes, testing::Contains(HasSubstr("(line 1: 'GPU0GPU1mlx5_0'), read apart")));
   // A name that is not wholly device names stays one column: here the row then has a cell more
   // than the header names, refused naming the row.
   const std::string odd = test::write_temp(

@@ -815,7 +815,8 @@ std::optional<std::vector<std::string>> matrix_values(std::string_view token) {
 
 /// The device columns a `topo -m` header token names: one, or several where a paste lost the
 /// blanks between them ("NIC11NIC12": an issue thread's 8 x B200 header, whose rows then had one
-/// cell more than it named). Only a token made wholly of GPU<N> and NIC<N> names is taken apart.
+/// cell more than it named). Only a token made of GPU<N> and NIC<N> names, the last of them
+/// perhaps a NIC's interface name ("GPU7mlx5_0"), is taken apart.
 std::vector<std::string> device_names(const std::string& token) {
   std::vector<std::string> out;
   std::string_view rest = token;
@@ -823,7 +824,16 @@ std::vector<std::string> device_names(const std::string& token) {
     const std::size_t prefix = rest.starts_with("GPU") || rest.starts_with("NIC") ? 3 : 0;
     std::size_t k = prefix;
     while (k < rest.size() && std::isdigit(static_cast<unsigned char>(rest[k]))) ++k;
-    if (prefix == 0 || k == prefix) return {token};
+    if (prefix == 0 || k == prefix) {
+      // A NIC's own interface name glued after the devices ("GPU7mlx5_0", a DGX-1 header pasted
+      // into a web page): the rest of the token, where it reads as one (a letter first, a digit
+      // last).
+      const bool interface = std::isalpha(static_cast<unsigned char>(rest.front())) &&
+                             std::isdigit(static_cast<unsigned char>(rest.back()));
+      if (out.empty() || !interface) return {token};
+      out.emplace_back(rest);
+      break;
+    }
     out.emplace_back(rest.substr(0, k));
     rest.remove_prefix(k);
   }
