@@ -329,6 +329,35 @@ TEST(ImportField, TwoGa102GpusOnAnNvlinkBridgeRunItsNarrowLinks) {
   EXPECT_NEAR(route(n, r, "gpu0", "gpu1").bottleneck_gbps, 4 * 14.06, 1e-9);
 }
 
+TEST(ImportField, TopoMGpusPxbToEachOtherShareASwitchAboveTheirOwn) {
+  // An 8 x P40 `topo -m` (a public design document): GPU0-3 PIX to each other, GPU4-7 too, and the
+  // two groups PXB (several PCIe switches, no host bridge). Each group's switch hung from the CPU,
+  // so GPU0 -> GPU4 crossed the host bridge, as PHB would. Expected: a switch above both groups'
+  // switches, under the CPU; the same with GPUs that have no PIX partner.
+  const std::string grouped = test::write_temp(
+      "pxb.txt",
+      "\tGPU0\tGPU1\tGPU2\tGPU3\tCPU Affinity\n"
+      "GPU0\t X \tPIX\tPXB\tPXB\t0-13\n"
+      "GPU1\tPIX\t X \tPXB\tPXB\t0-13\n"
+      "GPU2\tPXB\tPXB\t X \tPIX\t0-13\n"
+      "GPU3\tPXB\tPXB\tPIX\t X \t0-13\n");
+  const std::string yaml = import_node({"", grouped, "x"}).yaml;
+  EXPECT_THAT(yaml, HasSubstr("  - id: pcisw2\n    kind: pcie_switch\n    model: \"PCIe switch above GPU0, GPU1, GPU2, "
+                              "GPU3 (inferred from PXB)\""));
+  EXPECT_THAT(yaml, HasSubstr("  - between: [pcisw2, pcisw0]\n"));
+  EXPECT_THAT(yaml, HasSubstr("  - between: [pcisw2, pcisw1]\n"));
+  EXPECT_THAT(yaml, HasSubstr("  - between: [cpu0, pcisw2]\n"));
+  EXPECT_EQ(count_of(yaml, "  - between: [cpu0, "), 1u);
+  const std::string single = test::write_temp("pxb_single.txt",
+                                              "\tGPU0\tGPU1\tCPU Affinity\n"
+                                              "GPU0\t X \tPXB\t0-13\n"
+                                              "GPU1\tPXB\t X \t0-13\n");
+  const std::string two = import_node({"", single, "x"}).yaml;
+  EXPECT_THAT(two, HasSubstr("  - between: [pcisw0, gpu0]\n"));
+  EXPECT_THAT(two, HasSubstr("  - between: [pcisw0, gpu1]\n"));
+  EXPECT_THAT(two, HasSubstr("  - between: [cpu0, pcisw0]\n"));
+}
+
 TEST(ImportField, TwoNicsNumberedAlikeByTheirPluginsAreBothKept) {
   // An RCCL dump of 8 x gfx906 on AMD Rome (ROCm/rccl topo_8p_rome_n2_1.xml) lists a 1 Gb/s
   // Ethernet port (enp98s0f0) and a 200 Gb/s InfiniBand HCA (mlx5_0) on different PCI devices,

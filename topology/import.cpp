@@ -1207,6 +1207,37 @@ void smi_nics(const Smi& t, Skeleton& sk, const std::vector<std::string>& cpus, 
   }
 }
 
+/// GPUs that are PXB to each other (several PCIe bridges, no host bridge between them) hang from
+/// one switch above their own switches, or above themselves where they have none: a switch made
+/// for each such group under its CPU, their links to the CPU moved under it, so that their traffic
+/// does not cross the host bridge (read as PHB before: an 8 x P40 machine's two groups of four).
+void smi_pxb_switches(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids,
+                      const std::map<std::size_t, std::string>& switch_of) {
+  std::vector<std::size_t> root(t.ngpu);
+  for (std::size_t k = 0; k < t.ngpu; ++k) root[k] = k;
+  const auto find = [&](std::size_t k) {
+    while (root[k] != k) k = root[k] = root[root[k]];
+    return k;
+  };
+  for (std::size_t i = 0; i < t.ngpu; ++i)
+    for (std::size_t j = i + 1; j < t.ngpu; ++j)
+      if (t.rows[i].cells[j] == "PXB" && t.hosts[i] == t.hosts[j]) root[find(j)] = find(i);
+  std::map<std::size_t, std::vector<std::size_t>> groups;
+  for (std::size_t k = 0; k < t.ngpu; ++k) groups[find(k)].push_back(k);
+  for (const auto& [first, members] : groups) {
+    std::set<std::string> below;  // each member's switch, or the member itself
+    for (std::size_t k : members) below.insert(switch_of.count(k) ? switch_of.at(k) : ids[k]);
+    if (below.size() < 2) continue;
+    const std::string sw = fmt::format("pcisw{}", sk.of_kind("pcie_switch").size());
+    std::vector<std::string> names;
+    for (std::size_t k : members) names.push_back(fmt::format("GPU{}", k));
+    sk.add({sw, "pcie_switch", fmt::format("PCIe switch above {} (inferred from PXB)", join(names, ", ")), "", {}, {}});
+    for (Ln& l : sk.links)
+      if (l.type == "pcie" && l.a == t.hosts[first] && below.count(l.b)) l.a = sw;
+    add_pcie(sk, t.hosts[first], sw, 0, 0);
+  }
+}
+
 /// A skeleton from `topo -m` alone: GPUs on their CPUs, PCIe switches where the matrix says PIX.
 void skeleton_from_smi(const Smi& t, Skeleton& sk) {
   sk.sources.push_back(fmt::format("nvidia-smi topo -m output {}", t.path));
@@ -1233,6 +1264,7 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
     }
   }
   for (std::size_t k = 0; k < t.ngpu; ++k) add_pcie(sk, switch_of.count(k) ? switch_of[k] : t.hosts[k], ids[k], 0, 0);
+  smi_pxb_switches(t, sk, ids, switch_of);
   smi_nics(t, sk, cpus, ids, switch_of);
   std::vector<std::pair<std::string, bool>> cpu_pairs;
   for (const std::string& cpu : cpus) cpu_pairs.emplace_back(cpu, false);
