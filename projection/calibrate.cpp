@@ -175,8 +175,9 @@ void render_calibration_yaml(const Calibration& c, std::ostream& out) {
     for (std::size_t k = 0; k < c.one_byte_ns.size(); ++k) {
       const Measured& m = c.one_byte_ns[k];
       if (m.count == 0) continue;
-      out << fmt::format("  {}_ns: {:.0f}  # median of {} copies <= 64 B in {}\n",
-                         model::to_string(static_cast<model::CopyClass>(k)), m.value, m.count, c.trace_file);
+      const auto cls = static_cast<model::CopyClass>(k);
+      out << fmt::format("  {}_ns: {:.0f}  # median of {} {} <= 64 B in {}\n", model::to_string(cls), m.value, m.count,
+                         cls == model::CopyClass::memset ? "memsets" : "copies", c.trace_file);
     }
   } else {
     out << "# no copies <= 64 B: no 1-byte costs (calibration:) can be measured from this trace\n";

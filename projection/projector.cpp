@@ -204,7 +204,9 @@ std::array<FixedCost, model::kCopyClassCount> resolve_fixed_costs(const trace::T
     const char* second_role = first_is_target ? "source" : "target";
     if (index.small_count[c] > 0) {
       f = {index.small_median_ns[c],
-           fmt::format("source trace: median of {} copies <= {} B", index.small_count[c], trace::kSmallTransferBytes), true};
+           fmt::format("source trace: median of {} {} <= {} B", index.small_count[c],
+                       static_cast<CopyClass>(c) == CopyClass::memset ? "memsets" : "copies", trace::kSmallTransferBytes),
+           true};
     } else if (const auto t = first.calibration.get(cls)) {
       f = {*t, fmt::format("{} node '{}' calibration", first_role, first.name), true};
     } else if (const auto s = second.calibration.get(cls)) {
