@@ -189,6 +189,12 @@ TEST(Ranks, RanksAreAlignedByTheirBaseTimeAndFilesOfDifferentJobsAreNamed) {
                                                      {"rank1.json", one_copy(head(1, 8, ""), 1, 9'000'000)}});
   EXPECT_THAT(mixed.warnings, testing::Contains(HasSubstr("disagree on the job's size (2 ranks in")));
   EXPECT_THAT(mixed.warnings, testing::Contains(HasSubstr("its operations ran while no other trace's did")));
+  // Base times so far apart that a moved time would leave the 64-bit range: refused, not wrapped.
+  EXPECT_THAT([&] {
+    (void)read_folder("linkcast_far", {{"rank0.json", one_copy(head(0, 2, "1"), 0, 1e15)},
+                                       {"rank1.json", one_copy(head(1, 2, "9000000000000000000"), 1, 1e15)}});
+  },
+              testing::ThrowsMessage<InputError>(HasSubstr("pass the 64-bit nanosecond range")));
 }
 
 TEST(Ranks, AFolderIsReadInRankOrder) {

@@ -70,7 +70,8 @@ Span recorded_span(const Trace& t) {
   for (std::size_t i = 0; i < t.size(); ++i) {
     const std::int64_t start = t.starts()[i];
     if (start == kUnknownTime) continue;
-    const std::int64_t end = start + std::max<std::int64_t>(t.durations()[i], 0);
+    std::int64_t end = start;
+    if (__builtin_add_overflow(start, std::max<std::int64_t>(t.durations()[i], 0), &end)) end = start;
     s.lo = s.timed ? std::min(s.lo, start) : start;
     s.hi = s.timed ? std::max(s.hi, end) : end;
     s.timed = true;
@@ -97,6 +98,50 @@ bool successive_windows(const std::vector<Trace>& files, const std::vector<Span>
     if (k > 0 && spans[order[k]].lo < spans[order[k - 1]].hi) return false;
   }
   return true;
+}
+
+/// Warnings where the files are not one job's ranks: they disagree on the job's size, or one ran
+/// while no other did (`spans` on a common clock).
+void warn_unless_one_job(const std::vector<Trace>& ranks, const std::vector<Span>& spans, std::vector<std::string>& warnings) {
+  std::map<int, std::string> sizes;
+  for (const Trace& t : ranks)
+    if (t.world_size > 0) sizes.emplace(t.world_size, t.source_file);
+  if (sizes.size() > 1)
+    warnings.push_back(fmt::format("the traces disagree on the job's size ({} ranks in {}, {} in {}): they are not one "
+                                   "job's ranks, and the result mixes jobs",
+                                   sizes.begin()->first, sizes.begin()->second, sizes.rbegin()->first,
+                                   sizes.rbegin()->second));
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
+    bool overlaps = !spans[k].timed;
+    for (std::size_t j = 0; j < ranks.size() && !overlaps; ++j)
+      overlaps = j != k && (!spans[j].timed || (spans[j].lo < spans[k].hi && spans[k].lo < spans[j].hi));
+    if (!overlaps) {
+      warnings.push_back(fmt::format("{}: its operations ran while no other trace's did: the traces are not one job's "
+                                     "ranks recorded together (or their clocks differ), and the span covers the gaps "
+                                     "between them",
+                                     ranks[k].source_file));
+      return;
+    }
+  }
+}
+
+/// How far each file's times move to count from the earliest base time (Kineto's
+/// baseTimeNanoseconds; ranks of one job may write different ones). Throws InputError where a
+/// moved time would leave the 64-bit nanosecond range.
+std::vector<std::int64_t> clock_shifts(const std::vector<Trace>& ranks) {
+  std::int64_t base = ranks.front().base_time_ns;
+  for (const Trace& t : ranks) base = std::min(base, t.base_time_ns);
+  std::vector<std::int64_t> shift(ranks.size());
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
+    shift[k] = ranks[k].base_time_ns - base;
+    const Span span = recorded_span(ranks[k]);
+    std::int64_t moved = 0;
+    if (span.timed && (__builtin_add_overflow(span.hi, shift[k], &moved) || __builtin_add_overflow(span.lo, shift[k], &moved)))
+      throw InputError(fmt::format("{}: its times, counted from its base time {} ns, pass the 64-bit nanosecond range "
+                                   "beside the other traces' base time {} ns: not one job's ranks",
+                                   ranks[k].source_file, ranks[k].base_time_ns, base));
+  }
+  return shift;
 }
 
 }  // namespace
@@ -127,15 +172,11 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
 
 Trace merge_ranks(std::vector<Trace> ranks) {
   if (ranks.size() == 1) return std::move(ranks.front());
-  // One clock for all: each file's times count from its base time (Kineto's baseTimeNanoseconds;
-  // ranks of one job may write different ones).
-  std::int64_t base = ranks.front().base_time_ns;
-  for (const Trace& t : ranks) base = std::min(base, t.base_time_ns);
-  std::vector<std::int64_t> shift(ranks.size());
+  // One clock for all, then: one process's windows, or ranks (of one job, or said not to be).
+  const std::vector<std::int64_t> shift = clock_shifts(ranks);
   std::vector<Span> spans(ranks.size());
   std::vector<std::size_t> order(ranks.size());
   for (std::size_t k = 0; k < ranks.size(); ++k) {
-    shift[k] = ranks[k].base_time_ns - base;
     spans[k] = recorded_span(ranks[k]);
     spans[k].lo += shift[k];
     spans[k].hi += shift[k];
@@ -146,35 +187,16 @@ Trace merge_ranks(std::vector<Trace> ranks) {
   Trace out;
   out.format = ranks.front().format;
   out.world_size = windows ? 0 : static_cast<int>(ranks.size());
-  out.base_time_ns = base;
-  if (windows) {
+  out.base_time_ns = std::min_element(ranks.begin(), ranks.end(), [](const Trace& a, const Trace& b) {
+                       return a.base_time_ns < b.base_time_ns;
+                     })->base_time_ns;
+  if (windows)
     out.warnings.push_back(fmt::format(
         "{} files name no rank, ran on the same GPUs and follow one another in time: read as one process's "
         "successive profiling windows (as torch.profiler's tensorboard_trace_handler writes them), not as ranks",
         ranks.size()));
-  } else {
-    // Files of different jobs: their sizes disagree, or a rank ran while no other did.
-    std::map<int, std::string> sizes;
-    for (const Trace& t : ranks)
-      if (t.world_size > 0) sizes.emplace(t.world_size, t.source_file);
-    if (sizes.size() > 1)
-      out.warnings.push_back(fmt::format("the traces disagree on the job's size ({} ranks in {}, {} in {}): they are "
-                                         "not one job's ranks, and the result mixes jobs",
-                                         sizes.begin()->first, sizes.begin()->second, sizes.rbegin()->first,
-                                         sizes.rbegin()->second));
-    for (std::size_t k = 0; k < ranks.size(); ++k) {
-      bool overlaps = !spans[k].timed;
-      for (std::size_t j = 0; j < ranks.size() && !overlaps; ++j)
-        overlaps = j != k && (!spans[j].timed || (spans[j].lo < spans[k].hi && spans[k].lo < spans[j].hi));
-      if (!overlaps) {
-        out.warnings.push_back(fmt::format("{}: its operations ran while no other trace's did: the traces are not one "
-                                           "job's ranks recorded together (or their clocks differ), and the span "
-                                           "covers the gaps between them",
-                                           ranks[k].source_file));
-        break;
-      }
-    }
-  }
+  else
+    warn_unless_one_job(ranks, spans, out.warnings);
   std::map<int, std::string> rank_file;
   std::map<std::string, std::string> gpu_owner;  // merged GPU name -> file
   for (std::size_t n = 0; n < ranks.size(); ++n) {
