@@ -433,10 +433,10 @@ std::uint64_t ll_connection_bytes(OpKind kind, CollAlgo algo, int nranks, std::u
   } else if (kind == OpKind::allreduce) {
     received = 2 * (bytes / n * (n - 1));
   }
-  const std::uint64_t lines = 2 * received;  // an LL line carries 8 data bytes in 16
   const std::uint64_t buffers = static_cast<std::uint64_t>(channels) * static_cast<std::uint64_t>(connections) *
                                 static_cast<std::uint64_t>(kSteps) * kLlStepBytes;
-  return std::min(lines, buffers);
+  // An LL line carries 8 data bytes in 16 (compared halved: no overflow on any size).
+  return received > buffers / 2 ? buffers : 2 * received;
 }
 
 int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels) {

@@ -1001,9 +1001,8 @@ double Simulation::ll_l2_share(const CollectiveResult& c, int channels) const {
   // only where the call's blocks are modelled, on the `channels` the call runs on.
   if (c.proto != nccl::Proto::ll || options_.cold_buffers) return 0;
   const int nranks = static_cast<int>(c.gpus.size());
-  const double footprint =
-      static_cast<double>(nccl::user_buffer_bytes(c.kind, nranks, c.bytes) +
-                          nccl::ll_connection_bytes(c.kind, c.algo, nranks, c.bytes, channels));
+  const double footprint = static_cast<double>(nccl::user_buffer_bytes(c.kind, nranks, c.bytes)) +
+                           static_cast<double>(nccl::ll_connection_bytes(c.kind, c.algo, nranks, c.bytes, channels));
   double share = 1;
   for (int g : c.gpus) {
     const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];
