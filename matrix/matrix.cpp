@@ -703,10 +703,13 @@ class Builder {
             bound += o.inter_rank_bound_bytes;
             moved += o.moved_bytes;
           }
-      r_.checks.push_back({"collectives: volume >= mpisee lower bound", below_bound_.empty(),
-                           below_bound_.empty()
-                               ? fmt::format("{} bytes moved between ranks >= {} bytes lower bound", moved, bound)
-                               : join(below_bound_, "; ")});
+      r_.checks.push_back(
+          {"collectives: volume >= mpisee lower bound", below_bound_.empty(),
+           below_bound_.empty() ? fmt::format("{} bytes moved between ranks >= {} bytes lower bound", moved, bound)
+                                : join(below_bound_, "; ") +
+                                      (incomplete_.empty() ? ""
+                                                           : "; the members that did not record every call (the "
+                                                             "check above) moved nothing in those calls")});
     }
     if (!comms_.empty()) {
       r_.checks.push_back({"communicator names agree across ranks", name_conflicts_.empty(),
