@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# run_nccl_treel2.sh OUTDIR: do NCCL's tree allreduces run faster on buffers the L2 holds, as ring
+# LL calls do? On 2 x H200 the tree/LL allreduces of 4-32 MiB ran 18-31% slower than the simulator,
+# which frees their user-buffer loads where the L2 holds the buffers as it does a ring's; with the
+# loads charged they come within 3-11% (tests/data/real/h200-2gpu-nccl-graph). Here: allreduce of
+# 1-128 MiB, replayed from CUDA graphs, tree/LL, tree/LL128 and tree/Simple at NCCL's channel
+# count, each on one set of buffers (warm) and on a new set each call (--cold 512M), and ring/LL
+# the same way beside them. About 2 minutes on 2 x H200.
+# Leaves record/nccl_bench.csv (variants tree_<proto>, tree_<proto>_cold, ring_ll, ring_ll_cold)
+# and logs/. Run from anywhere: bash tools/record/run_nccl_treel2.sh "$OUT".
+
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=record_lib.sh
+source "$HERE/record_lib.sh"
+start_record run_nccl_treel2.sh "$@"
+BUDGET=${RECORD_BUDGET_S:-400}
+LOG_TAG=run_nccl_treel2
+write_command run_nccl_treel2.sh "budget:  ${BUDGET} s" \
+  "calls:   allreduce 1..128 MiB, tree LL/LL128/Simple and ring LL, warm and cold, graph"
+
+NGPU=$(gpu_count)
+log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
+run_step machine 60 machine_info
+if [[ "$NGPU" -lt 2 ]]; then
+  skip_step nccl "$NGPU GPU"
+else
+  export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,ENV
+  COMMON=(--out "$REC" --sizes pow2 --max-bytes 128M --launch graph --collectives allreduce)
+  for variant in tree_ll tree_ll128 tree_simple ring_ll; do
+    run_step "nccl_${variant}" 60 "$PY" "$HERE/nccl_bench.py" --variant "$variant" "${COMMON[@]}"
+    run_step "nccl_${variant}_cold" 60 "$PY" "$HERE/nccl_bench.py" --variant "$variant" --cold 512M "${COMMON[@]}"
+  done
+fi
+
+finish_record "linkcast recording: tree allreduces on warm and cold buffers (run_nccl_treel2.sh)" "$PY" "$HERE/headline.py" "$REC"
