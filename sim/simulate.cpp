@@ -999,7 +999,10 @@ double Simulation::ll_l2_share(const CollectiveResult& c, int channels) const {
   // the call's receive connections hold (nccl::ll_connection_bytes: 12 MiB on 24 channels). None
   // with cold buffers (SimOptions::cold_buffers) or where a GPU does not give the footprint. Asked
   // only where the call's blocks are modelled, on the `channels` the call runs on.
-  if (c.proto != nccl::Proto::ll || options_.cold_buffers) return 0;
+  // Ring calls only: a tree/LL allreduce of 8-32 MiB on 2 x H200 ran as fast on a new set of
+  // buffers each call as on one set (0.94-1.06 of it, where ring/LL ran 0.71-0.95;
+  // tests/data/real/h200-2gpu-treel2): the chain gains nothing from the L2.
+  if (c.proto != nccl::Proto::ll || c.algo != nccl::CollAlgo::ring || options_.cold_buffers) return 0;
   const int nranks = static_cast<int>(c.gpus.size());
   const double footprint = static_cast<double>(nccl::user_buffer_bytes(c.kind, nranks, c.bytes)) +
                            static_cast<double>(nccl::ll_connection_bytes(c.kind, c.algo, nranks, c.bytes, channels));
