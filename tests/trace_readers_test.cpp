@@ -527,6 +527,24 @@ TEST(Kineto, BareNonFiniteNumbersAreReadAsNull) {
                InputError);
 }
 
+TEST(Kineto, CopiesThatNameNeitherPinnedNorPageableHostMemoryAreSaidToBeTakenAsPinned) {
+  // ROCm's profiler writes "Memcpy HtoD (Host -> Device)": no pinned or pageable. Such copies are
+  // priced as pinned, and a projection scored against an H100 trace of the same program matched 5
+  // of its 85 copies, silently. The reader now says what it took them for.
+  const Trace t = parse_kineto(R"json({"traceEvents": [
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Host -> Device)", "ts": 1.0, "dur": 2.0,
+     "args": {"device": 2, "stream": 7, "bytes": 4096}},
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Host)", "ts": 4.0, "dur": 2.0,
+     "args": {"device": 2, "stream": 7, "bytes": 4096}},
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "ts": 8.0, "dur": 2.0,
+     "args": {"device": 2, "stream": 7, "bytes": 4096}}]})json",
+                               "rocm.json");
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("2 copies between the host and a GPU say neither pinned nor "
+                                                      "pageable host memory (the first: \"Memcpy HtoD (Host -> "
+                                                      "Device)\"")));
+}
+
 TEST(Kineto, TruncatedJsonIsRejected) {
   const std::string err = error_of([] { (void)parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
   // The stream scanner sees the event's braces never close: it names the byte and says why.

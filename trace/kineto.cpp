@@ -931,6 +931,10 @@ class Reader {
       ++skipped_;
       return false;
     }
+    const bool host_src = op.src == host() && op.dst != host(), host_dst = op.dst == host() && op.src != host();
+    if ((host_src && op.src_mem == MemKind::unknown) || (host_dst && op.dst_mem == MemKind::unknown)) {
+      if (unknown_host_memory_++ == 0) unknown_host_memory_name_ = std::string(n);
+    }
     op.kind = OpKind::copy;
     op.issuer = kNoEndpoint;
     push(op);
@@ -1093,6 +1097,12 @@ class Reader {
   }
 
   void warn() {
+    if (unknown_host_memory_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} copies between the host and a GPU say neither pinned nor pageable host memory (the first: \"{}\", "
+          "as ROCm's profiler writes them): taken as pinned; pageable ones run slower, and a projection scored "
+          "against a trace that names its kinds matches them as pinned",
+          name_, unknown_host_memory_, unknown_host_memory_name_));
     if (non_finite_events_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} events carry bare non-finite numbers (inf, nan: not JSON; PyTorch 1.8's profiler wrote them for the "
@@ -1159,7 +1169,8 @@ class Reader {
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,
-              unsized_copies_ = 0, unsized_memsets_ = 0, non_finite_events_ = 0;
+              unsized_copies_ = 0, unsized_memsets_ = 0, non_finite_events_ = 0, unknown_host_memory_ = 0;
+  std::string unknown_host_memory_name_;  // the first such copy's name
 };
 
 Trace read_from(Source& source, const std::string& name) {
