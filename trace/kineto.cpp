@@ -931,7 +931,9 @@ class Reader {
       ++skipped_;
       return false;
     }
-    const bool host_src = op.src == host() && op.dst != host(), host_dst = op.dst == host() && op.src != host();
+    // host_, not host(): a copy within the GPUs must not make the host an endpoint of the trace.
+    const bool host_src = host_ != kNoEndpoint && op.src == host_ && op.dst != host_;
+    const bool host_dst = host_ != kNoEndpoint && op.dst == host_ && op.src != host_;
     if ((host_src && op.src_mem == MemKind::unknown) || (host_dst && op.dst_mem == MemKind::unknown)) {
       if (unknown_host_memory_++ == 0) unknown_host_memory_name_ = std::string(n);
     }
