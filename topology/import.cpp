@@ -598,7 +598,7 @@ class XmlReader {
       long long count_a = 0, count_b = 0;  // as the lower and the higher id lists it
       std::string type;                    // nvlink or infinity_fabric
       int version = 0;
-      bool ga102 = false;                  // a GA102 GPU's narrow NVLink bridge (ga102_nvlink)
+      bool ga102 = false;                  // a GA102 GPU's narrow NVLink bridge (kGa102NvlinkGbps)
     };
     std::map<std::pair<std::string, std::string>, Pair> pairs;
     std::set<std::string> chips;
