@@ -171,12 +171,6 @@ void add_simulate_command(CLI::App& app, Runner& run) {
         if (!opt->map.empty()) {
           if (!opt->gpus.empty()) throw InputError("simulate: give --gpus or --map, not both");
           options.gpus = application::placed_gpus(node, trace, projection::parse_endpoint_map(opt->map));
-          const auto& names = trace.endpoint_names();
-          for (std::size_t k = 0; k < options.gpus.size(); ++k)
-            if (options.gpus[k] < 0 && std::find(names.begin(), names.end(), fmt::format("gpu{}", k)) != names.end())
-              throw InputError(fmt::format("--map: the trace's gpu{} lands on no GPU of node '{}' ({}); map it onto "
-                                           "one, e.g. --map gpu{}=gpu0",
-                                           k, node.name, node.file, k));
         }
         // L + O measured by the trace's own small copies where it has them.
         options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(trace));

@@ -234,7 +234,7 @@ class Simulation {
   nccl::BlockRates block_rates(const CollectiveResult& c) const;
   /// LL calls on blocks (block_copy_gbps > 0): the share of their user buffers the GPUs' L2 holds
   /// (CallContext::l2_share).
-  double ll_l2_share(const CollectiveResult& c, int channels) const;
+  double ll_l2_share(const CollectiveResult& c) const;
   /// The decomposition's view of call `c` on a communicator of `comm_channels` channels.
   nccl::CollectiveSpec collective_spec(const CollectiveResult& c, int comm_channels) const;
   /// Simple calls whose primitives run slices (nccl::simple_slices): the slowest GPU's
@@ -256,8 +256,8 @@ class Simulation {
   /// The nccl-model baseline: the ranks are busy for NCCL's predicted time once all launched.
   void add_nccl_model_call(const CollectiveResult& c, const RankTasks& tasks);
   /// The call's data split over the rings of its channels, every step of each a transfer.
-  void add_ring_transfers(CollectiveResult& c, int root, const nccl::CommTopology& topo, int comm_channels,
-                          const CallContext& call);
+  void add_ring_transfers(CollectiveResult& c, int root, const nccl::CommTopology& topo,
+                          const nccl::CollectiveSpec& spec, const CallContext& call);
   /// The steps of the call's part on one ring; returns how many.
   std::size_t add_ring_steps(const CollectiveResult& c, const std::vector<int>& ring, const nccl::CollectiveSpec& part,
                              std::uint32_t channel_base, const CallContext& call);
@@ -361,7 +361,11 @@ int Simulation::resolve_name(const std::string& name, std::size_t record) const 
                                       k + 1),
                           ChoiceError::Choice::gpu_list, head.size(), kList.size(), name);
       }
-      return options_.gpus[static_cast<std::size_t>(k)];
+      if (const int placed = options_.gpus[static_cast<std::size_t>(k)]; placed >= 0) return placed;
+      // A placement by name (--map) that left this GPU of the trace on none of the node's.
+      const std::string message = fmt::format("{}: endpoint '{}' is placed on no GPU of node '{}' ({})", where(record),
+                                              name, node_.name, node_.file);
+      throw ChoiceError(message, ChoiceError::Choice::place_gpus, message.size(), 0, name);
     }
   }
   const int e = node_.find(name);
@@ -727,10 +731,13 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     add_nccl_model_call(c, tasks);
     c.channels = topo.channels();
   } else {
+    // Channels this call runs on (NCCL drops channels for small calls).
+    const nccl::CollectiveSpec spec = collective_spec(c, comm_channels);
+    c.channels = nccl::effective_channels(spec);
     CallContext call{comm_key, call_index, records.front(), cost, tasks, 0.0, 0.0, {}, {}};
     call.block_gbps = block_copy_gbps(c);
     call.rates = block_rates(c);
-    call.l2_share = call.block_gbps > 0 ? ll_l2_share(c, nccl::effective_channels(collective_spec(c, comm_channels))) : 0.0;
+    call.l2_share = call.block_gbps > 0 ? ll_l2_share(c) : 0.0;
     if (call.rates.known()) call.slice_ns = simple_slice_ns(c);
     // The rates price the blocks where the GPUs give them; block_gbps then only says the blocks
     // are modelled.
@@ -746,7 +753,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
                       .channel_cap_gbps *
                   comm_channels
             : nccl_bus_gbps;
-    add_ring_transfers(c, first.root, topo, comm_channels, call);
+    add_ring_transfers(c, first.root, topo, spec, call);
   }
   collectives_.push_back(std::move(c));
 }
@@ -766,15 +773,13 @@ nccl::CollectiveSpec Simulation::collective_spec(const CollectiveResult& c, int 
   return spec;
 }
 
-void Simulation::add_ring_transfers(CollectiveResult& c, int root, const nccl::CommTopology& topo, int comm_channels,
-                                    const CallContext& call) {
+void Simulation::add_ring_transfers(CollectiveResult& c, int root, const nccl::CommTopology& topo,
+                                    const nccl::CollectiveSpec& spec, const CallContext& call) {
   const int n = static_cast<int>(c.gpus.size());
-  // Channels this call runs on (NCCL drops channels for small calls), grouped by ring.
-  const nccl::CollectiveSpec spec = collective_spec(c, comm_channels);
   const bool per_rank = nccl::per_rank_block(c.kind);
   const std::uint64_t ranks_per_unit = per_rank ? static_cast<std::uint64_t>(n) : 1u;
-  const int used = nccl::effective_channels(spec);
-  c.channels = used;
+  // The call's channels (add_call), grouped by ring.
+  const int used = c.channels;
   std::vector<int> per_ring(topo.rings.size(), 0);
   for (int ch = 0; ch < used; ++ch)
     ++per_ring[static_cast<std::size_t>(topo.ring_of_channel[static_cast<std::size_t>(ch % topo.channels())])];
@@ -990,7 +995,7 @@ double Simulation::block_copy_gbps(const CollectiveResult& c) const {
   return std::isfinite(rate) && rate > 0 ? rate : 0;
 }
 
-double Simulation::ll_l2_share(const CollectiveResult& c, int channels) const {
+double Simulation::ll_l2_share(const CollectiveResult& c) const {
   // The share of an LL call's user buffers its GPUs' L2 holds: all of them up to the footprint a
   // repeated copy keeps at the L2's rate (l2_resident_mib), falling linearly to none at the L2's
   // capacity (l2_cache_mib), as a repeated copy's did (2 x H200, one channel: a reduce-scatter of
@@ -998,14 +1003,14 @@ double Simulation::ll_l2_share(const CollectiveResult& c, int channels) const {
   // without; tests/data/real/h200-2gpu-nccl-l2). The footprint is the user's buffers and the lines
   // the call's receive connections hold (nccl::ll_connection_bytes: 12 MiB on 24 channels). None
   // with cold buffers (SimOptions::cold_buffers) or where a GPU does not give the footprint. Asked
-  // only where the call's blocks are modelled, on the `channels` the call runs on.
+  // only where the call's blocks are modelled, once its channels are known.
   // Ring calls only: a tree/LL allreduce of 8-32 MiB on 2 x H200 ran as fast on a new set of
   // buffers each call as on one set (0.94-1.06 of it, where ring/LL ran 0.71-0.95;
   // tests/data/real/h200-2gpu-treel2): the chain gains nothing from the L2.
   if (c.proto != nccl::Proto::ll || c.algo != nccl::CollAlgo::ring || options_.cold_buffers) return 0;
   const int nranks = static_cast<int>(c.gpus.size());
   const double footprint = static_cast<double>(nccl::user_buffer_bytes(c.kind, nranks, c.bytes)) +
-                           static_cast<double>(nccl::ll_connection_bytes(c.kind, c.algo, nranks, c.bytes, channels));
+                           static_cast<double>(nccl::ll_connection_bytes(c.kind, c.algo, nranks, c.bytes, c.channels));
   double share = 1;
   for (int g : c.gpus) {
     const topology::Endpoint& gpu = node_.endpoints[static_cast<std::size_t>(g)];

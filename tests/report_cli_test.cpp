@@ -94,8 +94,21 @@ TEST(ReportCli, MapPlacesATraceOnTheNodeWithoutATarget) {
   const auto placed = run_linkcast(base + " --map gpu2=gpu0");
   ASSERT_EQ(placed.exit_code, 0) << placed.err;
   EXPECT_THAT(test::read_file(out), HasSubstr("gpu0"));
+  // The copy ran on the node's host link: its megabyte crossed cpu0-gpu0.
+  EXPECT_THAT(test::read_file(out), HasSubstr("cpu0-gpu0, PCIe Gen5 x16): 1 MiB of data (1048576 B;"));
   std::filesystem::remove(out);
+  // A second GPU of the trace that the map leaves on none of the node's: refused naming it, no page
+  // (it had indexed the node with -1: "out of memory", exit 1).
+  const std::string two = test::write_temp(
+      "report_gpu23.csv", "kind,src,dst,bytes,duration_ns\ncopy,cpu0,gpu2,1048576,60000\ncopy,cpu0,gpu3,1048576,60000\n");
+  const auto unplaced = run_linkcast("report " + two + " --node " + test::config("testbed-h200-1gpu.yaml") + " -o " +
+                                     out + " --map gpu2=gpu0");
+  EXPECT_EQ(unplaced.exit_code, 2);
+  EXPECT_THAT(unplaced.err, HasSubstr("endpoint 'gpu3' is placed on no GPU of node 'testbed-h200-1gpu'"));
+  EXPECT_THAT(unplaced.err, HasSubstr("with --map gpu3=<a node GPU>"));
+  EXPECT_FALSE(std::filesystem::exists(out));
   std::filesystem::remove(trace);
+  std::filesystem::remove(two);
 }
 
 TEST(ReportCli, BadInputExitsTwoAndLeavesNoFile) {

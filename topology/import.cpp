@@ -1147,15 +1147,22 @@ void move_under_switch(const Smi& t, Skeleton& sk, const std::vector<std::string
   switch_of[gpu] = sw;
 }
 
-/// The GPU `gpu`'s PCIe switch: the one `switch_of` gives it, else a new one (pcisw<n>, numbered
-/// in the order made) between it and its CPU, its link moved under it where it has one (`why` says
+/// A new PCIe switch of `topo -m`'s skeleton, pcisw<n> numbered in the order made, under `cpu`;
+/// returns its id.
+std::string add_smi_switch(Skeleton& sk, const std::string& cpu, std::string model) {
+  const std::string sw = fmt::format("pcisw{}", sk.of_kind("pcie_switch").size());
+  sk.add({sw, "pcie_switch", std::move(model), "", {}, {}});
+  add_pcie(sk, cpu, sw, 0, 0);
+  return sw;
+}
+
+/// The GPU `gpu`'s PCIe switch: the one `switch_of` gives it, else a new one (add_smi_switch)
+/// between it and its CPU, its link moved under it where it has one (`why` says
 /// what the matrix showed).
 std::string switch_of_gpu(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids, std::size_t gpu,
                           const std::string& why, std::map<std::size_t, std::string>& switch_of) {
   if (const auto it = switch_of.find(gpu); it != switch_of.end()) return it->second;
-  const std::string sw = fmt::format("pcisw{}", sk.of_kind("pcie_switch").size());
-  sk.add({sw, "pcie_switch", fmt::format("PCIe switch of GPU{} and {}", gpu, why), "", {}, {}});
-  add_pcie(sk, t.hosts[gpu], sw, 0, 0);
+  const std::string sw = add_smi_switch(sk, t.hosts[gpu], fmt::format("PCIe switch of GPU{} and {}", gpu, why));
   move_under_switch(t, sk, ids, gpu, sw, switch_of);
   return sw;
 }
@@ -1228,13 +1235,16 @@ void smi_pxb_switches(const Smi& t, Skeleton& sk, const std::vector<std::string>
     std::set<std::string> below;  // each member's switch, or the member itself
     for (std::size_t k : members) below.insert(switch_of.count(k) ? switch_of.at(k) : ids[k]);
     if (below.size() < 2) continue;
-    const std::string sw = fmt::format("pcisw{}", sk.of_kind("pcie_switch").size());
     std::vector<std::string> names;
     for (std::size_t k : members) names.push_back(fmt::format("GPU{}", k));
-    sk.add({sw, "pcie_switch", fmt::format("PCIe switch above {} (inferred from PXB)", join(names, ", ")), "", {}, {}});
-    for (Ln& l : sk.links)
-      if (l.type == "pcie" && l.a == t.hosts[first] && below.count(l.b)) l.a = sw;
-    add_pcie(sk, t.hosts[first], sw, 0, 0);
+    const std::string cpu = t.hosts[first];
+    // Their links to the CPU, found before the new switch adds its own (indices: adding a link may
+    // move the others).
+    std::vector<std::size_t> uplinks;
+    for (std::size_t i = 0; i < sk.links.size(); ++i)
+      if (sk.links[i].type == "pcie" && sk.links[i].a == cpu && below.count(sk.links[i].b)) uplinks.push_back(i);
+    const std::string sw = add_smi_switch(sk, cpu, fmt::format("PCIe switch above {} (inferred from PXB)", join(names, ", ")));
+    for (std::size_t i : uplinks) sk.links[i].a = sw;
   }
 }
 

@@ -735,6 +735,52 @@ Trace read_nvprof(const SqliteDb& db) {
   return trace;
 }
 
+namespace {
+
+/// Why an export holds no GPU transfers, and how to record one that does: CUDA traced but no data
+/// moved (`gpu_work` kernels read); the CUDA API traced without the GPU's activity (Nsight Systems
+/// under WSL2 records the calls, COLLECT_CUDA_TRACE, and no CUPTI activity at all), with or
+/// without copy calls among them; or CUDA not traced. Counts the API calls from the export only
+/// here, where there is nothing else to read.
+std::string no_transfers_warning(const SqliteDb& db, std::size_t gpu_work) {
+  constexpr std::string_view kRecord = "record with `nsys profile -t cuda,nvtx ./app` and export with `nsys export --type sqlite`";
+  const auto warning = [&](const std::string& why, std::string_view where = {}) {
+    return fmt::format("{}: no GPU transfers (copies, memsets) in this export: {}; {}{}", db.path(), why, kRecord, where);
+  };
+  if (db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY") || db.has_table("CUPTI_ACTIVITY_KIND_MEMSET") ||
+      db.has_table("CUPTI_ACTIVITY_KIND_KERNEL"))
+    return warning(fmt::format("it traced CUDA ({} kernels read) but its CUPTI_ACTIVITY_KIND_MEMCPY and _MEMSET tables "
+                               "are empty or absent (the application moved no data while traced)",
+                               gpu_work));
+  std::int64_t data_calls = 0, api_calls = 0;
+  if (const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME"; db.has_table(table)) {
+    const StringColumn name = string_column(db, table, "r", "nameId", "n");
+    if (!name.join.empty()) {
+      SqliteDb::Statement count(db, fmt::format("SELECT COUNT(*), SUM({1} LIKE 'cudaMemcpy%' OR {1} LIKE 'cudaMemset%' "
+                                                "OR {1} LIKE 'cuMemcpy%' OR {1} LIKE 'cuMemset%') FROM {0} r{2}",
+                                                table, name.select, name.join));
+      if (count.step()) {
+        api_calls = count.i64(0);
+        data_calls = count.is_null(1) ? 0 : count.i64(1);
+      }
+    }
+  }
+  if (data_calls > 0)
+    return warning(fmt::format("it traced the CUDA API ({} copy and memset calls) but recorded no GPU activity (no "
+                               "CUPTI_ACTIVITY_KIND_MEMCPY, _MEMSET or _KERNEL table), as Nsight Systems does where it "
+                               "cannot trace the GPU (under WSL2, for one)",
+                               data_calls),
+                   " on a machine where Nsight Systems traces the GPU (native Linux)");
+  if (api_calls > 0)
+    return warning(fmt::format("it traced the CUDA API ({} calls, none of them a copy or memset) and recorded no GPU "
+                               "activity: the application moved no data while traced",
+                               api_calls));
+  return warning(fmt::format("it has no CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table, so CUDA was not traced (CUPTI "
+                             "tables: {})",
+                             cupti_tables(db)));
+}
+}  // namespace
+
 Trace read_nsys(const SqliteDb& db) {
   Trace trace;
   trace.format = "nsys";
@@ -792,46 +838,7 @@ Trace read_nsys(const SqliteDb& db) {
         "transfer views; record the run with the PyTorch profiler (Kineto, record_shapes=True) to see its collectives",
         db.path(), total, total == 1 ? "" : "s", parts));
   }
-  if (b.transfers() == 0) {
-    const bool cuda = db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY") || db.has_table("CUPTI_ACTIVITY_KIND_MEMSET") ||
-                      db.has_table("CUPTI_ACTIVITY_KIND_KERNEL");
-    // The CUDA API traced without the GPU's activity: Nsight Systems under WSL2 records the calls
-    // (COLLECT_CUDA_TRACE) and no CUPTI activity at all.
-    std::int64_t data_calls = 0, api_calls = 0;
-    if (const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME"; !cuda && db.has_table(table)) {
-      const StringColumn name = string_column(db, table, "r", "nameId", "n");
-      if (!name.join.empty()) {
-        SqliteDb::Statement count(
-            db, fmt::format("SELECT COUNT(*), SUM({1} LIKE 'cudaMemcpy%' OR {1} LIKE 'cudaMemset%' OR {1} LIKE "
-                            "'cuMemcpy%' OR {1} LIKE 'cuMemset%') FROM {0} r{2}",
-                            table, name.select, name.join));
-        if (count.step()) {
-          api_calls = count.i64(0);
-          data_calls = count.is_null(1) ? 0 : count.i64(1);
-        }
-      }
-    }
-    trace.warnings.push_back(fmt::format(
-        "{}: no GPU transfers (copies, memsets) in this export: {}; record with `nsys profile -t cuda,nvtx ./app` "
-        "and export with `nsys export --type sqlite`{}",
-        db.path(),
-        cuda ? fmt::format("it traced CUDA ({} kernels read) but its CUPTI_ACTIVITY_KIND_MEMCPY and _MEMSET tables "
-                           "are empty or absent (the application moved no data while traced)",
-                           b.gpu_work())
-        : data_calls > 0
-            ? fmt::format("it traced the CUDA API ({} copy and memset calls) but recorded no GPU activity (no "
-                          "CUPTI_ACTIVITY_KIND_MEMCPY, _MEMSET or _KERNEL table), as Nsight Systems does where it "
-                          "cannot trace the GPU (under WSL2, for one)",
-                          data_calls)
-        : api_calls > 0
-            ? fmt::format("it traced the CUDA API ({} calls, none of them a copy or memset) and recorded no GPU "
-                          "activity: the application moved no data while traced",
-                          api_calls)
-            : fmt::format("it has no CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET table, so CUDA was not traced (CUPTI "
-                          "tables: {})",
-                          cupti_tables(db)),
-        data_calls > 0 && !cuda ? " on a machine where Nsight Systems traces the GPU (native Linux)" : ""));
-  }
+  if (b.transfers() == 0) trace.warnings.push_back(no_transfers_warning(db, b.gpu_work()));
   b.finish();
   return trace;
 }

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "core/error.hpp"
@@ -79,22 +80,22 @@ Span recorded_span(const Trace& t) {
   return s;
 }
 
+/// The names of the GPUs a trace's operations run on.
+std::set<std::string> gpu_names(const Trace& t) {
+  std::set<std::string> names;
+  for (std::uint16_t e : used_gpus(t)) names.insert(t.endpoint_name(e));
+  return names;
+}
+
 /// Whether the files are one process's successive profiling windows (torch.profiler's
 /// tensorboard_trace_handler writes one file per window) rather than ranks: none names a rank,
 /// all ran on the same GPUs, and each starts after the one before it has ended (`order`: the
 /// files by start; `spans` on a common clock).
 bool successive_windows(const std::vector<Trace>& files, const std::vector<Span>& spans, const std::vector<std::size_t>& order) {
-  const std::set<std::string> gpus = [&] {
-    std::set<std::string> names;
-    for (std::uint16_t e : used_gpus(files[order.front()])) names.insert(files[order.front()].endpoint_name(e));
-    return names;
-  }();
+  const std::set<std::string> gpus = gpu_names(files[order.front()]);
   for (std::size_t k = 0; k < order.size(); ++k) {
     const Trace& t = files[order[k]];
-    if (t.rank >= 0 || !spans[order[k]].timed) return false;
-    std::set<std::string> names;
-    for (std::uint16_t e : used_gpus(t)) names.insert(t.endpoint_name(e));
-    if (names != gpus) return false;
+    if (t.rank >= 0 || !spans[order[k]].timed || gpu_names(t) != gpus) return false;
     if (k > 0 && spans[order[k]].lo < spans[order[k - 1]].hi) return false;
   }
   return true;
@@ -125,23 +126,32 @@ void warn_unless_one_job(const std::vector<Trace>& ranks, const std::vector<Span
   }
 }
 
-/// How far each file's times move to count from the earliest base time (Kineto's
-/// baseTimeNanoseconds; ranks of one job may write different ones). Throws InputError where a
-/// moved time would leave the 64-bit nanosecond range.
-std::vector<std::int64_t> clock_shifts(const std::vector<Trace>& ranks) {
-  std::int64_t base = ranks.front().base_time_ns;
-  for (const Trace& t : ranks) base = std::min(base, t.base_time_ns);
-  std::vector<std::int64_t> shift(ranks.size());
-  for (std::size_t k = 0; k < ranks.size(); ++k) {
-    shift[k] = ranks[k].base_time_ns - base;
-    const Span span = recorded_span(ranks[k]);
-    std::int64_t moved = 0;
-    if (span.timed && (__builtin_add_overflow(span.hi, shift[k], &moved) || __builtin_add_overflow(span.lo, shift[k], &moved)))
+/// The files on one clock: the earliest base time (Kineto's baseTimeNanoseconds; ranks of one
+/// job may write different ones), how far each file's times move to count from it, and each
+/// file's span so moved. Throws InputError where a moved time would leave the 64-bit nanosecond
+/// range.
+struct Clock {
+  std::int64_t base = 0;
+  std::vector<std::int64_t> shift;
+  std::vector<Span> spans;
+};
+
+Clock common_clock(const std::vector<Trace>& ranks) {
+  Clock c;
+  c.base = std::min_element(ranks.begin(), ranks.end(), [](const Trace& a, const Trace& b) {
+             return a.base_time_ns < b.base_time_ns;
+           })->base_time_ns;
+  for (const Trace& t : ranks) {
+    const std::int64_t shift = t.base_time_ns - c.base;
+    Span span = recorded_span(t);
+    if (span.timed && (__builtin_add_overflow(span.hi, shift, &span.hi) || __builtin_add_overflow(span.lo, shift, &span.lo)))
       throw InputError(fmt::format("{}: its times, counted from its base time {} ns, pass the 64-bit nanosecond range "
                                    "beside the other traces' base time {} ns: not one job's ranks",
-                                   ranks[k].source_file, ranks[k].base_time_ns, base));
+                                   t.source_file, t.base_time_ns, c.base));
+    c.shift.push_back(shift);
+    c.spans.push_back(span);
   }
-  return shift;
+  return c;
 }
 
 }  // namespace
@@ -173,30 +183,24 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
 Trace merge_ranks(std::vector<Trace> ranks) {
   if (ranks.size() == 1) return std::move(ranks.front());
   // One clock for all, then: one process's windows, or ranks (of one job, or said not to be).
-  const std::vector<std::int64_t> shift = clock_shifts(ranks);
-  std::vector<Span> spans(ranks.size());
+  const Clock clock = common_clock(ranks);
+  const std::vector<std::int64_t>& shift = clock.shift;
   std::vector<std::size_t> order(ranks.size());
-  for (std::size_t k = 0; k < ranks.size(); ++k) {
-    spans[k] = recorded_span(ranks[k]);
-    spans[k].lo += shift[k];
-    spans[k].hi += shift[k];
-    order[k] = k;
-  }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return spans[a].lo < spans[b].lo; });
-  const bool windows = successive_windows(ranks, spans, order);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return clock.spans[a].lo < clock.spans[b].lo; });
+  const bool windows = successive_windows(ranks, clock.spans, order);
   Trace out;
   out.format = ranks.front().format;
   out.world_size = windows ? 0 : static_cast<int>(ranks.size());
-  out.base_time_ns = std::min_element(ranks.begin(), ranks.end(), [](const Trace& a, const Trace& b) {
-                       return a.base_time_ns < b.base_time_ns;
-                     })->base_time_ns;
+  out.base_time_ns = clock.base;
   if (windows)
     out.warnings.push_back(fmt::format(
         "{} files name no rank, ran on the same GPUs and follow one another in time: read as one process's "
         "successive profiling windows (as torch.profiler's tensorboard_trace_handler writes them), not as ranks",
         ranks.size()));
   else
-    warn_unless_one_job(ranks, spans, out.warnings);
+    warn_unless_one_job(ranks, clock.spans, out.warnings);
   std::map<int, std::string> rank_file;
   std::map<std::string, std::string> gpu_owner;  // merged GPU name -> file
   for (std::size_t n = 0; n < ranks.size(); ++n) {

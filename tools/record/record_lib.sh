@@ -98,6 +98,16 @@ run_step() {
   STEP_LINES+=("$(printf '%-20s %-22s %4ds %5ds' "$name" "$status" "$took" "$limit")")
 }
 
+# run_warm_and_cold NAME ARGS...: one nccl_bench.py run with ARGS as step NAME (every call of a
+# size on one set of buffers, which stays in the L2 where it fits) and again as NAME_cold with a
+# new set each call (--cold 512M), 60 s each.
+run_warm_and_cold() {
+  local name=$1
+  shift
+  run_step "$name" 60 "$PY" "$HERE/nccl_bench.py" "$@"
+  run_step "${name}_cold" 60 "$PY" "$HERE/nccl_bench.py" "$@" --cold 512M
+}
+
 skip_step() {
   log "skip  $1: $2"
   STEP_LINES+=("$(printf '%-20s %-22s %5s %6s' "$1" "skipped ($2)" - -)")

@@ -38,15 +38,11 @@ else
         pin=(--channels "$ch")
         name="${name}_ch${ch}"
       fi
-      run_step "$name" 60 "$PY" "$HERE/nccl_bench.py" --variant "ring_${proto}" "${pin[@]}" "${COMMON[@]}"
-      run_step "${name}_cold" 60 "$PY" "$HERE/nccl_bench.py" --variant "ring_${proto}" "${pin[@]}" --cold 512M \
-        "${COMMON[@]}"
+      run_warm_and_cold "$name" --variant "ring_${proto}" "${pin[@]}" "${COMMON[@]}"
     done
   done
   INPLACE=(--out "$REC" --sizes pow2 --max-bytes 128M --launch graph --collectives allgather,reducescatter --inplace)
-  run_step nccl_ring_ll_ch1_inplace 60 "$PY" "$HERE/nccl_bench.py" --variant ring_ll --channels 1 "${INPLACE[@]}"
-  run_step nccl_ring_ll_ch1_inplace_cold 60 "$PY" "$HERE/nccl_bench.py" --variant ring_ll --channels 1 --cold 512M \
-    "${INPLACE[@]}"
+  run_warm_and_cold nccl_ring_ll_ch1_inplace --variant ring_ll --channels 1 "${INPLACE[@]}"
   run_step nccl_default_small 60 "$PY" "$HERE/nccl_bench.py" --variant default --out "$REC" --sizes default \
     --max-bytes 64K --launch eager --repeats 5
 fi

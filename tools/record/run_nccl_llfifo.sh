@@ -29,9 +29,7 @@ else
   export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,ENV
   COMMON=(--out "$REC" --sizes l2 --launch graph --collectives allreduce,reducescatter)
   for ch in 4 8 16 24; do
-    run_step "nccl_ring_ll_ch${ch}" 60 "$PY" "$HERE/nccl_bench.py" --variant ring_ll --channels "$ch" "${COMMON[@]}"
-    run_step "nccl_ring_ll_ch${ch}_cold" 60 "$PY" "$HERE/nccl_bench.py" --variant ring_ll --channels "$ch" \
-      --cold 512M "${COMMON[@]}"
+    run_warm_and_cold "nccl_ring_ll_ch${ch}" --variant ring_ll --channels "$ch" "${COMMON[@]}"
   done
 fi
 

@@ -28,8 +28,7 @@ else
   export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,ENV
   COMMON=(--out "$REC" --sizes pow2 --max-bytes 128M --launch graph --collectives allreduce)
   for variant in tree_ll tree_ll128 tree_simple ring_ll; do
-    run_step "nccl_${variant}" 60 "$PY" "$HERE/nccl_bench.py" --variant "$variant" "${COMMON[@]}"
-    run_step "nccl_${variant}_cold" 60 "$PY" "$HERE/nccl_bench.py" --variant "$variant" --cold 512M "${COMMON[@]}"
+    run_warm_and_cold "nccl_${variant}" --variant "$variant" "${COMMON[@]}"
   done
 fi
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""validation_diff.py BEFORE.csv AFTER.csv [--min-bytes N] [--max-bytes N] [--case NAME]: what a change to the
+"""validation_diff.py BEFORE.csv AFTER.csv [--min-bytes N] [--max-bytes N] [--case NAME] [--group REGEX]: what a change to the
 simulator did to the recorded collectives, from two `linkcast_validate_real ... --csv FILE` runs over the
 same folders (the build before the change and the build after; e.g. a `git worktree` of the commit
 before).
 
 Only calls of at least --min-bytes (default 1048576, the issue's "from 1 MiB") count: the CSV holds
 every row the folders have, whatever the validator's --min-bytes. --max-bytes (default none) and
---case (a collective: alltoall, allgather, ...) narrow the calls further.
+--case (a collective: alltoall, allgather, ...) narrow the calls further, and --group to the rows
+whose group matches a regular expression (`_cold\+graph$`: the calls on a new set of buffers each).
 
 Prints, before -> after, the geometric mean of |error| and the cases past 20%: over every
 collective, replayed from CUDA graphs or issued from Python (with and without the host's recorded
@@ -24,12 +25,14 @@ import re
 import sys
 
 
-def cases(path, min_bytes, max_bytes=None, case=None):
+def cases(path, min_bytes, max_bytes=None, case=None, group=None):
     out = {}
     for r in csv.DictReader(open(path)):
         if r["group"] == "copies" or r["group"].startswith("pipeline/") or int(r["bytes"]) < min_bytes:
             continue
         if (max_bytes is not None and int(r["bytes"]) > max_bytes) or (case is not None and r["case"] != case):
+            continue
+        if group is not None and not re.search(group, r["group"]):
             continue
         measured = float(r["measured_ns"])
         out[(r["machine"], r["group"], r["case"], r["bytes"])] = (r, (float(r["simulated_ns"]) - measured) / measured)
@@ -60,12 +63,15 @@ def main():
     ap.add_argument("--min-bytes", type=int, default=1 << 20)
     ap.add_argument("--max-bytes", type=int, default=None)
     ap.add_argument("--case", default=None)
+    ap.add_argument("--group", default=None,
+                    help="only rows whose group (nccl/<variant>[+graph]) matches this regular expression")
     args = ap.parse_args()
-    before = cases(args.before, args.min_bytes, args.max_bytes, args.case)
-    after = cases(args.after, args.min_bytes, args.max_bytes, args.case)
+    before = cases(args.before, args.min_bytes, args.max_bytes, args.case, args.group)
+    after = cases(args.after, args.min_bytes, args.max_bytes, args.case, args.group)
     print(f"calls of at least {args.min_bytes} bytes"
           + (f", at most {args.max_bytes}" if args.max_bytes is not None else "")
-          + (f", {args.case} only" if args.case else ""))
+          + (f", {args.case} only" if args.case else "")
+          + (f", groups matching '{args.group}'" if args.group else ""))
     keys = [k for k in before if k in after]
     print(f"{len(keys)} cases in both ({len(before)} before, {len(after)} after)")
     groups = {"all": lambda r: True,
