@@ -545,6 +545,35 @@ TEST(Kineto, CopiesThatNameNeitherPinnedNorPageableHostMemoryAreSaidToBeTakenAsP
                                                       "Device)\"")));
 }
 
+TEST(Kineto, AnMtiaTraceIsSaidToHoldAnotherAcceleratorsActivity) {
+  // Meta's MTIA traces (HolisticTraceAnalysis' test data) hold their device's work as
+  // "mtia_ccp_events" and "mtia_runtime" events, no CUDA categories: the warning told the user to
+  // record with ProfilerActivity.CUDA, which an MTIA machine cannot. It now names the device.
+  const Trace t = parse_kineto(R"json({"record_shapes": 1, "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::add", "ts": 1.0, "dur": 2.0, "pid": 1, "tid": 1},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "dma_request", "ts": 2.0, "dur": 1.0, "pid": 2, "tid": 3},
+    {"ph": "X", "cat": "mtia_runtime", "name": "launch", "ts": 1.5, "dur": 0.5, "pid": 1, "tid": 1}]})json",
+                               "mtia.json");
+  EXPECT_EQ(t.size(), 0u);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("its 2 device events are a Meta MTIA accelerator's (categories "
+                                                      "mtia_*), which linkcast does not read")));
+  EXPECT_THAT(t.warnings, testing::Not(testing::Contains(HasSubstr("ProfilerActivity.CUDA"))));
+}
+
+TEST(Kineto, UnsizedCollectivesOfATraceRecordedWithShapesAreSaidToHaveLostTheirOperators) {
+  // A 2-rank pair cut from a 128-rank job (HolisticTraceAnalysis' test data) says "record_shapes":
+  // 1, but its NCCL kernels' External ids match no record_param_comms operator: the trace was
+  // filtered. The warning blamed record_shapes=True, which the file's own header contradicts.
+  const std::string kernel = R"json({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+     "ts": 10.0, "dur": 5.0, "pid": 0, "tid": 7, "args": {"device": 0, "stream": 7, "External id": 99,
+     "Collective name": "allreduce", "Process Group Ranks": "[0, 1]"}})json";
+  const Trace with = parse_kineto(R"({"record_shapes": 1, "traceEvents": [)" + kernel + "]}", "shapes.json");
+  EXPECT_THAT(with.warnings, testing::Contains(HasSubstr("1 NCCL kernels carry no message size (the file says "
+                                                         "record_shapes, so the operators that launched them")));
+  const Trace without = parse_kineto(R"({"traceEvents": [)" + kernel + "]}", "noshapes.json");
+  EXPECT_THAT(without.warnings, testing::Contains(HasSubstr("(recorded without record_shapes=True")));
+}
+
 TEST(Kineto, TruncatedJsonIsRejected) {
   const std::string err = error_of([] { (void)parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
   // The stream scanner sees the event's braces never close: it names the byte and says why.

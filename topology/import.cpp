@@ -859,6 +859,18 @@ struct Smi {
   std::vector<std::pair<std::size_t, std::string>> glued;  // line, token: cells written together
   std::vector<std::pair<std::size_t, std::string>> numa_lists;  // line, cell: NUMA Affinity lists
   std::map<std::string, std::string> nic_names;  // NIC Legend: "NIC0" -> "mlx5_0"
+  std::pair<std::size_t, std::size_t> wrapped_header{0, 0};  // first and last line of a wrapped header
+  std::map<std::size_t, std::vector<std::string>> nic_rows;  // NIC rows read whole, by device column
+
+  /// The matrix's cell between devices a and b (columns of `devices`): GPU rows, else a NIC's row;
+  /// "" where neither was read.
+  std::string cell(std::size_t a, std::size_t b) const {
+    if (a < ngpu) return rows[a].cells[b];
+    if (b < ngpu) return rows[b].cells[a];
+    if (const auto it = nic_rows.find(a); it != nic_rows.end()) return it->second[b];
+    if (const auto it = nic_rows.find(b); it != nic_rows.end()) return it->second[a];
+    return {};
+  }
 };
 
 bool is_gpu_column(std::string_view t, std::size_t k) { return t == fmt::format("GPU{}", k); }
@@ -886,12 +898,15 @@ Smi parse_smi(const std::string& path) {
   std::vector<std::string> head;
   // The header's first device column, alone or written together with the next ("GPU0GPU1").
   const auto names_gpu0 = [](const std::string& token) { return device_names(token).front() == "GPU0"; };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    head = tokens(lines[i]);
-    if (std::find_if(head.begin(), head.end(), names_gpu0) != head.end()) {
-      header = i;
-      break;
+  // nvidia-smi begins its header line with GPU0; a line that names GPU0 further on is text before
+  // the matrix ("Note: GPU0 detected at startup"), taken as the header only where no line begins so.
+  for (const bool leading : {true, false}) {
+    for (std::size_t i = 0; i < lines.size() && header == lines.size(); ++i) {
+      head = tokens(lines[i]);
+      const auto it = std::find_if(head.begin(), head.end(), names_gpu0);
+      if (it != head.end() && (!leading || it == head.begin())) header = i;
     }
+    if (header != lines.size()) break;
   }
   if (header == lines.size()) {
     throw InputError(fmt::format("{}: no GPU matrix found; expected the output of `nvidia-smi topo -m` "
@@ -902,6 +917,20 @@ Smi parse_smi(const std::string& path) {
                                  "(GPU0 GPU1 ... CPU Affinity); paste the whole output of `nvidia-smi topo -m`",
                                  path, header + 1));
   }
+  // A header wrapped by a narrow terminal or a paste goes on over the next lines: lines that begin
+  // with a column name (GPU<N>, NIC<N>, CPU Affinity), not a row's name and its first cell.
+  std::string header_text = lines[header];
+  std::size_t header_end = header;
+  while (header_end + 1 < lines.size()) {
+    const std::vector<std::string> more = tokens(lines[header_end + 1]);
+    const bool column_name = !more.empty() && (more[0] == "CPU" || more[0] == "NUMA" || device_names(more[0]).size() > 1 ||
+                                               more[0].starts_with("GPU") || more[0].starts_with("NIC"));
+    if (!column_name || (more.size() > 1 && matrix_values(more[1]))) break;
+    ++header_end;
+    head.insert(head.end(), more.begin(), more.end());
+    header_text += " " + lines[header_end];
+  }
+  if (header_end > header) t.wrapped_header = {header + 1, header_end + 1};
   const auto first = std::find_if(head.begin(), head.end(), names_gpu0);
   for (auto it = first; it != head.end() && *it != "CPU" && *it != "NUMA" && *it != "GPU"; ++it) {
     const std::vector<std::string> names = device_names(*it);
@@ -909,12 +938,12 @@ Smi parse_smi(const std::string& path) {
     t.devices.insert(t.devices.end(), names.begin(), names.end());
   }
   while (t.ngpu < t.devices.size() && is_gpu_column(t.devices[t.ngpu], t.ngpu)) ++t.ngpu;
-  t.cpu_column = lines[header].find("CPU Affinity") != std::string::npos;
-  t.numa_column = lines[header].find("NUMA Affinity") != std::string::npos;
-  t.gpu_numa_column = lines[header].find("GPU NUMA ID") != std::string::npos;
+  t.cpu_column = header_text.find("CPU Affinity") != std::string::npos;
+  t.numa_column = header_text.find("NUMA Affinity") != std::string::npos;
+  t.gpu_numa_column = header_text.find("GPU NUMA ID") != std::string::npos;
   t.rows.resize(t.ngpu);
   std::vector<bool> seen(t.ngpu, false);
-  for (std::size_t i = header + 1; i < lines.size(); ++i) {
+  for (std::size_t i = header_end + 1; i < lines.size(); ++i) {
     const std::vector<std::string> cells = tokens(lines[i]);
     if (cells.empty()) continue;
     if (cells[0] == "Legend:") {
@@ -928,7 +957,21 @@ Smi parse_smi(const std::string& path) {
     }
     std::size_t k = 0;
     while (k < t.ngpu && cells[0] != t.devices[k]) ++k;
-    if (k == t.ngpu) continue;  // a NIC row or text
+    if (k == t.ngpu) {
+      // A NIC row: its cells to the other NICs (PIX, PXB) tell which share switches. Read where
+      // whole; a row cut or edited only loses that.
+      const auto nic = std::find(t.devices.begin() + static_cast<std::ptrdiff_t>(t.ngpu), t.devices.end(), cells[0]);
+      if (nic == t.devices.end()) continue;  // text
+      std::vector<std::string> nic_cells;
+      for (std::size_t j = 1; j < cells.size() && nic_cells.size() < t.devices.size(); ++j) {
+        const auto values = matrix_values(cells[j]);
+        if (!values) break;
+        nic_cells.insert(nic_cells.end(), values->begin(), values->end());
+      }
+      if (nic_cells.size() == t.devices.size())
+        t.nic_rows[static_cast<std::size_t>(nic - t.devices.begin())] = std::move(nic_cells);
+      continue;
+    }
     if (seen[k]) throw InputError(fmt::format("{}:{}: a second row {}", path, i + 1, cells[0]));
     seen[k] = true;
     SmiRow& r = t.rows[k];
@@ -1081,6 +1124,10 @@ void smi_glued_note(const Smi& t, Skeleton& sk) {
 /// cells that disagree with it.
 void smi_notes(const Smi& t, Skeleton& sk) {
   smi_glued_note(t, sk);
+  if (t.wrapped_header.first > 0) {
+    sk.notes.push_back(fmt::format("{}: the header line is wrapped over lines {}-{}, read as one ({} devices)", t.path,
+                                   t.wrapped_header.first, t.wrapped_header.second, t.devices.size()));
+  }
   if (!t.numa_lists.empty()) {
     sk.notes.push_back(fmt::format("{}: NUMA Affinity lists several nodes on {} row{} (line {}: '{}'): a Grace "
                                    "system's CPU node, then those of the GPUs' memory; each GPU placed on the first",
@@ -1111,6 +1158,23 @@ void smi_notes(const Smi& t, Skeleton& sk) {
   if (!cross.empty())
     sk.notes.push_back(fmt::format("{}: the matrix joins {} within a socket though they are on different NUMA nodes",
                                    t.path, join(cross, ", ")));
+  // A NIC the matrix joins within a socket (NODE, PHB, PXB, PIX) to GPUs on different NUMA nodes:
+  // it can sit on one of them only, so the others reach it across the sockets (SYS).
+  std::vector<std::string> nic_cross;
+  for (std::size_t m = t.ngpu; m < t.devices.size(); ++m) {
+    std::set<std::string> hosts;
+    for (std::size_t k = 0; k < t.ngpu; ++k) {
+      const std::string& c = t.rows[k].cells[m];
+      if (c == "NODE" || c == "PHB" || c == "PXB" || c == "PIX") hosts.insert(t.hosts[k]);
+    }
+    if (hosts.size() > 1) nic_cross.push_back(fmt::format("{} ({})", t.devices[m], join(std::vector(hosts.begin(), hosts.end()), ", ")));
+  }
+  if (!nic_cross.empty()) {
+    sk.notes.push_back(fmt::format("{}: the matrix joins {} within a socket to GPUs on different NUMA nodes; each NIC is "
+                                   "placed on one, and the GPUs of the other reach it across the sockets (SYS): check "
+                                   "the GPUs' NUMA Affinity",
+                                   t.path, join(nic_cross, ", ")));
+  }
 }
 
 /// NVLinks from the matrix. `ids[k]` is the skeleton's id of GPUk; `versions[k]` its NVLink version (0 unknown).
@@ -1192,15 +1256,27 @@ void smi_nics(const Smi& t, Skeleton& sk, const std::vector<std::string>& cpus, 
       if (cell == "PXB") pxb.push_back(g);
       if (cell == "NODE" || cell == "PHB") node.push_back(g);
     }
+    // An earlier NIC this one is PIX to (two ports of one adapter, or one switch).
+    std::size_t pix_nic = c;
+    for (std::size_t m = t.ngpu; m < c && pix_nic == c; ++m)
+      if (t.cell(c, m) == "PIX") pix_nic = m;
     std::string parent;
-    if (!pix.empty() || !pxb.empty()) {
-      const std::size_t first = pix.empty() ? pxb.front() : pix.front();
-      parent = switch_of_gpu(t, sk, ids, first, fmt::format("{} (inferred from {})", column, pix.empty() ? "PXB" : "PIX"),
-                             switch_of);
+    if (!pix.empty()) {
+      parent = switch_of_gpu(t, sk, ids, pix.front(), fmt::format("{} (inferred from PIX)", column), switch_of);
       for (std::size_t g : pix)
         if (!switch_of.count(g)) move_under_switch(t, sk, ids, g, parent, switch_of);
-    } else if (!node.empty()) {
-      parent = t.hosts[node.front()];
+    } else if (pix_nic != c) {
+      const std::string other = fmt::format("nic{}", pix_nic - t.ngpu);
+      Ln* uplink = device_link(sk, other);
+      parent = uplink->a;
+      if (parent.starts_with("cpu")) {
+        parent = add_smi_switch(sk, parent, fmt::format("PCIe switch of {} and {} (inferred from PIX)",
+                                                        t.devices[pix_nic], column));
+        device_link(sk, other)->a = parent;
+      }
+    } else if (!pxb.empty() || !node.empty()) {
+      // PXB: below a switch above the GPU's own (smi_pxb_switches), not on the GPU's switch (PIX).
+      parent = t.hosts[pxb.empty() ? node.front() : pxb.front()];
     } else {
       parent = cpus.front();
       unplaced.push_back(fmt::format("{} ({})", id, column));
@@ -1218,26 +1294,46 @@ void smi_nics(const Smi& t, Skeleton& sk, const std::vector<std::string>& cpus, 
 /// one switch above their own switches, or above themselves where they have none: a switch made
 /// for each such group under its CPU, their links to the CPU moved under it, so that their traffic
 /// does not cross the host bridge (read as PHB before: an 8 x P40 machine's two groups of four).
-void smi_pxb_switches(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids,
-                      const std::map<std::size_t, std::string>& switch_of) {
-  std::vector<std::size_t> root(t.ngpu);
-  for (std::size_t k = 0; k < t.ngpu; ++k) root[k] = k;
+void smi_pxb_switches(const Smi& t, Skeleton& sk) {
+  const std::size_t n = t.devices.size();
+  // Each device's skeleton id (gpu<k>, nic<k>), and what hangs from its CPU for it: its switch, or
+  // itself where it sits on the CPU; devices on no CPU's PCIe (an NVSwitch's) are left out.
+  std::vector<std::string> id(n), unit(n), cpu_of(n);
+  for (std::size_t d = 0; d < n; ++d) {
+    id[d] = d < t.ngpu ? fmt::format("gpu{}", d) : fmt::format("nic{}", d - t.ngpu);
+    const Ln* up = device_link(sk, id[d]);
+    if (up == nullptr) continue;
+    unit[d] = up->a.starts_with("cpu") ? id[d] : up->a;
+    for (const Ln& l : sk.links)
+      if (l.type == "pcie" && l.b == unit[d] && l.a.starts_with("cpu")) cpu_of[d] = l.a;
+  }
+  std::vector<std::size_t> root(n);
+  for (std::size_t k = 0; k < n; ++k) root[k] = k;
   const auto find = [&](std::size_t k) {
     while (root[k] != k) k = root[k] = root[root[k]];
     return k;
   };
-  for (std::size_t i = 0; i < t.ngpu; ++i)
-    for (std::size_t j = i + 1; j < t.ngpu; ++j)
-      if (t.rows[i].cells[j] == "PXB" && t.hosts[i] == t.hosts[j]) root[find(j)] = find(i);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j)
+      if (t.cell(i, j) == "PXB" && !cpu_of[i].empty() && cpu_of[i] == cpu_of[j]) root[find(j)] = find(i);
   std::map<std::size_t, std::vector<std::size_t>> groups;
-  for (std::size_t k = 0; k < t.ngpu; ++k) groups[find(k)].push_back(k);
+  for (std::size_t k = 0; k < n; ++k) groups[find(k)].push_back(k);
   for (const auto& [first, members] : groups) {
     std::set<std::string> below;  // each member's switch, or the member itself
-    for (std::size_t k : members) below.insert(switch_of.count(k) ? switch_of.at(k) : ids[k]);
+    for (std::size_t k : members) below.insert(unit[k]);
     if (below.size() < 2) continue;
     std::vector<std::string> names;
-    for (std::size_t k : members) names.push_back(fmt::format("GPU{}", k));
-    const std::string cpu = t.hosts[first];
+    for (std::size_t k : members) names.push_back(t.devices[k]);
+    const std::string cpu = cpu_of[first];
+    // PXB crosses two bridges at least: a member straight on the CPU gets a switch of its own
+    // below the one above them all (else the two would be PIX).
+    for (std::size_t k : members) {
+      if (unit[k] != id[k]) continue;
+      below.erase(id[k]);
+      unit[k] = add_smi_switch(sk, cpu, fmt::format("PCIe switch of {} (inferred from PXB)", t.devices[k]));
+      device_link(sk, id[k])->a = unit[k];
+      below.insert(unit[k]);
+    }
     // Their links to the CPU, found before the new switch adds its own (indices: adding a link may
     // move the others).
     std::vector<std::size_t> uplinks;
@@ -1274,8 +1370,8 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
     }
   }
   for (std::size_t k = 0; k < t.ngpu; ++k) add_pcie(sk, switch_of.count(k) ? switch_of[k] : t.hosts[k], ids[k], 0, 0);
-  smi_pxb_switches(t, sk, ids, switch_of);
   smi_nics(t, sk, cpus, ids, switch_of);
+  smi_pxb_switches(t, sk);
   std::vector<std::pair<std::string, bool>> cpu_pairs;
   for (const std::string& cpu : cpus) cpu_pairs.emplace_back(cpu, false);
   link_every_cpu_pair(sk, cpu_pairs, "type and bandwidth: TODO");

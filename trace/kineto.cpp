@@ -517,6 +517,7 @@ class Reader {
       if (c == '{') {
         const char* event = w.data() + w.pos();
         if (head_.ph().size > 0) ++chrome_events_;
+        if (std::string_view(event + head_.cat().at, head_.cat().size).starts_with("mtia")) ++mtia_events_;
         const Use use = use_of(head_, event);
         if (use.parse) parse_event(w, len);
         if (use.shapes)
@@ -552,7 +553,11 @@ class Reader {
     if (w.peek() == 0) fail(w, fmt::format("the file ends after the key \"{}\"", key));
     const std::size_t len = w.value_length();
     if (len == 0) fail(w, fmt::format("the file ends inside the value of \"{}\"", key));
-    if (key == "baseTimeNanoseconds") {
+    if (key == "record_shapes") {
+      // PyTorch 2's profiler writes whether it recorded the operators' shapes: 1 or true.
+      const std::string_view v(w.data() + w.pos(), len);
+      record_shapes_ = v.starts_with("1") || v.starts_with("true");
+    } else if (key == "baseTimeNanoseconds") {
       // A whole number of ns since the epoch, written as a number or as text.
       std::string_view v(w.data() + w.pos(), len);
       while (!v.empty() && (v.front() == '"' || v.front() == ' ')) v.remove_prefix(1);
@@ -1116,9 +1121,12 @@ class Reader {
       trace_.warnings.push_back(fmt::format("{}: unknown dtype '{}' in NCCL events; counted 1 byte per element", name_, d));
     if (unsized_collectives_ > 0)
       trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL kernels carry no message size (recorded without record_shapes=True, or by a PyTorch older "
-          "than 1.13): their bytes are 0 and only their recorded durations count",
-          name_, unsized_collectives_));
+          "{}: {} NCCL kernels carry no message size ({}): their bytes are 0 and only their recorded durations count",
+          name_, unsized_collectives_,
+          record_shapes_
+              ? "the file says record_shapes, so the operators that launched them (record_param_comms, matched by "
+                "\"External id\") are not in it: a trace cut or filtered after recording"
+              : "recorded without record_shapes=True, or by a PyTorch older than 1.13"));
     if (ungrouped_collectives_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} NCCL collectives carry neither \"Process Group Ranks\" nor \"Group size\": kept as kernels of their "
@@ -1147,7 +1155,13 @@ class Reader {
           "{}: GPU kernels but no copies, memsets or collectives: its data movement is empty (the application "
           "replay still has its kernels)",
           name_));
-    if (!gpu_work)
+    if (!gpu_work && mtia_events_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: no GPU activity (kernels, copies, memsets) in this trace; its {} device events are a Meta MTIA "
+          "accelerator's (categories mtia_*), which linkcast does not read: it models NVIDIA (CUDA) and AMD (ROCm) "
+          "GPUs",
+          name_, mtia_events_));
+    else if (!gpu_work)
       trace_.warnings.push_back(fmt::format(
           "{}: no GPU activity (kernels, copies, memsets) in this trace: record with "
           "torch.profiler.profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])",
@@ -1170,6 +1184,8 @@ class Reader {
   std::vector<std::pair<std::uint64_t, std::size_t>> runtime_correlation_;  // (correlation id, record)
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;
+  bool record_shapes_ = false;  // the file's top-level "record_shapes" says shapes were recorded
+  std::size_t mtia_events_ = 0;  // events of a Meta MTIA device (categories mtia_*), not read
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,
               unsized_copies_ = 0, unsized_memsets_ = 0, non_finite_events_ = 0, unknown_host_memory_ = 0;
   std::string unknown_host_memory_name_;  // the first such copy's name
