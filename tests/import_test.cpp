@@ -532,6 +532,18 @@ TEST(ImportField, TopoMNicsAreEndpointsPlacedByTheirCells) {
   EXPECT_EQ(pair_class(n, route(n, routes, "gpu0", "nic1")), "PHB");
 }
 
+TEST(ImportHostile, TopoMRowsShorterThanTheirHeaderAreRefusedAsSuch) {
+  // A header naming one NIC column too many (NVIDIA's test input of a glued "NIC28NIC29") left
+  // each row's CPU Affinity under the last NIC: the error blamed '0-7' as a bad cell, not the count.
+  const std::string smi = test::write_temp("short_rows.txt", "\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\n"
+                                                             "GPU0\t X \tNV18\tPIX\t0-7\n"
+                                                             "GPU1\tNV18\t X \tSYS\t0-7\n");
+  EXPECT_THAT([&] { (void)import_skeleton({"", smi, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(smi + ":2: row GPU0 has 3 cells, but the header names 4 devices "
+                                                        "(GPU0 GPU1 NIC0 NIC1); '0-7' under NIC1 is a CPU or NUMA "
+                                                        "affinity")));
+}
+
 TEST(ImportHostile, TopoMWhoseGpuMatrixIsNotSymmetricIsRefused) {
   // "NV181": NV18 written together with a NUMA node 1 (its CPU Affinity empty) read as 181
   // NVLinks and an inferred NVSwitch, silently. topo -m gives GPUi/GPUj and GPUj/GPUi the same;

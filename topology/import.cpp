@@ -983,6 +983,17 @@ Smi parse_smi(const std::string& path) {
     for (; j < cells.size() && r.cells.size() < t.devices.size(); ++j) {
       const auto values = matrix_values(cells[j]);
       const std::string& column = t.devices[r.cells.size()];
+      const bool affinity_text = !cells[j].empty() && std::all_of(cells[j].begin(), cells[j].end(), [](char ch) {
+        return std::isdigit(static_cast<unsigned char>(ch)) || ch == ',' || ch == '-';
+      });
+      if (!values && affinity_text) {
+        // The row's matrix ends early: its CPU Affinity where the header names another device.
+        throw InputError(fmt::format("{}:{}: row {} has {} cells, but the header names {} devices ({}); '{}' under {} "
+                                     "is a CPU or NUMA affinity: is a column name in the header doubled or written "
+                                     "together with another, or the matrix cut?",
+                                     path, i + 1, cells[0], r.cells.size(), t.devices.size(), join(t.devices, " "),
+                                     cells[j], column));
+      }
       if (!values) {
         throw InputError(fmt::format("{}:{}: row {}, column {}: '{}' is not a `nvidia-smi topo -m` value (X, SYS, "
                                      "NODE, PHB, PXB, PIX or NV followed by a count); is the matrix cut, or edited?",
