@@ -115,6 +115,7 @@ class Simulation {
     /// sends and the chunks its rank receives last share it (add_drain).
     double block_gbps = 0;
     double rank_bus_gbps = 0;  // with block_gbps: what a rank's channels carry together (NCCL's bus bandwidth)
+    double rank_bus_weight = 1.0;  // per byte a step moves: its wire bytes, or its data (NCCL's own figure)
     /// With block_gbps, where the GPUs give them: the blocks' rates per memory operation and their
     /// GPU's ceiling. A primitive then costs its block what its operations cost it alone, and each
     /// rank's blocks keep the share of that rate that the call's blocks on its GPU leave them.
@@ -734,7 +735,7 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     // Channels this call runs on (NCCL drops channels for small calls).
     const nccl::CollectiveSpec spec = collective_spec(c, comm_channels);
     c.channels = nccl::effective_channels(spec);
-    CallContext call{comm_key, call_index, records.front(), cost, tasks, 0.0, 0.0, {}, {}};
+    CallContext call{comm_key, call_index, records.front(), cost, tasks, 0.0, 0.0, 1.0, {}, {}};
     call.block_gbps = block_copy_gbps(c);
     call.rates = block_rates(c);
     call.l2_share = call.block_gbps > 0 ? ll_l2_share(c) : 0.0;
@@ -746,13 +747,20 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
     // tree and the lines' flags, capped (llMaxBw, per-channel ceilings). Where the blocks are
     // modelled, a rank's channels carry their ring bandwidth in wire bytes instead, flags
     // included (add_peer_step): NCCL's ring/Simple bus bandwidth.
+    // A tree's LL128 blocks run below NCCL's own tree/LL128 bandwidth, in data bytes: more than its
+    // primitives explain costs them at NCCL's channel count (a 2 x H200 tree/LL128 allreduce of
+    // 4 GiB took 19.0 ms against 13.0 ms in a ring, tests/data/real/h200-2gpu-nccl), while a
+    // channel alone runs at its primitives' rate (4 x H200 pinned to one channel: 14.8 GB/s bus
+    // bandwidth where NCCL's figure gives a channel 8, tests/data/real/h200-4gpu-treechain).
     const bool ring_simple = c.algo == nccl::CollAlgo::ring && c.proto == nccl::Proto::simple;
+    const bool tree_ll128 = c.algo == nccl::CollAlgo::tree && c.proto == nccl::Proto::ll128;
     call.rank_bus_gbps =
-        call.block_gbps > 0 && !ring_simple
+        call.block_gbps > 0 && !ring_simple && !tree_ll128
             ? nccl::protocol_cost(c.kind, n, nccl::CollAlgo::ring, nccl::Proto::simple, topo, comm_channels)
                       .channel_cap_gbps *
                   comm_channels
             : nccl_bus_gbps;
+    call.rank_bus_weight = tree_ll128 ? 1.0 : cost.wire_factor;
     add_ring_transfers(c, first.root, topo, spec, call);
   }
   collectives_.push_back(std::move(c));
@@ -949,7 +957,7 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
     // The slices' fixed time is block time too, spread over the step's bytes.
     weights.push_back(call.block_weight(ops, l2_free_loads) +
                       call.slices_ns(c, step.bytes, step.chunk) / std::max(wire.bytes, 1.0));
-    weights.push_back(call.cost.wire_factor);           // the rank's channels carry wire bytes
+    weights.push_back(call.rank_bus_weight);  // the rank's channels carry wire bytes (or NCCL's data bytes)
   } else {
     weights.push_back(1.0);
   }
@@ -961,12 +969,9 @@ TaskId Simulation::add_peer_step(const CollectiveResult& c, int gs, int gd, std:
 
 bool Simulation::blocks_apply(const CollectiveResult& c) {
   // Tree allreduce inside a node is a chain whose primitives are the ring allreduce's, hop for
-  // hop (leaf send, recvReduceSend up, recvReduceCopySend at the top, recvCopySend down, recv).
-  // Not in LL128: a 2 x H200 tree/LL128 allreduce of 4 GiB took 19.0 ms against 13.0 ms in a ring
-  // (tests/data/real/h200-2gpu-nccl), more than its primitives explain; NCCL's own LL128 tree
-  // bandwidth prices it.
-  const bool chain_allreduce =
-      c.algo == nccl::CollAlgo::tree && c.kind == OpKind::allreduce && c.proto != nccl::Proto::ll128;
+  // hop (leaf send, recvReduceSend up, recvReduceCopySend at the top, recvCopySend down, recv);
+  // in LL128 below NCCL's own tree/LL128 bandwidth (add_call).
+  const bool chain_allreduce = c.algo == nccl::CollAlgo::tree && c.kind == OpKind::allreduce;
   return (c.algo == nccl::CollAlgo::ring || chain_allreduce) &&
          nccl::send_memory_ops(c.kind, static_cast<int>(c.gpus.size()), 0).total() > 0;
 }
