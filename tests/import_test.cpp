@@ -177,6 +177,34 @@ TEST(ImportField, EmulatedVmBridgesAreNotLinks) {
   EXPECT_GT(route(n, routes, "cpu0", "gpu0").bottleneck_gbps, 20);
 }
 
+TEST(ImportHostile, APciDeviceHoldingTwoGpusIsRefusedNotReadAsOne) {
+  // NCCL's design note on MLOPart (a VR200 GPU split in two, CUDA 13.1+) prints a dump whose one
+  // <pci> holds two <gpu>, mlopart="0" and "1": the second was dropped without a word (1 GPU of 2).
+  const std::string xml = test::write_temp(
+      "mlopart.xml",
+      "<system version=\"1\">\n<cpu numaid=\"0\" arch=\"arm64\">\n"
+      "<pci busid=\"0002:81:00.0\" class=\"0x030200\" vendor=\"0x10de\" link_speed=\"64.0 GT/s PCIe\" link_width=\"2\">\n"
+      "<gpu dev=\"0\" sm=\"107\" mlopart=\"0\" rank=\"0\" gdr=\"1\"/>\n"
+      "<gpu dev=\"0\" sm=\"107\" mlopart=\"1\" rank=\"1\" gdr=\"1\"/>\n"
+      "</pci>\n</cpu>\n</system>\n");
+  EXPECT_THAT([&] { (void)import_skeleton({xml, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(xml + ":5: PCI device 0002:81:00.0 holds a second GPU (dev 0, rank 1, "
+                                                        "mlopart 1); linkcast reads one GPU per PCI device")));
+}
+
+TEST(ImportField, ALinkWidthThatIsNoPcieWidthIsNotedAsWhatItIs) {
+  // link_width="999" was noted as "the dump gives link_width 0 (a VM hides it)".
+  const std::string xml = test::write_temp(
+      "width999.xml",
+      "<system version=\"1\">\n<cpu numaid=\"0\">\n"
+      "<pci busid=\"0000:18:00.0\" class=\"0x030200\" vendor=\"0x10de\" link_speed=\"32.0 GT/s PCIe\" link_width=\"999\">\n"
+      "<gpu dev=\"0\" sm=\"90\" rank=\"0\" gdr=\"1\"/>\n</pci>\n</cpu>\n</system>\n");
+  const ImportResult r = import_node({xml, "", "x"});
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("the dump gives a link_width that is no PCIe width (1 to 64 lanes) "
+                                                   "for gpu0 ('999', line 3)")));
+  EXPECT_THAT(r.notes, testing::Not(testing::Contains(HasSubstr("link_width 0"))));
+}
+
 TEST(ImportField, NicLinksComeFromTheDumpWhenItGivesSpeedAndWidth) {
   // SimAI's ConnectX-6 NICs: <pci class="0x020000" link_speed="16 GT/s" link_width="16"> around
   // <nic><net speed="200000">. Their link is Gen4 x16 and their port 25 GB/s.

@@ -574,6 +574,45 @@ TEST(Kineto, UnsizedCollectivesOfATraceRecordedWithShapesAreSaidToHaveLostTheirO
   EXPECT_THAT(without.warnings, testing::Contains(HasSubstr("(recorded without record_shapes=True")));
 }
 
+TEST(Kineto, NegativeOrFractionalCountsAreRefusedAndNegativeDurationsSaid) {
+  // Hostile copies of real traces (a robustness hunt): "bytes": -4096 and "In msg nelems": -1 were
+  // read as absent ("recorded by a profiler that did not write it"), 4096.5 bytes and 1.5 elements
+  // accepted, and a negative "dur" read as 0 ns without a word, where the Nsight reader refuses
+  // negative bytes and warns of records that end before they start.
+  const auto copy = [](const std::string& args, const std::string& dur) {
+    return R"json({"traceEvents": [{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "ts": 1.0, "dur": )json" +
+           dur + R"json(, "args": {"device": 0, "stream": 7, )json" + args + "}}]}";
+  };
+  EXPECT_THAT([&] { (void)parse_kineto(copy(R"("bytes": -4096)", "2.0"), "neg.json"); },
+              ThrowsMessage<InputError>(HasSubstr("event 1: bytes -4096 is not a count (a whole number, 0 or more)")));
+  EXPECT_THAT([&] { (void)parse_kineto(copy(R"("bytes": 4096.5)", "2.0"), "frac.json"); },
+              ThrowsMessage<InputError>(HasSubstr("event 1: bytes 4096.5 is not a count")));
+  const Trace t = parse_kineto(copy(R"("bytes": 4096)", "-1000"), "negdur.json");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.op(0).duration_ns, 0);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("1 events end before they start (a negative \"dur\"): read as "
+                                                      "taking 0 ns")));
+  const std::string kernel = R"json({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)",
+     "ts": 10.0, "dur": 5.0, "args": {"device": 0, "stream": 7, "Collective name": "allreduce", "dtype": "Float",
+     "In msg nelems": -1, "Out msg nelems": -1, "Process Group Ranks": "[0, 1]"}}]})json";
+  EXPECT_THAT([&] { (void)parse_kineto(kernel, "nelems.json"); },
+              ThrowsMessage<InputError>(HasSubstr("event 1: In msg nelems -1 is not a count")));
+}
+
+TEST(TraceFormat, ByteCountsNoDeviceHoldsOrNoSumKeepsExactAreRefused) {
+  // A hunt's hostile trace gave three copies 2^63 - 1 bytes each: `matrix` printed their sum
+  // modulo 2^64 with exit 0. A record of more than 16 TiB (no device holds it) is refused naming
+  // it, and a trace whose records move more than 4 PiB together (the matrices' 64-bit sums of a
+  // collective's bytes per rank pair stay exact below that) is refused too.
+  const std::string huge = test::write_temp("huge.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu0,8\ncopy,cpu0,gpu0,9223372036854775807\n");
+  EXPECT_THAT([&] { (void)read_trace(huge); },
+              ThrowsMessage<InputError>(HasSubstr("record 2 (line 3): 9223372036854775807 bytes, more than any device holds")));
+  std::string many = "kind,src,dst,bytes\n";
+  for (int i = 0; i < 300; ++i) many += "copy,cpu0,gpu0,17592186044416\n";  // 16 TiB each: 4.7 PiB in all
+  EXPECT_THAT([&] { (void)read_trace(test::write_temp("many.csv", many)); },
+              ThrowsMessage<InputError>(HasSubstr("its operations move more than")));
+}
+
 TEST(Kineto, TruncatedJsonIsRejected) {
   const std::string err = error_of([] { (void)parse_kineto(R"({"traceEvents": [{"ph": "X", "cat": "gpu_me)", "cut.json"); });
   // The stream scanner sees the event's braces never close: it names the byte and says why.

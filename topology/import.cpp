@@ -282,6 +282,11 @@ class XmlReader {
                                       "--gpus-csv FILE (nvidia-smi --query-gpu) fills them",
                                       kHiddenWidthNote, join(unknown_width_, ", ")));
     }
+    if (!bad_width_.empty()) {
+      sk_.notes.push_back(fmt::format("the dump gives a link_width that is no PCIe width (1 to 64 lanes) for {}: their "
+                                      "lanes stay TODO",
+                                      join(bad_width_, ", ")));
+    }
     if (!socket_nics_.empty()) {
       sk_.notes.push_back(fmt::format(
           "NCCL lists {} socket interface{} on the CPUs ({}): no PCI device, so no link is written for them",
@@ -443,6 +448,16 @@ class XmlReader {
     const std::string cls = to_lower(p.attribute("class").as_string());
     const std::string vendor = to_lower(p.attribute("vendor").as_string());
     if (const pugi::xml_node gpu = p.child("gpu")) {
+      if (const pugi::xml_node second = gpu.next_sibling("gpu")) {
+        // NCCL 2.29's dump of a GPU split in two by MLOPart (CUDA 13.1+): one PCI device, two
+        // <gpu> (mlopart="0", "1") sharing its NVLinks and C2C link. Read as one, the second was lost.
+        throw InputError(fmt::format("{}:{}: PCI device {} holds a second GPU (dev {}, rank {}{}); linkcast reads one "
+                                     "GPU per PCI device: a GPU split by MLOPart is not supported yet, dump the node "
+                                     "with MLOPart off",
+                                     path_, line_of(second), p.attribute("busid").as_string(),
+                                     second.attribute("dev").as_string(), second.attribute("rank").as_string(),
+                                     second.attribute("mlopart") ? fmt::format(", mlopart {}", second.attribute("mlopart").as_string()) : ""));
+      }
       add_gpu(p, gpu, f);
     } else if (gpu_class(cls)) {
       if (vendor.empty() || vendor == kNvidia || vendor == kAmd) {
@@ -583,7 +598,11 @@ class XmlReader {
       model = fmt::format("sm_{} GPU at {}", g.sm, g.busid);
     }
     sk_.add({g.id, "gpu", model, "", {}, {}});
-    if (in_pci && lanes_of(p) == 0) unknown_width_.push_back(g.id);
+    if (in_pci && lanes_of(p) == 0) {
+      const std::string width(trim(p.attribute("link_width").as_string()));
+      if (width.empty() || width == "0") unknown_width_.push_back(g.id);
+      else bad_width_.push_back(fmt::format("{} ('{}', line {})", g.id, width, line_of(p)));
+    }
     if (in_pci) add_pcie(sk_, f.parent, g.id, gen_of(p), lanes_of(p));
     else add_pcie(sk_, f.parent, g.id, 0, 0, "gen/lanes: TODO (the <gpu> element is not inside a <pci>)");
     result_.gpus.push_back(std::move(g));
@@ -756,6 +775,7 @@ class XmlReader {
   std::vector<std::string> bare_gpus_;
   std::vector<std::string> emulated_;       // a VM's emulated bridges, left out
   std::vector<std::string> unknown_width_;  // GPUs whose link width the dump gives as 0
+  std::vector<std::string> bad_width_;      // GPUs whose link width is no PCIe width (1 to 64)
 };
 
 // --- nvidia-smi topo -m --------------------------------------------------------------------------

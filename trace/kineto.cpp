@@ -8,6 +8,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -417,7 +418,8 @@ struct Event {
   double bytes = 0, device = 0, stream = 0, from_device = -1, to_device = -1;
   double correlation = -1;
   double external_id = -1;  // links a kernel to the CPU operator that launched it
-  double in_nelems = -1, out_nelems = -1, group_size = 0;
+  double in_nelems = std::numeric_limits<double>::quiet_NaN(), out_nelems = std::numeric_limits<double>::quiet_NaN();
+  double group_size = 0;  // NaN above: the arg is absent
   std::string_view collective, dtype, group_name;
   std::string group_ranks;  // "[0, 1]" whether written as text or as a list
   KernelInfo kernel;
@@ -819,7 +821,7 @@ class Reader {
     }
     Op op;
     op.start_ns = to_ns(e.ts, "ts");
-    op.duration_ns = e.has_dur ? std::max<std::int64_t>(0, to_ns(e.dur, "dur")) : 0;
+    op.duration_ns = duration_of(e);
     if (!std::isfinite(e.stream) || e.stream < 0 || e.stream > 4.29e9)
       throw InputError(fmt::format("{}: event {}: stream {} is not a stream id", name_, event_index_, e.stream));
     op.stream = static_cast<std::uint32_t>(e.stream);
@@ -831,7 +833,7 @@ class Reader {
       op.kind = OpKind::memset;
       op.src = op.dst = gpu(device);
       op.src_mem = op.dst_mem = MemKind::device;
-      op.bytes = bytes_of(e.bytes);
+      op.bytes = count_of(e.bytes, "bytes");
       if (op.bytes == 0) ++unsized_memsets_;
       push(op);
     } else if (is_nccl_kernel(e.name)) {
@@ -879,9 +881,23 @@ class Reader {
     trace_.push(op);
   }
 
-  static std::uint64_t bytes_of(double b) {
-    if (!std::isfinite(b) || b <= 0) return 0;
+  /// A byte or element count an event gives (NaN where it gives none: 0); a negative or fractional
+  /// one is no count, and the event is refused (profilers write whole numbers).
+  std::uint64_t count_of(double b, std::string_view what) const {
+    if (std::isnan(b)) return 0;
+    if (!std::isfinite(b) || b < 0 || b != std::floor(b)) {
+      throw InputError(fmt::format("{}: event {}: {} {} is not a count (a whole number, 0 or more); the trace is "
+                                   "corrupt",
+                                   name_, event_index_, what, b));
+    }
     return b >= 1.8e19 ? std::uint64_t{0} - 1 : static_cast<std::uint64_t>(b);
+  }
+  /// An event's duration in ns; a negative one is counted (warn) and read as 0.
+  std::int64_t duration_of(const Event& e) {
+    if (!e.has_dur) return 0;
+    const std::int64_t ns = to_ns(e.dur, "dur");
+    if (ns < 0) ++negative_durations_;
+    return std::max<std::int64_t>(0, ns);
   }
 
   /// The correlation id that links a runtime call and the GPU work it launched: unique within the
@@ -894,7 +910,7 @@ class Reader {
     op.kind = kind;
     op.src = op.dst = host();
     op.start_ns = to_ns(e.ts, "ts");
-    op.duration_ns = e.has_dur ? std::max<std::int64_t>(0, to_ns(e.dur, "dur")) : 0;
+    op.duration_ns = duration_of(e);
     op.name = trace_.op_names.intern(e.name);
     op.thread = thread_of(e);
     return op;
@@ -917,7 +933,7 @@ class Reader {
       op.src_mem = kineto_mem(n.substr(open + 1, arrow - open - 1));
       op.dst_mem = kineto_mem(n.substr(arrow + 2, close - arrow - 2));
     }
-    op.bytes = bytes_of(e.bytes);
+    op.bytes = count_of(e.bytes, "bytes");
     if (op.bytes == 0) ++unsized_copies_;
     if (n.find("HtoD") != std::string_view::npos) {
       op.src = host();
@@ -980,8 +996,10 @@ class Reader {
     const auto size = dtype_bytes(e.dtype);
     if (!size && !e.dtype.empty()) unknown_dtypes_.insert(std::string(e.dtype));
     const double nelems = use_out ? e.out_nelems : e.in_nelems;
-    if (!std::isfinite(nelems) || nelems < 0) ++unsized_collectives_;
-    op.bytes = bytes_of(std::max(0.0, std::isfinite(nelems) ? nelems : 0.0) * size.value_or(1));
+    if (std::isnan(nelems)) ++unsized_collectives_;
+    const std::uint64_t elements = count_of(nelems, use_out ? "Out msg nelems" : "In msg nelems");
+    const std::uint64_t element_bytes = size.value_or(1);
+    op.bytes = elements > (std::uint64_t{0} - 1) / element_bytes ? std::uint64_t{0} - 1 : elements * element_bytes;
     op.src = op.dst = gpu(device);
     op.src_mem = op.dst_mem = MemKind::device;
     // The group's ranks as the recording names them (ranks, not GPU indices: a rank's GPU is the
@@ -1117,6 +1135,10 @@ class Reader {
           name_, non_finite_events_));
     if (skipped_ > 0)
       trace_.warnings.push_back(fmt::format("{}: skipped {} copy events of unrecognised kind", name_, skipped_));
+    if (negative_durations_ > 0)
+      trace_.warnings.push_back(fmt::format("{}: {} events end before they start (a negative \"dur\"): read as taking "
+                                            "0 ns; the trace is corrupt",
+                                            name_, negative_durations_));
     for (const std::string& d : unknown_dtypes_)
       trace_.warnings.push_back(fmt::format("{}: unknown dtype '{}' in NCCL events; counted 1 byte per element", name_, d));
     if (unsized_collectives_ > 0)
@@ -1184,6 +1206,7 @@ class Reader {
   std::vector<std::pair<std::uint64_t, std::size_t>> runtime_correlation_;  // (correlation id, record)
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;
+  std::size_t negative_durations_ = 0;  // events whose dur is negative, read as 0
   bool record_shapes_ = false;  // the file's top-level "record_shapes" says shapes were recorded
   std::size_t mtia_events_ = 0;  // events of a Meta MTIA device (categories mtia_*), not read
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,

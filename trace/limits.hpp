@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace linkcast::trace {
 
@@ -18,5 +19,14 @@ inline constexpr std::size_t kMaxListedGpus = 576;
 /// plain copies and up to 72 with every column (3.5 to 7.2 GB here); `simulate` takes about 90
 /// bytes an operation on top (12.8 GB in all for 100 M copies), `project` and `matrix` less.
 inline constexpr std::size_t kMaxTraceOps = 100'000'000;
+
+/// Most bytes one operation moves: no device holds more (the largest GPU memory is 288 GB, a
+/// host's a few TB). A larger count is a corrupt record, not a copy.
+inline constexpr std::uint64_t kMaxOpBytes = std::uint64_t{1} << 44;  // 16 TiB
+
+/// Most bytes a trace's operations move together (4 PiB: a day of a node's links at full rate).
+/// The matrices count a collective's bytes once per rank pair (up to 2 x 576 times its buffer) in
+/// 64 bits; this keeps every such sum exact.
+inline constexpr std::uint64_t kMaxTraceBytes = std::uint64_t{1} << 52;
 
 }  // namespace linkcast::trace

@@ -283,7 +283,10 @@ Trace read_traces(const std::vector<std::string>& paths) {
   std::vector<Trace> traces;
   traces.reserve(files.size());
   for (const std::string& f : files) traces.push_back(read_trace(f));
-  return merge_ranks(std::move(traces));
+  const bool several = traces.size() > 1;
+  Trace merged = merge_ranks(std::move(traces));
+  if (several) merged.check_byte_counts(fmt::format("{} rank traces ({})", files.size(), files.front()));
+  return merged;
 }
 
 }  // namespace linkcast::trace

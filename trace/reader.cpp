@@ -151,7 +151,9 @@ std::string detect_trace_format(const std::string& path) {
 Trace read_trace(const std::string& path) {
   const Head h = read_head(path, 256);
   if (h.raw.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
-  return reader_for(path, h).read(path);
+  Trace t = reader_for(path, h).read(path);
+  t.check_byte_counts(path);
+  return t;
 }
 
 }  // namespace linkcast::trace

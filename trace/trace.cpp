@@ -14,6 +14,8 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
+#include "trace/limits.hpp"
 
 namespace linkcast::trace {
 
@@ -236,6 +238,24 @@ std::size_t Trace::memory_bytes() const {
   std::size_t sparse = issuer_.capacity_bytes() + root_.capacity_bytes() + flags_.capacity_bytes();
   for (const auto* v : {&object_, &line_, &comm_, &group_, &name_, &thread_, &launch_, &kernel_}) sparse += v->capacity_bytes();
   return dense + sparse + kernels_.capacity() * sizeof(KernelInfo);
+}
+
+void Trace::check_byte_counts(const std::string& where) const {
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < bytes_.size(); ++i) {
+    const std::uint64_t b = bytes_[i];
+    if (b > kMaxOpBytes) {
+      throw InputError(fmt::format("{}: {}: {} bytes, more than any device holds ({} at most): the record is "
+                                   "corrupt, or its size is not a byte count",
+                                   where, describe_record(i), b, format_bytes(kMaxOpBytes)));
+    }
+    total += b;  // at most kMaxTraceOps x kMaxOpBytes < 2^71: checked before it can wrap
+    if (total > kMaxTraceBytes) {
+      throw InputError(fmt::format("{}: its operations move more than {} together (passed at {}), more than "
+                                   "linkcast counts exactly; give a part of the trace",
+                                   where, format_bytes(kMaxTraceBytes), describe_record(i)));
+    }
+  }
 }
 
 std::string Trace::describe_record(std::size_t i) const {

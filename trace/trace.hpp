@@ -264,6 +264,9 @@ class Trace {
   std::size_t record_line_offset = 0;
   /// "record 12 (line 14)" or "record 12", for messages about one operation.
   std::string describe_record(std::size_t i) const;
+  /// Refuses a trace read from `where` whose operation moves more than kMaxOpBytes, or whose
+  /// operations move more than kMaxTraceBytes together, naming the record and the limit.
+  void check_byte_counts(const std::string& where) const;
 
   /// Removes, in place and in order, every operation that does not move data (kernels, runtime
   /// calls, annotations); the launch links and kernel records go with them (trace/select.hpp).
