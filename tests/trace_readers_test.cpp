@@ -599,6 +599,22 @@ TEST(Kineto, NegativeOrFractionalCountsAreRefusedAndNegativeDurationsSaid) {
               ThrowsMessage<InputError>(HasSubstr("event 1: In msg nelems -1 is not a count")));
 }
 
+TEST(Kineto, ACopyRepeatedExactlyIsSaid) {
+  // A hunt's trace with its 16 copy events appended again (same ts, stream, correlation) read as 32
+  // copies, 466 MiB for 233, without a word. A repeat of name, device, stream, start and
+  // correlation id is said (and counted as read: the reader keeps what the file holds); a second
+  // copy at another time is not a repeat.
+  const std::string one = R"json({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "ts": 1.0,
+     "dur": 2.0, "args": {"device": 0, "stream": 7, "correlation": 11, "bytes": 4096}})json";
+  const std::string later = R"json({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "ts": 5.0,
+     "dur": 2.0, "args": {"device": 0, "stream": 7, "correlation": 12, "bytes": 4096}})json";
+  const Trace t = parse_kineto("{\"traceEvents\": [" + one + ", " + later + ", " + one + "]}", "dup.json");
+  EXPECT_EQ(t.size(), 3u);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("1 copies, memsets or NCCL kernels repeat an earlier event exactly")));
+  const Trace clean = parse_kineto("{\"traceEvents\": [" + one + ", " + later + "]}", "clean.json");
+  EXPECT_THAT(clean.warnings, testing::Not(testing::Contains(HasSubstr("repeat an earlier event"))));
+}
+
 TEST(TraceFormat, ByteCountsNoDeviceHoldsOrNoSumKeepsExactAreRefused) {
   // A hunt's hostile trace gave three copies 2^63 - 1 bytes each: `matrix` printed their sum
   // modulo 2^64 with exit 0. A record of more than 16 TiB (no device holds it) is refused naming
