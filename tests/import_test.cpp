@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <regex>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "core/error.hpp"
@@ -190,6 +192,19 @@ TEST(ImportHostile, APciDeviceHoldingTwoGpusIsRefusedNotReadAsOne) {
   EXPECT_THAT([&] { (void)import_skeleton({xml, "", "x"}); },
               ThrowsMessage<InputError>(HasSubstr(xml + ":5: PCI device 0002:81:00.0 holds a second GPU (dev 0, rank 1, "
                                                         "mlopart 1); linkcast reads one GPU per PCI device")));
+}
+
+TEST(ImportHostile, ATruncatedDumpIsSaidToBeTruncated) {
+  // nccl-tests#256 pastes an H200 dump cut off inside a <nic>: the error said "Start-end tags
+  // mismatch" on the line past its end. A dump whose text ends before its elements close is now
+  // named truncated.
+  std::ifstream in(wild("nccl_topo/ibm_h100_vsi_nvswitch_5544_emulated_bridges.xml"));
+  const std::string whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(whole.size(), 400u);
+  const std::string cut = test::write_temp("cut.xml", whole.substr(0, whole.rfind("</pci>", whole.size() / 2)));
+  EXPECT_THAT([&] { (void)import_skeleton({cut, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr("the dump ends before its elements close (</system> missing): it is "
+                                                  "truncated")));
 }
 
 TEST(ImportField, ALinkWidthThatIsNoPcieWidthIsNotedAsWhatItIs) {

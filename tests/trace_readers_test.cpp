@@ -618,13 +618,13 @@ TEST(Kineto, ACopyRepeatedExactlyIsSaid) {
 TEST(TraceFormat, ByteCountsNoDeviceHoldsOrNoSumKeepsExactAreRefused) {
   // A hunt's hostile trace gave three copies 2^63 - 1 bytes each: `matrix` printed their sum
   // modulo 2^64 with exit 0. A record of more than 16 TiB (no device holds it) is refused naming
-  // it, and a trace whose records move more than 4 PiB together (the matrices' 64-bit sums of a
+  // it, and a trace whose records move more than 8 PiB together (the matrices' 64-bit sums of a
   // collective's bytes per rank pair stay exact below that) is refused too.
   const std::string huge = test::write_temp("huge.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu0,8\ncopy,cpu0,gpu0,9223372036854775807\n");
   EXPECT_THAT([&] { (void)read_trace(huge); },
               ThrowsMessage<InputError>(HasSubstr("record 2 (line 3): 9223372036854775807 bytes, more than any device holds")));
   std::string many = "kind,src,dst,bytes\n";
-  for (int i = 0; i < 300; ++i) many += "copy,cpu0,gpu0,17592186044416\n";  // 16 TiB each: 4.7 PiB in all
+  for (int i = 0; i < 520; ++i) many += "copy,cpu0,gpu0,17592186044416\n";  // 16 TiB each: 8.1 PiB in all
   EXPECT_THAT([&] { (void)read_trace(test::write_temp("many.csv", many)); },
               ThrowsMessage<InputError>(HasSubstr("its operations move more than")));
 }

@@ -244,6 +244,16 @@ class XmlReader {
     text_ = read_input(path_, "NCCL topology dump");
     const pugi::xml_parse_result ok = doc_.load_buffer(text_.data(), text_.size());
     if (!ok) {
+      // pugixml reports a document cut short (a dump pasted in part, a copy interrupted) as an
+      // unclosed tag at the end of the text: say that it is truncated.
+      const bool at_end = ok.offset >= 0 && static_cast<std::size_t>(ok.offset) + 2 >= trim(text_).size() &&
+                          (ok.status == pugi::status_end_element_mismatch || ok.status == pugi::status_bad_end_element ||
+                           ok.status == pugi::status_unrecognized_tag || ok.status == pugi::status_bad_start_element);
+      if (at_end) {
+        throw InputError(fmt::format("{}:{}: the dump ends before its elements close (</system> missing): it is "
+                                     "truncated; give the whole file NCCL_TOPO_DUMP_FILE wrote",
+                                     path_, line_at(text_.find_last_not_of(" \t\r\n"))));
+      }
       throw InputError(fmt::format("{}:{}: not a readable NCCL topology XML ({}); produce it with "
                                    "NCCL_TOPO_DUMP_FILE=<file> during any NCCL run",
                                    path_, line_at(static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, ok.offset))),

@@ -24,9 +24,10 @@ inline constexpr std::size_t kMaxTraceOps = 100'000'000;
 /// host's a few TB). A larger count is a corrupt record, not a copy.
 inline constexpr std::uint64_t kMaxOpBytes = std::uint64_t{1} << 44;  // 16 TiB
 
-/// Most bytes a trace's operations move together (4 PiB: a day of a node's links at full rate).
-/// The matrices count a collective's bytes once per rank pair (up to 2 x 576 times its buffer) in
-/// 64 bits; this keeps every such sum exact.
-inline constexpr std::uint64_t kMaxTraceBytes = std::uint64_t{1} << 52;
+/// Most bytes a trace's operations move together (8 PiB: 20 minutes of eight GPUs each moving
+/// 900 GB/s both ways, where a profiler trace spans seconds to minutes of a job). The matrices
+/// count a collective's bytes once per rank pair (up to 2 x 576 times its buffer) in 64 bits;
+/// this keeps every such sum exact (2^53 x 1152 < 2^64).
+inline constexpr std::uint64_t kMaxTraceBytes = std::uint64_t{1} << 53;
 
 }  // namespace linkcast::trace
