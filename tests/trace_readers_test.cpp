@@ -597,6 +597,15 @@ TEST(Kineto, NegativeOrFractionalCountsAreRefusedAndNegativeDurationsSaid) {
      "In msg nelems": -1, "Out msg nelems": -1, "Process Group Ranks": "[0, 1]"}}]})json";
   EXPECT_THAT([&] { (void)parse_kineto(kernel, "nelems.json"); },
               ThrowsMessage<InputError>(HasSubstr("event 1: In msg nelems -1 is not a count")));
+  // "Group size" 8 beside two listed ranks: the ranks are taken, and the disagreement said.
+  std::string grouped = kernel;
+  grouped.replace(grouped.find("\"In msg nelems\": -1, \"Out msg nelems\": -1"), 41,
+                  "\"In msg nelems\": 16, \"Out msg nelems\": 16, \"Group size\": 8");
+  const Trace g = parse_kineto(grouped, "group.json");
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g.group(g.op(0).group).size(), 2u);
+  EXPECT_THAT(g.warnings, testing::Contains(HasSubstr("1 NCCL kernels give a \"Group size\" other than the number of "
+                                                      "ranks their \"Process Group Ranks\" lists")));
 }
 
 TEST(Kineto, ACopyRepeatedExactlyIsSaid) {

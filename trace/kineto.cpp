@@ -1049,6 +1049,9 @@ class Reader {
       listed[static_cast<std::size_t>(v)] = true;
       members.push_back(gpu(v));
     }
+    if (!members.empty() && std::isfinite(e.group_size) && e.group_size > 0 &&
+        e.group_size != static_cast<double>(members.size()))
+      ++group_size_mismatches_;
     if (members.empty()) {
       const double g = std::isfinite(e.group_size) ? e.group_size : 0;
       if (g > kMaxDeviceIndex + 1)
@@ -1163,6 +1166,11 @@ class Reader {
           "{}: {} copies, memsets or NCCL kernels repeat an earlier event exactly (name, device, stream, start and "
           "correlation id), and count again: a trace joined with a copy of itself? Give each event once",
           name_, repeated));
+    if (group_size_mismatches_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL kernels give a \"Group size\" other than the number of ranks their \"Process Group Ranks\" "
+          "lists: the listed ranks are taken; the trace is edited or corrupt",
+          name_, group_size_mismatches_));
     if (negative_durations_ > 0)
       trace_.warnings.push_back(fmt::format("{}: {} events end before they start (a negative \"dur\"): read as taking "
                                             "0 ns; the trace is corrupt",
@@ -1235,6 +1243,7 @@ class Reader {
   std::unordered_map<std::uint32_t, std::vector<Span>> to_copy_spans_;
   std::set<std::string> unknown_dtypes_;
   std::size_t negative_durations_ = 0;  // events whose dur is negative, read as 0
+  std::size_t group_size_mismatches_ = 0;  // NCCL kernels whose "Group size" is not their ranks' count
   std::vector<std::uint64_t> moving_events_;  // copies, memsets and NCCL kernels read (hashed)
   bool record_shapes_ = false;  // the file's top-level "record_shapes" says shapes were recorded
   std::size_t mtia_events_ = 0;  // events of a Meta MTIA device (categories mtia_*), not read
