@@ -352,6 +352,22 @@ TEST(Nsys, MemoryKindsAreNumberedFromZero) {
   EXPECT_EQ(t.device_names, (std::vector<std::string>{"NVIDIA H200", "NVIDIA H200"}));
 }
 
+TEST(Nsys, RowsInsertedTwiceAreSaid) {
+  // A hunt's export with every MEMCPY row inserted again read as twice the copies and bytes,
+  // without a word. Copies and memsets that repeat another field for field are said.
+  const std::string path = make_nsys_fixture(false);
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_exec(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY SELECT * FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE bytes = 4096;",
+               nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  const Trace t = read_trace(path);
+  EXPECT_EQ(t.size(), 6u);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("1 copy or memset records repeat an earlier one exactly")));
+  EXPECT_THAT(read_trace(make_nsys_fixture(false)).warnings,
+              testing::Not(testing::Contains(HasSubstr("repeat an earlier one"))));
+}
+
 TEST(Nsys, UsesTheDatabasesOwnMemoryKindTable) {
   const Trace t = read_trace(make_nsys_fixture(true));
   EXPECT_EQ(t.op(1).src_mem, MemKind::pinned);    // id 0 is "Pinned" in this database
