@@ -624,6 +624,19 @@ TEST(Kineto, NegativeOrFractionalCountsAreRefusedAndNegativeDurationsSaid) {
                                                       "ranks their \"Process Group Ranks\" lists")));
 }
 
+TEST(TraceFormat, ATraceSpanningMoreThanAWeekIsSaid) {
+  // A hunt's Nsight export with one runtime call ending at 2^63 ns simulated to a makespan of
+  // 9.2e9 s without a word. A span of more than a week (no profiler records one) is said.
+  const std::string csv = test::write_temp("span.csv", "kind,src,dst,bytes,start_ns,duration_ns\n"
+                                                       "copy,cpu0,gpu0,8,0,1000\n"
+                                                       "copy,cpu0,gpu0,8,9000000000000000000,1000\n");
+  EXPECT_THAT(read_trace(csv).warnings, testing::Contains(HasSubstr("the trace spans 1.04e+05 days")));
+  const std::string day = test::write_temp("day.csv", "kind,src,dst,bytes,start_ns,duration_ns\n"
+                                                      "copy,cpu0,gpu0,8,0,1000\n"
+                                                      "copy,cpu0,gpu0,8,86400000000000,1000\n");
+  EXPECT_THAT(read_trace(day).warnings, testing::Not(testing::Contains(HasSubstr("the trace spans"))));
+}
+
 TEST(Kineto, ACopyRepeatedExactlyIsSaid) {
   // A hunt's trace with its 16 copy events appended again (same ts, stream, correlation) read as 32
   // copies, 466 MiB for 233, without a word. A repeat of name, device, stream, start and

@@ -30,4 +30,7 @@ inline constexpr std::uint64_t kMaxOpBytes = std::uint64_t{1} << 44;  // 16 TiB
 /// this keeps every such sum exact (2^53 x 1152 < 2^64).
 inline constexpr std::uint64_t kMaxTraceBytes = std::uint64_t{1} << 53;
 
+/// Longest span a trace's operations plausibly cover: a week (profilers record seconds to hours).
+inline constexpr double kMaxPlausibleSpanS = 7 * 86400.0;
+
 }  // namespace linkcast::trace

@@ -153,6 +153,7 @@ Trace read_trace(const std::string& path) {
   if (h.raw.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
   Trace t = reader_for(path, h).read(path);
   t.check_byte_counts(path);
+  t.warn_implausible_span(path);
   return t;
 }
 

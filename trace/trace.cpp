@@ -249,13 +249,29 @@ void Trace::check_byte_counts(const std::string& where) const {
                                    "corrupt, or its size is not a byte count",
                                    where, describe_record(i), b, format_bytes(kMaxOpBytes)));
     }
-    total += b;  // at most kMaxTraceOps x kMaxOpBytes < 2^71: checked before it can wrap
+    total += b;  // b <= kMaxOpBytes and total <= kMaxTraceBytes before: no wrap
     if (total > kMaxTraceBytes) {
       throw InputError(fmt::format("{}: its operations move more than {} together (passed at {}), more than "
                                    "linkcast counts exactly; give a part of the trace",
                                    where, format_bytes(kMaxTraceBytes), describe_record(i)));
     }
   }
+}
+
+void Trace::warn_implausible_span(const std::string& where) {
+  if (start_.empty()) return;
+  // In doubles: a reader bounds a start and a duration each within int64, not their sum.
+  const auto end_of = [this](std::size_t i) { return static_cast<double>(start_[i]) + static_cast<double>(duration_[i]); };
+  std::size_t first = 0, last = 0;
+  for (std::size_t i = 1; i < start_.size(); ++i) {
+    if (start_[i] < start_[first]) first = i;
+    if (end_of(i) > end_of(last)) last = i;
+  }
+  const double span_s = (end_of(last) - static_cast<double>(start_[first])) * 1e-9;
+  if (span_s <= kMaxPlausibleSpanS) return;
+  warnings.push_back(fmt::format("{}: the trace spans {:.3g} days, {} to {}: no profiler records a week; its times "
+                                 "are corrupt, and so are the spans computed from them",
+                                 where, span_s / 86400.0, describe_record(first), describe_record(last)));
 }
 
 std::string Trace::describe_record(std::size_t i) const {

@@ -267,6 +267,8 @@ class Trace {
   /// Refuses a trace read from `where` whose operation moves more than kMaxOpBytes, or whose
   /// operations move more than kMaxTraceBytes together, naming the record and the limit.
   void check_byte_counts(const std::string& where) const;
+  /// Adds a warning where the operations of a trace read from `where` span more than a week.
+  void warn_implausible_span(const std::string& where);
 
   /// Removes, in place and in order, every operation that does not move data (kernels, runtime
   /// calls, annotations); the launch links and kernel records go with them (trace/select.hpp).
