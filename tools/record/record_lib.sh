@@ -98,6 +98,27 @@ run_step() {
   STEP_LINES+=("$(printf '%-20s %-22s %4ds %5ds' "$name" "$status" "$took" "$limit")")
 }
 
+# begin_nccl_record SCRIPT DEFAULT_BUDGET CALLS OUTDIR: the start every NCCL recording shares:
+# start_record, BUDGET (RECORD_BUDGET_S or DEFAULT_BUDGET), LOG_TAG, command.txt with CALLS, NGPU,
+# and the machine step. Returns 1 (with the nccl step skipped) on fewer than two GPUs; else exports
+# NCCL's debug subsystems for the steps that follow.
+begin_nccl_record() {
+  local script=$1 budget=$2 calls=$3
+  shift 3
+  start_record "$script" "$@"
+  BUDGET=${RECORD_BUDGET_S:-$budget}
+  LOG_TAG=${script%.sh}
+  write_command "$script" "budget:  ${BUDGET} s" "calls:   $calls"
+  NGPU=$(gpu_count)
+  log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
+  run_step machine 60 machine_info
+  if [[ "$NGPU" -lt 2 ]]; then
+    skip_step nccl "$NGPU GPU"
+    return 1
+  fi
+  export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,ENV
+}
+
 # run_warm_and_cold NAME ARGS...: one nccl_bench.py run with ARGS as step NAME (every call of a
 # size on one set of buffers, which stays in the L2 where it fits) and again as NAME_cold with a
 # new set each call (--cold 512M), 60 s each.

@@ -14,19 +14,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=record_lib.sh
 source "$HERE/record_lib.sh"
-start_record run_nccl_llfifo.sh "$@"
-BUDGET=${RECORD_BUDGET_S:-400}
-LOG_TAG=run_nccl_llfifo
-write_command run_nccl_llfifo.sh "budget:  ${BUDGET} s" \
-  "calls:   ring/LL allreduce + reduce-scatter 16..64 MiB (8 MiB steps), 4/8/16/24 channels, warm and cold, graph"
-
-NGPU=$(gpu_count)
-log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
-run_step machine 60 machine_info
-if [[ "$NGPU" -lt 2 ]]; then
-  skip_step nccl "$NGPU GPU"
-else
-  export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,ENV
+if begin_nccl_record run_nccl_llfifo.sh 400 \
+  "ring/LL allreduce + reduce-scatter 16..64 MiB (8 MiB steps), 4/8/16/24 channels, warm and cold, graph" "$@"; then
   COMMON=(--out "$REC" --sizes l2 --launch graph --collectives allreduce,reducescatter)
   for ch in 4 8 16 24; do
     run_warm_and_cold "nccl_ring_ll_ch${ch}" --variant ring_ll --channels "$ch" "${COMMON[@]}"

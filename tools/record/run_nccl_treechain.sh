@@ -16,19 +16,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=record_lib.sh
 source "$HERE/record_lib.sh"
-start_record run_nccl_treechain.sh "$@"
-BUDGET=${RECORD_BUDGET_S:-540}
-LOG_TAG=run_nccl_treechain
-write_command run_nccl_treechain.sh "budget:  ${BUDGET} s" \
-  "calls:   allreduce tree LL/LL128/Simple at 1 and 4 channels 32 KiB..32 MiB, ring LL at 1; tree and ring LL at NCCL's count 1..128 MiB warm and cold; graph"
-
-NGPU=$(gpu_count)
-log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
-run_step machine 60 machine_info
-if [[ "$NGPU" -lt 2 ]]; then
-  skip_step nccl "$NGPU GPU"
-else
-  export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,ENV
+if begin_nccl_record run_nccl_treechain.sh 540 \
+  "allreduce tree LL/LL128/Simple at 1 and 4 channels 32 KiB..32 MiB, ring LL at 1; tree and ring LL at NCCL's count 1..128 MiB warm and cold; graph" "$@"; then
   PINNED=(--out "$REC" --sizes default --min-bytes 32K --max-bytes 32M --launch graph --collectives allreduce)
   for variant in tree_ll tree_ll128 tree_simple; do
     for ch in 1 4; do

@@ -13,19 +13,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=record_lib.sh
 source "$HERE/record_lib.sh"
-start_record run_nccl_treel2.sh "$@"
-BUDGET=${RECORD_BUDGET_S:-400}
-LOG_TAG=run_nccl_treel2
-write_command run_nccl_treel2.sh "budget:  ${BUDGET} s" \
-  "calls:   allreduce 1..128 MiB, tree LL/LL128/Simple and ring LL, warm and cold, graph"
-
-NGPU=$(gpu_count)
-log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
-run_step machine 60 machine_info
-if [[ "$NGPU" -lt 2 ]]; then
-  skip_step nccl "$NGPU GPU"
-else
-  export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,ENV
+if begin_nccl_record run_nccl_treel2.sh 400 \
+  "allreduce 1..128 MiB, tree LL/LL128/Simple and ring LL, warm and cold, graph" "$@"; then
   COMMON=(--out "$REC" --sizes pow2 --max-bytes 128M --launch graph --collectives allreduce)
   for variant in tree_ll tree_ll128 tree_simple ring_ll; do
     run_warm_and_cold "nccl_${variant}" --variant "$variant" "${COMMON[@]}"

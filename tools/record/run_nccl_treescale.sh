@@ -13,19 +13,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=record_lib.sh
 source "$HERE/record_lib.sh"
-start_record run_nccl_treescale.sh "$@"
-BUDGET=${RECORD_BUDGET_S:-560}
-LOG_TAG=run_nccl_treescale
-write_command run_nccl_treescale.sh "budget:  ${BUDGET} s" \
-  "calls:   tree/LL allreduce and ring/LL broadcast at 1, 4, 8, 16, 24 channels, 64-256 MiB, graph, all GPUs and two"
-
-NGPU=$(gpu_count)
-log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
-run_step machine 60 machine_info
-if [[ "$NGPU" -lt 2 ]]; then
-  skip_step nccl "$NGPU GPU"
-else
-  export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,ENV
+if begin_nccl_record run_nccl_treescale.sh 560 \
+  "tree/LL allreduce and ring/LL broadcast at 1, 4, 8, 16, 24 channels, 64-256 MiB, graph, all GPUs and two" "$@"; then
   COMMON=(--out "$REC" --sizes pow2 --min-bytes 64M --max-bytes 256M --launch graph)
   for gpus in all two; do
     csv="$REC/nccl_bench.csv"
