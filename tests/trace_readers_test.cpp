@@ -363,7 +363,7 @@ TEST(Nsys, RowsInsertedTwiceAreSaid) {
   sqlite3_close(db);
   const Trace t = read_trace(path);
   EXPECT_EQ(t.size(), 6u);
-  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("1 copy or memset records repeat an earlier one exactly")));
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("1 copies, memsets or collectives repeat an earlier one exactly")));
   EXPECT_THAT(read_trace(make_nsys_fixture(false)).warnings,
               testing::Not(testing::Contains(HasSubstr("repeat an earlier one"))));
 }
@@ -648,9 +648,9 @@ TEST(Kineto, ACopyRepeatedExactlyIsSaid) {
      "dur": 2.0, "args": {"device": 0, "stream": 7, "correlation": 12, "bytes": 4096}})json";
   const Trace t = parse_kineto("{\"traceEvents\": [" + one + ", " + later + ", " + one + "]}", "dup.json");
   EXPECT_EQ(t.size(), 3u);
-  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("1 copies, memsets or NCCL kernels repeat an earlier event exactly")));
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("1 copies, memsets or collectives repeat an earlier one exactly")));
   const Trace clean = parse_kineto("{\"traceEvents\": [" + one + ", " + later + "]}", "clean.json");
-  EXPECT_THAT(clean.warnings, testing::Not(testing::Contains(HasSubstr("repeat an earlier event"))));
+  EXPECT_THAT(clean.warnings, testing::Not(testing::Contains(HasSubstr("repeat an earlier one"))));
 }
 
 TEST(TraceFormat, ByteCountsNoDeviceHoldsOrNoSumKeepsExactAreRefused) {

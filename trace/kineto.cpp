@@ -827,8 +827,6 @@ class Reader {
     op.stream = static_cast<std::uint32_t>(e.stream);
     const int device = device_index(e.device, "device");
     const std::size_t record = trace_.size();
-    const bool nccl = cat != Cat::memcpy && cat != Cat::memset && is_nccl_kernel(e.name);
-    if (cat == Cat::memcpy || cat == Cat::memset || nccl) note_moving_event(op, device, e);
     if (cat == Cat::memcpy) {
       if (!memcpy(op, device, e)) return;
     } else if (cat == Cat::memset) {
@@ -838,7 +836,7 @@ class Reader {
       op.bytes = count_of(e.bytes, "bytes");
       if (op.bytes == 0) ++unsized_memsets_;
       push(op);
-    } else if (nccl) {
+    } else if (is_nccl_kernel(e.name)) {
       if (!collective(op, device, e)) return;
     } else {
       op.kind = OpKind::kernel;
@@ -854,27 +852,6 @@ class Reader {
         kernel_operator_.push_back({static_cast<std::uint32_t>(std::llround(e.external_id)), info});
     }
     if (e.correlation >= 0 && std::isfinite(e.correlation)) gpu_correlation_.push_back({record, key(e)});
-  }
-
-  /// Notes a copy, memset or NCCL kernel by a 64-bit hash of its name, device, stream, start and
-  /// correlation id: finish() counts those that repeat one read before (a trace joined with a copy
-  /// of itself). A sorted list, not a hash set, which took a seventh of reading a copy-heavy trace.
-  void note_moving_event(const Op& op, int device, const Event& e) {
-    std::uint64_t h = std::hash<std::string_view>{}(e.name);
-    const auto mix = [&h](std::uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-    mix(static_cast<std::uint64_t>(op.start_ns));
-    mix(op.stream);
-    mix(static_cast<std::uint64_t>(device));
-    mix(std::isfinite(e.correlation) ? static_cast<std::uint64_t>(std::llround(e.correlation)) : 0);
-    if (moving_events_.size() == moving_events_.capacity()) moving_events_.reserve(grown(moving_events_.capacity()));
-    moving_events_.push_back(h);
-  }
-
-  /// How many noted events repeat one noted before.
-  std::size_t repeated_moving_events() {
-    std::sort(moving_events_.begin(), moving_events_.end());
-    const auto unique_end = std::unique(moving_events_.begin(), moving_events_.end());
-    return static_cast<std::size_t>(moving_events_.end() - unique_end);
   }
 
   /// External ids the profiler numbers from 1 in one process: larger ones (no recording has four
@@ -1088,6 +1065,7 @@ class Reader {
     add_operator_bytes();
     mark_fresh_destinations();
     trace_.order_by_start();  // launch links follow their records
+    trace_.warn_repeated_transfers(name_);
     warn();
   }
 
@@ -1161,11 +1139,6 @@ class Reader {
           name_, non_finite_events_));
     if (skipped_ > 0)
       trace_.warnings.push_back(fmt::format("{}: skipped {} copy events of unrecognised kind", name_, skipped_));
-    if (const std::size_t repeated = repeated_moving_events(); repeated > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} copies, memsets or NCCL kernels repeat an earlier event exactly (name, device, stream, start and "
-          "correlation id), and count again: a trace joined with a copy of itself? Give each event once",
-          name_, repeated));
     if (group_size_mismatches_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} NCCL kernels give a \"Group size\" other than the number of ranks their \"Process Group Ranks\" "
@@ -1244,7 +1217,6 @@ class Reader {
   std::set<std::string> unknown_dtypes_;
   std::size_t negative_durations_ = 0;  // events whose dur is negative, read as 0
   std::size_t group_size_mismatches_ = 0;  // NCCL kernels whose "Group size" is not their ranks' count
-  std::vector<std::uint64_t> moving_events_;  // copies, memsets and NCCL kernels read (hashed)
   bool record_shapes_ = false;  // the file's top-level "record_shapes" says shapes were recorded
   std::size_t mtia_events_ = 0;  // events of a Meta MTIA device (categories mtia_*), not read
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,

@@ -292,7 +292,6 @@ class Builder {
                      [&](std::uint32_t a, std::uint32_t b) { return ops_[a].start_ns < ops_[b].start_ns; });
     std::vector<std::uint32_t> position(ops_.size());
     for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<std::uint32_t>(k);
-    const std::size_t repeated = repeated_transfers(order);
     trace_.reserve(ops_.size());
     for (const std::uint32_t i : order) {
       Op op = ops_[i];
@@ -306,11 +305,7 @@ class Builder {
           source_, unlinked));
     if (skipped_ > 0)
       trace_.warnings.push_back(fmt::format("{}: skipped {} memcpy records of unknown copy kind", source_, skipped_));
-    if (repeated > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} copy or memset records repeat an earlier one exactly (kind, ends, bytes, device, stream, start and "
-          "end), and count again: rows inserted twice? Give each record once",
-          source_, repeated));
+    trace_.warn_repeated_transfers(source_);
     for (const auto& [table, n] : backwards_)
       trace_.warnings.push_back(fmt::format("{}: {} records of {} end before they start: read as taking 0 ns",
                                             source_, n, table));
@@ -326,32 +321,6 @@ class Builder {
   std::unordered_map<std::uint64_t, std::size_t> call_by_correlation_;
   std::size_t skipped_ = 0;
   std::map<std::string, std::size_t> backwards_;
-
-  /// Copies and memsets, in start order (`order`), that repeat one before them field for field:
-  /// such rows start together, so each is compared with the 64 before it of its start (bounded: a
-  /// hostile export may start every row at once).
-  std::size_t repeated_transfers(const std::vector<std::uint32_t>& order) const {
-    constexpr std::size_t kWindow = 64;
-    std::size_t repeated = 0;
-    for (std::size_t k = 0; k < order.size();) {
-      std::size_t end = k + 1;
-      while (end < order.size() && ops_[order[end]].start_ns == ops_[order[k]].start_ns) ++end;
-      for (std::size_t a = k + 1; a < end; ++a) {
-        const Op& x = ops_[order[a]];
-        if (!moves_data(x.kind)) continue;
-        for (std::size_t b = std::max(k, a > kWindow ? a - kWindow : 0); b < a; ++b) {
-          const Op& y = ops_[order[b]];
-          if (x.kind == y.kind && x.duration_ns == y.duration_ns && x.bytes == y.bytes && x.src == y.src &&
-              x.dst == y.dst && x.stream == y.stream && x.src_mem == y.src_mem && x.dst_mem == y.dst_mem) {
-            ++repeated;
-            break;
-          }
-        }
-      }
-      k = end;
-    }
-    return repeated;
-  }
 };
 
 void require_columns(const SqliteDb& db, const std::string& table, const std::vector<std::string>& columns,

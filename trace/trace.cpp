@@ -258,6 +258,33 @@ void Trace::check_byte_counts(const std::string& where) const {
   }
 }
 
+void Trace::warn_repeated_transfers(const std::string& where) {
+  // Repeats start together: each is compared with the 64 before it of its start (bounded: a
+  // hostile trace may start every record at once).
+  constexpr std::size_t kWindow = 64;
+  std::size_t repeated = 0;
+  for (std::size_t k = 0; k < size();) {
+    std::size_t end = k + 1;
+    while (end < size() && start_[end] == start_[k]) ++end;
+    for (std::size_t a = k + 1; a < end; ++a) {
+      if (!moves_data(kind_[a])) continue;
+      for (std::size_t b = std::max(k, a > kWindow ? a - kWindow : 0); b < a; ++b) {
+        if (kind_[a] == kind_[b] && duration_[a] == duration_[b] && bytes_[a] == bytes_[b] && src_[a] == src_[b] &&
+            dst_[a] == dst_[b] && stream_[a] == stream_[b] && src_mem_[a] == src_mem_[b] && dst_mem_[a] == dst_mem_[b]) {
+          ++repeated;
+          break;
+        }
+      }
+    }
+    k = end;
+  }
+  if (repeated == 0) return;
+  warnings.push_back(fmt::format("{}: {} copies, memsets or collectives repeat an earlier one exactly (kind, ends, "
+                                 "memory, bytes, stream, start and duration), and count again: a trace joined with "
+                                 "itself, or rows inserted twice? Give each record once",
+                                 where, repeated));
+}
+
 void Trace::warn_implausible_span(const std::string& where) {
   if (start_.empty()) return;
   // In doubles: a reader bounds a start and a duration each within int64, not their sum.

@@ -267,6 +267,10 @@ class Trace {
   /// Refuses a trace read from `where` whose operation moves more than kMaxOpBytes, or whose
   /// operations move more than kMaxTraceBytes together, naming the record and the limit.
   void check_byte_counts(const std::string& where) const;
+  /// Adds a warning naming how many copies, memsets and collectives repeat one before them field
+  /// for field (kind, ends, memory, bytes, stream, start, duration): a trace joined with itself,
+  /// rows inserted twice. The trace is in start order (every reader's finish leaves it so).
+  void warn_repeated_transfers(const std::string& where);
   /// Adds a warning where the operations of a trace read from `where` span more than a week.
   void warn_implausible_span(const std::string& where);
 
