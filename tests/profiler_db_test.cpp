@@ -408,6 +408,41 @@ TEST(NsysExport, GpuWorkWhoseLaunchIsNotInTheExportIsSaid) {
                                                              "CUPTI_ACTIVITY_KIND_RUNTIME")));
 }
 
+TEST(NsysExport, AnExportWithoutRuntimeCallsOrWithUndocumentedCopyFieldsSaysSo) {
+  // Hostile edits of the real H200 export (a robustness hunt), each read without a word before:
+  // - the runtime-call table dropped: a replay lost the host's pace (simulate's makespan of another
+  //   export went from 376 ms to 2.14 ms) unsaid; now the 21 GPU operations (19 kernels, a copy, a
+  //   memset) are said to have no launching calls;
+  // - a copy's srcKind 77, which its ENUM_CUDA_MEM_KIND does not list, was read as pinned memory;
+  // - a peer-to-peer copy (copyKind 10) with NULL srcDeviceId read as gpu0 -> gpu0. A NULL peer id
+  //   now means deviceId's GPU (the real export leaves both NULL on its DtoH copy): a DtoD copy of
+  //   deviceId 1 with NULL peer ids is gpu1 -> gpu1, not gpu0 -> gpu0.
+  const std::string dropped = edited_fuser("no_runtime.sqlite", "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME");
+  EXPECT_THAT(read_trace(dropped).warnings,
+              testing::Contains(HasSubstr(dropped + ": no CUPTI_ACTIVITY_KIND_RUNTIME table: the 21 GPU operations are "
+                                                    "read without the CUDA calls that launched them")));
+  const std::string intact = edited_fuser("intact.sqlite", "SELECT 1");
+  EXPECT_THAT(read_trace(intact).warnings, Not(testing::Contains(HasSubstr("no CUPTI_ACTIVITY_KIND_RUNTIME"))));
+  EXPECT_THAT(read_trace(intact).warnings, Not(testing::Contains(HasSubstr("does not document"))));
+  const std::string kind = edited_fuser("kind77.sqlite", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET srcKind = 77");
+  EXPECT_THAT(read_trace(kind).warnings,
+              testing::Contains(HasSubstr(kind + ": 1 memcpy records give a memory kind (srcKind/dstKind 77) that the "
+                                                 "profiler does not document in the export's ENUM_CUDA_MEM_KIND")));
+  const std::string p2p = edited_fuser("p2p.sqlite", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET copyKind = 10, deviceId = 1");
+  const Trace peerless = read_trace(p2p);
+  ASSERT_EQ(ops_of(peerless, OpKind::copy).size(), 1u);
+  EXPECT_EQ(peerless.endpoint_name(ops_of(peerless, OpKind::copy)[0].src), "gpu1");
+  EXPECT_THAT(peerless.warnings,
+              testing::Contains(HasSubstr(p2p + ": 1 peer-to-peer (PtoP) memcpy records name no source or destination "
+                                                "GPU (srcDeviceId or dstDeviceId NULL)")));
+  const std::string d2d = edited_fuser("d2d1.sqlite", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET copyKind = 8, deviceId = 1");
+  const Trace on1 = read_trace(d2d);
+  ASSERT_EQ(ops_of(on1, OpKind::copy).size(), 1u);
+  EXPECT_EQ(on1.endpoint_name(ops_of(on1, OpKind::copy)[0].src), "gpu1");
+  EXPECT_EQ(on1.endpoint_name(ops_of(on1, OpKind::copy)[0].dst), "gpu1");
+  EXPECT_THAT(on1.warnings, Not(testing::Contains(HasSubstr("peer-to-peer"))));
+}
+
 TEST(NsysExport, AnExportWithKernelsButNoTransfersSaysSo) {
   // CUDA traced, kernels read, no copy or memset: the transfer views are empty, and the warning
   // says that CUDA was traced (not "CUDA was not traced").

@@ -624,6 +624,23 @@ TEST(Kineto, NegativeOrFractionalCountsAreRefusedAndNegativeDurationsSaid) {
                                                       "ranks their \"Process Group Ranks\" lists")));
 }
 
+TEST(Kineto, ARankOutsideItsJobIsRefused) {
+  // A hostile edit of a real trace (a robustness hunt): distributedInfo's rank 5 of world_size 2
+  // was accepted, and the trace placed as rank 5. A rank is below its job's size: refused, naming
+  // the two values. (A key given twice takes its last value, as Python's json and HTA read it:
+  // EventsPassedOverUnparsedAreExactlyThoseAFullParseDrops.)
+  const auto job = [](int rank, int world) {
+    return fmt::format(R"json({{"distributedInfo": {{"backend": "nccl", "rank": {}, "world_size": {}}},
+      "traceEvents": [{{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "ts": 1.0,
+      "dur": 2.0, "args": {{"device": 0, "stream": 7, "bytes": 4096}}}}]}})json",
+                       rank, world);
+  };
+  EXPECT_EQ(parse_kineto(job(1, 2), "rank1.json").rank, 1);
+  EXPECT_THAT([&] { (void)parse_kineto(job(5, 2), "rank5.json"); },
+              ThrowsMessage<InputError>(HasSubstr("rank5.json: distributedInfo gives rank 5 of a job of world_size 2 "
+                                                  "(ranks 0 to 1)")));
+}
+
 TEST(TraceFormat, ATraceSpanningMoreThanAWeekIsSaid) {
   // A hunt's Nsight export with one runtime call ending at 2^63 ns simulated to a makespan of
   // 9.2e9 s without a word. A span of more than a week (no profiler records one) is said.

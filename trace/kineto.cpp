@@ -635,6 +635,10 @@ class Reader {
       if (key == "rank") trace_.rank = static_cast<int>(v);
       else if (key == "world_size") trace_.world_size = static_cast<int>(v);
     }
+    if (trace_.world_size > 0 && trace_.rank >= trace_.world_size)
+      throw InputError(fmt::format("{}: distributedInfo gives rank {} of a job of world_size {} (ranks 0 to {}): the "
+                                   "two disagree, so the rank's place in its job is unknown; correct one of them",
+                                   name_, trace_.rank, trace_.world_size, trace_.world_size - 1));
   }
 
   /// `event` with its bare non-finite numbers (inf, -inf, nan, Infinity: not JSON, but PyTorch

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -83,16 +85,27 @@ MemKind nsys_default_mem_kind(int k) {
   }
 }
 
-/// Profiler memory-kind number -> MemKind.
-using MemKindTable = std::array<MemKind, 16>;
+/// Profiler memory-kind number -> MemKind, and which numbers the profiler documents (its own
+/// "unknown" among them): a number outside them is one no export writes.
+struct MemKindTable {
+  static constexpr int kSize = 16;
+  std::array<MemKind, kSize> kind{};
+  std::bitset<kSize> documented;
+};
 
 MemKind lookup(const MemKindTable& table, int k) {
-  return k >= 0 && k < static_cast<int>(table.size()) ? table[static_cast<std::size_t>(k)] : MemKind::unknown;
+  return k >= 0 && k < MemKindTable::kSize ? table.kind[static_cast<std::size_t>(k)] : MemKind::unknown;
 }
 
-MemKindTable make_table(MemKind (*fn)(int)) {
+bool documented(const MemKindTable& table, int k) {
+  return k >= 0 && k < MemKindTable::kSize && table.documented[static_cast<std::size_t>(k)];
+}
+
+/// The table `fn` gives for the documented numbers 0 to `last`.
+MemKindTable make_table(MemKind (*fn)(int), int last) {
   MemKindTable t;
-  for (std::size_t i = 0; i < t.size(); ++i) t[i] = fn(static_cast<int>(i));
+  for (int i = 0; i < MemKindTable::kSize; ++i) t.kind[static_cast<std::size_t>(i)] = fn(i);
+  for (int i = 0; i <= last; ++i) t.documented.set(static_cast<std::size_t>(i));
   return t;
 }
 
@@ -135,7 +148,9 @@ class Rows {
     }
   }
 
-  int device(int c, std::string_view name) const {
+  /// A device index in column `c`; NULL reads as `if_null`.
+  int device(int c, std::string_view name, int if_null = 0) const {
+    if (s_.type(c) == SQLITE_NULL) return if_null;
     const std::int64_t d = integer(c, name);
     if (d < 0 || d > kMaxDevice) fail(fmt::format("{} {} is not a device index (0 to {})", name, d, kMaxDevice));
     return static_cast<int>(d);
@@ -200,7 +215,8 @@ struct Row {
   int src_kind = 0, dst_kind = 0;
   std::uint64_t bytes = 0;
   std::int64_t start = 0, duration = 0;
-  int device = 0, src_device = -1, dst_device = -1;
+  int device = 0, src_device = -1, dst_device = -1;  // -1: the record names no peer (deviceId's GPU)
+  bool peer_missing = false;                           // srcDeviceId or dstDeviceId NULL
   std::uint32_t stream = 0;
   std::uint64_t correlation = kNoCorrelation;
 };
@@ -232,6 +248,13 @@ class Builder {
     op.stream = r.stream;
     op.src_mem = lookup(mem, r.src_kind);
     op.dst_mem = lookup(mem, r.dst_kind);
+    const bool undocumented_src = !documented(mem, r.src_kind), undocumented_dst = !documented(mem, r.dst_kind);
+    if (undocumented_src || undocumented_dst) {
+      ++undocumented_kind_copies_;
+      if (undocumented_src) undocumented_kinds_.insert(r.src_kind);
+      if (undocumented_dst) undocumented_kinds_.insert(r.dst_kind);
+    }
+    if (r.copy_kind == kPtoP && r.peer_missing) ++peerless_copies_;
     const int sd = r.src_device >= 0 ? r.src_device : r.device;
     const int dd = r.dst_device >= 0 ? r.dst_device : r.device;
     switch (r.copy_kind) {
@@ -276,6 +299,10 @@ class Builder {
     if (rows.backwards() > 0) backwards_[rows.table()] += rows.backwards();
   }
   std::size_t size() const { return ops_.size(); }
+  /// Whether the export has a runtime-call table (Nsight Systems; nvprof's calls are not read).
+  void set_runtime_table(bool present) { runtime_table_ = present; }
+  /// Whether the memory kinds come from the export's own enumeration table.
+  void set_kind_table(bool present) { has_kind_table_ = present; }
 
   void finish() {
     // GPU work -> the call that launched it; then every operation in start order, launch indices
@@ -305,6 +332,27 @@ class Builder {
           source_, unlinked));
     if (skipped_ > 0)
       trace_.warnings.push_back(fmt::format("{}: skipped {} memcpy records of unknown copy kind", source_, skipped_));
+    if (undocumented_kind_copies_ > 0) {
+      std::vector<std::string> kinds;
+      for (const int k : undocumented_kinds_) kinds.push_back(std::to_string(k));
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} memcpy records give a memory kind (srcKind/dstKind {}) that the profiler does not document{}: their "
+          "memory is read as of unknown kind (a host side priced as pinned); the export is corrupt or from a profiler "
+          "this reader does not know",
+          source_, undocumented_kind_copies_, join(kinds, ", "),
+          has_kind_table_ ? " in the export's ENUM_CUDA_MEM_KIND" : ""));
+    }
+    if (peerless_copies_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} peer-to-peer (PtoP) memcpy records name no source or destination GPU (srcDeviceId or dstDeviceId "
+          "NULL): each is read as a copy within its deviceId's GPU; the export is corrupt or was edited",
+          source_, peerless_copies_));
+    if (!runtime_table_ && gpu_work() > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: no CUPTI_ACTIVITY_KIND_RUNTIME table: the {} GPU operations are read without the CUDA calls that "
+          "launched them (the CPU side was not traced, or the table was removed), so a replay runs them without the "
+          "host's pace between them; trace the CUDA API too (nsys --trace=cuda) for a replay of the application",
+          source_, gpu_work()));
     trace_.warn_repeated_transfers(source_);
     for (const auto& [table, n] : backwards_)
       trace_.warnings.push_back(fmt::format("{}: {} records of {} end before they start: read as taking 0 ns",
@@ -320,6 +368,11 @@ class Builder {
   std::vector<std::pair<std::size_t, std::uint64_t>> gpu_correlation_;
   std::unordered_map<std::uint64_t, std::size_t> call_by_correlation_;
   std::size_t skipped_ = 0;
+  std::size_t undocumented_kind_copies_ = 0;  // copies whose srcKind or dstKind no table documents
+  std::set<int> undocumented_kinds_;
+  std::size_t peerless_copies_ = 0;  // PtoP copies without srcDeviceId or dstDeviceId
+  bool runtime_table_ = true;
+  bool has_kind_table_ = false;
   std::map<std::string, std::size_t> backwards_;
 };
 
@@ -372,8 +425,9 @@ void read_memcpys(const SqliteDb& db, const std::string& table, bool peer, bool 
     r.device = rows.device(6, "deviceId");
     r.stream = rows.stream(7);
     if (peer) {
-      r.src_device = rows.device(8, "srcDeviceId");
-      r.dst_device = rows.device(9, "dstDeviceId");
+      r.src_device = rows.device(8, "srcDeviceId", -1);
+      r.dst_device = rows.device(9, "dstDeviceId", -1);
+      r.peer_missing = r.src_device < 0 || r.dst_device < 0;
       if (r.copy_kind == kDtoD && r.src_device != r.dst_device) r.copy_kind = kPtoP;
     }
     if (correlate) r.correlation = correlation_at(rows, corr_col);
@@ -687,7 +741,7 @@ Trace read_nvprof(const SqliteDb& db) {
   trace.format = "nvprof";
   trace.source_file = db.path();
   Builder b(trace, db.path());
-  const MemKindTable cupti = make_table(&cupti_mem_kind);
+  const MemKindTable cupti = make_table(&cupti_mem_kind, 7);
   if (db.has_table("CUPTI_ACTIVITY_KIND_MEMCPY")) {
     const std::string t = "CUPTI_ACTIVITY_KIND_MEMCPY";
     require_columns(db, t, {"copyKind", "srcKind", "dstKind", "bytes", "start", "end", "deviceId", "streamId"}, "nvprof");
@@ -789,20 +843,22 @@ Trace read_nsys(const SqliteDb& db) {
   Builder b(trace, db.path());
 
   // Memory kinds: from the database's own enum table when it has one, else as documented.
-  MemKindTable mem = make_table(&nsys_default_mem_kind);
+  MemKindTable mem = make_table(&nsys_default_mem_kind, 7);
   if (db.has_table("ENUM_CUDA_MEM_KIND")) {
-    mem.fill(MemKind::unknown);
+    mem = MemKindTable{};
+    b.set_kind_table(true);
     SqliteDb::Statement s(db, "SELECT id, name FROM ENUM_CUDA_MEM_KIND");
     while (s.step()) {
       const std::int64_t id = s.i64(0);
       const std::string name = to_lower(s.text(1));
-      if (id < 0 || id >= static_cast<std::int64_t>(mem.size())) continue;
+      if (id < 0 || id >= MemKindTable::kSize) continue;
       MemKind k = MemKind::unknown;
       if (name.find("pageable") != std::string::npos) k = MemKind::pageable;
       else if (name.find("pinned") != std::string::npos) k = MemKind::pinned;
       else if (name.find("managed") != std::string::npos) k = MemKind::managed;
       else if (name.find("device") != std::string::npos || name.find("array") != std::string::npos) k = MemKind::device;
-      mem[static_cast<std::size_t>(id)] = k;
+      mem.kind[static_cast<std::size_t>(id)] = k;
+      mem.documented.set(static_cast<std::size_t>(id));
     }
   }
 
@@ -815,6 +871,7 @@ Trace read_nsys(const SqliteDb& db) {
   read_memsets(db, b);
   std::map<std::string, std::size_t> nccl;
   read_kernels(db, b, trace, nccl);
+  b.set_runtime_table(db.has_table("CUPTI_ACTIVITY_KIND_RUNTIME"));
   read_runtime(db, b, trace);
   read_nvtx(db, b, trace);
   if (db.has_table("TARGET_INFO_GPU") && db.has_column("TARGET_INFO_GPU", "name")) {
