@@ -220,6 +220,32 @@ TEST(ImportField, ALinkWidthThatIsNoPcieWidthIsNotedAsWhatItIs) {
   EXPECT_THAT(r.notes, testing::Not(testing::Contains(HasSubstr("link_width 0"))));
 }
 
+TEST(ImportHostile, TwoGpusAtOnePciAddressAreRefusedAndOddValuesNoted) {
+  // Hostile edits of a real dump (a robustness hunt), each imported without a word before: gpu1
+  // given gpu0's busid (NVLink peers are found by busid, so one of them lost its links);
+  // link_speed="1e308 GT/s PCIe" read as PCIe Gen6; sm="ninety" read as "sm_0 GPU" with an
+  // NVLink version left TODO unexplained.
+  const auto dump = [](const std::string& speed, const std::string& sm, const std::string& second_busid) {
+    return "<system version=\"1\">\n<cpu numaid=\"0\">\n"
+           "<pci busid=\"0000:18:00.0\" class=\"0x030200\" vendor=\"0x10de\" link_speed=\"" + speed +
+           "\" link_width=\"16\">\n<gpu dev=\"0\" sm=\"" + sm + "\" rank=\"0\" gdr=\"1\"/>\n</pci>\n"
+           "<pci busid=\"" + second_busid + "\" class=\"0x030200\" vendor=\"0x10de\" link_speed=\"32.0 GT/s PCIe\" "
+           "link_width=\"16\">\n<gpu dev=\"1\" sm=\"90\" rank=\"1\" gdr=\"1\"/>\n</pci>\n</cpu>\n</system>\n";
+  };
+  const ImportResult plain = import_node({test::write_temp("plain.xml", dump("32.0 GT/s PCIe", "90", "0000:3a:00.0")), "", "x"});
+  EXPECT_THAT(plain.notes, testing::Not(testing::Contains(HasSubstr("no PCIe rate"))));
+  EXPECT_THAT(plain.notes, testing::Not(testing::Contains(HasSubstr("no compute capability"))));
+  const std::string same = test::write_temp("busid.xml", dump("32.0 GT/s PCIe", "90", "0000:18:00.0"));
+  EXPECT_THAT([&] { (void)import_skeleton({same, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(same + ":7: gpu1 at PCI 0000:18:00.0, where gpu0 is already (line 4): "
+                                                         "two GPUs at one PCI address")));
+  const ImportResult odd = import_node({test::write_temp("odd.xml", dump("1e308 GT/s PCIe", "ninety", "0000:3a:00.0")), "", "x"});
+  EXPECT_THAT(odd.notes, testing::Contains(HasSubstr("the dump gives a link_speed that is no PCIe rate (up to 64 GT/s) "
+                                                     "at '1e308 GT/s PCIe' (line 3)")));
+  EXPECT_THAT(odd.notes, testing::Contains(HasSubstr("the dump gives an sm that is no compute capability at 'ninety' "
+                                                     "(line 4)")));
+}
+
 TEST(ImportField, NicLinksComeFromTheDumpWhenItGivesSpeedAndWidth) {
   // SimAI's ConnectX-6 NICs: <pci class="0x020000" link_speed="16 GT/s" link_width="16"> around
   // <nic><net speed="200000">. Their link is Gen4 x16 and their port 25 GB/s.

@@ -170,11 +170,16 @@ Ln* device_link(Skeleton& sk, std::string_view id) {
   return nullptr;
 }
 
+/// PCIe 6.0 signals at 64 GT/s (PCI-SIG, PCI Express Base Specification 6.0); a link_speed past
+/// that (with room for rounding) is no PCIe rate.
+constexpr double kMaxPcieGts = 80;
+
 int pcie_gen_from_speed(std::string_view speed) {
   // NCCL writes sysfs' link speed, "16.0 GT/s PCIe" (Gen4), "32.0 GT/s PCIe" or "16 GT/s".
   double gts = 0;
   const std::string_view s = trim(speed);
   (void)std::from_chars(s.data(), s.data() + s.size(), gts);
+  if (gts > kMaxPcieGts) return 0;  // no PCIe rate: left to fill in (noted by the reader)
   if (gts >= 60) return 6;
   if (gts >= 30) return 5;
   if (gts >= 15) return 4;
@@ -280,6 +285,7 @@ class XmlReader {
     }
     gpu_links();
     cpu_links();
+    note_odd_values(system);
     if (!emulated_.empty()) {
       sk_.notes.push_back(fmt::format(
           "{} bridge{} {} while the devices below run faster: a VM's emulated bridge{}, left out (the devices below "
@@ -590,6 +596,12 @@ class XmlReader {
     }
     const bool in_pci = std::string_view(p.name()) == "pci";
     g.busid = in_pci ? to_lower(p.attribute("busid").as_string()) : "";
+    for (const XmlGpu& other : result_.gpus)
+      if (!g.busid.empty() && other.busid == g.busid)
+        throw InputError(fmt::format("{}: {} at PCI {}, where {} is already{}: two GPUs at one PCI address; "
+                                     "the dump was edited or joined from two machines, dump the node again",
+                                     where(gpu ? gpu : p), g.id, g.busid, other.id,
+                                     other.gpu ? fmt::format(" (line {})", line_of(other.gpu)) : ""));
     g.cpu = f.cpu->id;
     g.numa = f.cpu->numa;
     g.gpu = gpu;
@@ -616,6 +628,31 @@ class XmlReader {
     if (in_pci) add_pcie(sk_, f.parent, g.id, gen_of(p), lanes_of(p));
     else add_pcie(sk_, f.parent, g.id, 0, 0, "gen/lanes: TODO (the <gpu> element is not inside a <pci>)");
     result_.gpus.push_back(std::move(g));
+  }
+
+  /// Notes for values no dump of a real machine holds: a PCIe link_speed past PCIe 6.0's 64 GT/s
+  /// (its generation stays TODO) and a GPU's sm that is no compute capability (its NVLink
+  /// generation is unknown).
+  void note_odd_values(const pugi::xml_node& system) {
+    std::vector<std::string> speeds, sms;
+    for (const pugi::xpath_node& n : system.select_nodes(".//pci[@link_speed]")) {
+      const std::string_view speed = trim(n.node().attribute("link_speed").as_string());
+      double gts = 0;
+      (void)std::from_chars(speed.data(), speed.data() + speed.size(), gts);
+      if (gts > kMaxPcieGts) speeds.push_back(fmt::format("'{}' (line {})", speed, line_of(n.node())));
+    }
+    for (const pugi::xpath_node& n : system.select_nodes(".//gpu[@sm]")) {
+      const std::string_view sm = trim(n.node().attribute("sm").as_string());
+      if (!whole(sm, 0, 100000)) sms.push_back(fmt::format("'{}' (line {})", sm, line_of(n.node())));
+    }
+    if (!speeds.empty())
+      sk_.notes.push_back(fmt::format("the dump gives a link_speed that is no PCIe rate (up to 64 GT/s) at {}: the "
+                                      "generation of those links stays TODO",
+                                      join(speeds, ", ")));
+    if (!sms.empty())
+      sk_.notes.push_back(fmt::format("the dump gives an sm that is no compute capability at {}: those GPUs' model and "
+                                      "NVLink generation are unknown, their NVLink versions stay TODO",
+                                      join(sms, ", ")));
   }
 
   /// NVLink and xGMI. One <nvlink> per NVSwitch chip is summed into one GPU-fabric link.
