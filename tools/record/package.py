@@ -28,7 +28,7 @@ import tarfile
 
 KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv", "nccl_bench.csv",
               # run_nccl_treescale.sh: the same calls on the first two GPUs
-              "nccl_bench_2gpu.csv",
+              "nccl_bench_2gpu.csv", "nccl_bench_3gpu.csv",
               "torch_copy_sweep.csv", "torch_meta.json", "summary.txt",
               # run_apps.sh
               "hostrates.csv", "hostrates_info.csv", "interference.csv", "interference_meta.txt",
