@@ -641,6 +641,26 @@ TEST(Kineto, ARankOutsideItsJobIsRefused) {
                                                   "(ranks 0 to 1)")));
 }
 
+TEST(Kineto, AnAllreduceWhoseInputAndOutputDisagreeIsSaid) {
+  // A hostile edit of a real trace (a robustness hunt): an allreduce kernel's "Out msg nelems" set
+  // to 1 beside "In msg nelems" 6637568 was read without a word. An allreduce's input and output
+  // hold the same elements: the input's count is taken (16 floats, 64 B) and the disagreement said;
+  // an all-gather's output is its group's inputs together, so it differs without a word.
+  const auto kernel = [](const std::string& name, const std::string& coll, int in, int out) {
+    return fmt::format(R"json({{"traceEvents": [{{"ph": "X", "cat": "kernel", "name": "{}", "ts": 10.0, "dur": 5.0,
+      "args": {{"device": 0, "stream": 7, "Collective name": "{}", "dtype": "Float", "In msg nelems": {},
+      "Out msg nelems": {}, "Process Group Ranks": "[0, 1]"}}}}]}})json",
+                       name, coll, in, out);
+  };
+  const Trace odd = parse_kineto(kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)", "allreduce", 16, 1), "odd.json");
+  ASSERT_EQ(odd.size(), 1u);
+  EXPECT_EQ(odd.op(0).bytes, 64u);
+  EXPECT_THAT(odd.warnings, testing::Contains(HasSubstr("odd.json: 1 allreduce kernels give an \"In msg nelems\" other "
+                                                        "than their \"Out msg nelems\"")));
+  const Trace gather = parse_kineto(kernel("ncclDevKernel_AllGather_RING_LL(x)", "_allgather_base", 16, 32), "ag.json");
+  EXPECT_THAT(gather.warnings, testing::Not(testing::Contains(HasSubstr("other than their"))));
+}
+
 TEST(TraceFormat, ATraceSpanningMoreThanAWeekIsSaid) {
   // A hunt's Nsight export with one runtime call ending at 2^63 ns simulated to a makespan of
   // 9.2e9 s without a word. A span of more than a week (no profiler records one) is said.

@@ -1001,6 +1001,10 @@ class Reader {
     if (!size && !e.dtype.empty()) unknown_dtypes_.insert(std::string(e.dtype));
     const double nelems = use_out ? e.out_nelems : e.in_nelems;
     if (std::isnan(nelems)) ++unsized_collectives_;
+    // An allreduce's input and output hold the same elements.
+    if (op.kind == OpKind::allreduce && std::isfinite(e.in_nelems) && std::isfinite(e.out_nelems) &&
+        e.in_nelems != e.out_nelems)
+      ++in_out_mismatches_;
     const std::uint64_t elements = count_of(nelems, use_out ? "Out msg nelems" : "In msg nelems");
     const std::uint64_t element_bytes = size.value_or(1);
     op.bytes = elements > (std::uint64_t{0} - 1) / element_bytes ? std::uint64_t{0} - 1 : elements * element_bytes;
@@ -1148,6 +1152,11 @@ class Reader {
           "{}: {} NCCL kernels give a \"Group size\" other than the number of ranks their \"Process Group Ranks\" "
           "lists: the listed ranks are taken; the trace is edited or corrupt",
           name_, group_size_mismatches_));
+    if (in_out_mismatches_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} allreduce kernels give an \"In msg nelems\" other than their \"Out msg nelems\" (an allreduce's "
+          "input and output hold the same elements): their size is taken from \"In msg nelems\"; the trace is corrupt",
+          name_, in_out_mismatches_));
     if (negative_durations_ > 0)
       trace_.warnings.push_back(fmt::format("{}: {} events end before they start (a negative \"dur\"): read as taking "
                                             "0 ns; the trace is corrupt",
@@ -1221,6 +1230,7 @@ class Reader {
   std::set<std::string> unknown_dtypes_;
   std::size_t negative_durations_ = 0;  // events whose dur is negative, read as 0
   std::size_t group_size_mismatches_ = 0;  // NCCL kernels whose "Group size" is not their ranks' count
+  std::size_t in_out_mismatches_ = 0;     // allreduce kernels whose In and Out msg nelems differ
   bool record_shapes_ = false;  // the file's top-level "record_shapes" says shapes were recorded
   std::size_t mtia_events_ = 0;  // events of a Meta MTIA device (categories mtia_*), not read
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,
