@@ -220,6 +220,17 @@ TEST(ImportField, ALinkWidthThatIsNoPcieWidthIsNotedAsWhatItIs) {
   EXPECT_THAT(r.notes, testing::Not(testing::Contains(HasSubstr("link_width 0"))));
 }
 
+TEST(ImportHostile, AnHwlocTopologyIsNamedAsOne) {
+  // A public repository's topo.xml was hwloc's (lstopo --of xml: <topology version="2.0">), refused
+  // as "no <system> element". It is named, with what to dump instead.
+  const std::string xml = test::write_temp(
+      "lstopo.xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n"
+                    "<topology version=\"2.0\">\n<object type=\"Machine\" os_index=\"0\"/>\n</topology>\n");
+  EXPECT_THAT([&] { (void)import_skeleton({xml, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(xml + ": an hwloc topology (<topology>, as `lstopo --of xml` writes "
+                                                        "it), not an NCCL topology dump")));
+}
+
 TEST(ImportHostile, TwoGpusAtOnePciAddressAreRefusedAndOddValuesNoted) {
   // Hostile edits of a real dump (a robustness hunt), each imported without a word before: gpu1
   // given gpu0's busid (NVLink peers are found by busid, so one of them lost its links);

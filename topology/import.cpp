@@ -270,6 +270,10 @@ class XmlReader {
                                    path_));
     }
     const pugi::xml_node system = doc_.child("system");
+    if (!system && doc_.child("topology"))
+      throw InputError(fmt::format("{}: an hwloc topology (<topology>, as `lstopo --of xml` writes it), not an NCCL "
+                                   "topology dump; dump the node with NCCL_TOPO_DUMP_FILE=<file> during any NCCL run",
+                                   path_));
     if (!system) throw InputError(fmt::format("{}: no <system> element; this is not an NCCL topology dump", path_));
     sk_.sources.push_back(fmt::format("NCCL topology dump {}", path_));
     prepass(system);
