@@ -220,6 +220,44 @@ TEST(ImportField, ALinkWidthThatIsNoPcieWidthIsNotedAsWhatItIs) {
   EXPECT_THAT(r.notes, testing::Not(testing::Contains(HasSubstr("link_width 0"))));
 }
 
+TEST(ImportHostile, GpusTheWalkWouldDropAndDumpsOfSeveralHostsAreRefused) {
+  // Hostile edits of a real 8-GPU dump (a robustness hunt): the second socket's <cpu> moved inside
+  // the first, or wrapped in an element NCCL does not write (<domain>), gave a 4-GPU skeleton with
+  // no note. And a multi-node NVLink dump (two hosts' <cpu> elements, host_hash apart, their GPUs
+  // repeating dev 0-3) was refused as "a second GPU with dev 0".
+  const auto gpu_pci = [](const std::string& busid, int dev) {
+    return "<pci busid=\"" + busid + "\" class=\"0x030200\" vendor=\"0x10de\" link_speed=\"32.0 GT/s PCIe\" "
+           "link_width=\"16\">\n<gpu dev=\"" + std::to_string(dev) + "\" sm=\"90\" rank=\"" + std::to_string(dev) +
+           "\" gdr=\"1\"/>\n</pci>\n";
+  };
+  const auto cpu = [](int numa, const std::string& hash, const std::string& inside) {
+    return "<cpu numaid=\"" + std::to_string(numa) + "\" host_hash=\"" + hash + "\" arch=\"x86_64\">\n" + inside + "</cpu>\n";
+  };
+  const std::string nested = test::write_temp(
+      "nested.xml", "<system version=\"1\">\n" +
+                        cpu(0, "0xa", gpu_pci("0000:18:00.0", 0) + cpu(1, "0xa", gpu_pci("0000:9a:00.0", 1))) +
+                        "</system>\n");
+  EXPECT_THAT([&] { (void)import_skeleton({nested, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(nested + ":8: a <gpu> (dev 1) below a <cpu> (line 6) inside <cpu> "
+                                                          "(line 2)")));
+  const std::string wrapped = test::write_temp(
+      "wrapped.xml", "<system version=\"1\">\n" + cpu(0, "0xa", gpu_pci("0000:18:00.0", 0)) + "<domain>\n" +
+                         cpu(1, "0xa", gpu_pci("0000:9a:00.0", 1)) + "</domain>\n</system>\n");
+  EXPECT_THAT([&] { (void)import_skeleton({wrapped, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr("a <gpu> (dev 1) below a <cpu> (line 8) inside <domain> (line 7)")));
+  const std::string hosts = test::write_temp(
+      "hosts.xml", "<system version=\"1\">\n" + cpu(0, "0xa", gpu_pci("0000:18:00.0", 0)) +
+                       cpu(0, "0xb", gpu_pci("0000:18:00.0", 0)) + "</system>\n");
+  EXPECT_THAT([&] { (void)import_skeleton({hosts, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(hosts + ": the dump covers 2 hosts (host_hash 0xa, 0xb")));
+  const std::string one = test::write_temp(
+      "one.xml", "<system version=\"1\">\n" + cpu(0, "0xa", gpu_pci("0000:18:00.0", 0)) +
+                     cpu(1, "0xa", gpu_pci("0000:9a:00.0", 1)) + "</system>\n");
+  const std::string skeleton = import_skeleton({one, "", "x"});
+  EXPECT_THAT(skeleton, HasSubstr("id: gpu0"));
+  EXPECT_THAT(skeleton, HasSubstr("id: gpu1"));
+}
+
 TEST(ImportHostile, AnHwlocTopologyIsNamedAsOne) {
   // A public repository's topo.xml was hwloc's (lstopo --of xml: <topology version="2.0">), refused
   // as "no <system> element". It is named, with what to dump instead.

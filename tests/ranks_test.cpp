@@ -195,6 +195,17 @@ TEST(Ranks, RanksAreAlignedByTheirBaseTimeAndFilesOfDifferentJobsAreNamed) {
                                        {"rank1.json", one_copy(head(1, 2, "9000000000000000000"), 1, 1e15)}});
   },
               testing::ThrowsMessage<InputError>(HasSubstr("pass the 64-bit nanosecond range")));
+  // A hunt's edit wrote rank 1's base time with an exponent (1.700000005e18, the same instant):
+  // read as 1 ns before, which put the ranks 54 years apart. The same number as a plain one.
+  const Trace exponent =
+      read_folder("linkcast_base_exp", {{"rank0.json", one_copy(head(0, 2, "1700000000000000000"), 0, 6'000'000)},
+                                        {"rank1.json", one_copy(head(1, 2, "1.700000005e18"), 1, 1'000'000)}});
+  ASSERT_EQ(exponent.size(), 2u);
+  EXPECT_EQ(exponent.starts()[0], exponent.starts()[1]);
+  // Negative, past 2^63 ns or no number: refused, naming the value.
+  for (const char* bad : {"-5", "1e19", "18446744073709551615", "\"soon\""})
+    EXPECT_THAT([&] { (void)read_folder("linkcast_base_bad", {{"rank0.json", one_copy(head(0, 1, bad), 0, 1'000)}}); },
+                testing::ThrowsMessage<InputError>(HasSubstr("baseTimeNanoseconds"))) << bad;
 }
 
 TEST(Ranks, AFolderIsReadInRankOrder) {
@@ -213,6 +224,21 @@ TEST(Ranks, AFolderIsReadInRankOrder) {
   fs::create_directories(empty);
   EXPECT_THAT([&] { (void)expand_trace_paths({empty.string()}); },
               ::testing::ThrowsMessage<InputError>(HasSubstr("a directory without trace files")));
+  // Symbolic links (a hunt's folder): a loop named like no trace is passed over (it was an
+  // internal error, "Too many levels of symbolic links"); one named like a trace is refused, as is
+  // a trace-named link to nothing (passed over unsaid before).
+  fs::create_symlink("y", dir / "x");
+  fs::create_symlink("x", dir / "y");
+  EXPECT_EQ(expand_trace_paths({dir.string()}).size(), 3u);
+  fs::create_symlink("b.json", dir / "a.json");
+  fs::create_symlink("a.json", dir / "b.json");
+  EXPECT_THAT([&] { (void)expand_trace_paths({dir.string()}); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("a.json: cannot read it (")));
+  fs::remove(dir / "a.json");
+  fs::remove(dir / "b.json");
+  fs::create_symlink("gone.json", dir / "c_rank3.json");
+  EXPECT_THAT([&] { (void)expand_trace_paths({dir.string()}); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("c_rank3.json: a symbolic link to nothing")));
   fs::remove_all(dir);
 }
 

@@ -287,6 +287,7 @@ class XmlReader {
           "with NCCL_TOPO_DUMP_FILE=<file> during an NCCL run",
           path_, classless_ ? " (its <pci> elements carry no class attribute)" : ""));
     }
+    refuse_unread_gpus(system);
     gpu_links();
     cpu_links();
     note_odd_values(system);
@@ -369,6 +370,7 @@ class XmlReader {
   }
 
   void read_cpus(const pugi::xml_node& system) {
+    refuse_several_hosts(system);
     std::set<long long> used;
     std::vector<std::pair<pugi::xml_node, long long>> numas;
     for (const pugi::xml_node& cpu : system.children("cpu")) {
@@ -632,6 +634,44 @@ class XmlReader {
     if (in_pci) add_pcie(sk_, f.parent, g.id, gen_of(p), lanes_of(p));
     else add_pcie(sk_, f.parent, g.id, 0, 0, "gen/lanes: TODO (the <gpu> element is not inside a <pci>)");
     result_.gpus.push_back(std::move(g));
+  }
+
+  /// NCCL fuses the dumps of every host of a multi-node NVLink domain (GB200/GB300 racks) into
+  /// one, each <cpu> with its host's host_hash; their GPUs repeat each other's dev and bus ids.
+  void refuse_several_hosts(const pugi::xml_node& system) const {
+    std::vector<std::string> hosts;
+    for (const pugi::xml_node& cpu : system.children("cpu")) {
+      const std::string hash = cpu.attribute("host_hash").as_string();
+      if (!hash.empty() && std::find(hosts.begin(), hosts.end(), hash) == hosts.end()) hosts.push_back(hash);
+    }
+    if (hosts.size() > 1)
+      throw InputError(fmt::format("{}: the dump covers {} hosts (host_hash {}: a multi-node NVLink domain, as NCCL "
+                                   "writes for a rack's nodes together); linkcast reads one node: dump the topology "
+                                   "on one host with NCCL_TOPO_DUMP_FILE=<file> and NCCL_MNNVL_ENABLE=0",
+                                   path_, hosts.size(), join(hosts, ", ")));
+  }
+
+  /// A <gpu> that the walk from the <cpu> elements under <system> did not reach (below a <cpu>
+  /// inside a <cpu>, or an element NCCL does not write) would be dropped unsaid: refused.
+  void refuse_unread_gpus(const pugi::xml_node& system) const {
+    std::set<const void*> read;
+    for (const XmlGpu& g : result_.gpus)
+      if (g.gpu) read.insert(g.gpu.internal_object());
+    for (const pugi::xpath_node& n : system.select_nodes(".//gpu")) {
+      const pugi::xml_node gpu = n.node();
+      if (read.count(gpu.internal_object()) != 0) continue;
+      pugi::xml_node holder = gpu.parent();
+      while (std::string_view(holder.name()) == "pci") holder = holder.parent();
+      const std::string place =
+          std::string_view(holder.name()) == "cpu"
+              ? fmt::format("a <cpu> (line {}) inside <{}> (line {})", line_of(holder), holder.parent().name(),
+                            line_of(holder.parent()))
+              : fmt::format("<{}> (line {}), an element NCCL does not write", holder.name(), line_of(holder));
+      throw InputError(fmt::format("{}: a <gpu> (dev {}) below {}: an NCCL dump's GPUs sit in the <pci> tree of a "
+                                   "<cpu> under <system>, and this one would be dropped; the dump was edited, dump the "
+                                   "node again",
+                                   where(gpu), gpu.attribute("dev").as_string(), place));
+    }
   }
 
   /// Notes for values no dump of a real machine holds: a PCIe link_speed past PCIe 6.0's 64 GT/s

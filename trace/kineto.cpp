@@ -560,12 +560,28 @@ class Reader {
       const std::string_view v(w.data() + w.pos(), len);
       record_shapes_ = v.starts_with("1") || v.starts_with("true");
     } else if (key == "baseTimeNanoseconds") {
-      // A whole number of ns since the epoch, written as a number or as text.
+      // A whole number of ns since the epoch, written as a number or as text, plain or with an
+      // exponent (1.790857026e18 is a base time too); anything else is refused, since every time
+      // of the trace counts from it when ranks are put on one clock.
       std::string_view v(w.data() + w.pos(), len);
       while (!v.empty() && (v.front() == '"' || v.front() == ' ')) v.remove_prefix(1);
+      while (!v.empty() && (v.back() == '"' || v.back() == ' ' || v.back() == '\n' || v.back() == '\r')) v.remove_suffix(1);
       std::int64_t base = 0;
       const auto [end, error] = std::from_chars(v.data(), v.data() + v.size(), base);
-      if (error == std::errc() && end != v.data() && base > 0) trace_.base_time_ns = base;
+      if (error != std::errc() || end != v.data() + v.size()) {
+        double d = 0;
+        const auto [dend, derror] = std::from_chars(v.data(), v.data() + v.size(), d);
+        // 2^63 ns is the year 2262: past it no int64 holds the time.
+        if (derror != std::errc() || dend != v.data() + v.size() || !std::isfinite(d) || d < 0 ||
+            d >= 9223372036854775808.0)
+          fail(w, fmt::format("baseTimeNanoseconds {} is not a time in ns since the epoch (a whole number from 0 to "
+                              "2^63 - 1); the file is corrupt or was edited",
+                              v));
+        base = static_cast<std::int64_t>(d);
+      }
+      if (base < 0)
+        fail(w, fmt::format("baseTimeNanoseconds {} is negative; the file is corrupt or was edited", v));
+      if (base > 0) trace_.base_time_ns = base;
     } else if (key == "deviceProperties" || key == "distributedInfo") {
       simdjson::dom::element doc;
       if (const auto err = parser_.parse(w.data() + w.pos(), len, false).get(doc))

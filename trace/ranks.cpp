@@ -167,8 +167,21 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
       continue;
     }
     std::vector<std::string> files;
-    for (const auto& entry : fs::directory_iterator(p, ec))
-      if (entry.is_regular_file() && looks_like_trace(entry.path())) files.push_back(entry.path().string());
+    for (const auto& entry : fs::directory_iterator(p, ec)) {
+      // Named first, then looked at: an entry whose status cannot be read (a symbolic link in a
+      // loop, or to nothing) is refused where its name says trace, and passed over otherwise.
+      if (!looks_like_trace(entry.path())) continue;
+      std::error_code status_ec;
+      const bool regular = entry.is_regular_file(status_ec);
+      if (status_ec == std::errc::no_such_file_or_directory)
+        throw InputError(fmt::format("{}: a symbolic link to nothing; remove it from the folder or give the traces one "
+                                     "by one",
+                                     entry.path().string()));
+      if (status_ec)
+        throw InputError(fmt::format("{}: cannot read it ({}); remove it from the folder or give the traces one by one",
+                                     entry.path().string(), status_ec.message()));
+      if (regular) files.push_back(entry.path().string());
+    }
     if (ec) throw InputError(fmt::format("{}: cannot list the directory: {}", p, ec.message()));
     if (files.empty())
       throw InputError(fmt::format("{}: a directory without trace files (.json, .csv, .sqlite, .nvvp, "
