@@ -258,6 +258,25 @@ TEST(ImportHostile, GpusTheWalkWouldDropAndDumpsOfSeveralHostsAreRefused) {
   EXPECT_THAT(skeleton, HasSubstr("id: gpu1"));
 }
 
+TEST(ImportHostile, ATopoMSavedAsUtf16OrWithAByteOrderMarkIsRead) {
+  // Windows PowerShell's `nvidia-smi topo -m > topo.txt` writes UTF-16LE with a byte-order mark:
+  // "no GPU matrix found"; with a UTF-8 mark the header was taken for a row. Both read as the
+  // plain file does (a real 2-GPU workstation's output).
+  const std::string path = wild("smi_topo/mleng_2gpu_nv2_workstation.txt");
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string utf16 = "\xFF\xFE";
+  for (const char c : text) {
+    utf16 += c;
+    utf16 += '\0';
+  }
+  // The skeletons from "schema_version" on (above it, their comments name the files).
+  const auto body = [](const std::string& yaml) { return yaml.substr(yaml.find("schema_version")); };
+  const std::string plain = body(import_skeleton({"", path, "x"}));
+  EXPECT_EQ(body(import_skeleton({"", test::write_temp("utf16.txt", utf16), "x"})), plain);
+  EXPECT_EQ(body(import_skeleton({"", test::write_temp("bom.txt", "\xEF\xBB\xBF" + text), "x"})), plain);
+}
+
 TEST(ImportHostile, AnHwlocTopologyIsNamedAsOne) {
   // A public repository's topo.xml was hwloc's (lstopo --of xml: <topology version="2.0">), refused
   // as "no <system> element". It is named, with what to dump instead.

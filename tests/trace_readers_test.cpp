@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "core/error.hpp"
+#include "core/utf8.hpp"
 #include "test_util.hpp"
 #include "trace/csv.hpp"
 #include "trace/csv_scan.hpp"
@@ -659,6 +660,36 @@ TEST(Kineto, AnAllreduceWhoseInputAndOutputDisagreeIsSaid) {
                                                         "than their \"Out msg nelems\"")));
   const Trace gather = parse_kineto(kernel("ncclDevKernel_AllGather_RING_LL(x)", "_allgather_base", 16, 32), "ag.json");
   EXPECT_THAT(gather.warnings, testing::Not(testing::Contains(HasSubstr("other than their"))));
+}
+
+TEST(TraceFormat, AByteOrderMarkAtTheStartIsPassedOver) {
+  // A hunt's Kineto trace saved with a UTF-8 byte-order mark was taken for a CSV ("unknown column
+  // '\xEF\xBB\xBF' in the header"); a CSV saved by a spreadsheet as "CSV UTF-8" starts with one too.
+  // Both are read as without it.
+  const std::string bom(kUtf8Bom);
+  const std::string csv = test::write_temp("bom.csv", bom + "kind,src,dst,bytes,start_ns,duration_ns\n"
+                                                            "copy,cpu0,gpu0,4096,0,1000\n");
+  const Trace from_csv = read_trace(csv);
+  ASSERT_EQ(from_csv.size(), 1u);
+  EXPECT_EQ(from_csv.op(0).bytes, 4096u);
+  const std::string json = test::write_temp(
+      "bom.json", bom + R"json({"traceEvents": [{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)",
+      "ts": 1.0, "dur": 2.0, "args": {"device": 0, "stream": 7, "bytes": 4096}}]})json");
+  EXPECT_EQ(detect_trace_format(json), "kineto");
+  ASSERT_EQ(read_trace(json).size(), 1u);
+}
+
+TEST(TextFiles, Utf16AndByteOrderMarksBecomeUtf8Text) {
+  // core/utf8's utf8_text: the bytes a text file may hold from another machine.
+  EXPECT_EQ(utf8_text("plain"), "plain");
+  EXPECT_EQ(utf8_text(std::string(kUtf8Bom) + "GPU0"), "GPU0");
+  // UTF-16LE and BE with their marks (PowerShell writes LE), a non-ASCII character and a pair.
+  EXPECT_EQ(utf8_text(std::string("\xFF\xFEG\0P\0U\0", 8)), "GPU");
+  EXPECT_EQ(utf8_text(std::string("\xFE\xFF\0G\0\xE9", 6)), "G\xC3\xA9");
+  EXPECT_EQ(utf8_text(std::string("\xFF\xFE\x3D\xD8\x00\xDE", 6)), "\xF0\x9F\x98\x80");
+  // An odd length or an unpaired surrogate is no UTF-16.
+  EXPECT_EQ(utf8_text(std::string("\xFF\xFEG", 3)), std::nullopt);
+  EXPECT_EQ(utf8_text(std::string("\xFF\xFE\x00\xDC", 4)), std::nullopt);
 }
 
 TEST(TraceFormat, ATraceSpanningMoreThanAWeekIsSaid) {

@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/strings.hpp"
+#include "core/utf8.hpp"
 #include "topology/schema.hpp"
 
 namespace linkcast::topology {
@@ -45,7 +46,13 @@ std::string read_input(const std::string& path, std::string_view what) {
   if (text.size() > kMaxInputBytes)
     throw InputError(fmt::format("{}: larger than {} MiB, which no {} is; is it the right file?", path,
                                  kMaxInputBytes >> 20, what));
-  return text;
+  // A byte-order mark, or UTF-16 (Windows PowerShell's `nvidia-smi topo -m > file`), read as text.
+  std::optional<std::string> utf8 = utf8_text(std::move(text));
+  if (!utf8)
+    throw InputError(fmt::format("{}: UTF-16 text that is not well formed (an odd length or an unpaired surrogate); "
+                                 "save the {} again, as UTF-8",
+                                 path, what));
+  return std::move(*utf8);
 }
 
 std::string number_text(double v) {

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/strings.hpp"
+#include "core/utf8.hpp"
 #include "trace/csv.hpp"
 #include "trace/kineto.hpp"
 #include "trace/profiler_db.hpp"
@@ -42,7 +43,9 @@ Head read_head(const std::string& path, std::size_t n) {
 }
 
 bool looks_like_json(const Head& h) {
-  const std::string_view t = trim(h.content);
+  std::string_view t = h.content;
+  if (t.starts_with(kUtf8Bom)) t.remove_prefix(kUtf8Bom.size());
+  t = trim(t);
   return !t.empty() && (t.front() == '{' || t.front() == '[');
 }
 
