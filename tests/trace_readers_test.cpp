@@ -679,6 +679,19 @@ TEST(TraceFormat, AByteOrderMarkAtTheStartIsPassedOver) {
   ASSERT_EQ(read_trace(json).size(), 1u);
 }
 
+TEST(Kineto, ASecondDocumentOrASecondEventListIsRefused) {
+  // Hostile edits of a real trace (a robustness hunt), each read without a word: a second JSON
+  // document appended after the first (only the first was read; Python's json refuses the file),
+  // and "traceEvents" given twice (joined here, where Python's json and HTA keep the last list).
+  const std::string events = R"json("traceEvents": [{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)",
+      "ts": 1.0, "dur": 2.0, "args": {"device": 0, "stream": 7, "bytes": 4096}}])json";
+  EXPECT_EQ(parse_kineto("{" + events + "}\n", "one.json").size(), 1u);
+  EXPECT_THAT([&] { (void)parse_kineto("{" + events + "}\n{" + events + "}", "two.json"); },
+              ThrowsMessage<InputError>(HasSubstr("text after the trace's closing brace (a second JSON document?)")));
+  EXPECT_THAT([&] { (void)parse_kineto("{" + events + ", " + events + "}", "twice.json"); },
+              ThrowsMessage<InputError>(HasSubstr("\"traceEvents\" is given twice")));
+}
+
 TEST(TextFiles, Utf16AndByteOrderMarksBecomeUtf8Text) {
   // core/utf8's utf8_text: the bytes a text file may hold from another machine.
   EXPECT_EQ(utf8_text("plain"), "plain");

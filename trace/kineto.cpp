@@ -480,6 +480,10 @@ class Reader {
       if (w.peek() != ':') fail(w, fmt::format("expected ':' after the key \"{}\"", key));
       w.advance(1);
       if (key == "traceEvents") {
+        // Python's json and HTA keep a repeated key's last list; this reader would join them.
+        if (saw_events)
+          fail(w, "\"traceEvents\" is given twice; a profiler writes one list (the file was edited or joined): keep "
+                  "one");
         saw_events = true;
         events(w);
       } else {
@@ -497,6 +501,10 @@ class Reader {
       throw InputError(fmt::format("{}: JSON without a \"traceEvents\" list: not a PyTorch profiler / "
                                    "Kineto Chrome trace",
                                    name_));
+    // Text after the object's closing brace (a second document appended): not JSON, and unread.
+    if (!w.at_end())
+      fail(w, "text after the trace's closing brace (a second JSON document?); a profiler writes one object: the "
+              "file was edited or joined");
     finish();
   }
 
