@@ -201,6 +201,23 @@ std::string make_nvprof_with_nccl(const std::string& name) {
   return path;
 }
 
+TEST(NvprofDatabase, APeerCopyInTheTableWithoutPeersIsSaid) {
+  // A hunt's nvprof database with a PtoP copy (copyKind 10) in CUPTI_ACTIVITY_KIND_MEMCPY, the
+  // table without srcDeviceId/dstDeviceId (nvprof writes peer copies to MEMCPY2): read as
+  // gpu0 -> gpu0 without a word, where the Nsight reader said it. Now said too.
+  const std::string path = make_nvprof_with_nccl("ptop.nvvp");
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET copyKind = 10, srcKind = 3", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  EXPECT_THAT(read_trace(path).warnings,
+              testing::Contains(HasSubstr(path + ": 1 peer-to-peer (PtoP) memcpy records name no source or destination "
+                                                 "GPU")));
+  EXPECT_THAT(read_trace(make_nvprof_with_nccl("h2d.nvvp")).warnings,
+              Not(testing::Contains(HasSubstr("peer-to-peer (PtoP)"))));
+}
+
 TEST(NvprofDatabase, NcclKernelsAreNotIgnoredWithoutAWord) {
   // nvprof records NCCL kernels as kernels: no message size, no communicator. The reader read
   // only copies and dropped them unsaid; now a warning counts them by kind.

@@ -345,7 +345,8 @@ class Builder {
     if (peerless_copies_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} peer-to-peer (PtoP) memcpy records name no source or destination GPU (srcDeviceId or dstDeviceId "
-          "NULL): each is read as a copy within its deviceId's GPU; the export is corrupt or was edited",
+          "NULL, or a table without them): each is read as a copy within its deviceId's GPU; the export is corrupt or "
+          "was edited",
           source_, peerless_copies_));
     if (!runtime_table_ && gpu_work() > 0)
       trace_.warnings.push_back(fmt::format(
@@ -424,6 +425,7 @@ void read_memcpys(const SqliteDb& db, const std::string& table, bool peer, bool 
     std::tie(r.start, r.duration) = rows.span(4, 5);
     r.device = rows.device(6, "deviceId");
     r.stream = rows.stream(7);
+    r.peer_missing = !peer;  // a table without the peer columns names no peer
     if (peer) {
       r.src_device = rows.device(8, "srcDeviceId", -1);
       r.dst_device = rows.device(9, "dstDeviceId", -1);
