@@ -451,7 +451,7 @@ TEST(NsysExport, AnExportWithoutRuntimeCallsOrWithUndocumentedCopyFieldsSaysSo) 
   EXPECT_EQ(peerless.endpoint_name(ops_of(peerless, OpKind::copy)[0].src), "gpu1");
   EXPECT_THAT(peerless.warnings,
               testing::Contains(HasSubstr(p2p + ": 1 peer-to-peer (PtoP) memcpy records name no source or destination "
-                                                "GPU (srcDeviceId or dstDeviceId NULL)")));
+                                                "GPU (srcDeviceId or dstDeviceId NULL")));
   const std::string d2d = edited_fuser("d2d1.sqlite", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET copyKind = 8, deviceId = 1");
   const Trace on1 = read_trace(d2d);
   ASSERT_EQ(ops_of(on1, OpKind::copy).size(), 1u);
