@@ -692,6 +692,29 @@ TEST(Kineto, ASecondDocumentOrASecondEventListIsRefused) {
               ThrowsMessage<InputError>(HasSubstr("\"traceEvents\" is given twice")));
 }
 
+TEST(TraceFormat, JsonHoldingNoTraceAndDoubleGzipAreNamed) {
+  // A hunt's files got a CSV reader's messages ("unknown column 'null'", "empty trace: no header
+  // line") or "binary data": a .json holding null or a number, a gzip'd empty file, and a trace
+  // gzip'd twice. Each is named as what it is.
+  EXPECT_THAT([] { (void)read_trace(test::write_temp("null.json", "null\n")); },
+              ThrowsMessage<InputError>(HasSubstr("null.json: a JSON value other than an object or a list, not a "
+                                                  "PyTorch profiler / Kineto Chrome trace")));
+  EXPECT_THAT([] { (void)read_trace(test::write_temp("n.json", "42")); },
+              ThrowsMessage<InputError>(HasSubstr("a JSON value other than an object or a list")));
+  const auto gz_file = [](const std::string& name, const std::string& body) {
+    const std::string path = ::testing::TempDir() + name;
+    gzFile f = gzopen(path.c_str(), "wb");
+    gzwrite(f, body.data(), static_cast<unsigned>(body.size()));
+    gzclose(f);
+    return path;
+  };
+  const std::string empty_gz = gz_file("e.json.gz", "");
+  EXPECT_THAT([&] { (void)read_trace(empty_gz); },
+              ThrowsMessage<InputError>(HasSubstr("no text (an empty file, or gzip'd empty data)")));
+  const std::string twice = gz_file("t.json.gz", test::read_file(gz_file("inner.json.gz", "{\"traceEvents\": []}")));
+  EXPECT_THAT([&] { (void)read_trace(twice); }, ThrowsMessage<InputError>(HasSubstr("t.json.gz: gzip'd twice")));
+}
+
 TEST(TextFiles, Utf16AndByteOrderMarksBecomeUtf8Text) {
   // core/utf8's utf8_text: the bytes a text file may hold from another machine.
   EXPECT_EQ(utf8_text("plain"), "plain");

@@ -108,6 +108,17 @@ void refuse_non_traces(const std::string& path, const Head& h) {
                                  path));
   }
   if (looks_like_sqlite(h.content) || looks_like_json(h)) return;
+  if (starts_gzip(h.content))
+    throw InputError(fmt::format("{}: gzip'd twice (what gunzip gives is gzip data again); gunzip it once and give "
+                                 "that",
+                                 path));
+  // A .json file holding no object or list (null, a number, nothing): JSON, but no trace.
+  const bool json_name = name.ends_with(".json") || name.ends_with(".json.gz");
+  if (json_name && (text.empty() || text == "null" || text == "true" || text == "false" || text.front() == '"' ||
+                    text.front() == '-' || (text.front() >= '0' && text.front() <= '9')))
+    throw InputError(fmt::format("{}: {}, not a PyTorch profiler / Kineto Chrome trace (a JSON object holding "
+                                 "\"traceEvents\", or a list of events)",
+                                 path, text.empty() ? "no text (an empty file, or gzip'd empty data)" : "a JSON value other than an object or a list"));
   // Only the first line: a CSV's header is text, and a control character in a later record is
   // the CSV reader's to name with its line.
   const std::string_view first_line = std::string_view(h.content).substr(0, h.content.find('\n'));
