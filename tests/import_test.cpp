@@ -277,6 +277,26 @@ TEST(ImportHostile, ATopoMSavedAsUtf16OrWithAByteOrderMarkIsRead) {
   EXPECT_EQ(body(import_skeleton({"", test::write_temp("bom.txt", "\xEF\xBB\xBF" + text), "x"})), plain);
 }
 
+TEST(ImportField, AGpuWithoutNvlinksBesideGpusOnTheFabricIsNoted) {
+  // A hunt's edit of an 8 x B200 dump: one GPU without its <nvlink> (NCCL dropped a GPU's 18 links
+  // on a public GB300 machine). Imported as the dump says (over PCIe), and now said.
+  const auto gpu = [](const std::string& busid, int dev, bool nvlink) {
+    return "<pci busid=\"" + busid + "\" class=\"0x030200\" vendor=\"0x10de\" link_speed=\"32.0 GT/s PCIe\" "
+           "link_width=\"16\">\n<gpu dev=\"" + std::to_string(dev) + "\" sm=\"100\" rank=\"" + std::to_string(dev) +
+           "\" gdr=\"1\">\n" + (nvlink ? "<nvlink target=\"fffffff:ff:ff.0\" count=\"18\" tclass=\"0x068000\"/>\n" : "") +
+           "</gpu>\n</pci>\n";
+  };
+  const std::string xml = test::write_temp(
+      "lost.xml", "<system version=\"1\">\n<cpu numaid=\"0\">\n" + gpu("0000:18:00.0", 0, true) +
+                      gpu("0000:2a:00.0", 1, false) + gpu("0000:3a:00.0", 2, true) + "</cpu>\n</system>\n");
+  EXPECT_THAT(import_node({xml, "", "x"}).notes,
+              testing::Contains(HasSubstr("gpu1 lists no NVLink where gpu0, gpu2 reach the NVSwitch fabric")));
+  const std::string all = test::write_temp(
+      "all.xml", "<system version=\"1\">\n<cpu numaid=\"0\">\n" + gpu("0000:18:00.0", 0, true) +
+                     gpu("0000:2a:00.0", 1, true) + "</cpu>\n</system>\n");
+  EXPECT_THAT(import_node({all, "", "x"}).notes, testing::Not(testing::Contains(HasSubstr("lists no NVLink"))));
+}
+
 TEST(ImportHostile, AnHwlocTopologyIsNamedAsOne) {
   // A public repository's topo.xml was hwloc's (lstopo --of xml: <topology version="2.0">), refused
   // as "no <system> element". It is named, with what to dump instead.

@@ -719,6 +719,7 @@ class XmlReader {
     };
     std::map<std::pair<std::string, std::string>, Pair> pairs;
     std::set<std::string> chips;
+    std::vector<std::string> on_fabric;  // GPUs with NVLinks to the NVSwitch fabric
     const schema::Key& count_key = link_key("nvlink", "count");
     for (const XmlGpu& g : result_.gpus) {
       if (!g.gpu) continue;
@@ -774,6 +775,7 @@ class XmlReader {
         pr.ga102 = pr.ga102 || (!g.amd && g.sm == kGa102Sm);
       }
       if (to_switch > 0) {
+        on_fabric.push_back(g.id);
         if (!sk_.has("nvswitch0")) sk_.add({"nvswitch0", "nvswitch", "", "", {}, {}});
         Ln l{g.id, "nvswitch0", "nvlink", {}, {}};
         if (version > 0) (void)keep(sk_, l.values, link_key("nvlink", "version"), version, "", fmt::format("{} NVLink version", g.id));
@@ -782,6 +784,25 @@ class XmlReader {
         sk_.links.push_back(std::move(l));
         result_.gpu_links = true;
       }
+    }
+    if (!on_fabric.empty()) {
+      // A GPU of an NVSwitch node that lists no NVLink at all: NCCL saw none of its links (a
+      // link or driver fault); imported as the dump says, over PCIe, and said.
+      std::vector<std::string> off;
+      for (const XmlGpu& g : result_.gpus) {
+        if (!g.gpu || g.amd || std::find(on_fabric.begin(), on_fabric.end(), g.id) != on_fabric.end()) continue;
+        const bool any_link = std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) {
+          return p.first.first == g.id || p.first.second == g.id;
+        });
+        if (!any_link) off.push_back(g.id);
+      }
+      if (!off.empty())
+        sk_.notes.push_back(fmt::format("{} list{} no NVLink where {} reach the NVSwitch fabric: NCCL saw none of "
+                                        "{} links (a link or driver fault; `nvidia-smi nvlink -s` shows them), so "
+                                        "{} talk{} over PCIe here as the dump says",
+                                        join(off, ", "), off.size() == 1 ? "s" : "", join(on_fabric, ", "),
+                                        off.size() == 1 ? "its" : "their", off.size() == 1 ? "it" : "they",
+                                        off.size() == 1 ? "s" : ""));
     }
     if (Ep* fabric = sk_.find("nvswitch0")) {
       fabric->model = chips.empty() ? "NVSwitch fabric (one vertex, as in NCCL; its chips are hidden from the VM)"
