@@ -224,6 +224,18 @@ TEST(Ranks, AFolderIsReadInRankOrder) {
   fs::create_directories(empty);
   EXPECT_THAT([&] { (void)expand_trace_paths({empty.string()}); },
               ::testing::ThrowsMessage<InputError>(HasSubstr("a directory without trace files")));
+  // A subfolder holding traces (a hunt's folder: rank 0 in sub/a, rank 1 in sub) is not read, and
+  // now said where the caller asks (read_traces does: its trace's warnings).
+  fs::create_directories(dir / "a");
+  std::ofstream(dir / "a" / "t_rank0.json") << "x";
+  fs::create_directories(dir / "no_traces");
+  std::ofstream(dir / "no_traces" / "readme.txt") << "x";
+  std::vector<std::string> skipped;
+  EXPECT_EQ(expand_trace_paths({dir.string()}, &skipped).size(), 3u);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_THAT(skipped[0], HasSubstr("its subfolder a holds trace files too, not read"));
+  fs::remove_all(dir / "a");
+  fs::remove_all(dir / "no_traces");
   // Symbolic links (a hunt's folder): a loop named like no trace is passed over (it was an
   // internal error, "Too many levels of symbolic links"); one named like a trace is refused, as is
   // a trace-named link to nothing (passed over unsaid before).

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/strings.hpp"
 #include "trace/reader.hpp"
 
 namespace linkcast::trace {
@@ -156,7 +157,7 @@ Clock common_clock(const std::vector<Trace>& ranks) {
 
 }  // namespace
 
-std::vector<std::string> expand_trace_paths(const std::vector<std::string>& paths) {
+std::vector<std::string> expand_trace_paths(const std::vector<std::string>& paths, std::vector<std::string>* skipped) {
   std::vector<std::string> out;
   for (const std::string& p : paths) {
     std::error_code ec;
@@ -167,7 +168,17 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
       continue;
     }
     std::vector<std::string> files;
+    std::vector<std::string> subfolders;  // those holding files named like traces
     for (const auto& entry : fs::directory_iterator(p, ec)) {
+      std::error_code dir_ec;
+      if (skipped && !entry.is_symlink(dir_ec) && entry.is_directory(dir_ec)) {
+        std::error_code sub_ec;
+        for (const auto& inner : fs::directory_iterator(entry.path(), sub_ec))
+          if (looks_like_trace(inner.path())) {
+            subfolders.push_back(entry.path().filename().string());
+            break;
+          }
+      }
       // Named first, then looked at: an entry whose status cannot be read (a symbolic link in a
       // loop, or to nothing) is refused where its name says trace, and passed over otherwise.
       if (!looks_like_trace(entry.path())) continue;
@@ -183,6 +194,14 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
       if (regular) files.push_back(entry.path().string());
     }
     if (ec) throw InputError(fmt::format("{}: cannot list the directory: {}", p, ec.message()));
+    if (skipped && !subfolders.empty()) {
+      std::sort(subfolders.begin(), subfolders.end(), natural_less);
+      skipped->push_back(fmt::format("{}: its subfolder{} {} hold{} trace files too, not read (a folder is read one "
+                                     "level deep); give {} as well if {} ranks of the job",
+                                     p, subfolders.size() == 1 ? "" : "s", join(subfolders, ", "),
+                                     subfolders.size() == 1 ? "s" : "", subfolders.size() == 1 ? "it" : "them",
+                                     subfolders.size() == 1 ? "it holds" : "they hold"));
+    }
     if (files.empty())
       throw InputError(fmt::format("{}: a directory without trace files (.json, .csv, .sqlite, .nvvp, "
                                    "optionally .gz); give the traces of a job's ranks, or one trace file",
@@ -292,13 +311,15 @@ Trace merge_ranks(std::vector<Trace> ranks) {
 }
 
 Trace read_traces(const std::vector<std::string>& paths) {
-  const std::vector<std::string> files = expand_trace_paths(paths);
+  std::vector<std::string> skipped;
+  const std::vector<std::string> files = expand_trace_paths(paths, &skipped);
   std::vector<Trace> traces;
   traces.reserve(files.size());
   for (const std::string& f : files) traces.push_back(read_trace(f));
   const bool several = traces.size() > 1;
   Trace merged = merge_ranks(std::move(traces));
   if (several) merged.check_byte_counts(fmt::format("{} rank traces ({})", files.size(), files.front()));
+  for (std::string& s : skipped) merged.warnings.push_back(std::move(s));
   return merged;
 }
 

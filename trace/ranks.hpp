@@ -13,7 +13,10 @@ namespace linkcast::trace {
 /// traces (.json, .json.gz, .csv, .csv.gz, .sqlite, .sqlite.gz, .nvvp), sorted by name with runs
 /// of digits compared as numbers (rank2 before rank10). Throws InputError for a path that does
 /// not exist or a directory without trace files.
-[[nodiscard]] std::vector<std::string> expand_trace_paths(const std::vector<std::string>& paths);
+/// `skipped`, where given, receives a line for each folder's subfolders that hold trace files
+/// (not read: a folder is one level).
+[[nodiscard]] std::vector<std::string> expand_trace_paths(const std::vector<std::string>& paths,
+                                                          std::vector<std::string>* skipped = nullptr);
 
 /// One trace of the whole job from the ranks' traces. Rank r is the trace's recorded rank
 /// (Kineto's distributedInfo), else its place in `ranks`. A rank that ran on one GPU is put on
