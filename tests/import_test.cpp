@@ -277,6 +277,21 @@ TEST(ImportHostile, ATopoMSavedAsUtf16OrWithAByteOrderMarkIsRead) {
   EXPECT_EQ(body(import_skeleton({"", test::write_temp("bom.txt", "\xEF\xBB\xBF" + text), "x"})), plain);
 }
 
+TEST(ImportField, ARepeatedNumaIdAndAC2cLinkWithoutItsCountAreNoted) {
+  // Hunt edits: two <cpu numaid="0"> were renumbered without a word; a GB10's <c2c bw="43125"
+  // count="0"> was said to come "without its bw and count" where only its count is missing.
+  const std::string gpu = "<pci busid=\"000f:01:00.0\" class=\"0x030000\" vendor=\"0x10de\" link_speed=\"\" "
+                          "link_width=\"0\">\n<gpu dev=\"0\" sm=\"121\" rank=\"0\" gdr=\"1\">\n"
+                          "<c2c bw=\"43125\" count=\"0\"/>\n</gpu>\n</pci>\n";
+  const std::string xml = test::write_temp("numa.xml", "<system version=\"1\">\n<cpu numaid=\"0\">\n" + gpu +
+                                                           "</cpu>\n<cpu numaid=\"0\">\n</cpu>\n</system>\n");
+  const ImportResult r = import_node({xml, "", "x"});
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("a second <cpu numaid=\"0\"> (each NUMA node is one <cpu> in NCCL's "
+                                                   "dump): called cpu1")));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("gpu0 has an NVLink-C2C link to cpu0 without a link count (count 0 "
+                                                   "or none)")));
+}
+
 TEST(ImportField, AGpuWithoutNvlinksBesideGpusOnTheFabricIsNoted) {
   // A hunt's edit of an 8 x B200 dump: one GPU without its <nvlink> (NCCL dropped a GPU's 18 links
   // on a public GB300 machine). Imported as the dump says (over PCIe), and now said.

@@ -395,6 +395,10 @@ class XmlReader {
           sk_.notes.push_back(fmt::format("{}: <cpu numaid=\"-1\"> (no NUMA node: a VM hides them, or the machine "
                                           "has one) is called cpu{}",
                                           where(cpu), index));
+        else
+          sk_.notes.push_back(fmt::format("{}: a second <cpu numaid=\"{}\"> (each NUMA node is one <cpu> in NCCL's "
+                                          "dump): called cpu{}; check which socket its devices are on",
+                                          where(cpu), numa, index));
       }
       taken.insert(index);
       const std::string id = fmt::format("cpu{}", index);
@@ -860,8 +864,9 @@ class XmlReader {
       (void)keep(sk_, l.values, link_key("nvlink_c2c", "bandwidth_gbps"), static_cast<double>(count * mbps) / 1000,
                  fmt::format("NCCL: <c2c bw=\"{}\" count=\"{}\">, bw x count / 1000 GB/s each way", mbps, count), what);
     } else {
-      sk_.notes.push_back(fmt::format("{}: {} has an NVLink-C2C link to {} without its bw and count; {} left TODO",
-                                      where(link), g.id, g.cpu, what));
+      const std::string missing = count > 0 ? "its bw" : mbps > 0 ? "a link count (count 0 or none)" : "its bw and count";
+      sk_.notes.push_back(fmt::format("{}: {} has an NVLink-C2C link to {} without {}; {} left TODO", where(link), g.id,
+                                      g.cpu, missing, what));
     }
     sk_.links.push_back(std::move(l));
   }
