@@ -277,6 +277,22 @@ TEST(ImportHostile, ATopoMSavedAsUtf16OrWithAByteOrderMarkIsRead) {
   EXPECT_EQ(body(import_skeleton({"", test::write_temp("bom.txt", "\xEF\xBB\xBF" + text), "x"})), plain);
 }
 
+TEST(ImportHostile, ANicNamedTwiceInTheLegendIsRefused) {
+  // A hunt's edit of a real 8 x H100 `topo -m`: NIC0 named twice in the NIC Legend (mlx5_0, then
+  // mlx5_9) took the last name unsaid. nvidia-smi names each NIC once: refused naming the line.
+  const std::string path = wild("smi_topo/issue_sglang30401_8x_h100_nv18_8nics_pix.txt");
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  const std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  const std::string twice = test::write_temp("legend.txt", text + "\n  NIC0: mlx5_9\n");
+  EXPECT_THAT([&] { (void)import_skeleton({"", twice, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(fmt::format("{}:{}: the NIC Legend names NIC0 twice (mlx5_0, then "
+                                                              "mlx5_9)",
+                                                              twice, lines + 1))));
+  EXPECT_NO_THROW((void)import_skeleton({"", test::write_temp("again.txt", text + "\n  NIC0: mlx5_0\n"), "x"}));
+}
+
 TEST(ImportField, ARepeatedNumaIdAndAC2cLinkWithoutItsCountAreNoted) {
   // Hunt edits: two <cpu numaid="0"> were renumbered without a word; a GB10's <c2c bw="43125"
   // count="0"> was said to come "without its bw and count" where only its count is missing.

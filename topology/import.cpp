@@ -1094,8 +1094,13 @@ Smi parse_smi(const std::string& path) {
       // The NIC Legend after it names each NIC column ("NIC0: mlx5_0").
       for (std::size_t l = i + 1; l < lines.size(); ++l) {
         const std::vector<std::string> legend = tokens(lines[l]);
-        if (legend.size() == 2 && legend[0].starts_with("NIC") && legend[0].ends_with(":"))
-          t.nic_names[legend[0].substr(0, legend[0].size() - 1)] = legend[1];
+        if (legend.size() != 2 || !legend[0].starts_with("NIC") || !legend[0].ends_with(":")) continue;
+        const std::string nic = legend[0].substr(0, legend[0].size() - 1);
+        const auto [it, fresh] = t.nic_names.emplace(nic, legend[1]);
+        if (!fresh && it->second != legend[1])
+          throw InputError(fmt::format("{}:{}: the NIC Legend names {} twice ({}, then {}); nvidia-smi names each NIC "
+                                       "once: the output was edited or joined",
+                                       path, l + 1, nic, it->second, legend[1]));
       }
       break;
     }
