@@ -293,6 +293,19 @@ TEST(ImportHostile, ANicNamedTwiceInTheLegendIsRefused) {
   EXPECT_NO_THROW((void)import_skeleton({"", test::write_temp("again.txt", text + "\n  NIC0: mlx5_0\n"), "x"}));
 }
 
+TEST(ImportField, ACpuListWithBlanksAfterItsCommasIsOneCell) {
+  // A hunt's edit of a real 8 x H100 `topo -m` ("0-47, 96-143", as a paste may reflow it) was
+  // refused as "GPU0 NUMA Affinity '96-143' is not a NUMA node number". The list is one cell: the
+  // skeleton is the plain file's.
+  const std::string path = wild("smi_topo/issue_sglang30401_8x_h100_nv18_8nics_pix.txt");
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string spaced = std::regex_replace(text, std::regex("([0-9]),([0-9])"), "$1, $2");
+  ASSERT_NE(spaced, text);
+  const auto body = [](const std::string& yaml) { return yaml.substr(yaml.find("schema_version")); };
+  EXPECT_EQ(body(import_skeleton({"", test::write_temp("spaced.txt", spaced), "x"})), body(import_skeleton({"", path, "x"})));
+}
+
 TEST(ImportField, ARepeatedNumaIdAndAC2cLinkWithoutItsCountAreNoted) {
   // Hunt edits: two <cpu numaid="0"> were renumbered without a word; a GB10's <c2c bw="43125"
   // count="0"> was said to come "without its bw and count" where only its count is missing.

@@ -929,7 +929,12 @@ std::vector<std::string> tokens(std::string_view line) {
     while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
     const std::size_t start = i;
     while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    if (i > start) out.emplace_back(line.substr(start, i - start));
+    if (i > start) {
+      // A CPU list written with a blank after its commas ("0-47, 96-143", a paste's reflow) is
+      // one cell: no other cell of the matrix ends with a comma.
+      if (!out.empty() && out.back().ends_with(',')) out.back() += line.substr(start, i - start);
+      else out.emplace_back(line.substr(start, i - start));
+    }
   }
   return out;
 }
