@@ -319,6 +319,15 @@ TEST(ImportField, ARepeatedNumaIdAndAC2cLinkWithoutItsCountAreNoted) {
                                                    "dump): called cpu1")));
   EXPECT_THAT(r.notes, testing::Contains(HasSubstr("gpu0 has an NVLink-C2C link to cpu0 without a link count (count 0 "
                                                    "or none)")));
+  // Two <c2c> on one GPU gave two parallel links (gpu0-cpu0 and gpu0-cpu0#2): the second is left
+  // out, said.
+  std::string two = gpu;
+  two.replace(two.find("<c2c"), 0, "<c2c bw=\"43125\" count=\"8\"/>\n");
+  const ImportResult r2 = import_node(
+      {test::write_temp("c2c2.xml", "<system version=\"1\">\n<cpu numaid=\"0\">\n" + two + "</cpu>\n</system>\n"), "", "x"});
+  EXPECT_THAT(r2.notes, testing::Contains(HasSubstr("gpu0 has a second <c2c> (NCCL writes one a GPU, its links in its "
+                                                    "count): left out")));
+  EXPECT_THAT(r2.yaml, testing::Not(HasSubstr("#2")));
 }
 
 TEST(ImportField, AGpuWithoutNvlinksBesideGpusOnTheFabricIsNoted) {

@@ -724,6 +724,7 @@ class XmlReader {
     std::map<std::pair<std::string, std::string>, Pair> pairs;
     std::set<std::string> chips;
     std::vector<std::string> on_fabric;  // GPUs with NVLinks to the NVSwitch fabric
+    std::set<std::string> c2c_gpus;      // GPUs whose <c2c> is read
     const schema::Key& count_key = link_key("nvlink", "count");
     for (const XmlGpu& g : result_.gpus) {
       if (!g.gpu) continue;
@@ -732,6 +733,15 @@ class XmlReader {
       for (const pugi::xml_node& link : g.gpu.children()) {
         const std::string_view tag = link.name();
         if (tag == "c2c") {
+          // NCCL writes one <c2c> a GPU, its links counted in it; a second would become a
+          // parallel link and double the GPU's C2C bandwidth.
+          if (c2c_gpus.count(g.id) != 0) {
+            sk_.notes.push_back(fmt::format("{}: {} has a second <c2c> (NCCL writes one a GPU, its links in its count): "
+                                            "left out",
+                                            where(link), g.id));
+            continue;
+          }
+          c2c_gpus.insert(g.id);
           add_c2c(g, link);
           continue;
         }
