@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/progress.hpp"
+#include "core/utf8.hpp"
 
 namespace linkcast {
 
@@ -95,6 +97,25 @@ InputFile::~InputFile() {
 }
 
 std::size_t InputFile::read(char* to, std::size_t max) {
+  if (at_start_) {
+    at_start_ = false;
+    // The content's first three bytes, a UTF-8 byte-order mark or not.
+    std::array<char, 3> head{};
+    std::size_t got = 0;
+    while (got < head.size()) {
+      const std::size_t n = read(head.data() + got, head.size() - got);
+      if (n == 0) break;
+      got += n;
+    }
+    if (got == head.size() && std::string_view(head.data(), got) == kUtf8Bom) got = 0;
+    pending_.assign(head.data(), got);
+  }
+  if (!pending_.empty()) {
+    const std::size_t n = std::min(max, pending_.size());
+    std::memcpy(to, pending_.data(), n);
+    pending_.erase(0, n);
+    return n;
+  }
   const std::size_t want = std::min<std::size_t>(max, 1u << 30);
   const int got = ::gzread(as_gz(gz_), to, static_cast<unsigned>(want));
   int err = Z_OK;

@@ -38,8 +38,9 @@ class InputFile {
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
 
-  /// Up to `max` (decompressed) bytes into `to`; 0 at the end of the file. Throws InputError for
-  /// a corrupt or truncated gzip stream.
+  /// Up to `max` (decompressed) bytes into `to`; 0 at the end of the file. A UTF-8 byte-order
+  /// mark that starts the content (an editor's or a spreadsheet's save) is not part of it. Throws
+  /// InputError for a corrupt or truncated gzip stream.
   [[nodiscard]] std::size_t read(char* to, std::size_t max);
   /// The rest of the file, or its next `max_bytes` bytes when max_bytes > 0.
   [[nodiscard]] std::string read_all(std::size_t max_bytes = 0);
@@ -63,6 +64,8 @@ class InputFile {
   // of the file on disk.
   std::unique_ptr<ProgressLine> progress_;
   std::size_t next_progress_at_ = 0;
+  bool at_start_ = true;  // no byte read yet: a leading byte-order mark is still to drop
+  std::string pending_;   // the content's first bytes, read to look for the mark, not yet given
 };
 
 }  // namespace linkcast

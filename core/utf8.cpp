@@ -59,10 +59,6 @@ std::string valid_utf8(std::string_view s) {
   return out;
 }
 
-}  // namespace linkcast
-
-namespace linkcast {
-
 namespace {
 
 void append_utf8(std::string& out, std::uint32_t cp) {

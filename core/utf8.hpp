@@ -16,16 +16,13 @@ namespace linkcast {
 /// `s` with every invalid UTF-8 sequence replaced by U+FFFD (as JSON and HTML writers need).
 [[nodiscard]] std::string valid_utf8(std::string_view s);
 
-}  // namespace linkcast
-
-namespace linkcast {
-
 /// The UTF-8 byte-order mark some editors write at the start of a text file (Excel's CSV, Windows
 /// Notepad).
 inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
-/// A text file's bytes as UTF-8 text: a UTF-8 byte-order mark dropped, and UTF-16 text with its
-/// byte-order mark (what Windows PowerShell's `>` writes) converted; other bytes as they are.
+/// A text file's bytes as UTF-8 text: UTF-16 text with its byte-order mark (what Windows
+/// PowerShell's `>` writes) converted, a UTF-8 byte-order mark dropped (InputFile drops that one
+/// already from what it reads), other bytes as they are.
 /// nullopt for UTF-16 that is not well formed (an unpaired surrogate, an odd length).
 [[nodiscard]] std::optional<std::string> utf8_text(std::string bytes);
 

@@ -46,7 +46,8 @@ std::string read_input(const std::string& path, std::string_view what) {
   if (text.size() > kMaxInputBytes)
     throw InputError(fmt::format("{}: larger than {} MiB, which no {} is; is it the right file?", path,
                                  kMaxInputBytes >> 20, what));
-  // A byte-order mark, or UTF-16 (Windows PowerShell's `nvidia-smi topo -m > file`), read as text.
+  // UTF-16 (Windows PowerShell's `nvidia-smi topo -m > file`) read as text; InputFile has dropped
+  // a UTF-8 byte-order mark.
   std::optional<std::string> utf8 = utf8_text(std::move(text));
   if (!utf8)
     throw InputError(fmt::format("{}: UTF-16 text that is not well formed (an odd length or an unpaired surrogate); "

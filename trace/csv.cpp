@@ -205,8 +205,6 @@ class CsvParser {
     ++line_no_;
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     if (!have_header_) {
-      // A spreadsheet's save starts the file with a UTF-8 byte-order mark (Excel's "CSV UTF-8").
-      if (line_no_ == 1 && text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
       if (trim(text).empty() || text.front() == '#') return;
       header(text);
       return;

@@ -25,7 +25,6 @@
 #include "core/input_file.hpp"
 #include "core/read_ahead.hpp"
 #include "core/strings.hpp"
-#include "core/utf8.hpp"
 #include "trace/kineto_shapes.hpp"
 
 namespace linkcast::trace {
@@ -265,12 +264,6 @@ class Window {
       }
       if (!need(1)) return 0;
     }
-  }
-
-  /// Passes over a UTF-8 byte-order mark at the start of the input (an editor's save).
-  void skip_byte_order_mark() {
-    if (pos_ == 0 && need(kUtf8Bom.size()) && std::string_view(buf_.data(), kUtf8Bom.size()) == kUtf8Bom)
-      pos_ = kUtf8Bom.size();
   }
 
   /// Whether the input has ended: peek() gives 0 there, and at a NUL byte in the text too.
@@ -1275,7 +1268,6 @@ Trace read_from(Source& source, const std::string& name) {
   trace.source_file = name;
   Reader reader(trace, name);
   Window window(source);
-  window.skip_byte_order_mark();
   reader.read(window);
   return trace;
 }

@@ -155,6 +155,15 @@ Clock common_clock(const std::vector<Trace>& ranks) {
   return c;
 }
 
+/// Whether `entry` is a folder (not a link to one) with a file named like a trace in it.
+bool holds_traces(const fs::directory_entry& entry) {
+  std::error_code ec;
+  if (entry.is_symlink(ec) || !entry.is_directory(ec)) return false;
+  for (const auto& inner : fs::directory_iterator(entry.path(), ec))
+    if (looks_like_trace(inner.path())) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> expand_trace_paths(const std::vector<std::string>& paths, std::vector<std::string>* skipped) {
@@ -170,15 +179,7 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
     std::vector<std::string> files;
     std::vector<std::string> subfolders;  // those holding files named like traces
     for (const auto& entry : fs::directory_iterator(p, ec)) {
-      std::error_code dir_ec;
-      if (skipped && !entry.is_symlink(dir_ec) && entry.is_directory(dir_ec)) {
-        std::error_code sub_ec;
-        for (const auto& inner : fs::directory_iterator(entry.path(), sub_ec))
-          if (looks_like_trace(inner.path())) {
-            subfolders.push_back(entry.path().filename().string());
-            break;
-          }
-      }
+      if (skipped && holds_traces(entry)) subfolders.push_back(entry.path().filename().string());
       // Named first, then looked at: an entry whose status cannot be read (a symbolic link in a
       // loop, or to nothing) is refused where its name says trace, and passed over otherwise.
       if (!looks_like_trace(entry.path())) continue;

@@ -9,7 +9,6 @@
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/strings.hpp"
-#include "core/utf8.hpp"
 #include "trace/csv.hpp"
 #include "trace/kineto.hpp"
 #include "trace/profiler_db.hpp"
@@ -18,7 +17,8 @@ namespace linkcast::trace {
 
 namespace {
 
-/// The first `n` bytes of the file as stored, and (for a gzip'd file) of its content.
+/// The first `n` bytes of the file as stored, and of its content as the readers see it (InputFile:
+/// gunzipped, without a byte-order mark).
 struct Head {
   std::string raw;
   std::string content;
@@ -37,15 +37,12 @@ Head read_head(const std::string& path, std::size_t n) {
   h.raw.assign(n, '\0');
   in.read(h.raw.data(), static_cast<std::streamsize>(n));
   h.raw.resize(static_cast<std::size_t>(in.gcount()));
-  h.content = h.raw;
-  if (starts_gzip(h.raw)) h.content = InputFile(path, {.file = "trace file"}).read_all(n);
+  h.content = InputFile(path, {.file = "trace file"}).read_all(n);
   return h;
 }
 
 bool looks_like_json(const Head& h) {
-  std::string_view t = h.content;
-  if (t.starts_with(kUtf8Bom)) t.remove_prefix(kUtf8Bom.size());
-  t = trim(t);
+  const std::string_view t = trim(h.content);
   return !t.empty() && (t.front() == '{' || t.front() == '[');
 }
 
