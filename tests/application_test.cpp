@@ -328,6 +328,18 @@ TEST(ApplicationProjection, HonestReplayOfTheMatrixSessionsAppsStaysWithinOnePer
     expect_honest_replays(machine, "matrix", {"mobile_fp16", "encoder_bf16"});
 }
 
+TEST(ApplicationProjection, HonestReplayOfPatternsTheOtherAppsLackStaysWithinOnePercent) {
+  // Five apps of patterns no earlier recording had (tests/data/real/h200-1gpu-apps7 and its held-out
+  // second run -apps8, 2026-11-28, tools/record/run_unseen_apps.sh on one H200): kernels launched
+  // from CUDA graphs (graphed_mlp), two streams joined by events (two_stream_branches), steps paced
+  // by the host's launches (launch_bound), logits read back through pinned memory and an event
+  // (infer_pinned_out), Triton kernels of torch.compile (compiled_mlp). Each replayed on the H200
+  // apps node: 0.00% on all ten (tools/results/honest_replays.sh); asserted 1%.
+  for (const char* session : {"apps7", "apps8"})
+    expect_honest_replays("h200-1gpu", session,
+                          {"graphed_mlp", "two_stream_branches", "launch_bound", "infer_pinned_out", "compiled_mlp"});
+}
+
 TEST(ApplicationGroundTruth, CheckpointStepsH100ToH200) {
   // Steps that copy 1 GiB of weights to the host: the transfers' projection decides (README).
   // The sessions' host rates said the H200 VM copies to the host 11-26% faster; in the apps it did

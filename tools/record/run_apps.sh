@@ -9,7 +9,8 @@
 #   hostrates     host memory rates: DRAM/warm memcpy, copies into fresh memory, page faults
 #                 (pinned to NUMA node 0 with numactl when it exists)
 #   interference  copies beside compute- and memory-bound kernels; kernel rates
-#   torch_apps    PyTorch training apps, unprofiled step times and Kineto traces (all apps)
+#   torch_apps    PyTorch training apps, unprofiled step times and Kineto traces (all apps, or
+#                 those RECORD_APPS names)
 # A failed or timed-out step is logged and the next one runs. At the end OUTDIR holds only:
 #   record.tar.gz  everything (record/: CSVs, traces, logs/, machine/, summary.txt, command.txt)
 #   summary.txt    what ran, what failed, wall time per step, headline numbers, archive size
@@ -47,8 +48,9 @@ build() {
 }
 
 # torch_apps gets what is left of the budget and stops starting apps 10 s before its limit.
+# RECORD_APPS (comma-separated torch_apps.py names) picks the apps; default all.
 torch_apps() {
-  "$PY" "$HERE/torch_apps.py" --out "$REC" --budget-s "$1"
+  "$PY" "$HERE/torch_apps.py" --out "$REC" --budget-s "$1" ${RECORD_APPS:+--apps "$RECORD_APPS"}
 }
 export -f build torch_apps
 

@@ -63,6 +63,18 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
                       scored once)
   encoder_bf16        TransformerEncoder, 6 pre-norm layers, d 512, 8 heads, 16 x 256 tokens on the
                       GPU, bf16 autocast, AdamW (held out likewise)
+  graphed_mlp         MLP 6 x (Linear(2048, 2048), GELU), batch 4096, forward and backward as CUDA
+                      graphs (make_graphed_callables), SGD eager, loss.item() every step
+  two_stream_branches two MLP towers (4 x Linear(2048, 2048)), one on a side stream, joined by an
+                      event before the head, bf16 autocast, AdamW
+  launch_bound        MLP 12 x (Linear(256, 256), LayerNorm, GELU), batch 64, Adam(foreach=False):
+                      microsecond kernels, the host's launches set the pace; loss.item() each step
+  infer_pinned_out    GPT-style decoder (6 layers, d 768, vocabulary 32768) forward, 16 x 512
+                      tokens, bf16, inference_mode; the last 64 positions' logits (64 MiB) copied
+                      non_blocking into pinned memory and waited for with an event; argmax .tolist()
+  compiled_mlp        torch.compile (Triton) MLP 4 x (Linear(4096, 4096), LayerNorm, GELU), batch
+                      4096, AdamW(fused=True)
+  (the last five: 2026-11-28, patterns the others lack, recorded on one H200 and scored once)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -693,10 +705,196 @@ class EncoderBf16(App):
         self.opt.step()
 
 
+# Patterns none of the apps above has (2026-11-28, recorded on one H200 and scored once):
+# kernels launched from CUDA graphs, branches on two streams joined by events, launch-bound
+# steps of tiny kernels, inference results read back through pinned memory and an event, and
+# Triton kernels of torch.compile.
+
+
+class GraphedMlp(App):
+    """MLP whose forward and backward are CUDA graphs (torch.cuda.make_graphed_callables); SGD
+    eager; the loss read back with .item() every step (a logging loop's blocking D2H)."""
+
+    name = "graphed_mlp"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 32) if quick else (2048, 6, 4096)
+        model = mlp(width, layers, "gelu").to(self.dev)
+        self.x = torch.randn(batch, width, device=self.dev)
+        self.t = torch.randn(batch, width, device=self.dev)
+        self.opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+        self.model = torch.cuda.make_graphed_callables(model, (self.x,))
+        self.loss = None
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), GELU), forward and backward "
+                     "captured by torch.cuda.make_graphed_callables",
+            "parameters": numel(model),
+            "batch_shapes": [[batch, width], [batch, width]],
+            "data": "on the GPU (no per-step H2D); loss.item() every step",
+            "precision": "float32",
+            "optimizer": "SGD(lr=1e-3, momentum=0.9), eager",
+        })
+
+    def step(self, i):
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(self.x), self.t)
+        loss.backward()
+        self.opt.step()
+        self.loss = loss.item()
+
+
+class TwoStreamBranches(App):
+    """Two MLP towers, one on a side stream, joined by an event before a shared head; the
+    backward follows each op's stream; bf16 autocast, AdamW."""
+
+    name = "two_stream_branches"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 32) if quick else (2048, 4, 4096)
+        self.a = mlp(width, layers, "ln_gelu").to(self.dev)
+        self.b = mlp(width, layers, "gelu").to(self.dev)
+        self.head = nn.Linear(2 * width, 1).to(self.dev)
+        params = [*self.a.parameters(), *self.b.parameters(), *self.head.parameters()]
+        self.opt = torch.optim.AdamW(params, lr=1e-4)
+        self.side = torch.cuda.Stream()
+        self.data = [torch.randn(batch, width, device=self.dev) for _ in range(2)]
+        self.meta.update({
+            "model": f"two towers of {layers} x Linear({width}, {width}) (LayerNorm+GELU; GELU), "
+                     f"head Linear({2 * width}, 1)",
+            "parameters": sum(p.numel() for p in params),
+            "batch_shapes": [[batch, width]],
+            "data": "on the GPU (no per-step H2D)",
+            "streams": "tower b on a side stream (side.wait_stream(current) first); current stream "
+                       "wait_event(side.record_event()) before the head",
+            "precision": "bf16 autocast",
+            "optimizer": "AdamW(lr=1e-4)",
+        })
+
+    def step(self, i):
+        x = self.data[i % 2]
+        cur = torch.cuda.current_stream()
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            self.side.wait_stream(cur)
+            with torch.cuda.stream(self.side):
+                hb = self.b(x)
+            ha = self.a(x)
+            cur.wait_event(self.side.record_event())
+            hb.record_stream(cur)
+            loss = self.head(torch.cat([ha, hb], dim=1)).float().pow(2).mean()
+        loss.backward()
+        self.opt.step()
+
+
+class LaunchBound(App):
+    """A small MLP on a small batch with per-parameter Adam (foreach=False): hundreds of
+    microsecond kernels a step, so the host's launches set the pace; loss.item() every step."""
+
+    name = "launch_bound"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (32, 2, 8) if quick else (256, 12, 64)
+        self.model = mlp(width, layers, "ln_gelu").to(self.dev)
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-4, foreach=False)
+        self.data = [(torch.randn(batch, width, device=self.dev),
+                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        self.loss = None
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), LayerNorm, GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width], [batch, width]],
+            "data": "on the GPU (no per-step H2D); loss.item() every step",
+            "precision": "float32",
+            "optimizer": "Adam(lr=1e-4, foreach=False)",
+        })
+
+    def step(self, i):
+        x, t = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(x), t)
+        loss.backward()
+        self.opt.step()
+        self.loss = loss.item()
+
+
+class InferPinnedOut(App):
+    """Inference: a small GPT's forward in bf16 under inference_mode, the last 64 positions' logits
+    copied into a pinned buffer (non_blocking) and waited for with an event, and the next tokens
+    (argmax) read back with .tolist() (a small pageable D2H)."""
+
+    name = "infer_pinned_out"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        vocab, seq, d, heads, layers, batch = ((512, 32, 64, 2, 1, 2) if quick
+                                               else (32768, 512, 768, 12, 6, 16))
+        self.keep = min(64, seq)
+        self.model = GPT(vocab, seq, d, heads, layers).to(self.dev).eval()
+        gen = torch.Generator().manual_seed(SEED)
+        self.tokens = [torch.randint(0, vocab, (batch, seq), generator=gen).to(self.dev) for _ in range(2)]
+        self.out = torch.empty(batch, self.keep, vocab, dtype=torch.bfloat16).pin_memory()
+        self.next_tokens = None
+        self.meta.update({
+            "model": f"GPT-style decoder, {layers} layers, d {d}, {heads} heads, vocabulary {vocab}",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, seq]],
+            "data": "tokens on the GPU; logits of the last positions to a pinned buffer",
+            "d2h_bytes_per_step": nbytes(self.out),
+            "precision": "bf16 autocast, inference_mode",
+            "optimizer": "none (inference)",
+        })
+
+    def step(self, i):
+        with torch.inference_mode(), torch.autocast("cuda", dtype=torch.bfloat16):
+            logits = self.model(self.tokens[i % 2])
+            tail = logits[:, -self.keep:, :].to(torch.bfloat16)
+            self.out.copy_(tail, non_blocking=True)
+            done = torch.cuda.Event()
+            done.record()
+            self.next_tokens = logits[:, -1, :].argmax(dim=-1).tolist()
+            done.synchronize()
+
+
+class CompiledMlp(App):
+    """torch.compile (default mode: Triton kernels) of an MLP with LayerNorm and GELU, trained
+    with fused AdamW; compiled during the warm-up steps."""
+
+    name = "compiled_mlp"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 32) if quick else (4096, 4, 4096)
+        model = mlp(width, layers, "ln_gelu").to(self.dev)
+        self.opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
+        self.model = torch.compile(model)
+        self.data = [(torch.randn(batch, width, device=self.dev),
+                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        self.meta.update({
+            "model": f"torch.compile(MLP {layers} x (Linear({width}, {width}), LayerNorm, GELU))",
+            "parameters": numel(model),
+            "batch_shapes": [[batch, width], [batch, width]],
+            "data": "on the GPU (no per-step H2D)",
+            "precision": "float32",
+            "optimizer": "AdamW(lr=1e-4, fused=True)",
+        })
+
+    def step(self, i):
+        x, t = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(x), t)
+        loss.backward()
+        self.opt.step()
+
+
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
                                   OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
-                                  VisionBf16, RecsysEmbed, D2DManyBeside, MobileFp16, EncoderBf16)}
+                                  VisionBf16, RecsysEmbed, D2DManyBeside, MobileFp16, EncoderBf16,
+                                  GraphedMlp, TwoStreamBranches, LaunchBound, InferPinnedOut,
+                                  CompiledMlp)}
 
 
 # ---------------------------------------------------------------------------------------------
