@@ -9,6 +9,7 @@
 #include <regex>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 
 #include "core/error.hpp"
@@ -385,6 +386,27 @@ TEST(ImportHostile, TwoGpusAtOnePciAddressAreRefusedAndOddValuesNoted) {
                                                      "at '1e308 GT/s PCIe' (line 3)")));
   EXPECT_THAT(odd.notes, testing::Contains(HasSubstr("the dump gives an sm that is no compute capability at 'ninety' "
                                                      "(line 4)")));
+}
+
+TEST(ImportHostile, AnSmPastAnyComputeCapabilityLeavesTheNvlinkVersionTodo) {
+  // sm="100000" on the H200s of a real dump (tests/data/real/h200-4gpu's, plain) was read as a Blackwell:
+  // its NVLinks written as version 5, with no word. NCCL writes major x 10 + minor (90 for an
+  // H100, 100 for a B200, 121 for a GB10); RCCL's 304 for an MI300X, beside its gcn name, is
+  // RCCL's own and stays unremarked (tests/data/wild/nccl_topo/rccl_mi300x_8gpu_xgmi.xml).
+  std::ifstream in(test::source_dir() + "/tests/data/fuzz/seeds/nccl_xml/h200-4gpu-nccl_topo.xml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string xml = text.str();
+  for (std::size_t at = xml.find("sm=\"90\""); at != std::string::npos; at = xml.find("sm=\"90\"", at))
+    xml.replace(at, 7, "sm=\"100000\"");
+  const ImportResult odd = import_node({test::write_temp("sm.xml", xml), "", "x"});
+  EXPECT_THAT(odd.notes, testing::Contains(HasSubstr("the dump gives an sm that is no compute capability at '100000' "
+                                                     "(line 4)")));
+  const std::string yaml = import_skeleton({test::write_temp("sm.xml", xml), "", "x"});
+  EXPECT_THAT(yaml, HasSubstr("model: \"GPU at 0000:00:06.0 (sm '100000': no compute capability)\""));
+  EXPECT_THAT(yaml, testing::Not(HasSubstr("version: 5")));
+  const ImportResult amd = import_node({wild("nccl_topo/rccl_mi300x_8gpu_xgmi.xml"), "", "x"});
+  EXPECT_THAT(amd.notes, testing::Not(testing::Contains(HasSubstr("no compute capability"))));
 }
 
 TEST(ImportField, NicLinksComeFromTheDumpWhenItGivesSpeedAndWidth) {

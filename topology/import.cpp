@@ -203,6 +203,11 @@ int pcie_gen_from_speed(std::string_view speed) {
 constexpr int kGa102Sm = 86;
 constexpr double kGa102NvlinkGbps = 14.0625;
 
+/// NCCL writes an NVIDIA GPU's compute capability as major x 10 + minor (`sm="90"` for an H100,
+/// 100 and 103 for Blackwell B200/B300, 120 and 121 for RTX Blackwell and GB10): above 199 it is
+/// none (RCCL writes its own numbers, 304 for an MI300X, beside a `gcn` name).
+constexpr int kMaxNvidiaSm = 199;
+
 int nvlink_version_from_sm(int sm) {
   if (sm >= 100) return 5;
   if (sm >= 90) return 4;
@@ -235,6 +240,14 @@ bool nic_class(std::string_view cls) { return cls.starts_with("0x0200") || cls.s
 bool bridge_class(std::string_view cls) { return cls.starts_with("0x0604"); }
 constexpr std::string_view kNvidia = "0x10de";
 constexpr std::string_view kAmd = "0x1002";
+
+/// Whether the GPU of PCI device `pci` (whose <gpu> element is `gpu`, where it has one) is AMD's: by
+/// the device's vendor, a `gcn` name, or a processing-accelerator class (0x1200, as RCCL lists them).
+bool is_amd_gpu(const pugi::xml_node& pci, const pugi::xml_node& gpu, bool in_pci) {
+  const std::string cls = in_pci ? to_lower(pci.attribute("class").as_string()) : "";
+  return to_lower(pci.attribute("vendor").as_string()) == kAmd || (gpu && !std::string_view(gpu.attribute("gcn").as_string()).empty()) ||
+         cls.starts_with("0x1200");
+}
 
 struct XmlGpu {
   std::string id, busid, cpu;
@@ -625,8 +638,9 @@ class XmlReader {
     g.gpu = gpu;
     const std::string cls = in_pci ? to_lower(p.attribute("class").as_string()) : "";
     const std::string gcn = gpu ? gpu.attribute("gcn").as_string() : "";
-    g.amd = to_lower(p.attribute("vendor").as_string()) == kAmd || !gcn.empty() || cls.starts_with("0x1200");
+    g.amd = is_amd_gpu(p, gpu, in_pci);
     g.sm = gpu ? static_cast<int>(whole(gpu.attribute("sm").as_string(), 0, 100000).value_or(0)) : 0;
+    if (!g.amd && g.sm > kMaxNvidiaSm) g.sm = 0;  // no compute capability: noted by note_odd_values
     std::string model;
     if (!gpu) {
       model = fmt::format("GPU at {} (PCI class {}{}; listed without a <gpu> element)", g.busid, cls,
@@ -635,7 +649,9 @@ class XmlReader {
     } else if (g.amd) {
       model = fmt::format("{} GPU at {}", gcn.empty() ? "AMD" : gcn, g.busid);
     } else {
-      model = fmt::format("sm_{} GPU at {}", g.sm, g.busid);
+      model = g.sm > 0 ? fmt::format("sm_{} GPU at {}", g.sm, g.busid)
+                       : fmt::format("GPU at {} (sm '{}': no compute capability)", g.busid,
+                                     trim(gpu.attribute("sm").as_string()));
     }
     sk_.add({g.id, "gpu", model, "", {}, {}});
     if (in_pci && lanes_of(p) == 0) {
@@ -699,7 +715,8 @@ class XmlReader {
     }
     for (const pugi::xpath_node& n : system.select_nodes(".//gpu[@sm]")) {
       const std::string_view sm = trim(n.node().attribute("sm").as_string());
-      if (!whole(sm, 0, 100000)) sms.push_back(fmt::format("'{}' (line {})", sm, line_of(n.node())));
+      const bool amd = is_amd_gpu(n.node().parent(), n.node(), n.node().parent().name() == std::string_view("pci"));
+      if (!whole(sm, 0, amd ? 100000 : kMaxNvidiaSm)) sms.push_back(fmt::format("'{}' (line {})", sm, line_of(n.node())));
     }
     if (!speeds.empty())
       sk_.notes.push_back(fmt::format("the dump gives a link_speed that is no PCIe rate (up to 64 GT/s) at {}: the "
