@@ -48,9 +48,11 @@ build() {
 }
 
 # torch_apps gets what is left of the budget and stops starting apps 10 s before its limit.
-# RECORD_APPS (comma-separated torch_apps.py names) picks the apps; default all.
+# RECORD_APPS (comma-separated torch_apps.py names) picks the apps; default all. RECORD_SYNC_EVENTS=1
+# profiles them with Kineto's cuda_sync events (torch_apps.py --sync-events).
 torch_apps() {
-  "$PY" "$HERE/torch_apps.py" --out "$REC" --budget-s "$1" ${RECORD_APPS:+--apps "$RECORD_APPS"}
+  "$PY" "$HERE/torch_apps.py" --out "$REC" --budget-s "$1" ${RECORD_APPS:+--apps "$RECORD_APPS"} \
+    ${RECORD_SYNC_EVENTS:+--sync-events}
 }
 export -f build torch_apps
 

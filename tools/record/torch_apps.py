@@ -17,7 +17,9 @@ twice, after seeding everything:
        each followed by torch.cuda.synchronize() and timed exactly as `sync` (prof.step() itself
        is outside the timing). The trace holds ProfilerStep#1 .. ProfilerStep#K (step 0 is the
        profiler's warm-up and is not in it) and is written as app_<name>.json.gz.
-       --profile-sync none instead runs the profiled steps back to back like `loop`.
+       --profile-sync none instead runs the profiled steps back to back like `loop`;
+       --sync-events adds experimental_config=_ExperimentalConfig(enable_cuda_sync_events=True)
+       (Kineto's "cuda_sync" events: each stream wait, event and stream synchronisation).
 Step numbers restart at 0 in each of loop, sync and profiled, and every app's behaviour depends
 only on the step number (e.g. a checkpoint after every 2nd step), so the three see the same
 program.
@@ -89,7 +91,8 @@ Outputs (in --out):
 Exit status 1 if any app failed, timed out or was skipped for lack of time.
 
 Usage: python3 torch_apps.py --out DIR [--apps a,b] [--quick] [--steps 30] [--warmup 5]
-       [--active 8] [--budget-s S] [--per-app-s 150] [--profile-sync step|none] [--in-process]
+       [--active 8] [--budget-s S] [--per-app-s 150] [--profile-sync step|none] [--sync-events]
+       [--in-process]
 --quick shrinks every model, batch and step count (a dry run of a few seconds per app).
 """
 
@@ -978,10 +981,14 @@ def run_profiled(app, args, out, info):
     per_step = []
     events = [torch.cuda.Event(enable_timing=True) for _ in range(k + 2)]
     start = time.perf_counter_ns()
+    extra = {}
+    if args.sync_events:  # Kineto's "cuda_sync" events: each stream wait with what it waits on
+        extra["experimental_config"] = torch._C._profiler._ExperimentalConfig(enable_cuda_sync_events=True)
+    info["cuda_sync_events"] = bool(args.sync_events)
     with profile(activities=ACTIVITIES,
                  schedule=schedule(wait=0, warmup=1, active=k, repeat=1),
                  on_trace_ready=on_trace_ready, record_shapes=True, profile_memory=memory,
-                 with_stack=False) as prof:
+                 with_stack=False, **extra) as prof:
         if not step_sync:
             events[0].record()
         for i in range(1 + k):
@@ -1163,7 +1170,7 @@ def write_meta(args, apps_info, device, started):
 def child_args(args, name):
     cmd = [sys.executable, os.path.abspath(__file__), "--child", name, "--out", args.out,
            "--steps", str(args.steps), "--warmup", str(args.warmup), "--active", str(args.active),
-           "--profile-sync", args.profile_sync]
+           "--profile-sync", args.profile_sync] + (["--sync-events"] if args.sync_events else [])
     if args.quick:
         cmd.append("--quick")
     return cmd
@@ -1215,6 +1222,9 @@ def parse_args():
                          "2 quick)")
     ap.add_argument("--profile-sync", choices=("step", "none"), default="step",
                     help="synchronize after every profiled step (default) or not")
+    ap.add_argument("--sync-events", action="store_true",
+                    help="profile with enable_cuda_sync_events (Kineto's cuda_sync events: every "
+                         "stream wait with the stream and event record it waits on)")
     ap.add_argument("--budget-s", type=float, default=None,
                     help="stop starting apps when less than 20 s of this is left")
     ap.add_argument("--per-app-s", type=float, default=150.0, help="time limit of one app")
