@@ -31,7 +31,7 @@ std::string_view to_string(KernelBound bound) {
 KernelBound classify_kernel(std::string_view name) {
   const std::string n = to_lower(name);
   static constexpr std::string_view kMatrix[] = {"gemm", "xmma", "conv", "fprop", "dgrad", "wgrad", "cutlass",
-                                                 "nvjet", "flash", "attention", "mma", "cublas"};
+                                                 "nvjet", "flash", "attention", "mma", "cublas", "triton_tem_"};
   const bool matrix = std::any_of(std::begin(kMatrix), std::end(kMatrix), [&](std::string_view k) { return contains(n, k); });
   if (!matrix) return KernelBound::memory;
   const bool fp32 = contains(n, "simt") || contains(n, "sgemm") || (contains(n, "f32f32_f32f32") && !contains(n, "tf32"));

@@ -4,7 +4,10 @@
 // Classes (classify_kernel):
 //  - matrix, tensor cores: GEMM, convolution and attention kernels (cuBLAS, cuDNN, CUTLASS,
 //    flash attention: names with gemm, xmma, conv, fprop/dgrad/wgrad, cutlass, nvjet, flash,
-//    attention, mma) scale by the GPUs' dense tensor rates (GPU key `tensor_tflops`);
+//    attention, mma; TorchInductor's template kernels, `triton_tem_fused_*`, which its
+//    max-autotune writes for matrix products and convolutions, where its pointwise, reduction and
+//    persistent-reduction kernels are `triton_poi_`, `triton_red_` and `triton_per_`) scale by the
+//    GPUs' dense tensor rates (GPU key `tensor_tflops`);
 //  - matrix, FP32: the same families where the name says plain FP32 on the SIMT units (`simt`,
 //    `sgemm`, `f32f32_f32f32` without `tf32`) scale by `fp32_tflops`;
 //  - memory: every other kernel (elementwise, reductions, normalisation, pooling, layout changes,

@@ -31,6 +31,14 @@ TEST(KernelScaling, ClassesFollowTheKernelNames) {
   EXPECT_EQ(classify_kernel("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>"),
             KernelBound::memory);
   EXPECT_EQ(classify_kernel("void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>"), KernelBound::memory);
+  // torch.compile (tests/data/real/h200-1gpu-apps7/app_compiled_mlp.json.gz): Inductor's fused
+  // pointwise and reduction kernels move data; a max-autotune matrix template does not (a
+  // triton_tem_ kernel read as memory-bound would scale by the HBM ratio, 0.70x from H100 to H200,
+  // where its tensor rate does not change).
+  EXPECT_EQ(classify_kernel("triton_per_fused_gelu_gelu_backward_native_layer_norm_native_layer_norm_backward_1"),
+            KernelBound::memory);
+  EXPECT_EQ(classify_kernel("triton_red_fused_sum_3"), KernelBound::memory);
+  EXPECT_EQ(classify_kernel("triton_tem_fused_addmm_gelu_0"), KernelBound::matrix_tensor);
 }
 
 TEST(KernelScaling, MemoryKernelsScaleByTheShareOfTheStreamingRateTheyMove) {
