@@ -30,6 +30,13 @@ std::string_view to_string(KernelBound bound) {
 
 KernelBound classify_kernel(std::string_view name) {
   const std::string n = to_lower(name);
+  // TorchInductor's generated kernels say their kind after "triton_": a template (matrix product,
+  // convolution, attention) or a pointwise, reduction, persistent-reduction or foreach kernel,
+  // whose name lists the operators fused into it ("triton_poi_fused_convolution_relu_0" is a
+  // convolution's bias and ReLU, not the convolution).
+  if (n.starts_with("triton_poi_") || n.starts_with("triton_red_") || n.starts_with("triton_per_") ||
+      n.starts_with("triton_for_"))
+    return KernelBound::memory;
   static constexpr std::string_view kMatrix[] = {"gemm", "xmma", "conv", "fprop", "dgrad", "wgrad", "cutlass",
                                                  "nvjet", "flash", "attention", "mma", "cublas", "triton_tem_"};
   const bool matrix = std::any_of(std::begin(kMatrix), std::end(kMatrix), [&](std::string_view k) { return contains(n, k); });

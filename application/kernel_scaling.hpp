@@ -5,9 +5,11 @@
 //  - matrix, tensor cores: GEMM, convolution and attention kernels (cuBLAS, cuDNN, CUTLASS,
 //    flash attention: names with gemm, xmma, conv, fprop/dgrad/wgrad, cutlass, nvjet, flash,
 //    attention, mma; TorchInductor's template kernels, `triton_tem_fused_*`, which its
-//    max-autotune writes for matrix products and convolutions, where its pointwise, reduction and
-//    persistent-reduction kernels are `triton_poi_`, `triton_red_` and `triton_per_`) scale by the
-//    GPUs' dense tensor rates (GPU key `tensor_tflops`);
+//    max-autotune writes for matrix products and convolutions) scale by the GPUs' dense tensor
+//    rates (GPU key `tensor_tflops`); Inductor's pointwise, reduction, persistent-reduction and
+//    foreach kernels (`triton_poi_`, `triton_red_`, `triton_per_`, `triton_for_`) are memory
+//    kernels whatever operators their names list (`triton_poi_fused_convolution_relu_0` is a
+//    convolution's bias and ReLU);
 //  - matrix, FP32: the same families where the name says plain FP32 on the SIMT units (`simt`,
 //    `sgemm`, `f32f32_f32f32` without `tf32`) scale by `fp32_tflops`;
 //  - memory: every other kernel (elementwise, reductions, normalisation, pooling, layout changes,

@@ -39,6 +39,10 @@ TEST(KernelScaling, ClassesFollowTheKernelNames) {
             KernelBound::memory);
   EXPECT_EQ(classify_kernel("triton_red_fused_sum_3"), KernelBound::memory);
   EXPECT_EQ(classify_kernel("triton_tem_fused_addmm_gelu_0"), KernelBound::matrix_tensor);
+  // Inductor's pointwise kernels name the operators fused into them, a convolution's epilogue or
+  // attention's softmax among them: memory kernels all the same.
+  EXPECT_EQ(classify_kernel("triton_poi_fused_convolution_relu_0"), KernelBound::memory);
+  EXPECT_EQ(classify_kernel("triton_red_fused__scaled_dot_product_flash_attention_backward_sum_1"), KernelBound::memory);
 }
 
 TEST(KernelScaling, MemoryKernelsScaleByTheShareOfTheStreamingRateTheyMove) {
