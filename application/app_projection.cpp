@@ -159,6 +159,8 @@ ApplicationProjection project_application(const topology::Node& from, const topo
   source.gpus = placed_gpus(from, trace, projection::source_placement(from, map));
   source.durations_ns = sim::recorded_gpu_durations(trace);
   p.source = sim::simulate(from, trace, source);
+  // The recording's pace, said once (the source's replay is the recording's).
+  if (auto w = sim::profiler_paced_warning(trace, p.source.application)) p.warnings.push_back(std::move(*w));
 
   sim::SimOptions target;
   target.model = &model;

@@ -173,6 +173,16 @@ struct ApplicationResult {
   std::size_t sm_waits = 0;  // GPU work that waited for the SMs of GPU-filling work on another stream
 };
 
+/// Steps the CPU paced carry the profiler's own cost: for a PyTorch profiler (Kineto) trace
+/// whose replay spends at least kProfilerPacedCpuShare of its critical path on CPU time, a
+/// warning that says so and how much it weighed in the apps recorded for linkcast (their steps
+/// timed with and without the profiler, `python3 tools/results/profiler_pace.py`: the 16 with
+/// 42-100% CPU on the critical path ran 1.23-2.17x as long profiled, median 1.77; the 79 with at
+/// most 28%, 0.87-1.10x, median 1.01, the spread the sessions' host copies, both ways); nothing
+/// otherwise.
+inline constexpr double kProfilerPacedCpuShare = 0.4;
+[[nodiscard]] std::optional<std::string> profiler_paced_warning(const trace::Trace& trace, const ApplicationResult& a);
+
 struct SimResult {
   double makespan_ns = 0;
   ApplicationResult application;

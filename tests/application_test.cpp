@@ -371,6 +371,27 @@ TEST(ApplicationProjection, KinetoSyncEventsNamingNoProducerAreReadAsNothing) {
                         {"two_stream_branches", "prefetch_overlap", "d2d_beside_compute", "graphed_mlp", "offload_pinned"});
 }
 
+TEST(ApplicationProjection, StepsTheCpuPacesAreSaidToCarryTheProfilersCost) {
+  // launch_bound (tests/data/real/h200-1gpu-apps7): 99% of its replayed critical path is CPU time,
+  // and its step took 17.17 ms profiled against 8.55 ms without the profiler (apps_steps.csv); the
+  // projection says so once. train_pinned (h200-1gpu-apps, 1% CPU: 49.21 against 48.81 ms) is
+  // left unremarked.
+  const auto node = topology::load_node(test::config("testbed-h200-1gpu-apps.yaml"));
+  const auto paced = trace::read_trace(app("h200-1gpu-apps7", "launch_bound"));
+  const ApplicationProjection p = project_application(node, node, paced, {}, model::find_model("default"));
+  EXPECT_EQ(std::count_if(p.warnings.begin(), p.warnings.end(),
+                          [](const std::string& w) { return w.find("the CPU paces this recording (99%") != std::string::npos; }),
+            1);
+  EXPECT_TRUE(sim::profiler_paced_warning(paced, p.source.application).has_value());
+  const auto gpu_paced = trace::read_trace(app("h200-1gpu-apps", "train_pinned"));
+  const ApplicationProjection q = project_application(node, node, gpu_paced, {}, model::find_model("default"));
+  EXPECT_FALSE(sim::profiler_paced_warning(gpu_paced, q.source.application).has_value());
+  // The same CPU-paced replay read from another profiler says nothing of PyTorch's.
+  trace::Trace renamed = paced;
+  renamed.format = "nsys";
+  EXPECT_FALSE(sim::profiler_paced_warning(renamed, p.source.application).has_value());
+}
+
 TEST(ApplicationGroundTruth, CheckpointStepsH100ToH200) {
   // Steps that copy 1 GiB of weights to the host: the transfers' projection decides (README).
   // The sessions' host rates said the H200 VM copies to the host 11-26% faster; in the apps it did
