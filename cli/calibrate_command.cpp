@@ -22,9 +22,9 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
   };
   auto opt = std::make_shared<Options>();
   cmd->add_option("trace", opt->traces,
-                  "Trace(s) recorded on the node (any supported format); several are measured together")
+                  "Trace(s) recorded on the node (any supported format); several are measured together")->check(non_empty())
       ->required();
-  cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
+  cmd->add_option("-o,--output", opt->output, "Write here instead of standard output")->check(non_empty());
   cmd->callback([opt, &run]() {
     run = [opt]() {
       // Fail on an unwritable output before reading; an interruption leaves no temporary.

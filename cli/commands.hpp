@@ -90,6 +90,10 @@ Which node file:
 /// A CLI11 validator for sizes with units (B, KB, MiB, ...).
 CLI::Validator size_validator();
 
+/// A CLI11 validator that refuses an empty value (a file, node or map written as `""`, or an unset
+/// shell variable), which would otherwise read as the option not given.
+CLI::Validator non_empty();
+
 /// The input of `matrix`, `simulate` and `report`: a trace file (the positional TRACE) or
 /// --workload SPEC, exactly one. CLI11 enforces it: the two options form an option group that
 /// requires one of them. `usage_error` is what a user who gives neither or both is told.

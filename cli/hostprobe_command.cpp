@@ -27,8 +27,8 @@ void add_hostprobe_command(CLI::App& app, Runner& run) {
   auto opt = std::make_shared<Options>();
   cmd->add_flag("--quick", opt->quick, "A few seconds (2 to about 17 s, by the machine) instead of 10-30 s: fewer repetitions, sizes up to 64 MiB");
   cmd->add_option("--csv", opt->csv,
-                  "Also write every measurement here (measure,bytes,reps,median_gbps,min_gbps,max_gbps)");
-  cmd->add_option("-o,--output", opt->output, "Write the YAML here instead of standard output");
+                  "Also write every measurement here (measure,bytes,reps,median_gbps,min_gbps,max_gbps)")->check(non_empty());
+  cmd->add_option("-o,--output", opt->output, "Write the YAML here instead of standard output")->check(non_empty());
   cmd->callback([opt, &run]() {
     run = [opt]() {
       hostprobe::ProbeOptions options =

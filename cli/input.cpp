@@ -29,8 +29,22 @@ std::map<const CLI::App*, std::string>& usage_errors() {
 
 /// The subcommand the user chose, if any.
 const CLI::App* chosen(const CLI::App& app) {
-  const auto subs = app.get_subcommands();
-  return subs.empty() ? nullptr : subs.front();
+  const CLI::App* cmd = nullptr;
+  // Down to the innermost command given (`topo import`), passing over option groups.
+  for (const CLI::App* at = &app;;) {
+    const auto subs = at->get_subcommands([](const CLI::App* a) { return !a->get_name().empty(); });
+    const auto given = std::find_if(subs.begin(), subs.end(), [](const CLI::App* a) { return a->parsed(); });
+    if (given == subs.end()) return cmd;
+    cmd = at = *given;
+  }
+}
+
+/// "topo import" for `linkcast topo import`: the command's name after its parents'.
+std::string command_path(const CLI::App& cmd) {
+  std::string path = cmd.get_name();
+  for (const CLI::App* p = cmd.get_parent(); p != nullptr && p->get_parent() != nullptr; p = p->get_parent())
+    if (!p->get_name().empty()) path = p->get_name() + " " + path;
+  return path;
 }
 
 bool has_option(const CLI::App& cmd, const std::string& name) { return cmd.get_option_no_throw(name) != nullptr; }
@@ -46,11 +60,27 @@ const CLI::App* input_group(const CLI::App& cmd) {
 
 }  // namespace
 
+CLI::Validator non_empty() {
+  return CLI::Validator(
+      [](std::string& value) {
+        return value.empty() ? std::string("an empty value (an unset shell variable?); give one") : std::string();
+      },
+      "", "non-empty");
+}
+
 void add_trace_or_workload(CLI::App& cmd, std::vector<std::string>& traces, std::string& workload, const std::string& workload_help,
                            std::string usage_error) {
   auto* group = cmd.add_option_group(std::string(kInputGroup), "A trace or a synthetic workload (one of them)");
-  group->add_option("trace", traces, kTraceHelp);
-  group->add_option("--workload", workload, workload_help);
+  group->add_option("trace", traces, kTraceHelp)->check(non_empty());
+  // An empty spec would read as no workload given, and the command as one without a trace.
+  group->add_option("--workload", workload, workload_help)
+      ->check(CLI::Validator(
+          [](std::string& spec) {
+            return spec.empty() ? std::string("an empty workload; give one, e.g. nccl-allreduce:bytes=1GiB (`--workload "
+                                              "help` lists them)")
+                                : std::string();
+          },
+          "", "a workload spec"));
   group->require_option(1);
   usage_errors()[group] = std::move(usage_error);
 }
@@ -162,8 +192,8 @@ std::optional<std::string> misplaced_usage_error(const CLI::App& app, const CLI:
     if (name == "--node" && cmd->get_option_no_throw("node") != nullptr)
       return fmt::format("{0}: the node is its first argument, not an option: `linkcast {0} NODE.yaml ...`",
                          cmd->get_name());
-    return fmt::format("{}: {}; see `linkcast {} --help`", cmd->get_name(), unknown_name("option", name, options),
-                       cmd->get_name());
+    return fmt::format("{}: {}; see `linkcast {} --help`", command_path(*cmd), unknown_name("option", name, options),
+                       command_path(*cmd));
   }
   // `simulate TRACE`: the trace filled the NODE positional and the input group is empty.
   if (error.get_name() != "RequiredError") return std::nullopt;

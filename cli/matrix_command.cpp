@@ -37,7 +37,7 @@ void add_matrix_command(CLI::App& app, Runner& run) {
                         "matrix: give a trace file or --workload SPEC (one of them), e.g. `linkcast matrix --workload "
                         "stencil2d:periodic=1`");
   cmd->add_option("--node", opt->node,
-                  "Node (YAML): lists all its CPUs and GPUs, places 'host' on each GPU's socket, sets workload GPUs");
+                  "Node (YAML): lists all its CPUs and GPUs, places 'host' on each GPU's socket, sets workload GPUs")->check(non_empty());
   cmd->add_option("--by", opt->by, "type | object | line | comm | device")
       ->check(CLI::IsMember({"type", "object", "line", "comm", "device"}))
       ->capture_default_str();
@@ -54,8 +54,8 @@ void add_matrix_command(CLI::App& app, Runner& run) {
       ->check(CLI::Range(1, nccl::kMaxChannels));
   cmd->add_option("--chunk", opt->chunk, "NCCL chunk bytes per rank and channel (default: NCCL's)")
       ->check(size_validator());
-  cmd->add_option("--save-trace", opt->save_trace, "Also write the trace analysed as linkcast CSV");
-  cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
+  cmd->add_option("--save-trace", opt->save_trace, "Also write the trace analysed as linkcast CSV")->check(non_empty());
+  cmd->add_option("-o,--output", opt->output, "Write here instead of standard output")->check(non_empty());
   cmd->callback([opt, &run]() {
     run = [opt]() {
       if (opt->workload == "help") {

@@ -35,22 +35,22 @@ void add_project_command(CLI::App& app, Runner& run) {
   };
   cmd->footer(kProjectGuide);
   auto opt = std::make_shared<Options>();
-  cmd->add_option("--from", opt->from, "Node the trace was recorded on (YAML)")->required();
-  cmd->add_option("--to", opt->to, "Node to project onto (YAML)")->required();
-  cmd->add_option("trace", opt->traces, kTraceHelp)->required();
-  cmd->add_option("--actual", opt->actual, "Trace recorded on the target node (a folder: one per rank), to score the projection (WMAPE)");
+  cmd->add_option("--from", opt->from, "Node the trace was recorded on (YAML)")->check(non_empty())->required();
+  cmd->add_option("--to", opt->to, "Node to project onto (YAML)")->check(non_empty())->required();
+  cmd->add_option("trace", opt->traces, kTraceHelp)->check(non_empty())->required();
+  cmd->add_option("--actual", opt->actual, "Trace recorded on the target node (a folder: one per rank), to score the projection (WMAPE)")->check(non_empty());
   cmd->add_option("--model", opt->models,
                   "Model(s) to project with (repeatable; default: all, and `measured`: each operation keeps its "
                   "source time). `linkcast models` lists them");
-  cmd->add_option("--map", opt->map, "Rename trace endpoints onto the target, e.g. gpu0=gpu2,gpu1=gpu3");
+  cmd->add_option("--map", opt->map, "Rename trace endpoints onto the target, e.g. gpu0=gpu2,gpu1=gpu3")->check(non_empty());
   cmd->add_flag("--target-host-rates", opt->target_host_rates, kTargetHostRatesHelp);
   cmd->add_option("--format", opt->format, "table | json | csv (csv: one row per operation)")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
-  cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
+  cmd->add_option("-o,--output", opt->output, "Write here instead of standard output")->check(non_empty());
   cmd->add_option("--timeline", opt->timeline,
                   "A trace with kernels and runtime calls: write the target's replay here as a Chrome trace "
-                  "(chrome://tracing, ui.perfetto.dev); a warning comes first where it would pass 100 MiB");
+                  "(chrome://tracing, ui.perfetto.dev); a warning comes first where it would pass 100 MiB")->check(non_empty());
   cmd->add_option("--timeline-ops", opt->timeline_ops,
                   "Keep the first N operations by start time in the timeline: a bound on its size");
   cmd->callback([opt, &run]() {

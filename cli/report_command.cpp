@@ -222,12 +222,12 @@ void add_report_command(CLI::App& app, Runner& run) {
       "Run a synthetic workload instead: NAME[:key=value,...]; `linkcast report --workload help` lists them",
       "report: give a trace file or --workload SPEC (exactly one of them), e.g. `linkcast report --workload stencil2d "
       "--node configs/dgx1-v100.yaml -o report.html`");
-  cmd->add_option("--node", opt->node, "Node the trace ran on (YAML): simulated, drawn, and the projection's source")
+  cmd->add_option("--node", opt->node, "Node the trace ran on (YAML): simulated, drawn, and the projection's source")->check(non_empty())
       ->required();
-  cmd->add_option("--to", opt->to, "Also project the trace onto this node (YAML) and show the projection view");
+  cmd->add_option("--to", opt->to, "Also project the trace onto this node (YAML) and show the projection view")->check(non_empty());
   cmd->add_option("--map", opt->map,
                   "Place trace endpoints on other endpoints, e.g. gpu2=gpu0: on --node where it lacks them (a trace "
-                  "recorded on gpu2 of a larger machine), and on --to (the same option as simulate's and project's)");
+                  "recorded on gpu2 of a larger machine), and on --to (the same option as simulate's and project's)")->check(non_empty());
   cmd->add_flag("--target-host-rates", opt->target_host_rates, kTargetHostRatesHelp);
   cmd->add_option(
       "--model", opt->model,
@@ -241,7 +241,7 @@ void add_report_command(CLI::App& app, Runner& run) {
       ->capture_default_str();
   cmd->add_flag("--timings", opt->timings,
                 "Print how long each step took (reading, matrices, simulation, projection, page) to standard error");
-  cmd->add_option("-o,--output", opt->output, "The HTML file to write")->required();
+  cmd->add_option("-o,--output", opt->output, "The HTML file to write")->check(non_empty())->required();
   cmd->callback([opt, &run]() {
     run = [opt]() { return run_report(*opt); };
   });

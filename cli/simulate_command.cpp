@@ -79,7 +79,7 @@ void add_simulate_command(CLI::App& app, Runner& run) {
   };
   cmd->footer(kSimulateGuide);
   auto opt = std::make_shared<Options>();
-  cmd->add_option("node", opt->node, "Node description (YAML, configs/SCHEMA.md)")->required();
+  cmd->add_option("node", opt->node, "Node description (YAML, configs/SCHEMA.md)")->check(non_empty())->required();
   add_trace_or_workload(*cmd, opt->traces, opt->workload,
                         "Synthetic workload NAME[:key=value,...] instead of a trace, e.g. nccl-allreduce:bytes=1GiB",
                         "simulate: give a trace file or --workload SPEC (exactly one of them)");
@@ -88,19 +88,19 @@ void add_simulate_command(CLI::App& app, Runner& run) {
                   "order; a workload runs on them (its gpus= key wins)");
   cmd->add_option("--map", opt->map,
                   "Place a trace's endpoints on the node by name, e.g. gpu2=gpu0 (the same option as project's and "
-                  "report's; instead of --gpus)");
+                  "report's; instead of --gpus)")->check(non_empty());
   cmd->add_option("--model", opt->model,
                   "Transfer model for rates and L + O (`linkcast models`), or nccl-model: collectives take "
                   "NCCL's own predicted time instead of running step by step")
       ->capture_default_str();
   cmd->add_option("--timeline", opt->timeline,
                   "Write a Chrome trace-event timeline (open in ui.perfetto.dev); a warning comes first where it "
-                  "would pass 100 MiB");
+                  "would pass 100 MiB")->check(non_empty());
   cmd->add_option("--timeline-ops", opt->timeline_ops,
                   "Keep the first N operations by start time in the timeline (and the collective transfers and link "
                   "load up to the last one's end): a bound on its size");
   cmd->add_option("--format", opt->format, "table | json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
-  cmd->add_option("-o,--output", opt->output, "Write here instead of standard output");
+  cmd->add_option("-o,--output", opt->output, "Write here instead of standard output")->check(non_empty());
   cmd->add_option("--algo", opt->algo, "Collective algorithm: ring or tree (default: NCCL's choice by size)");
   cmd->add_option("--proto", opt->proto, "NCCL protocol: LL, LL128 or Simple (default: NCCL's choice by size)");
   cmd->add_option("--solver", opt->solver, "Bandwidth-sharing solver: " + join(sim::solver_names(), ", "))

@@ -159,9 +159,9 @@ void add_sweep_command(CLI::App& app, Runner& run) {
     bool quiet = false;
   };
   auto opt = std::make_shared<Options>();
-  cmd->add_option("study", opt->study, "Study file (YAML; examples in configs/studies/)")->required();
+  cmd->add_option("study", opt->study, "Study file (YAML; examples in configs/studies/)")->check(non_empty())->required();
   cmd->add_option("-j,--jobs", opt->threads, "Worker threads per process (default: all cores)")->check(CLI::Range(1, 1024));
-  cmd->add_option("-o,--output", opt->output, "Write the results here: .json for JSON, anything else CSV");
+  cmd->add_option("-o,--output", opt->output, "Write the results here: .json for JSON, anything else CSV")->check(non_empty());
   cmd->add_flag("-q,--quiet", opt->quiet, "No progress on standard error");
   cmd->callback([opt, &run]() {
     run = [opt]() {

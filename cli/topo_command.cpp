@@ -23,11 +23,11 @@ void add_topo_command(CLI::App& app, Runner& run) {
     std::string import_output = "-";
   };
   auto opt = std::make_shared<Options>();
-  topo->add_option("node", opt->node, "Node description (YAML, see configs/SCHEMA.md)");
+  topo->add_option("node", opt->node, "Node description (YAML, see configs/SCHEMA.md)")->check(non_empty());
   topo->add_option("--format", opt->format, "table | json | dot")
       ->check(CLI::IsMember({"table", "json", "dot"}))
       ->capture_default_str();
-  topo->add_option("-o,--output", opt->output, "Write here instead of standard output");
+  topo->add_option("-o,--output", opt->output, "Write here instead of standard output")->check(non_empty());
   topo->callback([opt, &run, topo]() {
     if (topo->got_subcommand("import")) return;
     run = [opt]() {
@@ -46,16 +46,16 @@ void add_topo_command(CLI::App& app, Runner& run) {
 
   auto* imp = topo->add_subcommand(
       "import", "Write a node YAML skeleton from an NCCL topology dump and/or `nvidia-smi topo -m`");
-  imp->add_option("--nccl-xml", opt->import.nccl_xml_path, "NCCL_TOPO_DUMP_FILE output (XML)")
+  imp->add_option("--nccl-xml", opt->import.nccl_xml_path, "NCCL_TOPO_DUMP_FILE output (XML)")->check(non_empty())
       ->check(CLI::ExistingFile);
-  imp->add_option("--smi", opt->import.smi_path, "Saved output of `nvidia-smi topo -m`")
+  imp->add_option("--smi", opt->import.smi_path, "Saved output of `nvidia-smi topo -m`")->check(non_empty())
       ->check(CLI::ExistingFile);
   imp->add_option("--gpus-csv", opt->import.gpus_csv_path,
                   "Saved output of `nvidia-smi --query-gpu=index,name,pci.bus_id,pcie.link.gen.max,"
-                  "pcie.link.width.max,memory.total --format=csv`: fills the GPUs' names, memory and PCIe links")
+                  "pcie.link.width.max,memory.total --format=csv`: fills the GPUs' names, memory and PCIe links")->check(non_empty())
       ->check(CLI::ExistingFile);
   imp->add_option("--name", opt->import.name, "Node name to write")->capture_default_str();
-  imp->add_option("-o,--output", opt->import_output, "Write the skeleton here");
+  imp->add_option("-o,--output", opt->import_output, "Write the skeleton here")->check(non_empty());
   imp->callback([opt, &run]() {
     run = [opt]() {
       AtomicOutput out(opt->import_output);  // an unwritable output fails before the inputs are read

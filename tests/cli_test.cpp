@@ -331,6 +331,37 @@ TEST(CliWrongWay, AMistypedOptionIsNamedWithTheNearestEvenWhenAnotherErrorCameFi
   EXPECT_THAT(timeline.err, HasSubstr("simulate: unknown option '--timline' (did you mean '--timeline'?)"));
 }
 
+TEST(CliWrongWay, EmptyValuesAreRefusedNotReadAsOptionsLeftOut) {
+  // A mutation run of the CLI (tools/fuzz/mutate.py, 2026-11-29): `--workload ""` read as no
+  // workload, and the command then merged no trace at all: a null dereference (SIGSEGV, UBSan
+  // in trace/ranks.cpp). `-o ""`, `--actual ""`, `--timeline ""`, `--node ""` and `--map ""` read
+  // as not given and the command ran without them, exit 0; an empty trace path was named ": no such
+  // trace file".
+  const std::string t = "tests/data/real/h200-1gpu-apps7/app_graphed_mlp.json.gz";
+  const auto workload = run_linkcast("simulate configs/hgx-h100.yaml --workload ''");
+  EXPECT_EQ(workload.exit_code, 2);
+  EXPECT_THAT(workload.err, HasSubstr("linkcast: error: --workload: an empty workload; give one, e.g. "
+                                      "nccl-allreduce:bytes=1GiB (`--workload help` lists them)"));
+  for (const std::string& args : {"matrix " + t + " -o ''", "matrix " + t + " --node ''",
+                                  "simulate configs/hgx-h100.yaml " + t + " --timeline ''",
+                                  "simulate configs/hgx-h100.yaml " + t + " --map ''",
+                                  "project --from configs/hgx-h100.yaml --to configs/hgx-h200.yaml " + t + " --actual ''",
+                                  std::string("sweep ''"), std::string("topo import --nccl-xml ''")}) {
+    SCOPED_TRACE(args);
+    const auto r = run_linkcast(args);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_THAT(r.err, HasSubstr(": an empty value (an unset shell variable?); give one"));
+    EXPECT_EQ(r.out, "");
+  }
+  const auto path = run_linkcast("matrix --node configs/hgx-h100.yaml ''");
+  EXPECT_EQ(path.exit_code, 2);
+  EXPECT_THAT(path.err, HasSubstr(": an empty value"));
+  // A nested command's unknown option is its own, not its parent's.
+  const auto nested = run_linkcast("topo import --form x");
+  EXPECT_THAT(nested.err, HasSubstr("linkcast: error: topo import: unknown option '--form'; valid options: --help, "
+                                    "--nccl-xml, --smi, --gpus-csv, --name, --output; see `linkcast topo import --help`"));
+}
+
 TEST(CliWrongWay, FilesNoReaderTakesSayWhatToDo) {
   // An Nsight Systems report given as it is, binary data, a gzip'd node file.
   const std::string dir = ::testing::TempDir();

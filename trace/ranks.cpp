@@ -171,6 +171,7 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
   for (const std::string& p : paths) {
     std::error_code ec;
     const fs::file_status st = fs::status(p, ec);
+    if (p.empty()) throw InputError("an empty trace path; give a trace file, or a folder of a job's rank traces");
     if (ec || !fs::exists(st)) throw InputError(fmt::format("{}: no such trace file", p));
     if (!fs::is_directory(st)) {
       out.push_back(p);
@@ -214,6 +215,7 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
 }
 
 Trace merge_ranks(std::vector<Trace> ranks) {
+  if (ranks.empty()) throw InputError("no trace given; give a trace file, or a folder of a job's rank traces");
   if (ranks.size() == 1) return std::move(ranks.front());
   // One clock for all, then: one process's windows, or ranks (of one job, or said not to be).
   const Clock clock = common_clock(ranks);
