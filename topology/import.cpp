@@ -649,9 +649,10 @@ class XmlReader {
     } else if (g.amd) {
       model = fmt::format("{} GPU at {}", gcn.empty() ? "AMD" : gcn, g.busid);
     } else {
-      model = g.sm > 0 ? fmt::format("sm_{} GPU at {}", g.sm, g.busid)
-                       : fmt::format("GPU at {} (sm '{}': no compute capability)", g.busid,
-                                     trim(gpu.attribute("sm").as_string()));
+      const std::string_view sm = trim(gpu.attribute("sm").as_string());
+      model = g.sm > 0     ? fmt::format("sm_{} GPU at {}", g.sm, g.busid)
+              : sm.empty() ? fmt::format("GPU at {} (the dump gives no sm)", g.busid)
+                           : fmt::format("GPU at {} (sm '{}': no compute capability)", g.busid, sm);
     }
     sk_.add({g.id, "gpu", model, "", {}, {}});
     if (in_pci && lanes_of(p) == 0) {
