@@ -171,4 +171,19 @@ ApplicationProjection project_application(const topology::Node& from, const topo
   return p;
 }
 
+double projected_span_with(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
+                           const projection::EndpointMap& map, const model::Model& model,
+                           const projection::Projector* data_onto_target, const ApplicationProjection& p) {
+  ApplicationProjection q;
+  q.target_durations_ns = p.target_durations_ns;  // the kernels as projected; the transfers anew
+  project_data_movement(from, to, trace, map, model, data_onto_target, q);
+  sim::SimOptions target;
+  target.model = &model;
+  target.gpus = placed_gpus(to, trace, map);
+  target.durations_ns = q.target_durations_ns;
+  const double target_span = sim::simulate(to, trace, target).application.replayed_span_ns;
+  const auto& source = p.source.application;
+  return source.replayed_span_ns > 0 ? source.recorded_span_ns * target_span / source.replayed_span_ns : target_span;
+}
+
 }  // namespace linkcast::application

@@ -60,6 +60,14 @@ struct ApplicationProjection {
                                                         const projection::Projector* data_onto_target = nullptr,
                                                         bool for_timeline = false);
 
+/// The application's span projected with another transfer model than `p`'s: `p`'s kernels,
+/// the transfers and collectives priced by `model`, one more replay on the target, scaled as the
+/// step table scales the span (recorded x target replay / `p`'s source replay). For `project`'s
+/// span per model.
+[[nodiscard]] double projected_span_with(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
+                                         const projection::EndpointMap& map, const model::Model& model,
+                                         const projection::Projector* data_onto_target, const ApplicationProjection& p);
+
 /// Node GPU endpoints for the trace's gpu0, gpu1, ... after `map` (sim::SimOptions::gpus); empty
 /// when the map renames no GPU.
 [[nodiscard]] std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& trace,

@@ -146,4 +146,21 @@ nlohmann::json to_json(const topology::Node& from, const topology::Node& to, con
   return j;
 }
 
+void render_span_by_model(const StepTable& steps, const SpanByModel& spans, std::ostream& out) {
+  if (spans.size() < 2) return;
+  out << "Span per transfer model (recorded " << format_duration_ns(steps.recorded_span_ns);
+  if (steps.actual_span_ns) out << ", actual " << format_duration_ns(*steps.actual_span_ns);
+  out << "):";
+  for (const auto& [name, ns] : spans)
+    out << fmt::format(" {} {} ({})", name, format_duration_ns(ns), format_change_pct(ns, steps.recorded_span_ns, 1));
+  out << "\n";
+}
+
+nlohmann::json span_json(const StepTable& steps, const SpanByModel& spans) {
+  nlohmann::json j = {{"source_s", steps.recorded_span_ns * 1e-9}, {"models", nlohmann::json::object()}};
+  if (steps.actual_span_ns) j["actual_s"] = *steps.actual_span_ns * 1e-9;
+  for (const auto& [name, ns] : spans) j["models"][name] = ns * 1e-9;
+  return j;
+}
+
 }  // namespace linkcast::application

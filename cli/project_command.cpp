@@ -87,10 +87,18 @@ void add_project_command(CLI::App& app, Runner& run) {
       // asked for (the first --model) or linkcast's default for the transfers.
       std::optional<application::ApplicationProjection> projected_app;
       std::optional<application::StepTable> steps;
+      // The span per transfer model (`measured` left out: the application's "nothing changes" is
+      // its recorded span), the first from the projection itself.
+      application::SpanByModel span_by_model;
       if (whole) {
         const model::Model& m = opt->models.empty() ? model::find_model("default") : *models.front();
         projected_app = application::project_application(from, to, *whole, map, m, &projector, !opt->timeline.empty());
         steps = application::step_table(*projected_app, actual_whole ? &*actual_whole : nullptr);
+        span_by_model.emplace_back(m.name, steps->projected_span_ns);
+        for (const model::Model* other : models)
+          if (other->name != m.name && other->name != "measured")
+            span_by_model.emplace_back(other->name, application::projected_span_with(from, to, *whole, map, *other,
+                                                                                     &projector, *projected_app));
       }
       std::optional<projection::MatchResult> match;
       if (actual) match = projection::match_ops(trace, projector.categories(), *actual);
@@ -107,13 +115,17 @@ void add_project_command(CLI::App& app, Runner& run) {
             projection::render_json(summary, transfers);
             nlohmann::json j = nlohmann::json::parse(transfers.str());
             j["application"] = application::to_json(from, to, *projected_app, *steps);
+            j["span"] = application::span_json(*steps, span_by_model);
             out.stream() << j.dump(2) << "\n";
           } else {
             projection::render_json(summary, out.stream());
           }
         } else {
           projection::render_table(summary, out.stream());
-          if (projected_app) application::render_table(from, to, *projected_app, *steps, out.stream());
+          if (projected_app) {
+            application::render_table(from, to, *projected_app, *steps, out.stream());
+            application::render_span_by_model(*steps, span_by_model, out.stream());
+          }
         }
         if (projected_app)
           for (const auto& w : projected_app->warnings) std::cerr << "linkcast: warning: " << w << "\n";

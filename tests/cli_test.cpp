@@ -82,6 +82,37 @@ TEST(CliProjectHost, OneHostUnderTwoFilesKeepsTheSourcesRatesUnlessAsked) {
   EXPECT_NEAR(nlohmann::json::parse(own.out)["models"]["default"]["wmape_pct"].get<double>(), 24.35, 0.01);
 }
 
+TEST(CliProjectApplication, TheSpanIsGivenPerTransferModelBesideTheRecordedAndTheActual) {
+  // Issue 14's JSON: span {source_s, actual_s, models: {model: seconds}}. The held-out checkpoint
+  // app (apps2) projected from the H100 onto the H200 node with every model: the default's span is
+  // the application projection's own; each other model is one more replay on the target with its
+  // transfers priced by that model; `measured` is left out (the application's "nothing changes" is
+  // source_s).
+  const auto r = run_linkcast(
+      "project --from configs/testbed-h100-1gpu-apps.yaml --to configs/testbed-h200-1gpu-apps.yaml "
+      "tests/data/real/h100-1gpu-apps2/app_ckpt_fresh.json.gz --actual tests/data/real/h200-1gpu-apps2/app_ckpt_fresh.json.gz "
+      "--format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& span = j["span"];
+  const auto& app = j["application"]["span"];
+  EXPECT_DOUBLE_EQ(span["source_s"].get<double>(), app["recorded_ns"].get<double>() * 1e-9);
+  EXPECT_DOUBLE_EQ(span["actual_s"].get<double>(), app["actual_ns"].get<double>() * 1e-9);
+  EXPECT_DOUBLE_EQ(span["models"]["default"].get<double>(), app["projected_ns"].get<double>() * 1e-9);
+  for (const char* m : {"ahead", "peak", "envelope"}) {
+    ASSERT_TRUE(span["models"].contains(m)) << m;
+    // Each within a fifth of the recorded span: one host's copies, anchored on their measured times.
+    EXPECT_NEAR(span["models"][m].get<double>(), span["source_s"].get<double>(), 0.2 * span["source_s"].get<double>()) << m;
+  }
+  EXPECT_FALSE(span["models"].contains("measured"));
+  const auto table = run_linkcast(
+      "project --from configs/testbed-h100-1gpu-apps.yaml --to configs/testbed-h200-1gpu-apps.yaml "
+      "tests/data/real/h100-1gpu-apps2/app_ckpt_fresh.json.gz --model default --model peak");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("Span per transfer model (recorded "));
+  EXPECT_THAT(table.out, HasSubstr(" peak "));
+}
+
 TEST(CliGolden, ProjectTitanToSummitJson) {
   LINKCAST_REQUIRE_SHARED();
   const std::string titan = test::ahead("Titan_Data/Bandwidth_Benchmarking/profiler-bandwidth-output-dtod.nvvp");
