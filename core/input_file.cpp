@@ -46,6 +46,16 @@ void refuse_git_lfs_pointer(const std::string& path, std::string_view head, std:
                                path, size.empty() ? "" : fmt::format(" to a file of {} bytes", size), what));
 }
 
+void refuse_pipe(const std::string& path, std::string_view what) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return;
+  const char* kind = S_ISFIFO(st.st_mode) ? "a pipe" : S_ISSOCK(st.st_mode) ? "a socket" : "a device";
+  throw InputError(fmt::format("{}: {}, not a file: linkcast reads a {} more than once (its head, then the whole), "
+                               "which {} does not allow; save it to a file first{}",
+                               path, kind, what, kind,
+                               what == "trace file" ? " (a gzip'd trace is read as it is: no need to unpack it)" : ""));
+}
+
 namespace {
 
 gzFile as_gz(void* gz) { return static_cast<gzFile>(gz); }

@@ -30,6 +30,13 @@ struct InputFileNames {
 /// message names the file, what it stands for (`what`: "trace file") and how to fetch it.
 void refuse_git_lfs_pointer(const std::string& path, std::string_view head, std::string_view what);
 
+/// Throws InputError where `path` is a named pipe, a terminal, a socket or another device rather
+/// than a file (a process substitution `<(zcat t.json.gz)`, `/dev/stdin` from a pipe, a FIFO):
+/// readers that look at a file's head before reading it open it twice, and a pipe gives its bytes
+/// once (the second open of a FIFO whose writer is gone waits forever). `what` names the input
+/// ("trace file", "node file"); the message says to save it to a file first.
+void refuse_pipe(const std::string& path, std::string_view what);
+
 class InputFile {
  public:
   /// Opens `path` for reading; throws InputError when it cannot.

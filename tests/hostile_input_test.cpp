@@ -387,6 +387,32 @@ TEST(HostileOutput, ADeviceIsWrittenNotReplaced) {
   EXPECT_EQ(before.st_ino, after.st_ino);
 }
 
+TEST(HostileInputCli, ATracePipedInIsReadOnceAndANodePipedInIsRefused) {
+  // A robustness hunt (round 25): readers look at a trace's head, then open it again to read it,
+  // so a FIFO whose writer had finished blocked that second open forever, and `<(zcat t.json.gz)`
+  // or `/dev/stdin` from a pipe read as an empty CSV ("no header line"). A piped trace is now
+  // copied once into a temporary file and read from there, named as given.
+  const std::string fifo = scratch("piped.json.gz");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string source = test::source_dir() + "/tests/data/real/h200-1gpu/torch_copy_sweep.json.gz";
+  std::thread writer([&] {
+    std::ifstream in(source, std::ios::binary);
+    std::ofstream out(fifo, std::ios::binary);  // waits for the reader's open
+    out << in.rdbuf();
+  });
+  const auto r = test::run_linkcast("matrix " + fifo);
+  writer.join();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Communication of '" + fifo + "' (kineto, 341 operations)"));
+  // A node file from a pipe is refused, naming it (no writer: refused before any open).
+  const std::string node = scratch("piped-node.yaml");
+  ASSERT_EQ(::mkfifo(node.c_str(), 0600), 0);
+  const auto n = test::run_linkcast("topo " + node);
+  EXPECT_EQ(n.exit_code, 2);
+  EXPECT_THAT(n.err, HasSubstr(node + ": a pipe, not a file: linkcast reads a node file more than once (its head, "
+                               "then the whole), which a pipe does not allow; save it to a file first"));
+}
+
 TEST(HostileOutput, AFifoIsWrittenNotReplaced) {
   const std::string fifo = scratch("out.fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

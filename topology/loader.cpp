@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/strings.hpp"
 #include "core/yaml.hpp"
 #include "topology/routing.hpp"
@@ -487,6 +488,7 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
 }
 
 Node load_node(const std::string& path) {
+  refuse_pipe(path, "node file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::error_code ec;

@@ -1,8 +1,11 @@
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
@@ -159,7 +162,73 @@ std::string detect_trace_format(const std::string& path) {
   return std::string(r.format);
 }
 
+namespace {
+
+/// Whether `path` is a pipe or a device (a FIFO, `<(zcat t.json.gz)`, `/dev/stdin` from a pipe):
+/// its bytes come once, where the readers open a file twice (its head, then the whole).
+bool is_pipe(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/// A pipe's bytes, copied once into a temporary file that is removed with this.
+class SpooledPipe {
+ public:
+  explicit SpooledPipe(const std::string& pipe) {
+    std::string name = (std::filesystem::temp_directory_path() / "linkcast-pipe-XXXXXX").string();
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) throw InputError(fmt::format("{}: a pipe, and no temporary file to hold it: save it to a file first", pipe));
+    path_ = name;
+    std::ifstream in(pipe, std::ios::binary);
+    std::array<char, 1 << 16> buffer{};
+    std::uint64_t bytes = 0;
+    while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) {
+      const auto n = static_cast<std::size_t>(in.gcount());
+      bytes += n;
+      if (bytes > kMaxPipeBytes || ::write(fd, buffer.data(), n) != static_cast<ssize_t>(n)) {
+        ::close(fd);
+        throw InputError(fmt::format("{}: a pipe of more than {} GiB, or no room to hold it: save it to a file first",
+                                     pipe, kMaxPipeBytes >> 30));
+      }
+    }
+    ::close(fd);
+  }
+  ~SpooledPipe() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove(path_, ec);
+  }
+  SpooledPipe(const SpooledPipe&) = delete;
+  SpooledPipe& operator=(const SpooledPipe&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  /// What a pipe may bring: the largest trace a user pipes in (a 10 GB Kineto file) with room.
+  static constexpr std::uint64_t kMaxPipeBytes = std::uint64_t{64} << 30;
+  std::string path_;
+};
+
+/// `message` with the temporary file's name put back to the pipe's.
+std::string renamed(std::string message, const std::string& from, const std::string& to) {
+  for (std::size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
+    message.replace(at, from.size(), to);
+  return message;
+}
+
+}  // namespace
+
 Trace read_trace(const std::string& path) {
+  if (is_pipe(path)) {
+    // Read once into a file (opening a FIFO waits for its writer, as `cat` does), then as a file.
+    const SpooledPipe spool(path);
+    try {
+      Trace t = read_trace(spool.path());
+      t.source_file = path;
+      for (std::string& w : t.warnings) w = renamed(std::move(w), spool.path(), path);
+      return t;
+    } catch (const InputError& e) {
+      throw InputError(renamed(e.what(), spool.path(), path));
+    }
+  }
   const Head h = read_head(path, 256);
   if (h.raw.empty()) throw InputError(fmt::format("{}: the trace file is empty", path));
   Trace t = reader_for(path, h).read(path);
