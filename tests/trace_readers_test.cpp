@@ -434,6 +434,34 @@ TEST(Kineto, ParsesTheEventsItUnderstandsAndSkipsTheRest) {
   EXPECT_EQ(t.device_names.at(0), "NVIDIA H100 80GB HBM3");
 }
 
+TEST(Kineto, GpuWorkWithoutAStartIsSaidAndAPeerOutsideTheDevicesRefused) {
+  // A robustness hunt (round 25): a copy whose "ts" is missing, null, text or true was dropped
+  // with no word (its bytes gone from the matrix), and with every copy so the warning said "no GPU
+  // activity"; a PtoP copy whose toDevice was -3 or null became a copy within gpu0 (4096 and
+  // device -1 were refused).
+  const std::string head = R"json({"traceEvents": [
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "ts": 10, "dur": 2,
+     "args": {"device": 0, "stream": 7, "bytes": 1048576}},
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", )json";
+  for (const std::string ts : {"", "\"ts\": null, ", "\"ts\": \"abc\", ", "\"ts\": true, "}) {
+    const Trace t = parse_kineto(head + ts + R"json("dur": 2, "args": {"device": 0, "stream": 7, "bytes": 1048576}}]})json",
+                                 "untimed.json");
+    EXPECT_EQ(t.size(), 1u) << ts;
+    EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("untimed.json: 1 GPU operations (kernels, copies, memsets) "
+                                                        "have no usable \"ts\" (missing, null, not a number): left "
+                                                        "out, their bytes and time not counted")))
+        << ts;
+    EXPECT_THAT(t.warnings, testing::Not(testing::Contains(HasSubstr("no GPU activity"))));
+  }
+  for (const std::string peer : {"-3", "null", "1.5", "-1"}) {
+    const std::string text = R"json({"traceEvents": [
+      {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy PtoP (Device -> Device)", "ts": 10, "dur": 2,
+       "args": {"device": 0, "fromDevice": 0, "toDevice": )json" + peer + R"json(, "bytes": 4096}}]})json";
+    EXPECT_THAT([&] { (void)parse_kineto(text, "peer.json"); },
+                ThrowsMessage<InputError>(HasSubstr("peer.json: event 1: toDevice "))) << peer;
+  }
+}
+
 TEST(Kineto, TheListFormOfTheChromeTraceIsReadToo) {
   // The first libkineto (PyTorch's TensorBoard plugin samples, December 2020) wrote the Chrome
   // trace format's other form: a list of events alone, whose closing ']' the format lets a writer

@@ -416,6 +416,7 @@ struct Event {
   bool tid_is_text = false;
   std::string_view tid_text;
   double bytes = 0, device = 0, stream = 0, from_device = -1, to_device = -1;
+  bool has_from_device = false, has_to_device = false;  // the args give them (any value)
   double correlation = -1;
   double external_id = -1;  // links a kernel to the CPU operator that launched it
   double in_nelems = std::numeric_limits<double>::quiet_NaN(), out_nelems = std::numeric_limits<double>::quiet_NaN();
@@ -628,6 +629,13 @@ class Reader {
     return v.get_string().get(s) ? std::string_view{} : s;
   }
 
+  /// A "fromDevice"/"toDevice" given: its number, or NaN for null, text or a fraction, which
+  /// device_index refuses (a negative one too).
+  static double given_device(simdjson::dom::element v) {
+    const double d = number(v);
+    return std::isfinite(d) && d == std::floor(d) ? d : std::numeric_limits<double>::quiet_NaN();
+  }
+
   int device_index(double d, std::string_view what) {
     if (!std::isfinite(d) || d < 0 || d > kMaxDeviceIndex)
       throw InputError(fmt::format("{}: event {}: {} {} is not a device index (0 to {})", name_, event_index_,
@@ -749,8 +757,13 @@ class Reader {
       else if (key == "External id") e.external_id = number(value);
       else if (key == "device") e.device = number(value);
       else if (key == "stream") e.stream = number(value);
-      else if (key == "fromDevice") e.from_device = number(value);
-      else if (key == "toDevice") e.to_device = number(value);
+      else if (key == "fromDevice") {
+        e.from_device = given_device(value);
+        e.has_from_device = true;
+      } else if (key == "toDevice") {
+        e.to_device = given_device(value);
+        e.has_to_device = true;
+      }
       else if (key == "correlation") e.correlation = number(value);
       else if (key == "Collective name") e.collective = text(value);
       else if (key == "In msg nelems") e.in_nelems = number(value);
@@ -830,7 +843,13 @@ class Reader {
   }
 
   void handle(const Event& e) {
-    if (e.ph != "X" || !e.has_ts) return;
+    if (e.ph != "X") return;
+    if (!e.has_ts) {
+      // GPU work without a usable start (missing, null, text, NaN) cannot be placed: left out, said.
+      const Cat c = category(e.cat);
+      if (c == Cat::kernel || c == Cat::memcpy || c == Cat::memset) ++untimed_gpu_work_;
+      return;
+    }
     const Cat cat = category(e.cat);
     if (cat == Cat::other) return;
     if (cat == Cat::cpu_op) {
@@ -970,8 +989,9 @@ class Reader {
       op.src = gpu(device);
       op.dst = host();
     } else if (n.find("PtoP") != std::string_view::npos) {
-      op.src = gpu(e.from_device >= 0 ? device_index(e.from_device, "fromDevice") : device);
-      op.dst = gpu(e.to_device >= 0 ? device_index(e.to_device, "toDevice") : device);
+      // Absent: the event's own device; given: a device index, else refused.
+      op.src = gpu(e.has_from_device ? device_index(e.from_device, "fromDevice") : device);
+      op.dst = gpu(e.has_to_device ? device_index(e.to_device, "toDevice") : device);
     } else if (n.find("DtoD") != std::string_view::npos) {
       op.src = op.dst = gpu(device);
     } else if (n.find("HtoH") != std::string_view::npos) {
@@ -1213,6 +1233,11 @@ class Reader {
           "{}: {} copies and {} memsets carry no \"bytes\" arg (recorded by a profiler that did not write "
           "it): they count as 0 B, only their recorded durations are kept",
           name_, unsized_copies_, unsized_memsets_));
+    if (untimed_gpu_work_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} GPU operations (kernels, copies, memsets) have no usable \"ts\" (missing, null, not a number): "
+          "left out, their bytes and time not counted",
+          name_, untimed_gpu_work_));
     bool gpu_work = false, moves = false;
     for (std::size_t i = 0; i < trace_.size(); ++i) {
       gpu_work = gpu_work || runs_on_gpu(trace_.kinds()[i]);
@@ -1229,7 +1254,7 @@ class Reader {
           "accelerator's (categories mtia_*), which linkcast does not read: it models NVIDIA (CUDA) and AMD (ROCm) "
           "GPUs",
           name_, mtia_events_));
-    else if (!gpu_work)
+    else if (!gpu_work && untimed_gpu_work_ == 0)
       trace_.warnings.push_back(fmt::format(
           "{}: no GPU activity (kernels, copies, memsets) in this trace: record with "
           "torch.profiler.profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])",
@@ -1258,7 +1283,7 @@ class Reader {
   bool record_shapes_ = false;  // the file's top-level "record_shapes" says shapes were recorded
   std::size_t mtia_events_ = 0;  // events of a Meta MTIA device (categories mtia_*), not read
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,
-              unsized_copies_ = 0, unsized_memsets_ = 0, non_finite_events_ = 0, unknown_host_memory_ = 0;
+              unsized_copies_ = 0, unsized_memsets_ = 0, non_finite_events_ = 0, unknown_host_memory_ = 0, untimed_gpu_work_ = 0;
   std::string unknown_host_memory_name_;  // the first such copy's name
 };
 
