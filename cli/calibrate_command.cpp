@@ -28,6 +28,7 @@ void add_calibrate_command(CLI::App& app, Runner& run) {
   cmd->callback([opt, &run]() {
     run = [opt]() {
       // Fail on an unwritable output before reading; an interruption leaves no temporary.
+      cli::refuse_outputs_over_inputs({opt->output}, opt->traces);
       AtomicOutput out(opt->output);
       std::vector<trace::Trace> traces;
       for (const std::string& file : opt->traces) traces.push_back(trace::data_movement(trace::read_trace(file)));

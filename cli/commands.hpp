@@ -94,6 +94,11 @@ CLI::Validator size_validator();
 /// shell variable), which would otherwise read as the option not given.
 CLI::Validator non_empty();
 
+/// Throws InputError where an output (`outputs`: -o, --timeline, --save-trace; "-" and empty ones
+/// pass) is the same file as one of the command's inputs (`inputs`: traces, nodes, --actual):
+/// writing it would replace that input (`report t.json -o t.json` replaced the trace).
+void refuse_outputs_over_inputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs);
+
 /// The input of `matrix`, `simulate` and `report`: a trace file (the positional TRACE) or
 /// --workload SPEC, exactly one. CLI11 enforces it: the two options form an option group that
 /// requires one of them. `usage_error` is what a user who gives neither or both is told.

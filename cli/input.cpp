@@ -68,6 +68,19 @@ CLI::Validator non_empty() {
       "", "non-empty");
 }
 
+void refuse_outputs_over_inputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {
+  for (const std::string& out : outputs) {
+    if (out.empty() || out == "-") continue;
+    for (const std::string& in : inputs) {
+      std::error_code ec;
+      if (!in.empty() && std::filesystem::equivalent(out, in, ec) && !ec)
+        throw InputError(fmt::format("{}: an output of this command, and {} is one of its inputs: writing it would "
+                                     "replace that input; give another output file",
+                                     out, in));
+    }
+  }
+}
+
 void add_trace_or_workload(CLI::App& cmd, std::vector<std::string>& traces, std::string& workload, const std::string& workload_help,
                            std::string usage_error) {
   auto* group = cmd.add_option_group(std::string(kInputGroup), "A trace or a synthetic workload (one of them)");

@@ -66,6 +66,11 @@ void add_matrix_command(CLI::App& app, Runner& run) {
       // temporary (core/output.hpp).
       std::optional<AtomicOutput> saved;
       if (!opt->save_trace.empty()) saved.emplace(opt->save_trace);
+      {
+        std::vector<std::string> inputs = opt->traces;
+        inputs.push_back(opt->node);
+        cli::refuse_outputs_over_inputs({opt->output, opt->save_trace}, inputs);
+      }
       AtomicOutput out(opt->output);
       std::optional<topology::Node> node;
       if (!opt->node.empty()) node = cli::load_node(opt->node);

@@ -61,6 +61,11 @@ void add_project_command(CLI::App& app, Runner& run) {
       const projection::EndpointMap map = projection::parse_endpoint_map(opt->map);
       // Outputs first: an unwritable one fails before the work, and an interruption leaves no
       // temporary (core/output.hpp).
+      {
+        std::vector<std::string> inputs = opt->traces;
+        for (const std::string* p : {&opt->from, &opt->to, &opt->actual}) inputs.push_back(*p);
+        cli::refuse_outputs_over_inputs({opt->output, opt->timeline}, inputs);
+      }
       AtomicOutput out(opt->output);
       std::optional<AtomicOutput> timeline;
       if (!opt->timeline.empty()) timeline.emplace(opt->timeline);

@@ -155,6 +155,12 @@ int run_report(const ReportOptions& opt) {
   StepTimes steps;
   // Fail on an unwritable output before the (possibly long) work; nothing is left behind if
   // anything below throws.
+  {
+    std::vector<std::string> inputs = opt.traces;
+    inputs.push_back(opt.node);
+    inputs.push_back(opt.to);
+    cli::refuse_outputs_over_inputs({opt.output}, inputs);
+  }
   AtomicOutput out(opt.output);
   const topology::Node node = cli::load_node(opt.node);
   std::optional<topology::Node> target;

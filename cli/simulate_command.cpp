@@ -146,6 +146,11 @@ void add_simulate_command(CLI::App& app, Runner& run) {
 
       // Outputs first: an unwritable one fails before the work, and an interruption leaves no
       // temporary (core/output.hpp).
+      {
+        std::vector<std::string> inputs = opt->traces;
+        inputs.push_back(opt->node);
+        cli::refuse_outputs_over_inputs({opt->output, opt->timeline}, inputs);
+      }
       AtomicOutput out(opt->output);
       std::optional<AtomicOutput> timeline;
       if (!opt->timeline.empty()) timeline.emplace(opt->timeline);

@@ -393,6 +393,25 @@ TEST(CliWrongWay, EmptyValuesAreRefusedNotReadAsOptionsLeftOut) {
                                     "--nccl-xml, --smi, --gpus-csv, --name, --output; see `linkcast topo import --help`"));
 }
 
+TEST(CliWrongWay, AnOutputThatIsAnInputIsRefusedAndTheInputKept) {
+  // A robustness hunt (round 25): `report t.json -o t.json` replaced the trace with the page.
+  const std::string dir = ::testing::TempDir();
+  const std::string trace = dir + "own.json.gz";
+  std::filesystem::copy_file(test::source_dir() + "/tests/data/real/h200-1gpu-apps7/app_graphed_mlp.json.gz", trace,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto size = std::filesystem::file_size(trace);
+  for (const std::string& args : {"report --node configs/hgx-h100.yaml " + trace + " -o " + trace,
+                                  "matrix " + trace + " -o " + trace, "calibrate " + trace + " -o " + trace,
+                                  "simulate configs/hgx-h100.yaml " + trace + " --timeline " + trace}) {
+    SCOPED_TRACE(args);
+    const auto r = run_linkcast(args);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_THAT(r.err, HasSubstr(trace + ": an output of this command, and " + trace +
+                                 " is one of its inputs: writing it would replace that input; give another output file"));
+    EXPECT_EQ(std::filesystem::file_size(trace), size);
+  }
+}
+
 TEST(CliWrongWay, FilesNoReaderTakesSayWhatToDo) {
   // An Nsight Systems report given as it is, binary data, a gzip'd node file.
   const std::string dir = ::testing::TempDir();
