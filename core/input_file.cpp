@@ -46,10 +46,22 @@ void refuse_git_lfs_pointer(const std::string& path, std::string_view head, std:
                                path, size.empty() ? "" : fmt::format(" to a file of {} bytes", size), what));
 }
 
-void refuse_pipe(const std::string& path, std::string_view what) {
+namespace {
+
+/// "a pipe", "a socket" or "a device" where `path` is one; null for a file, a folder or nothing.
+const char* pipe_kind(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return;
-  const char* kind = S_ISFIFO(st.st_mode) ? "a pipe" : S_ISSOCK(st.st_mode) ? "a socket" : "a device";
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return nullptr;
+  return S_ISFIFO(st.st_mode) ? "a pipe" : S_ISSOCK(st.st_mode) ? "a socket" : "a device";
+}
+
+}  // namespace
+
+bool is_pipe(const std::string& path) { return pipe_kind(path) != nullptr; }
+
+void refuse_pipe(const std::string& path, std::string_view what) {
+  const char* kind = pipe_kind(path);
+  if (kind == nullptr) return;
   throw InputError(fmt::format("{}: {}, not a file: linkcast reads a {} more than once (its head, then the whole), "
                                "which {} does not allow; save it to a file first{}",
                                path, kind, what, kind,

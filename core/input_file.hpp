@@ -30,6 +30,11 @@ struct InputFileNames {
 /// message names the file, what it stands for (`what`: "trace file") and how to fetch it.
 void refuse_git_lfs_pointer(const std::string& path, std::string_view head, std::string_view what);
 
+/// Whether `path` is a named pipe, a terminal, a socket or another device rather than a file or
+/// a folder (a process substitution `<(zcat t.json.gz)`, `/dev/stdin` from a pipe, a FIFO): its
+/// bytes come once.
+[[nodiscard]] bool is_pipe(const std::string& path);
+
 /// Throws InputError where `path` is a named pipe, a terminal, a socket or another device rather
 /// than a file (a process substitution `<(zcat t.json.gz)`, `/dev/stdin` from a pipe, a FIFO):
 /// readers that look at a file's head before reading it open it twice, and a pipe gives its bytes

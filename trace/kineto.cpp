@@ -629,15 +629,8 @@ class Reader {
     return v.get_string().get(s) ? std::string_view{} : s;
   }
 
-  /// A "fromDevice"/"toDevice" given: its number, or NaN for null, text or a fraction, which
-  /// device_index refuses (a negative one too).
-  static double given_device(simdjson::dom::element v) {
-    const double d = number(v);
-    return std::isfinite(d) && d == std::floor(d) ? d : std::numeric_limits<double>::quiet_NaN();
-  }
-
   int device_index(double d, std::string_view what) {
-    if (!std::isfinite(d) || d < 0 || d > kMaxDeviceIndex)
+    if (!std::isfinite(d) || d < 0 || d > kMaxDeviceIndex || d != std::floor(d))
       throw InputError(fmt::format("{}: event {}: {} {} is not a device index (0 to {})", name_, event_index_,
                                    what, d, kMaxDeviceIndex));
     return static_cast<int>(d);
@@ -758,10 +751,10 @@ class Reader {
       else if (key == "device") e.device = number(value);
       else if (key == "stream") e.stream = number(value);
       else if (key == "fromDevice") {
-        e.from_device = given_device(value);
+        e.from_device = number(value);
         e.has_from_device = true;
       } else if (key == "toDevice") {
-        e.to_device = given_device(value);
+        e.to_device = number(value);
         e.has_to_device = true;
       }
       else if (key == "correlation") e.correlation = number(value);

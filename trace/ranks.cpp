@@ -169,9 +169,9 @@ bool holds_traces(const fs::directory_entry& entry) {
 std::vector<std::string> expand_trace_paths(const std::vector<std::string>& paths, std::vector<std::string>* skipped) {
   std::vector<std::string> out;
   for (const std::string& p : paths) {
+    if (p.empty()) throw InputError("an empty trace path; give a trace file, or a folder of a job's rank traces");
     std::error_code ec;
     const fs::file_status st = fs::status(p, ec);
-    if (p.empty()) throw InputError("an empty trace path; give a trace file, or a folder of a job's rank traces");
     if (ec || !fs::exists(st)) throw InputError(fmt::format("{}: no such trace file", p));
     if (!fs::is_directory(st)) {
       out.push_back(p);

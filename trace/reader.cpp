@@ -1,7 +1,6 @@
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -163,13 +162,6 @@ std::string detect_trace_format(const std::string& path) {
 }
 
 namespace {
-
-/// Whether `path` is a pipe or a device (a FIFO, `<(zcat t.json.gz)`, `/dev/stdin` from a pipe):
-/// its bytes come once, where the readers open a file twice (its head, then the whole).
-bool is_pipe(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
 
 /// A pipe's bytes, copied once into a temporary file that is removed with this.
 class SpooledPipe {

@@ -714,6 +714,26 @@ class EncoderBf16(App):
 # Triton kernels of torch.compile.
 
 
+class MlpRegression(App):
+    """MSE training on two GPU-resident (input, target) batches, alternating; read_loss: the loss
+    read back with .item() every step (a logging loop's blocking D2H)."""
+
+    read_loss = False
+
+    def gpu_pairs(self, batch, width):
+        return [(torch.randn(batch, width, device=self.dev),
+                 torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+
+    def step(self, i):
+        x, t = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(x), t)
+        loss.backward()
+        self.opt.step()
+        if self.read_loss:
+            self.loss = loss.item()
+
+
 class GraphedMlp(App):
     """MLP whose forward and backward are CUDA graphs (torch.cuda.make_graphed_callables); SGD
     eager; the loss read back with .item() every step (a logging loop's blocking D2H)."""
@@ -791,19 +811,19 @@ class TwoStreamBranches(App):
         self.opt.step()
 
 
-class LaunchBound(App):
+class LaunchBound(MlpRegression):
     """A small MLP on a small batch with per-parameter Adam (foreach=False): hundreds of
     microsecond kernels a step, so the host's launches set the pace; loss.item() every step."""
 
     name = "launch_bound"
+    read_loss = True
 
     def __init__(self, quick):
         super().__init__(quick)
         width, layers, batch = (32, 2, 8) if quick else (256, 12, 64)
         self.model = mlp(width, layers, "ln_gelu").to(self.dev)
         self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-4, foreach=False)
-        self.data = [(torch.randn(batch, width, device=self.dev),
-                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        self.data = self.gpu_pairs(batch, width)
         self.loss = None
         self.meta.update({
             "model": f"MLP {layers} x (Linear({width}, {width}), LayerNorm, GELU)",
@@ -813,14 +833,6 @@ class LaunchBound(App):
             "precision": "float32",
             "optimizer": "Adam(lr=1e-4, foreach=False)",
         })
-
-    def step(self, i):
-        x, t = self.data[i % 2]
-        self.opt.zero_grad(set_to_none=True)
-        loss = F.mse_loss(self.model(x), t)
-        loss.backward()
-        self.opt.step()
-        self.loss = loss.item()
 
 
 class InferPinnedOut(App):
@@ -861,7 +873,7 @@ class InferPinnedOut(App):
             done.synchronize()
 
 
-class CompiledMlp(App):
+class CompiledMlp(MlpRegression):
     """torch.compile (default mode: Triton kernels) of an MLP with LayerNorm and GELU, trained
     with fused AdamW; compiled during the warm-up steps."""
 
@@ -873,8 +885,7 @@ class CompiledMlp(App):
         model = mlp(width, layers, "ln_gelu").to(self.dev)
         self.opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
         self.model = torch.compile(model)
-        self.data = [(torch.randn(batch, width, device=self.dev),
-                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        self.data = self.gpu_pairs(batch, width)
         self.meta.update({
             "model": f"torch.compile(MLP {layers} x (Linear({width}, {width}), LayerNorm, GELU))",
             "parameters": numel(model),
@@ -883,13 +894,6 @@ class CompiledMlp(App):
             "precision": "float32",
             "optimizer": "AdamW(lr=1e-4, fused=True)",
         })
-
-    def step(self, i):
-        x, t = self.data[i % 2]
-        self.opt.zero_grad(set_to_none=True)
-        loss = F.mse_loss(self.model(x), t)
-        loss.backward()
-        self.opt.step()
 
 
 # Run order: a time limit cuts the last ones first.
