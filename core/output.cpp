@@ -220,6 +220,29 @@ std::vector<std::string> registered_temporaries() {
 }
 }  // namespace output_detail
 
+TemporaryFile::TemporaryFile(const std::string& prefix) {
+  std::error_code ec;
+  const std::filesystem::path folder = std::filesystem::temp_directory_path(ec);
+  std::string name = ((ec ? std::filesystem::path("/tmp") : folder) / (prefix + "XXXXXX")).string();
+  fd_ = ::mkstemp(name.data());
+  if (fd_ < 0)
+    throw InputError(fmt::format("no temporary file could be made in {} ({}): set TMPDIR to a folder with room",
+                                 std::filesystem::path(name).parent_path().string(), error_text(errno)));
+  path_ = std::move(name);
+  slot_ = register_temporary(path_);
+}
+
+TemporaryFile::~TemporaryFile() {
+  close();
+  ::unlink(path_.c_str());
+  unregister_temporary(slot_);
+}
+
+void TemporaryFile::close() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
 AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
   auto in_memory = [this](Target t) {
     target_ = t;

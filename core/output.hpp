@@ -67,6 +67,26 @@ class AtomicOutput {
 /// already moved are restored to what they were, and InputError names the output that failed.
 void commit_all(std::initializer_list<AtomicOutput*> outputs);
 
+/// A scratch file of this process, made by mkstemp(3) in the temporary folder under a name starting
+/// with `prefix`: removed when destroyed and, like an output's temporary, when the process is
+/// interrupted (SIGINT, SIGTERM, SIGHUP). Throws InputError when none can be made.
+class TemporaryFile {
+ public:
+  explicit TemporaryFile(const std::string& prefix);
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+  ~TemporaryFile();
+  /// Open for writing until close().
+  int fd() const { return fd_; }
+  void close();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  int slot_ = -1;
+};
+
 namespace output_detail {
 /// Temporaries the signal handler would remove now (for tests).
 std::vector<std::string> registered_temporaries();

@@ -4,6 +4,7 @@
 // or left half-written.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -411,6 +412,47 @@ TEST(HostileInputCli, ATracePipedInIsReadOnceAndANodePipedInIsRefused) {
   EXPECT_EQ(n.exit_code, 2);
   EXPECT_THAT(n.err, HasSubstr(node + ": a pipe, not a file: linkcast reads a node file more than once (its head, "
                                "then the whole), which a pipe does not allow; save it to a file first"));
+}
+
+TEST(HostileInputCli, APipedTraceLeavesNoSpoolWhenInterrupted) {
+  // The piped trace's copy lives in the temporary folder while it is read. The test suite left one
+  // empty `linkcast-pipe-*` file behind for every command it interrupted while that command waited
+  // for a FIFO's writer (the copy was made before the pipe was opened): now the pipe is opened
+  // first, and a copy under way is removed by the same handler as an output's temporary.
+  const std::string tmpdir = scratch("spool-tmp");
+  fs::create_directories(tmpdir);
+  const std::string fifo = scratch("spooled.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const bool writing : {false, true}) {
+    // writing: a writer that sent a header and stays open, so the command is copying the pipe.
+    const int writer = writing ? ::open(fifo.c_str(), O_RDWR) : -1;
+    if (writing) {
+      ASSERT_GE(writer, 0);
+      const std::string head = "kind,src,dst,bytes\n";
+      ASSERT_EQ(::write(writer, head.data(), head.size()), static_cast<ssize_t>(head.size()));
+    }
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      std::freopen("/dev/null", "w", stderr);
+      ::setenv("TMPDIR", tmpdir.c_str(), 1);
+      const std::string binary = LINKCAST_BINARY;
+      ::execl(binary.c_str(), binary.c_str(), "matrix", fifo.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    auto spools = [&] { return files_like(tmpdir + "/linkcast-pipe-"); };
+    if (writing) {
+      for (int i = 0; i < 3000 && spools().empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      EXPECT_EQ(spools().size(), 1u);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let it reach the blocking open
+    }
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (writer >= 0) ::close(writer);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << writing << ": " << status;
+    EXPECT_EQ(spools(), std::vector<std::string>{}) << (writing ? "while copying" : "while waiting for a writer");
+  }
 }
 
 TEST(HostileOutput, AFifoIsWrittenNotReplaced) {

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
+#include "core/output.hpp"
 #include "core/strings.hpp"
 #include "trace/csv.hpp"
 #include "trace/kineto.hpp"
@@ -163,40 +164,29 @@ std::string detect_trace_format(const std::string& path) {
 
 namespace {
 
-/// A pipe's bytes, copied once into a temporary file that is removed with this.
+/// A pipe's bytes, copied once into a temporary file that is removed with this (or when the
+/// command is interrupted). The pipe is opened first: opening a FIFO waits for its writer.
 class SpooledPipe {
  public:
-  explicit SpooledPipe(const std::string& pipe) {
-    std::string name = (std::filesystem::temp_directory_path() / "linkcast-pipe-XXXXXX").string();
-    const int fd = ::mkstemp(name.data());
-    if (fd < 0) throw InputError(fmt::format("{}: a pipe, and no temporary file to hold it: save it to a file first", pipe));
-    path_ = name;
-    std::ifstream in(pipe, std::ios::binary);
+  explicit SpooledPipe(const std::string& pipe) : in_(pipe, std::ios::binary), file_("linkcast-pipe-") {
     std::array<char, 1 << 16> buffer{};
     std::uint64_t bytes = 0;
-    while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) {
-      const auto n = static_cast<std::size_t>(in.gcount());
+    while (in_.read(buffer.data(), buffer.size()) || in_.gcount() > 0) {
+      const auto n = static_cast<std::size_t>(in_.gcount());
       bytes += n;
-      if (bytes > kMaxPipeBytes || ::write(fd, buffer.data(), n) != static_cast<ssize_t>(n)) {
-        ::close(fd);
+      if (bytes > kMaxPipeBytes || ::write(file_.fd(), buffer.data(), n) != static_cast<ssize_t>(n))
         throw InputError(fmt::format("{}: a pipe of more than {} GiB, or no room to hold it: save it to a file first",
                                      pipe, kMaxPipeBytes >> 30));
-      }
     }
-    ::close(fd);
+    file_.close();
   }
-  ~SpooledPipe() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove(path_, ec);
-  }
-  SpooledPipe(const SpooledPipe&) = delete;
-  SpooledPipe& operator=(const SpooledPipe&) = delete;
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
  private:
   /// What a pipe may bring: the largest trace a user pipes in (a 10 GB Kineto file) with room.
   static constexpr std::uint64_t kMaxPipeBytes = std::uint64_t{64} << 30;
-  std::string path_;
+  std::ifstream in_;
+  TemporaryFile file_;
 };
 
 /// `message` with the temporary file's name put back to the pipe's.
