@@ -776,6 +776,32 @@ TEST(ImportHostile, TopoMRowsShorterThanTheirHeaderAreRefusedAsSuch) {
                                                         "affinity")));
 }
 
+TEST(ImportHostile, TopoMWithAGpuLeftOutAndNcclDumpsJoinedAreRefused) {
+  // A robustness hunt (round 25): a topo -m with GPU1's row and column cut out (GPU0 GPU2 GPU3,
+  // all NV18) imported one GPU and two "NICs" with a note that they were SYS to every GPU; two
+  // NCCL dumps joined by `cat` imported the first node and dropped the second unsaid.
+  const std::string gap = test::write_temp("gap.txt", "\tGPU0\tGPU2\tGPU3\tCPU Affinity\n"
+                                                      "GPU0\t X \tNV18\tNV18\t0-7\n"
+                                                      "GPU2\tNV18\t X \tNV18\t0-7\n"
+                                                      "GPU3\tNV18\tNV18\t X \t0-7\n");
+  EXPECT_THAT([&] { (void)import_skeleton({"", gap, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(gap + ":1: the header names GPU2 where GPU1 comes next; nvidia-smi "
+                                                        "numbers its GPUs 0, 1, 2, ... without a gap")));
+  const std::string path = wild("nccl_topo/issue_nccl2397_2x_a100pcie_dualport_cx6dx.xml");
+  std::ifstream in(path, std::ios::binary);
+  const std::string dump((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t lines = static_cast<std::size_t>(std::count(dump.begin(), dump.end(), '\n'));
+  const std::string joined = test::write_temp("joined.xml", dump + dump);
+  const std::size_t root_line = dump.find("<system") == std::string::npos
+                                    ? 0
+                                    : 1 + static_cast<std::size_t>(std::count(dump.begin(), dump.begin() + static_cast<std::ptrdiff_t>(dump.find("<system")), '\n'));
+  EXPECT_THAT([&] { (void)import_skeleton({joined, "", "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(fmt::format("{}:{}: a second <system> after the <system> of line {}: "
+                                                              "two files joined?",
+                                                              joined, lines + root_line, root_line))));
+  EXPECT_NO_THROW((void)import_skeleton({test::write_temp("once.xml", dump), "", "x"}));
+}
+
 TEST(ImportHostile, TopoMWhoseGpuMatrixIsNotSymmetricIsRefused) {
   // "NV181": NV18 written together with a NUMA node 1 (its CPU Affinity empty) read as 181
   // NVLinks and an inferred NVSwitch, silently. topo -m gives GPUi/GPUj and GPUj/GPUi the same;

@@ -296,6 +296,19 @@ class XmlReader {
                                    "topology dump; dump the node with NCCL_TOPO_DUMP_FILE=<file> during any NCCL run",
                                    path_));
     if (!system) throw InputError(fmt::format("{}: no <system> element; this is not an NCCL topology dump", path_));
+    // XML has one root; pugixml reads on past it, so two dumps joined (`cat a.xml b.xml`) would
+    // give the first one's node unsaid.
+    pugi::xml_node first;
+    for (pugi::xml_node root = doc_.first_child(); root; root = root.next_sibling()) {
+      if (root.type() != pugi::node_element) continue;
+      if (!first) {
+        first = root;
+        continue;
+      }
+      throw InputError(fmt::format("{}:{}: a second <{}> after the <{}> of line {}: two files joined? An NCCL "
+                                   "dump is one <system>; give one node's NCCL_TOPO_DUMP_FILE",
+                                   path_, line_of(root), root.name(), first.name(), line_of(first)));
+    }
     sk_.sources.push_back(fmt::format("NCCL topology dump {}", path_));
     prepass(system);
     read_cpus(system);
@@ -1116,6 +1129,16 @@ Smi parse_smi(const std::string& path) {
     t.devices.insert(t.devices.end(), names.begin(), names.end());
   }
   while (t.ngpu < t.devices.size() && is_gpu_column(t.devices[t.ngpu], t.ngpu)) ++t.ngpu;
+  // nvidia-smi numbers its GPUs 0, 1, 2, ... whatever CUDA_VISIBLE_DEVICES says: a GPU column out
+  // of that run is an edited matrix, whose later GPUs would otherwise be read as NICs.
+  for (std::size_t k = t.ngpu; k < t.devices.size(); ++k) {
+    if (!t.devices[k].starts_with("GPU")) continue;
+    throw InputError(fmt::format("{}:{}: the header names {} where GPU{} comes next; nvidia-smi numbers its GPUs 0, 1, "
+                                 "2, ... without a gap, so the matrix was edited (a GPU's row and column taken out?): "
+                                 "paste the whole output of `nvidia-smi topo -m`, or number the GPUs' columns and rows "
+                                 "again from GPU0",
+                                 path, header + 1, t.devices[k], t.ngpu));
+  }
   t.cpu_column = header_text.find("CPU Affinity") != std::string::npos;
   t.numa_column = header_text.find("NUMA Affinity") != std::string::npos;
   t.gpu_numa_column = header_text.find("GPU NUMA ID") != std::string::npos;
