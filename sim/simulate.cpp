@@ -714,6 +714,10 @@ void Simulation::add_call(const std::vector<std::size_t>& records, std::size_t c
   c.graph = topo.graph;
   choose_protocol(c, topo, records.front());
   const int n = static_cast<int>(c.gpus.size());
+  if ((c.kind == OpKind::broadcast || c.kind == OpKind::reduce) && first.root >= n)
+    throw InputError(fmt::format("{}: the {}'s root is rank {}, but its communicator has {} ranks (0 to {}); a root "
+                                 "is a rank of the communicator, in its order",
+                                 where(records.front()), trace::to_string(c.kind), first.root, n, n - 1));
   // Per rank: a launch (NCCL's per-call latency, after the rank's stream is ready) and a join.
   const int comm_channels = options_.channels > 0 ? options_.channels : topo.channels();
   nccl::ProtocolCost cost = nccl::protocol_cost(c.kind, n, c.algo, c.proto, topo, comm_channels);

@@ -101,7 +101,7 @@ TEST(HostileCsvFields, StreamIdsAndTimesThatWouldWrapAreRefused) {
 TEST(HostileCsvFields, ACollectiveRowWithoutItsGroupIsRefused) {
   EXPECT_THAT([] { (void)csv("allreduce,gpu0,gpu0,8,,,,,\n"); },
               ThrowsMessage<InputError>(
-                  HasSubstr("t.csv:2: a allreduce needs the GPUs taking part in column 'group' (e.g. 0-3)")));
+                  HasSubstr("t.csv:2: allreduce is a collective: it needs the GPUs taking part in column 'group' (e.g. 0-3)")));
   EXPECT_THAT([] { (void)csv("broadcast,gpu0,gpu0,8,,,,;,\n"); },
               ThrowsMessage<InputError>(HasSubstr("t.csv:2: column 'group': ';' is not a GPU list")));
 }

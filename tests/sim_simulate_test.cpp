@@ -593,6 +593,27 @@ TEST(SimPlan, RanksDisagreeingAboutACallAreReported) {
                         "group")));
 }
 
+TEST(SimPlan, ARootOutsideItsCommunicatorIsNamedAsRecorded) {
+  // A broadcast of 2 ranks whose root is rank 7: the error named "root 2" (the position a search
+  // for it in the ring ended at). The CSV reader refuses such a root; a trace built otherwise is
+  // refused here, naming the record and the root it gives.
+  Trace u;
+  const std::uint32_t g = u.add_group({u.endpoint("gpu0"), u.endpoint("gpu1")});
+  for (const char* gpu : {"gpu0", "gpu1"}) {
+    Op b;
+    b.kind = trace::OpKind::broadcast;
+    b.src = b.dst = u.endpoint(gpu);
+    b.bytes = kMiB;
+    b.group = g;
+    b.root = 7;
+    u.push(b);
+  }
+  EXPECT_THAT([&] { (void)simulate(node("dgx1-v100"), u, {}); },
+              ThrowsMessage<InputError>(StrEq("trace: record 1: the broadcast's root is rank 7, but its communicator "
+                                              "has 2 ranks (0 to 1); a root is a rank of the communicator, in its "
+                                              "order")));
+}
+
 TEST(ApplicationSteps, AJobsStepIsItsSlowestRanks) {
   // Two ranks' step annotations of one job, rank 0's first: step0 10 and 12 ms replayed (rank 1
   // slower), step1 9 and 7 ms. The job's steps: step0 with rank 1's 12 ms and its breakdown,

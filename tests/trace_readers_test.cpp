@@ -81,7 +81,13 @@ TEST(CsvTrace, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(error_of([&] { (void)parse_csv_trace("kind,src,dst,bytes,group\nallreduce,gpu0,gpu0,8,0-x\n", "t.csv"); }),
             "t.csv:2: column 'group': '0-x' is not a GPU list; write 0-3 or 0;2;5");
   EXPECT_EQ(error_of([&] { (void)parse_csv_trace("kind,src,dst,bytes\nallgather,gpu0,gpu0,8\n", "t.csv"); }),
-            "t.csv:2: a allgather needs the GPUs taking part in column 'group' (e.g. 0-3)");
+            "t.csv:2: allgather is a collective: it needs the GPUs taking part in column 'group' (e.g. 0-3)");
+  // A root outside its group moved nothing (a robustness hunt: "0 bytes moved" in a check line).
+  EXPECT_EQ(error_of([&] {
+              (void)parse_csv_trace("kind,src,dst,bytes,root,group\nbroadcast,gpu0,gpu0,1024,7,0-1\n", "t.csv");
+            }),
+            "t.csv:2: column 'root': '7' is not a rank of group 0-1 (its ranks are 0 to 1, in the group's order)");
+  EXPECT_NO_THROW((void)parse_csv_trace("kind,src,dst,bytes,root,group\nbroadcast,gpu5,gpu5,1024,1,2;5\n", "t.csv"));
   EXPECT_EQ(error_of([&] { (void)parse_csv_trace(header + "copy,cpu0,gpu0,1,pinnned\n", "t.csv"); }),
             "t.csv:2: 5 fields, but the header has 4 columns");
   EXPECT_EQ(error_of([&] { (void)parse_csv_trace("kind,src,dst,bytes,src_mem\ncopy,cpu0,gpu0,1,pinnned\n", "t.csv"); }),
