@@ -23,6 +23,7 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
 using ::testing::Not;
 using ::testing::StartsWith;
 using ::testing::ThrowsMessage;
@@ -423,6 +424,44 @@ TEST(NsysExport, GpuWorkWhoseLaunchIsNotInTheExportIsSaid) {
   for (const Op& k : ops_of(t, OpKind::kernel)) EXPECT_EQ(k.launch, kNoIndex);
   EXPECT_THAT(t.warnings, testing::Contains(HasSubstr(path + ": 19 GPU operations have no launching call in "
                                                              "CUPTI_ACTIVITY_KIND_RUNTIME")));
+}
+
+/// SQL that rebuilds `table` without its NOT NULL constraints (as a hand edit may leave it).
+std::string without_not_null(const std::string& table) {
+  return fmt::format("CREATE TABLE edited AS SELECT * FROM {0}; DROP TABLE {0}; ALTER TABLE edited RENAME TO {0};",
+                     table);
+}
+
+TEST(NsysExport, NullsWhereEveryExportWritesANumberAreRefusedAndNullIdsSaid) {
+  // A robustness hunt (round 25) on hand-edited copies of the real H200 export: a NULL deviceId
+  // read as GPU 0 (a copy moved to another GPU), a NULL bytes as 0 B and a NULL start as 0 (a
+  // memset's time off by its start), each unsaid. They are refused naming table and row. A NULL
+  // correlationId (a column the schema lets be NULL) cut the kernels' launches without the
+  // warning that unmatched ids get: now counted with them, and NULL ids on the calls are said.
+  const std::string memcpy = "CUPTI_ACTIVITY_KIND_MEMCPY", memset = "CUPTI_ACTIVITY_KIND_MEMSET";
+  for (const auto& [table, column] : std::vector<std::pair<std::string, std::string>>{
+           {memcpy, "deviceId"}, {memcpy, "bytes"}, {memcpy, "start"}, {memset, "bytes"}, {memset, "end"}}) {
+    const std::string path = edited_fuser("null_" + column + ".sqlite",
+                                          without_not_null(table) + fmt::format("UPDATE {} SET {} = NULL", table, column));
+    EXPECT_THAT([&] { (void)read_trace(path); },
+                ThrowsMessage<InputError>(HasSubstr(fmt::format("{}: table {}, row 1: {} is NULL, where the profiler "
+                                                                "always writes a number",
+                                                                path, table, column))));
+  }
+  const std::string kernels = edited_fuser("null_kernel_ids.sqlite", without_not_null("CUPTI_ACTIVITY_KIND_KERNEL") +
+                                                                         "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET "
+                                                                         "correlationId = NULL");
+  const Trace k = read_trace(kernels);
+  for (const Op& op : ops_of(k, OpKind::kernel)) EXPECT_EQ(op.launch, kNoIndex);
+  EXPECT_THAT(k.warnings, testing::Contains(HasSubstr(kernels + ": 19 GPU operations have no launching call in "
+                                                                "CUPTI_ACTIVITY_KIND_RUNTIME")));
+  const std::string calls = edited_fuser("null_call_ids.sqlite", without_not_null("CUPTI_ACTIVITY_KIND_RUNTIME") +
+                                                                     "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET "
+                                                                     "correlationId = NULL");
+  const Trace c = read_trace(calls);
+  EXPECT_THAT(c.warnings, testing::Contains(HasSubstr(calls + ": 21 GPU operations have no launching call")));
+  EXPECT_THAT(c.warnings, testing::Contains(MatchesRegex(".*: [0-9]+ CUDA calls in CUPTI_ACTIVITY_KIND_RUNTIME have "
+                                                         "no correlationId \\(NULL\\).*")));
 }
 
 TEST(NsysExport, AnExportWithoutRuntimeCallsOrWithUndocumentedCopyFieldsSaysSo) {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -132,10 +133,14 @@ class Rows {
                                  row_, what));
   }
 
-  /// A whole number stored in column `c` (`name` in messages); NULL reads as `if_null`.
-  std::int64_t integer(int c, std::string_view name, std::int64_t if_null = 0) const {
+  /// A whole number stored in column `c` (`name` in messages); NULL reads as `if_null`, and is
+  /// refused where there is none (a column every export fills: a NULL there is an edited file, and
+  /// read as 0 it moved a copy to GPU 0 or made it 0 B unsaid).
+  std::int64_t integer(int c, std::string_view name, std::optional<std::int64_t> if_null = std::nullopt) const {
     switch (s_.type(c)) {
-      case SQLITE_NULL: return if_null;
+      case SQLITE_NULL:
+        if (!if_null) fail(fmt::format("{} is NULL, where the profiler always writes a number", name));
+        return *if_null;
       case SQLITE_INTEGER: return s_.i64(c);
       case SQLITE_FLOAT: {
         const double v = s_.f64(c);
@@ -148,9 +153,9 @@ class Rows {
     }
   }
 
-  /// A device index in column `c`; NULL reads as `if_null`.
-  int device(int c, std::string_view name, int if_null = 0) const {
-    if (s_.type(c) == SQLITE_NULL) return if_null;
+  /// A device index in column `c`; NULL reads as `if_null`, and is refused where there is none.
+  int device(int c, std::string_view name, std::optional<int> if_null = std::nullopt) const {
+    if (s_.type(c) == SQLITE_NULL && if_null) return *if_null;
     const std::int64_t d = integer(c, name);
     if (d < 0 || d > kMaxDevice) fail(fmt::format("{} {} is not a device index (0 to {})", name, d, kMaxDevice));
     return static_cast<int>(d);
@@ -197,6 +202,9 @@ class Rows {
 
 /// No correlation id recorded (nvprof's tables are read without them).
 constexpr std::uint64_t kNoCorrelation = ~std::uint64_t{0};
+/// A correlationId column holding NULL: GPU work that names no launching call (never a key, so
+/// counted with the work whose call is missing).
+constexpr std::uint64_t kNullCorrelation = kNoCorrelation - 1;
 
 /// Nsight Systems packs a process and a thread id into globalTid (and a process into globalPid):
 /// PID = globalTid / 0x1000000 % 0x1000000, TID = globalTid % 0x1000000 (the export schema's
@@ -284,6 +292,7 @@ class Builder {
   /// Adds a runtime call with its correlation id.
   void add_call(const Op& op, std::uint64_t correlation) {
     if (correlation != kNoCorrelation) call_by_correlation_.emplace(correlation, ops_.size());
+    else ++calls_without_id_;
     ops_.push_back(op);
   }
   /// Operations that run on a GPU (copies, memsets, kernels), for the "nothing traced" warning.
@@ -325,11 +334,17 @@ class Builder {
       if (op.launch != kNoIndex) op.launch = position[op.launch];
       trace_.push(op);
     }
-    if (!call_by_correlation_.empty() && unlinked > 0)
+    if ((!call_by_correlation_.empty() || calls_without_id_ > 0) && unlinked > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} GPU operations have no launching call in CUPTI_ACTIVITY_KIND_RUNTIME (traced from a process not "
-          "traced on the CPU side, or the call fell outside the recording): they are replayed without one",
+          "traced on the CPU side, the call fell outside the recording, or a correlationId is NULL): they are "
+          "replayed without one",
           source_, unlinked));
+    if (calls_without_id_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} CUDA calls in CUPTI_ACTIVITY_KIND_RUNTIME have no correlationId (NULL): the GPU work they launched "
+          "is replayed without them; the export is corrupt or was edited",
+          source_, calls_without_id_));
     if (skipped_ > 0)
       trace_.warnings.push_back(fmt::format("{}: skipped {} memcpy records of unknown copy kind", source_, skipped_));
     if (undocumented_kind_copies_ > 0) {
@@ -372,6 +387,7 @@ class Builder {
   std::size_t undocumented_kind_copies_ = 0;  // copies whose srcKind or dstKind no table documents
   std::set<int> undocumented_kinds_;
   std::size_t peerless_copies_ = 0;  // PtoP copies without srcDeviceId or dstDeviceId
+  std::size_t calls_without_id_ = 0;  // runtime calls whose correlationId is NULL
   bool runtime_table_ = true;
   bool has_kind_table_ = false;
   std::map<std::string, std::size_t> backwards_;
@@ -389,10 +405,10 @@ void require_columns(const SqliteDb& db, const std::string& table, const std::ve
 }
 
 /// The correlation key of the current row from its correlationId and globalPid columns (`c`,
-/// `c + 1`); kNoCorrelation where either is NULL.
+/// `c + 1`); kNullCorrelation where either is NULL.
 std::uint64_t correlation_at(const Rows& rows, int c) {
   const SqliteDb::Statement& s = rows.statement();
-  if (s.is_null(c) || s.is_null(c + 1)) return kNoCorrelation;
+  if (s.is_null(c) || s.is_null(c + 1)) return kNullCorrelation;
   const std::int64_t id = rows.integer(c, "correlationId");
   if (id < 0 || id > std::numeric_limits<std::uint32_t>::max())
     rows.fail(fmt::format("correlationId {} is not a CUPTI correlation id (0 to 2^32 - 1)", id));
@@ -427,7 +443,7 @@ void read_memcpys(const SqliteDb& db, const std::string& table, bool peer, bool 
     r.stream = rows.stream(7);
     r.peer_missing = !peer;  // a table without the peer columns names no peer
     if (peer) {
-      r.src_device = rows.device(8, "srcDeviceId", -1);
+      r.src_device = rows.device(8, "srcDeviceId", -1);  // NULL where the copy has no peer
       r.dst_device = rows.device(9, "dstDeviceId", -1);
       r.peer_missing = r.src_device < 0 || r.dst_device < 0;
       if (r.copy_kind == kDtoD && r.src_device != r.dst_device) r.copy_kind = kPtoP;
@@ -613,7 +629,7 @@ std::map<int, int> sm_counts(const SqliteDb& db) {
   if (!db.has_column(table, device)) return sms;
   Rows rows(db, table, fmt::format("SELECT {}, smCount FROM {}", device, table));
   while (rows.step()) {
-    const std::int64_t sm = rows.integer(1, "smCount");
+    const std::int64_t sm = rows.integer(1, "smCount", 0);
     if (rows.statement().is_null(0) || sm <= 0 || sm > 100000) continue;
     sms[rows.device(0, device)] = static_cast<int>(sm);
   }
