@@ -46,6 +46,31 @@ void refuse_git_lfs_pointer(const std::string& path, std::string_view head, std:
                                path, size.empty() ? "" : fmt::format(" to a file of {} bytes", size), what));
 }
 
+void refuse_unread_compression(const std::string& path, std::string_view head, std::string_view what) {
+  // The formats' magic numbers: bzip2 "BZh" and a block size digit; xz FD 37 7A 58 5A 00; zstd
+  // 28 B5 2F FD (RFC 8878); lz4 frame 04 22 4D 18; zip "PK" 03 04; 7z 37 7A BC AF 27 1C.
+  struct Magic {
+    std::string_view bytes, name, undo;
+  };
+  static constexpr std::array<Magic, 6> kMagics = {{
+      {std::string_view("BZh", 3), "bzip2", "bunzip2"},
+      {std::string_view("\xFD" "7zXZ\0", 6), "xz", "unxz"},
+      {std::string_view("\x28\xB5\x2F\xFD", 4), "zstd", "unzstd"},
+      {std::string_view("\x04\x22\x4D\x18", 4), "lz4", "unlz4"},
+      {std::string_view("PK\x03\x04", 4), "a zip archive", "unzip"},
+      {std::string_view("7z\xBC\xAF\x27\x1C", 6), "a 7-Zip archive", "7z x"},
+  }};
+  for (const Magic& m : kMagics) {
+    if (!head.starts_with(m.bytes)) continue;
+    if (m.name == "bzip2" && (head.size() < 4 || head[3] < '1' || head[3] > '9')) continue;
+    const bool archive = m.name.starts_with("a ");
+    throw InputError(fmt::format("{}: {}{}, which linkcast does not read; it reads the {} plain or gzip'd: {}",
+                                 path, m.name, archive ? "" : "-compressed data", what,
+                                 archive ? fmt::format("take the file out (`{} FILE`) and give that", m.undo)
+                                         : fmt::format("decompress it (`{} -c FILE > PLAIN`) or gzip it instead", m.undo)));
+  }
+}
+
 namespace {
 
 /// "a pipe", "a socket" or "a device" where `path` is one; null for a file, a folder or nothing.

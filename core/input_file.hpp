@@ -30,6 +30,11 @@ struct InputFileNames {
 /// message names the file, what it stands for (`what`: "trace file") and how to fetch it.
 void refuse_git_lfs_pointer(const std::string& path, std::string_view head, std::string_view what);
 
+/// Throws InputError where `head` (a file's first bytes, after any gzip) begins as a compression
+/// format linkcast does not read (bzip2, xz, zstd, lz4, zip, 7-Zip): the message names it and the
+/// tool that undoes it, rather than calling the file binary data or a bad document.
+void refuse_unread_compression(const std::string& path, std::string_view head, std::string_view what);
+
 /// Whether `path` is a named pipe, a terminal, a socket or another device rather than a file or
 /// a folder (a process substitution `<(zcat t.json.gz)`, `/dev/stdin` from a pipe, a FIFO): its
 /// bytes come once.

@@ -468,6 +468,53 @@ TEST(Kineto, GpuWorkWithoutAStartIsSaidAndAPeerOutsideTheDevicesRefused) {
   }
 }
 
+TEST(Kineto, ArgsThatAreNoNumbersOrPastAnyDeviceAreRefusedAsWritten) {
+  // A robustness hunt (round 25): "bytes": "abc" (or "", [1024], true) read as no bytes arg, so the
+  // copy counted 0 B under a warning that the profiler had not written one; "device": "abc" was
+  // refused as "device nan"; 1e308 bytes as "18446744073709551615 bytes" (saturated) and 2^64 as
+  // "not valid JSON" alone. Each is now refused with the value as the file writes it.
+  const auto copy = [](const std::string& args) {
+    return R"json({"traceEvents": [{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)",
+      "ts": 10, "dur": 2, "args": {"stream": 7, )json" + args + "}}]}";
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"("device": 0, "bytes": "abc")", R"(event 1: bytes "abc" is not a count (a whole number, 0 or more))"},
+      {R"("device": 0, "bytes": "")", R"(event 1: bytes "" is not a count)"},
+      {R"("device": 0, "bytes": [1024])", R"(event 1: bytes [1024] is not a count)"},
+      {R"("device": 0, "bytes": true)", R"(event 1: bytes true is not a count)"},
+      {R"("device": "abc", "bytes": 4)", R"(event 1: device "abc" is not a device index (0 to 4095))"},
+      {R"("device": 0, "bytes": 1e308)", "event 1: bytes 1e+308 is more than any device holds (16 TiB at most)"},
+      {R"("device": 0, "bytes": 18446744073709551616)",
+       "a malformed number, or a whole number past 2^64 - 1, which no count reaches"},
+  };
+  for (const auto& [args, message] : cases)
+    EXPECT_THAT([&] { (void)parse_kineto(copy(args), "args.json"); },
+                ThrowsMessage<InputError>(HasSubstr(message)))
+        << args;
+  // A null bytes arg is none given: 0 B, said as before.
+  const Trace t = parse_kineto(copy(R"("device": 0, "bytes": null)"), "null.json");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.op(0).bytes, 0u);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("null.json: 1 copies and 0 memsets carry no \"bytes\" arg")));
+}
+
+TEST(TraceReader, CompressionsLinkcastDoesNotReadAreNamed) {
+  // bzip2, xz and zstd files were "binary data, not a trace" (and "No document element found" in
+  // topo import): named now, with the tool that undoes each.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"BZh91AY&SY", "bzip2-compressed data"},       {std::string("\xFD" "7zXZ\0\0", 8), "xz-compressed data"},
+      {"\x28\xB5\x2F\xFD\x24", "zstd-compressed data"}, {std::string("PK\x03\x04\x14\0", 6), "a zip archive"}};
+  for (const auto& [bytes, name] : cases) {
+    const std::string path = test::write_temp("packed.json", bytes);
+    EXPECT_THAT([&] { (void)read_trace(path); },
+                ThrowsMessage<InputError>(HasSubstr(path + ": " + name))) << name;
+    EXPECT_THAT([&] { (void)read_trace(path); }, ThrowsMessage<InputError>(HasSubstr("which linkcast does not read")));
+  }
+  // "BZh" without a block size is text (a CSV could begin so): not called bzip2.
+  EXPECT_THAT([&] { (void)read_trace(test::write_temp("bzh.csv", "BZh,src,dst,bytes\n")); },
+              ThrowsMessage<InputError>(HasSubstr("unknown column 'BZh'")));
+}
+
 TEST(Kineto, TheListFormOfTheChromeTraceIsReadToo) {
   // The first libkineto (PyTorch's TensorBoard plugin samples, December 2020) wrote the Chrome
   // trace format's other form: a list of events alone, whose closing ']' the format lets a writer
@@ -512,8 +559,8 @@ TEST(Kineto, EventsPassedOverUnparsedAreExactlyThoseAFullParseDrops) {
               (void)parse_kineto(R"json({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 01x, "dur": 1.0,
                                   "args": {"device": 0}}]})json", "bad.json");
             }),
-            "bad.json: byte 17: event 1 is not valid JSON (Problem while parsing a number); the file is not a Kineto "
-            "trace or is corrupt");
+            "bad.json: byte 17: event 1 is not valid JSON (Problem while parsing a number: a malformed number, or a "
+            "whole number past 2^64 - 1, which no count reaches); the file is not a Kineto trace or is corrupt");
 }
 
 // Two levels deep and more (an event's args), the scanner passes over 64-byte blocks whose
@@ -674,6 +721,23 @@ TEST(Kineto, ARankOutsideItsJobIsRefused) {
   EXPECT_THAT([&] { (void)parse_kineto(job(5, 2), "rank5.json"); },
               ThrowsMessage<InputError>(HasSubstr("rank5.json: distributedInfo gives rank 5 of a job of world_size 2 "
                                                   "(ranks 0 to 1)")));
+  // Round 25: rank -1 or 1.5 and world_size 0 or -2 were read as not given (1.5 as rank 1) and
+  // merged without a word; each is refused as written.
+  const auto text = [](const std::string& rank, const std::string& world) {
+    return R"json({"distributedInfo": {"backend": "nccl", "rank": )json" + rank + R"json(, "world_size": )json" + world +
+           R"json(}, "traceEvents": [{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)",
+           "ts": 1.0, "dur": 2.0, "args": {"device": 0, "stream": 7, "bytes": 4096}}]})json";
+  };
+  EXPECT_THAT([&] { (void)parse_kineto(text("-1", "4"), "neg.json"); },
+              ThrowsMessage<InputError>(HasSubstr("neg.json: distributedInfo gives rank -1, which is no rank (0 to "
+                                                  "1000000)")));
+  EXPECT_THAT([&] { (void)parse_kineto(text("1.5", "4"), "half.json"); },
+              ThrowsMessage<InputError>(HasSubstr("gives rank 1.5, which is no rank")));
+  EXPECT_THAT([&] { (void)parse_kineto(text("1", "0"), "ws0.json"); },
+              ThrowsMessage<InputError>(HasSubstr("gives world_size 0, which is no job size (1 to 1000000)")));
+  EXPECT_THAT([&] { (void)parse_kineto(text("1", "\"two\""), "ws.json"); },
+              ThrowsMessage<InputError>(HasSubstr("gives world_size \"two\", which is no job size")));
+  EXPECT_EQ(parse_kineto(text("null", "null"), "nulls.json").rank, -1);
 }
 
 TEST(Kineto, AnAllreduceWhoseInputAndOutputDisagreeIsSaid) {

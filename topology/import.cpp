@@ -43,6 +43,7 @@ std::string read_input(const std::string& path, std::string_view what) {
   InputFile in(path, {.file = what});
   std::string text = in.read_all(kMaxInputBytes + 1);
   refuse_git_lfs_pointer(path, text, what);
+  refuse_unread_compression(path, text, what);
   if (text.size() > kMaxInputBytes)
     throw InputError(fmt::format("{}: larger than {} MiB, which no {} is; is it the right file?", path,
                                  kMaxInputBytes >> 20, what));

@@ -25,7 +25,9 @@
 #include "core/input_file.hpp"
 #include "core/read_ahead.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
 #include "trace/kineto_shapes.hpp"
+#include "trace/limits.hpp"
 
 namespace linkcast::trace {
 
@@ -417,6 +419,10 @@ struct Event {
   std::string_view tid_text;
   double bytes = 0, device = 0, stream = 0, from_device = -1, to_device = -1;
   bool has_from_device = false, has_to_device = false;  // the args give them (any value)
+  // The first of bytes, device, fromDevice, toDevice given as something that is no number (text,
+  // true, a list): its key and JSON, for the message that refuses it (a NaN said nothing).
+  std::string_view bad_key;
+  std::string bad_value;
   double correlation = -1;
   double external_id = -1;  // links a kernel to the CPU operator that launched it
   double in_nelems = std::numeric_limits<double>::quiet_NaN(), out_nelems = std::numeric_limits<double>::quiet_NaN();
@@ -651,14 +657,27 @@ class Reader {
     trace_.device_names[static_cast<std::size_t>(i)] = device_name;
   }
 
+  /// The most ranks a job's distributedInfo may give (the largest jobs run some 100,000 GPUs).
+  static constexpr int kMaxRanks = 1000000;
+
   void distributed(simdjson::dom::element d) {
     simdjson::dom::object obj;
     if (d.get_object().get(obj)) return;
     for (const auto [key, value] : obj) {
-      const double v = key == "rank" || key == "world_size" ? number(value) : -1;
-      if (!std::isfinite(v) || v < 0 || v > 1e6) continue;
+      if ((key != "rank" && key != "world_size") || value.is_null()) continue;
+      // A rank or world size that is no whole number in range places the trace nowhere in its job
+      // (read as absent, a -1 or 1.5 merged as if no rank were given): refused.
+      const double v = number(value);
+      const double least = key == "rank" ? 0 : 1;
+      if (!std::isfinite(v) || v < least || v > kMaxRanks || v != std::floor(v)) {
+        throw InputError(fmt::format("{}: distributedInfo gives {} {}, which is no {} ({} to {}); the trace was "
+                                     "edited or is corrupt: correct it, or remove distributedInfo to read the trace "
+                                     "as one rank's",
+                                     name_, key, simdjson::minify(value), key == "rank" ? "rank" : "job size",
+                                     least, kMaxRanks));
+      }
       if (key == "rank") trace_.rank = static_cast<int>(v);
-      else if (key == "world_size") trace_.world_size = static_cast<int>(v);
+      else trace_.world_size = static_cast<int>(v);
     }
     if (trace_.world_size > 0 && trace_.rank >= trace_.world_size)
       throw InputError(fmt::format("{}: distributedInfo gives rank {} of a job of world_size {} (ranks 0 to {}): the "
@@ -708,8 +727,11 @@ class Reader {
     if (const auto err = parser_.parse(w.data() + w.pos(), len, false).get(doc)) {
       const std::optional<std::string> fixed = with_non_finite_as_null(std::string_view(w.data() + w.pos(), len));
       if (!fixed || parser_.parse(*fixed).get(doc))
-        fail(w, fmt::format("event {} is not valid JSON ({}); the file is not a Kineto trace or is corrupt",
-                            event_index_, simdjson::error_message(err)));
+        fail(w, fmt::format("event {} is not valid JSON ({}{}); the file is not a Kineto trace or is corrupt",
+                            event_index_, simdjson::error_message(err),
+                            err == simdjson::NUMBER_ERROR
+                                ? ": a malformed number, or a whole number past 2^64 - 1, which no count reaches"
+                                : ""));
       ++non_finite_events_;
     }
     simdjson::dom::object obj;
@@ -744,17 +766,28 @@ class Reader {
     handle(e);
   }
 
+  /// number(value) for an arg that must be one: anything else but null is kept in `e` to be named.
+  static double checked_number(simdjson::dom::element value, std::string_view key, Event& e) {
+    const double d = number(value);
+    if (std::isnan(d) && !value.is_null() && e.bad_key.empty()) {
+      e.bad_key = key;
+      e.bad_value = simdjson::minify(value);
+      if (e.bad_value.size() > 40) e.bad_value = e.bad_value.substr(0, 40) + "...";
+    }
+    return d;
+  }
+
   void args(simdjson::dom::object obj, Event& e) {
     for (const auto [key, value] : obj) {
-      if (key == "bytes") e.bytes = number(value);
+      if (key == "bytes") e.bytes = checked_number(value, "bytes", e);
       else if (key == "External id") e.external_id = number(value);
-      else if (key == "device") e.device = number(value);
+      else if (key == "device") e.device = checked_number(value, "device", e);
       else if (key == "stream") e.stream = number(value);
       else if (key == "fromDevice") {
-        e.from_device = number(value);
+        e.from_device = checked_number(value, "fromDevice", e);
         e.has_from_device = true;
       } else if (key == "toDevice") {
-        e.to_device = number(value);
+        e.to_device = checked_number(value, "toDevice", e);
         e.has_to_device = true;
       }
       else if (key == "correlation") e.correlation = number(value);
@@ -859,6 +892,12 @@ class Reader {
       runtime(e);
       return;
     }
+    if (!e.bad_key.empty()) {
+      throw InputError(fmt::format("{}: event {}: {} {} is not {}; the trace is corrupt", name_, event_index_, e.bad_key,
+                                   e.bad_value,
+                                   e.bad_key == "bytes" ? "a count (a whole number, 0 or more)"
+                                                        : fmt::format("a device index (0 to {})", kMaxDeviceIndex)));
+    }
     Op op;
     op.start_ns = to_ns(e.ts, "ts");
     op.duration_ns = duration_of(e);
@@ -929,6 +968,11 @@ class Reader {
       throw InputError(fmt::format("{}: event {}: {} {} is not a count (a whole number, 0 or more); the trace is "
                                    "corrupt",
                                    name_, event_index_, what, b));
+    }
+    if (what == "bytes" && b > static_cast<double>(kMaxOpBytes)) {
+      throw InputError(fmt::format("{}: event {}: bytes {:g} is more than any device holds ({} at most): the trace is "
+                                   "corrupt",
+                                   name_, event_index_, b, format_bytes(kMaxOpBytes)));
     }
     return b >= 1.8e19 ? std::uint64_t{0} - 1 : static_cast<std::uint64_t>(b);
   }

@@ -78,6 +78,7 @@ const std::array<TraceReader, 3> kReaders = {{
 /// or study file (YAML), an Nsight Systems report (only Nsight reads it), other binary data.
 void refuse_non_traces(const std::string& path, const Head& h) {
   refuse_git_lfs_pointer(path, h.content, "trace file");
+  refuse_unread_compression(path, h.content, "trace file");
   const std::string name = to_lower(std::filesystem::path(path).filename().string());
   const std::string_view text = trim(h.content);
   if (is_yaml_file_name(path) || text.starts_with("schema_version:") || text.starts_with("study_version:"))
