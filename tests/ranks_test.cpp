@@ -1,6 +1,7 @@
 // A job recorded as one trace per rank, read as one (trace/ranks.hpp).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
@@ -236,6 +237,14 @@ TEST(Ranks, AFolderIsReadInRankOrder) {
   EXPECT_THAT(skipped[0], HasSubstr("its subfolder a holds trace files too, not read"));
   fs::remove_all(dir / "a");
   fs::remove_all(dir / "no_traces");
+  // A FIFO named like a rank's trace (round 25's hunt) was passed over without a word.
+  ASSERT_EQ(::mkfifo((dir / "t_rank3.json").c_str(), 0600), 0);
+  skipped.clear();
+  EXPECT_EQ(expand_trace_paths({dir.string()}, &skipped).size(), 3u);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_THAT(skipped[0], HasSubstr(": t_rank3.json named like a trace but is no file (a pipe, socket or device), not "
+                                    "read"));
+  fs::remove(dir / "t_rank3.json");
   // Symbolic links (a hunt's folder): a loop named like no trace is passed over (it was an
   // internal error, "Too many levels of symbolic links"); one named like a trace is refused, as is
   // a trace-named link to nothing (passed over unsaid before).

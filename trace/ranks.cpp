@@ -179,6 +179,7 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
     }
     std::vector<std::string> files;
     std::vector<std::string> subfolders;  // those holding files named like traces
+    std::vector<std::string> not_files;   // named like traces, but pipes, sockets or devices
     for (const auto& entry : fs::directory_iterator(p, ec)) {
       if (skipped && holds_traces(entry)) subfolders.push_back(entry.path().filename().string());
       // Named first, then looked at: an entry whose status cannot be read (a symbolic link in a
@@ -194,6 +195,7 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
         throw InputError(fmt::format("{}: cannot read it ({}); remove it from the folder or give the traces one by one",
                                      entry.path().string(), status_ec.message()));
       if (regular) files.push_back(entry.path().string());
+      else if (!entry.is_directory(status_ec)) not_files.push_back(entry.path().filename().string());
     }
     if (ec) throw InputError(fmt::format("{}: cannot list the directory: {}", p, ec.message()));
     if (skipped && !subfolders.empty()) {
@@ -203,6 +205,14 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
                                      p, subfolders.size() == 1 ? "" : "s", join(subfolders, ", "),
                                      subfolders.size() == 1 ? "s" : "", subfolders.size() == 1 ? "it" : "them",
                                      subfolders.size() == 1 ? "it holds" : "they hold"));
+    }
+    if (skipped && !not_files.empty()) {
+      std::sort(not_files.begin(), not_files.end(), natural_less);
+      skipped->push_back(fmt::format("{}: {} named like {} but {} no file (a pipe, socket or device), not read; save "
+                                     "{} to a file in the folder if {} a rank's trace",
+                                     p, join(not_files, ", "), not_files.size() == 1 ? "a trace" : "traces",
+                                     not_files.size() == 1 ? "is" : "are", not_files.size() == 1 ? "it" : "them",
+                                     not_files.size() == 1 ? "it is" : "they are"));
     }
     if (files.empty())
       throw InputError(fmt::format("{}: a directory without trace files (.json, .csv, .sqlite, .nvvp, "
