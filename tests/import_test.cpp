@@ -802,6 +802,20 @@ TEST(ImportHostile, TopoMWithAGpuLeftOutAndNcclDumpsJoinedAreRefused) {
   EXPECT_NO_THROW((void)import_skeleton({test::write_temp("once.xml", dump), "", "x"}));
 }
 
+TEST(ImportField, ANicWithoutASpeedIsSaidNotCalledZeroGbps) {
+  // A public hand-written NCCL_TOPO_FILE (alibaba/rtp-llm's 8 x H20, bond NICs without a speed)
+  // gave NIC models "mlx5_bond_0 0 Gb/s". Here the real dual-port dump with its speeds taken out.
+  std::ifstream in(wild("nccl_topo/issue_nccl2397_2x_a100pcie_dualport_cx6dx.xml"), std::ios::binary);
+  std::string dump((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(import_skeleton({test::write_temp("speeds.xml", dump), "", "x"}),
+              HasSubstr("mlx5_0 + mlx5_1: 2 ports of one adapter at 0000:16:00.0, 200 Gb/s in all"));
+  for (std::size_t at = dump.find(" speed=\""); at != std::string::npos; at = dump.find(" speed=\""))
+    dump.erase(at, dump.find('"', at + 8) + 1 - at);
+  const std::string skeleton = import_skeleton({test::write_temp("no_speed.xml", dump), "", "x"});
+  EXPECT_THAT(skeleton, HasSubstr("mlx5_0 + mlx5_1: 2 ports of one adapter at 0000:16:00.0, the dump gives no speed"));
+  EXPECT_THAT(skeleton, Not(HasSubstr(" 0 Gb/s")));
+}
+
 TEST(ImportHostile, TopoMWhoseGpuMatrixIsNotSymmetricIsRefused) {
   // "NV181": NV18 written together with a NUMA node 1 (its CPU Affinity empty) read as 181
   // NVLinks and an inferred NVSwitch, silently. topo -m gives GPUi/GPUj and GPUj/GPUi the same;

@@ -572,8 +572,9 @@ class XmlReader {
       const std::optional<std::string> id = nic_id(ports.front(), join(names, " + "));
       if (!id) return;
       add_nic(*id,
-              fmt::format("{}: {} ports of one adapter at {}, {:g} Gb/s in all", join(names, " + "), ports.size(),
-                          f.enclosing.attribute("busid").as_string(), mbps / 1000),
+              fmt::format("{}: {} ports of one adapter at {}, {}", join(names, " + "), ports.size(),
+                          f.enclosing.attribute("busid").as_string(),
+                          mbps > 0 ? fmt::format("{:g} Gb/s in all", mbps / 1000) : std::string("the dump gives no speed")),
               mbps, fmt::format("NCCL: {} ports, {:g} Gb/s in all", ports.size(), mbps / 1000), f.parent,
               gen_of(f.enclosing), lanes_of(f.enclosing));
       return;
@@ -591,7 +592,7 @@ class XmlReader {
       // The link is the enclosing device's own when that is the NIC (or a host bridge NCCL put it
       // under); under a switch port it is unknown.
       const bool own = !bridge_class(to_lower(f.enclosing.attribute("class").as_string()));
-      add_nic(id, fmt::format("{} {:g} Gb/s", name, mbps / 1000), mbps, fmt::format("NCCL: {:g} Gb/s", mbps / 1000),
+      add_nic(id, mbps > 0 ? fmt::format("{} {:g} Gb/s", name, mbps / 1000) : fmt::format("{} (the dump gives no speed)", name), mbps, fmt::format("NCCL: {:g} Gb/s", mbps / 1000),
               f.parent, own ? gen_of(f.enclosing) : 0, own ? lanes_of(f.enclosing) : 0);
     }
   }
