@@ -592,8 +592,10 @@ class XmlReader {
       // The link is the enclosing device's own when that is the NIC (or a host bridge NCCL put it
       // under); under a switch port it is unknown.
       const bool own = !bridge_class(to_lower(f.enclosing.attribute("class").as_string()));
-      add_nic(id, mbps > 0 ? fmt::format("{} {:g} Gb/s", name, mbps / 1000) : fmt::format("{} (the dump gives no speed)", name), mbps, fmt::format("NCCL: {:g} Gb/s", mbps / 1000),
-              f.parent, own ? gen_of(f.enclosing) : 0, own ? lanes_of(f.enclosing) : 0);
+      const std::string model = mbps > 0 ? fmt::format("{} {:g} Gb/s", name, mbps / 1000)
+                                         : fmt::format("{} (the dump gives no speed)", name);
+      add_nic(id, model, mbps, fmt::format("NCCL: {:g} Gb/s", mbps / 1000), f.parent,
+              own ? gen_of(f.enclosing) : 0, own ? lanes_of(f.enclosing) : 0);
     }
   }
 
