@@ -435,6 +435,11 @@ TEST(CliWrongWay, FilesNoReaderTakesSayWhatToDo) {
   EXPECT_EQ(dump.exit_code, 2);
   EXPECT_THAT(dump.err, HasSubstr("aws_p5_h100_32efa.xml: an NCCL topology dump (XML), not a trace; it describes a "
                                   "node: `linkcast topo import --nccl-xml"));
+  // A report given back as a trace (round 25: "XML, not a trace; an NCCL topology dump goes to ...").
+  write(dir + "report.html", "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
+  const auto html = run_linkcast("matrix " + dir + "report.html");
+  EXPECT_EQ(html.exit_code, 2);
+  EXPECT_THAT(html.err, HasSubstr("report.html: an HTML page (a `linkcast report`?), not a trace"));
   write(dir + "binary.csv", std::string("kind\0\x07\x01", 7));
   const auto bin = run_linkcast("simulate configs/hgx-h200.yaml " + dir + "binary.csv");
   EXPECT_THAT(bin.err, HasSubstr("binary.csv: binary data, not a trace; linkcast reads its CSV, PyTorch profiler"));

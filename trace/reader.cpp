@@ -103,6 +103,11 @@ void refuse_non_traces(const std::string& path, const Head& h) {
           "trace; linkcast reads nvprof's profile files: record with `nvprof -o {}.nvvp ./app` (or export the "
           "session's profile from the Visual Profiler) and give that",
           path, std::filesystem::path(path).stem().string()));
+    const std::string head = to_lower(std::string(text.substr(0, 64)));
+    if (head.starts_with("<!doctype html") || head.starts_with("<html"))
+      throw InputError(fmt::format("{}: an HTML page (a `linkcast report`?), not a trace; give the trace the page was "
+                                   "made from",
+                                   path));
     throw InputError(fmt::format("{}: XML, not a trace; an NCCL topology dump goes to `linkcast topo import "
                                  "--nccl-xml`, and linkcast reads traces as CSV, PyTorch profiler (Kineto) JSON and "
                                  "nvprof or Nsight Systems SQLite exports",
