@@ -253,6 +253,25 @@ TEST(Loader, ExplicitRoutesMustFollowLinks) {
             "the node (add the link or fix 'via')");
 }
 
+TEST(Loader, ARouteThatLoopsOrIsGivenTwiceIsRefused) {
+  // A robustness hunt (round 26): via [cpu0, gpu0, cpu0] loaded, and simulate then stopped with
+  // "internal error: FlowNetwork::add_route: a resource twice in one route" (exit 1); two routes
+  // for one pair loaded, one of them unused.
+  const std::string loop = std::string(kMini) + "routes:\n  - {from: gpu0, to: gpu1, via: [cpu0, gpu0, cpu0]}\n";
+  EXPECT_EQ(error_of(loop), "node.yaml:21:5: routes[0]: 'gpu0' comes twice on the route from 'gpu0' to 'gpu1'; a route "
+                            "passes each endpoint once (remove the loop from 'via')");
+  const std::string self = std::string(kMini) + "routes:\n  - {from: gpu0, to: gpu0, via: [cpu0]}\n";
+  EXPECT_THAT(error_of(self), HasSubstr("routes[0]: 'gpu0' comes twice on the route from 'gpu0' to 'gpu0'"));
+  const std::string twice = std::string(kMini) + "routes:\n  - {from: gpu0, to: gpu1, via: [cpu0, cpu1]}\n"
+                                                 "  - {from: gpu1, to: gpu0, via: [cpu1, cpu0]}\n";
+  EXPECT_EQ(error_of(twice), "node.yaml:22:5: routes[1]: a second route from 'gpu1' to 'gpu0' (routes[0] gives one, "
+                             "line 21); give each pair one route");
+  const std::string each_way = std::string(kMini) +
+                               "routes:\n  - {from: gpu0, to: gpu1, via: [cpu0, cpu1], symmetric: false}\n"
+                               "  - {from: gpu1, to: gpu0, via: [cpu1, cpu0], symmetric: false}\n";
+  EXPECT_NO_THROW((void)parse_node(each_way, "node.yaml"));
+}
+
 TEST(Loader, MissingFileSaysWhereNodesAre) {
   EXPECT_THAT([] { (void)load_node("no/such/node.yaml"); },
               ThrowsMessage<InputError>(

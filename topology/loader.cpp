@@ -314,6 +314,26 @@ void check_routes_follow_links(const Node& node) {
     std::vector<int> at = {ro.from};
     at.insert(at.end(), ro.via.begin(), ro.via.end());
     at.push_back(ro.to);
+    const std::string where = location(node.file, ro.line, ro.column);
+    const std::size_t index = static_cast<std::size_t>(&ro - node.routes.data());
+    const auto id = [&](int e) { return node.endpoints[static_cast<std::size_t>(e)].id; };
+    // A route passes each endpoint once: one that comes back (a loop, or from = to) has no rate
+    // to give (the simulator cannot put one link on a path twice).
+    for (std::size_t k = 0; k < at.size(); ++k)
+      for (std::size_t j = k + 1; j < at.size(); ++j)
+        if (at[k] == at[j])
+          throw InputError(fmt::format("{}: routes[{}]: '{}' comes twice on the route from '{}' to '{}'; a route "
+                                       "passes each endpoint once (remove the loop from 'via')",
+                                       where, index, id(at[k]), id(ro.from), id(ro.to)));
+    for (std::size_t k = 0; k < index; ++k) {
+      const RouteOverride& other = node.routes[k];
+      const bool same = (other.from == ro.from && other.to == ro.to) ||
+                        ((other.symmetric || ro.symmetric) && other.from == ro.to && other.to == ro.from);
+      if (same)
+        throw InputError(fmt::format("{}: routes[{}]: a second route from '{}' to '{}' (routes[{}] gives one, line "
+                                     "{}); give each pair one route",
+                                     where, index, id(ro.from), id(ro.to), k, other.line));
+    }
     for (std::size_t k = 0; k + 1 < at.size(); ++k) {
       const bool joined = std::any_of(node.links.begin(), node.links.end(), [&](const Link& l) {
         return (l.a == at[k] && l.b == at[k + 1]) || (l.b == at[k] && l.a == at[k + 1]);
@@ -322,8 +342,7 @@ void check_routes_follow_links(const Node& node) {
         throw InputError(fmt::format(
             "{}: routes[{}]: no link joins '{}' and '{}'; an explicit route must follow links of the node (add the "
             "link or fix 'via')",
-            location(node.file, ro.line, ro.column), &ro - node.routes.data(),
-            node.endpoints[static_cast<std::size_t>(at[k])].id, node.endpoints[static_cast<std::size_t>(at[k + 1])].id));
+            where, index, id(at[k]), id(at[k + 1])));
       }
     }
   }
