@@ -272,6 +272,18 @@ TEST(Loader, ARouteThatLoopsOrIsGivenTwiceIsRefused) {
   EXPECT_NO_THROW((void)parse_node(each_way, "node.yaml"));
 }
 
+TEST(Loader, GpuIdsAreTheIndicesTracesWrite) {
+  // A robustness hunt (round 26): gpu00 loaded beside gpu0, and a trace's gpu0 then meant both
+  // (an allreduce of gpu0 with itself); gpu99999999999999999999 loaded too.
+  for (const std::string id : {"gpu00", "gpu01", "gpu4096", "gpu99999999999999999999"})
+    EXPECT_THAT(error_of(replace(kMini, "id: gpu1\n", "id: " + id + "\n")),
+                HasSubstr("endpoint '" + id + "': a gpu's id must be gpu<N>, N from 0 to 4095 without leading zeros "
+                          "(e.g. gpu0)"))
+        << id;
+  EXPECT_THAT(error_of(replace(kMini, "id: cpu1\n", "id: cpu007\n")),
+              HasSubstr("a cpu's id must be cpu<N>, N from 0 to 4095 without leading zeros"));
+}
+
 TEST(Loader, MissingFileSaysWhereNodesAre) {
   EXPECT_THAT([] { (void)load_node("no/such/node.yaml"); },
               ThrowsMessage<InputError>(

@@ -55,6 +55,18 @@ bool id_has_prefix_number(std::string_view id, std::string_view prefix) {
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
+/// The largest index a cpu<N> or gpu<N> id may carry (a trace names GPUs gpu0 to gpu4095).
+constexpr std::size_t kMaxEndpointIndex = 4095;
+
+/// Whether `id` is `prefix` and an index as traces write it: no leading zero (gpu00 is gpu0 to a
+/// trace, which put two GPUs' traffic on one), at most kMaxEndpointIndex.
+bool id_is_prefix_index(std::string_view id, std::string_view prefix) {
+  if (!id_has_prefix_number(id, prefix)) return false;
+  const std::string_view digits = id.substr(prefix.size());
+  if (digits.size() > 1 && digits.front() == '0') return false;
+  return digits.size() <= 4 && std::stoul(std::string(digits)) <= kMaxEndpointIndex;
+}
+
 /// "cpu", "cpu and gpu": the kinds a key applies to.
 std::string kinds_of(schema::Applies applies) {
   static const std::vector<std::string> names = endpoint_kind_names();
@@ -99,10 +111,12 @@ void read_endpoint(const SchemaReader& r, const YAML::Node& e, std::size_t index
   }
   ep.kind = static_cast<EndpointKind>(known - kinds.begin());
   const YAML::Node& id_node = *m.find("id");
-  if (ep.kind == EndpointKind::cpu && !id_has_prefix_number(ep.id, "cpu"))
-    r.fail(id_node, fmt::format("{}: a cpu's id must be cpu<N> (e.g. cpu0)", where));
-  if (ep.kind == EndpointKind::gpu && !id_has_prefix_number(ep.id, "gpu"))
-    r.fail(id_node, fmt::format("{}: a gpu's id must be gpu<N> (e.g. gpu0)", where));
+  if (ep.kind == EndpointKind::cpu && !id_is_prefix_index(ep.id, "cpu"))
+    r.fail(id_node, fmt::format("{}: a cpu's id must be cpu<N>, N from 0 to {} without leading zeros (e.g. cpu0)",
+                                where, kMaxEndpointIndex));
+  if (ep.kind == EndpointKind::gpu && !id_is_prefix_index(ep.id, "gpu"))
+    r.fail(id_node, fmt::format("{}: a gpu's id must be gpu<N>, N from 0 to {} without leading zeros (e.g. gpu0)",
+                                where, kMaxEndpointIndex));
   if (ep.kind != EndpointKind::cpu && id_has_prefix_number(ep.id, "cpu"))
     r.fail(id_node, fmt::format("{}: ids cpu<N> are reserved for kind cpu", where));
   if (ep.kind != EndpointKind::gpu && id_has_prefix_number(ep.id, "gpu"))
