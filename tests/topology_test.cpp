@@ -284,6 +284,19 @@ TEST(Loader, GpuIdsAreTheIndicesTracesWrite) {
               HasSubstr("a cpu's id must be cpu<N>, N from 0 to 4095 without leading zeros"));
 }
 
+TEST(Loader, ASecondLinkOfOneTypeBetweenTwoEndpointsIsRefused) {
+  // A robustness hunt (round 26): two nvlink entries for one pair loaded and were listed, but the
+  // route took one of them (a copy ran as over one link). Two types stay (a Grace GPU's
+  // NVLink-C2C beside its PCIe link: the route takes the better; ImportField.AGraceDump...).
+  const std::string twice =
+      replace(kMini, "  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}\n",
+              "  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}\n  - {between: [gpu0, cpu0], type: nvlink, "
+              "version: 2, count: 2}\n");
+  EXPECT_EQ(error_of(twice), "node.yaml:20:15: links[3]: a second nvlink link between 'gpu0' and 'cpu0' (link "
+                             "'cpu0-gpu0', line 17); a route takes one link between two endpoints: give one link, with "
+                             "`count:` for several NVLinks or its lanes or bandwidth together");
+}
+
 TEST(Loader, MissingFileSaysWhereNodesAre) {
   EXPECT_THAT([] { (void)load_node("no/such/node.yaml"); },
               ThrowsMessage<InputError>(

@@ -206,6 +206,15 @@ void read_link(const SchemaReader& r, const YAML::Node& l, std::size_t index, No
   for (const Link& other : node.links) {
     if (other.id == link.id)
       r.fail(l, fmt::format("duplicate link id '{}' (first defined on line {})", link.id, other.line));
+    // A route takes one link between two endpoints (the better, where they are of two types: a
+    // Grace GPU's NVLink-C2C beside its PCIe link), so a second of the same type would be listed
+    // and never carry anything (a robustness hunt: two NVLink entries ran as one).
+    if (((other.a == link.a && other.b == link.b) || (other.a == link.b && other.b == link.a)) &&
+        other.spec.type == s.type)
+      r.fail(between, fmt::format("{}: a second {} link between '{}' and '{}' (link '{}', line {}); a route takes one "
+                                  "link between two endpoints: give one link, with `count:` for several NVLinks or "
+                                  "its lanes or bandwidth together",
+                                  path, type_name, a, b, other.id, other.line));
   }
   node.links.push_back(std::move(link));
 }
