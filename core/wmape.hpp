@@ -32,6 +32,9 @@ struct ErrorSum {
     count += o.count;
   }
   [[nodiscard]] double wmape() const { return wmape_pct(abs_error, actual); }
+  /// Whether WMAPE says anything: the compared operations measured some time (none matched, or
+  /// all measured 0, leaves it undefined, not 0%: shown as "-" and null).
+  [[nodiscard]] bool defined() const { return count > 0 && actual > 0; }
 };
 
 }  // namespace linkcast

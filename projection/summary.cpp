@@ -176,7 +176,8 @@ void render_table(const ProjectionSummary& s, std::ostream& out) {
     const Cell& c = s.overall[m];
     std::vector<std::string> row = {s.models[m], secs(c.model_source_ns), secs(c.projected_ns),
                                     c.model_source_ns > 0 ? fmt::format("{:.3f}x", c.projected_ns / c.model_source_ns) : "-"};
-    if (s.has_actual) row.insert(row.end(), {secs(c.error.actual), secs(c.error.projected), pct(c.error.wmape())});
+    if (s.has_actual)
+      row.insert(row.end(), {secs(c.error.actual), secs(c.error.projected), c.error.defined() ? pct(c.error.wmape()) : "-"});
     totals.add_row(row);
   }
   if (!s.overall.empty()) {
@@ -208,7 +209,7 @@ void render_table(const ProjectionSummary& s, std::ostream& out) {
       if (s.has_actual) row.push_back(secs(cell(0, k).error.actual));
       for (std::size_t m = 0; m < s.models.size(); ++m) {
         row.push_back(secs(cell(m, k).projected_ns));
-        if (s.has_actual) row.push_back(cell(m, k).error.count ? pct(cell(m, k).error.wmape()) : "-");
+        if (s.has_actual) row.push_back(cell(m, k).error.defined() ? pct(cell(m, k).error.wmape()) : "-");
       }
       t.add_row(row);
     }
@@ -236,7 +237,7 @@ void render_json(const ProjectionSummary& s, std::ostream& out) {
     const Cell& c = s.overall[m];
     json jm = {{"projected_total_s", c.projected_ns / 1e9}, {"source_total_s", c.model_source_ns / 1e9}};
     if (s.has_actual) {
-      jm["wmape_pct"] = c.error.wmape();
+      jm["wmape_pct"] = c.error.defined() ? json(c.error.wmape()) : json(nullptr);
       jm["actual_total_s"] = c.error.actual / 1e9;
       jm["matched_projected_s"] = c.error.projected / 1e9;
     }
@@ -252,7 +253,7 @@ void render_json(const ProjectionSummary& s, std::ostream& out) {
         const Cell& c = cell(m, k);
         json jm = {{"projected_total_s", c.projected_ns / 1e9}, {"source_total_s", c.model_source_ns / 1e9}};
         if (s.has_actual && c.error.count) {
-          jm["wmape_pct"] = c.error.wmape();
+          jm["wmape_pct"] = c.error.defined() ? json(c.error.wmape()) : json(nullptr);
           jm["actual_total_s"] = c.error.actual / 1e9;
           jm["matched_ops"] = c.error.count;
         }

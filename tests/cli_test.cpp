@@ -131,6 +131,27 @@ TEST(CliGolden, ProjectTitanToSummitJson) {
   EXPECT_LT(j["by_kind"]["d2d"]["default"]["wmape_pct"].get<double>(), 15.0);
 }
 
+TEST(CliProjectUntimed, AnActualWithoutTimesScoresNothingRatherThanZeroPercent) {
+  // A robustness hunt (round 26): an --actual trace without durations ("0 ops matched"), or whose
+  // one match measured 0 ns, printed "WMAPE 0.00%" (JSON 0.0): a perfect score for nothing. WMAPE
+  // over no measured time is undefined: "-" in the table, null in JSON.
+  const std::string dir = ::testing::TempDir();
+  auto write = [](const std::string& path, std::string_view bytes) { std::ofstream(path, std::ios::binary) << bytes; };
+  write(dir + "src.csv", "kind,src,dst,bytes,duration_ns\ncopy,cpu0,gpu0,1048576,50000\n");
+  write(dir + "untimed.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu0,1048576\n");
+  write(dir + "zero.csv", "kind,src,dst,bytes,duration_ns\ncopy,cpu0,gpu0,1048576,0\n");
+  for (const char* actual : {"untimed.csv", "zero.csv"}) {
+    const std::string cmd = "project --from configs/summit.yaml --to configs/summit.yaml " + dir + "src.csv --actual " +
+                            dir + actual + " --model default";
+    const auto table = run_linkcast(cmd);
+    ASSERT_EQ(table.exit_code, 0) << table.err;
+    EXPECT_THAT(table.out, Not(HasSubstr("0.00%"))) << actual;
+    const auto json = run_linkcast(cmd + " --format json");
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    EXPECT_TRUE(nlohmann::json::parse(json.out)["models"]["default"]["wmape_pct"].is_null()) << actual;
+  }
+}
+
 TEST(CliProjectUntimed, TheSourceTotalSaysHowManyOperationsItHolds) {
   // A Quadro GP100 Kineto trace (tests/data/wild) timed 1 of its 10 copies: "measured on the source
   // node: 1 us" stood beside a `measured` row of 10 us (the untimed copies priced with `default`).
