@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/strings.hpp"
 #include "trace/select.hpp"
 
 namespace linkcast::application {
@@ -139,10 +140,51 @@ std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& tra
     const std::string name = fmt::format("gpu{}", g);
     const auto it = map.find(name);
     renamed = renamed || it != map.end();
-    gpus.push_back(node.find(it != map.end() ? it->second : name));
+    const int e = node.find(it != map.end() ? it->second : name);
+    if (it != map.end() && e >= 0 && node.endpoints[static_cast<std::size_t>(e)].kind != topology::EndpointKind::gpu)
+      throw InputError(fmt::format("--map {}={}: '{}' of node '{}' is a {}, not a GPU; map a GPU onto a GPU", name,
+                                   it->second, it->second, node.name,
+                                   topology::to_string(node.endpoints[static_cast<std::size_t>(e)].kind)));
+    gpus.push_back(e);
   }
   if (!renamed) return {};
   return gpus;
+}
+
+std::vector<std::string> place(const topology::Node& node, const trace::Trace& trace, const projection::EndpointMap& map,
+                               sim::SimOptions& options) {
+  std::vector<std::string> warnings;
+  const auto& names = trace.endpoint_names();
+  const auto kind_of = [&](const std::string& id) -> std::string {
+    if (id == "host") return "host";
+    const int e = node.find(id);
+    return e < 0 ? "" : std::string(topology::to_string(node.endpoints[static_cast<std::size_t>(e)].kind));
+  };
+  for (const auto& [name, target] : map) {
+    if (target != "host" && node.find(target) < 0)
+      throw InputError(fmt::format("--map {}={}: node '{}' ({}) has no endpoint '{}'{}", name, target, node.name,
+                                   node.file, target, did_you_mean(target, node.endpoint_ids())));
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      warnings.push_back(fmt::format("--map {}={}: the trace has no endpoint '{}'{}: the entry places nothing", name,
+                                     target, name, did_you_mean(name, names)));
+      continue;
+    }
+    if (trace::endpoint_index(name, "gpu") >= 0) continue;  // placed_gpus
+    // A CPU of the trace (or "host", the socket of the GPU at the other end) onto a CPU; nothing
+    // but a GPU onto a GPU.
+    const std::string to_kind = kind_of(target);
+    const bool cpu_side = name == "host" || trace::endpoint_index(name, "cpu") >= 0;
+    if (to_kind == "gpu")
+      throw InputError(fmt::format("--map {}={}: '{}' of node '{}' is a GPU, and '{}' of the trace is none; map a GPU "
+                                   "of the trace (gpu<N>) onto a GPU",
+                                   name, target, target, node.name, name));
+    if (cpu_side && to_kind != "cpu" && target != "host")
+      throw InputError(fmt::format("--map {}={}: '{}' of node '{}' is a {}; map a CPU of the trace onto a CPU", name,
+                                   target, target, node.name, to_kind));
+    options.names[name] = target;
+  }
+  options.gpus = placed_gpus(node, trace, map);
+  return warnings;
 }
 
 ApplicationProjection project_application(const topology::Node& from, const topology::Node& to, const trace::Trace& trace,
@@ -156,7 +198,7 @@ ApplicationProjection project_application(const topology::Node& from, const topo
 
   sim::SimOptions source;
   source.model = &model;
-  source.gpus = placed_gpus(from, trace, projection::source_placement(from, map));
+  (void)place(from, trace, projection::source_placement(from, map), source);  // the Projector said what it places
   source.durations_ns = sim::recorded_gpu_durations(trace);
   p.source = sim::simulate(from, trace, source);
   // The recording's pace, said once (the source's replay is the recording's).
@@ -164,7 +206,7 @@ ApplicationProjection project_application(const topology::Node& from, const topo
 
   sim::SimOptions target;
   target.model = &model;
-  target.gpus = placed_gpus(to, trace, map);
+  (void)place(to, trace, map, target);
   target.durations_ns = p.target_durations_ns;
   target.keep_transfers = for_timeline;
   p.target = sim::simulate(to, trace, target);
@@ -179,7 +221,7 @@ double projected_span_with(const topology::Node& from, const topology::Node& to,
   project_data_movement(from, to, trace, map, model, data_onto_target, q);
   sim::SimOptions target;
   target.model = &model;
-  target.gpus = placed_gpus(to, trace, map);
+  (void)place(to, trace, map, target);
   target.durations_ns = q.target_durations_ns;
   const double target_span = sim::simulate(to, trace, target).application.replayed_span_ns;
   const auto& source = p.source.application;

@@ -73,4 +73,11 @@ struct ApplicationProjection {
 [[nodiscard]] std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& trace,
                                            const projection::EndpointMap& map);
 
+/// Places the trace's endpoints on `node` as `map` says, in `options`: its GPUs by index
+/// (placed_gpus), every other name it renames (a CPU, a NIC, "host") by name. An entry whose
+/// target the node lacks, or of another kind than what it places (a GPU onto a CPU), is refused;
+/// an entry naming no endpoint of the trace (a misspelt one) is returned as a warning.
+[[nodiscard]] std::vector<std::string> place(const topology::Node& node, const trace::Trace& trace,
+                                             const projection::EndpointMap& map, sim::SimOptions& options);
+
 }  // namespace linkcast::application

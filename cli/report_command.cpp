@@ -171,7 +171,9 @@ int run_report(const ReportOptions& opt) {
   // --map places the trace's endpoints that the node lacks on its own (as `simulate --map`), and
   // every mapped endpoint on the target.
   if (!map.empty() && opt.workload.empty())
-    w.sim_options.gpus = application::placed_gpus(node, w.trace, projection::source_placement(node, map));
+    for (const std::string& warning :
+         application::place(node, w.trace, projection::source_placement(node, map), w.sim_options))
+      std::cerr << "linkcast: warning: " << warning << "\n";
   steps.lap(fmt::format("{} {} operations", opt.workload.empty() ? "read" : "ran", w.trace.size()));
   // One view of the truth: the simulation runs first, and the matrices take each collective call
   // as it ran (its rings and their shares, and the ranks the trace lacks).

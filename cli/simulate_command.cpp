@@ -175,7 +175,8 @@ void add_simulate_command(CLI::App& app, Runner& run) {
         options.gpus = gpus;
         if (!opt->map.empty()) {
           if (!opt->gpus.empty()) throw InputError("simulate: give --gpus or --map, not both");
-          options.gpus = application::placed_gpus(node, trace, projection::parse_endpoint_map(opt->map));
+          for (const std::string& w : application::place(node, trace, projection::parse_endpoint_map(opt->map), options))
+            std::cerr << "linkcast: warning: " << w << "\n";
         }
         // L + O measured by the trace's own small copies where it has them.
         options.fixed_ns = projection::fixed_costs_ns(projection::calibrate(trace));

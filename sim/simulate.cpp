@@ -385,8 +385,10 @@ int Simulation::resolve(std::uint16_t id, std::uint16_t other, std::size_t recor
   if (cached >= 0) return cached;
   if (cached == kUnresolved) {
     const std::string& name = trace_.endpoint_name(id);
-    if (name == "host") cached = kHost;
-    else return cached = resolve_name(name, record);
+    const auto renamed = options_.names.find(name);
+    const std::string& placed = renamed != options_.names.end() ? renamed->second : name;
+    if (placed == "host") cached = kHost;
+    else return cached = resolve_name(placed, record);
   }
   // "host": the socket of the GPU at the other end.
   const int other_on_node = trace_.endpoint_name(other) == "host" ? -1 : resolve(other, id, record);

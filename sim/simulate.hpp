@@ -29,6 +29,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,9 @@ struct SimOptions {
   std::string solver = "maxmin";
   /// Node GPU endpoint for trace gpu0, gpu1, ... (empty: by name).
   std::vector<int> gpus;
+  /// Node endpoint id for the trace's other endpoint names, "host" included (`--map cpu0=cpu1`);
+  /// a name not here is the node's endpoint of that id.
+  std::map<std::string, std::string> names;
   /// L + O per copy class, ns; NaN: the node's calibration, else the route's link latencies.
   std::array<double, model::kCopyClassCount> fixed_ns;
   /// Collective overrides: algorithm, protocol, channels, chunk (unset: NCCL's choice).

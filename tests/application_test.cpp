@@ -428,5 +428,43 @@ TEST(Placement, OneMapPlacesATraceOnBothNodes) {
                             "with --map gpu1=gpuN")));
 }
 
+TEST(Placement, AMapPlacesEveryEndpointItNamesAndRefusesWhatCannotHoldIt) {
+  // A robustness hunt (round 26): `simulate --map cpu0=cpu1` ran the trace from cpu0 (5.7 ms on
+  // Summit: 3 x 256 MiB from the CPU of their GPUs; from cpu1, over the 64 GB/s X-Bus: 12.6 ms, as
+  // the same trace written with cpu1 takes), a misspelt entry (GPU0=gpu1) was dropped unsaid and a
+  // GPU went onto a CPU (gpu0=cpu0).
+  const auto summit = topology::load_node(test::config("summit.yaml"));
+  trace::Trace t;
+  for (const char* gpu : {"gpu0", "gpu1", "gpu2"}) {
+    trace::Op op;
+    op.kind = trace::OpKind::copy;
+    op.src = t.endpoint("cpu0");
+    op.dst = t.endpoint(gpu);
+    op.bytes = std::uint64_t{256} << 20;
+    op.src_mem = model::MemKind::pinned;
+    op.dst_mem = model::MemKind::device;
+    t.push(op);
+  }
+  auto makespan = [&](const projection::EndpointMap& map) {
+    sim::SimOptions o;
+    EXPECT_TRUE(place(summit, t, map, o).empty());
+    return sim::simulate(summit, t, o).makespan_ns;
+  };
+  const double moved = makespan({{"cpu0", "cpu1"}});
+  EXPECT_GT(moved, 1.8 * makespan({}));  // X-Bus (64 GB/s) under the GPUs' NVLinks
+  sim::SimOptions o;
+  const std::vector<std::string> w = place(summit, t, {{"GPU0", "gpu1"}}, o);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_THAT(w[0], HasSubstr("--map GPU0=gpu1: the trace has no endpoint 'GPU0' (did you mean 'gpu0'?)"));
+  EXPECT_THAT([&] { (void)place(summit, t, {{"gpu0", "cpu0"}}, o); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("--map gpu0=cpu0: 'cpu0' of node 'summit' is a cpu, not "
+                                                             "a GPU")));
+  EXPECT_THAT([&] { (void)place(summit, t, {{"cpu0", "gpu3"}}, o); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("'gpu3' of node 'summit' is a GPU, and 'cpu0' of the "
+                                                             "trace is none")));
+  EXPECT_THAT([&] { (void)place(summit, t, {{"cpu0", "cpu9"}}, o); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("--map cpu0=cpu9: node 'summit'")));
+}
+
 }  // namespace
 }  // namespace linkcast::application
