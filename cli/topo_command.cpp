@@ -34,7 +34,7 @@ void add_topo_command(CLI::App& app, Runner& run) {
       if (opt->node.empty())
         throw InputError("topo: give a node file, e.g. `linkcast topo configs/summit.yaml`");
       const topology::Node node = cli::load_node(opt->node);
-      const topology::Routes routes(node);
+      const topology::Routes routes(node, topology::Routes::Compute::on_demand);
       AtomicOutput out(opt->output);
       if (opt->format == "json") out.stream() << topology::describe_json(node, routes);
       else if (opt->format == "dot") out.stream() << topology::describe_dot(node);

@@ -318,13 +318,38 @@ TEST(Routing, PrefersLowerLatencyThenHigherBottleneck) {
   const Node m = parse_node(std::string(kMini) + "  - {between: [gpu0, gpu1], type: pcie, gen: 3, lanes: 16}\n", "m.yaml");
   const Routes rm(m);
   EXPECT_EQ(rm.path(m.find("gpu0"), m.find("gpu1")).hops, 1);
-  // Two equal-latency parallel links: the wider one is chosen.
+  // Two equal-latency parallel links (of two types: two of one type are refused, see
+  // Loader.ASecondLinkOfOneTypeBetweenTwoEndpointsIsRefused): the wider one is chosen, one NVLink2
+  // (25 GB/s) over PCIe Gen3 x16 (15.75 GB/s).
   const Node w = parse_node(std::string(kMini) +
                                 "  - {between: [gpu0, gpu1], type: nvlink, version: 2, count: 1}\n"
-                                "  - {between: [gpu0, gpu1], type: nvlink, version: 2, count: 3}\n",
+                                "  - {between: [gpu0, gpu1], type: pcie, gen: 3, lanes: 16, latency_ns: 100}\n",
                             "w.yaml");
   const Routes rw(w);
-  EXPECT_DOUBLE_EQ(rw.path(w.find("gpu0"), w.find("gpu1")).bottleneck_gbps, 75.0);
+  EXPECT_DOUBLE_EQ(rw.path(w.find("gpu0"), w.find("gpu1")).bottleneck_gbps, 25.0);
+}
+
+TEST(Routing, ARouteOfMoreThan64LinksIsRefusedAndRoutesAreMadeOneSourceAtATime) {
+  // A robustness hunt (round 26): a node of 1,000 PCIe switches in a chain took 4.7 GB and 10 s in
+  // `topo` (every pair's path, up to 1,001 links each, held at once), 3,000 of them ran out of
+  // time; a node of 4,096 GPUs took 1.6 GB to simulate one copy (n x n paths made up front).
+  std::string chain = "schema_version: 1\nname: chain\nendpoints:\n  - {id: cpu0, kind: cpu, memory: {capacity_gib: "
+                      "64, bandwidth_gbps: 100}}\n";
+  for (int k = 0; k < 70; ++k) chain += fmt::format("  - {{id: sw{}, kind: pcie_switch}}\n", k);
+  chain += "  - {id: gpu0, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}}\nlinks:\n"
+           "  - {between: [cpu0, sw0], type: pcie, gen: 4, lanes: 16}\n";
+  for (int k = 1; k < 70; ++k) chain += fmt::format("  - {{between: [sw{}, sw{}], type: pcie, gen: 4, lanes: 16}}\n", k - 1, k);
+  chain += "  - {between: [sw69, gpu0], type: pcie, gen: 4, lanes: 16}\n";
+  const Node c = parse_node(chain, "chain.yaml");
+  EXPECT_THAT([&] { (void)Routes(c).path(c.find("cpu0"), c.find("gpu0")); },
+              ThrowsMessage<InputError>(HasSubstr("chain.yaml: the route from 'cpu0' to 'sw64' takes more than 64 "
+                                                  "links; no node nests switches that deep")));
+  // Asked for one source, a Routes holds that source's paths alone; released, none.
+  const Node n = parse_node(kMini, "node.yaml");
+  const Routes r(n, Routes::Compute::on_demand);
+  EXPECT_EQ(r.path(n.find("gpu0"), n.find("gpu1")).hops, 3);
+  r.release(n.find("gpu0"));
+  EXPECT_EQ(r.path(n.find("gpu0"), n.find("gpu1")).hops, 3);  // made again
 }
 
 TEST(Routing, AGpusDefaultHostIsTheNearestCpuThroughForwardingEndpoints) {

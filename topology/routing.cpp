@@ -62,6 +62,11 @@ struct ForwardingFilter {
   }
 };
 
+/// The most links a route may take: the deepest real nodes route GPU to GPU across sockets in
+/// about 8 (GPU, two PCIe switch levels, CPU, CPU, and back down); 64 leaves room, and bounds the
+/// paths a node of thousands of endpoints holds (a chain of 1,000 switches took 4.7 GB).
+constexpr std::size_t kMaxRouteLinks = 64;
+
 Path make_path(const Node& node, int src, const std::vector<DirectedLink>& links) {
   Path p;
   p.reachable = true;
@@ -102,7 +107,7 @@ std::optional<DirectedLink> best_link(const Node& node, int a, int b) {
 }  // namespace
 
 Routes::Routes(const Node& node, Compute compute)
-    : node_(&node), n_(node.endpoints.size()), graph_(build_graph(node)), forwards_(n_), paths_(n_ * n_),
+    : node_(&node), n_(node.endpoints.size()), graph_(build_graph(node)), forwards_(n_), paths_(n_),
       computed_(n_, 0) {
   for (std::size_t i = 0; i < n_; ++i) forwards_[i] = node.endpoints[i].forwards() ? 1 : 0;
   if (compute == Compute::all)
@@ -136,8 +141,10 @@ void Routes::compute_source(std::size_t s) const {
           .distance_inf(Cost{std::numeric_limits<double>::infinity(), 0.0})
           .distance_zero(Cost{0.0, std::numeric_limits<double>::infinity()})
           .visitor(recorder));
+  std::vector<Path>& row = paths_[s];
+  row.assign(n_, Path{});
   for (std::size_t t = 0; t < n_; ++t) {
-    Path& p = paths_[s * n_ + t];
+    Path& p = row[t];
     if (t == s) {
       p.reachable = true;
       p.endpoints = {static_cast<int>(s)};
@@ -150,6 +157,12 @@ void Routes::compute_source(std::size_t s) const {
       const EdgeProps& ep = graph_[e];
       links.push_back({ep.link, ep.forward});
       v = boost::source(e, graph_);
+      if (links.size() > kMaxRouteLinks) {
+        throw InputError(fmt::format(
+            "{}: the route from '{}' to '{}' takes more than {} links; no node nests switches that deep (a chain "
+            "of switches, or a node file generated wrong?): link its endpoints through fewer switches",
+            node.file, node.endpoints[s].id, node.endpoints[t].id, kMaxRouteLinks));
+      }
     }
     std::reverse(links.begin(), links.end());
     p = make_path(node, static_cast<int>(s), links);
@@ -179,14 +192,14 @@ void Routes::compute_source(std::size_t s) const {
     if (forward) {
       Path p = make_path(node, ro.from, links);
       p.overridden = true;
-      paths_[s * n_ + static_cast<std::size_t>(ro.to)] = p;
+      row[static_cast<std::size_t>(ro.to)] = p;
     }
     if (backward) {
       std::vector<DirectedLink> back(links.rbegin(), links.rend());
       for (DirectedLink& dl : back) dl.forward = !dl.forward;
       Path q = make_path(node, ro.to, back);
       q.overridden = true;
-      paths_[s * n_ + static_cast<std::size_t>(ro.from)] = q;
+      row[static_cast<std::size_t>(ro.from)] = q;
     }
   }
   computed_[s] = 1;

@@ -53,7 +53,13 @@ class Routes {
   const Path& path(int src, int dst) const {
     const auto s = static_cast<std::size_t>(src);
     if (!computed_[s]) compute_source(s);
-    return paths_[s * n_ + static_cast<std::size_t>(dst)];
+    return paths_[s][static_cast<std::size_t>(dst)];
+  }
+  /// Lets `src`'s routes go (computed again when next asked for): for walks over every pair of
+  /// a large node, one source at a time.
+  void release(int src) const {
+    std::vector<Path>().swap(paths_[static_cast<std::size_t>(src)]);
+    computed_[static_cast<std::size_t>(src)] = 0;
   }
   const Graph& graph() const { return graph_; }
   const Node& node() const { return *node_; }
@@ -66,7 +72,9 @@ class Routes {
   std::size_t n_;
   Graph graph_;
   std::vector<char> forwards_;
-  mutable std::vector<Path> paths_;  // n x n, row = source
+  // One row per source, made when the source is first asked for (a simulation of a few copies on
+  // a node of thousands of endpoints needs a few rows, not n x n paths).
+  mutable std::vector<std::vector<Path>> paths_;
   mutable std::vector<char> computed_;
 };
 
