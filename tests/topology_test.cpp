@@ -303,6 +303,17 @@ TEST(Loader, MissingFileSaysWhereNodesAre) {
                   StrEq("no/such/node.yaml: no such file; shipped nodes are in configs/ (e.g. configs/summit.yaml)")));
 }
 
+TEST(Describe, DotQuotesWhatTheNodeFileWrites) {
+  // A robustness hunt (round 26): a model `H100" fillcolor="red" URL="javascript:alert(1)` ended
+  // DOT's string and set attributes of its own (invalid DOT, and an injected link in an SVG).
+  const Node n = parse_node(replace(kMini, "  - id: gpu0\n    kind: gpu\n",
+                                    "  - id: gpu0\n    kind: gpu\n    model: 'H100\" fillcolor=\"red\" x=\\y'\n"),
+                            "node.yaml");
+  const std::string dot = describe_dot(n);
+  EXPECT_THAT(dot, HasSubstr("label=\"gpu0\\nH100\\\" fillcolor=\\\"red\\\" x=\\\\y\"];"));
+  EXPECT_THAT(dot, Not(HasSubstr("fillcolor=\"red\"")));
+}
+
 TEST(Routing, PrefersLowerLatencyThenHigherBottleneck) {
   // gpu0 -> gpu1 in the mini node: gpu0 -> cpu0 -> cpu1 -> gpu1 is the only path (GPUs do not
   // forward): 3 hops, 100 + 120 + 100 ns, bottleneck min(50, 64, 50) = 50 GB/s.

@@ -217,9 +217,27 @@ std::string describe_json(const Node& node, const Routes& routes) {
   return out;
 }
 
+namespace {
+
+/// `text` as the inside of a DOT double-quoted string: a quote or backslash escaped, a line break
+/// written as DOT's \n (a node file's names and models are the user's: unescaped, a quote in one
+/// ended the string and let the rest of it set attributes, a robustness hunt found).
+std::string dot_quoted(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') continue;
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string describe_dot(const Node& node) {
   std::string out = fmt::format("graph \"{}\" {{\n  graph [overlap=false, splines=true, label=\"{}\"];\n",
-                                node.name, node.name);
+                                dot_quoted(node.name), dot_quoted(node.name));
   for (const Endpoint& e : node.endpoints) {
     const char* shape = e.kind == EndpointKind::cpu   ? "box"
                         : e.kind == EndpointKind::gpu ? "box3d"
@@ -229,13 +247,13 @@ std::string describe_dot(const Node& node) {
                         : e.kind == EndpointKind::gpu ? "palegreen"
                         : e.kind == EndpointKind::nic ? "khaki"
                                                       : "lightgrey";
-    out += fmt::format("  \"{}\" [shape={}, style=filled, fillcolor={}, label=\"{}\\n{}\"];\n", e.id,
-                       shape, color, e.id, e.model);
+    out += fmt::format("  \"{}\" [shape={}, style=filled, fillcolor={}, label=\"{}\\n{}\"];\n", dot_quoted(e.id),
+                       shape, color, dot_quoted(e.id), dot_quoted(e.model));
   }
   for (const Link& l : node.links) {
     const char* style = l.spec.type == model::LinkType::nvlink ? "bold" : l.spec.type == model::LinkType::pcie ? "solid" : "dashed";
-    out += fmt::format("  \"{}\" -- \"{}\" [label=\"{}\\n{:.0f} GB/s\", style={}];\n", ep(node, l.a).id,
-                       ep(node, l.b).id, l.spec.describe(), l.spec.gbps(), style);
+    out += fmt::format("  \"{}\" -- \"{}\" [label=\"{}\\n{:.0f} GB/s\", style={}];\n", dot_quoted(ep(node, l.a).id),
+                       dot_quoted(ep(node, l.b).id), dot_quoted(l.spec.describe()), l.spec.gbps(), style);
   }
   out += "}\n";
   return out;
