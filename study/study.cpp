@@ -136,8 +136,24 @@ StudyAxis read_axis(const StudyReader& r, const YAML::Node& axis, std::size_t i,
   if (!a.whole_node) {
     r.check_at(*m.find("path"), where, [&] {
       a.path = topology::parse_axis_path(a.name);
-      if (topology::select(s.base, a.path).empty())
+      std::vector<int> mine = topology::select(s.base, a.path);
+      if (mine.empty())
         throw InputError(fmt::format("'{}' selects nothing in the base node '{}' ({})", a.name, s.base.name, s.base.file));
+      // Two axes writing one value of one element: the later one's values would override the
+      // earlier's at every point, and the earlier axis would read as changing nothing.
+      std::sort(mine.begin(), mine.end());
+      for (std::size_t j = 0; j < s.axes.size(); ++j) {
+        const StudyAxis& o = s.axes[j];
+        if (o.whole_node || o.path.section != a.path.section || o.path.field != a.path.field) continue;
+        std::vector<int> theirs = topology::select(s.base, o.path);
+        std::sort(theirs.begin(), theirs.end());
+        std::vector<int> both;
+        std::set_intersection(mine.begin(), mine.end(), theirs.begin(), theirs.end(), std::back_inserter(both));
+        if (!both.empty())
+          throw InputError(fmt::format("it sets '{}' of {} of the elements axes[{}] ({}) sets; two axes on one value "
+                                       "override each other: give its values to one axis",
+                                       a.path.field, both.size(), j, o.name));
+      }
     });
   }
   const YAML::Node* values = m.find("values");

@@ -81,6 +81,18 @@ TEST(Study, ErrorsNameFileLineAndPath) {
                 "configs/ (e.g. configs/summit.yaml)");
   EXPECT_EQ(err("axes:\n  - {pth: node, values: [x]}\n"),
             f + ":5:6: axes[0]: unknown key 'pth' (did you mean 'path'?); valid keys: path, values");
+  // Two spellings of one value (a robustness hunt, round 26): the second axis overrode the first
+  // at every point, which then read as changing nothing ("over-provisioned").
+  EXPECT_EQ(err("axes:\n  - {path: \"links[type=nvlink].count\", values: [2]}\n"
+                "  - {path: \"links[type=nv*].count\", values: [3]}\n"),
+            f + ":6:12: axes[1] (links[type=nv*].count): it sets 'count' of 12 of the elements axes[0] "
+                "(links[type=nvlink].count) sets; two axes on one value override each other: give its values to one "
+                "axis");
+  const std::string other = write_study("study.yaml", head +
+                                                          "axes:\n  - {path: \"links[type=nvlink].count\", values: [2]}\n"
+                                                          "  - {path: \"links[type=nvlink].version\", values: [3]}\n" +
+                                                          tail);
+  EXPECT_NO_THROW((void)load_study(other));
 }
 
 TEST(Study, HostileYamlIsAnInputErrorWithItsPosition) {
