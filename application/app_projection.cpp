@@ -134,6 +134,15 @@ std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& tra
   std::size_t count = 0;
   for (const auto& n : trace.endpoint_names())
     if (const int g = trace::endpoint_index(n, "gpu"); g >= 0) count = std::max(count, static_cast<std::size_t>(g) + 1);
+  // The GPUs the trace's operations run on (its name table may hold more).
+  std::vector<char> used_endpoint(trace.endpoint_names().size(), 0);
+  for (const auto* column : {&trace.srcs(), &trace.dsts()})
+    for (const std::uint16_t e : *column)
+      if (e < used_endpoint.size()) used_endpoint[e] = 1;
+  std::vector<char> named(count, 0);
+  for (std::size_t e = 0; e < used_endpoint.size(); ++e)
+    if (const int g = trace::endpoint_index(trace.endpoint_names()[e], "gpu"); g >= 0 && used_endpoint[e])
+      named[static_cast<std::size_t>(g)] = 1;
   std::vector<int> gpus;
   bool renamed = false;
   for (std::size_t g = 0; g < count; ++g) {
@@ -145,6 +154,13 @@ std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& tra
       throw InputError(fmt::format("--map {}={}: '{}' of node '{}' is a {}, not a GPU; map a GPU onto a GPU", name,
                                    it->second, it->second, node.name,
                                    topology::to_string(node.endpoints[static_cast<std::size_t>(e)].kind)));
+    // Two GPUs of the trace on one of the node's would run both GPUs' streams as one GPU's, whose
+    // waits on each other then never end (as `--gpus '0;0'`, refused).
+    for (std::size_t k = 0; k < gpus.size(); ++k)
+      if (e >= 0 && gpus[k] == e && named[k] && named[g])
+        throw InputError(fmt::format("--map places gpu{} and {} of the trace both on '{}' of node '{}'; each GPU of "
+                                     "the trace takes a GPU of its own",
+                                     k, name, node.endpoints[static_cast<std::size_t>(e)].id, node.name));
     gpus.push_back(e);
   }
   if (!renamed) return {};

@@ -464,6 +464,11 @@ TEST(Placement, AMapPlacesEveryEndpointItNamesAndRefusesWhatCannotHoldIt) {
                                                              "trace is none")));
   EXPECT_THAT([&] { (void)place(summit, t, {{"cpu0", "cpu9"}}, o); },
               ::testing::ThrowsMessage<InputError>(HasSubstr("--map cpu0=cpu9: node 'summit'")));
+  // Two GPUs of the trace on one of the node's: the two ranks' streams ran as one GPU's and the
+  // replay stopped on "tasks never started ... the trace's streams wait on each other".
+  EXPECT_THAT([&] { (void)place(summit, t, {{"gpu1", "gpu0"}}, o); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("--map places gpu0 and gpu1 of the trace both on 'gpu0' "
+                                                             "of node 'summit'")));
 }
 
 }  // namespace
