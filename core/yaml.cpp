@@ -279,7 +279,17 @@ YAML::Node parse(std::string_view text, const std::string& file) {
   }
   YAML::Node root;
   try {
-    root = YAML::Load(std::string(text));
+    // Every document, not the first alone: a second one (after `---`, two files joined) was
+    // dropped unsaid.
+    const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
+    if (!documents.empty()) root = documents.front();
+    for (std::size_t d = 1; d < documents.size(); ++d) {
+      if (documents[d].IsNull()) continue;
+      const YAML::Mark at = documents[d].Mark();
+      throw InputError(fmt::format("{}: a second YAML document (after `---`); a node or study file is one document: "
+                                   "two files joined? Give them one by one",
+                                   at.is_null() ? file : location(file, at.line + 1, at.column + 1)));
+    }
   } catch (const YAML::ParserException& e) {
     syntax_error(text, file, e);
   } catch (const YAML::Exception& e) {

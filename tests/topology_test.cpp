@@ -234,6 +234,15 @@ TEST(Loader, SourcesAreCheckedAndKeysUnique) {
             "node.yaml:3:10: sources must be a list of {key: ..., title: ..., url: ...}");
 }
 
+TEST(Loader, ASecondYamlDocumentIsRefused) {
+  // A robustness hunt (round 26): a node file followed by `---` and another document (two files
+  // joined) loaded the first and dropped the second unsaid. An empty document after `---` is none.
+  EXPECT_EQ(error_of(std::string(kMini) + "---\nschema_version: 1\n"),
+            "node.yaml:21:1: a second YAML document (after `---`); a node or study file is one document: two files "
+            "joined? Give them one by one");
+  EXPECT_NO_THROW((void)parse_node(std::string(kMini) + "---\n", "node.yaml"));
+}
+
 TEST(Loader, AliasesCannotExpandANodeFileWithoutBound) {
   // A "billion laughs" node file: refused in well under a second, with the file and position.
   std::string text = replace(kMini, "links:", "  - {id: x0, kind: nic, model: &m0 [a, a, a, a, a, a, a, a, a, a]}\nlinks:");
