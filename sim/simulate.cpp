@@ -1546,7 +1546,9 @@ void Simulation::collect(SimResult& r) {
       lr.from = dir == 0 ? node_.links[l].a : node_.links[l].b;
       lr.to = dir == 0 ? node_.links[l].b : node_.links[l].a;
       lr.capacity_gbps = net_.capacity(res);
-      lr.data_bytes = net_.data_bytes(res);
+      // Data comes in whole bytes; the flows' rate x time sums miss it by rounding (1 MiB read as
+      // 1048575.9999999997 B, printed 1024.00 KiB).
+      lr.data_bytes = std::round(net_.data_bytes(res));
       lr.wire_bytes = wire;
       if (options_.keep_transfers) {
         lr.series = net_.take_series(res);

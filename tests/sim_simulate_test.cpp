@@ -593,6 +593,17 @@ TEST(SimPlan, RanksDisagreeingAboutACallAreReported) {
                         "group")));
 }
 
+TEST(SimPlan, ALinksDataIsTheWholeBytesItCarried) {
+  // A robustness hunt (round 26): a 1 MiB copy's link carried 1048575.9999999997 B (the flows'
+  // rate x time), printed 1024.00 KiB. Three copies of odd sizes over one link sum to their bytes.
+  Trace t;
+  for (const std::uint64_t b : {kMiB, std::uint64_t{12345}, 3 * kMiB + 7}) t.push(copy(t, "gpu4", "gpu5", b, 1, model::MemKind::device));
+  const SimResult r = simulate(node("dgx1-v100"), t, {});
+  double carried = 0;
+  for (const LinkResult& l : r.links) carried += l.data_bytes;
+  EXPECT_EQ(carried, static_cast<double>(4 * kMiB + 12352));
+}
+
 TEST(SimPlan, ARootOutsideItsCommunicatorIsNamedAsRecorded) {
   // A broadcast of 2 ranks whose root is rank 7: the error named "root 2" (the position a search
   // for it in the ring ended at). The CSV reader refuses such a root; a trace built otherwise is
