@@ -157,7 +157,8 @@ void render_table(const ProjectionSummary& s, std::ostream& out) {
                        s.matched, s.unmatched_source, s.unmatched_actual);
     out << "(matched: same kind, memory kinds and size, in order of occurrence; operations only one recording has, "
            "such as peer copies a machine with more GPUs adds, stay unmatched. WMAPE = sum |actual - projected| / "
-           "sum actual over matched operations; `measured` is \"nothing changes\": each operation keeps its "
+           "sum actual over matched operations, `-` where they measured no time; `measured` is \"nothing "
+           "changes\": each operation keeps its "
            "source time)\n";
   }
   out << "\n1-byte transfer cost (L + O) per copy class\n";
