@@ -338,8 +338,17 @@ def main():
                     help="each call on the next of as many buffer sets as hold this many bytes "
                          "together (suffix K, M or G), so that no call finds its buffers in the L2 "
                          "cache; names the variant <variant>_cold")
+    ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                    help="one more NCCL setting for this run (repeatable, e.g. NCCL_LL128_NTHREADS=320); "
+                         "names the variant <variant>_<key without NCCL_, lower case><value>")
     args = ap.parse_args()
     collectives = VARIANTS[args.variant][1]
+    extra_env = {}
+    for item in args.env:
+        key, eq, value = item.partition("=")
+        if not eq or not key.startswith("NCCL_") or not value:
+            ap.error(f"--env: '{item}' is not NCCL_KEY=VALUE")
+        extra_env[key] = value
     if args.collectives:
         asked = args.collectives.split(",")
         unknown = [c for c in asked if c not in collectives]
@@ -356,6 +365,8 @@ def main():
         label += "_inplace"
     if args.cold:
         label += "_cold"
+    for key, value in extra_env.items():
+        label += f"_{key[len('NCCL_'):].lower()}{value}"
     repeats = args.repeats or (5 if args.launch == "graph" else 1)
     os.makedirs(args.out, exist_ok=True)
     csv_path = args.csv or os.path.join(args.out, "nccl_bench.csv")
@@ -370,7 +381,7 @@ def main():
     if args.dump_topology:
         dumps = {"NCCL_TOPO_DUMP_FILE": os.path.join(args.out, "nccl_topo.xml"),
                  "NCCL_GRAPH_DUMP_FILE": os.path.join(args.out, "nccl_graph.xml")}
-    use_variant_environment(args.variant, args.channels, dumps)
+    use_variant_environment(args.variant, args.channels, {**dumps, **extra_env})
 
     meta = {
         "variant": label,
