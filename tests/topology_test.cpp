@@ -306,6 +306,18 @@ TEST(Loader, ASecondLinkOfOneTypeBetweenTwoEndpointsIsRefused) {
                              "`count:` for several NVLinks or its lanes or bandwidth together");
 }
 
+TEST(Loader, AGpusHostMustBeReachableFromIt) {
+  // A robustness hunt (round 26): gpu1 given `host: cpu0` where only cpu1 links to it loaded, and
+  // every copy between gpu1 and the host then failed ("no route"). In the mini node gpu1 reaches
+  // cpu0 through cpu1 (CPUs forward): loads. Without the X-Bus it does not: refused.
+  EXPECT_NO_THROW((void)parse_node(replace(kMini, "  - id: gpu1\n    kind: gpu\n", "  - id: gpu1\n    kind: gpu\n    host: cpu0\n"),
+                                   "node.yaml"));
+  const std::string island = replace(replace(kMini, "  - id: gpu1\n    kind: gpu\n", "  - id: gpu1\n    kind: gpu\n    host: cpu0\n"),
+                                     "  - {between: [cpu0, cpu1], type: xbus, bandwidth_gbps: 64}\n", "");
+  EXPECT_THAT(error_of(island), HasSubstr("gpu 'gpu1' has host 'cpu0', which no link path reaches from it (through "
+                                          "CPUs and switches)"));
+}
+
 TEST(Loader, MissingFileSaysWhereNodesAre) {
   EXPECT_THAT([] { (void)load_node("no/such/node.yaml"); },
               ThrowsMessage<InputError>(

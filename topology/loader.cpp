@@ -372,8 +372,42 @@ void check_routes_follow_links(const Node& node) {
 }
 
 /// Every GPU reaches a host; a GPU's default host is the nearest one.
+/// Whether `from` reaches `to` over the node's links through endpoints that forward (CPUs and
+/// switches); `adjacent` lists each endpoint's neighbours.
+bool reaches(const Node& node, const std::vector<std::vector<int>>& adjacent, int from, int to) {
+  std::vector<char> seen(node.endpoints.size(), 0);
+  std::vector<int> queue = {from};
+  seen[static_cast<std::size_t>(from)] = 1;
+  while (!queue.empty()) {
+    const int at = queue.back();
+    queue.pop_back();
+    for (const int next : adjacent[static_cast<std::size_t>(at)]) {
+      if (next == to) return true;
+      if (seen[static_cast<std::size_t>(next)] || !node.endpoints[static_cast<std::size_t>(next)].forwards()) continue;
+      seen[static_cast<std::size_t>(next)] = 1;
+      queue.push_back(next);
+    }
+  }
+  return false;
+}
+
 void assign_hosts(Node& node) {
   const std::vector<int> nearest = nearest_cpu(node);
+  // A host given by `host:` must be reachable: every copy between the GPU and "host" goes there
+  // (a hunt's GPU hosted on a CPU it had no route to loaded, and every host copy then failed).
+  std::vector<std::vector<int>> adjacent(node.endpoints.size());
+  for (const Link& l : node.links) {
+    adjacent[static_cast<std::size_t>(l.a)].push_back(l.b);
+    adjacent[static_cast<std::size_t>(l.b)].push_back(l.a);
+  }
+  for (std::size_t i = 0; i < node.endpoints.size(); ++i) {
+    const Endpoint& e = node.endpoints[i];
+    if (e.kind != EndpointKind::gpu || e.host < 0 || reaches(node, adjacent, static_cast<int>(i), e.host)) continue;
+    throw InputError(fmt::format("{}: gpu '{}' has host '{}', which no link path reaches from it (through CPUs and "
+                                 "switches); link them, or give the host it is attached to",
+                                 location(node.file, e.line, e.column), e.id,
+                                 node.endpoints[static_cast<std::size_t>(e.host)].id));
+  }
   for (std::size_t i = 0; i < node.endpoints.size(); ++i) {
     Endpoint& e = node.endpoints[i];
     if (e.kind != EndpointKind::gpu) continue;
