@@ -43,7 +43,10 @@ Backend::Backend(BackendOptions options) : options_(std::move(options)) {
     if (options_.gpu_count < 1) throw InputError(fmt::format("backend: {} GPUs; give at least 1", options_.gpu_count));
     for (int g = 0; g < options_.gpu_count; ++g) options_.gpu_ids.push_back(g);
   }
-  if (options_.gpu_ids.size() > 127) throw InputError("backend: more than 127 GPUs");
+  if (options_.gpu_ids.size() > kMaxBackendGpus)
+    throw InputError(fmt::format("a synthetic workload runs on at most {} GPUs, not {} (its runtime keeps a page's "
+                                 "device in a byte); give fewer in key 'gpus'",
+                                 kMaxBackendGpus, options_.gpu_ids.size()));
   if (!options_.gpu_sockets.empty() && options_.gpu_sockets.size() != options_.gpu_ids.size()) {
     throw InputError(fmt::format("backend: {} host sockets given for {} GPUs", options_.gpu_sockets.size(),
                                  options_.gpu_ids.size()));

@@ -61,6 +61,9 @@ class WorkloadLimitError : public InputError {
   using InputError::InputError;
 };
 
+/// The most GPUs the synthetic runtime runs on: it keeps a managed page's device in a signed byte.
+inline constexpr std::size_t kMaxBackendGpus = 127;
+
 struct BackendOptions {
   /// Endpoint index of each visible device: device d is "gpu<gpu_ids[d]>" (CUDA_VISIBLE_DEVICES).
   /// Empty: gpu_count devices gpu0..gpu{gpu_count-1}.

@@ -9,6 +9,7 @@
 #include "core/progress.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "synthetic/backend.hpp"
 #include "topology/node.hpp"
 #include "trace/csv.hpp"
 #include "trace/limits.hpp"
@@ -216,6 +217,11 @@ WorkloadRun run_workload_full(const std::string& text, const topology::Node* nod
         return e.kind == topology::EndpointKind::gpu;
       }));
       limit = fmt::format("node '{}' has {} GPUs", node->name, most);
+    }
+    if (most > kMaxBackendGpus) {
+      most = kMaxBackendGpus;
+      limit = fmt::format("a synthetic workload runs on at most {}: its runtime keeps a page's device in a byte",
+                          kMaxBackendGpus);
     }
     try {
       gpu_ids = parse_gpu_list(*gpus, "key 'gpus'", most, limit);

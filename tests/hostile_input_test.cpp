@@ -74,8 +74,14 @@ TEST(HostileGpuLists, ANodeBoundsTheListToItsGpus) {
               ThrowsMessage<InputError>(HasSubstr(
                   "workload 'nccl-allreduce': key 'gpus': '0-1000' names 1001 GPUs; a list names at most 8 (node "
                   "'hgx-h100' has 8 GPUs)")));
+  // Without a node, the synthetic runtime's own bound (a page's device in a byte): 128 GPUs were
+  // refused as "backend: more than 127 GPUs", naming no key (a robustness hunt, round 26).
   EXPECT_THAT([] { (void)synthetic::run_workload("nccl-allreduce:gpus=0-1000", nullptr); },
-              ThrowsMessage<InputError>(HasSubstr("'0-1000' names 1001 GPUs; a list names at most 576")));
+              ThrowsMessage<InputError>(HasSubstr("'0-1000' names 1001 GPUs; a list names at most 127 (a synthetic "
+                                                  "workload runs on at most 127: its runtime keeps a page's device in "
+                                                  "a byte)")));
+  EXPECT_THAT([] { (void)synthetic::run_workload("nccl-allreduce:bytes=1MiB,gpus=0-127", nullptr); },
+              ThrowsMessage<InputError>(HasSubstr("key 'gpus': '0-127' names 128 GPUs; a list names at most 127")));
   const auto r = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") +
                                     " --workload nccl-allreduce:bytes=1MiB --gpus 0-99999");
   EXPECT_EQ(r.exit_code, 2);
