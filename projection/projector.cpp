@@ -49,7 +49,8 @@ EndpointMap parse_endpoint_map(std::string_view text) {
   for (std::string_view part : split(text, ',')) {
     part = trim(part);
     const std::size_t eq = part.find('=');
-    if (eq == std::string_view::npos || eq == 0 || eq + 1 == part.size())
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == part.size() ||
+        part.find('=', eq + 1) != std::string_view::npos)
       throw_map_error("", fmt::format("'{}' is not NAME=NAME; write e.g. gpu0=gpu2,gpu1=gpu3", part));
     const std::string from(trim(part.substr(0, eq))), to(trim(part.substr(eq + 1)));
     if (!map.emplace(from, to).second) throw_map_error("", fmt::format("'{}' is mapped twice", from));

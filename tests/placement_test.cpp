@@ -132,6 +132,9 @@ TEST(ChoiceError, LibraryMessagesNameNoCliOption) {
   // The endpoint map: parsed, then applied to a target that lacks the mapped endpoint.
   EXPECT_THAT([] { (void)projection::parse_endpoint_map("gpu1"); },
               ThrowsMessage<ChoiceError>(StrEq("map: 'gpu1' is not NAME=NAME; write e.g. gpu0=gpu2,gpu1=gpu3")));
+  // 'gpu0==gpu1' was read as gpu0 onto '=gpu1' and said "placed on no GPU" (round 26's hunt).
+  EXPECT_THAT([] { (void)projection::parse_endpoint_map("gpu0==gpu1"); },
+              ThrowsMessage<ChoiceError>(StrEq("map: 'gpu0==gpu1' is not NAME=NAME; write e.g. gpu0=gpu2,gpu1=gpu3")));
   const topology::Node n = two_sockets();
   const trace::Trace t = trace::parse_csv_trace("kind,src,dst,bytes\ncopy,cpu0,gpu0,8\n", "t.csv");
   EXPECT_THAT([&] { projection::Projector p(n, n, t, projection::parse_endpoint_map("gpu0=gpu9")); },
