@@ -371,7 +371,6 @@ void check_routes_follow_links(const Node& node) {
   }
 }
 
-/// Every GPU reaches a host; a GPU's default host is the nearest one.
 /// Whether `from` reaches `to` over the node's links through endpoints that forward (CPUs and
 /// switches); `adjacent` lists each endpoint's neighbours.
 bool reaches(const Node& node, const std::vector<std::vector<int>>& adjacent, int from, int to) {
@@ -391,6 +390,7 @@ bool reaches(const Node& node, const std::vector<std::vector<int>>& adjacent, in
   return false;
 }
 
+/// Every GPU reaches a host; a GPU's default host is the nearest one.
 void assign_hosts(Node& node) {
   const std::vector<int> nearest = nearest_cpu(node);
   // A host given by `host:` must be reachable: every copy between the GPU and "host" goes there
