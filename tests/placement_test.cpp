@@ -132,6 +132,15 @@ TEST(ChoiceError, LibraryMessagesNameNoCliOption) {
   // The endpoint map: parsed, then applied to a target that lacks the mapped endpoint.
   EXPECT_THAT([] { (void)projection::parse_endpoint_map("gpu1"); },
               ThrowsMessage<ChoiceError>(StrEq("map: 'gpu1' is not NAME=NAME; write e.g. gpu0=gpu2,gpu1=gpu3")));
+  // Two GPUs of the trace onto one: a peer copy became a copy within gpu1, still called a peer
+  // copy and priced as within a GPU (round 26's hunt).
+  {
+    const topology::Node hgx = topology::load_node(test::config("hgx-h100.yaml"));
+    const trace::Trace p2p = trace::parse_csv_trace("kind,src,dst,bytes\ncopy,gpu0,gpu1,1048576\n", "p2p.csv");
+    EXPECT_THAT([&] { (void)projection::Projector(hgx, hgx, p2p, {{"gpu0", "gpu1"}}); },
+                ThrowsMessage<ChoiceError>(StrEq("map: gpu0 and gpu1 of the trace both go onto 'gpu1' of node "
+                                                 "'hgx-h100'; each GPU of the trace takes a GPU of its own")));
+  }
   // 'gpu0==gpu1' was read as gpu0 onto '=gpu1' and said "placed on no GPU" (round 26's hunt).
   EXPECT_THAT([] { (void)projection::parse_endpoint_map("gpu0==gpu1"); },
               ThrowsMessage<ChoiceError>(StrEq("map: 'gpu0==gpu1' is not NAME=NAME; write e.g. gpu0=gpu2,gpu1=gpu3")));
