@@ -234,6 +234,14 @@ TEST(Loader, SourcesAreCheckedAndKeysUnique) {
             "node.yaml:3:10: sources must be a list of {key: ..., title: ..., url: ...}");
 }
 
+TEST(Loader, AStudyGivenAsANodeIsNamedAsOne) {
+  // A study given where a node goes (a study's `base:` naming itself, in round 26's hunt) said
+  // "unknown key 'study_version'; valid keys: schema_version, ...": right, and not what to do.
+  EXPECT_EQ(error_of("study_version: 1\nname: s\nbase: hgx-h100.yaml\n"),
+            "node.yaml: a study file (study_version), not a node; a study goes to `linkcast sweep`, and a node "
+            "(schema_version) where a node is asked for");
+}
+
 TEST(Loader, ASecondYamlDocumentIsRefused) {
   // A robustness hunt (round 26): a node file followed by `---` and another document (two files
   // joined) loaded the first and dropped the second unsaid. An empty document after `---` is none.

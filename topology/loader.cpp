@@ -423,6 +423,10 @@ void assign_hosts(Node& node) {
 
 Node read_node(const SchemaReader& r, const YAML::Node& root, const std::string& file) {
   if (root.IsNull()) throw InputError(fmt::format("{}: the file is empty; see configs/SCHEMA.md", file));
+  if (root.IsMap() && yaml::find(root, "study_version") && !yaml::find(root, "schema_version"))
+    throw InputError(fmt::format("{}: a study file (study_version), not a node; a study goes to `linkcast sweep`, "
+                                 "and a node (schema_version) where a node is asked for",
+                                 file));
   const yaml::Map top = r.expect_map(root, "top level", schema::names(Section::top));
 
   const YAML::Node& version = r.require(top, "schema_version", "top level");
