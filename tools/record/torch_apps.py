@@ -327,7 +327,27 @@ class PrefetchOverlap(TrainCNN):
     prefetch = True
 
 
-class Checkpoint(App):
+class MlpRegression(App):
+    """MSE training on two GPU-resident (input, target) batches, alternating; read_loss: the loss
+    read back with .item() every step (a logging loop's blocking D2H)."""
+
+    read_loss = False
+
+    def gpu_pairs(self, batch, width):
+        return [(torch.randn(batch, width, device=self.dev),
+                 torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+
+    def step(self, i):
+        x, t = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(x), t)
+        loss.backward()
+        self.opt.step()
+        if self.read_loss:
+            self.loss = loss.item()
+
+
+class Checkpoint(MlpRegression):
     """MLP training on GPU-resident batches with a checkpoint of the state dict to the CPU after
     every 2nd step: into fresh pageable tensors, or into pageable buffers allocated once."""
 
@@ -339,8 +359,7 @@ class Checkpoint(App):
         width, layers, batch = (256, 2, 64) if quick else (4096, 4, 2048)
         self.model = mlp(width, layers, "relu").to(self.dev)
         self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
-        self.data = [(torch.randn(batch, width, device=self.dev),
-                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        self.data = self.gpu_pairs(batch, width)
         self.saved = None
         self.buffers = None
         if not self.fresh:  # allocated and touched once, reused by every checkpoint
@@ -369,11 +388,7 @@ class Checkpoint(App):
                 self.buffers[k].copy_(v)
 
     def step(self, i):
-        x, t = self.data[i % 2]
-        self.opt.zero_grad(set_to_none=True)
-        loss = F.mse_loss(self.model(x), t)
-        loss.backward()
-        self.opt.step()
+        super().step(i)
         if i % self.every == 0:
             self.checkpoint()
 
@@ -712,26 +727,6 @@ class EncoderBf16(App):
 # kernels launched from CUDA graphs, branches on two streams joined by events, launch-bound
 # steps of tiny kernels, inference results read back through pinned memory and an event, and
 # Triton kernels of torch.compile.
-
-
-class MlpRegression(App):
-    """MSE training on two GPU-resident (input, target) batches, alternating; read_loss: the loss
-    read back with .item() every step (a logging loop's blocking D2H)."""
-
-    read_loss = False
-
-    def gpu_pairs(self, batch, width):
-        return [(torch.randn(batch, width, device=self.dev),
-                 torch.randn(batch, width, device=self.dev)) for _ in range(2)]
-
-    def step(self, i):
-        x, t = self.data[i % 2]
-        self.opt.zero_grad(set_to_none=True)
-        loss = F.mse_loss(self.model(x), t)
-        loss.backward()
-        self.opt.step()
-        if self.read_loss:
-            self.loss = loss.item()
 
 
 class GraphedMlp(App):
