@@ -134,15 +134,9 @@ std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& tra
   std::size_t count = 0;
   for (const auto& n : trace.endpoint_names())
     if (const int g = trace::endpoint_index(n, "gpu"); g >= 0) count = std::max(count, static_cast<std::size_t>(g) + 1);
-  // The GPUs the trace's operations run on (its name table may hold more).
-  std::vector<char> used_endpoint(trace.endpoint_names().size(), 0);
-  for (const auto* column : {&trace.srcs(), &trace.dsts()})
-    for (const std::uint16_t e : *column)
-      if (e < used_endpoint.size()) used_endpoint[e] = 1;
-  std::vector<char> named(count, 0);
-  for (std::size_t e = 0; e < used_endpoint.size(); ++e)
-    if (const int g = trace::endpoint_index(trace.endpoint_names()[e], "gpu"); g >= 0 && used_endpoint[e])
-      named[static_cast<std::size_t>(g)] = 1;
+  std::vector<char> named(count, 0);  // the GPUs the trace's operations run on
+  for (const std::uint16_t e : trace::gpus_run_on(trace))
+    named[static_cast<std::size_t>(trace::endpoint_index(trace.endpoint_name(e), "gpu"))] = 1;
   std::vector<int> gpus;
   bool renamed = false;
   for (std::size_t g = 0; g < count; ++g) {
@@ -171,13 +165,9 @@ std::vector<std::string> place(const topology::Node& node, const trace::Trace& t
                                sim::SimOptions& options) {
   std::vector<std::string> warnings;
   const auto& names = trace.endpoint_names();
-  const auto kind_of = [&](const std::string& id) -> std::string {
-    if (id == "host") return "host";
-    const int e = node.find(id);
-    return e < 0 ? "" : std::string(topology::to_string(node.endpoints[static_cast<std::size_t>(e)].kind));
-  };
   for (const auto& [name, target] : map) {
-    if (target != "host" && node.find(target) < 0)
+    const int e = target == "host" ? -1 : node.find(target);
+    if (target != "host" && e < 0)
       throw InputError(fmt::format("--map {}={}: node '{}' ({}) has no endpoint '{}'{}", name, target, node.name,
                                    node.file, target, did_you_mean(target, node.endpoint_ids())));
     if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -188,15 +178,19 @@ std::vector<std::string> place(const topology::Node& node, const trace::Trace& t
     if (trace::endpoint_index(name, "gpu") >= 0) continue;  // placed_gpus
     // A CPU of the trace (or "host", the socket of the GPU at the other end) onto a CPU; nothing
     // but a GPU onto a GPU.
-    const std::string to_kind = kind_of(target);
-    const bool cpu_side = name == "host" || trace::endpoint_index(name, "cpu") >= 0;
-    if (to_kind == "gpu")
+    if (e < 0) {
+      options.names[name] = target;  // "host"
+      continue;
+    }
+    const topology::EndpointKind kind = node.endpoints[static_cast<std::size_t>(e)].kind;
+    if (kind == topology::EndpointKind::gpu)
       throw InputError(fmt::format("--map {}={}: '{}' of node '{}' is a GPU, and '{}' of the trace is none; map a GPU "
                                    "of the trace (gpu<N>) onto a GPU",
                                    name, target, target, node.name, name));
-    if (cpu_side && to_kind != "cpu" && target != "host")
+    const bool cpu_side = name == "host" || trace::endpoint_index(name, "cpu") >= 0;
+    if (cpu_side && kind != topology::EndpointKind::cpu)
       throw InputError(fmt::format("--map {}={}: '{}' of node '{}' is a {}; map a CPU of the trace onto a CPU", name,
-                                   target, target, node.name, to_kind));
+                                   target, target, node.name, topology::to_string(kind)));
     options.names[name] = target;
   }
   options.gpus = placed_gpus(node, trace, map);

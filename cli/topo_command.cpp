@@ -36,7 +36,7 @@ void add_topo_command(CLI::App& app, Runner& run) {
       const topology::Node node = cli::load_node(opt->node);
       const topology::Routes routes(node, topology::Routes::Compute::on_demand);
       AtomicOutput out(opt->output);
-      if (opt->format == "json") out.stream() << topology::describe_json(node, routes);
+      if (opt->format == "json") topology::write_json(node, routes, out.stream());
       else if (opt->format == "dot") out.stream() << topology::describe_dot(node);
       else out.stream() << topology::describe_table(node, routes);
       out.commit();

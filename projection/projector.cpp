@@ -134,16 +134,9 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
   // Two GPUs of the trace on one of the target's would make their peer copies copies within one
   // GPU, still called peer copies (a robustness hunt: 1 MiB gpu0 -> gpu1 with gpu0=gpu1 priced at
   // D2D speed): refused, as simulate refuses it.
-  // The GPUs operations run on (a rank's trace also names its communicators' other members).
-  std::vector<char> runs_on(trace.endpoint_names().size(), 0);
-  for (const auto* column : {&trace.srcs(), &trace.dsts()})
-    for (const std::uint16_t e : *column)
-      if (e < runs_on.size()) runs_on[e] = 1;
   std::map<std::string, std::string> gpu_on;  // target GPU -> the trace's GPU placed there
-  for (std::size_t id = 0; id < runs_on.size(); ++id) {
-    if (!runs_on[id]) continue;
-    const std::string& name = trace.endpoint_name(static_cast<std::uint16_t>(id));
-    if (trace::endpoint_index(name, "gpu") < 0) continue;
+  for (const std::uint16_t id : trace::gpus_run_on(trace)) {
+    const std::string& name = trace.endpoint_name(id);
     const auto [it, fresh] = gpu_on.emplace(mapped(map, name), name);
     if (!fresh && it->second != name)
       throw_map_error("", fmt::format("{} and {} of the trace both go onto '{}' of node '{}'; each GPU of the trace "

@@ -413,6 +413,15 @@ TEST(NsysExport, ApplicationRecordsAreCheckedAsTransfersAre) {
   EXPECT_EQ(t.kernel_info(ops_of(t, OpKind::kernel).front().kernel).grid_blocks, 4294967295u);
 }
 
+/// `path`, an edit of the H200 export, read with its 19 kernels linked to no launching call and a
+/// warning that counts them.
+void expect_kernels_unlaunched(const std::string& path) {
+  const Trace t = read_trace(path);
+  for (const Op& k : ops_of(t, OpKind::kernel)) EXPECT_EQ(k.launch, kNoIndex);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr(path + ": 19 GPU operations have no launching call in "
+                                                             "CUPTI_ACTIVITY_KIND_RUNTIME")));
+}
+
 TEST(NsysExport, GpuWorkWhoseLaunchIsNotInTheExportIsSaid) {
   // The kernels' launching calls deleted from CUPTI_ACTIVITY_KIND_RUNTIME (what an export of a
   // run whose CPU side was traced only in part holds): the kernels are read without a launch and
@@ -420,10 +429,7 @@ TEST(NsysExport, GpuWorkWhoseLaunchIsNotInTheExportIsSaid) {
   const std::string path = edited_fuser("no_launch.sqlite",
                                         "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId IN "
                                         "(SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL)");
-  const Trace t = read_trace(path);
-  for (const Op& k : ops_of(t, OpKind::kernel)) EXPECT_EQ(k.launch, kNoIndex);
-  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr(path + ": 19 GPU operations have no launching call in "
-                                                             "CUPTI_ACTIVITY_KIND_RUNTIME")));
+  expect_kernels_unlaunched(path);
 }
 
 /// SQL that rebuilds `table` without its NOT NULL constraints (as a hand edit may leave it).
@@ -451,10 +457,7 @@ TEST(NsysExport, NullsWhereEveryExportWritesANumberAreRefusedAndNullIdsSaid) {
   const std::string kernels = edited_fuser("null_kernel_ids.sqlite", without_not_null("CUPTI_ACTIVITY_KIND_KERNEL") +
                                                                          "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET "
                                                                          "correlationId = NULL");
-  const Trace k = read_trace(kernels);
-  for (const Op& op : ops_of(k, OpKind::kernel)) EXPECT_EQ(op.launch, kNoIndex);
-  EXPECT_THAT(k.warnings, testing::Contains(HasSubstr(kernels + ": 19 GPU operations have no launching call in "
-                                                                "CUPTI_ACTIVITY_KIND_RUNTIME")));
+  expect_kernels_unlaunched(kernels);
   const std::string calls = edited_fuser("null_call_ids.sqlite", without_not_null("CUPTI_ACTIVITY_KIND_RUNTIME") +
                                                                      "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET "
                                                                      "correlationId = NULL");

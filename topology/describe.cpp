@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <ostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "core/json.hpp"
@@ -145,7 +147,7 @@ std::string describe_table(const Node& node, const Routes& routes) {
   return out;
 }
 
-std::string describe_json(const Node& node, const Routes& routes) {
+void write_json(const Node& node, const Routes& routes, std::ostream& out) {
   using nlohmann::json;
   json j;
   j["name"] = node.name;
@@ -178,13 +180,13 @@ std::string describe_json(const Node& node, const Routes& routes) {
       if (k->is_number() && k->json != schema::Json::omit) add_value(jl, *k, k->field.link_get(l.spec));
     j["links"].push_back(jl);
   }
-  // Every ordered pair, one line each, written as it is made: n^2 pairs of a large node held as
-  // one JSON value took gigabytes (1,000 endpoints: 2.1 GB), and each source's routes are let go
-  // once its pairs are written.
-  std::string out = dump_json(j, 2, "topology JSON");
-  out.resize(out.rfind('}'));
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  out += ",\n  \"pairs\": [";
+  // Every ordered pair written as it is made, laid out as one document indented by 2 would lay it
+  // out: n^2 pairs of a large node held as one JSON value (or one string) took gigabytes (1,000
+  // endpoints: 2.1 GB), and each source's routes are let go once its pairs are written.
+  std::string head = dump_json(j, 2, "topology JSON");
+  head.resize(head.rfind('}'));
+  while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
+  out << head << ",\n  \"pairs\": [";
   bool first = true;
   for (std::size_t s = 0; s < node.endpoints.size(); ++s) {
     for (std::size_t t = 0; t < node.endpoints.size(); ++t) {
@@ -203,18 +205,21 @@ std::string describe_json(const Node& node, const Routes& routes) {
         for (std::size_t k = 1; k + 1 < p.endpoints.size(); ++k) jp["via"].push_back(ep(node, p.endpoints[k]).id);
         if (p.overridden) jp["overridden"] = true;
       }
-      // Laid out as one JSON document indented by 2 lays it out.
       std::string pair = dump_json(jp, 2, "topology JSON");
       for (std::size_t at = pair.find('\n'); at != std::string::npos; at = pair.find('\n', at + 5))
         pair.replace(at, 1, "\n    ");
-      out += first ? "\n    " : ",\n    ";
-      out += pair;
+      out << (first ? "\n    " : ",\n    ") << pair;
       first = false;
     }
     routes.release(static_cast<int>(s));
   }
-  out += first ? "]\n}\n" : "\n  ]\n}\n";
-  return out;
+  out << (first ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+std::string describe_json(const Node& node, const Routes& routes) {
+  std::ostringstream out;
+  write_json(node, routes, out);
+  return out.str();
 }
 
 namespace {

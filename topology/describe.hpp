@@ -2,6 +2,7 @@
 // as JSON (every ordered endpoint pair with its route) or as Graphviz DOT.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 
 #include "topology/routing.hpp"
@@ -16,6 +17,8 @@ std::string pair_class(const Node& node, const Path& path);
 
 std::string describe_table(const Node& node, const Routes& routes);
 std::string describe_json(const Node& node, const Routes& routes);
+/// describe_json written to `out` as it is made (a large node's pairs are never held at once).
+void write_json(const Node& node, const Routes& routes, std::ostream& out);
 std::string describe_dot(const Node& node);
 
 }  // namespace linkcast::topology

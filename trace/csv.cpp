@@ -453,14 +453,13 @@ class CsvParser {
         members.push_back(endpoint_field(kGroup, std::string_view(name.data(), size)));
       }
       op.group = trace_.add_group(members);
-      group_size_ = members.size();
     }
     if (const auto v = field(kRoot); !v.empty()) {
       const std::uint64_t r = uint_field(kRoot, v);
       if (r > 32767) fail(kRoot, v, "is too large for a rank");
-      if (const std::string_view g = field(kGroup); !g.empty() && r >= group_size_)
-        fail(kRoot, v, fmt::format("is not a rank of group {} (its ranks are 0 to {}, in the group's order)", g,
-                                   group_size_ - 1));
+      if (op.group != 0 && r >= trace_.group(op.group).size())
+        fail(kRoot, v, fmt::format("is not a rank of group {} (its ranks are 0 to {}, in the group's order)",
+                                   field(kGroup), trace_.group(op.group).size() - 1));
       op.root = static_cast<std::int16_t>(r);
     }
     if (const auto v = field(kObject); !v.empty()) op.object = trace_.objects.intern(text_check(kObject, v));
@@ -501,7 +500,6 @@ class CsvParser {
   std::string name_;
   Trace& trace_;
   std::size_t line_no_ = 0;
-  std::uint64_t group_size_ = 0;  // the members of the record's group (optional_fields), for its root
   std::size_t blank_pending_ = 0;
   bool have_header_ = false;
   std::size_t ncols_ = 0;

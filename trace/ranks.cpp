@@ -51,15 +51,6 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
-/// The GPUs a trace's operations run on (endpoint ids named gpu<N>).
-std::set<std::uint16_t> used_gpus(const Trace& t) {
-  std::set<std::uint16_t> used;
-  for (std::size_t i = 0; i < t.size(); ++i)
-    for (std::uint16_t e : {t.srcs()[i], t.dsts()[i]})
-      if (endpoint_index(t.endpoint_name(e), "gpu") >= 0) used.insert(e);
-  return used;
-}
-
 /// A trace's recorded span, first start to last end, in ns on its own clock; timed false where
 /// no operation carries a time.
 struct Span {
@@ -84,7 +75,7 @@ Span recorded_span(const Trace& t) {
 /// The names of the GPUs a trace's operations run on.
 std::set<std::string> gpu_names(const Trace& t) {
   std::set<std::string> names;
-  for (std::uint16_t e : used_gpus(t)) names.insert(t.endpoint_name(e));
+  for (std::uint16_t e : gpus_run_on(t)) names.insert(t.endpoint_name(e));
   return names;
 }
 
@@ -258,7 +249,8 @@ Trace merge_ranks(std::vector<Trace> ranks) {
     out.source_file += (out.source_file.empty() ? "" : ", ") + t.source_file;
     out.world_size = std::max(out.world_size, t.world_size);
     // Endpoint renaming: a rank on one GPU goes to gpu<r>; windows keep their GPUs.
-    const std::set<std::uint16_t> gpus = windows ? std::set<std::uint16_t>{} : used_gpus(t);
+    const std::vector<std::uint16_t> run_on = windows ? std::vector<std::uint16_t>{} : gpus_run_on(t);
+    const std::set<std::uint16_t> gpus(run_on.begin(), run_on.end());
     std::vector<std::uint16_t> endpoint(t.endpoint_count());
     for (std::uint16_t e = 0; e < t.endpoint_count(); ++e) {
       std::string name = t.endpoint_name(e);

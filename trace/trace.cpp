@@ -306,6 +306,18 @@ std::string Trace::describe_record(std::size_t i) const {
   return fmt::format("record {}", i + 1);
 }
 
+std::vector<std::uint16_t> gpus_run_on(const Trace& trace) {
+  std::vector<char> runs(trace.endpoint_count(), 0);
+  for (const auto* column : {&trace.srcs(), &trace.dsts()})
+    for (const std::uint16_t e : *column)
+      if (e < runs.size()) runs[e] = 1;
+  std::vector<std::uint16_t> gpus;
+  for (std::size_t e = 0; e < runs.size(); ++e)
+    if (runs[e] && endpoint_index(trace.endpoint_name(static_cast<std::uint16_t>(e)), "gpu") >= 0)
+      gpus.push_back(static_cast<std::uint16_t>(e));
+  return gpus;
+}
+
 int endpoint_index(std::string_view name, std::string_view prefix) {
   if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return -1;
   int value = 0;

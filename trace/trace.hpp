@@ -342,7 +342,6 @@ inline void Trace::push(const Op& op) {
   if (!moves_data(op.kind)) ++application_ops_;
 }
 
-/// "gpu3" -> 3, "cpu1" -> 1; -1 for other names.
 class Trace;
 /// Operation i's recorded start plus its recorded duration (a missing one counts as 0), at most
 /// INT64_MAX: both come from the file, and a hostile one must not overflow.
@@ -350,6 +349,10 @@ class Trace;
 /// Earliest recorded start to latest recorded end of the trace's operations, ns; 0 when none has a
 /// start.
 [[nodiscard]] double recorded_span_ns(const Trace& trace);
+/// The endpoints named gpu<N> that the trace's operations run on (as source or destination), in
+/// id order: a rank's trace also names its communicators' other members, which it runs nothing on.
+[[nodiscard]] std::vector<std::uint16_t> gpus_run_on(const Trace& trace);
+/// "gpu3" -> 3, "cpu1" -> 1; -1 for other names.
 [[nodiscard]] int endpoint_index(std::string_view name, std::string_view prefix);
 inline bool is_host_name(std::string_view name) {
   return name == "host" || endpoint_index(name, "cpu") >= 0;

@@ -2,7 +2,7 @@
 # run_nccl_ll128phase.sh OUTDIR: tests of one explanation of why ring/LL128 all-gather,
 # reduce-scatter and allreduce on 2 x H200 reach their steady rate only past 1 GiB at 16 and 24
 # channels, where at 1-8 channels they do by 16-64 MiB and broadcast at 24 does from the start
-# (tests/data/real/h200-2gpu-channels: at 24 channels the simulator is 15-25% fast from 16 to
+# (tests/data/real/h200-2gpu-channels: at 24 channels the simulator is 9-25% fast from 16 to
 # 256 MiB). The explanation (from NCCL 2.28.9's source, not yet measured): each channel's block
 # alternates a send phase (stores over NVLink) and a receive phase (copies within the GPU) behind
 # block-wide barriers, in step with the same channel on the peer; the channels start together, so
