@@ -594,14 +594,30 @@ TEST(SimPlan, RanksDisagreeingAboutACallAreReported) {
 }
 
 TEST(SimPlan, ALinksDataIsTheWholeBytesItCarried) {
-  // A robustness hunt (round 26): a 1 MiB copy's link carried 1048575.9999999997 B (the flows'
-  // rate x time), printed 1024.00 KiB. Three copies of odd sizes over one link sum to their bytes.
+  // A robustness hunt (round 26): on its node (a CPU, two GPUs on PCIe Gen4 and two NVLink2), a
+  // 1 MiB host copy beside a 1 MiB peer copy left the NVLink with 1048575.9999999997 B (the
+  // flows' rate x time, as the rate changed), printed 1024.00 KiB. Every link carries whole bytes.
+  const topology::Node n = topology::parse_node(R"(schema_version: 1
+name: base
+endpoints:
+  - {id: cpu0, kind: cpu, memory: {capacity_gib: 256, bandwidth_gbps: 170.7, copy_bandwidth_gbps: 13.62}}
+  - {id: gpu0, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}, host: cpu0}
+  - {id: gpu1, kind: gpu, memory: {capacity_gib: 16, bandwidth_gbps: 900}, host: cpu0}
+links:
+  - {between: [cpu0, gpu0], type: pcie, gen: 4, lanes: 16}
+  - {between: [cpu0, gpu1], type: pcie, gen: 4, lanes: 16}
+  - {between: [gpu0, gpu1], type: nvlink, version: 2, count: 2}
+)", "base.yaml");
   Trace t;
-  for (const std::uint64_t b : {kMiB, std::uint64_t{12345}, 3 * kMiB + 7}) t.push(copy(t, "gpu4", "gpu5", b, 1, model::MemKind::device));
-  const SimResult r = simulate(node("dgx1-v100"), t, {});
+  t.push(copy(t, "cpu0", "gpu0", kMiB, 1, model::MemKind::pinned));
+  t.push(copy(t, "gpu0", "gpu1", kMiB, 1, model::MemKind::device));
+  const SimResult r = simulate(n, t, {});
   double carried = 0;
-  for (const LinkResult& l : r.links) carried += l.data_bytes;
-  EXPECT_EQ(carried, static_cast<double>(4 * kMiB + 12352));
+  for (const LinkResult& l : r.links) {
+    EXPECT_EQ(l.data_bytes, std::floor(l.data_bytes)) << l.link;
+    carried += l.data_bytes;
+  }
+  EXPECT_EQ(carried, 2.0 * kMiB);  // each copy over one link
 }
 
 TEST(SimPlan, ARootOutsideItsCommunicatorIsNamedAsRecorded) {
