@@ -26,7 +26,8 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-const std::string& field(const std::map<std::string, std::string>& row, const std::string& key, const std::string& file) {
+const std::string& field(const std::map<std::string, std::string>& row, const std::string& key,
+                         const std::string& file) {
   const auto it = row.find(key);
   if (it == row.end()) throw InputError(fmt::format("{}: a row has no column '{}'", file, key));
   return it->second;
@@ -61,19 +62,22 @@ std::vector<std::map<std::string, std::string>> read_recording_csv(const std::st
     if (trim(line).empty()) continue;
     const auto fields = split(line, ',');
     std::map<std::string, std::string> row;
-    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = std::string(trim(fields[i]));
+    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i)
+      row[header[i]] = std::string(trim(fields[i]));
     rows.push_back(std::move(row));
   }
   return rows;
 }
 
-std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node, double* overhead_ns) {
+std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node,
+                                            double* overhead_ns) {
   if (overhead_ns) *overhead_ns = 0;
   if (!std::filesystem::exists(dir + "/concurrency_trace.csv.gz")) return {};
   const trace::Trace trace = trace::read_trace(dir + "/concurrency_trace.csv.gz");
   // Instances by object "<pattern>/<size>/rep<r>".
   std::map<std::string, std::vector<std::size_t>> instances;
-  for (std::size_t i = 0; i < trace.size(); ++i) instances[trace.objects[trace.op(i).object]].push_back(i);
+  for (std::size_t i = 0; i < trace.size(); ++i)
+    instances[trace.objects[trace.op(i).object]].push_back(i);
   // Measured makespans by (pattern, bytes), and the recording's overhead from the alone runs.
   const std::string summary = dir + "/concurrency_summary.csv";
   std::map<std::pair<std::string, std::uint64_t>, std::vector<double>> measured;
@@ -100,7 +104,8 @@ std::vector<ValidationCase> validate_copies(const std::string& dir, const topolo
     done[{pattern, bytes}] = true;
     const SimResult r = simulate(node, subtrace(trace, ids), {});
     double alone = 0;  // no contention: each copy as if alone, all started together
-    for (std::size_t id : ids) alone = std::max(alone, simulate(node, subtrace(trace, {id}), {}).makespan_ns);
+    for (std::size_t id : ids)
+      alone = std::max(alone, simulate(node, subtrace(trace, {id}), {}).makespan_ns);
     ValidationCase c;
     c.group = "copies";
     c.name = pattern;
@@ -131,10 +136,12 @@ bool variant_options(std::string variant, SimOptions& o) {
     o.cold_buffers = true;
     variant.resize(variant.size() - 5);
   }
-  if (const std::size_t ch = variant.rfind("_ch"); ch != std::string::npos && ch + 3 < variant.size()) {
+  if (const std::size_t ch = variant.rfind("_ch");
+      ch != std::string::npos && ch + 3 < variant.size()) {
     const char* end = variant.data() + variant.size();
     const auto [last, ec] = std::from_chars(variant.data() + ch + 3, end, o.channels);
-    if (ec != std::errc() || last != end || o.channels < 1 || o.channels > nccl::kMaxChannels) return false;
+    if (ec != std::errc() || last != end || o.channels < 1 || o.channels > nccl::kMaxChannels)
+      return false;
     variant.resize(ch);
   }
   if (variant == "default") return true;
@@ -164,9 +171,10 @@ double recorded_issue_us(const std::map<std::string, std::string>& row, const st
   const char* end = f->second.data() + f->second.size();
   const auto [last, ec] = std::from_chars(f->second.data(), end, us);
   if (ec != std::errc() || last != end || !std::isfinite(us) || us < 0 || us > 1e6)
-    throw InputError(fmt::format("{}: issue_us '{}' is not a time in microseconds (0 to 1e6); write the host's "
-                                 "time per call, or leave it empty",
-                                 bench, f->second));
+    throw InputError(
+        fmt::format("{}: issue_us '{}' is not a time in microseconds (0 to 1e6); write the host's "
+                    "time per call, or leave it empty",
+                    bench, f->second));
   return us;
 }
 
@@ -181,8 +189,8 @@ topology::Node with_issue_time(const topology::Node& node, double issue_us) {
 
 }  // namespace
 
-trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, int calls, const std::string& format,
-                              const std::vector<double>& start_ns) {
+trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, int calls,
+                              const std::string& format, const std::vector<double>& start_ns) {
   trace::Trace t;
   t.format = format;
   std::vector<std::uint16_t> members;
@@ -199,16 +207,16 @@ trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, in
       op.comm = comm;
       op.stream = 0;
       op.root = kind == trace::OpKind::broadcast || kind == trace::OpKind::reduce ? 0 : -1;
-      if (i == 0 && static_cast<std::size_t>(g) < start_ns.size()) op.start_ns = std::llround(start_ns[static_cast<std::size_t>(g)]);
+      if (i == 0 && static_cast<std::size_t>(g) < start_ns.size())
+        op.start_ns = std::llround(start_ns[static_cast<std::size_t>(g)]);
       t.push(op);
     }
   }
   return t;
 }
 
-
 std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node,
-                                                 Launches launches) {
+                                                 const CallSelection& selection) {
   const std::string bench = dir + "/nccl_bench.csv";
   std::vector<ValidationCase> out;
   if (!std::filesystem::exists(bench)) return out;
@@ -216,19 +224,25 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     const std::string& variant = field(r, "variant", bench);
     SimOptions o;
     if (!variant_options(variant, o)) continue;
-    const auto kind = trace::parse_op_kind(field(r, "collective", bench));
+    const std::string& collective = field(r, "collective", bench);
+    const auto kind = trace::parse_op_kind(collective);
     if (!kind) continue;
+    if (!selection.collective.empty() && collective != selection.collective) continue;
     const int n = std::stoi(field(r, "nranks", bench));
     const std::uint64_t bytes = std::stoull(field(r, "bytes", bench));
+    if (bytes < selection.min_bytes || bytes > selection.max_bytes) continue;
     const auto iters_field = r.find("iters");
     const int iters = iters_field == r.end() ? 1 : std::max(1, std::stoi(iters_field->second));
     const auto launch_field = r.find("launch");
     const bool graph = launch_field != r.end() && launch_field->second == "graph";
     if (launch_field != r.end() && !graph && launch_field->second != "eager")
-      throw InputError(fmt::format("{}: launch '{}' is neither eager nor graph; write eager (calls issued from a "
-                                   "process) or graph (calls replayed from a CUDA graph)",
-                                   bench, launch_field->second));
-    if (launches == Launches::graph_only && !graph) continue;
+      throw InputError(fmt::format(
+          "{}: launch '{}' is neither eager nor graph; write eager (calls issued from a "
+          "process) or graph (calls replayed from a CUDA graph)",
+          bench, launch_field->second));
+    if ((selection.launches == Launches::graph_only && !graph) ||
+        (selection.launches == Launches::eager_only && graph))
+      continue;
     // The recording's loop: `iters` calls back to back from each rank's process, timed together.
     // Eager: built as a synthetic workload is, so that each call waits for its process to issue it:
     // the host's time per call as this loop measured it (issue_us) where the recording has it,
@@ -237,7 +251,8 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     // `iters` calls are simulated: a rank whose part of a call ends early starts the next one
     // while the others still work (a broadcast's root), so one call's time is not the loop's
     // time per call (tools/record/nccl_pipeline.py, tests/data/real/h200-4gpu-pipeline).
-    const trace::Trace t = collective_calls(*kind, n, bytes, iters, graph ? "cuda-graph" : "synthetic");
+    const trace::Trace t =
+        collective_calls(*kind, n, bytes, iters, graph ? "cuda-graph" : "synthetic");
     const double issue_us = graph ? 0 : recorded_issue_us(r, bench);
     const SimResult s = simulate(issue_us > 0 ? with_issue_time(node, issue_us) : node, t, o);
     const CollectiveResult& c = s.collectives.at(0);
@@ -296,7 +311,8 @@ std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topo
     if (!kind) throw InputError(fmt::format("{}: '{}' is not a collective", file, name));
     std::vector<double> us;
     for (const auto& [replay, worst] : replays) us.push_back(worst);
-    const SimResult s = simulate(node, collective_calls(*kind, ranks_of[key], bytes, calls, "cuda-graph"), {});
+    const SimResult s =
+        simulate(node, collective_calls(*kind, ranks_of[key], bytes, calls, "cuda-graph"), {});
     ValidationCase v;
     v.group = "pipeline/calls";
     v.name = fmt::format("{} x{}", name, calls);
@@ -305,7 +321,8 @@ std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topo
     v.measured_ns = median(us) * 1e3 / calls;
     v.simulated_ns = s.makespan_ns / calls;
     v.baseline_ns = s.collectives.at(0).nccl_model.time_ns;
-    v.note = fmt::format("{}/{}", nccl::to_string(s.collectives.at(0).algo), nccl::to_string(s.collectives.at(0).proto));
+    v.note = fmt::format("{}/{}", nccl::to_string(s.collectives.at(0).algo),
+                         nccl::to_string(s.collectives.at(0).proto));
     out.push_back(v);
   }
   for (const auto& [key, by_rank] : rank_us) {
@@ -313,18 +330,22 @@ std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topo
     const int n = late_ranks[key];
     std::vector<double> start(static_cast<std::size_t>(n), 0.0);
     if (late >= 0 && late < n) start[static_cast<std::size_t>(late)] = median(slept_us[key]) * 1e3;
-    const SimResult s = simulate(node, collective_calls(trace::OpKind::broadcast, n, bytes, 1, "cuda-graph", start), {});
+    const SimResult s = simulate(
+        node, collective_calls(trace::OpKind::broadcast, n, bytes, 1, "cuda-graph", start), {});
     for (const auto& [rank, us] : by_rank) {
-      if (rank < 0 || rank >= n) throw InputError(fmt::format("{}: rank {} of a {}-rank run", file, rank, n));
+      if (rank < 0 || rank >= n)
+        throw InputError(fmt::format("{}: rank {} of a {}-rank run", file, rank, n));
       ValidationCase v;
       v.group = late < 0 ? "pipeline/on time" : fmt::format("pipeline/rank {} late", late);
       v.name = fmt::format("broadcast rank {}", rank);
       v.bytes = bytes;
       v.ops = n;
       v.measured_ns = median(us) * 1e3;
-      v.simulated_ns = s.ops.at(static_cast<std::size_t>(rank)).end_ns - start[static_cast<std::size_t>(rank)];
+      v.simulated_ns =
+          s.ops.at(static_cast<std::size_t>(rank)).end_ns - start[static_cast<std::size_t>(rank)];
       v.baseline_ns = s.collectives.at(0).nccl_model.time_ns;
-      v.note = fmt::format("{}/{}", nccl::to_string(s.collectives.at(0).algo), nccl::to_string(s.collectives.at(0).proto));
+      v.note = fmt::format("{}/{}", nccl::to_string(s.collectives.at(0).algo),
+                           nccl::to_string(s.collectives.at(0).proto));
       out.push_back(v);
     }
   }
@@ -336,7 +357,8 @@ double collective_call_floor_us(const std::string& dir) {
   if (!std::filesystem::exists(bench)) return std::nan("");
   std::vector<double> small;
   for (const auto& r : read_recording_csv(bench))
-    if (field(r, "variant", bench) == "default" && std::stoull(field(r, "bytes", bench)) <= kCallFloorMaxBytes &&
+    if (field(r, "variant", bench) == "default" &&
+        std::stoull(field(r, "bytes", bench)) <= kCallFloorMaxBytes &&
         (!r.contains("launch") || r.at("launch") == "eager"))
       small.push_back(std::stod(field(r, "time_us", bench)));
   return median(small);
@@ -356,8 +378,8 @@ double mean_abs(const std::vector<double>& errors) {
 }
 
 std::size_t count_past(const std::vector<double>& errors, double limit) {
-  return static_cast<std::size_t>(
-      std::count_if(errors.begin(), errors.end(), [limit](double e) { return std::fabs(e) > limit; }));
+  return static_cast<std::size_t>(std::count_if(
+      errors.begin(), errors.end(), [limit](double e) { return std::fabs(e) > limit; }));
 }
 
 double geomean_abs(const std::vector<double>& errors) {

@@ -13,8 +13,10 @@
 //    baseline: NCCL's own cost model for the same algorithm and protocol.
 #pragma once
 
+#include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/simulate.hpp"
@@ -24,11 +26,13 @@ namespace linkcast::sim {
 
 /// A recording's CSV table (nccl_bench.csv and its kin): one map per row, from the header's column
 /// names to the row's fields, trimmed. Throws InputError naming the file where it cannot be opened.
-[[nodiscard]] std::vector<std::map<std::string, std::string>> read_recording_csv(const std::string& path);
+[[nodiscard]] std::vector<std::map<std::string, std::string>> read_recording_csv(
+    const std::string& path);
 
 struct ValidationCase {
-  std::string group;  // "copies" or "nccl/<variant>" (+ kGraphSuffix where replayed from a CUDA graph)
-  std::string name;   // pattern or collective
+  std::string
+      group;  // "copies" or "nccl/<variant>" (+ kGraphSuffix where replayed from a CUDA graph)
+  std::string name;         // pattern or collective
   std::uint64_t bytes = 0;  // per copy, or the collective's size as nccl-tests counts it
   int ops = 0;              // copies in the pattern, or ranks
   double measured_ns = 0, simulated_ns = 0, baseline_ns = 0;
@@ -40,16 +44,16 @@ struct ValidationCase {
   double baseline_error() const { return (baseline_ns - measured_ns) / measured_ns; }
 };
 
-/// Concurrent-copy patterns of one recording (none when it has no concurrency_trace.csv.gz). `overhead_ns` receives the recording overhead
-/// subtracted from the measured makespans.
+/// Concurrent-copy patterns of one recording (none when it has no concurrency_trace.csv.gz).
+/// `overhead_ns` receives the recording overhead subtracted from the measured makespans.
 std::vector<ValidationCase> validate_copies(const std::string& dir, const topology::Node& node,
                                             double* overhead_ns = nullptr);
 /// `calls` calls of `kind` on the ranks gpu0 .. gpu<n-1> (broadcast and reduce from rank 0),
 /// back to back on each rank's stream, in a trace of the given format ("synthetic": each call
 /// waits for its process to issue it; "cuda-graph": for nothing but stream order). Rank r's
 /// first call is released at start_ns[r] where given.
-trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, int calls, const std::string& format,
-                              const std::vector<double>& start_ns = {});
+trace::Trace collective_calls(trace::OpKind kind, int n, std::uint64_t bytes, int calls,
+                              const std::string& format, const std::vector<double>& start_ns = {});
 
 /// The group suffix of NCCL cases timed as CUDA graph replays (nccl_bench.py --launch graph).
 inline constexpr const char* kGraphSuffix = "+graph";
@@ -60,10 +64,23 @@ inline constexpr const char* kGraphSuffix = "+graph";
 /// the host's recorded time per call, `issue_us`, or the node's collective_call_us where the
 /// recording has none; `launch` graph rows: replayed from a CUDA graph, no issue time),
 /// simulated time per call against the recorded one.
-/// Which of a recording's NCCL rows to simulate.
-enum class Launches { all, graph_only };
+/// Which of a recording's NCCL rows to simulate: by how they were launched, by collective and by
+/// size. A check of some calls need not simulate the rest (a folder's calls of up to 4 GiB take
+/// minutes, ten times that under AddressSanitizer).
+enum class Launches { all, graph_only, eager_only };
+struct CallSelection {
+  Launches launches = Launches::all;
+  std::string collective;  // as the recording names it ("alltoall"); empty: every collective
+  std::uint64_t min_bytes = 0;
+  std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max();
+
+  bool operator<(const CallSelection& o) const {
+    return std::tie(launches, collective, min_bytes, max_bytes) <
+           std::tie(o.launches, o.collective, o.min_bytes, o.max_bytes);
+  }
+};
 std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node,
-                                                 Launches launches = Launches::all);
+                                                 const CallSelection& selection = {});
 
 /// How consecutive calls overlap across ranks (nccl_pipeline.csv of tools/record/run_pipeline.sh;
 /// none without it): "pipeline/calls" cases, K calls replayed back to back from a CUDA graph

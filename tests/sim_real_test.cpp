@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -24,12 +25,24 @@
 namespace linkcast::sim {
 namespace {
 
-std::string machine(const std::string& name) { return test::source_dir() + "/tests/data/real/" + name; }
+std::string machine(const std::string& name) {
+  return test::source_dir() + "/tests/data/real/" + name;
+}
 
-/// A recording's cases; `launches` graph_only leaves out its copies and eager NCCL rows.
-const std::vector<ValidationCase>& cases(const std::string& name, Launches launches = Launches::all) {
-  static std::map<std::pair<std::string, Launches>, std::vector<ValidationCase>> cache;
-  auto it = cache.find({name, launches});
+/// The NCCL rows of one kind of launch, every collective and size.
+CallSelection launched(Launches launches) {
+  CallSelection select;
+  select.launches = launches;
+  return select;
+}
+
+/// A recording's cases: its copies (where `select` takes every launch) and the NCCL rows `select`
+/// takes. A test that checks some calls simulates only those: ctest runs each test in a process
+/// of its own, so a folder's calls of up to 4 GiB would be simulated again for each test.
+const std::vector<ValidationCase>& cases(const std::string& name,
+                                         const CallSelection& select = {}) {
+  static std::map<std::pair<std::string, CallSelection>, std::vector<ValidationCase>> cache;
+  auto it = cache.find({name, select});
   if (it == cache.end()) {
     // A folder <gpu>-<count>gpu-<what> (h200-2gpu-nccl-graph, h200-1gpu-d2d, h200-4gpu-channels)
     // is a further recording of the machine kind <gpu>-<count>gpu, described by its testbed node.
@@ -37,20 +50,21 @@ const std::vector<ValidationCase>& cases(const std::string& name, Launches launc
     const std::string node_name = name.substr(0, kind_end);
     const topology::Node node = topology::load_node(test::config("testbed-" + node_name + ".yaml"));
     std::vector<ValidationCase> all;
-    if (launches == Launches::all) all = validate_copies(machine(name), node);
-    for (auto& c : validate_collectives(machine(name), node, launches)) all.push_back(std::move(c));
-    it = cache.emplace(std::pair{name, launches}, std::move(all)).first;
+    if (select.launches == Launches::all) all = validate_copies(machine(name), node);
+    for (auto& c : validate_collectives(machine(name), node, select)) all.push_back(std::move(c));
+    it = cache.emplace(std::pair{name, select}, std::move(all)).first;
   }
   return it->second;
 }
 
-const ValidationCase& find(const std::string& m, const std::string& group, const std::string& name, std::uint64_t bytes) {
+const ValidationCase& find(const std::string& m, const std::string& group, const std::string& name,
+                           std::uint64_t bytes) {
   for (const auto& c : cases(m))
     if (c.group == group && c.name == name && c.bytes == bytes) return c;
   throw std::runtime_error("no case " + group + " " + name);
 }
 
-#define REQUIRE_RECORDING(name)                                                       \
+#define REQUIRE_RECORDING(name)                                             \
   if (!std::filesystem::exists(machine(name) + "/concurrency_summary.csv")) \
   GTEST_SKIP() << "no recording at " << machine(name)
 
@@ -98,11 +112,13 @@ TEST(SimReal, ConcurrentD2dCopiesShareTheGpusMemory) {
     }
     for (const char* pattern : {"d2d_h2d_same_gpu", "d2d_d2h_same_gpu"})
       for (std::uint64_t bytes : {64 * kMiB, 256 * kMiB, 1024 * kMiB})
-        EXPECT_LT(std::fabs(find(recording, "copies", pattern, bytes).error()), 0.06) << pattern << " " << bytes;
+        EXPECT_LT(std::fabs(find(recording, "copies", pattern, bytes).error()), 0.06)
+            << pattern << " " << bytes;
   }
 }
 
-/// A run_l2_copy.sh recording's medians: (mode, bytes) -> ns (columns mode,bytes,reps,median_ns,...).
+/// A run_l2_copy.sh recording's medians: (mode, bytes) -> ns (columns
+/// mode,bytes,reps,median_ns,...).
 std::map<std::pair<std::string, std::uint64_t>, double> l2_copy_medians(const std::string& folder) {
   std::ifstream in(machine(folder) + "/l2_copy_summary.csv");
   std::map<std::pair<std::string, std::uint64_t>, double> medians;
@@ -120,7 +136,8 @@ std::map<std::pair<std::string, std::uint64_t>, double> l2_copy_medians(const st
 /// sizes whose footprint lies in [lo, hi] bytes, as GB/s: what run_l2_copy.sh's operations move
 /// beyond their fixed cost. `time_ns` gives the time of a size.
 template <class TimeNs>
-double footprint_rate_gbps(const std::vector<std::uint64_t>& sizes, bool memset, double lo, double hi, const TimeNs& time_ns) {
+double footprint_rate_gbps(const std::vector<std::uint64_t>& sizes, bool memset, double lo,
+                           double hi, const TimeNs& time_ns) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
   for (const std::uint64_t bytes : sizes) {
     const double x = static_cast<double>(bytes) * (memset ? 1 : 2);
@@ -147,14 +164,17 @@ TEST(SimReal, DeviceCopiesRunAtTheStreamingRatePastTheL2AndBehindDirtyLines) {
   //    not the 4.1-7.1 TB/s such copies reach with a clean or warm cache (README, "Copies that fit
   //    in the L2 cache"). The model's rate over the same sizes: copies within 4% (2879 against
   //    2882, 4095 against 3937), memsets 10-11% under (write-only traffic, as past the L2).
-  const std::vector<std::uint64_t> sizes = {1 * kMiB,  2 * kMiB,  4 * kMiB,  6 * kMiB,  8 * kMiB,  10 * kMiB, 12 * kMiB,
-                                            14 * kMiB, 16 * kMiB, 20 * kMiB, 24 * kMiB, 28 * kMiB, 32 * kMiB};
+  const std::vector<std::uint64_t> sizes = {1 * kMiB,  2 * kMiB,  4 * kMiB,  6 * kMiB,  8 * kMiB,
+                                            10 * kMiB, 12 * kMiB, 14 * kMiB, 16 * kMiB, 20 * kMiB,
+                                            24 * kMiB, 28 * kMiB, 32 * kMiB};
   for (const char* gpu : {"h100", "h200"}) {
     SCOPED_TRACE(gpu);
     const std::string folder = std::string(gpu) + "-1gpu-l2";
-    if (!std::filesystem::exists(machine(folder) + "/l2_copy_summary.csv")) GTEST_SKIP() << "no recording " << folder;
+    if (!std::filesystem::exists(machine(folder) + "/l2_copy_summary.csv"))
+      GTEST_SKIP() << "no recording " << folder;
     const auto medians = l2_copy_medians(folder);
-    const topology::Node node = topology::load_node(test::config(std::string("testbed-") + gpu + "-1gpu.yaml"));
+    const topology::Node node =
+        topology::load_node(test::config(std::string("testbed-") + gpu + "-1gpu.yaml"));
     const topology::Routes routes(node);
     const int g = node.gpus().front();
     const model::PathSpec path = topology::make_path_spec(node, routes, g, g);
@@ -165,8 +185,8 @@ TEST(SimReal, DeviceCopiesRunAtTheStreamingRatePastTheL2AndBehindDirtyLines) {
       t.fixed_ns = medians.at({mode, 1});
       return model::default_time_ns(path, t);
     };
-    for (const std::string mode : {"copy_warm", "copy_cold", "copy_src_written", "copy_dirty", "memset_warm", "memset_cold",
-                                   "memset_dirty"}) {
+    for (const std::string mode : {"copy_warm", "copy_cold", "copy_src_written", "copy_dirty",
+                                   "memset_warm", "memset_cold", "memset_dirty"}) {
       const bool memset = mode.starts_with("memset");
       for (const std::uint64_t bytes : {256 * kMiB, 1024 * kMiB}) {
         const double error = priced_ns(mode, bytes) / medians.at({mode, bytes}) - 1;
@@ -174,9 +194,13 @@ TEST(SimReal, DeviceCopiesRunAtTheStreamingRatePastTheL2AndBehindDirtyLines) {
       }
       if (!mode.ends_with("dirty")) continue;
       const double lo = 2.0 * kMiB, hi = 24.0 * kMiB;
-      const double measured = footprint_rate_gbps(sizes, memset, lo, hi, [&](std::uint64_t b) { return medians.at({mode, b}); });
-      const double model = footprint_rate_gbps(sizes, memset, lo, hi, [&](std::uint64_t b) { return priced_ns(mode, b); });
-      EXPECT_LT(std::fabs(model / measured - 1), memset ? 0.15 : 0.05) << mode << " in the L2: " << measured << " GB/s measured";
+      const double measured = footprint_rate_gbps(sizes, memset, lo, hi, [&](std::uint64_t b) {
+        return medians.at({mode, b});
+      });
+      const double model = footprint_rate_gbps(sizes, memset, lo, hi,
+                                               [&](std::uint64_t b) { return priced_ns(mode, b); });
+      EXPECT_LT(std::fabs(model / measured - 1), memset ? 0.15 : 0.05)
+          << mode << " in the L2: " << measured << " GB/s measured";
     }
   }
 }
@@ -226,16 +250,57 @@ TEST(SimReal, LargeCollectivesBesideNcclsModel) {
   EXPECT_EQ(ar.note, "ring/Simple");
 }
 
-/// Under AddressSanitizer (about ten times slower) these accuracy checks took 80-245 s each, most
-/// of the sanitized suite. Where a test replays the same set of calls as `kept` does, from another
-/// session or another reading of the same recording, through the same code, the sanitized build
-/// runs `kept` alone and the release build runs both.
-#define SKIP_UNDER_ASAN_BESIDE(kept)                                                                  \
-  if (kAddressSanitizer)                                                                             \
-  GTEST_SKIP() << "the sanitized build replays these calls in " kept "; the release build runs this check"
+/// Under AddressSanitizer (about ten times slower) the accuracy checks of whole recordings, calls
+/// of up to 4 GiB, took 20-360 s each, and with them the sanitized suite outgrew CI's 90 minutes.
+/// The release build runs them; the sanitized build replays every recording's calls of up to
+/// 4 MiB, every variant, through the same code (SimReal.EveryRecordingsCallsOfUpTo4MiB...).
+#define SKIP_ACCURACY_UNDER_ASAN()                                                          \
+  if (kAddressSanitizer)                                                                    \
+  GTEST_SKIP()                                                                              \
+      << "an accuracy check of whole recordings: the release build runs it, the sanitized " \
+         "build replays every recording's calls of up to 4 MiB"
+
+TEST(SimReal, EveryRecordingsCallsOfUpTo4MiBSimulateAtMostTwiceTheirTime) {
+  // Every NCCL row of 8 B-4 MiB of every recording in tests/data/real (eager and CUDA-graph, NCCL's
+  // choice and every forced algorithm, protocol and channel count; 3,823 calls in 23 folders): the
+  // sanitized build's replay of the simulator on real input, and a floor for the release build.
+  // Measured when written: per folder a geometric-mean |error| of 3.3-27.3% (h200-2gpu-nccl, whose
+  // eager calls the host paced before recordings carried issue_us); every call simulated from
+  // 94.7% fast (host-paced eager calls of h200-4gpu-nccl-small, simulated at the GPU's pace) to
+  // 87.4% slow (4-GPU tree chains of 1-4 MiB, README). Bounds: at most twice the recorded time,
+  // 30% a folder.
+  CallSelection small;
+  small.max_bytes = 4 * kMiB;
+  std::size_t calls = 0, folders = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(test::source_dir() + "/tests/data/real")) {
+    if (!std::filesystem::exists(entry.path() / "nccl_bench.csv")) continue;
+    const std::string name = entry.path().filename().string();
+    std::vector<double> errors;
+    for (const auto& c : cases(name, small)) {
+      if (c.group == "copies") continue;
+      EXPECT_TRUE(std::isfinite(c.simulated_ns) && c.simulated_ns > 0)
+          << name << " " << c.group << " " << c.bytes;
+      EXPECT_LT(c.simulated_ns, c.measured_ns * 2)
+          << name << " " << c.group << " " << c.name << " " << c.bytes;
+      errors.push_back(c.error());
+    }
+    if (errors.empty()) continue;
+    std::cout << fmt::format(
+        "{}: {} calls, geometric mean |error| {:.1f}%, from {:+.1f}% to {:+.1f}%\n", name,
+        errors.size(), 100 * geomean_abs(errors),
+        100 * *std::min_element(errors.begin(), errors.end()),
+        100 * *std::max_element(errors.begin(), errors.end()));
+    EXPECT_LT(geomean_abs(errors), 0.30) << name;
+    calls += errors.size();
+    ++folders;
+  }
+  EXPECT_EQ(calls, 3823U);
+  EXPECT_EQ(folders, 23U);
+}
 
 TEST(SimReal, CollectivesFromOneMiBOnTwoH200s) {
-  SKIP_UNDER_ASAN_BESIDE("SimReal.ForcedProtocolsOnTwoH200s");
+  SKIP_ACCURACY_UNDER_ASAN();
   if (!std::filesystem::exists(machine("h200-2gpu-nccl") + "/nccl_bench.csv"))
     GTEST_SKIP() << "no recording at " << machine("h200-2gpu-nccl");
   // Every collective at every power of two from 1 MiB to 4 GiB on 2 H200s, NCCL's own choice,
@@ -271,12 +336,12 @@ TEST(SimReal, CollectivesFromOneMiBOnTwoH200s) {
   EXPECT_LT(geomean_abs(sim_of["alltoall"]), 0.10);
 }
 
-
-#define REQUIRE_NCCL_RECORDING(name)                                \
+#define REQUIRE_NCCL_RECORDING(name)                               \
   if (!std::filesystem::exists(machine(name) + "/nccl_bench.csv")) \
   GTEST_SKIP() << "no recording at " << machine(name)
 
 TEST(SimReal, ForcedProtocolsOnTwoH200s) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl");
   // NCCL_ALGO/NCCL_PROTO forced, 2 H200s, 64 MiB to 4 GiB, where the GPUs and not the host set
   // the pace. Each bound is the largest |error| measured, rounded up.
@@ -319,7 +384,8 @@ TEST(SimReal, ForcedProtocolsOnTwoH200s) {
   // reducescatter within 4%, where NCCL's LL128 bandwidth said 16-22% fast.
   for (const char* name : {"allgather", "reducescatter"})
     for (std::uint64_t bytes : {1024 * kMiB, 2048 * kMiB, 4096 * kMiB})
-      EXPECT_LT(std::fabs(find("h200-2gpu-nccl", "nccl/ring_ll128", name, bytes).error()), 0.04) << name << bytes;
+      EXPECT_LT(std::fabs(find("h200-2gpu-nccl", "nccl/ring_ll128", name, bytes).error()), 0.04)
+          << name << bytes;
 }
 
 /// A recording's CUDA-graph cases as errors (simulated, NCCL's model): all of them, NCCL's
@@ -329,7 +395,7 @@ struct GraphErrors {
 };
 GraphErrors graph_errors(const std::string& name) {
   GraphErrors e;
-  for (const auto& c : cases(name, Launches::graph_only)) {
+  for (const auto& c : cases(name, launched(Launches::graph_only))) {
     e.sim.push_back(c.error());
     e.nccl.push_back(c.baseline_error());
     if (c.group == std::string("nccl/default") + kGraphSuffix) {
@@ -345,7 +411,7 @@ GraphErrors graph_errors(const std::string& name) {
 }
 
 TEST(SimReal, CollectivesReplayedFromCudaGraphsOnTwoH200s) {
-  SKIP_UNDER_ASAN_BESIDE("SimReal.HeldOutSweepOnTwoH200s");
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-graph");
   // Every variant again in another session, also replayed from CUDA graphs: the calls' GPU time
   // without the host that issued them (eager calls of 1-8 MiB here took 45-50 us each, the
@@ -362,11 +428,13 @@ TEST(SimReal, CollectivesReplayedFromCudaGraphsOnTwoH200s) {
 
 /// A recording folder under the test's scratch folder whose nccl_bench.csv holds `rows` under the
 /// columns nccl_bench.py writes (recordings before 2026-11-28: no issue_us).
-std::string nccl_bench_folder(const std::string& name, const std::string& rows, bool with_issue_us = false) {
+std::string nccl_bench_folder(const std::string& name, const std::string& rows,
+                              bool with_issue_us = false) {
   std::filesystem::create_directories(::testing::TempDir() + name);
-  test::write_temp(name + "/nccl_bench.csv", std::string("variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,"
-                                                         "busbw_gbps,iters,launch") +
-                                                 (with_issue_us ? ",issue_us\n" : "\n") + rows);
+  test::write_temp(name + "/nccl_bench.csv",
+                   std::string("variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,"
+                               "busbw_gbps,iters,launch") +
+                       (with_issue_us ? ",issue_us\n" : "\n") + rows);
   return ::testing::TempDir() + name;
 }
 
@@ -390,8 +458,10 @@ TEST(SimValidate, GraphRowsWaitForNoProcess) {
   EXPECT_DOUBLE_EQ(collective_call_floor_us(dir), 19.0);
   nccl_bench_folder("graph_rows", "default,allreduce,2,1024,float32,19.0,0,0,20,lazy\n");
   EXPECT_EQ(test::error_of([&] { validate_collectives(dir, node); }),
-            dir + "/nccl_bench.csv: launch 'lazy' is neither eager nor graph; write eager (calls issued from a "
-                  "process) or graph (calls replayed from a CUDA graph)");
+            dir +
+                "/nccl_bench.csv: launch 'lazy' is neither eager nor graph; write eager (calls "
+                "issued from a "
+                "process) or graph (calls replayed from a CUDA graph)");
 }
 
 TEST(SimValidate, EagerRowsWaitForTheirRecordedIssueTime) {
@@ -400,11 +470,12 @@ TEST(SimValidate, EagerRowsWaitForTheirRecordedIssueTime) {
   // GPU time over 20 (about 9.4 / 20 us), not the node's 18.4 us. An empty issue_us falls back to
   // the node's; a graph row's is the replay's launch and waits for nothing. Anything else is
   // refused with the file and the value.
-  const std::string dir = nccl_bench_folder("issue_rows",
-                                            "default,allreduce,2,1024,float32,47.0,0,0,20,eager,45.0\n"
-                                            "default,allreduce,2,1024,float32,19.0,0,0,20,eager,\n"
-                                            "default,allreduce,2,1024,float32,9.0,0,0,20,graph,3.0\n",
-                                            true);
+  const std::string dir =
+      nccl_bench_folder("issue_rows",
+                        "default,allreduce,2,1024,float32,47.0,0,0,20,eager,45.0\n"
+                        "default,allreduce,2,1024,float32,19.0,0,0,20,eager,\n"
+                        "default,allreduce,2,1024,float32,9.0,0,0,20,graph,3.0\n",
+                        true);
   const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   const std::vector<ValidationCase> v = validate_collectives(dir, node);
   ASSERT_EQ(v.size(), 3u);
@@ -412,10 +483,13 @@ TEST(SimValidate, EagerRowsWaitForTheirRecordedIssueTime) {
   EXPECT_NEAR(v[1].simulated_ns, 18.4e3 + 9.4e3 / 20, 0.3e3);
   EXPECT_GT(v[2].simulated_ns, 9.0e3);
   EXPECT_LT(v[2].simulated_ns, 9.6e3);
-  nccl_bench_folder("issue_rows", "default,allreduce,2,1024,float32,47.0,0,0,20,eager,soon\n", true);
+  nccl_bench_folder("issue_rows", "default,allreduce,2,1024,float32,47.0,0,0,20,eager,soon\n",
+                    true);
   EXPECT_EQ(test::error_of([&] { validate_collectives(dir, node); }),
-            dir + "/nccl_bench.csv: issue_us 'soon' is not a time in microseconds (0 to 1e6); write the host's time "
-                  "per call, or leave it empty");
+            dir +
+                "/nccl_bench.csv: issue_us 'soon' is not a time in microseconds (0 to 1e6); write "
+                "the host's time "
+                "per call, or leave it empty");
 }
 
 TEST(SimValidate, PinnedChannelVariantsRunOnThatManyChannels) {
@@ -423,12 +497,13 @@ TEST(SimValidate, PinnedChannelVariantsRunOnThatManyChannels) {
   // ring/Simple all-gather on 2 H200s takes longer on 2 channels than on 16 (its blocks carry the
   // data: about 8 times as long less the fixed costs). Names that are no such count are skipped,
   // as the variants the simulator does not run are.
-  const std::string dir = nccl_bench_folder("channel_rows",
-                                            "ring_simple_ch2,allgather,2,67108864,float32,1000,0,0,5,graph\n"
-                                            "ring_simple_ch16,allgather,2,67108864,float32,200,0,0,5,graph\n"
-                                            "ring_simple_ch99,allgather,2,67108864,float32,200,0,0,5,graph\n"
-                                            "ring_simple_chx,allgather,2,67108864,float32,200,0,0,5,graph\n"
-                                            "ring_simple_ch,allgather,2,67108864,float32,200,0,0,5,graph\n");
+  const std::string dir =
+      nccl_bench_folder("channel_rows",
+                        "ring_simple_ch2,allgather,2,67108864,float32,1000,0,0,5,graph\n"
+                        "ring_simple_ch16,allgather,2,67108864,float32,200,0,0,5,graph\n"
+                        "ring_simple_ch99,allgather,2,67108864,float32,200,0,0,5,graph\n"
+                        "ring_simple_chx,allgather,2,67108864,float32,200,0,0,5,graph\n"
+                        "ring_simple_ch,allgather,2,67108864,float32,200,0,0,5,graph\n");
   const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   const std::vector<ValidationCase> v = validate_collectives(dir, node);
   ASSERT_EQ(v.size(), 2u);
@@ -449,9 +524,12 @@ TEST(SimReal, ARankLateToABroadcastHoldsUpOnlyTheRanksAfterIt) {
     GTEST_SKIP() << "no recording at " << machine("h200-4gpu-pipeline");
   const topology::Node node = topology::load_node(test::config("testbed-h200-4gpu.yaml"));
   const std::vector<ValidationCase> v = validate_pipeline(machine("h200-4gpu-pipeline"), node);
-  auto pick = [&](const std::string& group, int rank, std::uint64_t bytes) -> const ValidationCase& {
+  auto pick = [&](const std::string& group, int rank,
+                  std::uint64_t bytes) -> const ValidationCase& {
     for (const auto& c : v)
-      if (c.group == group && c.name == "broadcast rank " + std::to_string(rank) && c.bytes == bytes) return c;
+      if (c.group == group && c.name == "broadcast rank " + std::to_string(rank) &&
+          c.bytes == bytes)
+        return c;
     throw std::runtime_error("no case " + group);
   };
   for (std::uint64_t bytes : {8 * kMiB, 32 * kMiB}) {
@@ -460,7 +538,8 @@ TEST(SimReal, ARankLateToABroadcastHoldsUpOnlyTheRanksAfterIt) {
     EXPECT_NEAR(late.measured_ns / on_time.measured_ns, 1.0, 0.05) << bytes;
     EXPECT_NEAR(late.simulated_ns / on_time.simulated_ns, 1.0, 0.01) << bytes;
     // The ranks behind the late one wait for it: within 12% (measured: -0.3% .. -9.7%).
-    for (int rank : {2, 3}) EXPECT_LT(std::fabs(pick("pipeline/rank 1 late", rank, bytes).error()), 0.12) << rank;
+    for (int rank : {2, 3})
+      EXPECT_LT(std::fabs(pick("pipeline/rank 1 late", rank, bytes).error()), 0.12) << rank;
     EXPECT_LT(std::fabs(pick("pipeline/rank 2 late", 3, bytes).error()), 0.12) << bytes;
   }
 }
@@ -473,7 +552,7 @@ TEST(SimReal, TinySimpleCallsCostWhatTheGpusMeasured) {
   // nccl_simple_step_us 4.6): mean |error| 1.9%, largest 6.4%. NCCL's baseLat and hwLat (8.4 and
   // 3.4 us) leave them 13-24% under, and NCCL's model 9-24%.
   std::vector<double> sim, nccl;
-  for (const auto& c : cases("h200-4gpu-nccl-small", Launches::graph_only))
+  for (const auto& c : cases("h200-4gpu-nccl-small", launched(Launches::graph_only)))
     if (c.group == std::string("nccl/ring_simple") + kGraphSuffix && c.bytes <= 2048 &&
         (c.name == "broadcast" || c.name == "allgather" || c.name == "allreduce")) {
       sim.push_back(c.error());
@@ -485,6 +564,7 @@ TEST(SimReal, TinySimpleCallsCostWhatTheGpusMeasured) {
 }
 
 TEST(SimReal, HeldOutSweepOnTwoH200s) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-graph2");
   // A third session of the same sweep (2026-11-26 03:15 UTC, another nvidia-h200-x2 machine),
   // kept out of every modelling decision of issue 19 and scored once the model was done:
@@ -502,6 +582,7 @@ TEST(SimReal, HeldOutSweepOnTwoH200s) {
 }
 
 TEST(SimReal, SweepOnFourH200s) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-4gpu-nccl-graph");
   // The first 4-GPU sweep with forced protocols and CUDA-graph rows (2026-11-26 04:30 UTC),
   // recorded after every modelling change of issue 19 then and scored once: graph cases 5.4%
@@ -521,6 +602,7 @@ TEST(SimReal, SweepOnFourH200s) {
 }
 
 TEST(SimReal, CollectivesPinnedToFewerChannels) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-channels");
   REQUIRE_NCCL_RECORDING("h200-4gpu-channels");
   // Ring allreduce, all-gather and reduce-scatter in each protocol, and tree/Simple allreduce on 4
@@ -548,20 +630,24 @@ TEST(SimReal, CollectivesPinnedToFewerChannels) {
     EXPECT_LT(geomean_abs(e.sim), bound) << name;
     EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl) / 8) << name;
     std::map<std::string, std::vector<double>> of_variant;
-    for (const auto& c : cases(name, Launches::graph_only)) of_variant[c.group].push_back(c.error());
+    for (const auto& c : cases(name, launched(Launches::graph_only)))
+      of_variant[c.group].push_back(c.error());
     for (const char* proto : {"ring_simple", "ring_ll128", "ring_ll"})
       for (int channels : {1, 2, 4, 8, 16}) {
         const std::vector<double>& errors =
             of_variant[fmt::format("nccl/{}_ch{}{}", proto, channels, kGraphSuffix)];
         ASSERT_EQ(errors.size(), 27u) << name << " " << proto << " " << channels;
-        EXPECT_LT(geomean_abs(errors), channels < 16 ? 0.04 : 0.09) << name << " " << proto << " " << channels;
+        EXPECT_LT(geomean_abs(errors), channels < 16 ? 0.04 : 0.09)
+            << name << " " << proto << " " << channels;
       }
   }
 }
 
 /// Whether a case is one of a CUDA-graph variant's (nccl/<variant>+graph) of from..to bytes.
-bool in_graph_group(const ValidationCase& c, const char* variant, std::uint64_t from, std::uint64_t to) {
-  return c.group == fmt::format("nccl/{}{}", variant, kGraphSuffix) && c.bytes >= from && c.bytes <= to;
+bool in_graph_group(const ValidationCase& c, const char* variant, std::uint64_t from,
+                    std::uint64_t to) {
+  return c.group == fmt::format("nccl/{}{}", variant, kGraphSuffix) && c.bytes >= from &&
+         c.bytes <= to;
 }
 
 TEST(SimReal, HeldOutRecordingsOfAnotherDayOnTwoH200s) {
@@ -588,7 +674,7 @@ TEST(SimReal, HeldOutRecordingsOfAnotherDayOnTwoH200s) {
   ASSERT_EQ(blocks.sim.size(), 39u);
   EXPECT_LT(geomean_abs(blocks.sim), 0.03);
   int one_channel = 0;
-  for (const auto& c : cases("h200-2gpu-blocks", Launches::graph_only)) {
+  for (const auto& c : cases("h200-2gpu-blocks", launched(Launches::graph_only))) {
     if (in_graph_group(c, "ring_simple_ch1", 256 * kMiB, 256 * kMiB) ||
         in_graph_group(c, "ring_ll128_ch1", 256 * kMiB, 256 * kMiB)) {
       EXPECT_LT(std::fabs(c.error()), 0.01) << c.group << " " << c.name;
@@ -599,6 +685,7 @@ TEST(SimReal, HeldOutRecordingsOfAnotherDayOnTwoH200s) {
 }
 
 TEST(SimReal, TheShippedHgxH200NodeSimulatesTheRecordedH200sAsTheirTestbedDoes) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-4gpu-channels");
   // configs/hgx-h200.yaml carries the H200's measured channel-block rates (the testbeds' GPU):
   // the 4-GPU pinned-channel recording on its GPUs 0-3 (NVSwitch, as the recorded machine) gives
@@ -607,13 +694,15 @@ TEST(SimReal, TheShippedHgxH200NodeSimulatesTheRecordedH200sAsTheirTestbedDoes) 
   // node had before.
   const auto node = topology::load_node(test::config("hgx-h200.yaml"));
   std::vector<double> errors;
-  for (const auto& c : validate_collectives(machine("h200-4gpu-channels"), node, Launches::graph_only))
+  for (const auto& c :
+       validate_collectives(machine("h200-4gpu-channels"), node, launched(Launches::graph_only)))
     errors.push_back(c.error());
   ASSERT_EQ(errors.size(), 540u);
   EXPECT_LT(geomean_abs(errors), 0.035);
 }
 
 TEST(SimReal, LlPrimitivesLoadBuffersTheL2HoldsForNothing) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-l2");
   // 2 x H200, ring LL on one channel, from CUDA graphs, each size once on one set of buffers (the
   // L2 holds them up to 32 MiB) and once with each call on the next of as many sets as hold
@@ -627,7 +716,7 @@ TEST(SimReal, LlPrimitivesLoadBuffersTheL2HoldsForNothing) {
   // in the graph, as large for Simple, which the L2 barely speeds up: not the L2's.) The
   // recordings pinned to fewer channels: CollectivesPinnedToFewerChannels.
   int warm = 0, cold = 0;
-  for (const auto& c : cases("h200-2gpu-nccl-l2", Launches::graph_only)) {
+  for (const auto& c : cases("h200-2gpu-nccl-l2", launched(Launches::graph_only))) {
     if (in_graph_group(c, "ring_ll_ch1", kMiB, 16 * kMiB)) {
       ++warm;
       EXPECT_LT(std::abs(c.error()), 0.10) << c.name << " " << c.bytes;
@@ -642,6 +731,7 @@ TEST(SimReal, LlPrimitivesLoadBuffersTheL2HoldsForNothing) {
 }
 
 TEST(SimReal, LlConnectionBuffersTakeTheirPartOfTheL2) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-l2");
   REQUIRE_NCCL_RECORDING("h200-4gpu-nccl-l2");
   // The same recordings' ring LL calls at NCCL's channel count (24 on 2 x H200, 16 on 4), on one
@@ -654,7 +744,7 @@ TEST(SimReal, LlConnectionBuffersTakeTheirPartOfTheL2) {
   // L2 kept fewer of its loads than the linear fall to l2_cache_mib gives).
   int calls = 0;
   for (const char* name : {"h200-2gpu-nccl-l2", "h200-4gpu-nccl-l2"}) {
-    for (const auto& c : cases(name, Launches::graph_only)) {
+    for (const auto& c : cases(name, launched(Launches::graph_only))) {
       if (!in_graph_group(c, "ring_ll", 8 * kMiB, 128 * kMiB)) continue;
       ++calls;
       EXPECT_LT(std::abs(c.error()), 0.15) << name << " " << c.name << " " << c.bytes;
@@ -666,6 +756,7 @@ TEST(SimReal, LlConnectionBuffersTakeTheirPartOfTheL2) {
 }
 
 TEST(SimReal, HeldOutLlCallsAcrossTheL2ByChannelCount) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-llfifo");
   // 2 x H200, recorded after the connection buffers' lines joined the L2 footprint and scored once
   // (tools/record/run_nccl_llfifo.sh, 2026-11-28): ring/LL allreduce and reduce-scatter of
@@ -676,7 +767,7 @@ TEST(SimReal, HeldOutLlCallsAcrossTheL2ByChannelCount) {
   // within 3.2%. The test prints its figures.
   std::vector<double> warm, cold_errors;
   int cold = 0;
-  for (const auto& c : cases("h200-2gpu-llfifo", Launches::graph_only)) {
+  for (const auto& c : cases("h200-2gpu-llfifo", launched(Launches::graph_only))) {
     if (c.group.find("_cold") != std::string::npos) {
       ++cold;
       cold_errors.push_back(c.error());
@@ -687,16 +778,20 @@ TEST(SimReal, HeldOutLlCallsAcrossTheL2ByChannelCount) {
   }
   EXPECT_EQ(cold, 56);
   ASSERT_EQ(warm.size(), 56u);
-  const auto past_10 = std::count_if(warm.begin(), warm.end(), [](double e) { return std::abs(e) > 0.10; });
-  std::cout << fmt::format("llfifo, one set of buffers: geometric mean |error| {:.2f}%, largest {:.1f}%, {} past 10%; "
-                           "a new set each call: largest {:.1f}%\n",
-                           100 * geomean_abs(warm), 100 * largest_abs(warm), past_10, 100 * largest_abs(cold_errors));
+  const auto past_10 =
+      std::count_if(warm.begin(), warm.end(), [](double e) { return std::abs(e) > 0.10; });
+  std::cout << fmt::format(
+      "llfifo, one set of buffers: geometric mean |error| {:.2f}%, largest {:.1f}%, {} past 10%; "
+      "a new set each call: largest {:.1f}%\n",
+      100 * geomean_abs(warm), 100 * largest_abs(warm), past_10, 100 * largest_abs(cold_errors));
   EXPECT_LT(geomean_abs(warm), 0.022);
   EXPECT_LT(largest_abs(warm), 0.25);
-  EXPECT_LE(std::count_if(warm.begin(), warm.end(), [](double e) { return std::abs(e) > 0.10; }), 4);
+  EXPECT_LE(std::count_if(warm.begin(), warm.end(), [](double e) { return std::abs(e) > 0.10; }),
+            4);
 }
 
 TEST(SimReal, TreeLlAllreducesGainNothingFromTheL2) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-treel2");
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-graph");
   // 2 x H200 (tools/record/run_nccl_treel2.sh, 2026-11-28): tree/LL allreduces of 8-32 MiB took
@@ -706,14 +801,14 @@ TEST(SimReal, TreeLlAllreducesGainNothingFromTheL2) {
   // charged, every one within 12%, and on this recording the calls on one set and on a new set
   // each are simulated alike, 4-128 MiB within 12% (the test prints both ranges).
   std::vector<double> older, warm_errors;
-  for (const auto& c : cases("h200-2gpu-nccl-graph", Launches::graph_only))
+  for (const auto& c : cases("h200-2gpu-nccl-graph", launched(Launches::graph_only)))
     if (in_graph_group(c, "tree_ll", 4 * kMiB, 32 * kMiB)) {
       older.push_back(c.error());
       EXPECT_LT(std::abs(c.error()), 0.12) << c.name << " " << c.bytes;
     }
   std::map<std::uint64_t, double> warm_ns;
   int warm = 0, cold = 0;
-  for (const auto& c : cases("h200-2gpu-treel2", Launches::graph_only)) {
+  for (const auto& c : cases("h200-2gpu-treel2", launched(Launches::graph_only))) {
     if (in_graph_group(c, "tree_ll", 4 * kMiB, 128 * kMiB)) {
       ++warm;
       warm_ns[c.bytes] = c.simulated_ns;
@@ -723,13 +818,14 @@ TEST(SimReal, TreeLlAllreducesGainNothingFromTheL2) {
   }
   ASSERT_FALSE(older.empty());
   ASSERT_FALSE(warm_errors.empty());
-  std::cout << fmt::format("tree/LL, h200-2gpu-nccl-graph 4-32 MiB: {:+.1f}..{:+.1f}%; h200-2gpu-treel2 4-128 MiB: "
-                           "{:+.1f}..{:+.1f}%\n",
-                           100 * *std::min_element(older.begin(), older.end()),
-                           100 * *std::max_element(older.begin(), older.end()),
-                           100 * *std::min_element(warm_errors.begin(), warm_errors.end()),
-                           100 * *std::max_element(warm_errors.begin(), warm_errors.end()));
-  for (const auto& c : cases("h200-2gpu-treel2", Launches::graph_only))
+  std::cout << fmt::format(
+      "tree/LL, h200-2gpu-nccl-graph 4-32 MiB: {:+.1f}..{:+.1f}%; h200-2gpu-treel2 4-128 MiB: "
+      "{:+.1f}..{:+.1f}%\n",
+      100 * *std::min_element(older.begin(), older.end()),
+      100 * *std::max_element(older.begin(), older.end()),
+      100 * *std::min_element(warm_errors.begin(), warm_errors.end()),
+      100 * *std::max_element(warm_errors.begin(), warm_errors.end()));
+  for (const auto& c : cases("h200-2gpu-treel2", launched(Launches::graph_only)))
     if (in_graph_group(c, "tree_ll_cold", 4 * kMiB, 128 * kMiB)) {
       ++cold;
       EXPECT_NEAR(c.simulated_ns, warm_ns.at(c.bytes), 1e-9 * c.simulated_ns) << c.bytes;
@@ -739,6 +835,7 @@ TEST(SimReal, TreeLlAllreducesGainNothingFromTheL2) {
 }
 
 TEST(SimReal, TreeLl128ChannelsRunAtTheirPrimitivesRateBelowNcclsOwnFigure) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-4gpu-treechain");
   // 4 x H200 (tools/record/run_nccl_treechain.sh, nvidia-h200-x4, 2026-11-28): tree/LL128
   // allreduce pinned to 1 and 4 channels. A tree/LL128 call ran at NCCL's own tree/LL128
@@ -749,8 +846,9 @@ TEST(SimReal, TreeLl128ChannelsRunAtTheirPrimitivesRateBelowNcclsOwnFigure) {
   // (the test prints the range); the calls of 2 MiB are 19-24% fast (their excess over the steady
   // rate is not modelled).
   std::vector<double> errors;
-  for (const auto& c : cases("h200-4gpu-treechain", Launches::graph_only)) {
-    if (!in_graph_group(c, "tree_ll128_ch1", 8 * kMiB, 32 * kMiB) && !in_graph_group(c, "tree_ll128_ch4", 8 * kMiB, 32 * kMiB))
+  for (const auto& c : cases("h200-4gpu-treechain", launched(Launches::graph_only))) {
+    if (!in_graph_group(c, "tree_ll128_ch1", 8 * kMiB, 32 * kMiB) &&
+        !in_graph_group(c, "tree_ll128_ch4", 8 * kMiB, 32 * kMiB))
       continue;
     errors.push_back(c.error());
     EXPECT_LT(std::abs(c.error()), 0.25) << c.group << " " << c.bytes;
@@ -762,6 +860,7 @@ TEST(SimReal, TreeLl128ChannelsRunAtTheirPrimitivesRateBelowNcclsOwnFigure) {
 }
 
 TEST(SimReal, HeldOutWarmAndColdBuffersAndTreeChainsOnFourH200s) {
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-4gpu-nccl-l2");
   // The same script on 4 x H200 (nvidia-h200-x4, 2026-11-28), with tree/Simple allreduce at
   // NCCL's channel count and at 16 appended, recorded after the L2 rule for LL and NCCL 2.28.9's
@@ -772,7 +871,7 @@ TEST(SimReal, HeldOutWarmAndColdBuffersAndTreeChainsOnFourH200s) {
   // 8 MiB 0..+5%. Tree/Simple at NCCL's count, 1-128 MiB: -4..+16%.
   std::vector<double> warm;
   int ll = 0, tree = 0;
-  for (const auto& c : cases("h200-4gpu-nccl-l2", Launches::graph_only)) {
+  for (const auto& c : cases("h200-4gpu-nccl-l2", launched(Launches::graph_only))) {
     if (c.bytes >= kMiB && c.group.find("_cold") == std::string::npos) warm.push_back(c.error());
     if (in_graph_group(c, "ring_ll_ch1", kMiB, 16 * kMiB) ||
         in_graph_group(c, "ring_ll_ch1_cold", 8 * kMiB, 128 * kMiB)) {
@@ -802,19 +901,16 @@ void expect_long_calls(const std::string& name, const LongCallBounds& bound) {
   EXPECT_LT(geomean_abs(e.sim), bound.geomean) << name;
   EXPECT_LT(largest_abs(e.sim), bound.largest) << name;
   EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl) / bound.nccl_factor) << name;
-  for (const auto& c : cases(name, Launches::graph_only)) {
+  for (const auto& c : cases(name, launched(Launches::graph_only))) {
     if (c.group.find("_ch4+") != std::string::npos || c.group.find("_ch8+") != std::string::npos) {
-      EXPECT_LT(std::fabs(c.error()), bound.at_4_or_8) << c.group << " " << c.name << " " << c.bytes;
+      EXPECT_LT(std::fabs(c.error()), bound.at_4_or_8)
+          << c.group << " " << c.name << " " << c.bytes;
     }
   }
 }
 
 TEST(SimReal, LongCallsPinnedToChannelsHeldOutOnTwoAndFourH200s) {
-  // Their calls of up to 4 GiB take 30 s (2 GPUs) and 100 s (4 GPUs) to simulate, ten times that
-  // under AddressSanitizer, through the code the 1 MiB-256 MiB sets above run there too.
-  if (kAddressSanitizer) {
-    GTEST_SKIP() << "an accuracy check of long calls: the release build runs it";
-  }
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-channels-large");
   REQUIRE_NCCL_RECORDING("h200-4gpu-channels-large");
   // Ring allreduce, all-gather and reduce-scatter in Simple and LL128 at 4, 8 and 16 channels and
@@ -827,18 +923,18 @@ TEST(SimReal, LongCallsPinnedToChannelsHeldOutOnTwoAndFourH200s) {
   // slower than simulated.
   // With each slice's fixed time charged apart from the bytes (nccl_simple_slice_us, the rates
   // solved again without it): 1.1%, every call at 4 and 8 channels within 3% (2.8%).
-  expect_long_calls("h200-2gpu-channels-large", {.geomean = 0.015, .largest = 0.25, .nccl_factor = 20,
-                                                 .at_4_or_8 = 0.03});
+  expect_long_calls("h200-2gpu-channels-large",
+                    {.geomean = 0.015, .largest = 0.25, .nccl_factor = 20, .at_4_or_8 = 0.03});
   // The same on 4 x H200 (nvidia-h200-x4, 2026-11-27), held out likewise: 2.3% over 168 cases
   // (largest 14%; NCCL's model 24.3%). At 4 and 8 channels every call within 6% (LL128
   // reduce-scatter +5..+6%, all-gather -3..-4%: the 4-GPU mixes the 2-GPU rates were solved
   // without).
-  expect_long_calls("h200-4gpu-channels-large", {.geomean = 0.03, .largest = 0.15, .nccl_factor = 8,
-                                                 .at_4_or_8 = 0.065});
+  expect_long_calls("h200-4gpu-channels-large",
+                    {.geomean = 0.03, .largest = 0.15, .nccl_factor = 8, .at_4_or_8 = 0.065});
 }
 
 TEST(SimReal, HeldOutSweepOnFourH200s) {
-  SKIP_UNDER_ASAN_BESIDE("SimReal.SweepOnFourH200s");
+  SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-4gpu-nccl-graph2");
   // The 4-GPU sweep again (2026-11-26 10:05 UTC, tools/record/run_nccl.sh on nvidia-h200-x4),
   // recorded after the overlap of calls across ranks was modelled, kept out of every decision
@@ -861,25 +957,30 @@ TEST(SimReal, HeldOutSweepOnFourH200s) {
 /// The |errors| of the alltoalls of `min_bytes`..`max_bytes` that recording `name` replayed from
 /// CUDA graphs; printed with their mean and largest, so that the figures the comments cite are
 /// the test's own.
-std::vector<double> graph_alltoall_errors(const std::string& name, std::uint64_t min_bytes, std::uint64_t max_bytes) {
+std::vector<double> graph_alltoall_errors(const std::string& name, std::uint64_t min_bytes,
+                                          std::uint64_t max_bytes) {
   std::vector<double> e;
-  for (const auto& c : cases(name, Launches::graph_only))
-    if (c.name == "alltoall" && c.bytes >= min_bytes && c.bytes <= max_bytes) e.push_back(std::fabs(c.error()));
+  CallSelection alltoalls = launched(Launches::graph_only);
+  alltoalls.collective = "alltoall";
+  alltoalls.min_bytes = min_bytes;
+  alltoalls.max_bytes = max_bytes;
+  for (const auto& c : cases(name, alltoalls)) e.push_back(std::fabs(c.error()));
   EXPECT_FALSE(e.empty()) << name;
-  std::cout << name << ": alltoalls of " << min_bytes << "-" << max_bytes << " B, mean |error| " << mean_abs(e)
-            << ", largest " << largest_abs(e) << "\n";
+  std::cout << name << ": alltoalls of " << min_bytes << "-" << max_bytes << " B, mean |error| "
+            << mean_abs(e) << ", largest " << largest_abs(e) << "\n";
   return e;
 }
 
 TEST(SimReal, AnAlltoallOfAFewBytesCostsTheSendReceiveKernelsCall) {
-  // An alltoall is NCCL's send/receive kernel. Its calls of 8 B-2 KiB from CUDA graphs took a median
-  // 10.10 us on 4 x H200 (h200-4gpu-nccl-small), 2.1 us above the LL kernel's per-call cost
+  // An alltoall is NCCL's send/receive kernel. Its calls of 8 B-2 KiB from CUDA graphs took a
+  // median 10.10 us on 4 x H200 (h200-4gpu-nccl-small), 2.1 us above the LL kernel's per-call cost
   // (nccl_ll_call_us 7.0, step 1.0): nccl_p2p_call_us 9.1 (python3 tools/results/nccl_p2p_call.py).
   // Held out and scored once: the same calls on 2 x H200 (h200-2gpu-p2p-small, one peer a rank
   // where 4 GPUs have three: the kernel costs the same), mean |error| 3.1% (about 21% with the LL
   // collectives' cost, 8.0-8.3 us simulated); on another 4 x H200 machine (h200-4gpu-nccl-small2,
   // whose calls ran 1.8 us slower than the first's) 14.5%. The calls it was taken from: 5.4%.
-  for (const auto& [name, bound] : {std::pair{"h200-2gpu-p2p-small", 0.05}, {"h200-4gpu-nccl-small2", 0.16},
+  for (const auto& [name, bound] : {std::pair{"h200-2gpu-p2p-small", 0.05},
+                                    {"h200-4gpu-nccl-small2", 0.16},
                                     {"h200-4gpu-nccl-small", 0.06}})
     EXPECT_LT(mean_abs(graph_alltoall_errors(name, 0, 2048)), bound) << name;
 }
@@ -916,16 +1017,16 @@ TEST(SimReal, CallsIssuedFromPythonWaitForTheHostsRecordedIssueTime) {
   // 32 MiB issued from Python, 20 calls a loop, with the host's time to issue each call recorded
   // beside the GPU time (issue_us, 25-77 us, varying by variant and size). Where the GPU work is
   // shorter, the loop takes the host's pace: the 219 eager rows whose issue_us exceeds their CUDA
-  // graph twin's time took 7.0-41.5 us from the graph and 25.5-80.1 us here. With each loop's recorded issue time the 252 eager calls come to a geometric mean
-  // |error| of 2.1%, 3 cases past 20% (the GPU-bound LL128 reduce-scatter and ring/LL allreduce
-  // of 32 MiB, the tree allreduce of 8 MiB, whose graph twins miss as much); with the node's
-  // collective_call_us (18.4 us, another session's) 33.8% and 218 past 20%. The same script on
-  // another machine of the kind (h200-2gpu-nccl-issue2, host 25-71 us a call): 1.5%, 2 past 20%
-  // (31.5% and 215 with the node's value). Each scored once, no value taken from either.
+  // graph twin's time took 7.0-41.5 us from the graph and 25.5-80.1 us here. With each loop's
+  // recorded issue time the 252 eager calls come to a geometric mean |error| of 2.1%, 3 cases past
+  // 20% (the GPU-bound LL128 reduce-scatter and ring/LL allreduce of 32 MiB, the tree allreduce of
+  // 8 MiB, whose graph twins miss as much); with the node's collective_call_us (18.4 us, another
+  // session's) 33.8% and 218 past 20%. The same script on another machine of the kind
+  // (h200-2gpu-nccl-issue2, host 25-71 us a call): 1.5%, 2 past 20% (31.5% and 215 with the node's
+  // value). Each scored once, no value taken from either.
   const auto eager_errors = [](const std::string& name) {
     std::vector<double> errors;
-    for (const auto& c : cases(name))
-      if (c.group.find(kGraphSuffix) == std::string::npos && c.group.starts_with("nccl/")) errors.push_back(c.error());
+    for (const auto& c : cases(name, launched(Launches::eager_only))) errors.push_back(c.error());
     return errors;
   };
   const std::vector<double> first = eager_errors("h200-2gpu-nccl-issue");
@@ -939,11 +1040,11 @@ TEST(SimReal, CallsIssuedFromPythonWaitForTheHostsRecordedIssueTime) {
 }
 
 TEST(SimReal, SmallRingSimpleCallsOnTwoGpusStayWithinTheirHeldOutScore) {
-  // 2 x H200 (h200-2gpu-burst, tools/record/run_nccl_burst.sh, held out and scored once): ring/Simple
-  // all-gather, reduce-scatter and broadcast of 8 B to 8 MiB replayed from CUDA graphs, 33 calls.
-  // Geometric mean |error| 12.4%, 12 past 20%, every one simulated fast: on 2 GPUs the all-gather
-  // and reduce-scatter of 8 B-2 KiB take 16-18 us where the simulator's call and step costs,
-  // measured on 4 GPUs, give 13.6 us (README, "Each call of a burst"). The in-place rows
+  // 2 x H200 (h200-2gpu-burst, tools/record/run_nccl_burst.sh, held out and scored once):
+  // ring/Simple all-gather, reduce-scatter and broadcast of 8 B to 8 MiB replayed from CUDA graphs,
+  // 33 calls. Geometric mean |error| 12.4%, 12 past 20%, every one simulated fast: on 2 GPUs the
+  // all-gather and reduce-scatter of 8 B-2 KiB take 16-18 us where the simulator's call and step
+  // costs, measured on 4 GPUs, give 13.6 us (README, "Each call of a burst"). The in-place rows
   // (ring_simple_inplace) are not simulated. Bounds: within 2 points of the scored figure, no
   // more misses past 20%, and none simulated slow by more than 10%: a change that closes the gap
   // lowers them.
