@@ -162,6 +162,9 @@ class Simulation {
   /// The plan of transfer `t` from `src` to `dst` (`pageable`: it pays the pageable class's fixed
   /// cost): price_transfer's, or the same one kept from an identical transfer lately. The
   /// reference holds until the next call.
+  /// What the model prices for copy `op` over a path of class `cls`: a pageable one (`pageable`,
+  /// between a GPU and host memory) with the host regime its trace shows (trace::recorded_regime).
+  model::Transfer recorded_transfer(const trace::Op& op, model::PathClass cls, bool pageable) const;
   TransferPlan& plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   /// Its route, rate cap, per-hop weights and fixed cost under the model.
   TransferPlan price_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
@@ -453,6 +456,13 @@ double Simulation::fixed_cost(CopyClass cls, const Pair& p) const {
   return p.spec.latency_ns;
 }
 
+model::Transfer Simulation::recorded_transfer(const trace::Op& op, model::PathClass cls, bool pageable) const {
+  model::Transfer t =
+      trace::transfer_of(op, cls, pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h));
+  if (t.pageable) t.regime = trace::recorded_regime(trace_, t.bytes);
+  return t;
+}
+
 TransferPlan& Simulation::plan_transfer(int src, int dst, const model::Transfer& transfer, bool pageable,
                                        std::size_t record) {
   const PlanKey key{src,           dst,           transfer.bytes, transfer.request_bytes, transfer.access,
@@ -516,8 +526,7 @@ void Simulation::add_copy(std::size_t i) {
   const int src = resolve(op.src, op.dst, i), dst = resolve(op.dst, op.src, i);
   const bool pageable = op.src_mem == model::MemKind::pageable || op.dst_mem == model::MemKind::pageable;
   const model::PathClass cls = topology::path_class(node_, src, dst);
-  const model::Transfer t =
-      trace::transfer_of(op, cls, pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h));
+  const model::Transfer t = recorded_transfer(op, cls, pageable);
   TransferPlan& plan = plan_transfer(src, dst, t, t.pageable, i);
   TaskId task;
   if (t.bytes > 0) {
@@ -1272,8 +1281,7 @@ void Simulation::add_given_duration(std::size_t i, double ns) {
     const int src = resolve(op.src, op.dst, i), dst = resolve(op.dst, op.src, i);
     const bool pageable = op.src_mem == model::MemKind::pageable || op.dst_mem == model::MemKind::pageable;
     const model::PathClass cls = topology::path_class(node_, src, dst);
-    const model::Transfer t =
-        trace::transfer_of(op, cls, pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h));
+    const model::Transfer t = recorded_transfer(op, cls, pageable);
     TransferPlan plan = plan_transfer(src, dst, t, t.pageable, i);
     task = engine_.add_transfer(plan.route, t.bytes, std::span(plan.weights.data(), plan.weights.size()), t.bytes / ns, 0.0);
     ++flows_;

@@ -360,4 +360,13 @@ bool is_nccl_kernel(std::string_view name) {
   return starts_with_lower(name, "nccl");
 }
 
+bool times_gpu_activity(const Trace& trace) {
+  return trace.format == "kineto" || trace.format == "nsys" || trace.format == "nvprof";
+}
+
+model::HostRegime recorded_regime(const Trace& trace, double bytes) {
+  return bytes <= kPageableStagingChunkBytes && times_gpu_activity(trace) ? model::HostRegime::direct
+                                                                          : model::HostRegime::staged;
+}
+
 }  // namespace linkcast::trace

@@ -156,6 +156,26 @@ class Trace;
 /// Collectives without a group (no members) are in no call.
 [[nodiscard]] std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace);
 
+/// CUDA stages a pageable copy through pinned buffers of 1 MiB: the CPU copies one chunk while
+/// the DMA engine moves the one before. A profiler that records the GPU's activity (CUPTI's
+/// activity records: Kineto, Nsight Systems, nvprof) times a copy from its first DMA to its last,
+/// so a copy of at most one chunk shows its DMA alone, at the link's rate, and the CPU's staging
+/// lies in the runtime call before it; CUDA events on the stream around the copy (linkcast CSV
+/// from tools/record) time the staging too. Measured on one H200 (tests/data/real/
+/// h200-1gpu-pageable, tools/record/pageable_chunks.py, 20 copies a size, medians): pageable H2D
+/// of 128 KiB-1 MiB took 1.00-1.02x the pinned copy's GPU time (21.55 against 21.52 us at 1 MiB),
+/// 1.12x at 1.25 MiB, 2.0x at 2 MiB; D2H 1.0-1.4x up to 1 MiB, 1.6-1.8x at 1.25-2 MiB; between
+/// CUDA events 3.5-9.4x the pinned copy's GPU time up to 1 MiB. The Kineto traces of the H100
+/// and H200 apps agree (1 MiB both ways at 48-50 GB/s, 4 MiB H2D and 2.25 MiB D2H at 15-19).
+inline constexpr double kPageableStagingChunkBytes = 1024.0 * 1024.0;
+/// Whether `trace` times its GPU work by CUPTI's activity records (its format is kineto, nsys or
+/// nvprof), not by CUDA events around it (csv) or by a synthetic runtime.
+[[nodiscard]] bool times_gpu_activity(const Trace& trace);
+/// How the host end of a pageable copy of `bytes` recorded in `trace` shows on its GPU timeline:
+/// direct (the DMA alone) for at most one staging chunk in a trace that times GPU activity, else
+/// staged (model::HostRegime).
+[[nodiscard]] model::HostRegime recorded_regime(const Trace& trace, double bytes);
+
 /// What a transfer-time model prices for operation `op` over a path of class `cls` (where its
 /// ends are on the node): its bytes and how they move. A copy moves them with its path class's
 /// natural access (model::copy_access); a device-initiated access pulls data to its issuer with

@@ -76,7 +76,18 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
                       non_blocking into pinned memory and waited for with an event; argmax .tolist()
   compiled_mlp        torch.compile (Triton) MLP 4 x (Linear(4096, 4096), LayerNorm, GELU), batch
                       4096, AdamW(fused=True)
-  (the last five: 2026-11-28, patterns the others lack, recorded on one H200 and scored once)
+  (the five above: 2026-11-28, patterns the others lack, recorded on one H200 and scored once)
+  loader_workers      the train_pinned CNN fed by a DataLoader (2 workers cropping and flipping
+                      CPU samples, pin_memory=True, non_blocking copies)
+  kv_decode           greedy decoding with a KV cache grown by torch.cat: GPT-style decoder
+                      (8 layers, d 1024), 32 prompts of 128 tokens, 48 tokens a step, one forward
+                      a token, (next == eos).all().item() per token; bf16, inference_mode
+  cpu_adam_offload    ZeRO-offload style: MLP 6 x (Linear(2048, 2048), GELU) whose gradients go
+                      D2H to pinned buffers, Adam on the CPU over fp32 master weights, weights H2D
+  small_pageable      MLP whose input arrives as 64 small pageable CPU blocks (blocking H2D each,
+                      128 KiB and 384 KiB), concatenated on the GPU; [loss, grad norm] .tolist()
+  (the last four: 2026-11-29, patterns none of the others has, recorded on one H200 and scored
+  once: tools/record/run_unseen_apps2.sh)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -891,12 +902,229 @@ class CompiledMlp(MlpRegression):
         })
 
 
+class LoaderWorkers(TrainCNN):
+    """The train_pinned CNN fed by a torch DataLoader: 2 worker processes build each batch from a
+    CPU dataset (a random crop and flip per sample), the loader's pin-memory thread pins it, and
+    the step copies it with non_blocking=True. The main thread waits for the workers when they
+    fall behind."""
+
+    name = "loader_workers"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        batch, side = (16, 32) if quick else (256, 160)
+        samples = 4 * batch
+        gen = torch.Generator().manual_seed(SEED)
+        images = torch.rand(samples, 3, side + 8, side + 8, generator=gen)
+        labels = torch.randint(0, 100, (samples,), generator=gen)
+        self.loader = torch.utils.data.DataLoader(
+            CroppedImages(images, labels, side), batch_size=batch, shuffle=False, num_workers=2,
+            pin_memory=True, persistent_workers=True, prefetch_factor=2, drop_last=True,
+            sampler=EndlessSampler(samples))
+        self.batches = iter(self.loader)
+        self.meta.update({
+            "data": f"DataLoader(num_workers=2, pin_memory=True, prefetch_factor=2) over {samples} "
+                    f"CPU samples of 3 x {side + 8} x {side + 8}, each randomly cropped to {side} and "
+                    "flipped in the worker",
+            "copy": "non_blocking=True from the loader's pinned batches",
+        })
+
+    def fetch(self, i):
+        x, y = next(self.batches)
+        return x.to(self.dev, non_blocking=True), y.to(self.dev, non_blocking=True)
+
+
+class CroppedImages(torch.utils.data.Dataset):
+    """CPU images randomly cropped to `side` and flipped, seeded by the sample's index."""
+
+    def __init__(self, images, labels, side):
+        self.images, self.labels, self.side = images, labels, side
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, k):
+        gen = torch.Generator().manual_seed(SEED + k)
+        margin = self.images.shape[-1] - self.side
+        top, left = (int(v) for v in torch.randint(0, margin + 1, (2,), generator=gen))
+        x = self.images[k, :, top:top + self.side, left:left + self.side]
+        if torch.rand(1, generator=gen).item() < 0.5:
+            x = x.flip(-1)
+        return x.contiguous(), self.labels[k]
+
+
+class EndlessSampler(torch.utils.data.Sampler):
+    """0, 1, ..., n - 1 over and over: a loader iterator that never ends."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        k = 0
+        while True:
+            yield k % self.n
+            k += 1
+
+
+class KvDecode(App):
+    """Greedy decoding with a growing KV cache: a small GPT generates `tokens` tokens a step for a
+    batch of prompts, one forward of one position per token, the cache grown with torch.cat, and
+    each token's end-of-sequence check read back with .item() (a small blocking D2H per token)."""
+
+    name = "kv_decode"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        vocab, d, heads, layers, batch, prompt, tokens = ((512, 64, 2, 1, 2, 8, 4) if quick
+                                                          else (32768, 1024, 16, 8, 32, 128, 48))
+        self.heads, self.tokens = heads, tokens
+        self.model = GPT(vocab, prompt + tokens, d, heads, layers).to(self.dev).eval()
+        gen = torch.Generator().manual_seed(SEED)
+        self.prompts = [torch.randint(0, vocab, (batch, prompt), generator=gen).to(self.dev) for _ in range(2)]
+        self.eos = vocab - 1
+        self.generated = None
+        self.meta.update({
+            "model": f"GPT-style decoder, {layers} layers, d {d}, {heads} heads, vocabulary {vocab}",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, prompt]],
+            "data": f"prompts on the GPU; {tokens} tokens generated a step, one position a forward, "
+                    "KV cache grown by torch.cat; (next == eos).all().item() per token",
+            "precision": "bf16 autocast, inference_mode",
+            "optimizer": "none (inference)",
+        })
+
+    def attend(self, block, x, cache, start):
+        """One block over the positions `x` holds (from `start`), extending `cache` [(k, v)]."""
+        b, t, d = x.shape
+        q, k, v = block.qkv(block.ln1(x)).split(d, dim=2)
+        shape = (b, t, self.heads, d // self.heads)
+        q, k, v = (z.view(shape).transpose(1, 2) for z in (q, k, v))
+        if cache is not None:
+            k = torch.cat([cache[0], k], dim=2)
+            v = torch.cat([cache[1], v], dim=2)
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=start == 0)
+        x = x + block.proj(a.transpose(1, 2).reshape(b, t, d))
+        return x + block.fc2(F.gelu(block.fc1(block.ln2(x)))), (k, v)
+
+    def forward(self, idx, caches, start):
+        m = self.model
+        x = m.tok(idx) + m.pos(torch.arange(start, start + idx.shape[1], device=idx.device))
+        new = []
+        for block, cache in zip(m.blocks, caches):
+            x, kv = self.attend(block, x, cache, start)
+            new.append(kv)
+        return m.head(m.ln_f(x[:, -1, :])), new
+
+    def step(self, i):
+        idx = self.prompts[i % 2]
+        with torch.inference_mode(), torch.autocast("cuda", dtype=torch.bfloat16):
+            logits, caches = self.forward(idx, [None] * len(self.model.blocks), 0)
+            pos = idx.shape[1]
+            out = []
+            for _ in range(self.tokens):
+                nxt = logits.argmax(dim=-1, keepdim=True)
+                out.append(nxt)
+                if (nxt == self.eos).all().item():
+                    break
+                logits, caches = self.forward(nxt, caches, pos)
+                pos += 1
+            self.generated = torch.cat(out, dim=1)
+
+
+class CpuAdamOffload(App):
+    """ZeRO-offload style: the optimizer runs on the CPU. Each step's gradients go D2H into pinned
+    buffers (non_blocking, one stream sync), Adam updates fp32 master weights on the CPU, and the
+    weights go back H2D (non_blocking from pinned)."""
+
+    name = "cpu_adam_offload"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (128, 2, 32) if quick else (2048, 6, 2048)
+        self.model = mlp(width, layers, "gelu").to(self.dev)
+        self.params = list(self.model.parameters())
+        self.master = [p.detach().cpu().pin_memory().requires_grad_() for p in self.params]
+        self.grads = [torch.empty_like(m).pin_memory() for m in self.master]
+        for m, g in zip(self.master, self.grads):
+            m.grad = g
+        self.opt = torch.optim.Adam(self.master, lr=1e-4)
+        self.data = [(torch.randn(batch, width, device=self.dev),
+                      torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+        moved = sum(nbytes(m) for m in self.master)
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width], [batch, width]],
+            "data": "on the GPU (no per-step batch H2D)",
+            "d2h_bytes_per_step": moved,
+            "h2d_bytes_per_step": moved,
+            "copy": "gradients D2H and weights H2D, non_blocking through pinned buffers",
+            "precision": "float32",
+            "optimizer": "Adam(lr=1e-4) on the CPU over pinned fp32 master weights",
+        })
+
+    def step(self, i):
+        x, t = self.data[i % 2]
+        for p in self.params:
+            p.grad = None
+        F.mse_loss(self.model(x), t).backward()
+        for p, g in zip(self.params, self.grads):
+            g.copy_(p.grad, non_blocking=True)
+        torch.cuda.current_stream().synchronize()
+        self.opt.step()
+        for p, m in zip(self.params, self.master):
+            p.data.copy_(m, non_blocking=True)
+
+
+class SmallPageable(MlpRegression):
+    """MLP training whose inputs arrive as many small pageable tensors: 64 feature blocks of
+    128 KiB and 384 KiB copied H2D one by one (blocking .to(device)), concatenated on the GPU, and
+    per-step metrics (loss and the gradient norm) read back with .tolist()."""
+
+    name = "small_pageable"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 16) if quick else (2048, 4, 2048)
+        self.model = mlp(width, layers, "relu").to(self.dev)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
+        gen = torch.Generator().manual_seed(SEED)
+        pieces = min(64, width // 4)
+        # Column counts summing to `width`, alternately half and one and a half times the mean.
+        mean = width // pieces
+        cols = [mean // 2 if k % 2 == 0 else mean + mean // 2 for k in range(pieces)]
+        cols[-1] += width - sum(cols)
+        self.blocks = [[torch.rand(batch, c, generator=gen) for c in cols] for _ in range(2)]
+        self.targets = [torch.randn(batch, width, device=self.dev) for _ in range(2)]
+        self.metrics = None
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), ReLU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width]],
+            "data": f"{pieces} pageable CPU blocks of {batch} rows x {min(cols)}-{max(cols)} columns, each .to(device) "
+                    "(blocking), torch.cat on the GPU; [loss, grad norm] .tolist() every step",
+            "h2d_bytes_per_step": sum(nbytes(b) for b in self.blocks[0]),
+            "precision": "float32",
+            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
+        })
+
+    def step(self, i):
+        x = torch.cat([b.to(self.dev) for b in self.blocks[i % 2]], dim=1)
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(x), self.targets[i % 2])
+        loss.backward()
+        norm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+        self.opt.step()
+        self.metrics = torch.stack([loss.detach(), norm]).tolist()
+
+
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
                                   OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
                                   VisionBf16, RecsysEmbed, D2DManyBeside, MobileFp16, EncoderBf16,
                                   GraphedMlp, TwoStreamBranches, LaunchBound, InferPinnedOut,
-                                  CompiledMlp)}
+                                  CompiledMlp, LoaderWorkers, KvDecode, CpuAdamOffload,
+                                  SmallPageable)}
 
 
 # ---------------------------------------------------------------------------------------------
