@@ -8,7 +8,9 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "nccl/search.hpp"
 #include "topology/node.hpp"
+#include "topology/routing.hpp"
 #include "trace/limits.hpp"
 
 namespace linkcast::nccl {
@@ -698,24 +700,8 @@ std::uint64_t inter_rank_lower_bound_bytes(OpKind kind, int nranks, std::uint64_
 
 int default_channels(const topology::Node& node, const std::vector<int>& gpu_endpoints) {
   if (gpu_endpoints.size() < 2) return kDefaultChannels;
-  int narrowest = -1;
-  const std::size_t n = gpu_endpoints.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const int g = gpu_endpoints[i];
-    const int next = gpu_endpoints[(i + 1) % n];
-    int direct = 0, fabric = 0;
-    for (const topology::Link& l : node.links) {
-      if (l.spec.type != model::LinkType::nvlink || (l.a != g && l.b != g)) continue;
-      const int other = l.a == g ? l.b : l.a;
-      if (other == next) direct += l.spec.nvlink.count;
-      const auto& e = node.endpoints[static_cast<std::size_t>(other)];
-      if (e.kind == topology::EndpointKind::nvswitch) fabric += l.spec.nvlink.count;
-    }
-    const int links = direct > 0 ? direct : fabric;
-    narrowest = narrowest < 0 ? links : std::min(narrowest, links);
-  }
-  if (narrowest <= 0) return kDefaultChannels;
-  return std::clamp(2 * narrowest, kDefaultChannels, nccl::kMaxChannels);
+  const topology::Routes routes(node, topology::Routes::Compute::on_demand);
+  return search_rings(node, routes, gpu_endpoints).channels();
 }
 
 }  // namespace linkcast::nccl

@@ -278,11 +278,11 @@ std::uint64_t mpisee_lower_bound_bytes(trace::OpKind kind, int nranks, std::uint
 /// (reduce (p-1)m, alltoall p(p-1)m); others as above. 0 for one rank.
 std::uint64_t inter_rank_lower_bound_bytes(trace::OpKind kind, int nranks, std::uint64_t bytes);
 
-/// A node-aware channel count for a communicator over `gpu_endpoints` (indices into
-/// node.endpoints), approximating NCCL's search: it puts about one channel on each NVLink of the
-/// ring's narrowest hop and duplicates the channels, so 2 x (NVLinks on the GPU's narrowest
-/// NVLink connection toward the fabric or its ring neighbour), 2 where a GPU has no NVLink,
-/// capped at nccl::kMaxChannels. DGX-A100 (12 links to NVSwitch): 24; HGX-H100 (18): 32.
+/// The channels of a communicator over `gpu_endpoints` (indices into node.endpoints): the
+/// communicator's channels of NCCL's ring search (search_rings), the count `simulate` runs its
+/// collectives on, so that `matrix --node` and synthetic workloads split calls as it does (they
+/// took 2 x the narrowest NVLink count, 32 on HGX-H100 where the search, and NCCL on the H200
+/// testbeds, gives 24). kDefaultChannels for fewer than two GPUs.
 int default_channels(const topology::Node& node, const std::vector<int>& gpu_endpoints);
 
 /// How the caller wants collectives decomposed where a trace does not say (traces carry no

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <vector>
 
+#include "topology/schema.hpp"
 #include "trace/category.hpp"
 #include "projection/projector.hpp"
 
@@ -186,6 +187,15 @@ void render_calibration_yaml(const Calibration& c, std::ostream& out) {
     out << "# for each cpu's memory: block (rates of the pageable copies, by the state of their host end):\n";
     auto line = [&](std::string_view key, const Measured& m, std::string_view what) {
       if (m.count == 0) return;
+      // A rate the node file's loader refuses is no value to paste: said instead (copies timed at
+      // 1 ns by a broken timer gave 8388608 GB/s).
+      const topology::schema::Key* spec = topology::schema::find(topology::schema::Section::memory, key);
+      if (spec != nullptr && (m.value < spec->min || m.value > spec->max)) {
+        out << fmt::format("      # {}: not measured: its {} pageable {} >= {} MiB in {} ran at {:.4g} GB/s, outside "
+                           "the {}-{} GB/s a node file takes: their recorded times are not a copy's\n",
+                           key, m.count, what, kStagingMinBytes >> 20, c.trace_file, m.value, spec->min, spec->max);
+        return;
+      }
       out << fmt::format("      {}: {:.2f}  # {} pageable {} >= {} MiB in {}\n", key, m.value, m.count, what,
                          kStagingMinBytes >> 20, c.trace_file);
     };

@@ -6,6 +6,10 @@
 
 #include "core/error.hpp"
 #include "nccl/collectives.hpp"
+#include "nccl/search.hpp"
+#include "test_util.hpp"
+#include "topology/loader.hpp"
+#include "topology/routing.hpp"
 
 namespace linkcast::nccl {
 namespace {
@@ -434,6 +438,21 @@ TEST(CollectiveBlocks, APrimitiveCostsItsBlockItsOperationsAtTheirAloneRates) {
   EXPECT_NEAR(rates.alone_ns_per_byte({2, 1, 1}), 2 / 139.5 + 1 / 55.8 + 1 / 64.3, 1e-12);
   EXPECT_NEAR(rates.shared_ns_per_byte({2, 1, 1}), 4 / 1476.0, 1e-12);
   EXPECT_FALSE((BlockRates{139.5, 55.8, 64.3, 0}).known());
+}
+
+TEST(Channels, MatrixAndWorkloadsSplitACallOverTheChannelsSimulateRuns) {
+  // A robustness hunt (round 27): `matrix --node hgx-h100.yaml` split a 4-GPU allreduce over 32
+  // channels (2 x the 18 NVLinks' narrowest hop, capped) while `simulate` and `report` ran it on
+  // the 24 of NCCL's ring search: two matrices of one trace on one node. default_channels is now
+  // that search's count (NCCL on the H200 testbeds: 24).
+  for (const char* name : {"hgx-h100.yaml", "hgx-h200.yaml", "dgx-a100.yaml"}) {
+    const topology::Node node = topology::load_node(test::config(name));
+    std::vector<int> gpus;
+    for (int g = 0; g < 4; ++g) gpus.push_back(node.find(fmt::format("gpu{}", g)));
+    const topology::Routes routes(node);
+    EXPECT_EQ(default_channels(node, gpus), search_rings(node, routes, gpus).channels()) << name;
+    EXPECT_EQ(default_channels(node, gpus), 24) << name;
+  }
 }
 
 }  // namespace

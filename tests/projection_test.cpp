@@ -654,6 +654,19 @@ TEST(Calibrate, MeasuresSummitsStagingRateFromTheMiniFeTrace) {
   EXPECT_DOUBLE_EQ(summit.endpoints[static_cast<std::size_t>(summit.find("cpu0"))].memory.copy_bandwidth_gbps, 13.62);
 }
 
+TEST(Calibrate, ARateNoNodeFileTakesIsSaidNotPrinted) {
+  // A robustness hunt (round 27): ten 8 MiB pageable copies timed at 1 ns (a broken timer) gave
+  // "pageable_h2d_gbps: 8388608.00", which the node loader refuses (0.1-1000 GB/s).
+  std::string rows = "kind,src,dst,bytes,src_mem,duration_ns\n";
+  for (int k = 0; k < 10; ++k) rows += "copy,cpu0,gpu0,8388608,pageable,1\n";
+  std::ostringstream yaml;
+  render_calibration_yaml(calibrate(parse_csv_trace(rows, "timer.csv")), yaml);
+  EXPECT_THAT(yaml.str(), ::testing::Not(::testing::HasSubstr("      pageable_h2d_gbps:")));
+  EXPECT_THAT(yaml.str(), ::testing::HasSubstr("# pageable_h2d_gbps: not measured: its 10 pageable H2D copies from a cold "
+                                               "source >= 4 MiB in timer.csv ran at 8.389e+06 GB/s, outside the 0.1-1000 "
+                                               "GB/s a node file takes"));
+}
+
 TEST(Calibrate, LeavesCopiesBesideAKernelOutOfTheRates) {
   // Two 8 MiB pageable host-to-device copies: one alone at 8388608 B / 838861 ns = 10.0 GB/s, one
   // that ran beside a kernel on its GPU (flagged as trace::data_movement flags it) at 2.0 GB/s. The

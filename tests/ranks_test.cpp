@@ -101,6 +101,23 @@ std::string one_allreduce_rank(int rank, int device) {
                      rank, device);
 }
 
+TEST(Ranks, OneRanksTraceAloneIsPlacedOnItsRanksGpu) {
+  // A robustness hunt (round 27): rank 1's trace alone, recorded on its process's only device 0,
+  // kept its work on gpu0 while its allreduce's members name ranks 0 and 1 (gpu0, gpu1): its own
+  // GPU and rank 0 were one, and the call's traffic went from rank 0's place. Read alone it is
+  // placed on gpu1 as it is among the job's traces, and said; rank 1 recorded on device 1 is left
+  // as it is.
+  const std::string alone = test::write_temp("rank1_on_device0.json", one_allreduce_rank(1, 0));
+  const Trace t = read_traces({alone});
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.endpoint_name(t.op(0).src), "gpu1");
+  EXPECT_THAT(t.warnings, ::testing::Contains(HasSubstr("rank 1 ran on its gpu0: placed on gpu1")));
+  EXPECT_THAT(t.warnings, ::testing::Not(::testing::Contains(HasSubstr("while no other trace's did"))));
+  const Trace same = read_traces({test::write_temp("rank1_on_device1.json", one_allreduce_rank(1, 1))});
+  EXPECT_EQ(same.endpoint_name(same.op(0).src), "gpu1");
+  EXPECT_TRUE(same.warnings.empty());
+}
+
 TEST(Ranks, RanksThatEachSawOneGpuAsGpu0KeepTheirGroupsRanks) {
   // One GPU per process (a SLURM task each, or CUDA_VISIBLE_DEVICES per rank): both ranks record
   // device 0. Rank 1 is placed on gpu1; its allreduce's group, ranks 0 and 1, had been renamed

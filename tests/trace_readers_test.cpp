@@ -605,6 +605,58 @@ TEST(Kineto, ProcessGroupRanksAreDistinctWholeNumbers) {
   EXPECT_EQ(parse_kineto(allreduce("[3, 0]"), "ok.json").group(1).size(), 2u);
 }
 
+TEST(Kineto, CollectiveArgsPyTorchWritesShortOrLeavesOutAreReadAndSaid) {
+  // A robustness hunt (round 27), each in the shape PyTorch's record_param_comms writes.
+  const auto kernel = [](const std::string& name, const std::string& args) {
+    return R"json({"traceEvents": [{"ph": "X", "cat": "kernel", "name": ")json" + name +
+           R"json(", "ts": 1.0, "dur": 5.0, "args": {"device": 0, )json" + args + "}}]}";
+  };
+  const std::string allreduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)";
+  // A group of more than 30 ranks is listed cut short ("[0, 1, ..., 29, ...]"): every trace of a
+  // 32-GPU job was refused ("rank '...' is not a rank"). Read with its "Group size".
+  std::string listed;
+  for (int r = 0; r < 30; ++r) listed += std::to_string(r) + ", ";
+  const Trace big = parse_kineto(kernel(allreduce, R"("Collective name": "allreduce", "In msg nelems": 1024, )"
+                                                   R"("Out msg nelems": 1024, "dtype": "Float", "Group size": 64, )"
+                                                   R"("Process Group Ranks": "[)" + listed + R"(...]")"),
+                                 "cut.json");
+  ASSERT_EQ(big.size(), 1u);
+  const auto members = big.group(big.op(0).group);
+  ASSERT_EQ(members.size(), 64u);
+  EXPECT_EQ(big.endpoint_name(members.back()), "gpu63");
+  EXPECT_THAT(big.warnings, testing::Contains(HasSubstr("1 NCCL kernels list their group's ranks cut short")));
+  EXPECT_EQ(error_of([&] {
+              (void)parse_kineto(kernel(allreduce, R"("Collective name": "allreduce", "In msg nelems": 8, "dtype": )"
+                                                   R"("Float", "Process Group Ranks": "[0, 1, ...]")"),
+                                 "nosize.json");
+            }),
+            "nosize.json: event 1: \"Process Group Ranks\" is cut short ('...', as PyTorch lists a group of more than "
+            "30 ranks) and no \"Group size\" says how many ranks follow; record with a PyTorch that writes \"Group "
+            "size\" (2.1 and later)");
+  // A size in elements with no dtype: counted a byte an element, as an unknown dtype is, and said
+  // (it was unsaid: 1 MiB for a float allreduce of 4 MiB).
+  const Trace untyped = parse_kineto(
+      kernel(allreduce, R"("Collective name": "allreduce", "In msg nelems": 1048576, "Process Group Ranks": "[0, 1]")"),
+      "untyped.json");
+  EXPECT_EQ(untyped.op(0).bytes, 1048576u);
+  EXPECT_THAT(untyped.warnings, testing::Contains(HasSubstr("1 NCCL kernels give their size in elements but no "
+                                                            "\"dtype\": counted 1 byte per element")));
+  // A broadcast's root is not recorded: taken as the group's first rank, and said.
+  const Trace bcast = parse_kineto(kernel("ncclDevKernel_Broadcast_RING_LL(x)",
+                                          R"("Collective name": "broadcast", "In msg nelems": 8, "dtype": "Float", )"
+                                          R"("Process Group Ranks": "[0, 1]")"),
+                                   "bcast.json");
+  EXPECT_THAT(bcast.warnings, testing::Contains(HasSubstr("PyTorch's profiler records no root")));
+  // An all-to-all whose split sizes differ is spread evenly: said (every check read "ok").
+  const std::string a2a = "ncclDevKernel_SendRecv(x)";
+  const std::string a2a_args = R"("Collective name": "all_to_all", "In msg nelems": 2048, "Out msg nelems": 2048, )"
+                               R"("dtype": "Float", "Process Group Ranks": "[0, 1]", )";
+  EXPECT_THAT(parse_kineto(kernel(a2a, a2a_args + R"("In split size": "[1, 1023]")"), "uneven.json").warnings,
+              testing::Contains(HasSubstr("1 all-to-all kernels split their data unevenly")));
+  EXPECT_THAT(parse_kineto(kernel(a2a, a2a_args + R"("In split size": [512, 512])"), "even.json").warnings,
+              testing::Not(testing::Contains(HasSubstr("unevenly"))));
+}
+
 TEST(Kineto, BareNonFiniteNumbersAreReadAsNull) {
   // PyTorch 1.8's Kineto wrote "memory bandwidth (GB/s)": inf for a copy of no duration
   // (pytorch/kineto#105): not JSON, and the whole file was refused ("event 434 is not valid

@@ -429,6 +429,7 @@ struct Event {
   double group_size = 0;  // NaN above: the arg is absent
   std::string_view collective, dtype, group_name;
   std::string group_ranks;  // "[0, 1]" whether written as text or as a list
+  bool uneven_splits = false;  // "In split size" or "Out split size" lists sizes that differ
   KernelInfo kernel;
 };
 
@@ -777,6 +778,24 @@ class Reader {
     return d;
   }
 
+  /// Whether a split-size arg ("[1, 1023]" as text, or a list) lists sizes that differ; "[]"
+  /// (an even split) and anything unreadable do not.
+  static bool uneven_list(simdjson::dom::element value) {
+    std::vector<std::string> sizes;
+    simdjson::dom::array list;
+    if (!value.get_array().get(list)) {
+      for (simdjson::dom::element v : list) sizes.push_back(simdjson::to_string(v));
+    } else {
+      std::string_view t;
+      if (value.get_string().get(t)) return false;
+      std::string text(t);
+      for (char& c : text)
+        if (c == '[' || c == ']') c = ' ';
+      for (std::string_view s : split(text, ',')) sizes.emplace_back(trim(s));
+    }
+    return std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<>()) != sizes.end();
+  }
+
   void args(simdjson::dom::object obj, Event& e) {
     for (const auto [key, value] : obj) {
       if (key == "bytes") e.bytes = checked_number(value, "bytes", e);
@@ -797,6 +816,7 @@ class Reader {
       else if (key == "Group size") e.group_size = number(value);
       else if (key == "dtype") e.dtype = text(value);
       else if (key == "Process Group Name") e.group_name = text(value);
+      else if (key == "In split size" || key == "Out split size") e.uneven_splits |= uneven_list(value);
       else if (key == "Process Group Ranks") {
         simdjson::dom::array list;
         if (!value.get_array().get(list)) {
@@ -1082,6 +1102,7 @@ class Reader {
     if (!size && !e.dtype.empty()) unknown_dtypes_.insert(std::string(e.dtype));
     const double nelems = use_out ? e.out_nelems : e.in_nelems;
     if (std::isnan(nelems)) ++unsized_collectives_;
+    else if (e.dtype.empty()) ++untyped_collectives_;
     // An allreduce's input and output hold the same elements.
     if (op.kind == OpKind::allreduce && std::isfinite(e.in_nelems) && std::isfinite(e.out_nelems) &&
         e.in_nelems != e.out_nelems)
@@ -1098,9 +1119,18 @@ class Reader {
     for (char& c : ranks)
       if (c == '[' || c == ']') c = ' ';
     std::vector<bool> listed;
+    bool cut_short = false;  // PyTorch lists a group of more than 30 ranks as "[0, 1, ..., 29, ...]"
     for (std::string_view r : split(ranks, ',')) {
       r = trim(r);
       if (r.empty()) continue;
+      if (r == "...") {
+        cut_short = true;
+        continue;
+      }
+      if (cut_short)
+        throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" goes on after its '...' (PyTorch cuts a "
+                                     "long list at its end alone); the trace is edited or corrupt",
+                                     name_, event_index_));
       int v = -1;
       const auto [end, error] = std::from_chars(r.data(), r.data() + r.size(), v);
       if (error != std::errc() || end != r.data() + r.size() || v < 0 || v > kMaxDeviceIndex)
@@ -1115,8 +1145,9 @@ class Reader {
       listed[static_cast<std::size_t>(v)] = true;
       members.push_back(gpu(v));
     }
-    if (!members.empty() && std::isfinite(e.group_size) && e.group_size > 0 &&
-        e.group_size != static_cast<double>(members.size()))
+    if (cut_short) extend_cut_short_ranks(e, listed, members);
+    else if (!members.empty() && std::isfinite(e.group_size) && e.group_size > 0 &&
+             e.group_size != static_cast<double>(members.size()))
       ++group_size_mismatches_;
     if (members.empty()) {
       const double g = std::isfinite(e.group_size) ? e.group_size : 0;
@@ -1143,10 +1174,33 @@ class Reader {
       push(op);
       return true;
     }
+    if (op.kind == OpKind::broadcast || op.kind == OpKind::reduce) ++rootless_collectives_;
+    if (op.kind == OpKind::alltoall && e.uneven_splits) ++uneven_alltoalls_;
     op.group = trace_.add_group(members);
     op.comm = trace_.comms.intern(e.group_name.empty() ? std::string("default_pg") : "pg:" + std::string(e.group_name));
     push(op);
     return true;
+  }
+
+  /// The ranks of a group PyTorch listed cut short ("[0, 1, ..., 29, ...]": the profiler keeps the
+  /// first 30 of a longer list): the listed ranks, then the ranks after the largest listed one in
+  /// order up to the event's "Group size" (the whole group where it is ranks 0..n-1, as a job's
+  /// world group is). Without a "Group size" past the listed ranks the rest of the group is
+  /// unknown: refused.
+  void extend_cut_short_ranks(const Event& e, std::vector<bool>& listed, std::vector<std::uint16_t>& members) {
+    const double size = e.group_size;
+    if (!std::isfinite(size) || size <= static_cast<double>(members.size()))
+      throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" is cut short ('...', as PyTorch lists a "
+                                   "group of more than 30 ranks) and no \"Group size\" says how many ranks follow; "
+                                   "record with a PyTorch that writes \"Group size\" (2.1 and later)",
+                                   name_, event_index_));
+    if (size > kMaxDeviceIndex + 1)
+      throw InputError(fmt::format("{}: event {}: \"Group size\" {} is more ranks than linkcast places on a node "
+                                   "(at most {})",
+                                   name_, event_index_, size, kMaxDeviceIndex + 1));
+    for (auto v = static_cast<int>(listed.size()); members.size() < static_cast<std::size_t>(size); ++v)
+      members.push_back(gpu(v));
+    ++cut_short_groups_;
   }
 
   void finish() {
@@ -1244,6 +1298,27 @@ class Reader {
                                             name_, negative_durations_));
     for (const std::string& d : unknown_dtypes_)
       trace_.warnings.push_back(fmt::format("{}: unknown dtype '{}' in NCCL events; counted 1 byte per element", name_, d));
+    if (untyped_collectives_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL kernels give their size in elements but no \"dtype\": counted 1 byte per element (a float "
+          "is 4): their bytes may be a fraction of what moved; the trace is edited or cut",
+          name_, untyped_collectives_));
+    if (uneven_alltoalls_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} all-to-all kernels split their data unevenly among the ranks (\"In split size\" or \"Out split "
+          "size\" lists sizes that differ): linkcast spreads each one's bytes evenly over its peers, so its "
+          "per-pair traffic (matrix, links) and time are those of an even all-to-all of the same size",
+          name_, uneven_alltoalls_));
+    if (rootless_collectives_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL broadcast and reduce kernels: PyTorch's profiler records no root, so each is taken as rooted "
+          "at its group's first rank; which pairs carry its data (matrix, links) follows that guess",
+          name_, rootless_collectives_));
+    if (cut_short_groups_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL kernels list their group's ranks cut short (\"[0, 1, ..., 29, ...]\": PyTorch's profiler keeps "
+          "the first 30): taken as the ranks listed, then the next ones in order up to their \"Group size\"",
+          name_, cut_short_groups_));
     if (unsized_collectives_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} NCCL kernels carry no message size ({}): their bytes are 0 and only their recorded durations count",
@@ -1316,6 +1391,10 @@ class Reader {
   std::set<std::string> unknown_dtypes_;
   std::size_t negative_durations_ = 0;  // events whose dur is negative, read as 0
   std::size_t group_size_mismatches_ = 0;  // NCCL kernels whose "Group size" is not their ranks' count
+  std::size_t untyped_collectives_ = 0;    // NCCL kernels with a size in elements but no dtype
+  std::size_t rootless_collectives_ = 0;   // NCCL broadcasts and reduces (Kineto records no root)
+  std::size_t uneven_alltoalls_ = 0;       // NCCL all-to-alls whose split sizes differ
+  std::size_t cut_short_groups_ = 0;       // NCCL kernels whose rank list PyTorch cut short ("...")
   std::size_t in_out_mismatches_ = 0;     // allreduce kernels whose In and Out msg nelems differ
   bool record_shapes_ = false;  // the file's top-level "record_shapes" says shapes were recorded
   std::size_t mtia_events_ = 0;  // events of a Meta MTIA device (categories mtia_*), not read

@@ -104,7 +104,7 @@ void warn_unless_one_job(const std::vector<Trace>& ranks, const std::vector<Span
                                    "job's ranks, and the result mixes jobs",
                                    sizes.begin()->first, sizes.begin()->second, sizes.rbegin()->first,
                                    sizes.rbegin()->second));
-  for (std::size_t k = 0; k < ranks.size(); ++k) {
+  for (std::size_t k = 0; k < ranks.size() && ranks.size() > 1; ++k) {
     bool overlaps = !spans[k].timed;
     for (std::size_t j = 0; j < ranks.size() && !overlaps; ++j)
       overlaps = j != k && (!spans[j].timed || (spans[j].lo < spans[k].hi && spans[k].lo < spans[j].hi));
@@ -215,9 +215,19 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
   return out;
 }
 
+/// Whether `t` is one recorded rank of a job that ran on one GPU other than gpu<rank> (rank 3 of 4
+/// on its process's only device, 0): its collectives name their members by rank, so its own GPU
+/// must be placed on gpu<rank> as merge_ranks places each rank of several, or the member gpu0
+/// (rank 0) and its own device 0 would be one GPU.
+bool one_rank_off_its_gpu(const Trace& t) {
+  if (t.rank < 0 || t.world_size < 2) return false;
+  const std::vector<std::uint16_t> gpus = gpus_run_on(t);
+  return gpus.size() == 1 && t.endpoint_name(gpus.front()) != fmt::format("gpu{}", t.rank);
+}
+
 Trace merge_ranks(std::vector<Trace> ranks) {
   if (ranks.empty()) throw InputError("no trace given; give a trace file, or a folder of a job's rank traces");
-  if (ranks.size() == 1) return std::move(ranks.front());
+  if (ranks.size() == 1 && !one_rank_off_its_gpu(ranks.front())) return std::move(ranks.front());
   // One clock for all, then: one process's windows, or ranks (of one job, or said not to be).
   const Clock clock = common_clock(ranks);
   const std::vector<std::int64_t>& shift = clock.shift;
