@@ -159,12 +159,12 @@ class Simulation {
   };
   Endpoints endpoints_of(std::size_t record) const;
   Pair& pair(int src, int dst, std::size_t record);
-  /// The plan of transfer `t` from `src` to `dst` (`pageable`: it pays the pageable class's fixed
-  /// cost): price_transfer's, or the same one kept from an identical transfer lately. The
-  /// reference holds until the next call.
   /// What the model prices for copy `op` over a path of class `cls`: a pageable one (`pageable`,
   /// between a GPU and host memory) with the host regime its trace shows (trace::recorded_regime).
   model::Transfer recorded_transfer(const trace::Op& op, model::PathClass cls, bool pageable) const;
+  /// The plan of transfer `t` from `src` to `dst` (`pageable`: it pays the pageable class's fixed
+  /// cost): price_transfer's, or the same one kept from an identical transfer lately. The
+  /// reference holds until the next call.
   TransferPlan& plan_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
   /// Its route, rate cap, per-hop weights and fixed cost under the model.
   TransferPlan price_transfer(int src, int dst, const model::Transfer& t, bool pageable, std::size_t record);
@@ -503,7 +503,9 @@ TransferPlan Simulation::price_transfer(int src, int dst, const model::Transfer&
   // and stores, pay none (model::charged_fixed_ns).
   if (model_.charges_fixed_cost) {
     model::Transfer priced = transfer;
-    priced.pageable = pageable;
+    // A copy timed as its DMA alone (HostRegime::direct) pays the pinned class's 1-byte cost: the
+    // pageable classes' are timed with the staging between CUDA events.
+    priced.pageable = pageable && transfer.regime != model::HostRegime::direct;
     plan.fixed_ns = model::charged_fixed_ns(priced, fixed_cost(model::fixed_cost_class(p.spec.cls, priced), p));
   }
   return plan;

@@ -126,27 +126,40 @@ void read_models(const StudyReader& r, const yaml::Map& top, Study& s) {
 
 /// An axis' values are its steps, one to the next, in the order listed (the sensitivity's "per
 /// step" and its verdict): a value listed twice is refused (a step of nothing, read as "buys
-/// nothing"), and numbers out of increasing order too ([6, 4, 5] read +12% a step for what is
-/// -18% from 4 to 6). Names and node files keep the order given.
+/// nothing"), and numbers that go up and down ([6, 4, 5] read +12% a step for what is -18% from
+/// 4 to 6); they go one way (the verdict reads the size of a step, either way). Names and node
+/// files keep the order given.
 void check_value_order(const StudyReader& r, const YAML::Node& values, const StudyAxis& a, const std::string& where) {
-  for (std::size_t k = 1; k < a.values.size(); ++k) {
-    for (std::size_t j = 0; j < k; ++j)
-      if (a.values[j] == a.values[k])
-        r.fail(values[k], fmt::format("{}: values[{}] '{}' is values[{}] again; list each value once", where, k,
-                                      a.labels[k], j));
-  }
-  const auto number = [](const std::string& v) -> std::optional<double> {
+  const auto number = [](std::string_view v) -> std::optional<double> {
+    if (v.starts_with('+')) v.remove_prefix(1);
     double x = 0;
     const auto [end, error] = std::from_chars(v.data(), v.data() + v.size(), x);
-    if (error != std::errc() || end != v.data() + v.size()) return std::nullopt;
+    if (v.empty() || error != std::errc() || end != v.data() + v.size()) return std::nullopt;
     return x;
   };
-  for (std::size_t k = 1; k < a.values.size() && !a.whole_node; ++k) {
-    const auto before = number(a.values[k - 1]), here = number(a.values[k]);
-    if (before && here && *here <= *before)
-      r.fail(values[k], fmt::format("{}: values[{}] {} comes after {}: list an axis' numbers in increasing order (the "
-                                    "sensitivity takes each value to the next as a step)",
-                                    where, k, a.values[k], a.values[k - 1]));
+  for (std::size_t k = 1; k < a.values.size(); ++k) {
+    for (std::size_t j = 0; j < k; ++j) {
+      const auto x = number(a.values[j]), y = number(a.values[k]);
+      if (a.values[j] == a.values[k] || (!a.whole_node && x && y && *x == *y))
+        r.fail(values[k], fmt::format("{}: values[{}] '{}' is values[{}] again; list each value once", where, k,
+                                      a.labels[k], j));
+    }
+  }
+  if (a.whole_node) return;
+  std::optional<double> last;
+  int direction = 0;  // +1 increasing, -1 decreasing, 0 not yet known
+  for (std::size_t k = 0; k < a.values.size(); ++k) {
+    const auto here = number(a.values[k]);
+    if (!here) continue;
+    if (last) {
+      const int step = *here > *last ? 1 : -1;
+      if (direction != 0 && step != direction)
+        r.fail(values[k], fmt::format("{}: values[{}] {} turns back after {}: list an axis' numbers in increasing (or "
+                                      "decreasing) order (the sensitivity takes each value to the next as a step)",
+                                      where, k, a.values[k], *last));
+      direction = step;
+    }
+    last = here;
   }
 }
 

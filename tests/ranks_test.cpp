@@ -116,6 +116,31 @@ TEST(Ranks, OneRanksTraceAloneIsPlacedOnItsRanksGpu) {
   const Trace same = read_traces({test::write_temp("rank1_on_device1.json", one_allreduce_rank(1, 1))});
   EXPECT_EQ(same.endpoint_name(same.op(0).src), "gpu1");
   EXPECT_TRUE(same.warnings.empty());
+  // A rank without collectives keeps its GPU (rank 9 of a multi-node job on its node's gpu1: a
+  // node of 8 GPUs has no gpu9).
+  const std::string copies = test::write_temp("rank9_on_device1.json", R"json({"distributedInfo": {"backend": "nccl",
+    "rank": 9, "world_size": 16}, "traceEvents": [{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)",
+    "ts": 1.0, "dur": 2.0, "args": {"device": 1, "stream": 7, "bytes": 4096}}]})json");
+  const Trace kept = read_traces({copies});
+  EXPECT_EQ(kept.endpoint_name(kept.op(0).dst), "gpu1");
+  EXPECT_TRUE(kept.warnings.empty());
+}
+
+TEST(Ranks, TracesOfTwoProfilersReadAsOneJobAreSaid) {
+  // A CSV (CUDA events) beside a Kineto trace (CUPTI): their small pageable copies' times mean
+  // different things (trace::recorded_regime), so the merged trace is "mixed", priced as staged
+  // whatever the order of the files (it took the first file's format), and said.
+  // The CSV names no rank: it is the rank of its place among the files.
+  const std::string rank0 = test::write_temp("mixed_rank0.json", one_allreduce_rank(0, 0));
+  const std::string rank1 = test::write_temp("mixed_rank1.json", one_allreduce_rank(1, 1));
+  const std::string csv = test::write_temp("mixed.csv", "kind,src,dst,bytes,src_mem,start_ns,duration_ns\n"
+                                                        "copy,cpu0,gpu0,4096,pageable,1000,2000\n");
+  for (const auto& files : {std::vector<std::string>{rank0, csv}, std::vector<std::string>{csv, rank1}}) {
+    const Trace t = read_traces(files);
+    EXPECT_EQ(t.format, "mixed");
+    EXPECT_FALSE(times_gpu_activity(t));
+    EXPECT_THAT(t.warnings, ::testing::Contains(HasSubstr("read as one job, priced as neither profiler's")));
+  }
 }
 
 TEST(Ranks, RanksThatEachSawOneGpuAsGpu0KeepTheirGroupsRanks) {

@@ -653,8 +653,23 @@ TEST(Kineto, CollectiveArgsPyTorchWritesShortOrLeavesOutAreReadAndSaid) {
                                R"("dtype": "Float", "Process Group Ranks": "[0, 1]", )";
   EXPECT_THAT(parse_kineto(kernel(a2a, a2a_args + R"("In split size": "[1, 1023]")"), "uneven.json").warnings,
               testing::Contains(HasSubstr("1 all-to-all kernels split their data unevenly")));
-  EXPECT_THAT(parse_kineto(kernel(a2a, a2a_args + R"("In split size": [512, 512])"), "even.json").warnings,
+  EXPECT_THAT(parse_kineto(kernel(a2a, a2a_args + R"("In split size": [512, 512.0])"), "even.json").warnings,
               testing::Not(testing::Contains(HasSubstr("unevenly"))));
+  // A list of more than 30 ends in PyTorch's "...", which is no size.
+  EXPECT_THAT(parse_kineto(kernel(a2a, a2a_args + R"("In split size": "[64, 64, 64, ...]")"), "long.json").warnings,
+              testing::Not(testing::Contains(HasSubstr("unevenly"))));
+  // Ranks continued past the last a node holds, and a Group size no larger than the ranks listed.
+  EXPECT_THAT([&] {
+    (void)parse_kineto(kernel(allreduce, R"("Collective name": "allreduce", "In msg nelems": 8, "dtype": "Float", )"
+                                         R"("Group size": 40, "Process Group Ranks": "[4095, ...]")"),
+                       "far.json");
+  }, ThrowsMessage<InputError>(HasSubstr("reaches rank 4134, more than linkcast places on a node (ranks 0 to 4095)")));
+  EXPECT_THAT([&] {
+    (void)parse_kineto(kernel(allreduce, R"("Collective name": "allreduce", "In msg nelems": 8, "dtype": "Float", )"
+                                         R"("Group size": 2, "Process Group Ranks": "[0, 1, ...]")"),
+                       "small.json");
+  }, ThrowsMessage<InputError>(HasSubstr("is cut short ('...') after 2 ranks, but its \"Group size\" 2 is no whole "
+                                         "number of more ranks")));
 }
 
 TEST(Kineto, BareNonFiniteNumbersAreReadAsNull) {

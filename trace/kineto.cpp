@@ -779,19 +779,30 @@ class Reader {
   }
 
   /// Whether a split-size arg ("[1, 1023]" as text, or a list) lists sizes that differ; "[]"
-  /// (an even split) and anything unreadable do not.
+  /// (an even split), the "..." PyTorch ends a list of more than 30 with, and entries that are no
+  /// number are passed over.
   static bool uneven_list(simdjson::dom::element value) {
-    std::vector<std::string> sizes;
+    std::vector<double> sizes;
     simdjson::dom::array list;
     if (!value.get_array().get(list)) {
-      for (simdjson::dom::element v : list) sizes.push_back(simdjson::to_string(v));
+      for (simdjson::dom::element v : list) {
+        double x = 0;
+        if (!v.get_double().get(x)) sizes.push_back(x);
+        else if (std::int64_t i = 0; !v.get_int64().get(i)) sizes.push_back(static_cast<double>(i));
+        else if (std::uint64_t u = 0; !v.get_uint64().get(u)) sizes.push_back(static_cast<double>(u));
+      }
     } else {
       std::string_view t;
       if (value.get_string().get(t)) return false;
       std::string text(t);
       for (char& c : text)
         if (c == '[' || c == ']') c = ' ';
-      for (std::string_view s : split(text, ',')) sizes.emplace_back(trim(s));
+      for (std::string_view s : split(text, ',')) {
+        s = trim(s);
+        double x = 0;
+        const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), x);
+        if (!s.empty() && error == std::errc() && end == s.data() + s.size()) sizes.push_back(x);
+      }
     }
     return std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<>()) != sizes.end();
   }
@@ -1189,15 +1200,21 @@ class Reader {
   /// unknown: refused.
   void extend_cut_short_ranks(const Event& e, std::vector<bool>& listed, std::vector<std::uint16_t>& members) {
     const double size = e.group_size;
-    if (!std::isfinite(size) || size <= static_cast<double>(members.size()))
+    if (!std::isfinite(size) || size <= 0)
       throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" is cut short ('...', as PyTorch lists a "
                                    "group of more than 30 ranks) and no \"Group size\" says how many ranks follow; "
                                    "record with a PyTorch that writes \"Group size\" (2.1 and later)",
                                    name_, event_index_));
-    if (size > kMaxDeviceIndex + 1)
-      throw InputError(fmt::format("{}: event {}: \"Group size\" {} is more ranks than linkcast places on a node "
-                                   "(at most {})",
-                                   name_, event_index_, size, kMaxDeviceIndex + 1));
+    if (size != std::floor(size) || size <= static_cast<double>(members.size()))
+      throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" is cut short ('...') after {} ranks, but "
+                                   "its \"Group size\" {} is no whole number of more ranks; the trace is edited or "
+                                   "corrupt",
+                                   name_, event_index_, members.size(), size));
+    const double last = static_cast<double>(listed.size()) - 1 + (size - static_cast<double>(members.size()));
+    if (last > kMaxDeviceIndex)
+      throw InputError(fmt::format("{}: event {}: \"Group size\" {} after the ranks listed up to {} reaches rank {}, "
+                                   "more than linkcast places on a node (ranks 0 to {})",
+                                   name_, event_index_, size, listed.size() - 1, last, kMaxDeviceIndex));
     for (auto v = static_cast<int>(listed.size()); members.size() < static_cast<std::size_t>(size); ++v)
       members.push_back(gpu(v));
     ++cut_short_groups_;

@@ -216,11 +216,27 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
 }
 
 /// Whether `t` is one recorded rank of a job that ran on one GPU other than gpu<rank> (rank 3 of 4
-/// on its process's only device, 0): its collectives name their members by rank, so its own GPU
-/// must be placed on gpu<rank> as merge_ranks places each rank of several, or the member gpu0
-/// (rank 0) and its own device 0 would be one GPU.
+/// on its process's only device, 0) and has collectives: they name their members by rank, so its
+/// own GPU must be placed on gpu<rank> as merge_ranks places each rank of several, or the member
+/// gpu0 (rank 0) and its own device 0 would be one GPU. A rank's trace without collectives keeps
+/// its GPU's name (rank 9 of a multi-node job on its node's gpu1).
+/// The merged trace's format: the files' own where they agree; "mixed", said in a warning, where
+/// they do not (a CSV beside a Kineto trace: what their times mean differs, e.g. a small pageable
+/// copy's staging, trace::recorded_regime, so no one reading holds for both).
+std::string merged_format(const std::vector<Trace>& ranks, std::vector<std::string>& warnings) {
+  for (const Trace& t : ranks)
+    if (t.format != ranks.front().format) {
+      warnings.push_back(fmt::format("{} is a {} trace and {} a {} one: read as one job, priced as neither "
+                                     "profiler's (a small pageable copy as its staged copy, not as the DMA CUPTI "
+                                     "times); give one job's traces from one profiler",
+                                     ranks.front().source_file, ranks.front().format, t.source_file, t.format));
+      return "mixed";
+    }
+  return ranks.front().format;
+}
+
 bool one_rank_off_its_gpu(const Trace& t) {
-  if (t.rank < 0 || t.world_size < 2) return false;
+  if (t.rank < 0 || t.world_size < 2 || t.group_count() < 2) return false;
   const std::vector<std::uint16_t> gpus = gpus_run_on(t);
   return gpus.size() == 1 && t.endpoint_name(gpus.front()) != fmt::format("gpu{}", t.rank);
 }
@@ -237,7 +253,7 @@ Trace merge_ranks(std::vector<Trace> ranks) {
                    [&](std::size_t a, std::size_t b) { return clock.spans[a].lo < clock.spans[b].lo; });
   const bool windows = successive_windows(ranks, clock.spans, order);
   Trace out;
-  out.format = ranks.front().format;
+  out.format = merged_format(ranks, out.warnings);
   out.world_size = windows ? 0 : static_cast<int>(ranks.size());
   out.base_time_ns = clock.base;
   if (windows)

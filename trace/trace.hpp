@@ -163,10 +163,11 @@ class Trace;
 /// lies in the runtime call before it; CUDA events on the stream around the copy (linkcast CSV
 /// from tools/record) time the staging too. Measured on one H200 (tests/data/real/
 /// h200-1gpu-pageable, tools/record/pageable_chunks.py, 20 copies a size, medians): pageable H2D
-/// of 128 KiB-1 MiB took 1.00-1.02x the pinned copy's GPU time (21.55 against 21.52 us at 1 MiB),
-/// 1.12x at 1.25 MiB, 2.0x at 2 MiB; D2H 1.0-1.4x up to 1 MiB, 1.6-1.8x at 1.25-2 MiB; between
-/// CUDA events 3.5-9.4x the pinned copy's GPU time up to 1 MiB. The Kineto traces of the H100
-/// and H200 apps agree (1 MiB both ways at 48-50 GB/s, 4 MiB H2D and 2.25 MiB D2H at 15-19).
+/// of 128 KiB-1 MiB took 1.00-1.02x the pinned copy's GPU time (21.55 against 21.52 us at 1 MiB;
+/// 64 KiB 1.5x), 1.12x at 1.25 MiB, 2.0x at 2 MiB; D2H 1.0-1.4x up to 1 MiB, 1.6-1.8x at
+/// 1.25-2 MiB; between CUDA events 5.4-9.4x the pinned copy's GPU time for H2D of 128 KiB-1 MiB.
+/// The Kineto traces of the H100 and H200 apps agree (1 MiB both ways at 48-50 GB/s, 4 MiB H2D
+/// and 2.25 MiB D2H at 15-19).
 inline constexpr double kPageableStagingChunkBytes = 1024.0 * 1024.0;
 /// Whether `trace` times its GPU work by CUPTI's activity records (its format is kineto, nsys or
 /// nvprof), not by CUDA events around it (csv) or by a synthetic runtime.
