@@ -87,7 +87,10 @@ double default_time(const PathSpec& path, const Transfer& t, const SlowestHopGbp
     // CPU side's rate depends on the host end: a cold or cache-warm source, used or fresh pages.
     const double host = path.host.staging_gbps(path.cls, t.regime);
     if (host > 0) {
-      bw = std::min(bw, host);
+      // Bytes staged before the copy's time starts move at the link's rate; the rest at the pace
+      // of the slower stage.
+      const double unstaged = std::clamp(t.unstaged_bytes, 0.0, n);
+      return t.fixed_ns + unstaged / bw + (n - unstaged) / std::min(bw, host);
     } else {
       // No copy rate for this host: fall back to AHEAD's serial staging.
       return t.fixed_ns + n / bw + 2.0 * n / path.host_memory_gbps;

@@ -112,6 +112,10 @@ struct Transfer {
   double fixed_ns = 0;            // L + O: the measured 1-byte cost of this path class
   bool write_only = false;        // d2d: the operation only writes device memory (memset)
   HostRegime regime = HostRegime::staged;  // pageable: how its host end behaves
+  /// Pageable, staged: bytes its time shows moving at the link's rate with no host copy beside them
+  /// (the first staging chunk of a copy that a CUPTI trace times from its first DMA on, the CPU
+  /// having staged that chunk before; trace::recorded_regime). 0: every byte staged.
+  double unstaged_bytes = 0;
 };
 
 /// The copy class whose measured 1-byte cost (L + O) transfer `t` over a path of class `cls` pays:

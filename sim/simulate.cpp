@@ -459,7 +459,10 @@ double Simulation::fixed_cost(CopyClass cls, const Pair& p) const {
 model::Transfer Simulation::recorded_transfer(const trace::Op& op, model::PathClass cls, bool pageable) const {
   model::Transfer t =
       trace::transfer_of(op, cls, pageable && (cls == model::PathClass::h2d || cls == model::PathClass::d2h));
-  if (t.pageable) t.regime = trace::recorded_regime(trace_, t.bytes);
+  if (t.pageable) {
+    t.regime = trace::recorded_regime(trace_, t.bytes);
+    t.unstaged_bytes = trace::unstaged_bytes(trace_, t.bytes);
+  }
   return t;
 }
 

@@ -375,9 +375,11 @@ TEST(ApplicationReplay, APageableCopyOfAtMostOneStagingChunkIsTimedAsItsDmaByCup
   // 0.75-1.42x D2H (the 1-byte costs, 3.1-3.7 us, are timed between CUDA events, above CUPTI's; D2H
   // of 512-768 KiB ran 1.4x its pinned copy, partly staged, which the rule does not see), where the
   // staged price was 3.5-4.8x (small_pageable's 128 and 384 KiB copies). Past one chunk the staging
-  // shows (H2D 1.12x the pinned copy at 1.25 MiB, 2.0x at 2 MiB) and is priced staged as before,
-  // slow: H2D 1.9-5.1x, D2H 1.1-2.3x up to 8 MiB (left out: the later chunks ran at 16-20 GB/s,
-  // above the node's cold pageable rate).
+  // shows (H2D 1.12x the pinned copy at 1.25 MiB, 2.0x at 2 MiB): its first chunk is priced as a
+  // DMA and the rest staged (trace::unstaged_bytes): H2D 1.68-1.94x, D2H 0.95-1.48x up to 8 MiB,
+  // where the whole copy staged was 1.9-5.1x and 1.1-2.3x. H2D stays slow because this copy's source
+  // was cache-warm (the later chunks ran at 16-20 GB/s) and the node's staging rate is the cold
+  // one (8.9 GB/s): which a copy meets, a trace does not say (`project` anchors it).
   const auto node = topology::load_node(test::config("testbed-h200-1gpu-apps.yaml"));
   const trace::Trace t =
       trace::read_trace(test::source_dir() + "/tests/data/real/h200-1gpu-pageable/pageable_chunks.json.gz");
@@ -408,9 +410,15 @@ TEST(ApplicationReplay, APageableCopyOfAtMostOneStagingChunkIsTimedAsItsDmaByCup
       EXPECT_GT(median(v), 0.7) << h2d << " " << kib << " KiB";
       EXPECT_LT(median(v), 1.5) << h2d << " " << kib << " KiB";
     }
-    const std::vector<double>& two_mib = ratio[std::pair{h2d, std::uint64_t{2048 * 1024}}];
-    ASSERT_EQ(two_mib.size(), 20u);
-    EXPECT_GT(median(two_mib), 1.5) << h2d;  // the known gap past one chunk
+    // Past one chunk: the first chunk's DMA, then the rest at the slower of the link and the host's
+    // staging rate (the node's cold rate; these copies' source was cache-warm).
+    for (std::uint64_t kib : {1280, 1536, 2048, 3072, 4096, 8192}) {
+      const std::vector<double>& v = ratio[std::pair{h2d, kib * 1024}];
+      ASSERT_EQ(v.size(), 20u) << kib;
+      std::cout << (h2d ? "H2D " : "D2H ") << kib << " KiB: simulated / recorded " << median(v) << "\n";
+      EXPECT_GT(median(v), 0.9) << h2d << " " << kib << " KiB";
+      EXPECT_LT(median(v), 2.0) << h2d << " " << kib << " KiB";
+    }
   }
 }
 

@@ -364,6 +364,10 @@ bool times_gpu_activity(const Trace& trace) {
   return trace.format == "kineto" || trace.format == "nsys" || trace.format == "nvprof";
 }
 
+double unstaged_bytes(const Trace& trace, double bytes) {
+  return times_gpu_activity(trace) ? std::min(bytes, kPageableStagingChunkBytes) : 0.0;
+}
+
 model::HostRegime recorded_regime(const Trace& trace, double bytes) {
   return bytes <= kPageableStagingChunkBytes && times_gpu_activity(trace) ? model::HostRegime::direct
                                                                           : model::HostRegime::staged;
