@@ -215,11 +215,8 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& path
   return out;
 }
 
-/// Whether `t` is one recorded rank of a job that ran on one GPU other than gpu<rank> (rank 3 of 4
-/// on its process's only device, 0) and has collectives: they name their members by rank, so its
-/// own GPU must be placed on gpu<rank> as merge_ranks places each rank of several, or the member
-/// gpu0 (rank 0) and its own device 0 would be one GPU. A rank's trace without collectives keeps
-/// its GPU's name (rank 9 of a multi-node job on its node's gpu1).
+namespace {
+
 /// The merged trace's format: the files' own where they agree; "mixed", said in a warning, where
 /// they do not (a CSV beside a Kineto trace: what their times mean differs, e.g. a small pageable
 /// copy's staging, trace::recorded_regime, so no one reading holds for both).
@@ -235,11 +232,18 @@ std::string merged_format(const std::vector<Trace>& ranks, std::vector<std::stri
   return ranks.front().format;
 }
 
+/// Whether `t` is one recorded rank of a job that ran on one GPU other than gpu<rank> (rank 3 of 4
+/// on its process's only device, 0) and has collectives: they name their members by rank, so its
+/// own GPU must be placed on gpu<rank> as merge_ranks places each rank of several, or the member
+/// gpu0 (rank 0) and its own device 0 would be one GPU. A rank's trace without collectives keeps
+/// its GPU's name (rank 9 of a multi-node job on its node's gpu1).
 bool one_rank_off_its_gpu(const Trace& t) {
   if (t.rank < 0 || t.world_size < 2 || t.group_count() < 2) return false;
   const std::vector<std::uint16_t> gpus = gpus_run_on(t);
   return gpus.size() == 1 && t.endpoint_name(gpus.front()) != fmt::format("gpu{}", t.rank);
 }
+
+}  // namespace
 
 Trace merge_ranks(std::vector<Trace> ranks) {
   if (ranks.empty()) throw InputError("no trace given; give a trace file, or a folder of a job's rank traces");
