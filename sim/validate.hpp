@@ -15,8 +15,8 @@
 
 #include <limits>
 #include <map>
+#include <compare>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "sim/simulate.hpp"
@@ -74,10 +74,7 @@ struct CallSelection {
   std::uint64_t min_bytes = 0;
   std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max();
 
-  bool operator<(const CallSelection& o) const {
-    return std::tie(launches, collective, min_bytes, max_bytes) <
-           std::tie(o.launches, o.collective, o.min_bytes, o.max_bytes);
-  }
+  auto operator<=>(const CallSelection&) const = default;
 };
 std::vector<ValidationCase> validate_collectives(const std::string& dir, const topology::Node& node,
                                                  const CallSelection& selection = {});

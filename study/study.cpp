@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <filesystem>
-#include <optional>
 #include <fstream>
 #include <sstream>
 #include <set>
@@ -130,37 +128,20 @@ void read_models(const StudyReader& r, const yaml::Map& top, Study& s) {
 /// 4 to 6); they go one way (the verdict reads the size of a step, either way). Names and node
 /// files keep the order given.
 void check_value_order(const StudyReader& r, const YAML::Node& values, const StudyAxis& a, const std::string& where) {
-  const auto number = [](std::string_view v) -> std::optional<double> {
-    if (v.starts_with('+')) v.remove_prefix(1);
-    double x = 0;
-    const auto [end, error] = std::from_chars(v.data(), v.data() + v.size(), x);
-    if (v.empty() || error != std::errc() || end != v.data() + v.size()) return std::nullopt;
-    return x;
-  };
-  for (std::size_t k = 1; k < a.values.size(); ++k) {
-    for (std::size_t j = 0; j < k; ++j) {
-      const auto x = number(a.values[j]), y = number(a.values[k]);
-      if (a.values[j] == a.values[k] || (!a.whole_node && x && y && *x == *y))
+  // Node files by path, other values as the loader reads them (apply() has accepted each).
+  std::vector<double> number;
+  for (const std::string& v : a.values) number.push_back(a.whole_node ? 0.0 : topology::field_value(a.path, v));
+  for (std::size_t k = 1; k < a.values.size(); ++k)
+    for (std::size_t j = 0; j < k; ++j)
+      if (a.whole_node ? a.values[j] == a.values[k] : number[j] == number[k])
         r.fail(values[k], fmt::format("{}: values[{}] '{}' is values[{}] again; list each value once", where, k,
                                       a.labels[k], j));
-    }
-  }
   if (a.whole_node) return;
-  std::optional<double> last;
-  int direction = 0;  // +1 increasing, -1 decreasing, 0 not yet known
-  for (std::size_t k = 0; k < a.values.size(); ++k) {
-    const auto here = number(a.values[k]);
-    if (!here) continue;
-    if (last) {
-      const int step = *here > *last ? 1 : -1;
-      if (direction != 0 && step != direction)
-        r.fail(values[k], fmt::format("{}: values[{}] {} turns back after {}: list an axis' numbers in increasing (or "
-                                      "decreasing) order (the sensitivity takes each value to the next as a step)",
-                                      where, k, a.values[k], *last));
-      direction = step;
-    }
-    last = here;
-  }
+  for (std::size_t k = 2; k < number.size(); ++k)
+    if ((number[k] > number[k - 1]) != (number[k - 1] > number[k - 2]))
+      r.fail(values[k], fmt::format("{}: values[{}] {} turns back after {}: list an axis' numbers in increasing (or "
+                                    "decreasing) order (the sensitivity takes each value to the next as a step)",
+                                    where, k, a.values[k], number[k - 1]));
 }
 
 /// Axis `i`: its path (or `node`, whole node files) and values, each of which must apply to the

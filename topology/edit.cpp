@@ -184,15 +184,28 @@ void apply(Node& node, const AxisPath& path, std::string_view value) {
   }
 }
 
+namespace {
+/// The schema key of the path's field (parse_axis_path has checked that it names one).
+const Key& field_key(const AxisPath& path) {
+  const std::string& f = path.field;
+  const bool memory = std::string_view(f).starts_with(kMemoryPrefix);
+  return path.section == AxisPath::Section::links ? *schema::find(Section::link, f)
+         : memory ? *schema::find(Section::memory, std::string_view(f).substr(kMemoryPrefix.size()))
+                  : *schema::find(Section::endpoint, f);
+}
+}  // namespace
+
+double field_value(const AxisPath& path, std::string_view value) {
+  const auto result = schema::check(field_key(path), trim(value));
+  if (const auto* v = std::get_if<double>(&result)) return *v;
+  throw InputError(fmt::format("axis path '{}': '{}' is not a value of its field", path.text, value));
+}
+
 std::string current_value(const Node& node, const AxisPath& path) {
   const std::vector<int> selected = select(node, path);
   if (selected.empty()) return "";
   const auto i = static_cast<std::size_t>(selected.front());
-  const std::string& f = path.field;
-  const bool memory = std::string_view(f).starts_with(kMemoryPrefix);
-  const Key& key = path.section == AxisPath::Section::links ? *schema::find(Section::link, f)
-                   : memory ? *schema::find(Section::memory, std::string_view(f).substr(kMemoryPrefix.size()))
-                            : *schema::find(Section::endpoint, f);
+  const Key& key = field_key(path);
   const double v = path.section == AxisPath::Section::links ? key.field.link_get(node.links[i].spec)
                                                             : key.field.endpoint_get(node.endpoints[i]);
   return key.type == schema::Type::integer ? std::to_string(static_cast<int>(v)) : fmt::format("{:g}", v);

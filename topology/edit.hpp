@@ -47,6 +47,10 @@ struct AxisPath {
 /// type or out of range (the loader's rules).
 void apply(Node& node, const AxisPath& path, std::string_view value);
 
+/// The number the loader reads from `value` (as written in a file) for the path's field: the value
+/// apply() writes ("+4" and "4.0" are 4). Throws InputError where apply() would refuse it.
+[[nodiscard]] double field_value(const AxisPath& path, std::string_view value);
+
 /// The value currently at the path's first selected element, as text ("" if none).
 [[nodiscard]] std::string current_value(const Node& node, const AxisPath& path);
 

@@ -785,26 +785,22 @@ class Reader {
     std::vector<double> sizes;
     simdjson::dom::array list;
     if (!value.get_array().get(list)) {
-      for (simdjson::dom::element v : list) {
-        double x = 0;
-        if (!v.get_double().get(x)) sizes.push_back(x);
-        else if (std::int64_t i = 0; !v.get_int64().get(i)) sizes.push_back(static_cast<double>(i));
-        else if (std::uint64_t u = 0; !v.get_uint64().get(u)) sizes.push_back(static_cast<double>(u));
-      }
+      for (simdjson::dom::element v : list) sizes.push_back(number(v));
     } else {
-      std::string_view t;
-      if (value.get_string().get(t)) return false;
-      std::string text(t);
+      std::string text(Reader::text(value));
       for (char& c : text)
         if (c == '[' || c == ']') c = ' ';
-      for (std::string_view s : split(text, ',')) {
-        s = trim(s);
-        double x = 0;
-        const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), x);
-        if (!s.empty() && error == std::errc() && end == s.data() + s.size()) sizes.push_back(x);
-      }
+      for (std::string_view s : split(text, ',')) sizes.push_back(parse_finite(trim(s)));
     }
+    std::erase_if(sizes, [](double x) { return !std::isfinite(x); });
     return std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<>()) != sizes.end();
+  }
+
+  /// `s` as a number, NaN where it is none ("...", a word).
+  static double parse_finite(std::string_view s) {
+    double x = 0;
+    const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), x);
+    return !s.empty() && error == std::errc() && end == s.data() + s.size() ? x : std::nan("");
   }
 
   void args(simdjson::dom::object obj, Event& e) {

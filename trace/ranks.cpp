@@ -104,7 +104,8 @@ void warn_unless_one_job(const std::vector<Trace>& ranks, const std::vector<Span
                                    "job's ranks, and the result mixes jobs",
                                    sizes.begin()->first, sizes.begin()->second, sizes.rbegin()->first,
                                    sizes.rbegin()->second));
-  for (std::size_t k = 0; k < ranks.size() && ranks.size() > 1; ++k) {
+  if (ranks.size() < 2) return;  // one rank's trace alone: no other to overlap
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
     bool overlaps = !spans[k].timed;
     for (std::size_t j = 0; j < ranks.size() && !overlaps; ++j)
       overlaps = j != k && (!spans[j].timed || (spans[j].lo < spans[k].hi && spans[k].lo < spans[j].hi));
