@@ -88,6 +88,16 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
                       128 KiB and 384 KiB), concatenated on the GPU; [loss, grad norm] .tolist()
   (the last four: 2026-11-29, patterns none of the others has, recorded on one H200 and scored
   once: tools/record/run_unseen_apps2.sh)
+  stack_flops_cnn     train_pinned profiled with with_stack, with_flops and with_modules
+  moe_router          mixture of experts (router, top 2 of 8 expert MLPs, nonzero() gathers,
+                      index_add_, expert loads .tolist()), bf16; profiled with record_shapes=False
+  accum_checkpoint    4 pageable micro-batches a step (non_blocking=True), activation
+                      checkpointing, fp16 with a GradScaler; profiled without a schedule (one trace
+                      of all 1 + K steps, no ProfilerStep markers)
+  dynamic_seq         TransformerEncoder on 128/256/384/512-token sequences in turn, expandable
+                      segments, batches built and .pin_memory()'d each step, predictions D2H
+                      non_blocking into pinned memory and waited for with an event
+  (the last four: 2026-11-29, tools/record/run_unseen_apps3.sh)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -1118,13 +1128,185 @@ class SmallPageable(MlpRegression):
         self.metrics = torch.stack([loss.detach(), norm]).tolist()
 
 
+# ---------------------------------------------------------------------------------------------
+# 2026-11-29 (second set): patterns and profiler settings no earlier recording has
+# (tools/record/run_unseen_apps3.sh). Apps may set `profiler_options` (extra keyword arguments
+# of torch.profiler.profile) and `profile_schedule = False` (no schedule: the whole 1 + K steps
+# in one trace, without ProfilerStep markers).
+
+
+class StackFlopsCnn(TrainCNN):
+    """train_pinned profiled with Python stacks, FLOP counts and module names (with_stack,
+    with_flops, with_modules): the trace carries python_function events around every op."""
+
+    name = "stack_flops_cnn"
+    profiler_options = {"with_stack": True, "with_flops": True, "with_modules": True}
+
+
+class MoeRouter(App):
+    """Mixture-of-experts layer: a router picks the top 2 of 8 expert MLPs per token; each expert
+    gathers its tokens (nonzero: a blocking read of how many), runs, and scatters back with
+    index_add_; the experts' loads are read back with .tolist() every step (load-balancing log).
+    bf16 autocast, AdamW. Profiled with record_shapes=False (no tensor shapes in the trace)."""
+
+    name = "moe_router"
+    profiler_options = {"record_shapes": False}
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        d, hidden, experts, tokens = (64, 128, 4, 256) if quick else (1024, 2048, 8, 8192)
+        self.experts = experts
+        self.router = nn.Linear(d, experts).to(self.dev)
+        self.ffn = nn.ModuleList(nn.Sequential(nn.Linear(d, hidden), nn.GELU(), nn.Linear(hidden, d))
+                                 for _ in range(experts)).to(self.dev)
+        params = list(self.router.parameters()) + list(self.ffn.parameters())
+        self.opt = torch.optim.AdamW(params, lr=1e-4)
+        self.data = [(torch.randn(tokens, d, device=self.dev), torch.randn(tokens, d, device=self.dev))
+                     for _ in range(2)]
+        self.loads = None
+        self.meta.update({
+            "model": f"MoE: router Linear({d}, {experts}), top-2, {experts} x (Linear({d}, {hidden}), "
+                     f"GELU, Linear({hidden}, {d}))",
+            "parameters": sum(p.numel() for p in params),
+            "batch_shapes": [[tokens, d]],
+            "data": "GPU-resident; per expert a nonzero() (blocking), index_select, index_add_; "
+                    "expert loads .tolist() every step",
+            "precision": "bf16 autocast, float32 parameters",
+            "optimizer": "AdamW(lr=1e-4)",
+        })
+
+    def step(self, i):
+        x, t = self.data[i % 2]
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
+            gates = torch.softmax(self.router(x).float(), dim=-1)
+            weight, choice = gates.topk(2, dim=-1)
+            out = torch.zeros_like(x)
+            for e in range(self.experts):
+                rows, slot = (choice == e).nonzero(as_tuple=True)
+                if rows.numel() == 0:
+                    continue
+                y = self.ffn[e](x.index_select(0, rows))
+                out = out.index_add(0, rows, (y.float() * weight[rows, slot].unsqueeze(1)).to(out.dtype))
+            loss = F.mse_loss(out.float(), t)
+        loss.backward()
+        self.opt.step()
+        self.loads = torch.bincount(choice.flatten(), minlength=self.experts).tolist()
+
+
+class AccumCheckpoint(App):
+    """Gradient accumulation over 4 micro-batches from pageable CPU memory copied with
+    non_blocking=True (which a pageable source makes a staged copy), activation checkpointing
+    (torch.utils.checkpoint, use_reentrant=False), fp16 autocast with a GradScaler (its inf check
+    reads back a flag each step). Profiled without a schedule: the whole 1 + K steps in one trace,
+    no ProfilerStep markers."""
+
+    name = "accum_checkpoint"
+    profile_schedule = False
+    micro = 4
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 16) if quick else (2048, 8, 1024)
+        self.blocks = nn.ModuleList(nn.Sequential(nn.Linear(width, width), nn.LayerNorm(width), nn.GELU())
+                                    for _ in range(layers)).to(self.dev)
+        self.opt = torch.optim.SGD(self.blocks.parameters(), lr=1e-3, momentum=0.9)
+        self.scaler = torch.amp.GradScaler("cuda")
+        gen = torch.Generator().manual_seed(SEED)
+        self.batches = [[(torch.rand(batch, width, generator=gen), torch.rand(batch, width, generator=gen))
+                         for _ in range(self.micro)] for _ in range(2)]
+        self.meta.update({
+            "model": f"{layers} x (Linear({width}, {width}), LayerNorm, GELU), each block checkpointed",
+            "parameters": numel(self.blocks),
+            "batch_shapes": [[batch, width]] * 2,
+            "host_memory": "pageable",
+            "copy": "non_blocking=True from pageable memory",
+            "h2d_bytes_per_step": self.micro * 2 * batch * width * 4,
+            "micro_batches": self.micro,
+            "precision": "fp16 autocast, GradScaler",
+            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
+        })
+
+    def step(self, i):
+        self.opt.zero_grad(set_to_none=True)
+        for xh, th in self.batches[i % 2]:
+            x = xh.to(self.dev, non_blocking=True)
+            t = th.to(self.dev, non_blocking=True)
+            with torch.autocast(device_type="cuda", dtype=torch.float16):
+                h = x
+                for block in self.blocks:
+                    h = torch.utils.checkpoint.checkpoint(block, h, use_reentrant=False)
+                loss = F.mse_loss(h.float(), t) / self.micro
+            self.scaler.scale(loss).backward()
+        self.scaler.step(self.opt)
+        self.scaler.update()
+
+
+class DynamicSeq(App):
+    """Transformer encoder on sequences whose length changes every step (128, 256, 384, 512
+    tokens), with the caching allocator's expandable segments; the token batch is built on the
+    CPU each step, pinned with .pin_memory() (the caching host allocator) and copied
+    non_blocking; the predictions (argmax per token) come back non_blocking into pinned memory,
+    waited for with an event. bf16 autocast, AdamW."""
+
+    name = "dynamic_seq"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        try:
+            torch.cuda.memory._set_allocator_settings("expandable_segments:True")
+            self.allocator = "expandable_segments:True"
+        except Exception as e:  # noqa: BLE001 (a release without the setting)
+            self.allocator = f"default ({type(e).__name__}: {e})"
+        vocab, d, heads, layers, batch = (256, 64, 4, 2, 4) if quick else (16384, 512, 8, 4, 32)
+        self.vocab, self.batch = vocab, batch
+        self.lengths = [32, 64] if quick else [128, 256, 384, 512]
+        self.embed = nn.Embedding(vocab, d).to(self.dev)
+        layer = nn.TransformerEncoderLayer(d, heads, 4 * d, batch_first=True, norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False).to(self.dev)
+        self.head = nn.Linear(d, vocab).to(self.dev)
+        params = list(self.embed.parameters()) + list(self.encoder.parameters()) + list(self.head.parameters())
+        self.opt = torch.optim.AdamW(params, lr=3e-4)
+        self.gen = torch.Generator().manual_seed(SEED)
+        self.preds = torch.empty(batch, max(self.lengths), dtype=torch.int64).pin_memory()
+        self.meta.update({
+            "model": f"Embedding({vocab}, {d}) + TransformerEncoder({layers} pre-norm layers, d {d}, "
+                     f"{heads} heads) + Linear({d}, {vocab})",
+            "parameters": sum(p.numel() for p in params),
+            "batch_shapes": [[batch, n + 1] for n in self.lengths],
+            "allocator": self.allocator,
+            "host_memory": "built each step, .pin_memory(), non_blocking H2D; predictions "
+                           "non_blocking D2H into pinned memory, event.synchronize()",
+            "precision": "bf16 autocast, float32 parameters",
+            "optimizer": "AdamW(lr=3e-4)",
+        })
+
+    def step(self, i):
+        n = self.lengths[i % len(self.lengths)]
+        tok = torch.randint(0, self.vocab, (self.batch, n + 1), generator=self.gen).pin_memory()
+        tok = tok.to(self.dev, non_blocking=True)
+        x, y = tok[:, :-1], tok[:, 1:]
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
+            logits = self.head(self.encoder(self.embed(x)))
+            loss = F.cross_entropy(logits.reshape(-1, self.vocab), y.reshape(-1))
+        loss.backward()
+        self.opt.step()
+        out = self.preds[:, :n]
+        out.copy_(logits.argmax(-1), non_blocking=True)
+        done = torch.cuda.Event()
+        done.record()
+        done.synchronize()
+
+
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
                                   OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
                                   VisionBf16, RecsysEmbed, D2DManyBeside, MobileFp16, EncoderBf16,
                                   GraphedMlp, TwoStreamBranches, LaunchBound, InferPinnedOut,
                                   CompiledMlp, LoaderWorkers, KvDecode, CpuAdamOffload,
-                                  SmallPageable)}
+                                  SmallPageable, StackFlopsCnn, MoeRouter, AccumCheckpoint,
+                                  DynamicSeq)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1212,10 +1394,15 @@ def run_profiled(app, args, out, info):
     if args.sync_events:  # Kineto's "cuda_sync" events: each stream wait with what it waits on
         extra["experimental_config"] = torch._C._profiler._ExperimentalConfig(enable_cuda_sync_events=True)
     info["cuda_sync_events"] = bool(args.sync_events)
-    with profile(activities=ACTIVITIES,
-                 schedule=schedule(wait=0, warmup=1, active=k, repeat=1),
-                 on_trace_ready=on_trace_ready, record_shapes=True, profile_memory=memory,
-                 with_stack=False, **extra) as prof:
+    options = {"record_shapes": True, "profile_memory": memory, "with_stack": False}
+    options.update(getattr(app, "profiler_options", {}))
+    scheduled = getattr(app, "profile_schedule", True)
+    if scheduled:
+        options.update(schedule=schedule(wait=0, warmup=1, active=k, repeat=1),
+                       on_trace_ready=on_trace_ready)
+    info["profiler_options"] = {key: v for key, v in options.items() if isinstance(v, bool)}
+    info["profile_schedule"] = scheduled
+    with profile(activities=ACTIVITIES, **options, **extra) as prof:
         if not step_sync:
             events[0].record()
         for i in range(1 + k):
@@ -1229,9 +1416,11 @@ def run_profiled(app, args, out, info):
                 if i == k:  # the whole loop, before the last prof.step() stops and exports
                     torch.cuda.synchronize()
                     total = time.perf_counter_ns() - start
-            prof.step()
-    if not exported:  # the schedule did not complete: export what the profiler holds
-        log(f"{app.name}: on_trace_ready was not called; exporting after the profile")
+            if scheduled:
+                prof.step()
+    if not exported:  # no schedule, or it did not complete: export what the profiler holds
+        if scheduled:
+            log(f"{app.name}: on_trace_ready was not called; exporting after the profile")
         export_gz(prof, path)
     rows = []
     if step_sync:
