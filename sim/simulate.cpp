@@ -149,7 +149,7 @@ class Simulation {
   };
 
   std::string where(std::size_t i) const {
-    return fmt::format("{}: {}", trace_.source_file.empty() ? "trace" : trace_.source_file, trace_.describe_record(i));
+    return trace_.locate_record(i);
   }
   int resolve(std::uint16_t id, std::uint16_t other, std::size_t record) const;
   int resolve_name(const std::string& name, std::size_t record) const;
@@ -193,6 +193,10 @@ class Simulation {
   void add_runtime_call(std::size_t i);
   /// Application replay: launch edges, waits across streams, blocking calls.
   void link_application();
+  /// A blocking call's release after the GPU work it waited for: its recorded tail after that
+  /// work's end, or (a negative tail) `lead_ns` before it.
+  TaskId add_tail_after_end(std::size_t call, std::size_t work);
+  TaskId add_lead_before_end(std::size_t work, double lead_ns);
   PoolId sm_pool(int gpu);
   /// The critical path back from the GPU work or call that ended last (an annotation is a span
   /// around work, not a task: a trace whose NVTX range outlasts its calls would otherwise get a
@@ -323,6 +327,7 @@ class Simulation {
   void wait_for_slots(std::tuple<std::uint64_t, int, int, std::uint32_t, int> key, int slots, TaskId send,
                       TaskId freed_by);
   std::vector<TaskId> begin_, end_;  // by trace record
+  std::vector<std::pair<TaskId, std::uint32_t>> lead_tasks_;  // add_lead_before_end: the copy's time
   bool application_ = false;         // replaying a whole-application trace
   AppGraph app_;
   std::map<int, PoolId> sm_pools_;   // GPU endpoint -> its SMs
@@ -608,8 +613,8 @@ CollectiveResult Simulation::gather_call(const std::vector<std::size_t>& records
                                    format_bytes(first.bytes)));
     const auto it = std::find(members.begin(), members.end(), op.src);
     if (it == members.end())
-      throw InputError(fmt::format("{}: {} on '{}', which is not in its group", where(r), trace::to_string(op.kind),
-                                   trace_.endpoint_name(op.src)));
+      throw InputError(fmt::format("{}: {} on '{}', which is not in its group; {}", where(r), trace::to_string(op.kind),
+                                   trace_.endpoint_name(op.src), trace::outside_its_group_fix(trace_)));
     record_of_rank[static_cast<std::size_t>(it - members.begin())] = static_cast<std::int64_t>(r);
     c.ops.push_back(r);
   }
@@ -1346,6 +1351,35 @@ void Simulation::add_runtime_call(std::size_t i) {
   if (end != call) tag(end, Role::sync);
 }
 
+TaskId Simulation::add_tail_after_end(std::size_t call, std::size_t work) {
+  // The tail after GPU work given another duration scales with it (the last staged chunk of a
+  // pageable copy moves at the copy's rate).
+  const double scale = trace::moves_data(trace_.kinds()[work]) ? given_over_recorded(work) : 1.0;
+  const TaskId tail = engine_.add_delay(app_.tail_ns[call] * scale);
+  tag(tail, Role::sync);
+  engine_.depend(tail, end_[work]);
+  return tail;
+}
+
+TaskId Simulation::add_lead_before_end(std::size_t work, double lead_ns) {
+  // Work given a duration: its start plus that duration less the lead (the lead is one chunk's
+  // DMA, at the link's rate, which a host rate does not change). Work the simulation prices
+  // itself: its end, which the event-driven replay cannot precede (the lead, 12-18 us a copy of
+  // 1-8 ms, is lost there).
+  if (!has_given_duration(work)) {
+    const TaskId at_end = engine_.add_delay(0);
+    tag(at_end, Role::sync);
+    engine_.depend(at_end, end_[work]);
+    return at_end;
+  }
+  // The copy running, on the critical path: its time is an exposed transfer's.
+  const TaskId before_end = engine_.add_delay(std::max(0.0, options_.durations_ns[work] - lead_ns));
+  tag(before_end, Role::transfer);
+  lead_tasks_.emplace_back(before_end, static_cast<std::uint32_t>(work));
+  engine_.depend(before_end, begin_[work], Wait{.on_start = true});
+  return before_end;
+}
+
 void Simulation::link_application() {
   const std::size_t n = trace_.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -1358,13 +1392,7 @@ void Simulation::link_application() {
       if (app_.woken_by[i] != trace::kNoIndex) engine_.depend(begin_[i], end_[app_.woken_by[i]], after_end);
       else if (app_.parent[i] != trace::kNoIndex) engine_.depend(begin_[i], begin_[app_.parent[i]], after_start);
       if (const std::uint32_t w = app_.awaits[i]; w != trace::kNoIndex) {
-        // The tail after GPU work given another duration scales with it (the last staged chunk
-        // of a pageable copy moves at the copy's rate).
-        const double tail_ns = app_.tail_ns[i] * (trace::moves_data(trace_.kinds()[w]) ? given_over_recorded(w) : 1.0);
-        const TaskId tail = engine_.add_delay(tail_ns);
-        tag(tail, Role::sync);
-        engine_.depend(tail, end_[w]);
-        engine_.depend(end_[i], tail);
+        engine_.depend(end_[i], app_.tail_ns[i] < 0 ? add_lead_before_end(w, -app_.tail_ns[i]) : add_tail_after_end(i, w));
       }
       continue;
     }
@@ -1485,6 +1513,8 @@ void Simulation::attribute_critical_path(const std::vector<PathStep>& path, Appl
     for (const TaskId t : {begin_[i], end_[i]})
       if (const auto it = record_of.find(t); it != record_of.end()) it->second = static_cast<std::uint32_t>(i);
   }
+  for (const auto& [t, work] : lead_tasks_)
+    if (const auto it = record_of.find(t); it != record_of.end()) it->second = work;
   std::map<std::uint32_t, double> by_record;
   for (std::size_t k = 0; k < path.size(); ++k) {
     const TaskId t = path[k].task;
