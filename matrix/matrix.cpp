@@ -468,10 +468,10 @@ class Builder {
     if (pos == members.end()) {
       std::vector<std::string> m;
       for (std::uint16_t e : members) m.push_back(trace_.endpoint_name(e));
-      throw InputError(fmt::format("{}: a {} recorded on {} whose group ({}) does not include it; a collective is "
-                                   "recorded once per member, with src = dst = that member",
-                                   trace_.describe_record(record), trace::to_string(op.kind),
-                                   trace_.endpoint_name(op.src), m.empty() ? "empty" : join(m, ";")));
+      throw InputError(fmt::format("{}: {} recorded on {} whose group ({}) does not include it; {}",
+                                   trace_.locate_record(record), trace::to_string(op.kind),
+                                   trace_.endpoint_name(op.src), m.empty() ? "empty" : join(m, ";"),
+                                   trace::outside_its_group_fix(trace_)));
     }
     const auto rank = static_cast<std::size_t>(pos - members.begin());
     const std::size_t size = members.size();

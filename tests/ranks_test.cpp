@@ -126,6 +126,100 @@ TEST(Ranks, OneRanksTraceAloneIsPlacedOnItsRanksGpu) {
   EXPECT_TRUE(kept.warnings.empty());
 }
 
+/// Rank `rank` of a two-stage pipeline (world_size 2) on its process's device `device`: an NCCL
+/// send (rank 0) or recv (rank 1) of 4 Mi floats, as PyTorch's record_param_comms writes it, the
+/// peer named by "Dst Rank" / "Src Rank" where `named`.
+std::string pipeline_rank(int rank, int device, bool named) {
+  const bool send = rank == 0;
+  const std::string peer = !named ? "" : send ? R"(, "Dst Rank": 1)" : R"(, "Src Rank": 0)";
+  return fmt::format(R"json({{"distributedInfo": {{"backend": "nccl", "rank": {0}, "world_size": 2}},
+    "traceEvents": [{{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_SendRecv(x)", "pid": {1},
+      "tid": 7, "ts": 1.0, "dur": 450.0, "args": {{"device": {1}, "stream": 7, "Collective name": "{2}",
+      "In msg nelems": 4194304, "Out msg nelems": 4194304, "Group size": 2, "dtype": "Float",
+      "Process Group Name": "0", "Process Group Ranks": "[0, 1]"{3}}}}}]}})json",
+                     rank, device, send ? "send" : "recv", peer);
+}
+
+TEST(Ranks, SendsAndRecvsNamingTheirPeerAreTransfersBetweenTheRanksGpus) {
+  // A robustness hunt (round 28): PyTorch names an NCCL send's peer ("Dst Rank") and a recv's
+  // ("Src Rank"), the peer's global rank (torch/csrc/profiler/util.cpp saveNcclMeta; libkineto
+  // output_json.cpp). Every send/recv was kept as a kernel: a pipeline's 16 MiB between its
+  // stages was in no matrix, the point-to-point check read "ok: no send/recv records", and the
+  // warning said they "name no peer". Now rank 0's send is a transfer gpu0 -> gpu1 and rank 1's
+  // recv the same pair, whichever device each process saw (both on their device 0 here).
+  for (const int device1 : {1, 0}) {
+    const Trace job = read_traces({test::write_temp("pp_rank0.json", pipeline_rank(0, 0, true)),
+                                   test::write_temp("pp_rank1.json", pipeline_rank(1, device1, true))});
+    ASSERT_EQ(job.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const Op op = job.op(i);
+      SCOPED_TRACE(fmt::format("device {} record {}", device1, i));
+      EXPECT_EQ(op.kind, i == 0 ? OpKind::send : OpKind::recv);
+      EXPECT_EQ(op.bytes, 16u << 20);  // 4 Mi floats
+      EXPECT_EQ(job.endpoint_name(op.src), "gpu0");
+      EXPECT_EQ(job.endpoint_name(op.dst), "gpu1");
+    }
+  }
+  // Rank 1's recv alone, recorded on its device 0: its GPU is placed on gpu1, the peer stays rank 0's.
+  const Trace alone = read_traces({test::write_temp("pp_rank1_alone.json", pipeline_rank(1, 0, true))});
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_EQ(alone.endpoint_name(alone.op(0).src), "gpu0");
+  EXPECT_EQ(alone.endpoint_name(alone.op(0).dst), "gpu1");
+  // Without the peer (older PyTorch): a kernel of its duration, and the warning says what is missing.
+  const Trace unnamed = read_traces({test::write_temp("pp_rank0_unnamed.json", pipeline_rank(0, 0, false))});
+  EXPECT_EQ(unnamed.op(0).kind, OpKind::kernel);
+  EXPECT_THAT(unnamed.warnings, ::testing::Contains(HasSubstr("1 NCCL send/recv kernels without a \"Dst Rank\" / "
+                                                              "\"Src Rank\"")));
+  // A peer that is no rank is refused, naming the file and the event.
+  std::string bad = pipeline_rank(0, 0, true);
+  bad.replace(bad.find("\"Dst Rank\": 1"), 13, "\"Dst Rank\": -3");
+  EXPECT_THAT([&] { (void)read_traces({test::write_temp("pp_bad.json", bad)}); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("pp_bad.json: event 1: \"Dst Rank\" -3 is not a rank")));
+}
+
+TEST(Ranks, AGroupGivenByItsSizeAloneIsPlacedOnlyWhereItsRanksAreKnown) {
+  // A robustness hunt (round 28): older PyTorch wrote a collective's "Group size" but not its
+  // "Process Group Ranks", and the reader took every such group as ranks 0..n-1: rank 0 of a
+  // data-parallel pair {0, 2} in a 4-rank job moved its 64 MiB to gpu1, silently, and rank 2 of a
+  // tensor-parallel pair {2, 3} was refused for not being in "its" group {0, 1}.
+  const auto rank_trace = [](int rank, int world, const std::string& extra) {
+    return fmt::format(R"json({{"distributedInfo": {{"backend": "nccl", "rank": {0}, "world_size": {1}}},
+      "traceEvents": [{{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)",
+        "ts": 1.0, "dur": 5.0, "args": {{"device": 0, "stream": 7, "Collective name": "allreduce",
+        "In msg nelems": 1024, "Out msg nelems": 1024, "dtype": "Float", "Group size": 2{2}}}}}]}})json",
+                       rank, world, extra);
+  };
+  // A pair in a job of 4 that names no ranks: kept as a kernel, and said.
+  const Trace sub = read_traces({test::write_temp("dp_pair_rank0.json", rank_trace(0, 4, ""))});
+  EXPECT_EQ(sub.op(0).kind, OpKind::kernel);
+  EXPECT_THAT(sub.warnings, ::testing::Contains(HasSubstr("1 NCCL collectives of a group smaller than the job's "
+                                                          "world_size 4 name neither its ranks")));
+  // The same with PyTorch's "Global rank start" and "Global rank stride": ranks 2 and 3.
+  const Trace strided = read_traces(
+      {test::write_temp("tp_pair_rank2.json", rank_trace(2, 4, R"(, "Global rank start": 2, "Global rank stride": 1)"))});
+  ASSERT_EQ(strided.op(0).kind, OpKind::allreduce);
+  const auto members = strided.group(strided.op(0).group);
+  ASSERT_EQ(members.size(), 2u);
+  EXPECT_EQ(strided.endpoint_name(members[0]), "gpu2");
+  EXPECT_EQ(strided.endpoint_name(members[1]), "gpu3");
+  EXPECT_EQ(strided.endpoint_name(strided.op(0).src), "gpu2");
+  // The world group of a job of 2: ranks 0 and 1, as before.
+  EXPECT_EQ(read_traces({test::write_temp("world_rank0.json", rank_trace(0, 2, ""))}).op(0).kind, OpKind::allreduce);
+}
+
+TEST(Ranks, ErrorsAboutOneRecordOfAJobNameItsRanksFile) {
+  // A robustness hunt (round 28): a collective whose group leaves out the rank that recorded it
+  // was refused as "record 3" of the merged job, in none of its files. Now the file and its record.
+  const std::string rank0 = test::write_temp("named_rank0.json", one_allreduce_rank(0, 0));
+  std::string other = one_allreduce_rank(1, 1);
+  other.replace(other.find("\"[0, 1]\""), 8, "\"[0, 2]\"");
+  const std::string rank1 = test::write_temp("named_rank1.json", other);
+  const Trace job = read_traces({rank0, rank1});
+  ASSERT_EQ(job.size(), 2u);
+  EXPECT_EQ(job.locate_record(0), rank0 + ": record 1");
+  EXPECT_EQ(job.locate_record(1), rank1 + ": record 1");
+}
+
 TEST(Ranks, TracesOfTwoProfilersReadAsOneJobAreSaid) {
   // A CSV (CUDA events) beside a Kineto trace (CUPTI): their small pageable copies' times mean
   // different things (trace::recorded_regime), so the merged trace is "mixed", priced as staged

@@ -672,6 +672,45 @@ TEST(Kineto, CollectiveArgsPyTorchWritesShortOrLeavesOutAreReadAndSaid) {
                                          "number of more ranks")));
 }
 
+TEST(Kineto, AGroupListedCutShortWithItsLastRankIsReadWhole) {
+  // A robustness hunt (round 28): PyTorch's rewritten collective metadata cuts a list of more than
+  // 30 as its first 29 entries, "...", and its last ("[0, 1, ..., 28, ..., 30]": the PyTorch test
+  // CollectiveMetadataTest.PreservesListTruncation), which was refused as "edited or corrupt".
+  const auto allreduce = [](const std::string& ranks, const std::string& extra) {
+    return R"json({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)",
+      "ts": 1.0, "dur": 5.0, "args": {"device": 0, "Collective name": "allreduce", "In msg nelems": 8,
+      "dtype": "Float", "Group size": 64, "Process Group Ranks": ")json" + ranks + "\"" + extra + "}}]}";
+  };
+  const auto listed = [](int stride) {
+    std::string s = "[";
+    for (int r = 0; r < 29; ++r) s += std::to_string(r * stride) + ", ";
+    return s + "..., " + std::to_string(63 * stride) + "]";
+  };
+  // Ranks 0..63, and ranks 0, 2, ..., 126 (a group of every other rank): the ranks cut are the
+  // evenly spaced ones between the 29th and the last.
+  for (const int stride : {1, 2}) {
+    const Trace t = parse_kineto(allreduce(listed(stride), ""), "cut_last.json");
+    const auto members = t.group(t.op(0).group);
+    ASSERT_EQ(members.size(), 64u) << stride;
+    EXPECT_EQ(t.endpoint_name(members[29]), fmt::format("gpu{}", 29 * stride));
+    EXPECT_EQ(t.endpoint_name(members.back()), fmt::format("gpu{}", 63 * stride));
+  }
+  // "Global rank start" and "Global rank stride" give the group where the trace has them; a list
+  // that disagrees with them, or a last rank no even spacing reaches, is refused.
+  const Trace given = parse_kineto(allreduce(listed(2), R"(, "Global rank start": 0, "Global rank stride": 2)"), "s.json");
+  EXPECT_EQ(given.endpoint_name(given.group(given.op(0).group).back()), "gpu126");
+  EXPECT_THAT([&] { (void)parse_kineto(allreduce(listed(2), R"(, "Global rank start": 1, "Global rank stride": 2)"), "d.json"); },
+              ThrowsMessage<InputError>(HasSubstr("d.json: event 1: \"Process Group Ranks\" (cut short) disagrees with "
+                                                  "the group its \"Global rank start\" 1")));
+  std::string uneven = listed(1);
+  uneven.replace(uneven.find("..., 63"), 7, "..., 64");
+  EXPECT_THAT([&] { (void)parse_kineto(allreduce(uneven, ""), "u.json"); },
+              ThrowsMessage<InputError>(HasSubstr("cut short ('...') before its last rank 64, and its \"Group size\" 64 "
+                                                  "leaves 35 ranks after rank 28 that no even spacing reaches")));
+  EXPECT_THAT([&] { (void)parse_kineto(allreduce("[0, 1, ..., 62, 63]", ""), "two.json"); },
+              ThrowsMessage<InputError>(HasSubstr("goes on after its '...' by more than one rank")));
+}
+
 TEST(Kineto, BareNonFiniteNumbersAreReadAsNull) {
   // PyTorch 1.8's Kineto wrote "memory bandwidth (GB/s)": inf for a copy of no duration
   // (pytorch/kineto#105): not JSON, and the whole file was refused ("event 434 is not valid

@@ -368,14 +368,19 @@ class Window {
 
 // --- Events ------------------------------------------------------------------------------------
 
-/// Bytes per element of the dtype names PyTorch writes ("Float", "BFloat16", ...).
+/// Bytes per element of the dtype names PyTorch writes ("Float", "BFloat16", ...: c10's
+/// ScalarType names, c10/core/ScalarType.h; the packed types, Float4_e2m1fn_x2 and QUInt4x2,
+/// count a byte per element of two values).
 std::optional<int> dtype_bytes(std::string_view dtype) {
   static const std::map<std::string, int, std::less<>> kSizes = {
       {"float", 4},    {"float32", 4},  {"double", 8},   {"float64", 8},  {"half", 2},
       {"float16", 2},  {"bfloat16", 2}, {"int", 4},      {"int32", 4},    {"long", 8},
       {"int64", 8},    {"short", 2},    {"int16", 2},    {"char", 1},     {"int8", 1},
-      {"byte", 1},     {"uint8", 1},    {"bool", 1},     {"float8_e4m3fn", 1},
-      {"float8_e5m2", 1}, {"complexfloat", 8}, {"complexdouble", 16}};
+      {"byte", 1},     {"uint8", 1},    {"bool", 1},     {"uint16", 2},   {"uint32", 4},
+      {"uint64", 8},   {"float8_e4m3fn", 1}, {"float8_e5m2", 1}, {"float8_e4m3fnuz", 1},
+      {"float8_e5m2fnuz", 1}, {"float8_e8m0fnu", 1}, {"float4_e2m1fn_x2", 1}, {"complexhalf", 4},
+      {"complexfloat", 8}, {"complexdouble", 16}, {"qint8", 1}, {"quint8", 1}, {"qint32", 4},
+      {"quint4x2", 1}, {"quint2x4", 1}};
   const auto it = kSizes.find(to_lower(dtype));
   if (it == kSizes.end()) return std::nullopt;
   return it->second;
@@ -429,6 +434,10 @@ struct Event {
   double group_size = 0;  // NaN above: the arg is absent
   std::string_view collective, dtype, group_name;
   std::string group_ranks;  // "[0, 1]" whether written as text or as a list
+  // An NCCL send's "Dst Rank", a recv's "Src Rank" (the peer's global rank); the group's "Global
+  // rank start" and "Global rank stride" (its members start + k * stride). NaN: absent.
+  double p2p_dst = std::numeric_limits<double>::quiet_NaN(), p2p_src = std::numeric_limits<double>::quiet_NaN();
+  double rank_start = std::numeric_limits<double>::quiet_NaN(), rank_stride = std::numeric_limits<double>::quiet_NaN();
   bool uneven_splits = false;  // "In split size" or "Out split size" lists sizes that differ
   KernelInfo kernel;
 };
@@ -821,6 +830,10 @@ class Reader {
       else if (key == "In msg nelems") e.in_nelems = number(value);
       else if (key == "Out msg nelems") e.out_nelems = number(value);
       else if (key == "Group size") e.group_size = number(value);
+      else if (key == "Dst Rank") e.p2p_dst = checked_number(value, "Dst Rank", e);
+      else if (key == "Src Rank") e.p2p_src = checked_number(value, "Src Rank", e);
+      else if (key == "Global rank start") e.rank_start = number(value);
+      else if (key == "Global rank stride") e.rank_stride = number(value);
       else if (key == "dtype") e.dtype = text(value);
       else if (key == "Process Group Name") e.group_name = text(value);
       else if (key == "In split size" || key == "Out split size") e.uneven_splits |= uneven_list(value);
@@ -922,8 +935,9 @@ class Reader {
     if (!e.bad_key.empty()) {
       throw InputError(fmt::format("{}: event {}: {} {} is not {}; the trace is corrupt", name_, event_index_, e.bad_key,
                                    e.bad_value,
-                                   e.bad_key == "bytes" ? "a count (a whole number, 0 or more)"
-                                                        : fmt::format("a device index (0 to {})", kMaxDeviceIndex)));
+                                   e.bad_key == "bytes" ? std::string("a count (a whole number, 0 or more)")
+                                   : e.bad_key.ends_with("Rank") ? fmt::format("a rank (0 to {})", kMaxDeviceIndex)
+                                                                 : fmt::format("a device index (0 to {})", kMaxDeviceIndex)));
     }
     Op op;
     op.start_ns = to_ns(e.ts, "ts");
@@ -1119,6 +1133,7 @@ class Reader {
     op.bytes = elements > (std::uint64_t{0} - 1) / element_bytes ? std::uint64_t{0} - 1 : elements * element_bytes;
     op.src = op.dst = gpu(device);
     op.src_mem = op.dst_mem = MemKind::device;
+    if (op.kind == OpKind::send || op.kind == OpKind::recv) return point_to_point(op, device, e);
     // The group's ranks as the recording names them (ranks, not GPU indices: a rank's GPU is the
     // device its own trace records; one rank's trace alone places rank r on GPU r).
     std::vector<std::uint16_t> members;
@@ -1126,17 +1141,26 @@ class Reader {
     for (char& c : ranks)
       if (c == '[' || c == ']') c = ' ';
     std::vector<bool> listed;
-    bool cut_short = false;  // PyTorch lists a group of more than 30 ranks as "[0, 1, ..., 29, ...]"
+    // PyTorch lists a group of more than 30 ranks cut short: "[0, 1, ..., 29, ...]" (the first 30),
+    // or, since its collective metadata was rewritten, "[0, 1, ..., 28, ..., 63]" (the first 29
+    // and the last).
+    bool cut_short = false;
+    std::optional<int> last_listed;  // the rank after the '...' (the newer form)
     for (std::string_view r : split(ranks, ',')) {
       r = trim(r);
       if (r.empty()) continue;
       if (r == "...") {
+        if (cut_short)
+          throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" has two '...' (PyTorch cuts a long "
+                                       "list once); the trace is edited or corrupt",
+                                       name_, event_index_));
         cut_short = true;
         continue;
       }
-      if (cut_short)
-        throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" goes on after its '...' (PyTorch cuts a "
-                                     "long list at its end alone); the trace is edited or corrupt",
+      if (cut_short && last_listed)
+        throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" goes on after its '...' by more than one "
+                                     "rank (PyTorch keeps the first ranks of a long list, and at most its last); the "
+                                     "trace is edited or corrupt",
                                      name_, event_index_));
       int v = -1;
       const auto [end, error] = std::from_chars(r.data(), r.data() + r.size(), v);
@@ -1150,9 +1174,10 @@ class Reader {
                                      "are distinct",
                                      name_, event_index_, v));
       listed[static_cast<std::size_t>(v)] = true;
-      members.push_back(gpu(v));
+      if (cut_short) last_listed = v;
+      else members.push_back(gpu(v));
     }
-    if (cut_short) extend_cut_short_ranks(e, listed, members);
+    if (cut_short) extend_cut_short_ranks(e, members, last_listed);
     else if (!members.empty() && std::isfinite(e.group_size) && e.group_size > 0 &&
              e.group_size != static_cast<double>(members.size()))
       ++group_size_mismatches_;
@@ -1163,17 +1188,18 @@ class Reader {
                                      "(at most {})",
                                      name_, event_index_, g, kMaxDeviceIndex + 1));
       if (g >= 2) {
-        for (int i = 0; i < static_cast<int>(g); ++i) members.push_back(gpu(i));
+        members = unlisted_members(e, static_cast<int>(g));
+        if (members.empty()) {
+          // A group smaller than the job that names neither its ranks nor where they start: its
+          // members cannot be told (ranks 0..n-1 would put a data-parallel pair {0, 2} on gpu0-gpu1).
+          op.kind = OpKind::kernel;
+          push(op);
+          ++unplaceable_subgroups_;
+          return true;
+        }
       } else {
         ++ungrouped_collectives_;
       }
-    }
-    if (op.kind == OpKind::send || op.kind == OpKind::recv) {
-      // Point-to-point kernels record no peer: kept as GPU work of their duration.
-      op.kind = OpKind::kernel;
-      push(op);
-      ++p2p_kernels_;
-      return true;
     }
     if (members.size() < 2) {
       // Without its members a collective cannot be modelled: kept as a kernel of its duration.
@@ -1189,30 +1215,134 @@ class Reader {
     return true;
   }
 
-  /// The ranks of a group PyTorch listed cut short ("[0, 1, ..., 29, ...]": the profiler keeps the
-  /// first 30 of a longer list): the listed ranks, then the ranks after the largest listed one in
-  /// order up to the event's "Group size" (the whole group where it is ranks 0..n-1, as a job's
-  /// world group is). Without a "Group size" past the listed ranks the rest of the group is
-  /// unknown: refused.
-  void extend_cut_short_ranks(const Event& e, std::vector<bool>& listed, std::vector<std::uint16_t>& members) {
+  /// An NCCL send or recv kernel: a transfer between this rank's GPU and its peer's, where the
+  /// trace names the peer (PyTorch's "Dst Rank" of a send, "Src Rank" of a recv: the peer's global
+  /// rank, which its GPU is named by once the job's ranks are placed, as a group's members are);
+  /// without one (PyTorch before those args), kept as GPU work of its duration, and said.
+  bool point_to_point(Op& op, int device, const Event& e) {
+    const bool send = op.kind == OpKind::send;
+    const double peer = send ? e.p2p_dst : e.p2p_src;
+    if (std::isnan(peer)) {
+      op.kind = OpKind::kernel;
+      push(op);
+      ++p2p_kernels_;
+      return true;
+    }
+    if (peer != std::floor(peer) || peer < 0 || peer > kMaxDeviceIndex)
+      throw InputError(fmt::format("{}: event {}: \"{}\" {} is not a rank (a whole number 0 to {}); the trace is "
+                                   "corrupt",
+                                   name_, event_index_, send ? "Dst Rank" : "Src Rank", peer, kMaxDeviceIndex));
+    const std::uint16_t own = gpu(device), other = gpu(static_cast<int>(peer));
+    // The peer's name and this rank's own GPU's coincide where the trace does not say which rank
+    // it is (rank 1 on its device 0 sending to rank 0): no placement can tell them apart.
+    if (other == own && (trace_.rank < 0 || trace_.rank == static_cast<int>(peer))) {
+      op.kind = OpKind::kernel;
+      push(op);
+      ++unplaced_p2p_;
+      return true;
+    }
+    op.src = send ? own : other;
+    op.dst = send ? other : own;
+    op.flags |= kPeerByRank;
+    op.comm = trace_.comms.intern(e.group_name.empty() ? std::string("default_pg") : "pg:" + std::string(e.group_name));
+    push(op);
+    ++placed_p2p_;
+    return true;
+  }
+
+  /// The members of a group whose trace gives its "Group size" (2 or more) but no "Process Group
+  /// Ranks": from its "Global rank start" and "Global rank stride" where given; else ranks 0..n-1
+  /// where the group is the job's world (as large as distributedInfo's world_size), or where the
+  /// trace gives no world_size (said: a guess); none (empty) for a smaller group, which cannot be
+  /// placed.
+  std::vector<std::uint16_t> unlisted_members(const Event& e, int size) {
+    if (const auto start_stride = rank_start_and_stride(e)) return arithmetic_members(*start_stride, size);
+    if (trace_.world_size > 0 && size != trace_.world_size) return {};
+    if (trace_.world_size <= 0) ++guessed_groups_;
+    return arithmetic_members({0, 1}, size);
+  }
+
+  /// The event's "Global rank start" and "Global rank stride" where both are given and valid.
+  std::optional<std::pair<int, int>> rank_start_and_stride(const Event& e) const {
+    const double start = e.rank_start, stride = e.rank_stride;
+    if (!std::isfinite(start) || !std::isfinite(stride) || start < 0 || stride < 1 || start != std::floor(start) ||
+        stride != std::floor(stride) || start > kMaxDeviceIndex || stride > kMaxDeviceIndex)
+      return std::nullopt;
+    return std::pair{static_cast<int>(start), static_cast<int>(stride)};
+  }
+
+  /// Ranks start, start + stride, ... (`size` of them); refused past the largest rank placed.
+  std::vector<std::uint16_t> arithmetic_members(std::pair<int, int> start_stride, int size) {
+    const auto [start, stride] = start_stride;
+    const double last = start + static_cast<double>(stride) * (size - 1);
+    if (last > kMaxDeviceIndex)
+      throw InputError(fmt::format("{}: event {}: a group of {} ranks from rank {} by {} reaches rank {}, more than "
+                                   "linkcast places on a node (ranks 0 to {})",
+                                   name_, event_index_, size, start, stride, last, kMaxDeviceIndex));
+    std::vector<std::uint16_t> members;
+    for (int k = 0; k < size; ++k) members.push_back(gpu(start + stride * k));
+    return members;
+  }
+
+  /// The ranks of a group PyTorch listed cut short (`members`: the ranks before the '...';
+  /// `last_listed`: the one after it, in the newer form). With "Global rank start" and "Global rank
+  /// stride": the ranks they give, where the listed ranks agree. Else the listed ranks, then those
+  /// between the last before the '...' and the last listed, evenly spaced (the newer form), or the
+  /// ranks after the largest listed one in order (the older form, "[0, 1, ..., 29, ...]": the whole
+  /// group where it is ranks 0..n-1, as a job's world group is), up to the event's "Group size".
+  /// Without a "Group size" past the listed ranks the rest of the group is unknown: refused.
+  void extend_cut_short_ranks(const Event& e, std::vector<std::uint16_t>& members, std::optional<int> last_listed) {
     const double size = e.group_size;
+    const std::size_t shown = members.size() + (last_listed ? 1 : 0);
     if (!std::isfinite(size) || size <= 0)
       throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" is cut short ('...', as PyTorch lists a "
                                    "group of more than 30 ranks) and no \"Group size\" says how many ranks follow; "
                                    "record with a PyTorch that writes \"Group size\" (2.1 and later)",
                                    name_, event_index_));
-    if (size != std::floor(size) || size <= static_cast<double>(members.size()))
+    if (size != std::floor(size) || size <= static_cast<double>(shown) || size > kMaxDeviceIndex + 1)
       throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" is cut short ('...') after {} ranks, but "
-                                   "its \"Group size\" {} is no whole number of more ranks; the trace is edited or "
-                                   "corrupt",
-                                   name_, event_index_, members.size(), size));
-    const double last = static_cast<double>(listed.size()) - 1 + (size - static_cast<double>(members.size()));
-    if (last > kMaxDeviceIndex)
-      throw InputError(fmt::format("{}: event {}: \"Group size\" {} after the ranks listed up to {} reaches rank {}, "
-                                   "more than linkcast places on a node (ranks 0 to {})",
-                                   name_, event_index_, size, listed.size() - 1, last, kMaxDeviceIndex));
-    for (auto v = static_cast<int>(listed.size()); members.size() < static_cast<std::size_t>(size); ++v)
-      members.push_back(gpu(v));
+                                   "its \"Group size\" {} is no whole number of more ranks (at most {}); the trace "
+                                   "is edited or corrupt",
+                                   name_, event_index_, shown, size, kMaxDeviceIndex + 1));
+    const int n = static_cast<int>(size);
+    const auto rank_of = [&](std::uint16_t member) { return endpoint_index(trace_.endpoint_name(member), "gpu"); };
+    std::vector<int> prefix;
+    for (const std::uint16_t m : members) prefix.push_back(rank_of(m));
+    const int before = prefix.empty() ? -1 : prefix.back();
+    std::vector<std::uint16_t> all;
+    if (const auto start_stride = rank_start_and_stride(e)) {
+      all = arithmetic_members(*start_stride, n);
+    } else if (last_listed) {
+      // Newer form: the ranks between the listed ones are evenly spaced (a group of ranks
+      // start + k * stride, as PyTorch's subgroups by rank stride are).
+      const int unlisted = n - static_cast<int>(prefix.size());  // the ones after the prefix, the last included
+      const int span = *last_listed - before;
+      if (span <= 0 || span % unlisted != 0)
+        throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" is cut short ('...') before its last rank "
+                                     "{}, and its \"Group size\" {} leaves {} ranks after rank {} that no even "
+                                     "spacing reaches; the ranks cut cannot be told: record with a PyTorch that "
+                                     "writes \"Global rank start\" and \"Global rank stride\", or edit the list",
+                                     name_, event_index_, *last_listed, n, unlisted, before));
+      all = members;
+      for (int k = 1; k <= unlisted; ++k) all.push_back(gpu(before + k * (span / unlisted)));
+    } else {
+      if (before + (n - static_cast<double>(prefix.size())) > kMaxDeviceIndex)
+        throw InputError(fmt::format("{}: event {}: \"Group size\" {} after the ranks listed up to {} reaches rank {}, "
+                                     "more than linkcast places on a node (ranks 0 to {})",
+                                     name_, event_index_, n, before, before + n - static_cast<int>(prefix.size()),
+                                     kMaxDeviceIndex));
+      all = members;
+      for (int v = before + 1; all.size() < static_cast<std::size_t>(n); ++v) all.push_back(gpu(v));
+    }
+    // What the list shows must be what the group is.
+    bool agrees = std::equal(members.begin(), members.end(), all.begin()) &&
+                  (!last_listed || rank_of(all.back()) == *last_listed);
+    if (!agrees)
+      throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" (cut short) disagrees with the group its "
+                                   "\"Global rank start\" {} and \"Global rank stride\" {} give; the trace is "
+                                   "edited or corrupt",
+                                   name_, event_index_, e.rank_start, e.rank_stride));
+    members = std::move(all);
     ++cut_short_groups_;
   }
 
@@ -1329,9 +1459,24 @@ class Reader {
           name_, rootless_collectives_));
     if (cut_short_groups_ > 0)
       trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL kernels list their group's ranks cut short (\"[0, 1, ..., 29, ...]\": PyTorch's profiler keeps "
-          "the first 30): taken as the ranks listed, then the next ones in order up to their \"Group size\"",
+          "{}: {} NCCL kernels list their group's ranks cut short (PyTorch's profiler keeps the first 30 of a longer "
+          "list, or the first 29 and the last): taken as their \"Global rank start\" and \"Global rank stride\" "
+          "give them where the trace has those, else as the ranks listed, then the next ones up to their \"Group "
+          "size\" (evenly spaced up to the last where it is listed)",
           name_, cut_short_groups_));
+    if (guessed_groups_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL kernels give their group's size alone (no \"Process Group Ranks\", as older PyTorch releases "
+          "wrote them) and the trace no distributedInfo world_size: each group is taken as ranks 0 to its size - 1, "
+          "which is right for a job's world group and wrong for a subgroup; where it is a subgroup, record with a "
+          "newer PyTorch",
+          name_, guessed_groups_));
+    if (unplaceable_subgroups_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL collectives of a group smaller than the job's world_size {} name neither its ranks (\"Process "
+          "Group Ranks\") nor where they start (\"Global rank start\"): their members cannot be told, so they are "
+          "kept as kernels of their recorded duration (their transfers in no matrix); record with a newer PyTorch",
+          name_, unplaceable_subgroups_, trace_.world_size));
     if (unsized_collectives_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} NCCL kernels carry no message size ({}): their bytes are 0 and only their recorded durations count",
@@ -1352,7 +1497,16 @@ class Reader {
           name_, unknown_collectives_));
     if (p2p_kernels_ > 0)
       trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL send/recv kernels name no peer: kept as kernels of their recorded duration", name_, p2p_kernels_));
+          "{}: {} NCCL send/recv kernels without a \"Dst Rank\" / \"Src Rank\" (PyTorch writes them since its "
+          "collective metadata names the peer; this one did not): kept as kernels of their recorded duration, their "
+          "bytes in no matrix",
+          name_, p2p_kernels_));
+    if (unplaced_p2p_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} NCCL send/recv kernels name a peer rank whose GPU name is this trace's own device, and the trace "
+          "names no rank of its own (no distributedInfo), or names itself as the peer: kept as kernels of their "
+          "recorded duration; pass every rank's trace of the job with its distributedInfo",
+          name_, unplaced_p2p_));
     if (unsized_copies_ + unsized_memsets_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} copies and {} memsets carry no \"bytes\" arg (recorded by a profiler that did not write "
@@ -1411,6 +1565,9 @@ class Reader {
   std::size_t in_out_mismatches_ = 0;     // allreduce kernels whose In and Out msg nelems differ
   bool record_shapes_ = false;  // the file's top-level "record_shapes" says shapes were recorded
   std::size_t mtia_events_ = 0;  // events of a Meta MTIA device (categories mtia_*), not read
+  std::size_t placed_p2p_ = 0, unplaced_p2p_ = 0;  // sends/recvs placed by their peer's rank; not placeable
+  std::size_t guessed_groups_ = 0;         // groups of "Group size" alone taken as ranks 0..n-1 (no world_size)
+  std::size_t unplaceable_subgroups_ = 0;  // groups of "Group size" alone smaller than the job: kept as kernels
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,
               unsized_copies_ = 0, unsized_memsets_ = 0, non_finite_events_ = 0, unknown_host_memory_ = 0, untimed_gpu_work_ = 0;
   std::string unknown_host_memory_name_;  // the first such copy's name

@@ -233,13 +233,20 @@ std::string merged_format(const std::vector<Trace>& ranks, std::vector<std::stri
   return ranks.front().format;
 }
 
+/// Whether a send or recv of `t` names its peer by rank (trace::kPeerByRank).
+bool names_peers_by_rank(const Trace& t) {
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (peer_by_rank(t, i) != kNoEndpoint) return true;
+  return false;
+}
+
 /// Whether `t` is one recorded rank of a job that ran on one GPU other than gpu<rank> (rank 3 of 4
-/// on its process's only device, 0) and has collectives: they name their members by rank, so its
-/// own GPU must be placed on gpu<rank> as merge_ranks places each rank of several, or the member
-/// gpu0 (rank 0) and its own device 0 would be one GPU. A rank's trace without collectives keeps
-/// its GPU's name (rank 9 of a multi-node job on its node's gpu1).
+/// on its process's only device, 0) and has collectives, or sends and recvs naming their peer:
+/// they name ranks, so its own GPU must be placed on gpu<rank> as merge_ranks places each rank of
+/// several, or the member gpu0 (rank 0) and its own device 0 would be one GPU. A rank's trace
+/// without either keeps its GPU's name (rank 9 of a multi-node job on its node's gpu1).
 bool one_rank_off_its_gpu(const Trace& t) {
-  if (t.rank < 0 || t.world_size < 2 || t.group_count() < 2) return false;
+  if (t.rank < 0 || t.world_size < 2 || (t.group_count() < 2 && !names_peers_by_rank(t))) return false;
   const std::vector<std::uint16_t> gpus = gpus_run_on(t);
   return gpus.size() == 1 && t.endpoint_name(gpus.front()) != fmt::format("gpu{}", t.rank);
 }
@@ -313,13 +320,18 @@ Trace merge_ranks(std::vector<Trace> ranks) {
       return id == 0 ? 0u : to.intern(prefix + from[id]);
     };
     const std::size_t base = out.size();
+    out.record_files.emplace_back(base, t.source_file);
     const std::string thread_prefix = windows ? std::string() : fmt::format("rank{}:", r);
     out.reserve(base + t.size());
     for (std::size_t i = 0; i < t.size(); ++i) {
       Op op = t.op(i);
       if (op.start_ns != kUnknownTime) op.start_ns += shift[k];
+      const std::uint16_t peer = peer_by_rank(t, i);
       op.src = endpoint[op.src];
       op.dst = endpoint[op.dst];
+      // A send's or recv's peer named by its rank keeps that name, as a group's members do.
+      if (peer != kNoEndpoint && gpus.size() == 1)
+        (op.kind == OpKind::send ? op.dst : op.src) = out.endpoint(t.endpoint_name(peer));
       if (op.issuer != kNoEndpoint) op.issuer = endpoint[op.issuer];
       op.object = remap(out.objects, t.objects, op.object);
       op.line = remap(out.lines, t.lines, op.line);

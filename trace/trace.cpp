@@ -104,6 +104,7 @@ void Trace::reserve(std::size_t n) {
 }
 
 void Trace::clear_operations() {
+  record_files.clear();
   for (auto* v : {&src_, &dst_}) v->clear();
   for (auto* v : {&src_mem_, &dst_mem_}) v->clear();
   kind_.clear();
@@ -143,6 +144,11 @@ void Trace::drop_application() {
   flags_.keep_if(kept);
   launch_.reset();
   kernel_.reset();
+  // Each rank file's first record counts the records kept before it.
+  for (std::size_t f = 0, kept_before = 0, i = 0; f < record_files.size(); ++f) {
+    for (; i < record_files[f].first && i < kind_.size(); ++i) kept_before += kept(i);
+    record_files[f].first = kept_before;
+  }
   keep(kind_);  // last: the others read it
   kernels_.clear();
   application_ops_ = 0;
@@ -151,6 +157,7 @@ void Trace::drop_application() {
 void Trace::order_by_start() {
   const std::size_t n = kind_.size();
   if (std::is_sorted(start_.begin(), start_.end())) return;
+  record_files.clear();  // records of several files interleave: none is told by its place
   if (n >= kNoIndex) throw InputError("trace has more operations than linkcast can index");
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), std::uint32_t{0});
@@ -306,11 +313,35 @@ std::string Trace::describe_record(std::size_t i) const {
   return fmt::format("record {}", i + 1);
 }
 
+std::string Trace::locate_record(std::size_t i) const {
+  const auto after = std::upper_bound(record_files.begin(), record_files.end(), i,
+                                      [](std::size_t r, const auto& file) { return r < file.first; });
+  if (after == record_files.begin())
+    return fmt::format("{}: {}", source_file.empty() ? "trace" : source_file, describe_record(i));
+  const auto& [first, file] = *std::prev(after);
+  return fmt::format("{}: record {}", file, i - first + 1);
+}
+
+std::string_view outside_its_group_fix(const Trace& trace) {
+  if (trace.format == "csv") return "a collective is recorded once per member, with src = dst = that member";
+  return "a rank's collectives name its groups' ranks, and a rank runs on gpu<rank> once placed: give the trace with "
+         "its distributedInfo, or every rank's trace of the job";
+}
+
+std::uint16_t peer_by_rank(const Trace& trace, std::size_t i) {
+  if (!(trace.flags()[i] & kPeerByRank)) return kNoEndpoint;
+  const OpKind kind = trace.kinds()[i];
+  return kind == OpKind::send ? trace.dsts()[i] : kind == OpKind::recv ? trace.srcs()[i] : kNoEndpoint;
+}
+
 std::vector<std::uint16_t> gpus_run_on(const Trace& trace) {
+  // A send's or recv's peer named by its rank is another rank's GPU, not one this trace ran on.
   std::vector<char> runs(trace.endpoint_count(), 0);
-  for (const auto* column : {&trace.srcs(), &trace.dsts()})
-    for (const std::uint16_t e : *column)
-      if (e < runs.size()) runs[e] = 1;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const std::uint16_t peer = peer_by_rank(trace, i);
+    for (const std::uint16_t e : {trace.srcs()[i], trace.dsts()[i]})
+      if (e < runs.size() && (e != peer || trace.srcs()[i] == trace.dsts()[i])) runs[e] = 1;
+  }
   std::vector<std::uint16_t> gpus;
   for (std::size_t e = 0; e < runs.size(); ++e)
     if (runs[e] && endpoint_index(trace.endpoint_name(static_cast<std::uint16_t>(e)), "gpu") >= 0)

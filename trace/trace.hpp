@@ -98,6 +98,10 @@ enum OpFlag : std::uint8_t {
   /// competed with compute for the GPU's memory or SMs (trace::data_movement marks it from the
   /// kernels before it drops them).
   kBesideCompute = 2,
+  /// A send or recv whose peer end (a send's dst, a recv's src) names the peer's rank (gpu<rank>)
+  /// rather than a GPU this trace ran on: PyTorch's "Dst Rank" / "Src Rank" of an NCCL send or
+  /// recv kernel. The ranks of a job are placed by merge_ranks, which keeps that name.
+  kPeerByRank = 4,
 };
 
 /// What a profiler recorded about a kernel's launch (Kineto's args; nsys' CUPTI_ACTIVITY_KIND_KERNEL).
@@ -288,8 +292,13 @@ class Trace {
   /// For line-oriented formats: the file line of record 0 (record i is on line offset + i);
   /// 0 when records have no line numbers.
   std::size_t record_line_offset = 0;
+  /// A job's rank traces read as one (merge_ranks): each file's first record here, in order.
+  std::vector<std::pair<std::size_t, std::string>> record_files;
   /// "record 12 (line 14)" or "record 12", for messages about one operation.
   std::string describe_record(std::size_t i) const;
+  /// "FILE: record 12 (line 14)": the file the record was read from (one rank's, in a job read
+  /// from several) and its number there.
+  std::string locate_record(std::size_t i) const;
   /// Refuses a trace read from `where` whose operation moves more than kMaxOpBytes, or whose
   /// operations move more than kMaxTraceBytes together, naming the record and the limit.
   void check_byte_counts(const std::string& where) const;
@@ -378,6 +387,13 @@ class Trace;
 /// The endpoints named gpu<N> that the trace's operations run on (as source or destination), in
 /// id order: a rank's trace also names its communicators' other members, which it runs nothing on.
 [[nodiscard]] std::vector<std::uint16_t> gpus_run_on(const Trace& trace);
+
+/// What fixes a collective recorded on a GPU its group leaves out, by the trace's format.
+[[nodiscard]] std::string_view outside_its_group_fix(const Trace& trace);
+
+/// The end of record i that names its peer by rank (OpFlag kPeerByRank): a send's dst, a recv's
+/// src; kNoEndpoint where it has none.
+[[nodiscard]] std::uint16_t peer_by_rank(const Trace& trace, std::size_t i);
 /// "gpu3" -> 3, "cpu1" -> 1; -1 for other names.
 [[nodiscard]] int endpoint_index(std::string_view name, std::string_view prefix);
 inline bool is_host_name(std::string_view name) {
