@@ -98,6 +98,13 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
                       segments, batches built and .pin_memory()'d each step, predictions D2H
                       non_blocking into pinned memory and waited for with an event
   (the last four: 2026-11-29, tools/record/run_unseen_apps3.sh)
+  cuda_only_cnn       train_pinned profiled with activities=[CUDA] alone (no CPU operators, no
+                      ProfilerStep markers)
+  cpu_only_cnn        train_pinned profiled with activities=[CPU] alone (no GPU activity)
+  windows_mlp         MLP (4 x Linear(2048, 2048), GELU, batch 4096, loss.item() each step)
+                      profiled in three windows of two steps by tensorboard_trace_handler: three
+                      files in app_windows_mlp/
+  (the last three: 2026-11-29, tools/record/run_unseen_apps4.sh)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -1299,6 +1306,53 @@ class DynamicSeq(App):
         done.synchronize()
 
 
+# ---------------------------------------------------------------------------------------------
+# 2026-11-29 (third set): profiler output users hold that no recording here has
+# (tools/record/run_unseen_apps4.sh). Apps may set `profiler_activities` (the profiler's
+# activities) and `profile_windows` = n (schedule(wait=1, warmup=1, active=2, repeat=n) with
+# torch.profiler.tensorboard_trace_handler: n files in the folder app_<name>/).
+
+
+class CudaOnlyCnn(TrainCNN):
+    """train_pinned profiled with activities=[CUDA] alone: kernels, copies and CUDA runtime calls,
+    no CPU operators and no ProfilerStep markers."""
+
+    name = "cuda_only_cnn"
+    profiler_activities = (ProfilerActivity.CUDA,)
+
+
+class CpuOnlyCnn(TrainCNN):
+    """train_pinned profiled with activities=[CPU] alone: CPU operators, no GPU activity."""
+
+    name = "cpu_only_cnn"
+    profiler_activities = (ProfilerActivity.CPU,)
+
+
+class WindowsMlp(MlpRegression):
+    """MLP training (loss read back every step) profiled in three windows of two steps by
+    tensorboard_trace_handler: three trace files of one process, one after the other."""
+
+    name = "windows_mlp"
+    read_loss = True
+    profile_windows = 3
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 16) if quick else (2048, 4, 4096)
+        self.model = mlp(width, layers, "gelu").to(self.dev)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
+        self.data = self.gpu_pairs(batch, width)
+        self.loss = None
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width]] * 2,
+            "data": "GPU-resident; loss.item() every step",
+            "precision": "float32",
+            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
+        })
+
+
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
                                   OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
@@ -1306,7 +1360,7 @@ APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFres
                                   GraphedMlp, TwoStreamBranches, LaunchBound, InferPinnedOut,
                                   CompiledMlp, LoaderWorkers, KvDecode, CpuAdamOffload,
                                   SmallPageable, StackFlopsCnn, MoeRouter, AccumCheckpoint,
-                                  DynamicSeq)}
+                                  DynamicSeq, CudaOnlyCnn, CpuOnlyCnn, WindowsMlp)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1402,7 +1456,9 @@ def run_profiled(app, args, out, info):
                        on_trace_ready=on_trace_ready)
     info["profiler_options"] = {key: v for key, v in options.items() if isinstance(v, bool)}
     info["profile_schedule"] = scheduled
-    with profile(activities=ACTIVITIES, **options, **extra) as prof:
+    activities = list(getattr(app, "profiler_activities", ACTIVITIES))
+    info["profiler_activities"] = [str(a) for a in activities]
+    with profile(activities=activities, **options, **extra) as prof:
         if not step_sync:
             events[0].record()
         for i in range(1 + k):
@@ -1456,6 +1512,39 @@ def run_profiled(app, args, out, info):
         log(f"{app.name}: WARNING trace over 4 MiB; the archive may grow too large")
 
 
+def run_profiled_windows(app, args, out, info):
+    """app.profile_windows windows of 2 profiled steps (each after 1 step of wait and 1 of warm-up)
+    written by tensorboard_trace_handler into app_<name>/ (gzip'd); every step synchronized and
+    timed as `sync`, its rows `profiled` with the step's number in the run."""
+    n = app.profile_windows
+    folder = os.path.join(out, f"app_{app.name}")
+    os.makedirs(folder, exist_ok=True)
+    handler = torch.profiler.tensorboard_trace_handler(folder, worker_name=app.name, use_gzip=True)
+    steps = n * 4
+    per_step = []
+    torch.cuda.synchronize()
+    with profile(activities=ACTIVITIES, schedule=schedule(wait=1, warmup=1, active=2, repeat=n),
+                 on_trace_ready=handler, record_shapes=True) as prof:
+        for i in range(steps):
+            t = time.perf_counter_ns()
+            app.step(i)
+            torch.cuda.synchronize()
+            per_step.append(time.perf_counter_ns() - t)
+            prof.step()
+    append_rows(out, [(app.name, "profiled", i, v) for i, v in enumerate(per_step)])
+    files = sorted(os.listdir(folder))
+    info.update({
+        "profiled_steps": steps,
+        "profile_windows": n,
+        "profiler": "schedule(wait=1, warmup=1, active=2, repeat=n), tensorboard_trace_handler(use_gzip=True)",
+        "profiled_median_step_ns": median_ns(per_step),
+        "trace": os.path.basename(folder) + "/",
+        "trace_files": files,
+        "trace_bytes": sum(os.path.getsize(os.path.join(folder, f)) for f in files),
+    })
+    log(f"{app.name}: {len(files)} window traces in {folder}")
+
+
 def run_app(name, args):
     """Runs one app (both passes) in this process; returns its meta dict (status ok/failed)."""
     info = {"app": name, "status": "running", "pid": os.getpid()}
@@ -1473,7 +1562,10 @@ def run_app(name, args):
         info["unprofiled_s"] = round(time.perf_counter() - t, 3)
         write_part(args.out, info)
         t = time.perf_counter()
-        run_profiled(app, args, args.out, info)
+        if getattr(app, "profile_windows", 0):
+            run_profiled_windows(app, args, args.out, info)
+        else:
+            run_profiled(app, args, args.out, info)
         info["profiled_s"] = round(time.perf_counter() - t, 3)
         torch.cuda.synchronize()
         info["max_memory_allocated"] = torch.cuda.max_memory_allocated()
