@@ -12,6 +12,7 @@
 #include "topology/loader.hpp"
 
 #include "cli/commands.hpp"
+#include "trace/ranks.hpp"
 #include "topology/plausibility.hpp"
 #include "trace/reader.hpp"
 
@@ -69,11 +70,27 @@ CLI::Validator non_empty() {
 }
 
 void refuse_outputs_over_inputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {
+  // A folder of traces is its trace files (a report written over one of them replaced a rank's
+  // trace); `equivalent` compares the files themselves, whatever the spelling or link.
+  std::vector<std::string> files;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (in.empty()) continue;
+    if (!std::filesystem::is_directory(in, ec)) {
+      files.push_back(in);
+      continue;
+    }
+    try {
+      for (std::string& f : trace::expand_trace_paths({in})) files.push_back(std::move(f));
+    } catch (const InputError&) {
+      // A folder without traces: reading it says so.
+    }
+  }
   for (const std::string& out : outputs) {
     if (out.empty() || out == "-") continue;
-    for (const std::string& in : inputs) {
+    for (const std::string& in : files) {
       std::error_code ec;
-      if (!in.empty() && std::filesystem::equivalent(out, in, ec) && !ec)
+      if (std::filesystem::equivalent(out, in, ec) && !ec)
         throw InputError(fmt::format("{}: an output of this command, and {} is one of its inputs: writing it would "
                                      "replace that input; give another output file",
                                      out, in));

@@ -167,6 +167,7 @@ void add_sweep_command(CLI::App& app, Runner& run) {
     run = [opt]() {
       const Ranks ranks;
       const study::Study study = study::load_study(opt->study);
+      cli::refuse_outputs_over_inputs({opt->output}, study::input_files(study));
       // Fail on an unwritable output before the (possibly long) sweep; the temporary is removed if
       // anything below throws or the sweep is interrupted.
       std::optional<AtomicOutput> out;

@@ -33,6 +33,7 @@ void add_topo_command(CLI::App& app, Runner& run) {
     run = [opt]() {
       if (opt->node.empty())
         throw InputError("topo: give a node file, e.g. `linkcast topo configs/summit.yaml`");
+      cli::refuse_outputs_over_inputs({opt->output}, {opt->node});
       const topology::Node node = cli::load_node(opt->node);
       const topology::Routes routes(node, topology::Routes::Compute::on_demand);
       AtomicOutput out(opt->output);
@@ -58,6 +59,8 @@ void add_topo_command(CLI::App& app, Runner& run) {
   imp->add_option("-o,--output", opt->import_output, "Write the skeleton here")->check(non_empty());
   imp->callback([opt, &run]() {
     run = [opt]() {
+      cli::refuse_outputs_over_inputs({opt->import_output},
+                                      {opt->import.nccl_xml_path, opt->import.smi_path, opt->import.gpus_csv_path});
       AtomicOutput out(opt->import_output);  // an unwritable output fails before the inputs are read
       const topology::ImportResult result = topology::import_node(opt->import);
       out.stream() << result.yaml;

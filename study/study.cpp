@@ -344,6 +344,17 @@ topology::Node Study::node_at(std::size_t p) const {
   return node;
 }
 
+std::vector<std::string> input_files(const Study& study) {
+  std::vector<std::string> files{study.file, study.base_file};
+  for (const StudyAxis& axis : study.axes)
+    if (axis.whole_node) files.insert(files.end(), axis.values.begin(), axis.values.end());
+  for (const StudyTrace& t : study.traces) {
+    files.push_back(t.file);
+    files.push_back(t.from_file);
+  }
+  return files;
+}
+
 Study load_study(const std::string& path) {
   const StudyReader r(path);
   const YAML::Node root = read_document(path);

@@ -79,6 +79,10 @@ struct Study {
   const topology::Node& start_at(std::size_t p) const;
 };
 
+/// Every file `study` reads: the study file, its base node, the node files of a whole-node axis,
+/// its traces (a file or a folder) and their source nodes.
+[[nodiscard]] std::vector<std::string> input_files(const Study& study);
+
 /// Loads and validates a study: every path parses and selects something in the base node, every
 /// value applies to it, node files and traces exist, names are unique. Errors name
 /// `file:line:column` and the path.

@@ -433,6 +433,51 @@ TEST(CliWrongWay, AnOutputThatIsAnInputIsRefusedAndTheInputKept) {
   }
 }
 
+TEST(CliWrongWay, AnOutputOverAFoldersTraceOrANodeOrStudyFileIsRefused) {
+  // A robustness hunt (round 29): the check compared an output with the arguments alone, so
+  // `report ddp -o ddp/rank0.json.gz` replaced rank 0's trace with the page (exit 0), and `topo`,
+  // `topo import` and `sweep` did not check at all (`topo n.yaml -o n.yaml` replaced the node
+  // file with its table). Each is refused now, the input kept.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "linkcast_outputs_over_inputs";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "ddp");
+  const std::string ddp = (dir / "ddp").string(), rank0 = (dir / "ddp" / "torch_ddp_rank0.json.gz").string();
+  for (const char* r : {"0", "1"})
+    fs::copy_file(test::source_dir() + "/tests/data/real/h200-2gpu/torch_ddp_rank" + r + ".json.gz",
+                  dir / "ddp" / (std::string("torch_ddp_rank") + r + ".json.gz"));
+  const std::string node = (dir / "n.yaml").string(), study = (dir / "st.yaml").string();
+  fs::copy_file(test::config("testbed-h200-2gpu.yaml"), node);
+  std::ofstream(study) << "study_version: 1\nname: st\nbase: n.yaml\naxes:\n  - path: links[type=pcie].gen\n"
+                          "    values: [4, 5]\nworkloads:\n  - {name: ar, spec: \"nccl-allreduce:bytes=1MiB,gpus=0-1\"}\n";
+  const std::string smi = (dir / "topo-m.txt").string();
+  fs::copy_file(test::source_dir() + "/tests/data/fuzz/seeds/smi_topo/smi_topo-mleng_h100_8gpu_nv18_no_nics.txt", smi);
+  for (const auto& [args, input] : std::vector<std::pair<std::string, std::string>>{
+           {"report " + ddp + " --node " + node + " -o " + rank0, rank0},
+           {"matrix " + ddp + " --save-trace " + rank0, rank0},
+           {"simulate " + node + " " + ddp + " --timeline " + rank0, rank0},
+           {"topo " + node + " -o " + node, node},
+           {"topo import --smi " + smi + " -o " + smi, smi},
+           {"sweep " + study + " -o " + study, study},
+           {"sweep " + study + " -o " + node, node}}) {
+    SCOPED_TRACE(args);
+    const auto size = fs::file_size(input);
+    const auto r = run_linkcast(args);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_THAT(r.err, HasSubstr(": an output of this command, and "));
+    EXPECT_THAT(r.err, HasSubstr(" is one of its inputs: writing it would replace that input; give another output file"));
+    EXPECT_EQ(fs::file_size(input), size);
+  }
+  // linkcast's own timeline is no trace: said by name (it read as a trace of 0 operations, and in
+  // a folder as a second rank 0).
+  const std::string timeline = (dir / "timeline.json").string();
+  ASSERT_EQ(run_linkcast("simulate " + node + " " + ddp + " --timeline " + timeline).exit_code, 0);
+  const auto again = run_linkcast("matrix " + timeline);
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_THAT(again.err, HasSubstr(timeline + ": a linkcast timeline (`--timeline` of simulate or project), not a "
+                                              "trace; give the trace it was made from"));
+}
+
 TEST(CliWrongWay, FilesNoReaderTakesSayWhatToDo) {
   // An Nsight Systems report given as it is, binary data, a gzip'd node file.
   const std::string dir = ::testing::TempDir();
