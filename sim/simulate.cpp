@@ -1627,8 +1627,21 @@ void Simulation::collect(SimResult& r) {
 }  // namespace
 
 std::optional<std::string> profiler_paced_warning(const trace::Trace& trace, const ApplicationResult& a) {
-  const double total = a.breakdown.total_ns();
-  if (trace.format != "kineto" || !a.replayed || !(total > 0) || a.breakdown.cpu_ns < kProfilerPacedCpuShare * total)
+  // The steps' critical paths where the trace marks steps: the span of several profiling windows
+  // also holds the unprofiled steps between them, which the replay keeps as CPU time.
+  ApplicationResult::Breakdown b = a.steps.empty() ? a.breakdown : ApplicationResult::Breakdown{};
+  for (const auto& step : a.steps) {
+    b.compute_ns += step.breakdown.compute_ns;
+    b.transfers_ns += step.breakdown.transfers_ns;
+    b.collectives_ns += step.breakdown.collectives_ns;
+    b.cpu_ns += step.breakdown.cpu_ns;
+    b.launch_ns += step.breakdown.launch_ns;
+    b.sync_ns += step.breakdown.sync_ns;
+    b.other_ns += step.breakdown.other_ns;
+  }
+  const double total = b.total_ns();
+  const bool gpu_work = b.compute_ns + b.transfers_ns + b.collectives_ns > 0;  // none: no GPU activity, said apart
+  if (trace.format != "kineto" || !a.replayed || !gpu_work || b.cpu_ns < kProfilerPacedCpuShare * total)
     return std::nullopt;
   return fmt::format("{}: the CPU paces this recording ({:.0f}% of the replayed critical path is CPU time between calls), "
                      "and that time holds the PyTorch profiler's own cost for every operator it recorded: without the "
@@ -1636,7 +1649,7 @@ std::optional<std::string> profiler_paced_warning(const trace::Trace& trace, con
                      "took 1.23-2.17x as long profiled as unprofiled, those the GPU paced 0.87-1.10x: "
                      "tools/results/profiler_pace.py); compare with step times measured under the profiler, or "
                      "read these as an upper bound",
-                     trace.source_file, 100.0 * a.breakdown.cpu_ns / total);
+                     trace.source_file, 100.0 * b.cpu_ns / total);
 }
 
 SimResult simulate(const topology::Node& node, const trace::Trace& trace, const SimOptions& options) {

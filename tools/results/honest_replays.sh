@@ -25,8 +25,14 @@ for dir in tests/data/real/*/; do
   node=$(node_of "$folder")
   [ -n "$node" ] || continue
   # Traces named ..rank<r>.. in the folder, and run_ddp_apps.sh's job folders (app_<name>/rank<r>).
-  for trace in "$dir"*.json.gz "$dir"*/rank0.json.gz; do
-    [ -f "$trace" ] || continue
+  # A job folder without rank files (tensorboard_trace_handler's windows of one process) is passed whole.
+  for trace in "$dir"*.json.gz "$dir"*/rank0.json.gz "$dir"*/; do
+    if [ -d "$trace" ]; then
+      [ -f "${trace}rank0.json.gz" ] && continue
+      compgen -G "${trace}*.json.gz" >/dev/null || continue
+      trace=${trace%/}
+    fi
+    [ -e "$trace" ] || continue
     case $trace in *rank[1-9]*) continue ;; esac  # read with its rank 0
     files=("$trace")
     if [[ $trace == *rank0* ]]; then
