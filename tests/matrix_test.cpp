@@ -420,8 +420,8 @@ TEST(Matrix, RejectsACollectiveRecordedOutsideItsGroup) {
   const std::string csv = "kind,src,dst,bytes,group\nallreduce,gpu5,gpu5,1024,0-3\n";
   EXPECT_THAT([&] { build(trace::parse_csv_trace(csv, "bad.csv"), Options{}); },
               ThrowsMessage<InputError>(StrEq(
-                  "record 1 (line 2): a allreduce recorded on gpu5 whose group (gpu0;gpu1;gpu2;gpu3) does not include "
-                  "it; a collective is recorded once per member, with src = dst = that member")));
+                  "bad.csv: record 1 (line 2): allreduce recorded on gpu5 whose group (gpu0;gpu1;gpu2;gpu3) does not "
+                  "include it; a collective is recorded once per member, with src = dst = that member")));
 }
 
 TEST(Matrix, RendersJsonWithEndpointsBytesAndCountFirst) {

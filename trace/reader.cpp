@@ -113,6 +113,13 @@ void refuse_non_traces(const std::string& path, const Head& h) {
                                  "nvprof or Nsight Systems SQLite exports",
                                  path));
   }
+  // linkcast's own timeline (`simulate --timeline`, `project --timeline`: sim/render.cpp starts it
+  // so), a Chrome trace of the replay that holds no profiler's records: read as Kineto it was a
+  // trace of 0 operations, and in a folder a second "rank 0".
+  if (text.starts_with("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"node\":"))
+    throw InputError(fmt::format("{}: a linkcast timeline (`--timeline` of simulate or project), not a trace; give the "
+                                 "trace it was made from (in a folder of traces, move the timeline out of it)",
+                                 path));
   if (looks_like_sqlite(h.content) || looks_like_json(h)) return;
   if (starts_gzip(h.content))
     throw InputError(fmt::format("{}: gzip'd twice (what gunzip gives is gzip data again); gunzip it once and give "
