@@ -325,6 +325,39 @@ void check_documents(std::string_view text, const std::string& file) {
   }
 }
 
+/// Expands YAML's merge keys (`<<: *base`, or `<<: [*a, *b]`), as PyYAML and libyaml-based tools
+/// read them: the mapping takes every key of the merged mappings that it does not give itself
+/// (the first listed mapping wins over later ones), and `<<` goes. A quoted "<<" is an ordinary
+/// key. Runs after Limits, so the document is finite and its expansion bounded.
+void merge_keys(YAML::Node node, const std::string& file) {
+  if (node.IsSequence()) {
+    for (YAML::Node child : node) merge_keys(child, file);
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::optional<YAML::Node> merge;
+  for (auto kv : node) {
+    if (kv.first.IsScalar() && kv.first.Scalar() == "<<" && kv.first.Tag() != "!") merge = kv.second;
+    else merge_keys(kv.second, file);
+  }
+  if (!merge) return;
+  std::vector<YAML::Node> sources;
+  if (merge->IsSequence())
+    for (YAML::Node m : *merge) sources.push_back(m);
+  else sources.push_back(*merge);
+  for (const YAML::Node& m : sources)
+    if (!m.IsMap())
+      throw InputError(fmt::format("{}: a merge key's value (`<<`) must be a mapping or a list of mappings (an alias "
+                                   "of one: `<<: *base`)",
+                                   m.Mark().is_null() ? file : location(file, line(m), column(m))));
+  node.remove("<<");
+  for (YAML::Node m : sources) {
+    merge_keys(m, file);
+    for (auto kv : m)
+      if (!(kv.first.IsScalar() && find(node, kv.first.Scalar()))) node.force_insert(kv.first, kv.second);
+  }
+}
+
 }  // namespace
 
 YAML::Node parse(std::string_view text, const std::string& file) {
@@ -345,6 +378,7 @@ YAML::Node parse(std::string_view text, const std::string& file) {
   Limits limits(file);
   limits.walk(root, 0);
   if (const auto quoted = limits.last_quoted()) check_closed(text, *quoted, file);
+  merge_keys(root, file);
   return root;
 }
 

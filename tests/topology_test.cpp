@@ -285,8 +285,19 @@ TEST(Loader, ARouteThatLoopsOrIsGivenTwiceIsRefused) {
   EXPECT_THAT(error_of(self), HasSubstr("routes[0]: 'gpu0' comes twice on the route from 'gpu0' to 'gpu0'"));
   const std::string twice = std::string(kMini) + "routes:\n  - {from: gpu0, to: gpu1, via: [cpu0, cpu1]}\n"
                                                  "  - {from: gpu1, to: gpu0, via: [cpu1, cpu0]}\n";
-  EXPECT_EQ(error_of(twice), "node.yaml:22:5: routes[1]: a second route from 'gpu1' to 'gpu0' (routes[0] gives one, "
-                             "line 21); give each pair one route");
+  EXPECT_EQ(error_of(twice), "node.yaml:22:5: routes[1]: routes[0] (line 21) and routes[1] (line 22) both route 'gpu0' "
+                             "to 'gpu1': routes[1] is symmetric (the default) and so routes the way back too; give it "
+                             "`symmetric: false` for routes that differ each way");
+  // A robustness hunt (round 29): with routes[0] one-way, the message blamed routes[0] for the
+  // direction routes[1]'s own reverse sets.
+  const std::string one_way_then_both = std::string(kMini) +
+                                        "routes:\n  - {from: gpu0, to: gpu1, via: [cpu0, cpu1], symmetric: false}\n"
+                                        "  - {from: gpu1, to: gpu0, via: [cpu1, cpu0]}\n";
+  EXPECT_THAT(error_of(one_way_then_both), HasSubstr("both route 'gpu0' to 'gpu1': routes[1] is symmetric"));
+  const std::string same_way = std::string(kMini) + "routes:\n  - {from: gpu0, to: gpu1, via: [cpu0, cpu1]}\n"
+                                                    "  - {from: gpu0, to: gpu1, via: [cpu0, cpu1]}\n";
+  EXPECT_EQ(error_of(same_way), "node.yaml:22:5: routes[1]: a second route from 'gpu0' to 'gpu1' (routes[0] gives one, "
+                                "line 21); give each pair one route");
   const std::string each_way = std::string(kMini) +
                                "routes:\n  - {from: gpu0, to: gpu1, via: [cpu0, cpu1], symmetric: false}\n"
                                "  - {from: gpu1, to: gpu0, via: [cpu1, cpu0], symmetric: false}\n";

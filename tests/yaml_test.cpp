@@ -61,6 +61,30 @@ TEST(Yaml, AliasesAreTheirAnchoredNode) {
   EXPECT_EQ(error_of("a: *nowhere\n"), "f.yaml:1:4: alias '*nowhere' names no anchor defined before it");
 }
 
+TEST(Yaml, MergeKeysTakeTheMergedMappingsKeysTheMappingLacks) {
+  // A robustness hunt (round 29): `- <<: *gpu` with `id: gpu1` (repeated GPUs and links written
+  // once) was refused as "unknown key '<<' (did you mean 'id'?)"; PyYAML and libyaml-based tools
+  // read it. Keys the mapping gives win; of a list of merged mappings, the first wins.
+  const YAML::Node root = parse("a: &a {gen: 5, lanes: 16, type: pcie}\n"
+                                "b: &b {gen: 4, width: 2}\n"
+                                "c: {<<: *a, lanes: 8}\n"
+                                "d: {<<: [*b, *a]}\n"
+                                "e: {'<<': 1}\n",
+                                "f.yaml");
+  const YAML::Node c = *find(root, "c");
+  EXPECT_EQ(find(c, "gen")->Scalar(), "5");
+  EXPECT_EQ(find(c, "lanes")->Scalar(), "8");
+  EXPECT_EQ(find(c, "type")->Scalar(), "pcie");
+  EXPECT_FALSE(find(c, "<<"));
+  const YAML::Node d = *find(root, "d");
+  EXPECT_EQ(find(d, "gen")->Scalar(), "4");
+  EXPECT_EQ(find(d, "lanes")->Scalar(), "16");
+  EXPECT_EQ(find(d, "width")->Scalar(), "2");
+  EXPECT_EQ(find(*find(root, "e"), "<<")->Scalar(), "1");  // quoted: an ordinary key
+  EXPECT_EQ(error_of("a: {<<: 5}\n"), "f.yaml:1:9: a merge key's value (`<<`) must be a mapping or a list of mappings "
+                                      "(an alias of one: `<<: *base`)");
+}
+
 TEST(Yaml, EmptyStreamIsNull) {
   EXPECT_TRUE(parse("", "f.yaml").IsNull());
   EXPECT_TRUE(parse("# only a comment\n", "f.yaml").IsNull());

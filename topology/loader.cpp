@@ -350,12 +350,20 @@ void check_routes_follow_links(const Node& node) {
                                        where, index, id(at[k]), id(ro.from), id(ro.to)));
     for (std::size_t k = 0; k < index; ++k) {
       const RouteOverride& other = node.routes[k];
-      const bool same = (other.from == ro.from && other.to == ro.to) ||
-                        ((other.symmetric || ro.symmetric) && other.from == ro.to && other.to == ro.from);
-      if (same)
+      // The same direction given twice; or the other route's reverse, which a symmetric route also sets.
+      if (other.from == ro.from && other.to == ro.to)
         throw InputError(fmt::format("{}: routes[{}]: a second route from '{}' to '{}' (routes[{}] gives one, line "
                                      "{}); give each pair one route",
                                      where, index, id(ro.from), id(ro.to), k, other.line));
+      if (other.from == ro.to && other.to == ro.from && (other.symmetric || ro.symmetric)) {
+        const bool this_one = ro.symmetric;  // this route sets the other's direction too
+        const RouteOverride& sets = this_one ? ro : other;
+        throw InputError(fmt::format(
+            "{}: routes[{}]: routes[{}] (line {}) and routes[{}] (line {}) both route '{}' to '{}': routes[{}] is "
+            "symmetric (the default) and so routes the way back too; give it `symmetric: false` for routes that "
+            "differ each way",
+            where, index, k, other.line, index, ro.line, id(sets.to), id(sets.from), this_one ? index : k));
+      }
     }
     for (std::size_t k = 0; k + 1 < at.size(); ++k) {
       const bool joined = std::any_of(node.links.begin(), node.links.end(), [&](const Link& l) {
