@@ -432,6 +432,31 @@ TEST(NsysExport, GpuWorkWhoseLaunchIsNotInTheExportIsSaid) {
   expect_kernels_unlaunched(path);
 }
 
+TEST(NsysExport, UnifiedMemoryMigrationsAreReadByTheirGpuEndAndNeedNoLaunchingCall) {
+  // A robustness hunt (round 29): migrations (copyKind 11 HtoD, 12 DtoH; nsys with
+  // --cuda-um-gpu-page-faults) are the driver's, launched by no call, and were counted as "GPU
+  // operations have no launching call" for reasons that do not apply; where the export writes a
+  // CPU id (0xFFFFFFFF) or -1 for the host end, the export was refused. Their host end is not
+  // read: two 2 MiB migrations, each way, on gpu0, and no such warning.
+  const std::string path = edited_fuser(
+      "um.sqlite",
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId, correlationId, globalPid, "
+      "bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId, migrationCause) VALUES "
+      "(1288070000, 1288071000, 0, 1, 0, 0, 281987872980992, 2097152, 11, 6, 6, 4294967295, 0, 2), "
+      "(1288072000, 1288073000, 0, 1, 0, 0, 281987872980992, 2097152, 12, 6, 6, 0, -1, 4)");
+  const Trace t = read_trace(path);
+  std::size_t migrations = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t.kinds()[i] != OpKind::migrate) continue;
+    ++migrations;
+    EXPECT_EQ(t.bytes()[i], 2097152u);
+    const bool to_gpu = t.endpoint_name(t.dsts()[i]) == "gpu0";
+    EXPECT_EQ(t.endpoint_name(to_gpu ? t.srcs()[i] : t.dsts()[i]), "host");
+  }
+  EXPECT_EQ(migrations, 2u);
+  EXPECT_THAT(t.warnings, testing::Not(testing::Contains(HasSubstr("have no launching call"))));
+}
+
 /// SQL that rebuilds `table` without its NOT NULL constraints (as a hand edit may leave it).
 std::string without_not_null(const std::string& table) {
   return fmt::format("CREATE TABLE edited AS SELECT * FROM {0}; DROP TABLE {0}; ALTER TABLE edited RENAME TO {0};",

@@ -320,7 +320,7 @@ class Builder {
     for (const auto& [record, key] : gpu_correlation_) {
       const auto it = call_by_correlation_.find(key);
       if (it != call_by_correlation_.end()) ops_[record].launch = static_cast<std::uint32_t>(it->second);
-      else ++unlinked;
+      else if (ops_[record].kind != OpKind::migrate) ++unlinked;  // a fault's or eviction's: the driver's own
     }
     std::vector<std::uint32_t> order(ops_.size());
     std::iota(order.begin(), order.end(), 0u);
@@ -443,8 +443,11 @@ void read_memcpys(const SqliteDb& db, const std::string& table, bool peer, bool 
     r.stream = rows.stream(7);
     r.peer_missing = !peer;  // a table without the peer columns names no peer
     if (peer) {
-      r.src_device = rows.device(8, "srcDeviceId", -1);  // NULL where the copy has no peer
-      r.dst_device = rows.device(9, "dstDeviceId", -1);
+      // A unified-memory migration's host end is no device: CUPTI may write its CPU id there
+      // (0xFFFFFFFF), or -1; only its GPU end is read.
+      const bool um = r.copy_kind == kUmHtoD || r.copy_kind == kUmDtoH || r.copy_kind == kUmDtoD;
+      r.src_device = um && r.copy_kind == kUmHtoD ? -1 : rows.device(8, "srcDeviceId", -1);  // NULL: no peer
+      r.dst_device = um && r.copy_kind == kUmDtoH ? -1 : rows.device(9, "dstDeviceId", -1);
       r.peer_missing = r.src_device < 0 || r.dst_device < 0;
       if (r.copy_kind == kDtoD && r.src_device != r.dst_device) r.copy_kind = kPtoP;
     }
