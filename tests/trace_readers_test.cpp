@@ -711,6 +711,22 @@ TEST(Kineto, AGroupListedCutShortWithItsLastRankIsReadWhole) {
               ThrowsMessage<InputError>(HasSubstr("goes on after its '...' by more than one rank")));
 }
 
+TEST(Kineto, NamesThatAreNoUtf8AreReadWithReplacementCharacters) {
+  // A robustness hunt (round 29): libkineto writes names as the system gives them, and Linux
+  // cuts a thread's at 15 bytes, through a character where it must ("trainer-éé" cut after the
+  // first byte of an "é"); a trace with such bytes in an event was refused whole ("event 1 is not
+  // valid JSON (The input is not valid UTF-8)"). The event is read with U+FFFD in place of the
+  // bytes, and said.
+  const Trace t = parse_kineto("{\"traceEvents\": [\n"
+                               "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pinned -> Device)\", "
+                               "\"ts\": 1.0, \"dur\": 2.0, \"args\": {\"device\": 0, \"stream\": 7, \"bytes\": 4096, "
+                               "\"thread\": \"trainer-\xc3\xa9\xc3\"}}]}",
+                               "cut_name.json");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.op(0).bytes, 4096u);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("cut_name.json: 1 events hold bytes that are no UTF-8")));
+}
+
 TEST(Kineto, BareNonFiniteNumbersAreReadAsNull) {
   // PyTorch 1.8's Kineto wrote "memory bandwidth (GB/s)": inf for a copy of no duration
   // (pytorch/kineto#105): not JSON, and the whole file was refused ("event 434 is not valid

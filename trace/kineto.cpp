@@ -22,6 +22,7 @@
 #endif
 
 #include "core/error.hpp"
+#include "core/utf8.hpp"
 #include "core/input_file.hpp"
 #include "core/read_ahead.hpp"
 #include "core/strings.hpp"
@@ -734,15 +735,26 @@ class Reader {
 
   void parse_event(Window& w, std::size_t len) {
     simdjson::dom::element doc;
+    bool fixed_event = false;
     if (const auto err = parser_.parse(w.data() + w.pos(), len, false).get(doc)) {
-      const std::optional<std::string> fixed = with_non_finite_as_null(std::string_view(w.data() + w.pos(), len));
-      if (!fixed || parser_.parse(*fixed).get(doc))
+      const std::string_view event(w.data() + w.pos(), len);
+      // Bytes that are no UTF-8 in a string: libkineto writes thread and process names unescaped,
+      // and Linux cuts a thread's name at 15 bytes, through a character where it must. Read with
+      // U+FFFD in their place (said), rather than refusing the trace over a name.
+      if (err == simdjson::UTF8_ERROR) {
+        if (!parser_.parse(valid_utf8(event)).get(doc)) {
+          ++invalid_utf8_events_;
+          fixed_event = true;
+        }
+      }
+      const std::optional<std::string> fixed = fixed_event ? std::nullopt : with_non_finite_as_null(event);
+      if (!fixed_event && (!fixed || parser_.parse(*fixed).get(doc)))
         fail(w, fmt::format("event {} is not valid JSON ({}{}); the file is not a Kineto trace or is corrupt",
                             event_index_, simdjson::error_message(err),
                             err == simdjson::NUMBER_ERROR
                                 ? ": a malformed number, or a whole number past 2^64 - 1, which no count reaches"
                                 : ""));
-      ++non_finite_events_;
+      if (!fixed_event) ++non_finite_events_;
     }
     simdjson::dom::object obj;
     if (doc.get_object().get(obj)) return;  // not an event object: skipped
@@ -1423,6 +1435,12 @@ class Reader {
           "{}: {} events carry bare non-finite numbers (inf, nan: not JSON; PyTorch 1.8's profiler wrote them for the "
           "bandwidth of a copy of no duration): read as null",
           name_, non_finite_events_));
+    if (invalid_utf8_events_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: {} events hold bytes that are no UTF-8 (libkineto writes thread and process names as the system gives "
+          "them, and Linux cuts a thread name at 15 bytes, through a character where it must): read with U+FFFD in "
+          "their place",
+          name_, invalid_utf8_events_));
     if (skipped_ > 0)
       trace_.warnings.push_back(fmt::format("{}: skipped {} copy events of unrecognised kind", name_, skipped_));
     if (group_size_mismatches_ > 0)
@@ -1569,7 +1587,8 @@ class Reader {
   std::size_t guessed_groups_ = 0;         // groups of "Group size" alone taken as ranks 0..n-1 (no world_size)
   std::size_t unplaceable_subgroups_ = 0;  // groups of "Group size" alone smaller than the job: kept as kernels
   std::size_t skipped_ = 0, unsized_collectives_ = 0, ungrouped_collectives_ = 0, p2p_kernels_ = 0, unknown_collectives_ = 0,
-              unsized_copies_ = 0, unsized_memsets_ = 0, non_finite_events_ = 0, unknown_host_memory_ = 0, untimed_gpu_work_ = 0;
+              unsized_copies_ = 0, unsized_memsets_ = 0, non_finite_events_ = 0, unknown_host_memory_ = 0, untimed_gpu_work_ = 0,
+              invalid_utf8_events_ = 0;
   std::string unknown_host_memory_name_;  // the first such copy's name
 };
 
