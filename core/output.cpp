@@ -155,6 +155,107 @@ class FdBuffer : public std::streambuf {
   int error_ = 0;
 };
 
+/// The text of an output written on commit (standard output, a descriptor, a device): held in
+/// memory up to kSpillBytes, then in an unnamed temporary file (O_TMPFILE in the temporary folder,
+/// gone when closed), so that a large output (a 4,096-GPU node's `topo --format json`, 4.8 GB)
+/// does not hold its size, and more, in memory until commit. Remembers the first error.
+class SpillBuffer : public std::streambuf {
+ public:
+  static constexpr std::size_t kSpillBytes = std::size_t{64} << 20;
+
+  SpillBuffer() : chunk_(std::size_t{1} << 16) { setp(chunk_.data(), chunk_.data() + chunk_.size()); }
+  ~SpillBuffer() override {
+    if (spill_fd_ >= 0) ::close(spill_fd_);
+  }
+  /// Writes everything to `fd` (or std::cout where fd < 0); 0 or the errno of the first failure.
+  int write_to(int fd) {
+    if (!move_chunk()) return error_;
+    const auto put = [&](const char* data, std::size_t n) -> int {
+      if (fd >= 0) return write_all(fd, data, n);
+      std::cout.write(data, static_cast<std::streamsize>(n));
+      return std::cout ? 0 : EIO;
+    };
+    if (spill_fd_ < 0) {
+      if (const int err = put(memory_.data(), memory_.size()); err != 0) return err;
+    } else {
+      if (::lseek(spill_fd_, 0, SEEK_SET) < 0) return errno;
+      std::vector<char> block(std::size_t{1} << 20);
+      while (true) {
+        const ssize_t n = ::read(spill_fd_, block.data(), block.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return errno;
+        if (n == 0) break;
+        if (const int err = put(block.data(), static_cast<std::size_t>(n)); err != 0) return err;
+      }
+    }
+    if (fd < 0) {
+      std::cout.flush();
+      if (!std::cout) return EIO;
+    }
+    return 0;
+  }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (!move_chunk()) return traits_type::eof();
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(ch);
+      pbump(1);
+    }
+    return traits_type::not_eof(ch);
+  }
+  int sync() override { return 0; }  // written on commit
+
+ public:
+  /// The errno of the first failure to hold the text (0: none).
+  int error() const { return error_; }
+
+ private:
+  /// An unnamed file in `dir` for the spilled text: O_TMPFILE, else a mkstemp(3) file unlinked at
+  /// once (file systems without O_TMPFILE); -1 with errno set where neither can be made.
+  static int unnamed_file(const char* dir) {
+    const int fd = ::open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)) return fd;
+    std::string name = std::string(dir) + "/linkcast-output-XXXXXX";
+    const int named = ::mkstemp(name.data());
+    if (named >= 0) ::unlink(name.c_str());
+    return named;
+  }
+
+ private:
+  /// Moves the chunk into memory, or into the spill file once memory holds kSpillBytes.
+  bool move_chunk() {
+    const auto n = static_cast<std::size_t>(pptr() - pbase());
+    setp(chunk_.data(), chunk_.data() + chunk_.size());
+    if (error_ != 0) return false;
+    if (spill_fd_ < 0 && memory_.size() + n > kSpillBytes) {
+      const char* dir = std::getenv("TMPDIR");
+      spill_fd_ = unnamed_file(dir && *dir ? dir : "/tmp");
+      if (spill_fd_ < 0) {
+        error_ = errno;
+        return false;
+      }
+      if (const int err = write_all(spill_fd_, memory_.data(), memory_.size()); err != 0) {
+        error_ = err;
+        return false;
+      }
+      std::string().swap(memory_);
+    }
+    if (spill_fd_ < 0) {
+      memory_.append(pbase(), n);
+    } else if (const int err = write_all(spill_fd_, pbase(), n); err != 0) {
+      error_ = err;
+      return false;
+    }
+    return true;
+  }
+
+  std::vector<char> chunk_;
+  std::string memory_;
+  int spill_fd_ = -1;
+  int error_ = 0;
+};
+
 /// The descriptor a path names directly (/dev/stdout, /dev/fd/3, ...), or -1.
 int descriptor_path(const std::string& path) {
   if (path == "/dev/stdout") return 1;
@@ -246,7 +347,7 @@ void TemporaryFile::close() {
 AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
   auto in_memory = [this](Target t) {
     target_ = t;
-    auto buffer = std::make_unique<std::stringbuf>(std::ios::out);
+    auto buffer = std::make_unique<SpillBuffer>();
     out_ = std::make_unique<std::ostream>(buffer.get());
     buffer_ = std::move(buffer);
   };
@@ -345,6 +446,10 @@ void commit_all(std::initializer_list<AtomicOutput*> outputs) {
     AtomicOutput& o = *c.output;
     o.out_->flush();
     if (o.target_ != Target::regular_file) {
+      if (const int err = static_cast<SpillBuffer&>(*o.buffer_).error(); err != 0)
+        throw InputError(fmt::format("cannot write '{}': {} (its text past {} MiB waits in an unnamed file in the "
+                                     "temporary folder, TMPDIR or /tmp, until the command ends)",
+                                     o.path_, error_text(err), SpillBuffer::kSpillBytes >> 20));
       if (!*o.out_) throw InputError(fmt::format("cannot write '{}': out of memory", o.path_));
       continue;
     }
@@ -396,12 +501,10 @@ void commit_all(std::initializer_list<AtomicOutput*> outputs) {
   for (OutputCommit& c : todo) {
     AtomicOutput& o = *c.output;
     if (o.target_ == Target::regular_file) continue;
-    const std::string_view text = static_cast<std::stringbuf&>(*o.buffer_).view();
+    auto& text = static_cast<SpillBuffer&>(*o.buffer_);
     int err = 0;
     if (o.target_ == Target::standard_output) {
-      std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
-      std::cout.flush();
-      if (!std::cout) err = EIO;
+      err = text.write_to(-1);
     } else {
       std::cout.flush();
       std::cerr.flush();
@@ -411,7 +514,7 @@ void commit_all(std::initializer_list<AtomicOutput*> outputs) {
         if (fd < 0) err = errno;
       }
       if (fd >= 0) {
-        err = write_all(fd, text.data(), text.size());
+        err = text.write_to(fd);
         if (o.target_ == Target::special_file) ::close(fd);
       }
     }
