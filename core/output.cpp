@@ -204,7 +204,7 @@ class SpillBuffer : public std::streambuf {
     }
     return traits_type::not_eof(ch);
   }
-  int sync() override { return 0; }  // written on commit
+  int sync() override { return move_chunk() ? 0 : -1; }  // the chunk held, so that commit sees every failure
 
  public:
   /// The errno of the first failure to hold the text (0: none).
@@ -228,13 +228,21 @@ class SpillBuffer : public std::streambuf {
     const auto n = static_cast<std::size_t>(pptr() - pbase());
     setp(chunk_.data(), chunk_.data() + chunk_.size());
     if (error_ != 0) return false;
-    if (spill_fd_ < 0 && memory_.size() + n > kSpillBytes) {
+    if (spill_fd_ < 0 && !in_memory_only_ && memory_.size() + n > kSpillBytes) {
       const char* dir = std::getenv("TMPDIR");
-      spill_fd_ = unnamed_file(dir && *dir ? dir : "/tmp");
+      const std::string folder = dir && *dir ? dir : "/tmp";
+      spill_fd_ = unnamed_file(folder.c_str());
       if (spill_fd_ < 0) {
-        error_ = errno;
-        return false;
+        // No file there (a read-only or missing folder): the text stays in memory, as it did.
+        const int err = errno;
+        in_memory_only_ = true;
+        std::cerr << fmt::format("linkcast: warning: no temporary file can be made in {} ({}): an output of more "
+                                 "than {} MiB is held in memory until the command ends; set TMPDIR to a writable "
+                                 "folder\n",
+                                 folder, error_text(err), kSpillBytes >> 20);
       }
+    }
+    if (spill_fd_ >= 0 && !memory_.empty()) {
       if (const int err = write_all(spill_fd_, memory_.data(), memory_.size()); err != 0) {
         error_ = err;
         return false;
@@ -253,6 +261,7 @@ class SpillBuffer : public std::streambuf {
   std::vector<char> chunk_;
   std::string memory_;
   int spill_fd_ = -1;
+  bool in_memory_only_ = false;  // no spill file could be made
   int error_ = 0;
 };
 

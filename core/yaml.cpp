@@ -1,5 +1,7 @@
 #include "core/yaml.hpp"
 
+#include <unordered_set>
+
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
@@ -327,34 +329,42 @@ void check_documents(std::string_view text, const std::string& file) {
 
 /// Expands YAML's merge keys (`<<: *base`, or `<<: [*a, *b]`), as PyYAML and libyaml-based tools
 /// read them: the mapping takes every key of the merged mappings that it does not give itself
-/// (the first listed mapping wins over later ones), and `<<` goes. A quoted "<<" is an ordinary
-/// key. Runs after Limits, so the document is finite and its expansion bounded.
+/// (the first listed mapping wins over later ones), and `<<` goes. A quoted or otherwise tagged
+/// "<<" is an ordinary key. Runs after Limits, so the document is finite and its expansion
+/// bounded; linear in the keys merged.
 void merge_keys(YAML::Node node, const std::string& file) {
   if (node.IsSequence()) {
     for (YAML::Node child : node) merge_keys(child, file);
     return;
   }
   if (!node.IsMap()) return;
-  std::optional<YAML::Node> merge;
+  std::vector<std::pair<YAML::Node, YAML::Node>> merges;  // each `<<` key and its value, in order
   for (auto kv : node) {
-    if (kv.first.IsScalar() && kv.first.Scalar() == "<<" && kv.first.Tag() != "!") merge = kv.second;
+    const bool merge_key = kv.first.IsScalar() && kv.first.Scalar() == "<<" &&
+                           (kv.first.Tag() == "?" || kv.first.Tag() == "tag:yaml.org,2002:merge");
+    if (merge_key) merges.emplace_back(kv.first, kv.second);
     else merge_keys(kv.second, file);
   }
-  if (!merge) return;
+  if (merges.empty()) return;
   std::vector<YAML::Node> sources;
-  if (merge->IsSequence())
-    for (YAML::Node m : *merge) sources.push_back(m);
-  else sources.push_back(*merge);
+  for (const auto& [key, value] : merges) {
+    if (value.IsSequence())
+      for (YAML::Node m : value) sources.push_back(m);
+    else sources.push_back(value);
+  }
   for (const YAML::Node& m : sources)
     if (!m.IsMap())
       throw InputError(fmt::format("{}: a merge key's value (`<<`) must be a mapping or a list of mappings (an alias "
                                    "of one: `<<: *base`)",
                                    m.Mark().is_null() ? file : location(file, line(m), column(m))));
-  node.remove("<<");
+  for (const auto& [key, value] : merges) node.remove(key);  // the key node itself: a quoted "<<" stays
+  std::unordered_set<std::string> keys;
+  for (const auto& kv : node)
+    if (kv.first.IsScalar()) keys.insert(kv.first.Scalar());
   for (YAML::Node m : sources) {
     merge_keys(m, file);
-    for (auto kv : m)
-      if (!(kv.first.IsScalar() && find(node, kv.first.Scalar()))) node.force_insert(kv.first, kv.second);
+    for (const auto& kv : m)
+      if (!kv.first.IsScalar() || keys.insert(kv.first.Scalar()).second) node.force_insert(kv.first, kv.second);
   }
 }
 

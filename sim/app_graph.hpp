@@ -20,8 +20,8 @@
 //  - blocking calls: a runtime call that ended within a few microseconds of the end of GPU work
 //    that was running when it began (cudaDeviceSynchronize, cudaStreamSynchronize, a blocking or
 //    pageable cudaMemcpy, .item()) waited for it, and ends that long after it in the replay; a
-//    pageable host-to-device copy's call, which stages the copy chunk by chunk, ends its last
-//    chunk's DMA before the copy's end;
+//    pageable host-to-device copy's call, which stages the copy chunk by chunk and returns one
+//    chunk's DMA before its end, ends with the copy;
 //  - the GPU's SMs: a kernel whose grid is more than one wave (more warps than every SM holds at
 //    once) occupies all SMs until its last blocks start, so kernels and device-to-device copies
 //    (which run as copy kernels) on other streams wait for it: on an H200 a 256 MiB cudaMemcpy
@@ -67,9 +67,7 @@ struct AppGraph {
   std::vector<std::uint32_t> awaits;      // blocking call: the GPU work whose end released it
   std::vector<double> tail_ns;            // blocking call: its end after that work's end (a
                                           // synchronous pageable copy: the last chunk's host copy;
-                                          // it scales with that work's duration in a replay);
-                                          // negative: that long before it (a pageable H2D copy's
-                                          // call returns before its last chunk's DMA ends)
+                                          // it scales with that work's duration in a replay)
   std::vector<double> launch_ns;          // GPU work: from its launching call's start to its start
   std::vector<std::uint32_t> after;       // GPU work: work on another stream it waited for
   std::vector<std::uint8_t> fills_gpu;    // GPU work that holds all the GPU's SMs

@@ -193,10 +193,12 @@ class Simulation {
   void add_runtime_call(std::size_t i);
   /// Application replay: launch edges, waits across streams, blocking calls.
   void link_application();
+  /// Pairs the recvs from one GPU to another with their sends (both in record order).
+  void pair_sends_and_recvs(const std::vector<std::size_t>& sends, const std::vector<std::size_t>& recvs,
+                            std::unordered_map<std::size_t, std::size_t>& send_of_recv) const;
   /// A blocking call's release after the GPU work it waited for: its recorded tail after that
-  /// work's end, or (a negative tail) `lead_ns` before it.
+  /// work's end.
   TaskId add_tail_after_end(std::size_t call, std::size_t work);
-  TaskId add_lead_before_end(std::size_t work, double lead_ns);
   PoolId sm_pool(int gpu);
   /// The critical path back from the GPU work or call that ended last (an annotation is a span
   /// around work, not a task: a trace whose NVTX range outlasts its calls would otherwise get a
@@ -327,7 +329,6 @@ class Simulation {
   void wait_for_slots(std::tuple<std::uint64_t, int, int, std::uint32_t, int> key, int slots, TaskId send,
                       TaskId freed_by);
   std::vector<TaskId> begin_, end_;  // by trace record
-  std::vector<std::pair<TaskId, std::uint32_t>> lead_tasks_;  // add_lead_before_end: the copy's time
   bool application_ = false;         // replaying a whole-application trace
   AppGraph app_;
   std::map<int, PoolId> sm_pools_;   // GPU endpoint -> its SMs
@@ -1155,6 +1156,37 @@ std::size_t Simulation::tasks_for_records() const {
   return tasks;
 }
 
+void Simulation::pair_sends_and_recvs(const std::vector<std::size_t>& sends, const std::vector<std::size_t>& recvs,
+                                      std::unordered_map<std::size_t, std::size_t>& send_of_recv) const {
+  // The ranks' sends and recvs of one profiled job (Kineto's, named by their peer's rank): a send
+  // and its recv run at once on their two GPUs, so a recv pairs with the send whose recorded time
+  // it overlaps; by order, a rank's profiling window that starts one micro-batch later than its
+  // peer's shifted every pair, and the replay then waited in a circle. Sends and recvs of one file
+  // (a CSV of both sides) pair in order.
+  const auto timed_peer = [&](std::size_t i) {
+    return trace::peer_by_rank(trace_, i) != trace::kNoEndpoint && trace_.starts()[i] >= 0;
+  };
+  const bool by_time = std::all_of(sends.begin(), sends.end(), timed_peer) && std::all_of(recvs.begin(), recvs.end(), timed_peer);
+  if (!by_time) {
+    for (std::size_t k = 0; k < recvs.size() && k < sends.size(); ++k) send_of_recv.emplace(recvs[k], sends[k]);
+    return;
+  }
+  const auto begin = [&](std::size_t i) { return trace_.starts()[i]; };
+  const auto end = [&](std::size_t i) { return trace::recorded_end_ns(trace_, i); };
+  for (std::size_t s = 0, r = 0; s < sends.size() && r < recvs.size();) {
+    const std::size_t a = sends[s], b = recvs[r];
+    if (begin(a) <= end(b) && begin(b) <= end(a)) {
+      send_of_recv.emplace(b, a);
+      ++s;
+      ++r;
+    } else if (end(a) < begin(b)) {
+      ++s;  // a send no recv of this job's traces overlaps: its recv was not recorded
+    } else {
+      ++r;
+    }
+  }
+}
+
 SimResult Simulation::run() {
   const std::size_t n = trace_.size();
   begin_.assign(n, 0);
@@ -1172,7 +1204,7 @@ SimResult Simulation::run() {
   for (const auto& [key, list] : recvs) {
     const auto it = sends.find(key);
     if (it == sends.end()) continue;
-    for (std::size_t k = 0; k < list.size() && k < it->second.size(); ++k) send_of_recv.emplace(list[k], it->second[k]);
+    pair_sends_and_recvs(it->second, list, send_of_recv);
   }
   const auto matched_send = [&](std::size_t recv) -> std::optional<std::size_t> {
     if (send_of_recv.empty()) return std::nullopt;
@@ -1361,25 +1393,6 @@ TaskId Simulation::add_tail_after_end(std::size_t call, std::size_t work) {
   return tail;
 }
 
-TaskId Simulation::add_lead_before_end(std::size_t work, double lead_ns) {
-  // Work given a duration: its start plus that duration less the lead (the lead is one chunk's
-  // DMA, at the link's rate, which a host rate does not change). Work the simulation prices
-  // itself: its end, which the event-driven replay cannot precede (the lead, 12-18 us a copy of
-  // 1-8 ms, is lost there).
-  if (!has_given_duration(work)) {
-    const TaskId at_end = engine_.add_delay(0);
-    tag(at_end, Role::sync);
-    engine_.depend(at_end, end_[work]);
-    return at_end;
-  }
-  // The copy running, on the critical path: its time is an exposed transfer's.
-  const TaskId before_end = engine_.add_delay(std::max(0.0, options_.durations_ns[work] - lead_ns));
-  tag(before_end, Role::transfer);
-  lead_tasks_.emplace_back(before_end, static_cast<std::uint32_t>(work));
-  engine_.depend(before_end, begin_[work], Wait{.on_start = true});
-  return before_end;
-}
-
 void Simulation::link_application() {
   const std::size_t n = trace_.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -1392,7 +1405,7 @@ void Simulation::link_application() {
       if (app_.woken_by[i] != trace::kNoIndex) engine_.depend(begin_[i], end_[app_.woken_by[i]], after_end);
       else if (app_.parent[i] != trace::kNoIndex) engine_.depend(begin_[i], begin_[app_.parent[i]], after_start);
       if (const std::uint32_t w = app_.awaits[i]; w != trace::kNoIndex) {
-        engine_.depend(end_[i], app_.tail_ns[i] < 0 ? add_lead_before_end(w, -app_.tail_ns[i]) : add_tail_after_end(i, w));
+        engine_.depend(end_[i], add_tail_after_end(i, w));
       }
       continue;
     }
@@ -1513,8 +1526,6 @@ void Simulation::attribute_critical_path(const std::vector<PathStep>& path, Appl
     for (const TaskId t : {begin_[i], end_[i]})
       if (const auto it = record_of.find(t); it != record_of.end()) it->second = static_cast<std::uint32_t>(i);
   }
-  for (const auto& [t, work] : lead_tasks_)
-    if (const auto it = record_of.find(t); it != record_of.end()) it->second = work;
   std::map<std::uint32_t, double> by_record;
   for (std::size_t k = 0; k < path.size(); ++k) {
     const TaskId t = path[k].task;

@@ -158,14 +158,16 @@ TEST(ApplicationReplay, WorkHeldByAGpuFillingCopyWaitsItsShareOfTheCopy) {
   EXPECT_NEAR(replay_with(t, shorter_copy).application.replayed_span_ns, 542.5e3, 1);
 }
 
-TEST(ApplicationReplay, APageableCopysCallEndsItsLastChunksDmaBeforeTheCopy) {
+TEST(ApplicationReplay, APageableCopysCallWaitsForTheCopy) {
   // A pageable H2D copy of 8 MiB (8 staging chunks): its cudaMemcpyAsync call runs 0-1450 us,
   // staging every chunk; the copy's DMA runs 200-1465 us, 15 us past the call (the last chunk's
   // DMA), as the 72 such copies of tests/data/real/h200-1gpu-apps11/app_accum_checkpoint.json.gz
-  // did (11.7-18.4 us). The next call starts 10 us after it and launches a 100 us kernel. The call
-  // waits for the copy: replayed with the copy at 2 ms (a slower host), it ends at 200 + 2000 - 15
-  // us, and the kernel ends 2185 + 10 + 5 + 100 us. Kept as the call's own CPU time, the span
-  // would not have moved (1565 us).
+  // did (11.7-18.4 us). The next call starts 10 us after it and launches a 100 us kernel, 5 us
+  // after its start. The call waits for the copy and ends with it (not the DMA before: an
+  // event-driven replay learns the copy's end, shared links included, only then): as recorded the
+  // kernel ends at 1465 + 10 + 5 + 100 us (the recording: 1565 us); replayed with the copy at 2 ms
+  // (a slower host), at 200 + 2000 + 115 us. Kept as the call's own CPU time, the span would not
+  // have moved. A pinned copy's call is left as it is.
   const std::string text = R"json({"traceEvents": [
     {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 1, "tid": 1, "ts": 0, "dur": 1450, "args": {"correlation": 1}},
     {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1460, "dur": 4, "args": {"correlation": 2}},
@@ -178,9 +180,12 @@ TEST(ApplicationReplay, APageableCopysCallEndsItsLastChunksDmaBeforeTheCopy) {
   ASSERT_TRUE(t.has_application());
   const sim::SimResult recorded = replay_with(t, kAsRecorded);
   EXPECT_EQ(recorded.application.blocking_calls, 1u);
-  EXPECT_NEAR(recorded.application.replayed_span_ns, 1565e3, 1);  // the honest replay: as recorded
+  EXPECT_NEAR(recorded.application.replayed_span_ns, 1580e3, 1);  // 15 us past the recording: the DMA
   const auto slower_copy = [&](std::size_t i) { return t.kinds()[i] == trace::OpKind::copy ? 2000e3 : std::nan(""); };
-  EXPECT_NEAR(replay_with(t, slower_copy).application.replayed_span_ns, 2300e3, 1);
+  EXPECT_NEAR(replay_with(t, slower_copy).application.replayed_span_ns, 2315e3, 1);
+  std::string pinned = text;
+  pinned.replace(pinned.find("Pageable -> Device"), 18, "Pinned -> Device");
+  EXPECT_EQ(replay_with(trace::parse_kineto(pinned, "pinned.json"), kAsRecorded).application.blocking_calls, 0u);
 }
 
 std::string app(const std::string& machine, const std::string& name) {

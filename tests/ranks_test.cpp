@@ -160,6 +160,11 @@ TEST(Ranks, SendsAndRecvsNamingTheirPeerAreTransfersBetweenTheRanksGpus) {
       EXPECT_EQ(job.endpoint_name(op.dst), "gpu1");
     }
   }
+  // A trace that names its rank but no job size cannot be placed: its peer rank 0 and its own
+  // device 0 would be one GPU (a review found a silent self-send gpu0 -> gpu0); kept as a kernel.
+  std::string no_world = pipeline_rank(1, 0, true);
+  no_world.replace(no_world.find(", \"world_size\": 2"), 17, "");
+  EXPECT_EQ(read_traces({test::write_temp("pp_no_world.json", no_world)}).op(0).kind, OpKind::kernel);
   // Rank 1's recv alone, recorded on its device 0: its GPU is placed on gpu1, the peer stays rank 0's.
   const Trace alone = read_traces({test::write_temp("pp_rank1_alone.json", pipeline_rank(1, 0, true))});
   ASSERT_EQ(alone.size(), 1u);
@@ -177,6 +182,38 @@ TEST(Ranks, SendsAndRecvsNamingTheirPeerAreTransfersBetweenTheRanksGpus) {
               ::testing::ThrowsMessage<InputError>(HasSubstr("pp_bad.json: event 1: \"Dst Rank\" -3 is not a rank")));
 }
 
+TEST(Ranks, ARanksRecvPairsWithTheSendItsRecordedTimeOverlaps) {
+  // Two pipeline stages whose profiling windows started one micro-batch apart: rank 0 sent at
+  // 0-450 us and 2000-2450 us; rank 1's window holds only the second recv (2000-2450 us). Paired by
+  // order (the k-th recv with the k-th send) that recv waited for the first send; a review found
+  // that such shifted pairs can wait on each other in a circle. A recv pairs with the send whose
+  // recorded time it overlaps, so it ends with the second send: 16 MiB over hgx-h100's NVLink.
+  const auto kernel = [](int rank, double ts, bool send) {
+    return fmt::format(R"json({{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_SendRecv(x)", "pid": {0}, "tid": 7,
+      "ts": {1}, "dur": 450.0, "args": {{"device": {0}, "stream": 7, "Collective name": "{2}",
+      "In msg nelems": 4194304, "Out msg nelems": 4194304, "Group size": 2, "dtype": "Float",
+      "Process Group Name": "0", "Process Group Ranks": "[0, 1]", {3}}}}})json",
+                       rank, ts, send ? "send" : "recv", send ? R"("Dst Rank": 1)" : R"("Src Rank": 0)");
+  };
+  const auto file = [](int rank, const std::string& events) {
+    return fmt::format(R"json({{"distributedInfo": {{"backend": "nccl", "rank": {}, "world_size": 2}},
+      "baseTimeNanoseconds": 1700000000000000000, "traceEvents": [{}]}})json", rank, events);
+  };
+  const Trace job = read_traces({test::write_temp("shifted_rank0.json", file(0, kernel(0, 0, true) + ", " + kernel(0, 2000, true))),
+                                 test::write_temp("shifted_rank1.json", file(1, kernel(1, 2000, false)))});
+  ASSERT_EQ(job.size(), 3u);
+  const auto node = topology::load_node(test::config("hgx-h100.yaml"));
+  const sim::SimResult r = sim::simulate(node, job, {});
+  ASSERT_EQ(r.ops.size(), 3u);
+  std::size_t recv = 0, second_send = 0;
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (job.kinds()[i] == OpKind::recv) recv = i;
+    if (job.kinds()[i] == OpKind::send && job.starts()[i] > job.starts()[0]) second_send = i;
+  }
+  EXPECT_DOUBLE_EQ(r.ops[recv].end_ns, r.ops[second_send].end_ns);
+  EXPECT_GT(r.ops[recv].end_ns, 2000e3);  // not the first send's end, near 0
+}
+
 TEST(Ranks, AGroupGivenByItsSizeAloneIsPlacedOnlyWhereItsRanksAreKnown) {
   // A robustness hunt (round 28): older PyTorch wrote a collective's "Group size" but not its
   // "Process Group Ranks", and the reader took every such group as ranks 0..n-1: rank 0 of a
@@ -192,8 +229,8 @@ TEST(Ranks, AGroupGivenByItsSizeAloneIsPlacedOnlyWhereItsRanksAreKnown) {
   // A pair in a job of 4 that names no ranks: kept as a kernel, and said.
   const Trace sub = read_traces({test::write_temp("dp_pair_rank0.json", rank_trace(0, 4, ""))});
   EXPECT_EQ(sub.op(0).kind, OpKind::kernel);
-  EXPECT_THAT(sub.warnings, ::testing::Contains(HasSubstr("1 NCCL collectives of a group smaller than the job's "
-                                                          "world_size 4 name neither its ranks")));
+  EXPECT_THAT(sub.warnings, ::testing::Contains(HasSubstr("1 NCCL collectives of a group other than the job's "
+                                                          "world (4 ranks) name neither its ranks")));
   // The same with PyTorch's "Global rank start" and "Global rank stride": ranks 2 and 3.
   const Trace strided = read_traces(
       {test::write_temp("tp_pair_rank2.json", rank_trace(2, 4, R"(, "Global rank start": 2, "Global rank stride": 1)"))});

@@ -81,6 +81,23 @@ TEST(Yaml, MergeKeysTakeTheMergedMappingsKeysTheMappingLacks) {
   EXPECT_EQ(find(d, "lanes")->Scalar(), "16");
   EXPECT_EQ(find(d, "width")->Scalar(), "2");
   EXPECT_EQ(find(*find(root, "e"), "<<")->Scalar(), "1");  // quoted: an ordinary key
+  // Two merge keys in one mapping merge both, in order, and leave the anchors as written (a
+  // review found the first anchor overwritten with the second); a quoted "<<" beside a merge key
+  // stays (the merge key, not it, goes).
+  const YAML::Node two = parse("c: &c {x: 1}\nd: &d {y: 2, x: 3}\ne: {<<: *c, <<: *d}\nf: {'<<': lit, <<: *c}\n", "f.yaml");
+  const YAML::Node e = *find(two, "e");
+  EXPECT_EQ(find(e, "x")->Scalar(), "1");
+  EXPECT_EQ(find(e, "y")->Scalar(), "2");
+  EXPECT_FALSE(find(*find(two, "c"), "y"));
+  EXPECT_EQ(find(*find(two, "f"), "<<")->Scalar(), "lit");
+  EXPECT_EQ(find(*find(two, "f"), "x")->Scalar(), "1");
+  // Merging is linear in the keys: 20,000 keys merged (a scan per key took 5.7 s for 16,000).
+  std::string many = "a: &a {";
+  for (int k = 0; k < 20000; ++k) many += fmt::format("{}k{}: {}", k ? ", " : "", k, k);
+  many += "}\nb: {<<: *a, k7: own}\n";
+  const YAML::Node big = parse(many, "f.yaml");
+  EXPECT_EQ(find(*find(big, "b"), "k19999")->Scalar(), "19999");
+  EXPECT_EQ(find(*find(big, "b"), "k7")->Scalar(), "own");
   EXPECT_EQ(error_of("a: {<<: 5}\n"), "f.yaml:1:9: a merge key's value (`<<`) must be a mapping or a list of mappings "
                                       "(an alias of one: `<<: *base`)");
 }

@@ -1200,6 +1200,10 @@ class Reader {
                                      "(at most {})",
                                      name_, event_index_, g, kMaxDeviceIndex + 1));
       if (g >= 2) {
+        if (g != std::floor(g))
+          throw InputError(fmt::format("{}: event {}: \"Group size\" {} is no whole number of ranks; the trace is "
+                                       "edited or corrupt",
+                                       name_, event_index_, g));
         members = unlisted_members(e, static_cast<int>(g));
         if (members.empty()) {
           // A group smaller than the job that names neither its ranks nor where they start: its
@@ -1247,7 +1251,7 @@ class Reader {
     const std::uint16_t own = gpu(device), other = gpu(static_cast<int>(peer));
     // The peer's name and this rank's own GPU's coincide where the trace does not say which rank
     // it is (rank 1 on its device 0 sending to rank 0): no placement can tell them apart.
-    if (other == own && (trace_.rank < 0 || trace_.rank == static_cast<int>(peer))) {
+    if (other == own && (trace_.rank < 0 || trace_.world_size < 2 || trace_.rank == static_cast<int>(peer))) {
       op.kind = OpKind::kernel;
       push(op);
       ++unplaced_p2p_;
@@ -1320,7 +1324,9 @@ class Reader {
     const auto rank_of = [&](std::uint16_t member) { return endpoint_index(trace_.endpoint_name(member), "gpu"); };
     std::vector<int> prefix;
     for (const std::uint16_t m : members) prefix.push_back(rank_of(m));
-    const int before = prefix.empty() ? -1 : prefix.back();
+    // The older form continues after the largest listed rank; the newer spaces the ranks between
+    // the last before its '...' and the last listed.
+    const int before = prefix.empty() ? -1 : last_listed ? prefix.back() : *std::max_element(prefix.begin(), prefix.end());
     std::vector<std::uint16_t> all;
     if (const auto start_stride = rank_start_and_stride(e)) {
       all = arithmetic_members(*start_stride, n);
@@ -1354,6 +1360,16 @@ class Reader {
                                    "\"Global rank start\" {} and \"Global rank stride\" {} give; the trace is "
                                    "edited or corrupt",
                                    name_, event_index_, e.rank_start, e.rank_stride));
+    std::vector<bool> seen(kMaxDeviceIndex + 1);
+    for (const std::uint16_t m : all) {
+      const int r = rank_of(m);
+      if (r < 0 || seen[static_cast<std::size_t>(r)])
+        throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" (cut short) and its \"Group size\" {} "
+                                     "name rank {} twice once the ranks cut are filled in; the trace is edited or "
+                                     "corrupt",
+                                     name_, event_index_, n, r));
+      seen[static_cast<std::size_t>(r)] = true;
+    }
     members = std::move(all);
     ++cut_short_groups_;
   }
@@ -1491,7 +1507,7 @@ class Reader {
           name_, guessed_groups_));
     if (unplaceable_subgroups_ > 0)
       trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL collectives of a group smaller than the job's world_size {} name neither its ranks (\"Process "
+          "{}: {} NCCL collectives of a group other than the job's world ({} ranks) name neither its ranks (\"Process "
           "Group Ranks\") nor where they start (\"Global rank start\"): their members cannot be told, so they are "
           "kept as kernels of their recorded duration (their transfers in no matrix); record with a newer PyTorch",
           name_, unplaceable_subgroups_, trace_.world_size));
