@@ -407,7 +407,8 @@ TEST(ApplicationProjection, HonestReplayOfProfilerSettingsAndPatternsOfTheThirdU
   // shapes (moe_router), pageable non_blocking micro-batches with activation checkpointing and a
   // GradScaler profiled without a schedule (accum_checkpoint: no ProfilerStep markers), sequence
   // lengths changing every step with expandable segments (dynamic_seq). Each replayed on the H200
-  // apps node: 0.00-0.04% (tools/results/honest_replays.sh); asserted 1%.
+  // apps node: 0.00-0.14% (tools/results/honest_replays.sh; accum_checkpoint's 0.13-0.14% are its
+  // 72 pageable copies' last DMAs, which its calls end with in the replay); asserted 1%.
   for (const char* session : {"apps11", "apps12"})
     expect_honest_replays("h200-1gpu", session, {"stack_flops_cnn", "moe_router", "accum_checkpoint", "dynamic_seq"});
 }
@@ -418,7 +419,7 @@ TEST(ApplicationProjection, HonestReplayOfCudaOnlyAndWindowedProfiles) {
   // activities=[CUDA] alone (runtime calls and GPU work, no CPU operators or step markers), and
   // three windows of two steps written by tensorboard_trace_handler (three files of one process,
   // read as its successive windows, the unprofiled steps between them kept as recorded). Each
-  // replayed on the H200 apps node: 0.00-0.02% (tools/results/honest_replays.sh); asserted 1%. The
+  // replayed on the H200 apps node: 0.00-0.04% (tools/results/honest_replays.sh); asserted 1%. The
   // windows' steps are 92-93% GPU work: the CPU-paced warning reads the steps, not the span that
   // holds the unprofiled steps between windows (it said 69% CPU).
   const auto node = topology::load_node(test::config("testbed-h200-1gpu-apps.yaml"));
