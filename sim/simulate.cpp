@@ -1173,6 +1173,7 @@ void Simulation::pair_sends_and_recvs(const std::vector<std::size_t>& sends, con
   }
   const auto begin = [&](std::size_t i) { return trace_.starts()[i]; };
   const auto end = [&](std::size_t i) { return trace::recorded_end_ns(trace_, i); };
+  const std::size_t paired_before = send_of_recv.size();
   for (std::size_t s = 0, r = 0; s < sends.size() && r < recvs.size();) {
     const std::size_t a = sends[s], b = recvs[r];
     if (begin(a) <= end(b) && begin(b) <= end(a)) {
@@ -1185,6 +1186,10 @@ void Simulation::pair_sends_and_recvs(const std::vector<std::size_t>& sends, con
       ++r;
     }
   }
+  // None overlaps where both sides have as many: the files' clocks are not one (no
+  // baseTimeNanoseconds to align them), and order is all that pairs them.
+  if (send_of_recv.size() == paired_before && sends.size() == recvs.size())
+    for (std::size_t k = 0; k < recvs.size(); ++k) send_of_recv.emplace(recvs[k], sends[k]);
 }
 
 SimResult Simulation::run() {

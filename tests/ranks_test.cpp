@@ -212,6 +212,15 @@ TEST(Ranks, ARanksRecvPairsWithTheSendItsRecordedTimeOverlaps) {
   }
   EXPECT_DOUBLE_EQ(r.ops[recv].end_ns, r.ops[second_send].end_ns);
   EXPECT_GT(r.ops[recv].end_ns, 2000e3);  // not the first send's end, near 0
+  // Where no recv overlaps any send but both sides have as many (the files' clocks not one), they
+  // pair in order rather than each moving the data again: the recv, released at its recorded 5 ms,
+  // ends there, its send long done (alone it would move its 16 MiB from then on).
+  const Trace apart = read_traces({test::write_temp("apart_rank0.json", file(0, kernel(0, 0, true))),
+                                   test::write_temp("apart_rank1.json", file(1, kernel(1, 5000, false)))});
+  const sim::SimResult a = sim::simulate(node, apart, {});
+  ASSERT_EQ(a.ops.size(), 2u);
+  ASSERT_EQ(apart.kinds()[1], OpKind::recv);
+  EXPECT_DOUBLE_EQ(a.ops[1].end_ns, 5000e3);
 }
 
 TEST(Ranks, AGroupGivenByItsSizeAloneIsPlacedOnlyWhereItsRanksAreKnown) {
