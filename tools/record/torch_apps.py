@@ -105,6 +105,9 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
                       profiled in three windows of two steps by tensorboard_trace_handler: three
                       files in app_windows_mlp/
   (the last three: 2026-11-29, tools/record/run_unseen_apps4.sh)
+  accum_hog           accum_checkpoint while six processes copy 512 MiB host buffers in a loop
+                      (2026-11-29, tools/record/run_pageable_hog.sh: recorded beside
+                      accum_checkpoint, the host's memory shared)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -1353,6 +1356,45 @@ class WindowsMlp(MlpRegression):
         })
 
 
+# ---------------------------------------------------------------------------------------------
+# 2026-11-29 (fourth set): the same program with and without other processes loading the host's
+# memory, for the projection of pageable copies onto a host whose copy rate differs
+# (tools/record/run_pageable_hog.sh). Apps may set `cpu_hog_processes` = n: n processes copying
+# 512 MiB buffers on the CPU run beside the whole app (both passes).
+
+
+class AccumHog(AccumCheckpoint):
+    """accum_checkpoint while six other processes copy 512 MiB host buffers in a loop: the same
+    program on the same machine, its host's memory shared (pageable copies stage slower)."""
+
+    name = "accum_hog"
+    cpu_hog_processes = 6
+
+
+# Each copier stops by itself after 180 s or once its parent (the app's process) is gone, so that a
+# killed app leaves none behind.
+HOG_CODE = ("import os, time, torch\n"
+            "torch.set_num_threads(1)\n"
+            "a = torch.ones(1 << 27)\n"
+            "b = torch.empty_like(a)\n"
+            "parent, end = os.getppid(), time.time() + 180\n"
+            "while time.time() < end and os.getppid() == parent:\n"
+            "    b.copy_(a)\n")
+
+
+def start_hog(n):
+    """n processes copying 512 MiB CPU tensors in a loop (stopped by stop_hog)."""
+    return [subprocess.Popen([sys.executable, "-c", HOG_CODE], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL) for _ in range(n)]
+
+
+def stop_hog(procs):
+    for p in procs:
+        p.kill()
+    for p in procs:
+        p.wait()
+
+
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
                                   OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
@@ -1360,7 +1402,7 @@ APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFres
                                   GraphedMlp, TwoStreamBranches, LaunchBound, InferPinnedOut,
                                   CompiledMlp, LoaderWorkers, KvDecode, CpuAdamOffload,
                                   SmallPageable, StackFlopsCnn, MoeRouter, AccumCheckpoint,
-                                  DynamicSeq, CudaOnlyCnn, CpuOnlyCnn, WindowsMlp)}
+                                  DynamicSeq, CudaOnlyCnn, CpuOnlyCnn, WindowsMlp, AccumHog)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1549,12 +1591,18 @@ def run_app(name, args):
     """Runs one app (both passes) in this process; returns its meta dict (status ok/failed)."""
     info = {"app": name, "status": "running", "pid": os.getpid()}
     t0 = time.perf_counter()
+    hog = []
     try:
         seed_all()
         torch.cuda.init()
         torch.cuda.reset_peak_memory_stats()
         app = APPS[name](args.quick)
         info.update(app.meta)
+        hog_n = getattr(app, "cpu_hog_processes", 0)
+        if hog_n:
+            hog = start_hog(hog_n)
+            time.sleep(2)  # the copies running before the first step
+            info["cpu_hog"] = f"{hog_n} processes copying 512 MiB CPU tensors in a loop (torch, 1 thread each)"
         info["build_s"] = round(time.perf_counter() - t0, 3)
         write_part(args.out, info)
         t = time.perf_counter()
@@ -1575,6 +1623,8 @@ def run_app(name, args):
         print(f"torch_apps: FAILED {name}:\n{tb}", file=sys.stderr, flush=True)
         info["status"] = "failed"
         info["error"] = tb
+    finally:
+        stop_hog(hog)
     info["wall_s"] = round(time.perf_counter() - t0, 3)
     write_part(args.out, info)
     return info
