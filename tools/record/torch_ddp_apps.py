@@ -18,6 +18,9 @@ Apps:
   ddp_mlp            the checkpoint apps' MLP (4 x Linear(4096, 4096), 67 M parameters, 268 MB
                      of gradients a step) on a batch of 512 on the GPU, SGD, no checkpoints:
                      the allreduce is a large share of the step
+  pp_mlp             (not DDP) a two-stage GPipe pipeline of that MLP's layers, 4 micro-batches of
+                     1024 rows, activations and gradients by dist.send/recv (2026-11-29,
+                     tools/record/run_pipeline_apps.sh)
 
 Outputs (in --out):
   rank<r>/apps_steps.csv      rank r's rows, as torch_apps.py writes them
@@ -93,7 +96,63 @@ class DdpMlp(ta.Checkpoint):
         pass
 
 
-APPS = {cls.name: cls for cls in (DdpTrainPinned, DdpGpt, DdpEncoderBf16, DdpMlp)}
+class PipelineMlp(ta.App):
+    """Two-stage pipeline (GPipe): rank 0 holds the first 4 x (Linear(4096, 4096), GELU), rank 1
+    the last 4 and the loss; 4 micro-batches of 1024 rows a step. Rank 0 sends each micro-batch's
+    activations (16 MiB, dist.send), then receives their gradients (dist.recv); rank 1 receives
+    all four, then runs each backward and sends its gradient back. SGD on each rank. No DDP: the
+    traffic is NCCL send/recv alone (Kineto's "Dst Rank" / "Src Rank")."""
+
+    name = "pp_mlp"
+    ddp = False
+    micro = 4
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, rows = (64, 2, 16) if quick else (4096, 4, 1024)
+        self.rank = dist.get_rank()
+        self.model = ta.mlp(width, layers, "gelu").to(self.dev)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-4, momentum=0.9)
+        self.shape = (rows, width)
+        self.xs = [torch.randn(rows, width, device=self.dev) for _ in range(self.micro)]
+        self.ts = [torch.randn(rows, width, device=self.dev) for _ in range(self.micro)]
+        self.meta.update({
+            "model": f"stage {self.rank} of 2: MLP {layers} x (Linear({width}, {width}), GELU)",
+            "parameters": ta.numel(self.model),
+            "batch_shapes": [[rows, width]] * self.micro,
+            "pipeline": "GPipe, 2 stages, 4 micro-batches; dist.send/recv of activations and gradients",
+            "p2p_bytes_per_step": 2 * self.micro * rows * width * 4,
+            "precision": "float32",
+            "optimizer": "SGD(lr=1e-4, momentum=0.9)",
+        })
+
+    def step(self, i):
+        self.opt.zero_grad(set_to_none=True)
+        if self.rank == 0:
+            outs = []
+            for x in self.xs:
+                h = self.model(x)
+                dist.send(h.detach(), dst=1)
+                outs.append(h)
+            for h in outs:
+                g = torch.empty(self.shape, device=self.dev)
+                dist.recv(g, src=1)
+                h.backward(g)
+        else:
+            ins, losses = [], []
+            for t in self.ts:
+                h = torch.empty(self.shape, device=self.dev)
+                dist.recv(h, src=0)
+                h.requires_grad_(True)
+                ins.append(h)
+                losses.append(torch.nn.functional.mse_loss(self.model(h), t))
+            for h, loss in zip(ins, losses):
+                loss.backward()
+                dist.send(h.grad, dst=0)
+        self.opt.step()
+
+
+APPS = {cls.name: cls for cls in (DdpTrainPinned, DdpGpt, DdpEncoderBf16, DdpMlp, PipelineMlp)}
 
 
 def rank_out(out, rank):
@@ -128,9 +187,10 @@ def worker(rank, world, init_file, name, args):
                                 timeout=datetime.timedelta(seconds=120))
         ta.seed_all()
         app = APPS[name](args.quick)
-        app.model = DistributedDataParallel(app.model, device_ids=[rank])
+        if getattr(app, "ddp", True):
+            app.model = DistributedDataParallel(app.model, device_ids=[rank])
+            info["ddp"] = "DistributedDataParallel(device_ids=[rank]), bucket_cap_mb 25 (default)"
         info.update(app.meta)
-        info["ddp"] = "DistributedDataParallel(device_ids=[rank]), bucket_cap_mb 25 (default)"
         info["build_s"] = round(time.perf_counter() - t0, 3)
         out = rank_out(args.out, rank)
         ta.run_unprofiled(app, args, out, info)
