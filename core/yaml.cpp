@@ -330,7 +330,8 @@ void check_documents(std::string_view text, const std::string& file) {
 /// Expands YAML's merge keys (`<<: *base`, or `<<: [*a, *b]`), as PyYAML and libyaml-based tools
 /// read them: the mapping takes every key of the merged mappings that it does not give itself
 /// (the first listed mapping wins over later ones), and `<<` goes. A quoted or otherwise tagged
-/// "<<" is an ordinary key. Runs after Limits, so the document is finite and its expansion
+/// "<<" is an ordinary key; two merge keys in one mapping are a key given twice (refused, as
+/// every other key given twice is). Runs after Limits, so the document is finite and its expansion
 /// bounded; linear in the keys merged.
 void merge_keys(YAML::Node node, const std::string& file) {
   if (node.IsSequence()) {
@@ -346,6 +347,12 @@ void merge_keys(YAML::Node node, const std::string& file) {
     else merge_keys(kv.second, file);
   }
   if (merges.empty()) return;
+  if (merges.size() > 1)
+    throw InputError(fmt::format("{}: a mapping with two merge keys (`<<`), a key given twice; merge several "
+                                 "mappings with one: `<<: [*a, *b]`",
+                                 merges[1].first.Mark().is_null()
+                                     ? file
+                                     : location(file, line(merges[1].first), column(merges[1].first))));
   std::vector<YAML::Node> sources;
   for (const auto& [key, value] : merges) {
     if (value.IsSequence())

@@ -329,6 +329,15 @@ class Simulation {
   void wait_for_slots(std::tuple<std::uint64_t, int, int, std::uint32_t, int> key, int slots, TaskId send,
                       TaskId freed_by);
   std::vector<TaskId> begin_, end_;  // by trace record
+  /// Matched sends and recvs: each recv's send (run() fills it before the tasks are made).
+  std::unordered_map<std::size_t, std::size_t> send_of_recv_;
+  /// A recv of a profiled job's NCCL send/recv pair (named by its peer's rank, matched): posted
+  /// when its stream reaches it, done when its send is; its recorded time (mostly the wait for its
+  /// peer) is not replayed, and the send starts no earlier than it is posted (NCCL's rendezvous).
+  bool posted_recv(std::size_t i) const {
+    return trace_.kinds()[i] == OpKind::recv && trace::peer_by_rank(trace_, i) != trace::kNoEndpoint &&
+           send_of_recv_.contains(i);
+  }
   bool application_ = false;         // replaying a whole-application trace
   AppGraph app_;
   std::map<int, PoolId> sm_pools_;   // GPU endpoint -> its SMs
@@ -1146,6 +1155,7 @@ std::size_t Simulation::tasks_for_records() const {
     // for).
     if (kind == OpKind::runtime) tasks += 1 + (call_follows_another(i) ? 0 : 1) + (blocks ? 2 : 0);
     // Collectives are built later, call by call, unless given a duration.
+    else if (posted_recv(i)) tasks += 2;  // posted, done
     else if (!trace::is_collective(kind) || has_given_duration(i)) ++tasks;
     // link_application: the launch of a copy or memset a call started.
     if (application_ && trace::runs_on_gpu(kind) && trace_.launches()[i] != trace::kNoIndex && launch_has_own_task(kind))
@@ -1205,7 +1215,8 @@ SimResult Simulation::run() {
     if (kind == OpKind::send) sends[{trace_.srcs()[i], trace_.dsts()[i]}].push_back(i);
     if (kind == OpKind::recv) recvs[{trace_.srcs()[i], trace_.dsts()[i]}].push_back(i);
   }
-  std::unordered_map<std::size_t, std::size_t> send_of_recv;  // only traces with send/recv have any
+  std::unordered_map<std::size_t, std::size_t>& send_of_recv = send_of_recv_;  // only traces with send/recv have any
+  send_of_recv.clear();
   for (const auto& [key, list] : recvs) {
     const auto it = sends.find(key);
     if (it == sends.end()) continue;
@@ -1239,6 +1250,12 @@ SimResult Simulation::run() {
     }
     if (kind == OpKind::annotation) {
       begin_[i] = end_[i] = engine_.add_delay(0);  // replayed from its calls after the run
+      continue;
+    }
+    if (posted_recv(i)) {
+      begin_[i] = engine_.add_delay(0);
+      end_[i] = engine_.add_delay(0);
+      engine_.depend(end_[i], begin_[i]);
       continue;
     }
     if (const double ns = given(i); ns >= 0) {
@@ -1280,7 +1297,10 @@ SimResult Simulation::run() {
     const OpKind kind = trace_.kinds()[i];
     if (trace::runs_on_cpu(kind)) continue;
     if (kind == OpKind::recv)
-      if (const auto send = matched_send(i)) engine_.depend(end_[i], end_[*send]);
+      if (const auto send = matched_send(i)) {
+        engine_.depend(end_[i], end_[*send]);
+        if (posted_recv(i)) engine_.depend(begin_[*send], begin_[i], Wait{.on_start = true});
+      }
     const auto issuer = static_cast<std::uint32_t>(endpoints_of(i).issuer);
     const auto [last, first_on_stream] = last_on_stream.try_emplace(std::uint64_t{issuer} << 32 | trace_.streams()[i], end_[i]);
     if (!first_on_stream) {

@@ -1248,10 +1248,15 @@ class Reader {
       throw InputError(fmt::format("{}: event {}: \"{}\" {} is not a rank (a whole number 0 to {}); the trace is "
                                    "corrupt",
                                    name_, event_index_, send ? "Dst Rank" : "Src Rank", peer, kMaxDeviceIndex));
+    if (trace_.world_size > 0 && peer >= trace_.world_size)
+      throw InputError(fmt::format("{}: event {}: \"{}\" {} is no rank of the job (distributedInfo: world_size {}, "
+                                   "ranks 0 to {}); the trace is edited or corrupt",
+                                   name_, event_index_, send ? "Dst Rank" : "Src Rank", peer, trace_.world_size,
+                                   trace_.world_size - 1));
     const std::uint16_t own = gpu(device), other = gpu(static_cast<int>(peer));
     // The peer's name and this rank's own GPU's coincide where the trace does not say which rank
     // it is (rank 1 on its device 0 sending to rank 0): no placement can tell them apart.
-    if (other == own && (trace_.rank < 0 || trace_.world_size < 2 || trace_.rank == static_cast<int>(peer))) {
+    if ((other == own && (trace_.rank < 0 || trace_.world_size < 2)) || trace_.rank == static_cast<int>(peer)) {
       op.kind = OpKind::kernel;
       push(op);
       ++unplaced_p2p_;
@@ -1291,6 +1296,11 @@ class Reader {
   std::vector<std::uint16_t> arithmetic_members(std::pair<int, int> start_stride, int size) {
     const auto [start, stride] = start_stride;
     const double last = start + static_cast<double>(stride) * (size - 1);
+    if (trace_.world_size > 0 && last >= trace_.world_size)
+      throw InputError(fmt::format("{}: event {}: a group of {} ranks from \"Global rank start\" {} by \"Global "
+                                   "rank stride\" {} reaches rank {}, past the job's (distributedInfo: world_size "
+                                   "{}); the trace is edited or corrupt",
+                                   name_, event_index_, size, start, stride, last, trace_.world_size));
     if (last > kMaxDeviceIndex)
       throw InputError(fmt::format("{}: event {}: a group of {} ranks from rank {} by {} reaches rank {}, more than "
                                    "linkcast places on a node (ranks 0 to {})",
@@ -1537,9 +1547,10 @@ class Reader {
           name_, p2p_kernels_));
     if (unplaced_p2p_ > 0)
       trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL send/recv kernels name a peer rank whose GPU name is this trace's own device, and the trace "
-          "names no rank of its own (no distributedInfo), or names itself as the peer: kept as kernels of their "
-          "recorded duration; pass every rank's trace of the job with its distributedInfo",
+          "{}: {} NCCL send/recv kernels name their own rank as the peer, or a peer whose GPU name is this trace's "
+          "own device while the trace has named no rank and job size of its own before its events (distributedInfo "
+          "absent, or written after traceEvents): kept as kernels of their recorded duration; pass every rank's "
+          "trace of the job as PyTorch writes it",
           name_, unplaced_p2p_));
     if (unsized_copies_ + unsized_memsets_ > 0)
       trace_.warnings.push_back(fmt::format(

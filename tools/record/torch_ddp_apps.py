@@ -264,7 +264,8 @@ def parse_args():
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
-    args.profile_sync = "step"  # torch_apps.run_profiled reads it
+    args.profile_sync = "step"  # torch_apps.run_profiled reads these two
+    args.sync_events = False
     if args.gpus is None:
         args.gpus = torch.cuda.device_count()
     return ap, args
