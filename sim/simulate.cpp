@@ -1208,7 +1208,7 @@ SimResult Simulation::run() {
   end_.assign(n, 0);
   matrix_.assign(node_.endpoints.size(), std::vector<double>(node_.endpoints.size(), 0.0));
 
-  // Matched sends and recvs: the k-th recv from A to B ends with the k-th send from A to B.
+  // Matched sends and recvs (pair_sends_and_recvs): a recv from A to B ends with its send.
   std::map<std::pair<std::uint16_t, std::uint16_t>, std::vector<std::size_t>> sends, recvs;
   for (std::size_t i = 0; i < n; ++i) {
     const OpKind kind = trace_.kinds()[i];
