@@ -709,6 +709,16 @@ TEST(Kineto, AGroupListedCutShortWithItsLastRankIsReadWhole) {
                                                   "leaves 35 ranks after rank 28 that no even spacing reaches")));
   EXPECT_THAT([&] { (void)parse_kineto(allreduce("[0, 1, ..., 62, 63]", ""), "two.json"); },
               ThrowsMessage<InputError>(HasSubstr("goes on after its '...' by more than one rank")));
+  // A robustness hunt (round 30): a "Group size" of -4 or [4] was read as absent (the collective a
+  // kernel, the warning saying the trace gives no size): refused by name.
+  std::string negative = allreduce("[0, 1]", "");
+  negative.replace(negative.find("\"Group size\": 64"), 16, "\"Group size\": -4");
+  EXPECT_THAT([&] { (void)parse_kineto(negative, "neg.json"); },
+              ThrowsMessage<InputError>(HasSubstr("neg.json: event 1: \"Group size\" -4 is no count of ranks")));
+  std::string listed_size = allreduce("[0, 1]", "");
+  listed_size.replace(listed_size.find("\"Group size\": 64"), 16, "\"Group size\": [4]");
+  EXPECT_THAT([&] { (void)parse_kineto(listed_size, "list.json"); },
+              ThrowsMessage<InputError>(HasSubstr("list.json: event 1: Group size [4] is not a count of ranks")));
 }
 
 TEST(Kineto, NamesThatAreNoUtf8AreReadWithReplacementCharacters) {

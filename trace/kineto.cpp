@@ -841,7 +841,7 @@ class Reader {
       else if (key == "Collective name") e.collective = text(value);
       else if (key == "In msg nelems") e.in_nelems = number(value);
       else if (key == "Out msg nelems") e.out_nelems = number(value);
-      else if (key == "Group size") e.group_size = number(value);
+      else if (key == "Group size") e.group_size = checked_number(value, "Group size", e);
       else if (key == "Dst Rank") e.p2p_dst = checked_number(value, "Dst Rank", e);
       else if (key == "Src Rank") e.p2p_src = checked_number(value, "Src Rank", e);
       else if (key == "Global rank start") e.rank_start = number(value);
@@ -948,6 +948,7 @@ class Reader {
       throw InputError(fmt::format("{}: event {}: {} {} is not {}; the trace is corrupt", name_, event_index_, e.bad_key,
                                    e.bad_value,
                                    e.bad_key == "bytes" ? std::string("a count (a whole number, 0 or more)")
+                                   : e.bad_key == "Group size" ? std::string("a count of ranks (a whole number)")
                                    : e.bad_key.ends_with("Rank") ? fmt::format("a rank (0 to {})", kMaxDeviceIndex)
                                                                  : fmt::format("a device index (0 to {})", kMaxDeviceIndex)));
     }
@@ -1193,6 +1194,10 @@ class Reader {
     else if (!members.empty() && std::isfinite(e.group_size) && e.group_size > 0 &&
              e.group_size != static_cast<double>(members.size()))
       ++group_size_mismatches_;
+    if (std::isfinite(e.group_size) && e.group_size < 0)
+      throw InputError(fmt::format("{}: event {}: \"Group size\" {} is no count of ranks; the trace is edited or "
+                                   "corrupt",
+                                   name_, event_index_, e.group_size));
     if (members.empty()) {
       const double g = std::isfinite(e.group_size) ? e.group_size : 0;
       if (g > kMaxDeviceIndex + 1)
