@@ -735,26 +735,23 @@ class Reader {
 
   void parse_event(Window& w, std::size_t len) {
     simdjson::dom::element doc;
-    bool fixed_event = false;
     if (const auto err = parser_.parse(w.data() + w.pos(), len, false).get(doc)) {
       const std::string_view event(w.data() + w.pos(), len);
       // Bytes that are no UTF-8 in a string: libkineto writes thread and process names unescaped,
       // and Linux cuts a thread's name at 15 bytes, through a character where it must. Read with
       // U+FFFD in their place (said), rather than refusing the trace over a name.
-      if (err == simdjson::UTF8_ERROR) {
-        if (!parser_.parse(valid_utf8(event)).get(doc)) {
-          ++invalid_utf8_events_;
-          fixed_event = true;
-        }
+      if (err == simdjson::UTF8_ERROR && !parser_.parse(valid_utf8(event)).get(doc)) {
+        ++invalid_utf8_events_;
+      } else {
+        const std::optional<std::string> fixed = with_non_finite_as_null(event);
+        if (!fixed || parser_.parse(*fixed).get(doc))
+          fail(w, fmt::format("event {} is not valid JSON ({}{}); the file is not a Kineto trace or is corrupt",
+                              event_index_, simdjson::error_message(err),
+                              err == simdjson::NUMBER_ERROR
+                                  ? ": a malformed number, or a whole number past 2^64 - 1, which no count reaches"
+                                  : ""));
+        ++non_finite_events_;
       }
-      const std::optional<std::string> fixed = fixed_event ? std::nullopt : with_non_finite_as_null(event);
-      if (!fixed_event && (!fixed || parser_.parse(*fixed).get(doc)))
-        fail(w, fmt::format("event {} is not valid JSON ({}{}); the file is not a Kineto trace or is corrupt",
-                            event_index_, simdjson::error_message(err),
-                            err == simdjson::NUMBER_ERROR
-                                ? ": a malformed number, or a whole number past 2^64 - 1, which no count reaches"
-                                : ""));
-      if (!fixed_event) ++non_finite_events_;
     }
     simdjson::dom::object obj;
     if (doc.get_object().get(obj)) return;  // not an event object: skipped
@@ -1149,7 +1146,7 @@ class Reader {
     if (op.kind == OpKind::send || op.kind == OpKind::recv) return point_to_point(op, device, e);
     // The group's ranks as the recording names them (ranks, not GPU indices: a rank's GPU is the
     // device its own trace records; one rank's trace alone places rank r on GPU r).
-    std::vector<std::uint16_t> members;
+    std::vector<int> group;  // the ranks
     std::string ranks = e.group_ranks;
     for (char& c : ranks)
       if (c == '[' || c == ']') c = ' ';
@@ -1188,17 +1185,17 @@ class Reader {
                                      name_, event_index_, v));
       listed[static_cast<std::size_t>(v)] = true;
       if (cut_short) last_listed = v;
-      else members.push_back(gpu(v));
+      else group.push_back(v);
     }
-    if (cut_short) extend_cut_short_ranks(e, members, last_listed);
-    else if (!members.empty() && std::isfinite(e.group_size) && e.group_size > 0 &&
-             e.group_size != static_cast<double>(members.size()))
+    if (cut_short) group = whole_cut_short_group(e, group, last_listed);
+    else if (!group.empty() && std::isfinite(e.group_size) && e.group_size > 0 &&
+             e.group_size != static_cast<double>(group.size()))
       ++group_size_mismatches_;
     if (std::isfinite(e.group_size) && e.group_size < 0)
       throw InputError(fmt::format("{}: event {}: \"Group size\" {} is no count of ranks; the trace is edited or "
                                    "corrupt",
                                    name_, event_index_, e.group_size));
-    if (members.empty()) {
+    if (group.empty()) {
       const double g = std::isfinite(e.group_size) ? e.group_size : 0;
       if (g > kMaxDeviceIndex + 1)
         throw InputError(fmt::format("{}: event {}: \"Group size\" {} is more ranks than linkcast places on a node "
@@ -1209,9 +1206,9 @@ class Reader {
           throw InputError(fmt::format("{}: event {}: \"Group size\" {} is no whole number of ranks; the trace is "
                                        "edited or corrupt",
                                        name_, event_index_, g));
-        members = unlisted_members(e, static_cast<int>(g));
-        if (members.empty()) {
-          // A group smaller than the job that names neither its ranks nor where they start: its
+        group = unlisted_group(e, static_cast<int>(g));
+        if (group.empty()) {
+          // A group other than the job's world that names neither its ranks nor where they start: its
           // members cannot be told (ranks 0..n-1 would put a data-parallel pair {0, 2} on gpu0-gpu1).
           op.kind = OpKind::kernel;
           push(op);
@@ -1222,6 +1219,8 @@ class Reader {
         ++ungrouped_collectives_;
       }
     }
+    std::vector<std::uint16_t> members;
+    for (const int r : group) members.push_back(gpu(r));
     if (members.size() < 2) {
       // Without its members a collective cannot be modelled: kept as a kernel of its duration.
       op.kind = OpKind::kernel;
@@ -1276,16 +1275,16 @@ class Reader {
     return true;
   }
 
-  /// The members of a group whose trace gives its "Group size" (2 or more) but no "Process Group
+  /// The ranks of a group whose trace gives its "Group size" (2 or more) but no "Process Group
   /// Ranks": from its "Global rank start" and "Global rank stride" where given; else ranks 0..n-1
   /// where the group is the job's world (as large as distributedInfo's world_size), or where the
-  /// trace gives no world_size (said: a guess); none (empty) for a smaller group, which cannot be
+  /// trace gives no world_size (said: a guess); none (empty) for another group, which cannot be
   /// placed.
-  std::vector<std::uint16_t> unlisted_members(const Event& e, int size) {
-    if (const auto start_stride = rank_start_and_stride(e)) return arithmetic_members(*start_stride, size);
+  std::vector<int> unlisted_group(const Event& e, int size) {
+    if (const auto start_stride = rank_start_and_stride(e)) return strided_group(*start_stride, size);
     if (trace_.world_size > 0 && size != trace_.world_size) return {};
     if (trace_.world_size <= 0) ++guessed_groups_;
-    return arithmetic_members({0, 1}, size);
+    return strided_group({0, 1}, size);
   }
 
   /// The event's "Global rank start" and "Global rank stride" where both are given and valid.
@@ -1297,8 +1296,9 @@ class Reader {
     return std::pair{static_cast<int>(start), static_cast<int>(stride)};
   }
 
-  /// Ranks start, start + stride, ... (`size` of them); refused past the largest rank placed.
-  std::vector<std::uint16_t> arithmetic_members(std::pair<int, int> start_stride, int size) {
+  /// Ranks start, start + stride, ... (`size` of them); refused past the job's ranks or the
+  /// largest rank placed.
+  std::vector<int> strided_group(std::pair<int, int> start_stride, int size) {
     const auto [start, stride] = start_stride;
     const double last = start + static_cast<double>(stride) * (size - 1);
     if (trace_.world_size > 0 && last >= trace_.world_size)
@@ -1310,45 +1310,46 @@ class Reader {
       throw InputError(fmt::format("{}: event {}: a group of {} ranks from rank {} by {} reaches rank {}, more than "
                                    "linkcast places on a node (ranks 0 to {})",
                                    name_, event_index_, size, start, stride, last, kMaxDeviceIndex));
-    std::vector<std::uint16_t> members;
-    for (int k = 0; k < size; ++k) members.push_back(gpu(start + stride * k));
-    return members;
+    std::vector<int> group;
+    for (int k = 0; k < size; ++k) group.push_back(start + stride * k);
+    return group;
   }
 
-  /// The ranks of a group PyTorch listed cut short (`members`: the ranks before the '...';
+  /// The whole group PyTorch listed cut short (`shown`: the ranks before the '...';
   /// `last_listed`: the one after it, in the newer form). With "Global rank start" and "Global rank
   /// stride": the ranks they give, where the listed ranks agree. Else the listed ranks, then those
   /// between the last before the '...' and the last listed, evenly spaced (the newer form), or the
   /// ranks after the largest listed one in order (the older form, "[0, 1, ..., 29, ...]": the whole
   /// group where it is ranks 0..n-1, as a job's world group is), up to the event's "Group size".
   /// Without a "Group size" past the listed ranks the rest of the group is unknown: refused.
-  void extend_cut_short_ranks(const Event& e, std::vector<std::uint16_t>& members, std::optional<int> last_listed) {
+  std::vector<int> whole_cut_short_group(const Event& e, const std::vector<int>& shown, std::optional<int> last_listed) {
     const double size = e.group_size;
-    const std::size_t shown = members.size() + (last_listed ? 1 : 0);
+    const std::size_t listed = shown.size() + (last_listed ? 1 : 0);
     if (!std::isfinite(size) || size <= 0)
       throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" is cut short ('...', as PyTorch lists a "
                                    "group of more than 30 ranks) and no \"Group size\" says how many ranks follow; "
                                    "record with a PyTorch that writes \"Group size\" (2.1 and later)",
                                    name_, event_index_));
-    if (size != std::floor(size) || size <= static_cast<double>(shown) || size > kMaxDeviceIndex + 1)
+    if (size != std::floor(size) || size <= static_cast<double>(listed) || size > kMaxDeviceIndex + 1)
       throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" is cut short ('...') after {} ranks, but "
                                    "its \"Group size\" {} is no whole number of more ranks (at most {}); the trace "
                                    "is edited or corrupt",
-                                   name_, event_index_, shown, size, kMaxDeviceIndex + 1));
+                                   name_, event_index_, listed, size, kMaxDeviceIndex + 1));
     const int n = static_cast<int>(size);
-    const auto rank_of = [&](std::uint16_t member) { return endpoint_index(trace_.endpoint_name(member), "gpu"); };
-    std::vector<int> prefix;
-    for (const std::uint16_t m : members) prefix.push_back(rank_of(m));
-    // The older form continues after the largest listed rank; the newer spaces the ranks between
-    // the last before its '...' and the last listed.
-    const int before = prefix.empty() ? -1 : last_listed ? prefix.back() : *std::max_element(prefix.begin(), prefix.end());
-    std::vector<std::uint16_t> all;
+    std::vector<int> group;
     if (const auto start_stride = rank_start_and_stride(e)) {
-      all = arithmetic_members(*start_stride, n);
+      group = strided_group(*start_stride, n);
+      // What the list shows must be what the group is.
+      if (!std::equal(shown.begin(), shown.end(), group.begin()) || (last_listed && group.back() != *last_listed))
+        throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" (cut short) disagrees with the group its "
+                                     "\"Global rank start\" {} and \"Global rank stride\" {} give; the trace is "
+                                     "edited or corrupt",
+                                     name_, event_index_, e.rank_start, e.rank_stride));
     } else if (last_listed) {
-      // Newer form: the ranks between the listed ones are evenly spaced (a group of ranks
-      // start + k * stride, as PyTorch's subgroups by rank stride are).
-      const int unlisted = n - static_cast<int>(prefix.size());  // the ones after the prefix, the last included
+      // Newer form: the ranks between the last before the '...' and the last listed are evenly
+      // spaced (a group of ranks start + k * stride, as PyTorch's subgroups by rank stride are).
+      const int before = shown.empty() ? -1 : shown.back();
+      const int unlisted = n - static_cast<int>(shown.size());  // the ones after the shown, the last included
       const int span = *last_listed - before;
       if (span <= 0 || span % unlisted != 0)
         throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" is cut short ('...') before its last rank "
@@ -1356,37 +1357,30 @@ class Reader {
                                      "spacing reaches; the ranks cut cannot be told: record with a PyTorch that "
                                      "writes \"Global rank start\" and \"Global rank stride\", or edit the list",
                                      name_, event_index_, *last_listed, n, unlisted, before));
-      all = members;
-      for (int k = 1; k <= unlisted; ++k) all.push_back(gpu(before + k * (span / unlisted)));
+      group = shown;
+      for (int k = 1; k <= unlisted; ++k) group.push_back(before + k * (span / unlisted));
     } else {
-      if (before + (n - static_cast<double>(prefix.size())) > kMaxDeviceIndex)
+      // Older form: on from the largest rank listed.
+      const int largest = shown.empty() ? -1 : *std::max_element(shown.begin(), shown.end());
+      const int last = largest + n - static_cast<int>(shown.size());
+      if (last > kMaxDeviceIndex)
         throw InputError(fmt::format("{}: event {}: \"Group size\" {} after the ranks listed up to {} reaches rank {}, "
                                      "more than linkcast places on a node (ranks 0 to {})",
-                                     name_, event_index_, n, before, before + n - static_cast<int>(prefix.size()),
-                                     kMaxDeviceIndex));
-      all = members;
-      for (int v = before + 1; all.size() < static_cast<std::size_t>(n); ++v) all.push_back(gpu(v));
+                                     name_, event_index_, n, largest, last, kMaxDeviceIndex));
+      group = shown;
+      for (int v = largest + 1; v <= last; ++v) group.push_back(v);
     }
-    // What the list shows must be what the group is.
-    bool agrees = std::equal(members.begin(), members.end(), all.begin()) &&
-                  (!last_listed || rank_of(all.back()) == *last_listed);
-    if (!agrees)
-      throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" (cut short) disagrees with the group its "
-                                   "\"Global rank start\" {} and \"Global rank stride\" {} give; the trace is "
-                                   "edited or corrupt",
-                                   name_, event_index_, e.rank_start, e.rank_stride));
     std::vector<bool> seen(kMaxDeviceIndex + 1);
-    for (const std::uint16_t m : all) {
-      const int r = rank_of(m);
-      if (r < 0 || seen[static_cast<std::size_t>(r)])
+    for (const int r : group) {
+      if (seen[static_cast<std::size_t>(r)])
         throw InputError(fmt::format("{}: event {}: \"Process Group Ranks\" (cut short) and its \"Group size\" {} "
                                      "name rank {} twice once the ranks cut are filled in; the trace is edited or "
                                      "corrupt",
                                      name_, event_index_, n, r));
       seen[static_cast<std::size_t>(r)] = true;
     }
-    members = std::move(all);
     ++cut_short_groups_;
+    return group;
   }
 
   void finish() {
@@ -1454,119 +1448,88 @@ class Reader {
     }
   }
 
+  /// A warning "FILE: COUNT ..." where `count` is more than 0: `text` formats this file's name,
+  /// the count, then `args`.
+  template <typename... Args>
+  void say(std::size_t count, fmt::format_string<const std::string&, std::size_t, Args...> text, const Args&... args) {
+    if (count > 0) trace_.warnings.push_back(fmt::vformat(fmt::string_view(text), fmt::make_format_args(name_, count, args...)));
+  }
+
   void warn() {
-    if (unknown_host_memory_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} copies between the host and a GPU say neither pinned nor pageable host memory (the first: \"{}\", "
-          "as ROCm's profiler writes them): taken as pinned; pageable ones run slower, and a projection scored "
-          "against a trace that names its kinds matches them as pinned",
-          name_, unknown_host_memory_, unknown_host_memory_name_));
-    if (non_finite_events_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} events carry bare non-finite numbers (inf, nan: not JSON; PyTorch 1.8's profiler wrote them for the "
-          "bandwidth of a copy of no duration): read as null",
-          name_, non_finite_events_));
-    if (invalid_utf8_events_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} events hold bytes that are no UTF-8 (libkineto writes thread and process names as the system gives "
-          "them, and Linux cuts a thread name at 15 bytes, through a character where it must): read with U+FFFD in "
-          "their place",
-          name_, invalid_utf8_events_));
-    if (skipped_ > 0)
-      trace_.warnings.push_back(fmt::format("{}: skipped {} copy events of unrecognised kind", name_, skipped_));
-    if (group_size_mismatches_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL kernels give a \"Group size\" other than the number of ranks their \"Process Group Ranks\" "
-          "lists: the listed ranks are taken; the trace is edited or corrupt",
-          name_, group_size_mismatches_));
-    if (in_out_mismatches_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} allreduce kernels give an \"In msg nelems\" other than their \"Out msg nelems\" (an allreduce's "
-          "input and output hold the same elements): their size is taken from \"In msg nelems\"; the trace is corrupt",
-          name_, in_out_mismatches_));
-    if (negative_durations_ > 0)
-      trace_.warnings.push_back(fmt::format("{}: {} events end before they start (a negative \"dur\"): read as taking "
-                                            "0 ns; the trace is corrupt",
-                                            name_, negative_durations_));
+    say(unknown_host_memory_,
+        "{}: {} copies between the host and a GPU say neither pinned nor pageable host memory (the first: \"{}\", "
+        "as ROCm's profiler writes them): taken as pinned; pageable ones run slower, and a projection scored "
+        "against a trace that names its kinds matches them as pinned", unknown_host_memory_name_);
+    say(non_finite_events_,
+        "{}: {} events carry bare non-finite numbers (inf, nan: not JSON; PyTorch 1.8's profiler wrote them for the "
+        "bandwidth of a copy of no duration): read as null");
+    say(invalid_utf8_events_,
+        "{}: {} events hold bytes that are no UTF-8 (libkineto writes thread and process names as the system gives "
+        "them, and Linux cuts a thread name at 15 bytes, through a character where it must): read with U+FFFD in "
+        "their place");
+    say(skipped_, "{}: skipped {} copy events of unrecognised kind");
+    say(group_size_mismatches_,
+        "{}: {} NCCL kernels give a \"Group size\" other than the number of ranks their \"Process Group Ranks\" "
+        "lists: the listed ranks are taken; the trace is edited or corrupt");
+    say(in_out_mismatches_,
+        "{}: {} allreduce kernels give an \"In msg nelems\" other than their \"Out msg nelems\" (an allreduce's "
+        "input and output hold the same elements): their size is taken from \"In msg nelems\"; the trace is corrupt");
+    say(negative_durations_, "{}: {} events end before they start (a negative \"dur\"): read as taking 0 ns; the "
+                             "trace is corrupt");
     for (const std::string& d : unknown_dtypes_)
       trace_.warnings.push_back(fmt::format("{}: unknown dtype '{}' in NCCL events; counted 1 byte per element", name_, d));
-    if (untyped_collectives_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL kernels give their size in elements but no \"dtype\": counted 1 byte per element (a float "
-          "is 4): their bytes may be a fraction of what moved; the trace is edited or cut",
-          name_, untyped_collectives_));
-    if (uneven_alltoalls_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} all-to-all kernels split their data unevenly among the ranks (\"In split size\" or \"Out split "
-          "size\" lists sizes that differ): linkcast spreads each one's bytes evenly over its peers, so its "
-          "per-pair traffic (matrix, links) and time are those of an even all-to-all of the same size",
-          name_, uneven_alltoalls_));
-    if (rootless_collectives_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL broadcast and reduce kernels: PyTorch's profiler records no root, so each is taken as rooted "
-          "at its group's first rank; which pairs carry its data (matrix, links) follows that guess",
-          name_, rootless_collectives_));
-    if (cut_short_groups_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL kernels list their group's ranks cut short (PyTorch's profiler keeps the first 30 of a longer "
-          "list, or the first 29 and the last): taken as their \"Global rank start\" and \"Global rank stride\" "
-          "give them where the trace has those, else as the ranks listed, then the next ones up to their \"Group "
-          "size\" (evenly spaced up to the last where it is listed)",
-          name_, cut_short_groups_));
-    if (guessed_groups_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL kernels give their group's size alone (no \"Process Group Ranks\", as older PyTorch releases "
-          "wrote them) and the trace no distributedInfo world_size: each group is taken as ranks 0 to its size - 1, "
-          "which is right for a job's world group and wrong for a subgroup; where it is a subgroup, record with a "
-          "newer PyTorch",
-          name_, guessed_groups_));
-    if (unplaceable_subgroups_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL collectives of a group other than the job's world ({} ranks) name neither its ranks (\"Process "
-          "Group Ranks\") nor where they start (\"Global rank start\"): their members cannot be told, so they are "
-          "kept as kernels of their recorded duration (their transfers in no matrix); record with a newer PyTorch",
-          name_, unplaceable_subgroups_, trace_.world_size));
-    if (unsized_collectives_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL kernels carry no message size ({}): their bytes are 0 and only their recorded durations count",
-          name_, unsized_collectives_,
-          record_shapes_
-              ? "the file says record_shapes, so the operators that launched them (record_param_comms, matched by "
-                "\"External id\") are not in it: a trace cut or filtered after recording"
-              : "recorded without record_shapes=True, or by a PyTorch older than 1.13"));
-    if (ungrouped_collectives_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL collectives carry neither \"Process Group Ranks\" nor \"Group size\": kept as kernels of their "
-          "recorded duration (their transfers cannot be modelled)",
-          name_, ungrouped_collectives_));
-    if (unknown_collectives_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL kernels name no collective (generic kernels without a \"Collective name\" arg): kept as "
-          "kernels of their recorded duration",
-          name_, unknown_collectives_));
-    if (p2p_kernels_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL send/recv kernels without a \"Dst Rank\" / \"Src Rank\" (PyTorch writes them since its "
-          "collective metadata names the peer; this one did not): kept as kernels of their recorded duration, their "
-          "bytes in no matrix",
-          name_, p2p_kernels_));
-    if (unplaced_p2p_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} NCCL send/recv kernels name their own rank as the peer, or a peer whose GPU name is this trace's "
-          "own device while the trace has named no rank and job size of its own before its events (distributedInfo "
-          "absent, or written after traceEvents): kept as kernels of their recorded duration; pass every rank's "
-          "trace of the job as PyTorch writes it",
-          name_, unplaced_p2p_));
+    say(untyped_collectives_,
+        "{}: {} NCCL kernels give their size in elements but no \"dtype\": counted 1 byte per element (a float "
+        "is 4): their bytes may be a fraction of what moved; the trace is edited or cut");
+    say(uneven_alltoalls_,
+        "{}: {} all-to-all kernels split their data unevenly among the ranks (\"In split size\" or \"Out split "
+        "size\" lists sizes that differ): linkcast spreads each one's bytes evenly over its peers, so its "
+        "per-pair traffic (matrix, links) and time are those of an even all-to-all of the same size");
+    say(rootless_collectives_,
+        "{}: {} NCCL broadcast and reduce kernels: PyTorch's profiler records no root, so each is taken as rooted "
+        "at its group's first rank; which pairs carry its data (matrix, links) follows that guess");
+    say(cut_short_groups_,
+        "{}: {} NCCL kernels list their group's ranks cut short (PyTorch's profiler keeps the first 30 of a longer "
+        "list, or the first 29 and the last): taken as their \"Global rank start\" and \"Global rank stride\" "
+        "give them where the trace has those, else as the ranks listed, then the next ones up to their \"Group "
+        "size\" (evenly spaced up to the last where it is listed)");
+    say(guessed_groups_,
+        "{}: {} NCCL kernels give their group's size alone (no \"Process Group Ranks\", as older PyTorch releases "
+        "wrote them) and the trace no distributedInfo world_size: each group is taken as ranks 0 to its size - 1, "
+        "which is right for a job's world group and wrong for a subgroup; where it is a subgroup, record with a "
+        "newer PyTorch");
+    say(unplaceable_subgroups_,
+        "{}: {} NCCL collectives of a group other than the job's world ({} ranks) name neither its ranks (\"Process "
+        "Group Ranks\") nor where they start (\"Global rank start\"): their members cannot be told, so they are "
+        "kept as kernels of their recorded duration (their transfers in no matrix); record with a newer PyTorch", trace_.world_size);
+    say(unsized_collectives_,
+        "{}: {} NCCL kernels carry no message size ({}): their bytes are 0 and only their recorded durations count",
+        record_shapes_ ? "the file says record_shapes, so the operators that launched them (record_param_comms, "
+                         "matched by \"External id\") are not in it: a trace cut or filtered after recording"
+                       : "recorded without record_shapes=True, or by a PyTorch older than 1.13");
+    say(ungrouped_collectives_,
+        "{}: {} NCCL collectives carry neither \"Process Group Ranks\" nor \"Group size\": kept as kernels of their "
+        "recorded duration (their transfers cannot be modelled)");
+    say(unknown_collectives_,
+        "{}: {} NCCL kernels name no collective (generic kernels without a \"Collective name\" arg): kept as "
+        "kernels of their recorded duration");
+    say(p2p_kernels_,
+        "{}: {} NCCL send/recv kernels without a \"Dst Rank\" / \"Src Rank\" (PyTorch writes them since its "
+        "collective metadata names the peer; this one did not): kept as kernels of their recorded duration, their "
+        "bytes in no matrix");
+    say(unplaced_p2p_,
+        "{}: {} NCCL send/recv kernels name their own rank as the peer, or a peer whose GPU name is this trace's "
+        "own device while the trace has named no rank and job size of its own before its events (distributedInfo "
+        "absent, or written after traceEvents): kept as kernels of their recorded duration; pass every rank's "
+        "trace of the job as PyTorch writes it");
     if (unsized_copies_ + unsized_memsets_ > 0)
       trace_.warnings.push_back(fmt::format(
           "{}: {} copies and {} memsets carry no \"bytes\" arg (recorded by a profiler that did not write "
           "it): they count as 0 B, only their recorded durations are kept",
           name_, unsized_copies_, unsized_memsets_));
-    if (untimed_gpu_work_ > 0)
-      trace_.warnings.push_back(fmt::format(
-          "{}: {} GPU operations (kernels, copies, memsets) have no usable \"ts\" (missing, null, not a number): "
-          "left out, their bytes and time not counted",
-          name_, untimed_gpu_work_));
+    say(untimed_gpu_work_,
+        "{}: {} GPU operations (kernels, copies, memsets) have no usable \"ts\" (missing, null, not a number): "
+        "left out, their bytes and time not counted");
     bool gpu_work = false, moves = false;
     for (std::size_t i = 0; i < trace_.size(); ++i) {
       gpu_work = gpu_work || runs_on_gpu(trace_.kinds()[i]);
