@@ -110,18 +110,49 @@ int write_all(int fd, const char* data, std::size_t size) {
   return 0;
 }
 
-/// A buffered stream buffer over a file descriptor it owns; remembers the first write error.
-class FdBuffer : public std::streambuf {
+/// A stream buffer that hands its text on in 64 KiB chunks (take()) and remembers the first
+/// failure to take one (an errno), after which it takes nothing more.
+class ChunkBuffer : public std::streambuf {
  public:
-  explicit FdBuffer(int fd) : fd_(fd), buffer_(std::size_t{1} << 16) {
-    setp(buffer_.data(), buffer_.data() + buffer_.size());
+  ChunkBuffer() : chunk_(std::size_t{1} << 16) { setp(chunk_.data(), chunk_.data() + chunk_.size()); }
+  /// The errno of the first failure (0: none).
+  int error() const { return error_; }
+
+ protected:
+  /// Takes `n` bytes of text; 0 or an errno.
+  virtual int take(const char* data, std::size_t n) = 0;
+  /// Hands the chunk on; false once anything failed.
+  bool drain() {
+    const auto n = static_cast<std::size_t>(pptr() - pbase());
+    if (n > 0 && error_ == 0) error_ = take(pbase(), n);
+    setp(chunk_.data(), chunk_.data() + chunk_.size());
+    return error_ == 0;
   }
+  int_type overflow(int_type ch) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(ch);
+      pbump(1);
+    }
+    return traits_type::not_eof(ch);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+  int error_ = 0;
+
+ private:
+  std::vector<char> chunk_;
+};
+
+/// A buffered stream buffer over a file descriptor it owns.
+class FdBuffer : public ChunkBuffer {
+ public:
+  explicit FdBuffer(int fd) : fd_(fd) {}
   ~FdBuffer() override {
     if (fd_ >= 0) ::close(fd_);
   }
   /// Flushes and closes; 0 or the errno of the first failure.
   int close() {
-    flush();
+    drain();
     if (fd_ >= 0 && ::close(fd_) != 0 && error_ == 0) error_ = errno;
     fd_ = -1;
     return error_;
@@ -129,47 +160,26 @@ class FdBuffer : public std::streambuf {
   int fd() const { return fd_; }
 
  protected:
-  int_type overflow(int_type ch) override {
-    if (!flush()) return traits_type::eof();
-    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
-      *pptr() = traits_type::to_char_type(ch);
-      pbump(1);
-    }
-    return traits_type::not_eof(ch);
-  }
-  int sync() override { return flush() ? 0 : -1; }
+  int take(const char* data, std::size_t n) override { return fd_ >= 0 ? write_all(fd_, data, n) : 0; }
 
  private:
-  bool flush() {
-    const auto n = static_cast<std::size_t>(pptr() - pbase());
-    if (n > 0 && error_ == 0 && fd_ >= 0) {
-      const int err = write_all(fd_, pbase(), n);
-      if (err != 0) error_ = err;
-    }
-    setp(buffer_.data(), buffer_.data() + buffer_.size());
-    return error_ == 0;
-  }
-
   int fd_;
-  std::vector<char> buffer_;
-  int error_ = 0;
 };
 
 /// The text of an output written on commit (standard output, a descriptor, a device): held in
 /// memory up to kSpillBytes, then in an unnamed temporary file (O_TMPFILE in the temporary folder,
-/// gone when closed), so that a large output (a 4,096-GPU node's `topo --format json`, 4.8 GB)
-/// does not hold its size, and more, in memory until commit. Remembers the first error.
-class SpillBuffer : public std::streambuf {
+/// gone when closed), so that a large output (a 1,024-GPU node's `topo --format json`, 302 MB)
+/// does not hold its size, and more, in memory until commit.
+class SpillBuffer : public ChunkBuffer {
  public:
   static constexpr std::size_t kSpillBytes = std::size_t{64} << 20;
 
-  SpillBuffer() : chunk_(std::size_t{1} << 16) { setp(chunk_.data(), chunk_.data() + chunk_.size()); }
   ~SpillBuffer() override {
     if (spill_fd_ >= 0) ::close(spill_fd_);
   }
   /// Writes everything to `fd` (or std::cout where fd < 0); 0 or the errno of the first failure.
   int write_to(int fd) {
-    if (!move_chunk()) return error_;
+    if (!drain()) return error_;
     const auto put = [&](const char* data, std::size_t n) -> int {
       if (fd >= 0) return write_all(fd, data, n);
       std::cout.write(data, static_cast<std::streamsize>(n));
@@ -196,19 +206,29 @@ class SpillBuffer : public std::streambuf {
   }
 
  protected:
-  int_type overflow(int_type ch) override {
-    if (!move_chunk()) return traits_type::eof();
-    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
-      *pptr() = traits_type::to_char_type(ch);
-      pbump(1);
+  /// Into memory, or into the spill file once memory would pass kSpillBytes.
+  int take(const char* data, std::size_t n) override {
+    if (spill_fd_ < 0 && !in_memory_only_ && memory_.size() + n > kSpillBytes) {
+      const char* dir = std::getenv("TMPDIR");
+      const std::string folder = dir && *dir ? dir : "/tmp";
+      spill_fd_ = unnamed_file(folder.c_str());
+      if (spill_fd_ < 0) {
+        // No file there (a read-only or missing folder): the text stays in memory, as it did.
+        const int err = errno;
+        in_memory_only_ = true;
+        std::cerr << fmt::format("linkcast: warning: no temporary file can be made in {} ({}): an output of more "
+                                 "than {} MiB is held in memory until the command ends; set TMPDIR to a writable "
+                                 "folder\n",
+                                 folder, error_text(err), kSpillBytes >> 20);
+      } else {
+        if (const int err = write_all(spill_fd_, memory_.data(), memory_.size()); err != 0) return err;
+        std::string().swap(memory_);
+      }
     }
-    return traits_type::not_eof(ch);
+    if (spill_fd_ >= 0) return write_all(spill_fd_, data, n);
+    memory_.append(data, n);
+    return 0;
   }
-  int sync() override { return move_chunk() ? 0 : -1; }  // the chunk held, so that commit sees every failure
-
- public:
-  /// The errno of the first failure to hold the text (0: none).
-  int error() const { return error_; }
 
  private:
   /// An unnamed file in `dir` for the spilled text: O_TMPFILE, else a mkstemp(3) file unlinked at
@@ -222,47 +242,9 @@ class SpillBuffer : public std::streambuf {
     return named;
   }
 
- private:
-  /// Moves the chunk into memory, or into the spill file once memory holds kSpillBytes.
-  bool move_chunk() {
-    const auto n = static_cast<std::size_t>(pptr() - pbase());
-    setp(chunk_.data(), chunk_.data() + chunk_.size());
-    if (error_ != 0) return false;
-    if (spill_fd_ < 0 && !in_memory_only_ && memory_.size() + n > kSpillBytes) {
-      const char* dir = std::getenv("TMPDIR");
-      const std::string folder = dir && *dir ? dir : "/tmp";
-      spill_fd_ = unnamed_file(folder.c_str());
-      if (spill_fd_ < 0) {
-        // No file there (a read-only or missing folder): the text stays in memory, as it did.
-        const int err = errno;
-        in_memory_only_ = true;
-        std::cerr << fmt::format("linkcast: warning: no temporary file can be made in {} ({}): an output of more "
-                                 "than {} MiB is held in memory until the command ends; set TMPDIR to a writable "
-                                 "folder\n",
-                                 folder, error_text(err), kSpillBytes >> 20);
-      }
-    }
-    if (spill_fd_ >= 0 && !memory_.empty()) {
-      if (const int err = write_all(spill_fd_, memory_.data(), memory_.size()); err != 0) {
-        error_ = err;
-        return false;
-      }
-      std::string().swap(memory_);
-    }
-    if (spill_fd_ < 0) {
-      memory_.append(pbase(), n);
-    } else if (const int err = write_all(spill_fd_, pbase(), n); err != 0) {
-      error_ = err;
-      return false;
-    }
-    return true;
-  }
-
-  std::vector<char> chunk_;
   std::string memory_;
   int spill_fd_ = -1;
   bool in_memory_only_ = false;  // no spill file could be made
-  int error_ = 0;
 };
 
 /// The descriptor a path names directly (/dev/stdout, /dev/fd/3, ...), or -1.

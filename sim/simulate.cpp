@@ -196,9 +196,6 @@ class Simulation {
   /// Pairs the recvs from one GPU to another with their sends (both in record order).
   void pair_sends_and_recvs(const std::vector<std::size_t>& sends, const std::vector<std::size_t>& recvs,
                             std::unordered_map<std::size_t, std::size_t>& send_of_recv) const;
-  /// A blocking call's release after the GPU work it waited for: its recorded tail after that
-  /// work's end.
-  TaskId add_tail_after_end(std::size_t call, std::size_t work);
   PoolId sm_pool(int gpu);
   /// The critical path back from the GPU work or call that ended last (an annotation is a span
   /// around work, not a task: a trace whose NVTX range outlasts its calls would otherwise get a
@@ -1408,16 +1405,6 @@ void Simulation::add_runtime_call(std::size_t i) {
   if (end != call) tag(end, Role::sync);
 }
 
-TaskId Simulation::add_tail_after_end(std::size_t call, std::size_t work) {
-  // The tail after GPU work given another duration scales with it (the last staged chunk of a
-  // pageable copy moves at the copy's rate).
-  const double scale = trace::moves_data(trace_.kinds()[work]) ? given_over_recorded(work) : 1.0;
-  const TaskId tail = engine_.add_delay(app_.tail_ns[call] * scale);
-  tag(tail, Role::sync);
-  engine_.depend(tail, end_[work]);
-  return tail;
-}
-
 void Simulation::link_application() {
   const std::size_t n = trace_.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -1430,7 +1417,13 @@ void Simulation::link_application() {
       if (app_.woken_by[i] != trace::kNoIndex) engine_.depend(begin_[i], end_[app_.woken_by[i]], after_end);
       else if (app_.parent[i] != trace::kNoIndex) engine_.depend(begin_[i], begin_[app_.parent[i]], after_start);
       if (const std::uint32_t w = app_.awaits[i]; w != trace::kNoIndex) {
-        engine_.depend(end_[i], add_tail_after_end(i, w));
+        // The tail after GPU work given another duration scales with it (the last staged chunk
+        // of a pageable copy moves at the copy's rate).
+        const double tail_ns = app_.tail_ns[i] * (trace::moves_data(trace_.kinds()[w]) ? given_over_recorded(w) : 1.0);
+        const TaskId tail = engine_.add_delay(tail_ns);
+        tag(tail, Role::sync);
+        engine_.depend(tail, end_[w]);
+        engine_.depend(end_[i], tail);
       }
       continue;
     }

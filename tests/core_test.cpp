@@ -246,9 +246,8 @@ TEST(Strings, CsvFieldsAreQuotedOnlyWhenTheyMustBe) {
 TEST(AtomicOutput, TextForADescriptorPastItsMemoryShareWaitsInATemporaryFile) {
   // A robustness hunt (round 29): standard output, descriptors and devices get their text on
   // commit, and held it all in memory (a 1,024-GPU node's `topo --format json`, 302 MB, took 551
-  // MB; a 4,096-GPU one failed for memory). Past 64 MiB it waits in an unnamed temporary file:
-  // what the descriptor receives on commit is the whole text, in order (measured with that node:
-  // 92 MB, the same bytes).
+  // MB). Past 64 MiB it waits in an unnamed temporary file: what the descriptor receives on
+  // commit is the whole text, in order (measured with that node: 92-94 MB, the same bytes).
   const std::string path = ::testing::TempDir() + "atomic_output_descriptor.txt";
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   ASSERT_GE(fd, 0);

@@ -236,6 +236,17 @@ TEST(Ranks, ARanksRecvPairsWithTheSendItsRecordedTimeOverlaps) {
   EXPECT_LT(a.ops[1].end_ns, 5000e3 + 450e3);  // the transfer alone, not the recv's recorded 450 us
 }
 
+/// The honest replay of `job` (every GPU operation at its recorded duration) on `node_file`
+/// spans its recording within 1%.
+void expect_honest_replay_within_one_percent(const Trace& job, const std::string& node_file) {
+  sim::SimOptions as_recorded;
+  as_recorded.durations_ns = sim::recorded_gpu_durations(job);
+  const sim::SimResult r = sim::simulate(topology::load_node(test::config(node_file)), job, as_recorded);
+  const double recorded = r.application.recorded_span_ns;
+  ASSERT_GT(recorded, 0.0);
+  EXPECT_NEAR(r.application.replayed_span_ns, recorded, 0.01 * recorded);
+}
+
 TEST(Ranks, ARealPipelinesSendsAndRecvsAreReadAndReplayedAsRecorded) {
   // pp_mlp on 2 x H200 (tests/data/real/h200-2gpu-pipeline, 2026-11-29, tools/record/
   // run_pipeline_apps.sh; PyTorch 2.11, NCCL 2.28.9): a two-stage GPipe pipeline whose only
@@ -258,15 +269,7 @@ TEST(Ranks, ARealPipelinesSendsAndRecvsAreReadAndReplayedAsRecorded) {
   EXPECT_EQ(recvs, 64u);
   EXPECT_EQ((bytes[{"gpu0", "gpu1"}]), 512u << 20);
   EXPECT_EQ((bytes[{"gpu1", "gpu0"}]), 512u << 20);
-  const auto node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
-  sim::SimOptions as_recorded;
-  as_recorded.durations_ns.assign(job.size(), std::nan(""));
-  for (std::size_t i = 0; i < job.size(); ++i)
-    if (trace::runs_on_gpu(job.kinds()[i])) as_recorded.durations_ns[i] = static_cast<double>(job.durations()[i]);
-  const sim::SimResult r = sim::simulate(node, job, as_recorded);
-  const double recorded = r.application.recorded_span_ns;
-  ASSERT_GT(recorded, 0.0);
-  EXPECT_NEAR(r.application.replayed_span_ns, recorded, 0.01 * recorded);
+  expect_honest_replay_within_one_percent(job, "testbed-h200-2gpu.yaml");
 }
 
 TEST(Ranks, HeldOutPipelineAndDdpJobsOfASecondSessionReplayAsRecorded) {
@@ -274,18 +277,10 @@ TEST(Ranks, HeldOutPipelineAndDdpJobsOfASecondSessionReplayAsRecorded) {
   // (tests/data/real/h200-2gpu-pipeline2, 2026-11-29, `RECORD_APPS=pp_mlp,ddp_mlp,ddp_train_pinned
   // tools/record/run_pipeline_apps.sh`), held out and scored once: honest replays +0.02%, -0.58%,
   // +0.00% (tools/results/honest_replays.sh); asserted 1%.
-  const auto node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   for (const char* app : {"app_pp_mlp", "app_ddp_mlp", "app_ddp_train_pinned"}) {
     SCOPED_TRACE(app);
-    const Trace job = read_traces({test::source_dir() + "/tests/data/real/h200-2gpu-pipeline2/" + app});
-    sim::SimOptions as_recorded;
-    as_recorded.durations_ns.assign(job.size(), std::nan(""));
-    for (std::size_t i = 0; i < job.size(); ++i)
-      if (trace::runs_on_gpu(job.kinds()[i])) as_recorded.durations_ns[i] = static_cast<double>(job.durations()[i]);
-    const sim::SimResult r = sim::simulate(node, job, as_recorded);
-    const double recorded = r.application.recorded_span_ns;
-    ASSERT_GT(recorded, 0.0);
-    EXPECT_NEAR(r.application.replayed_span_ns, recorded, 0.01 * recorded);
+    expect_honest_replay_within_one_percent(
+        read_traces({test::source_dir() + "/tests/data/real/h200-2gpu-pipeline2/" + app}), "testbed-h200-2gpu.yaml");
   }
 }
 

@@ -90,7 +90,8 @@ TEST(Yaml, MergeKeysTakeTheMergedMappingsKeysTheMappingLacks) {
   const YAML::Node two = parse("c: &c {x: 1}\nf: {'<<': lit, <<: *c}\n", "f.yaml");
   EXPECT_EQ(find(*find(two, "f"), "<<")->Scalar(), "lit");
   EXPECT_EQ(find(*find(two, "f"), "x")->Scalar(), "1");
-  // Merging is linear in the keys: 20,000 keys merged (a scan per key took 5.7 s for 16,000).
+  // Merging is linear in the keys: 20,000 keys merged (the first version scanned the mapping for
+  // each key, quadratic in them).
   std::string many = "a: &a {";
   for (int k = 0; k < 20000; ++k) many += fmt::format("{}k{}: {}", k ? ", " : "", k, k);
   many += "}\nb: {<<: *a, k7: own}\n";
