@@ -5,10 +5,4 @@
 # the same program on the same machine with its host's memory shared, for the projection of
 # pageable copies onto a host whose staging rate differs. First a --quick dry run (seconds).
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-OUT=${1:?usage: run_pageable_hog.sh OUTDIR}
-APPS=accum_checkpoint,accum_hog
-mkdir -p "$OUT"
-python3 "$HERE/torch_apps.py" --out "$OUT/quick" --apps "$APPS" --quick >"$OUT/quick.log" 2>&1
-echo "quick dry run: rc=$?" >>"$OUT/quick.log"
-tar -czf "$OUT/quick.tar.gz" -C "$OUT" quick quick.log && rm -rf "$OUT/quick"
-RECORD_APPS=$APPS exec bash "$HERE/run_apps_twice.sh" "$OUT"
+RECORD_APPS=accum_checkpoint,accum_hog exec bash "$HERE/run_apps_twice.sh" "$@"

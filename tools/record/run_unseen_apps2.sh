@@ -6,10 +6,4 @@
 # run b held out and scored once. First a --quick dry run of the four (seconds), whose log goes
 # with the recordings.
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-OUT=${1:?usage: run_unseen_apps2.sh OUTDIR}
-APPS=loader_workers,kv_decode,cpu_adam_offload,small_pageable
-mkdir -p "$OUT"
-python3 "$HERE/torch_apps.py" --out "$OUT/quick" --apps "$APPS" --quick >"$OUT/quick.log" 2>&1
-echo "quick dry run: rc=$?" >>"$OUT/quick.log"
-tar -czf "$OUT/quick.tar.gz" -C "$OUT" quick quick.log && rm -rf "$OUT/quick"
-RECORD_APPS=$APPS exec bash "$HERE/run_apps_twice.sh" "$OUT"
+RECORD_APPS=loader_workers,kv_decode,cpu_adam_offload,small_pageable exec bash "$HERE/run_apps_twice.sh" "$@"

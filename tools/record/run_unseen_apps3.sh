@@ -7,10 +7,4 @@
 # torch_apps.py), recorded twice by run_apps_twice.sh: run a to look into, run b held out and
 # scored once. First a --quick dry run of the four (seconds), whose log goes with the recordings.
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-OUT=${1:?usage: run_unseen_apps3.sh OUTDIR}
-APPS=stack_flops_cnn,moe_router,accum_checkpoint,dynamic_seq
-mkdir -p "$OUT"
-python3 "$HERE/torch_apps.py" --out "$OUT/quick" --apps "$APPS" --quick >"$OUT/quick.log" 2>&1
-echo "quick dry run: rc=$?" >>"$OUT/quick.log"
-tar -czf "$OUT/quick.tar.gz" -C "$OUT" quick quick.log && rm -rf "$OUT/quick"
-RECORD_APPS=$APPS exec bash "$HERE/run_apps_twice.sh" "$OUT"
+RECORD_APPS=stack_flops_cnn,moe_router,accum_checkpoint,dynamic_seq exec bash "$HERE/run_apps_twice.sh" "$@"
