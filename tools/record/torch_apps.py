@@ -108,6 +108,19 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
   accum_hog           accum_checkpoint while six processes copy 512 MiB host buffers in a loop
                       (2026-11-29, tools/record/run_pageable_hog.sh: recorded beside
                       accum_checkpoint, the host's memory shared)
+  async_alloc_mlp     MLP (4 x Linear(2048, 2048), GELU, AdamW) on batches of 1024/2048/3072 rows
+                      in turn, tensors from the stream-ordered allocator
+                      (PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync, set in the app's process);
+                      loss.item() every step
+  empty_cache_mlp     MLP training with torch.cuda.empty_cache() after every step (cudaFree, which
+                      waits for the device; cudaMalloc again in the next step)
+  event_poll_mlp      MLP training whose host polls event.query() with 50 us of busy CPU work
+                      between polls until the step is done (no synchronize)
+  priority_streams    a small MLP trained on the default stream (4 updates a step) beside three
+                      8192^2 bf16 GEMMs on a low-priority stream; the batch copied in on a
+                      high-priority stream from pinned memory
+  threads_two_models  two Python threads each training its own MLP on its own stream at once
+  (the last five: 2026-11-29, tools/record/run_unseen_apps5.sh, recorded on one H200, scored once)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -136,6 +149,7 @@ os.environ.update(
 )
 
 import argparse  # noqa: E402
+import concurrent.futures  # noqa: E402
 import csv  # noqa: E402
 import datetime  # noqa: E402
 import gzip  # noqa: E402
@@ -1395,6 +1409,210 @@ def stop_hog(procs):
         p.wait()
 
 
+# ---------------------------------------------------------------------------------------------
+# 2026-11-29 (fifth set): runtime patterns no recording here has (tools/record/run_unseen_apps5.sh).
+# Apps may set `child_env` (variables set in the app's own process before torch loads).
+
+
+class AsyncAllocMlp(MlpRegression):
+    """MLP training whose tensors come from the stream-ordered allocator
+    (PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync): cudaMallocAsync/cudaFreeAsync runtime calls
+    on the stream; the batch size changes every step (1024, 2048, 3072 rows in turn) so blocks of
+    new sizes are asked for; loss.item() every step."""
+
+    name = "async_alloc_mlp"
+    read_loss = True
+    child_env = {"PYTORCH_CUDA_ALLOC_CONF": "backend:cudaMallocAsync"}
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers = (64, 2) if quick else (2048, 4)
+        rows = (8, 16, 24) if quick else (1024, 2048, 3072)
+        self.model = mlp(width, layers, "gelu").to(self.dev)
+        self.opt = torch.optim.AdamW(self.model.parameters(), lr=1e-4)
+        self.data = [(torch.randn(r, width, device=self.dev), torch.randn(r, width, device=self.dev))
+                     for r in rows]
+        self.loss = None
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[r, width] for r in rows],
+            "data": "GPU-resident, one of three batch sizes in turn; loss.item() every step",
+            "allocator": torch.cuda.get_allocator_backend(),
+            "precision": "float32",
+            "optimizer": "AdamW(lr=1e-4)",
+        })
+
+    def step(self, i):
+        x, t = self.data[i % len(self.data)]
+        self.opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(self.model(x), t)
+        loss.backward()
+        self.opt.step()
+        self.loss = loss.item()
+
+
+class EmptyCacheMlp(MlpRegression):
+    """MLP training that returns the caching allocator's blocks after every step
+    (torch.cuda.empty_cache(): cudaFree, which waits for the device) so that the next step's
+    tensors come from cudaMalloc again."""
+
+    name = "empty_cache_mlp"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 16) if quick else (2048, 4, 4096)
+        self.model = mlp(width, layers, "gelu").to(self.dev)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
+        self.data = self.gpu_pairs(batch, width)
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width]] * 2,
+            "data": "GPU-resident; torch.cuda.empty_cache() after every step",
+            "precision": "float32",
+            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
+        })
+
+    def step(self, i):
+        super().step(i)
+        torch.cuda.empty_cache()
+
+
+class EventPollMlp(MlpRegression):
+    """MLP training whose host does not block on the GPU: after each step it records an event
+    and polls event.query() until it is done, 50 us of CPU work (a busy loop) between polls, as
+    a progress loop does (cudaEventQuery calls, no synchronize)."""
+
+    name = "event_poll_mlp"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 16) if quick else (2048, 6, 4096)
+        self.model = mlp(width, layers, "ln_gelu").to(self.dev)
+        self.opt = torch.optim.AdamW(self.model.parameters(), lr=1e-4)
+        self.data = self.gpu_pairs(batch, width)
+        self.polls = []
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), LayerNorm, GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width]] * 2,
+            "data": "GPU-resident; event.query() polled with 50 us of CPU work between polls",
+            "precision": "float32",
+            "optimizer": "AdamW(lr=1e-4)",
+        })
+
+    def step(self, i):
+        super().step(i)
+        done = torch.cuda.Event()
+        done.record()
+        polls = 0
+        while not done.query():
+            polls += 1
+            end = time.perf_counter_ns() + 50_000
+            while time.perf_counter_ns() < end:
+                pass
+        self.polls.append(polls)
+        self.meta["polls_per_step_last"] = self.polls[-8:]
+
+
+class PriorityStreams(App):
+    """A low-priority stream runs a large GEMM chain (a background job) while the default stream
+    trains a small MLP; a high-priority stream copies each step's small batch in beforehand
+    (pinned, non_blocking) and the training waits for it by an event; the background joins at
+    the step's end."""
+
+    name = "priority_streams"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch, big = (32, 2, 8, 64) if quick else (1024, 4, 512, 8192)
+        self.model = mlp(width, layers, "gelu").to(self.dev)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3)
+        lo, hi = torch.cuda.Stream.priority_range()
+        self.low = torch.cuda.Stream(priority=lo)
+        self.high = torch.cuda.Stream(priority=hi)
+        self.big = torch.randn(big, big, device=self.dev, dtype=torch.bfloat16)
+        self.host = [torch.randn(batch, width).pin_memory() for _ in range(2)]
+        self.target = torch.randn(batch, width, device=self.dev)
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), GELU); background: 3 bf16 "
+                     f"GEMMs {big} x {big} a step on a low-priority stream",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width]],
+            "data": "pinned host batches copied non_blocking on a high-priority stream",
+            "streams": f"priorities low={lo}, high={hi}; default stream for training",
+            "precision": "float32 (training), bf16 (background)",
+            "optimizer": "SGD(lr=1e-3)",
+        })
+
+    def step(self, i):
+        cur = torch.cuda.current_stream()
+        self.low.wait_stream(cur)
+        with torch.cuda.stream(self.low):
+            y = self.big
+            for _ in range(3):
+                y = y @ self.big
+        with torch.cuda.stream(self.high):
+            x = self.host[i % 2].to(self.dev, non_blocking=True)
+        cur.wait_stream(self.high)
+        x.record_stream(cur)
+        for _ in range(4):
+            self.opt.zero_grad(set_to_none=True)
+            loss = F.mse_loss(self.model(x), self.target)
+            loss.backward()
+            self.opt.step()
+        cur.wait_stream(self.low)
+        y.record_stream(cur)
+
+
+class ThreadsTwoModels(App):
+    """Two Python threads, each training its own MLP on its own stream at once (the launches of
+    two CPU threads interleave); the main thread joins both every step."""
+
+    name = "threads_two_models"
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 16) if quick else (2048, 4, 2048)
+        self.models = [mlp(width, layers, k).to(self.dev) for k in ("gelu", "ln_gelu")]
+        self.opts = [torch.optim.AdamW(m.parameters(), lr=1e-4) for m in self.models]
+        self.streams = [torch.cuda.Stream() for _ in self.models]
+        self.data = [self.pairs(batch, width) for _ in self.models]
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+        self.meta.update({
+            "model": f"two MLPs {layers} x Linear({width}, {width}) (GELU; LayerNorm+GELU)",
+            "parameters": sum(numel(m) for m in self.models),
+            "batch_shapes": [[batch, width]] * 2,
+            "data": "GPU-resident; each model trained by its own thread on its own stream",
+            "threads": "ThreadPoolExecutor(2), both joined each step; the default stream waits "
+                       "for both streams",
+            "precision": "float32",
+            "optimizer": "AdamW(lr=1e-4) each",
+        })
+
+    def pairs(self, batch, width):
+        return [(torch.randn(batch, width, device=self.dev),
+                 torch.randn(batch, width, device=self.dev)) for _ in range(2)]
+
+    def train(self, k, i):
+        stream = self.streams[k]
+        stream.wait_stream(self.cur)
+        with torch.cuda.stream(stream):
+            x, t = self.data[k][i % 2]
+            self.opts[k].zero_grad(set_to_none=True)
+            loss = F.mse_loss(self.models[k](x), t)
+            loss.backward()
+            self.opts[k].step()
+
+    def step(self, i):
+        self.cur = torch.cuda.current_stream()
+        for f in [self.pool.submit(self.train, k, i) for k in range(2)]:
+            f.result()
+        for s in self.streams:
+            self.cur.wait_stream(s)
+
+
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
                                   OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
@@ -1402,7 +1620,9 @@ APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFres
                                   GraphedMlp, TwoStreamBranches, LaunchBound, InferPinnedOut,
                                   CompiledMlp, LoaderWorkers, KvDecode, CpuAdamOffload,
                                   SmallPageable, StackFlopsCnn, MoeRouter, AccumCheckpoint,
-                                  DynamicSeq, CudaOnlyCnn, CpuOnlyCnn, WindowsMlp, AccumHog)}
+                                  DynamicSeq, CudaOnlyCnn, CpuOnlyCnn, WindowsMlp, AccumHog,
+                                  AsyncAllocMlp, EmptyCacheMlp, EventPollMlp, PriorityStreams,
+                                  ThreadsTwoModels)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1742,7 +1962,8 @@ def run_isolated(name, args, limit_s):
         pass
     status, rc = None, None
     try:
-        rc = subprocess.run(child_args(args, name), timeout=limit_s).returncode
+        env = dict(os.environ, **getattr(APPS[name], "child_env", {}))
+        rc = subprocess.run(child_args(args, name), timeout=limit_s, env=env).returncode
     except subprocess.TimeoutExpired:
         status = "timeout"
         log(f"{name}: TIMEOUT after {limit_s:.0f} s (child killed)")
