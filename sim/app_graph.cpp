@@ -39,6 +39,19 @@ constexpr double kIdleGapNs = 500000;
 /// Launch latency when a trace shows none held only by its launch.
 constexpr double kDefaultLaunchNs = 5000;
 
+/// Whether a runtime call frees memory in a way that first waits for all of the device's work
+/// (cudaFree, cudaFreeHost, cuMemFree and their versioned nsys names; not the stream-ordered
+/// cudaFreeAsync): it then runs its own work, so it returns as long after the device's last work
+/// as that takes. In tests/data/real/h200-1gpu-apps15/app_empty_cache_mlp.json.gz each step's
+/// first cudaFree (torch.cuda.empty_cache()) began while a kernel ran and returned 184-202 us
+/// after the device's last work ended, 3.2-3.9 ms after it began; the nine after it took
+/// 67-120 us each with the device idle.
+bool frees_after_the_device(std::string_view name) {
+  for (std::string_view f : {"cudaFree", "cudaFreeHost", "cudaFreeArray", "cuMemFree", "cuMemFreeHost"})
+    if (name == f || (name.starts_with(f) && name.substr(f.size()).starts_with("_v"))) return true;
+  return false;
+}
+
 bool is_sync_call(std::string_view name) {
   return name.find("Synchronize") != std::string_view::npos || name == "cudaMemcpy" || name == "cuMemcpy" ||
          name.find("Memcpy") != std::string_view::npos || name.find("EventQuery") != std::string_view::npos ||
@@ -73,6 +86,74 @@ class ByEnd {
 std::string_view process_of(std::string_view thread) {
   const std::size_t slash = thread.find('/');
   return slash == std::string_view::npos ? thread : thread.substr(0, slash);
+}
+
+bool is_poll_call(std::string_view name) {
+  return name.find("EventQuery") != std::string_view::npos || name.find("StreamQuery") != std::string_view::npos;
+}
+
+/// The polls of one thread's calls (in order): each run of two or more top-level polls, each
+/// following the one before with only CPU time between, whose last poll started after GPU work
+/// (of a GPU the thread launches onto, launched before the run) ended while the poll before it
+/// had already begun: that last poll saw the work done. It waits for that work and ends as long
+/// after it as recorded, following the run's first poll with no CPU time between; the polls
+/// between run inside it, from its start.
+void link_poll_runs(const trace::Trace& t, const std::vector<std::uint32_t>& calls, const std::vector<std::uint32_t>& all_ends,
+                    const std::unordered_set<std::uint16_t>& gpus, AppGraph& a) {
+  const auto& starts = t.starts();
+  const auto& launches = t.launches();
+  const ByEnd by_end(t);
+  const auto is_poll = [&](std::uint32_t c) {
+    return a.parent[c] == kNoIndex && a.awaits[c] == kNoIndex && is_poll_call(t.op_names[t.names()[c]]);
+  };
+  std::size_t first = 0;
+  while (first < calls.size()) {
+    if (!is_poll(calls[first])) {
+      ++first;
+      continue;
+    }
+    // The run: calls[first .. last], each top-level poll following the one before.
+    std::size_t last = first, next = first + 1;
+    for (; next < calls.size(); ++next) {
+      const std::uint32_t c = calls[next];
+      if (a.parent[c] != kNoIndex) continue;  // a driver call inside a poll
+      if (!is_poll(c) || a.chain_prev[c] != calls[last] || a.woken_by[c] != kNoIndex) break;
+      last = next;
+    }
+    const std::uint32_t q0 = calls[first], qk = calls[last];
+    std::uint32_t before = kNoIndex;  // the poll before the last
+    for (std::size_t j = last; j-- > first;)
+      if (a.parent[calls[j]] == kNoIndex) {
+        before = calls[j];
+        break;
+      }
+    first = next;
+    if (before == kNoIndex) continue;
+    // The latest GPU work that ended after the poll before the last began and before the last.
+    std::uint32_t seen = kNoIndex;
+    for (auto it = by_end.first_ending_after(all_ends, starts[qk]); it != all_ends.begin();) {
+      --it;
+      if (by_end.end(*it) <= starts[before]) break;
+      if (!gpus.contains(t.srcs()[*it])) continue;
+      if (launches[*it] != kNoIndex && starts[launches[*it]] >= starts[q0]) continue;
+      seen = *it;
+      break;
+    }
+    if (seen == kNoIndex) continue;
+    a.awaits[qk] = seen;
+    a.tail_ns[qk] = static_cast<double>(trace::recorded_end_ns(t, qk) - by_end.end(seen));
+    a.chain_prev[qk] = q0;
+    a.gap_ns[qk] = 0;
+    for (std::size_t j = first; j-- > 0 && calls[j] != q0;) {
+      const std::uint32_t c = calls[j];
+      if (c == qk || a.parent[c] != kNoIndex) continue;
+      a.chain_prev[c] = kNoIndex;
+      a.parent[c] = qk;
+      a.gap_ns[c] = 0;
+    }
+    ++a.blocking_calls;
+    ++a.poll_runs;
+  }
 }
 
 }  // namespace
@@ -332,7 +413,8 @@ AppGraph infer_app_graph(const trace::Trace& t) {
       if (by_end.end(*it) <= starts[i]) break;
       if (gpus != gpus_of_thread.end() && !gpus->second.contains(t.srcs()[*it])) continue;
       const double tail = static_cast<double>(call_end - by_end.end(*it));
-      const double limit = is_sync_call(t.op_names[t.names()[i]]) ? kSyncTailNs : kCallTailNs;
+      const std::string_view name = t.op_names[t.names()[i]];
+      const double limit = frees_after_the_device(name) ? dur : is_sync_call(name) ? kSyncTailNs : kCallTailNs;
       if (tail <= limit && starts[*it] < call_end) {
         a.awaits[i] = *it;
         a.tail_ns[i] = tail;
@@ -343,6 +425,14 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     }
   }
 
+  // Polls: a thread that polls an event or a stream (cudaEventQuery, cudaStreamQuery) until the
+  // GPU work is done, with CPU work between the polls instead of a synchronize: the poll that saw
+  // the work done waits for it, and the polls and CPU time before it are a wait, not CPU work a
+  // replay with other GPU times keeps (a training step polled 143-171 times in 13.7 ms with 50 us
+  // of CPU work between, its last kernel ending 17-33 us before the last poll:
+  // tests/data/real/h200-1gpu-apps15/app_event_poll_mlp.json.gz).
+  for (const auto& [thread, calls] : calls_of_thread) link_poll_runs(t, calls, all_ends, gpus_of_thread[thread], a);
+
   // Annotations and the calls inside them.
   for (std::size_t i = 0; i < n; ++i) {
     if (kinds[i] != OpKind::annotation || starts[i] < 0) continue;
@@ -352,10 +442,23 @@ AppGraph infer_app_graph(const trace::Trace& t) {
       const auto& v = calls->second;
       const std::int64_t begin = starts[i], end = trace::recorded_end_ns(t, i);
       auto lo = std::lower_bound(v.begin(), v.end(), begin, [&](std::uint32_t c, std::int64_t x) { return starts[c] < x; });
-      for (auto c = lo; c != v.end() && starts[*c] < end; ++c) {
+      auto c = lo;
+      for (; c != v.end() && starts[*c] < end; ++c) {
         if (a.parent[*c] != kNoIndex || trace::recorded_end_ns(t, *c) > end) continue;
         if (s.first_call == kNoIndex) s.first_call = *c;
         s.last_call = *c;
+      }
+      if (s.first_call == kNoIndex) {
+        // A few calls back: the thread's calls nest at most a few deep around a start.
+        for (auto b = lo; b != v.begin() && lo - b < 8;) {
+          --b;
+          if (a.parent[*b] == kNoIndex && trace::recorded_end_ns(t, *b) <= begin) {
+            s.anchor_call = *b;
+            break;
+          }
+        }
+        for (; s.anchor_call == kNoIndex && c != v.end() && c - lo < 8; ++c)
+          if (a.parent[*c] == kNoIndex && starts[*c] >= end) s.anchor_call = *c;
       }
     }
     a.spans.push_back(s);

@@ -19,9 +19,13 @@
 //    work there that ended just before it started;
 //  - blocking calls: a runtime call that ended within a few microseconds of the end of GPU work
 //    that was running when it began (cudaDeviceSynchronize, cudaStreamSynchronize, a blocking or
-//    pageable cudaMemcpy, .item()) waited for it, and ends that long after it in the replay; a
+//    pageable cudaMemcpy, .item(); a cudaFree, which waits for all of the device's work and then
+//    frees, however long after it) waited for it, and ends that long after it in the replay; a
 //    pageable host-to-device copy's call, which stages the copy chunk by chunk and returns one
-//    chunk's DMA before its end, ends with the copy;
+//    chunk's DMA before its end, ends with the copy; a host that polls an event or a stream
+//    (cudaEventQuery, cudaStreamQuery in a loop with CPU work between) until GPU work is done
+//    waits for that work: the poll that saw it done ends as long after it as recorded, and the
+//    polls and CPU time before it shrink or grow with the work;
 //  - the GPU's SMs: a kernel whose grid is more than one wave (more warps than every SM holds at
 //    once) occupies all SMs until its last blocks start, so kernels and device-to-device copies
 //    (which run as copy kernels) on other streams wait for it: on an H200 a 256 MiB cudaMemcpy
@@ -95,10 +99,15 @@ struct AppGraph {
   struct Span {
     std::uint32_t record;  // the annotation
     std::uint32_t first_call = trace::kNoIndex, last_call = trace::kNoIndex;
+    /// Where no call runs inside it (zero_grad(set_to_none=True) launches nothing): the last
+    /// call of its thread that ended before it began, else the first that began after it ended;
+    /// it keeps its recorded distance from that call.
+    std::uint32_t anchor_call = trace::kNoIndex;
   };
   std::vector<Span> spans;
 
   std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0, wakeups = 0, sm_waits = 0;
+  std::size_t poll_runs = 0;  // of the blocking calls, the polls that saw GPU work done (a run's last)
 
   /// Frees what only building the replay's tasks reads (CPU gaps and call times, SM filling):
   /// 17 bytes an operation, before the links between the tasks are made.

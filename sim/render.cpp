@@ -57,12 +57,13 @@ double seconds(double ns) { return ns * 1e-9; }
 
 /// The application replay: span and steps, recorded against replayed; where the time went.
 void render_application(const trace::Trace& trace, const ApplicationResult& a, std::ostream& out) {
+  const std::string polls = a.poll_runs ? fmt::format(" ({} of them polls)", a.poll_runs) : std::string();
   out << fmt::format("Application replay: span {} recorded, {} replayed ({}); inferred {} launches, {} blocking "
-                     "calls, {} waits across streams, {} wake-ups across threads, {} GPU-filling kernels or copies "
+                     "calls{}, {} waits across streams, {} wake-ups across threads, {} GPU-filling kernels or copies "
                      "({} waits for their SMs)\n",
                      format_duration_ns(a.recorded_span_ns), format_duration_ns(a.replayed_span_ns),
                      format_change_pct(a.replayed_span_ns, a.recorded_span_ns, 2), a.launch_links, a.blocking_calls,
-                     a.cross_stream_waits, a.wakeups, a.gpu_filling, a.sm_waits);
+                     polls, a.cross_stream_waits, a.wakeups, a.gpu_filling, a.sm_waits);
   using A = TextTable::Align;
   auto breakdown_cells = [](const ApplicationResult::Breakdown& b, double total) {
     return std::vector<std::string>{format_share_ns(b.compute_ns, total), format_share_ns(b.transfers_ns, total),

@@ -196,6 +196,9 @@ class Simulation {
   /// Pairs the recvs from one GPU to another with their sends (both in record order).
   void pair_sends_and_recvs(const std::vector<std::size_t>& sends, const std::vector<std::size_t>& recvs,
                             std::unordered_map<std::size_t, std::size_t>& send_of_recv) const;
+  /// Refuses a recv paired with a send of another size, naming both records.
+  void check_pairs_agree(const std::vector<std::size_t>& recvs,
+                         const std::unordered_map<std::size_t, std::size_t>& send_of_recv) const;
   PoolId sm_pool(int gpu);
   /// The critical path back from the GPU work or call that ended last (an annotation is a span
   /// around work, not a task: a trace whose NVTX range outlasts its calls would otherwise get a
@@ -677,9 +680,13 @@ Simulation::RankTasks Simulation::add_rank_tasks(const CollectiveResult& c,
     ++missing;
   }
   if (missing > 0 && warned_comms_.insert(comm_key).second)
-    warnings_.push_back(fmt::format("{}: communicator '{}' has {} ranks but the trace records {} of them; the others "
-                                    "are taken to launch each call with the first rank recorded",
-                                    trace_.source_file.empty() ? "trace" : trace_.source_file, c.comm, n, n - missing));
+    warnings_.push_back(fmt::format("{}: communicator '{}' has {} ranks but the trace records some of its calls on "
+                                    "fewer (the first: {} of them, {}); the others are taken to launch each such call "
+                                    "with the first rank recorded",
+                                    trace_.source_file.empty() ? "trace" : trace_.source_file, c.comm, n, n - missing,
+                                    trace_.locate_record(static_cast<std::size_t>(
+                                        *std::find_if(record_of_rank.begin(), record_of_rank.end(),
+                                                      [](std::int64_t rec) { return rec >= 0; })))));
   return tasks;
 }
 
@@ -1197,6 +1204,22 @@ void Simulation::pair_sends_and_recvs(const std::vector<std::size_t>& sends, con
   // baseTimeNanoseconds to align them), and order is all that pairs them.
   if (send_of_recv.size() == paired_before && sends.size() == recvs.size())
     for (std::size_t k = 0; k < recvs.size(); ++k) send_of_recv.emplace(recvs[k], sends[k]);
+  check_pairs_agree(recvs, send_of_recv);
+}
+
+void Simulation::check_pairs_agree(const std::vector<std::size_t>& recvs,
+                                   const std::unordered_map<std::size_t, std::size_t>& send_of_recv) const {
+  // A send and its recv move one buffer: sizes that differ are ranks' files that are not one
+  // job's (or one edited), as a collective's ranks that disagree are (gather_call).
+  for (const std::size_t r : recvs) {
+    const auto it = send_of_recv.find(r);
+    if (it == send_of_recv.end() || trace_.bytes()[it->second] == trace_.bytes()[r]) continue;
+    throw InputError(fmt::format("{}: this recv of {} B is paired with {}, its peer's send of {} B; a send and its "
+                                 "recv move one size: the traces are not one job's ranks recorded together (or one "
+                                 "was edited)",
+                                 trace_.locate_record(r), trace_.bytes()[r], trace_.locate_record(it->second),
+                                 trace_.bytes()[it->second]));
+  }
 }
 
 SimResult Simulation::run() {
@@ -1477,6 +1500,7 @@ void Simulation::collect_application(SimResult& r, const std::vector<PathStep>& 
   ApplicationResult& a = r.application;
   a.replayed = true;
   a.blocking_calls = app_.blocking_calls;
+  a.poll_runs = app_.poll_runs;
   a.cross_stream_waits = app_.cross_stream_waits;
   a.launch_links = app_.launch_links;
   a.gpu_filling = app_.gpu_filling;
@@ -1485,14 +1509,22 @@ void Simulation::collect_application(SimResult& r, const std::vector<PathStep>& 
   const std::int64_t t0 = app_.t0_ns;
   a.recorded_span_ns = trace::recorded_span_ns(trace_);
   const std::string steps = step_prefix(trace_);
-  // Annotations move with the calls inside them, keeping their recorded margins.
+  // Annotations move with the calls inside them, keeping their recorded margins; one with no call
+  // inside, with the call of its thread before it (or after it).
   for (const AppGraph::Span& s : app_.spans) {
     OpResult& o = r.ops[s.record];
     const double start = static_cast<double>(trace_.starts()[s.record] - t0);
     const double end = start + static_cast<double>(std::max<std::int64_t>(0, trace_.durations()[s.record]));
-    if (s.first_call == trace::kNoIndex) {
+    if (s.first_call == trace::kNoIndex && s.anchor_call == trace::kNoIndex) {
       o.start_ns = start;
       o.end_ns = end;
+    } else if (s.first_call == trace::kNoIndex) {
+      // No call inside: as far from the call before it (or after it) as recorded.
+      const std::uint32_t c = s.anchor_call;
+      const double call_start = static_cast<double>(trace_.starts()[c] - t0);
+      const double call_end = static_cast<double>(trace::recorded_end_ns(trace_, c) - t0);
+      o.start_ns = call_start >= end ? r.ops[c].start_ns - (call_start - start) : r.ops[c].end_ns + (start - call_end);
+      o.end_ns = o.start_ns + (end - start);
     } else {
       const double first = static_cast<double>(trace_.starts()[s.first_call] - t0);
       const double last_end = static_cast<double>(trace::recorded_end_ns(trace_, s.last_call) - t0);

@@ -175,6 +175,7 @@ struct ApplicationResult {
   std::vector<Contributor> top;
   std::size_t blocking_calls = 0, cross_stream_waits = 0, launch_links = 0, gpu_filling = 0, wakeups = 0;
   std::size_t sm_waits = 0;  // GPU work that waited for the SMs of GPU-filling work on another stream
+  std::size_t poll_runs = 0;  // of the blocking calls, polls of an event or stream that saw GPU work done
 };
 
 /// Steps the CPU paced carry the profiler's own cost: for a PyTorch profiler (Kineto) trace
