@@ -134,8 +134,8 @@ std::vector<int> placed_gpus(const topology::Node& node, const trace::Trace& tra
   std::size_t count = 0;
   for (const auto& n : trace.endpoint_names())
     if (const int g = trace::endpoint_index(n, "gpu"); g >= 0) count = std::max(count, static_cast<std::size_t>(g) + 1);
-  std::vector<char> named(count, 0);  // the GPUs the trace's operations run on
-  for (const std::uint16_t e : trace::gpus_run_on(trace))
+  std::vector<char> named(count, 0);  // the GPUs the trace's operations and collectives name
+  for (const std::uint16_t e : trace::gpus_named(trace))
     named[static_cast<std::size_t>(trace::endpoint_index(trace.endpoint_name(e), "gpu"))] = 1;
   std::vector<int> gpus;
   bool renamed = false;

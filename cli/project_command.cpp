@@ -2,6 +2,7 @@
 //                  [--map gpu0=gpu2,...] [--format table|json|csv] [-o FILE] [--timeline FILE]
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -106,7 +107,16 @@ void add_project_command(CLI::App& app, Runner& run) {
                                                                                      &projector, *projected_app));
       }
       std::optional<projection::MatchResult> match;
-      if (actual) match = projection::match_ops(trace, projector.categories(), *actual);
+      if (actual) {
+        match = projection::match_ops(trace, projector.categories(), *actual);
+        const std::size_t ranks = std::max<std::size_t>(1, trace.record_files.size()),
+                          actual_ranks = std::max<std::size_t>(1, actual->record_files.size());
+        if (ranks != actual_ranks && std::max(ranks, actual_ranks) > 1)
+          std::cerr << fmt::format("linkcast: warning: --actual {}: {} file(s) against the trace's {}: operations are "
+                                   "matched in order whatever rank recorded them; give --actual the same job's files "
+                                   "(a folder of its ranks) to match each rank's own\n",
+                                   opt->actual, actual_ranks, ranks);
+      }
 
       if (opt->format == "csv") {
         projection::render_ops_csv(projector, models, actual ? &*actual : nullptr, match ? &*match : nullptr,

@@ -172,6 +172,8 @@ std::size_t InputFile::read(char* to, std::size_t max) {
   if (got < 0 || (err != Z_OK && err != Z_STREAM_END && static_cast<std::size_t>(got) < want)) {
     std::string_view reason = msg;  // zlib prefixes "<fd:N>: " for a descriptor
     if (const auto colon = reason.find(": "); colon != std::string_view::npos) reason.remove_prefix(colon + 2);
+    if (err == Z_MEM_ERROR)  // zlib could not allocate: this machine's memory, not the file
+      throw InputError(fmt::format("{}: cannot read: out of memory; free memory or read fewer files at once", path_));
     throw InputError(fmt::format("{}: cannot read ({}); {} is corrupt or truncated", path_, reason, names_.corrupt));
   }
   if (progress_) {

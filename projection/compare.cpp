@@ -2,6 +2,7 @@
 
 #include <boost/container_hash/hash.hpp>
 
+#include <string>
 #include <unordered_map>
 
 namespace linkcast::projection {
@@ -15,6 +16,7 @@ namespace {
 struct Key {
   std::uint8_t kind, category, src_mem, dst_mem;
   std::uint64_t bytes;
+  std::int32_t gpu;  // the rank's GPU (by name) where both traces are jobs of several rank files; else -1
   bool operator==(const Key&) const = default;
 };
 
@@ -22,15 +24,32 @@ struct KeyHash {
   std::size_t operator()(const Key& k) const {
     std::size_t seed = 0;
     for (const std::uint64_t v : {std::uint64_t{k.kind}, std::uint64_t{k.category}, std::uint64_t{k.src_mem},
-                                  std::uint64_t{k.dst_mem}, k.bytes})
+                                  std::uint64_t{k.dst_mem}, k.bytes, static_cast<std::uint64_t>(k.gpu)})
       boost::hash_combine(seed, v);
     return seed;
   }
 };
 
-Key key_of(const trace::Trace& t, std::size_t i, Category c) {
+/// Ids of the GPU names of two traces, shared: each rank of a job merged from several files is
+/// on gpu<rank> in both, so an operation is matched within its rank.
+class GpuIds {
+ public:
+  /// The id of the GPU end of record i (its source, else its destination); -1 for host-only.
+  std::int32_t of(const trace::Trace& t, std::size_t i) {
+    std::uint16_t e = t.srcs()[i];
+    if (trace::is_host_name(t.endpoint_name(e))) e = t.dsts()[i];
+    const std::string& name = t.endpoint_name(e);
+    if (trace::is_host_name(name)) return -1;
+    return ids_.emplace(name, static_cast<std::int32_t>(ids_.size())).first->second;
+  }
+
+ private:
+  std::unordered_map<std::string, std::int32_t> ids_;
+};
+
+Key key_of(const trace::Trace& t, std::size_t i, Category c, std::int32_t gpu) {
   return {static_cast<std::uint8_t>(t.kinds()[i]), static_cast<std::uint8_t>(c),
-          static_cast<std::uint8_t>(t.src_mems()[i]), static_cast<std::uint8_t>(t.dst_mems()[i]), t.bytes()[i]};
+          static_cast<std::uint8_t>(t.src_mems()[i]), static_cast<std::uint8_t>(t.dst_mems()[i]), t.bytes()[i], gpu};
 }
 
 }  // namespace
@@ -43,15 +62,21 @@ MatchResult match_ops(const trace::Trace& source, const std::vector<Category>& s
     std::size_t next = 0;
   };
   std::unordered_map<Key, Queue, KeyHash> queues;
+  // Two jobs of several rank files each: an operation is matched on its rank (the merged traces
+  // interleave their ranks by time, which need not agree between two recordings). One process's
+  // trace matches whatever device index either recording ran on.
+  const bool by_rank = source.record_files.size() > 1 && actual.record_files.size() > 1;
+  GpuIds gpus;
   const std::vector<char> host = host_flags(actual);
   for (std::size_t j = 0; j < actual.size(); ++j) {
     if (actual.durations()[j] < 0) continue;  // nothing to score against
-    queues[key_of(actual, j, categorize(actual, j, host))].indices.push_back(static_cast<std::uint32_t>(j));
+    const std::int32_t gpu = by_rank ? gpus.of(actual, j) : -1;
+    queues[key_of(actual, j, categorize(actual, j, host), gpu)].indices.push_back(static_cast<std::uint32_t>(j));
   }
   MatchResult r;
   r.actual_index.assign(source.size(), -1);
   for (std::size_t i = 0; i < source.size(); ++i) {
-    const auto it = queues.find(key_of(source, i, source_categories[i]));
+    const auto it = queues.find(key_of(source, i, source_categories[i], by_rank ? gpus.of(source, i) : -1));
     if (it == queues.end() || it->second.next >= it->second.indices.size()) {
       ++r.unmatched_source;
       continue;

@@ -135,7 +135,7 @@ void Projector::prepare(const topology::Node& from, const EndpointMap& map) {
   // GPU, still called peer copies (a robustness hunt: 1 MiB gpu0 -> gpu1 with gpu0=gpu1 priced at
   // D2D speed): refused, as simulate refuses it.
   std::map<std::string, std::string> gpu_on;  // target GPU -> the trace's GPU placed there
-  for (const std::uint16_t id : trace::gpus_run_on(trace)) {
+  for (const std::uint16_t id : trace::gpus_named(trace)) {
     const std::string& name = trace.endpoint_name(id);
     const auto [it, fresh] = gpu_on.emplace(mapped(map, name), name);
     if (!fresh && it->second != name)

@@ -43,6 +43,11 @@ class SparseColumn {
     values_.clear();
     reserved_ = 0;
   }
+  /// Frees the room reserved beyond the rows held.
+  void shrink_to_fit() {
+    values_.shrink_to_fit();
+    reserved_ = values_.size();
+  }
   /// Keeps the rows whose flag is set, in order (`keep` has one flag per row).
   template <class Keep>
   void keep_if(const Keep& keep) {

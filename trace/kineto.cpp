@@ -545,7 +545,9 @@ class Reader {
       if (c == '{') {
         const char* event = w.data() + w.pos();
         if (head_.ph().size > 0) ++chrome_events_;
-        if (std::string_view(event + head_.cat().at, head_.cat().size).starts_with("mtia")) ++mtia_events_;
+        const std::string_view cat(event + head_.cat().at, head_.cat().size);
+        if (cat.starts_with("mtia")) ++mtia_events_;
+        if (cat == "cuda_profiler_range") ++profiler_range_events_;
         const Use use = use_of(head_, event);
         if (use.parse) parse_event(w, len);
         if (use.shapes)
@@ -1546,6 +1548,13 @@ class Reader {
           "accelerator's (categories mtia_*), which linkcast does not read: it models NVIDIA (CUDA) and AMD (ROCm) "
           "GPUs",
           name_, mtia_events_));
+    else if (!gpu_work && profiler_range_events_ > 0)
+      trace_.warnings.push_back(fmt::format(
+          "{}: no GPU activity (kernels, copies, memsets) in this trace; its {} kernels are CUPTI range-profiler "
+          "records (category cuda_profiler_range: kernels replayed to count hardware metrics, their times not "
+          "their run times), which linkcast does not read; profile without the profiler's metrics "
+          "(experimental_config) for kernel times",
+          name_, profiler_range_events_));
     else if (!gpu_work && untimed_gpu_work_ == 0)
       trace_.warnings.push_back(fmt::format(
           "{}: no GPU activity (kernels, copies, memsets) in this trace: record with "
@@ -1578,6 +1587,7 @@ class Reader {
   std::size_t in_out_mismatches_ = 0;     // allreduce kernels whose In and Out msg nelems differ
   bool record_shapes_ = false;  // the file's top-level "record_shapes" says shapes were recorded
   std::size_t mtia_events_ = 0;  // events of a Meta MTIA device (categories mtia_*), not read
+  std::size_t profiler_range_events_ = 0;  // CUPTI range-profiler kernel records (cuda_profiler_range), not read
   std::size_t placed_p2p_ = 0, unplaced_p2p_ = 0;  // sends/recvs placed by their peer's rank; not placeable
   std::size_t guessed_groups_ = 0;         // groups of "Group size" alone taken as ranks 0..n-1 (no world_size)
   std::size_t unplaceable_subgroups_ = 0;  // groups of "Group size" alone smaller than the job: kept as kernels

@@ -108,7 +108,8 @@ void warn_unless_one_job(const std::vector<Trace>& ranks, const std::vector<Span
   for (std::size_t k = 0; k < ranks.size(); ++k) {
     bool overlaps = !spans[k].timed;
     for (std::size_t j = 0; j < ranks.size() && !overlaps; ++j)
-      overlaps = j != k && (!spans[j].timed || (spans[j].lo < spans[k].hi && spans[k].lo < spans[j].hi));
+      // Closed spans: ranks whose operations all took no time at one instant ran together.
+      overlaps = j != k && (!spans[j].timed || (spans[j].lo <= spans[k].hi && spans[k].lo <= spans[j].hi));
     if (!overlaps) {
       warnings.push_back(fmt::format("{}: its operations ran while no other trace's did: the traces are not one job's "
                                      "ranks recorded together (or their clocks differ), and the span covers the gaps "
@@ -275,10 +276,17 @@ Trace merge_ranks(std::vector<Trace> ranks) {
         ranks.size()));
   else
     warn_unless_one_job(ranks, clock.spans, out.warnings);
+  // Windows in time order; ranks in rank order (a file that names none at its place among the
+  // files), so that the merged trace does not depend on what the files are called.
+  if (!windows) {
+    const auto rank_of = [&](std::size_t k) { return ranks[k].rank >= 0 ? ranks[k].rank : static_cast<int>(k); };
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank_of(a) < rank_of(b); });
+  }
   std::map<int, std::string> rank_file;
   std::map<std::string, std::string> gpu_owner;  // merged GPU name -> file
   for (std::size_t n = 0; n < ranks.size(); ++n) {
-    const std::size_t k = windows ? order[n] : n;
+    const std::size_t k = order[n];
     Trace& t = ranks[k];
     const int r = windows ? 0 : t.rank >= 0 ? t.rank : static_cast<int>(k);
     if (const auto [it, fresh] = rank_file.emplace(r, t.source_file); !fresh && !windows)
@@ -330,8 +338,18 @@ Trace merge_ranks(std::vector<Trace> ranks) {
       op.src = endpoint[op.src];
       op.dst = endpoint[op.dst];
       // A send's or recv's peer named by its rank keeps that name, as a group's members do.
-      if (peer != kNoEndpoint && gpus.size() == 1)
-        (op.kind == OpKind::send ? op.dst : op.src) = out.endpoint(t.endpoint_name(peer));
+      if (peer != kNoEndpoint && gpus.size() == 1) {
+        std::uint16_t& peer_end = op.kind == OpKind::send ? op.dst : op.src;
+        peer_end = out.endpoint(t.endpoint_name(peer));
+        if (peer_end == (op.kind == OpKind::send ? op.src : op.dst))
+          throw InputError(fmt::format(
+              "{}: a {} whose peer is rank {}, this file's own rank{}; give each rank's trace with its "
+              "distributedInfo",
+              t.locate_record(i), op.kind == OpKind::send ? "send" : "recv", r,
+              t.rank >= 0 ? std::string()
+                          : fmt::format(": the file names no rank (no distributedInfo), so it was taken to be rank {} "
+                                        "from its place among the files, which its peers contradict", r)));
+      }
       if (op.issuer != kNoEndpoint) op.issuer = endpoint[op.issuer];
       op.object = remap(out.objects, t.objects, op.object);
       op.line = remap(out.lines, t.lines, op.line);
@@ -363,7 +381,10 @@ Trace read_traces(const std::vector<std::string>& paths) {
   const std::vector<std::string> files = expand_trace_paths(paths, &skipped);
   std::vector<Trace> traces;
   traces.reserve(files.size());
-  for (const std::string& f : files) traces.push_back(read_trace(f));
+  for (const std::string& f : files) {
+    traces.push_back(read_trace(f));
+    if (files.size() > 1) traces.back().shrink_to_fit();  // held until the merge
+  }
   const bool several = traces.size() > 1;
   Trace merged = merge_ranks(std::move(traces));
   if (several) merged.check_byte_counts(fmt::format("{} rank traces ({})", files.size(), files.front()));

@@ -5,6 +5,7 @@
 
 #include <limits>
 
+#include <boost/container_hash/hash.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -83,10 +84,13 @@ std::uint16_t Trace::endpoint(std::string_view name) {
 
 std::uint32_t Trace::add_group(const std::vector<std::uint16_t>& members) {
   if (members.empty()) return 0;
-  for (std::size_t i = 1; i < groups_.size(); ++i)
-    if (groups_[i] == members) return static_cast<std::uint32_t>(i);
+  const std::size_t h = boost::hash_range(members.begin(), members.end());
+  for (auto [it, end] = group_index_.equal_range(h); it != end; ++it)
+    if (groups_[it->second] == members) return it->second;
   groups_.push_back(members);
-  return static_cast<std::uint32_t>(groups_.size() - 1);
+  const auto id = static_cast<std::uint32_t>(groups_.size() - 1);
+  group_index_.emplace(h, id);
+  return id;
 }
 
 void Trace::reserve(std::size_t n) {
@@ -119,6 +123,20 @@ void Trace::clear_operations() {
   kernels_.clear();
   application_ops_ = 0;
   sparse_held_ = false;
+}
+
+void Trace::shrink_to_fit() {
+  kind_.shrink_to_fit();
+  for (auto* v : {&src_, &dst_}) v->shrink_to_fit();
+  for (auto* v : {&src_mem_, &dst_mem_}) v->shrink_to_fit();
+  bytes_.shrink_to_fit();
+  for (auto* v : {&start_, &duration_}) v->shrink_to_fit();
+  stream_.shrink_to_fit();
+  issuer_.shrink_to_fit();
+  for (auto* v : {&object_, &line_, &comm_, &group_, &name_, &thread_, &launch_, &kernel_}) v->shrink_to_fit();
+  root_.shrink_to_fit();
+  flags_.shrink_to_fit();
+  kernels_.shrink_to_fit();
 }
 
 void Trace::drop_application() {
@@ -194,21 +212,105 @@ std::uint32_t Trace::add_kernel_info(const KernelInfo& info) {
   return static_cast<std::uint32_t>(kernels_.size() - 1);
 }
 
-std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
-  std::map<std::pair<std::uint64_t, std::uint16_t>, std::size_t> count;  // (communicator, rank) -> calls so far
-  std::map<std::pair<std::uint64_t, std::size_t>, std::size_t> call_of;  // (communicator, k) -> call
+namespace {
+
+/// One communicator's calls from its ranks' records (each rank's in trace order), by order: the
+/// k-th record of every rank.
+std::vector<std::vector<std::size_t>> calls_in_order(const std::vector<std::vector<std::size_t>>& ranks) {
   std::vector<std::vector<std::size_t>> calls;
+  for (const auto& records : ranks)
+    for (std::size_t k = 0; k < records.size(); ++k) {
+      if (calls.size() <= k) calls.emplace_back();
+      calls[k].push_back(records[k]);
+    }
+  return calls;
+}
+
+/// Whether every rank's part of a collective of this kind needs every other rank's data, so that
+/// the ranks' kernels of one call overlap in time (allreduce, all-gather, reduce-scatter,
+/// all-to-all). A broadcast's root may finish before a receiver starts (2 x H200: a 1920 B
+/// broadcast's root kernel ended 59 us before its peer's began, tests/data/real/h200-2gpu-ddp2/
+/// app_ddp_train_pinned).
+bool ranks_run_together(OpKind kind) {
+  return kind == OpKind::allreduce || kind == OpKind::allgather || kind == OpKind::reducescatter ||
+         kind == OpKind::alltoall;
+}
+
+/// The same by recorded time, for collectives whose ranks run together: the call of the record
+/// that ends first takes every other rank's next record that started by then and ended nearer
+/// its end than the end of the first rank's next call (a call's ranks end within microseconds of
+/// each other; a rank's next call ends with the first rank's next); a rank whose next record is
+/// not so did not record this call.
+std::vector<std::vector<std::size_t>> calls_by_time(const Trace& t, const std::vector<std::vector<std::size_t>>& ranks) {
+  std::vector<std::vector<std::size_t>> calls;
+  std::vector<std::size_t> next(ranks.size(), 0);
+  while (true) {
+    std::size_t first = ranks.size();
+    for (std::size_t r = 0; r < ranks.size(); ++r)
+      if (next[r] < ranks[r].size() &&
+          (first == ranks.size() || recorded_end_ns(t, ranks[r][next[r]]) < recorded_end_ns(t, ranks[first][next[first]])))
+        first = r;
+    if (first == ranks.size()) return calls;
+    const std::vector<std::size_t>& own = ranks[first];
+    const std::int64_t end = recorded_end_ns(t, own[next[first]]);
+    const std::int64_t following =
+        next[first] + 1 < own.size() ? end + (recorded_end_ns(t, own[next[first] + 1]) - end) / 2
+                                     : std::numeric_limits<std::int64_t>::max();
+    auto& call = calls.emplace_back();
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      if (next[r] >= ranks[r].size()) continue;
+      const std::size_t head = ranks[r][next[r]];
+      if (r == first || (t.starts()[head] <= end && recorded_end_ns(t, head) <= following)) {
+        call.push_back(head);
+        ++next[r];
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
+  // Each communicator's records by rank, communicators in order of their first record.
+  std::map<std::uint64_t, std::size_t> comm_of;
+  std::vector<std::map<std::uint16_t, std::vector<std::size_t>>> comms;
   const auto& kinds = trace.kinds();
   for (std::size_t i = 0; i < trace.size(); ++i) {
     if (!is_collective(kinds[i])) continue;
     const Op op = trace.op(i);
     if (op.group == 0 || trace.group(op.group).empty()) continue;
-    const std::uint64_t key = communicator_key(op);
-    const std::size_t k = count[{key, op.src}]++;
-    const auto [it, fresh] = call_of.try_emplace({key, k}, calls.size());
-    if (fresh) calls.emplace_back();
-    calls[it->second].push_back(i);
+    const auto [it, fresh] = comm_of.try_emplace(communicator_key(op), comms.size());
+    if (fresh) comms.emplace_back();
+    comms[it->second][op.src].push_back(i);
   }
+  // A job's ranks recorded apart (several files) pair by time where that pairs most calls whole
+  // and the communicator runs only collectives whose ranks run together:
+  // a profiling window that starts one call later on one rank would otherwise pair every call
+  // after it with the other ranks' next. Where it does not, the files' clocks are not one, and
+  // order pairs them.
+  const bool several_files = trace.record_files.size() > 1;
+  std::vector<std::vector<std::size_t>> calls;
+  for (const auto& by_rank : comms) {
+    std::vector<std::vector<std::size_t>> ranks;
+    bool timed = several_files;
+    for (const auto& [rank, records] : by_rank) {
+      for (const std::size_t i : records)
+        timed = timed && trace.starts()[i] >= 0 && trace.durations()[i] >= 0 && ranks_run_together(kinds[i]);
+      ranks.push_back(records);
+    }
+    std::vector<std::vector<std::size_t>> these = calls_in_order(ranks);
+    if (timed && ranks.size() > 1) {
+      std::vector<std::vector<std::size_t>> by_time = calls_by_time(trace, ranks);
+      const auto whole = static_cast<std::size_t>(
+          std::count_if(by_time.begin(), by_time.end(), [&](const auto& c) { return c.size() == ranks.size(); }));
+      if (2 * whole >= these.size()) these = std::move(by_time);
+    }
+    for (auto& c : these) {
+      std::sort(c.begin(), c.end());
+      calls.push_back(std::move(c));
+    }
+  }
+  std::sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
   return calls;
 }
 
@@ -345,6 +447,25 @@ std::vector<std::uint16_t> gpus_run_on(const Trace& trace) {
   std::vector<std::uint16_t> gpus;
   for (std::size_t e = 0; e < runs.size(); ++e)
     if (runs[e] && endpoint_index(trace.endpoint_name(static_cast<std::uint16_t>(e)), "gpu") >= 0)
+      gpus.push_back(static_cast<std::uint16_t>(e));
+  return gpus;
+}
+
+std::vector<std::uint16_t> gpus_named(const Trace& trace) {
+  std::vector<char> named(trace.endpoint_count(), 0);
+  for (std::size_t i = 0; i < trace.size(); ++i)
+    for (const std::uint16_t e : {trace.srcs()[i], trace.dsts()[i]})
+      if (e < named.size()) named[e] = 1;
+  // The groups a reader adds are its collectives' (a merge's, its ranks'): their members count
+  // where the trace runs on several GPUs (a job of ranks, whose collectives are simulated among
+  // them); one rank's trace alone may be placed on a node too small for its job.
+  if (gpus_run_on(trace).size() > 1)
+    for (std::uint32_t g = 1; g < trace.group_count(); ++g)
+      for (const std::uint16_t m : trace.group(g))
+        if (m < named.size()) named[m] = 1;
+  std::vector<std::uint16_t> gpus;
+  for (std::size_t e = 0; e < named.size(); ++e)
+    if (named[e] && endpoint_index(trace.endpoint_name(static_cast<std::uint16_t>(e)), "gpu") >= 0)
       gpus.push_back(static_cast<std::uint16_t>(e));
   return gpus;
 }

@@ -156,8 +156,12 @@ class Trace;
 
 /// The calls of a trace's collectives: NCCL issues the calls of one communicator in the same
 /// order on every rank, so the k-th collective record of communicator C on each rank belongs to
-/// call k of C. Calls in the order of their first record, each call's records in trace order.
-/// Collectives without a group (no members) are in no call.
+/// call k of C. A job's ranks read from several files pair by recorded time instead where C runs
+/// only collectives whose ranks' kernels overlap (allreduce, all-gather, reduce-scatter,
+/// all-to-all) and time pairs most of C's calls on every rank: a rank whose profile lacks a call
+/// leaves it out of that call, not every call after it. Calls in the order of
+/// their first record, each call's records in trace order. Collectives without a group (no
+/// members) are in no call.
 [[nodiscard]] std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace);
 
 /// CUDA stages a pageable copy through pinned buffers of 1 MiB: the CPU copies one chunk while
@@ -313,6 +317,10 @@ class Trace {
   /// calls, annotations); the launch links and kernel records go with them (trace/select.hpp).
   void drop_application();
 
+  /// Frees the room the reader reserved beyond the operations held (a job of many small rank
+  /// files holds each until they are merged).
+  void shrink_to_fit();
+
   /// Approximate heap bytes held, for the memory budget checks in benchmarks.
   std::size_t memory_bytes() const;
 
@@ -320,6 +328,9 @@ class Trace {
   std::vector<std::string> endpoints_;
   std::unordered_map<std::string, std::uint16_t> endpoint_index_;
   std::vector<std::vector<std::uint16_t>> groups_;
+  /// A group's id by its members' hash (ids of groups whose members hash alike): a trace of
+  /// hundreds of thousands of distinct groups is read in linear time.
+  std::unordered_multimap<std::size_t, std::uint32_t> group_index_;
 
   // Every recording fills these.
   std::vector<OpKind> kind_;
@@ -387,6 +398,11 @@ class Trace;
 /// The endpoints named gpu<N> that the trace's operations run on (as source or destination), in
 /// id order: a rank's trace also names its communicators' other members, which it runs nothing on.
 [[nodiscard]] std::vector<std::uint16_t> gpus_run_on(const Trace& trace);
+/// The GPU endpoints the trace's operations name (run on, or at the other end: a send's peer, a
+/// copy's destination) and, where it runs on several GPUs (a job's ranks), the members of its
+/// collectives' groups (ranks its files may lack): the GPUs a placement gives one GPU of the node
+/// each. One rank's trace alone may go on a node smaller than its job.
+[[nodiscard]] std::vector<std::uint16_t> gpus_named(const Trace& trace);
 
 /// What fixes a collective recorded on a GPU its group leaves out, by the trace's format.
 [[nodiscard]] std::string_view outside_its_group_fix(const Trace& trace);
