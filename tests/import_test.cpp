@@ -690,6 +690,13 @@ TEST(ImportField, AGraceTopoMNumaAffinityListPlacesEachGpuOnItsFirstNode) {
   const ImportResult r = import_node({"", smi, "gb200"});
   EXPECT_EQ(count_of(r.yaml, "host: cpu0\n"), 2u);
   EXPECT_EQ(count_of(r.yaml, "host: cpu1\n"), 2u);
+  // A robustness hunt (round 31): each GPU reaches its Grace over NVLink-C2C, which topo -m does
+  // not show; the import wrote PCIe (gen and lanes TODO: filled in, a 64 GB/s host link where
+  // GB200's C2C carries 225 GB/s each way) and UPI, Intel's socket link, between the two Graces.
+  EXPECT_EQ(count_of(r.yaml, "type: nvlink_c2c"), 4u);
+  EXPECT_EQ(count_of(r.yaml, "type: pcie"), 0u);
+  EXPECT_EQ(count_of(r.yaml, "type: upi"), 0u);
+  EXPECT_EQ(count_of(r.yaml, "type: generic"), 1u);
   EXPECT_THAT(r.notes, testing::Contains(HasSubstr("NUMA Affinity lists several nodes on 4 rows (line 2: "
                                                    "'0,3-9,11-17'): a Grace system's CPU node")));
   // Not a list of numbers: still refused naming the cell.

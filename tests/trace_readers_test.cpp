@@ -790,6 +790,22 @@ TEST(Kineto, AnMtiaTraceIsSaidToHoldAnotherAcceleratorsActivity) {
   EXPECT_THAT(t.warnings, testing::Not(testing::Contains(HasSubstr("ProfilerActivity.CUDA"))));
 }
 
+TEST(Kineto, ATraceOfCuptiRangeProfilerRecordsIsSaidToHoldNoKernelTimes) {
+  // A robustness hunt (round 31): HolisticTraceAnalysis' tests/data/cupti_profiler trace holds 77
+  // kernel launches and 77 "cuda_profiler_range" events (each a kernel replayed for hardware
+  // counters, its time not its run time) and no kernel records: the warning told the user to
+  // record CUDA activity, which they had. The event below is written for this test in that form.
+  const Trace t = parse_kineto(R"json({"traceEvents": [
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 1.0, "dur": 2.0, "pid": 1, "tid": 1,
+     "args": {"correlation": 5}},
+    {"ph": "X", "cat": "cuda_profiler_range", "name": "void add_kernel<float>", "ts": 3.0, "dur": 40.0, "pid": 0,
+     "tid": 7, "args": {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 0}}]})json",
+                               "range_profiler.json");
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("its 1 kernels are CUPTI range-profiler records (category "
+                                                      "cuda_profiler_range")));
+  EXPECT_THAT(t.warnings, testing::Not(testing::Contains(HasSubstr("ProfilerActivity.CUDA"))));
+}
+
 TEST(Kineto, UnsizedCollectivesOfATraceRecordedWithShapesAreSaidToHaveLostTheirOperators) {
   // A 2-rank pair cut from a 128-rank job (HolisticTraceAnalysis' test data) says "record_shapes":
   // 1, but its NCCL kernels' External ids match no record_param_comms operator: the trace was

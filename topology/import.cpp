@@ -128,11 +128,14 @@ bool is_amd_cpu_vendor(std::string_view vendor) {
   return v == "authenticamd" || v == "amd" || v == "hygongenuine";
 }
 
-/// A CPU-to-CPU link of unknown values between every two of `cpus` (id, whether AMD's).
-void link_every_cpu_pair(Skeleton& sk, const std::vector<std::pair<std::string, bool>>& cpus, const std::string& note) {
+/// A CPU-to-CPU link of unknown values between every two of `cpus` (id, whether AMD's): Infinity
+/// Fabric between AMD's, else `other` (UPI between Intel's; a Grace system's, whose CPUs are no
+/// Intel's, `generic`).
+void link_every_cpu_pair(Skeleton& sk, const std::vector<std::pair<std::string, bool>>& cpus, const std::string& note,
+                         const std::string& other = "upi") {
   for (std::size_t i = 0; i < cpus.size(); ++i) {
     for (std::size_t j = i + 1; j < cpus.size(); ++j) {
-      Ln l{cpus[i].first, cpus[j].first, cpus[i].second && cpus[j].second ? "infinity_fabric" : "upi", {}, {}};
+      Ln l{cpus[i].first, cpus[j].first, cpus[i].second && cpus[j].second ? "infinity_fabric" : other, {}, {}};
       l.notes.push_back(note);
       sk.links.push_back(std::move(l));
     }
@@ -927,8 +930,15 @@ class XmlReader {
   /// in the dump's order put Perlmutter's first NUMA node three hops from its last.
   void cpu_links() {
     std::vector<std::pair<std::string, bool>> cpus;  // id, AMD's
-    for (const Cpu& c : cpus_) cpus.emplace_back(c.id, is_amd_cpu_vendor(c.vendor));
-    link_every_cpu_pair(sk_, cpus, "type and bandwidth: TODO (not in the NCCL dump)");
+    bool arm = false, power = false;  // NCCL's arch="arm64" (Grace), "ppc64" (POWER)
+    for (const Cpu& c : cpus_) {
+      cpus.emplace_back(c.id, is_amd_cpu_vendor(c.vendor));
+      const std::string arch = to_lower(trim(c.node.attribute("arch").as_string()));
+      arm = arm || arch == "arm64";
+      power = power || arch == "ppc64";
+    }
+    link_every_cpu_pair(sk_, cpus, "type and bandwidth: TODO (not in the NCCL dump)",
+                        power ? "xbus" : arm ? "generic" : "upi");
   }
 
   std::string path_;
@@ -1590,12 +1600,26 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
       if (!switch_of.count(j)) switch_of[j] = sw;
     }
   }
-  for (std::size_t k = 0; k < t.ngpu; ++k) add_pcie(sk, switch_of.count(k) ? switch_of[k] : t.hosts[k], ids[k], 0, 0);
+  // A Grace system (NUMA Affinity lists: the CPU's node, then the GPUs' memory) joins each GPU to
+  // its Grace by NVLink-C2C (GH200, GB200), which `topo -m` does not show: written so, its
+  // bandwidth TODO, where a PCIe link priced the host's copies several times too slow.
+  const bool grace = !t.numa_lists.empty();
+  for (std::size_t k = 0; k < t.ngpu; ++k) {
+    if (grace && !switch_of.count(k)) {
+      Ln l{t.hosts[k], ids[k], "nvlink_c2c", {}, {}};
+      l.notes.push_back("a Grace system: GPU-CPU over NVLink-C2C (not shown by topo -m); bandwidth_gbps: TODO "
+                        "(GH200 450, GB200 225 GB/s each way; configs/gb200-nvl72.yaml)");
+      sk.links.push_back(std::move(l));
+      continue;
+    }
+    add_pcie(sk, switch_of.count(k) ? switch_of[k] : t.hosts[k], ids[k], 0, 0);
+  }
   smi_nics(t, sk, cpus, ids, switch_of);
   smi_pxb_switches(t, sk);
   std::vector<std::pair<std::string, bool>> cpu_pairs;
   for (const std::string& cpu : cpus) cpu_pairs.emplace_back(cpu, false);
-  link_every_cpu_pair(sk, cpu_pairs, "type and bandwidth: TODO");
+  link_every_cpu_pair(sk, cpu_pairs, grace ? "two Grace CPUs: type and bandwidth: TODO" : "type and bandwidth: TODO",
+                      grace ? "generic" : "upi");
   smi_notes(t, sk);
 }
 
