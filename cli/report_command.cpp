@@ -170,10 +170,19 @@ int run_report(const ReportOptions& opt) {
   load_workload(opt, node, chosen, w);
   // --map places the trace's endpoints that the node lacks on its own (as `simulate --map`), and
   // every mapped endpoint on the target.
-  if (!map.empty() && opt.workload.empty())
+  if (!map.empty() && opt.workload.empty()) {
     for (const std::string& warning :
          application::place(node, w.trace, projection::source_placement(node, map), w.sim_options))
       std::cerr << "linkcast: warning: " << warning << "\n";
+    // An entry naming an endpoint --node has moves it only on --to's node.
+    if (!target)
+      for (const auto& [name, onto] : map)
+        if (node.find(name) >= 0)
+          std::cerr << fmt::format("linkcast: warning: --map {}={}: places nothing: node '{}' has {}, and an entry "
+                                   "moves an endpoint the node has only on --to's node; give --to (or simulate "
+                                   "--map, which places every entry)\n",
+                                   name, onto, node.name, name);
+  }
   steps.lap(fmt::format("{} {} operations", opt.workload.empty() ? "read" : "ran", w.trace.size()));
   // One view of the truth: the simulation runs first, and the matrices take each collective call
   // as it ran (its rings and their shares, and the ranks the trace lacks).

@@ -1345,8 +1345,15 @@ SimResult Simulation::run() {
       if (options_.progress) options_.progress(ended, engine_.size());
     });
   } catch (const std::logic_error& e) {
-    throw InputError(fmt::format("{}: {}: the trace's streams and matched send/recv wait on each other",
-                                 trace_.source_file, e.what()));
+    // What waits across a trace: its streams, the calls of its collectives (a call's records on
+    // every rank) and its matched sends and recvs; times that go backwards on one rank pair them
+    // against the others' order.
+    throw InputError(fmt::format("{}: {}: the trace's streams wait on each other through {}; its recorded times are "
+                                 "not one job's (a rank's clock or times edited, or files of different runs): give "
+                                 "each rank's trace as the profiler wrote it",
+                                 trace_.source_file, e.what(),
+                                 send_of_recv_.empty() ? "its collective calls across ranks"
+                                                       : "its collective calls and matched sends and recvs"));
   }
   // The critical path needs the run's dependencies; the results need only the tasks' times.
   const std::vector<PathStep> path = application_ ? critical_path_of_last_work() : std::vector<PathStep>{};

@@ -19,6 +19,7 @@
 #include "sim/simulate.hpp"
 #include "sim/render.hpp"
 #include "topology/loader.hpp"
+#include "trace/ranks.hpp"
 #include "trace/reader.hpp"
 #include "trace/select.hpp"
 #include "synthetic/catalog.hpp"
@@ -66,7 +67,7 @@ Sweep::Sweep(const Study& study) : study_(&study) {
   sim_model_ = &model::find_model(study.sim_model);
   for (const StudyTrace& t : study.traces) {
     auto p = std::make_unique<PreparedTrace>();
-    p->trace = trace::data_movement(trace::read_trace(t.file));
+    p->trace = trace::data_movement(trace::read_traces({t.file}));  // a job's folder too, as every command
     p->index = std::make_unique<TraceIndex>(p->trace);
     p->from = t.from_file == study.base_file ? study.base : topology::load_node(t.from_file);
     p->map = t.map;

@@ -707,6 +707,23 @@ TEST(ImportField, AGraceTopoMNumaAffinityListPlacesEachGpuOnItsFirstNode) {
               ThrowsMessage<InputError>(HasSubstr(odd + ":2: GPU0 NUMA Affinity '0,x' is not a NUMA node number")));
 }
 
+TEST(ImportField, ATopoMGpuWithNoNvlinkWhereTheOthersReachTheFabricIsSaid) {
+  // A robustness hunt (round 31): an 8 x B200 whose GPU2 shows NODE/SYS to every other GPU (its
+  // NVLinks down, vllm-project/vllm#16336) was imported right, over PCIe, but silently, where an
+  // NCCL dump's such GPU gets a note. The rows below are written for this test in that layout.
+  const std::string smi = test::write_temp(
+      "nvlink_down.txt",
+      "        GPU0    GPU1    GPU2    GPU3    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+      "GPU0     X      NV18    NODE    NV18    0-55            0               N/A\n"
+      "GPU1    NV18     X      NODE    NV18    0-55            0               N/A\n"
+      "GPU2    NODE    NODE     X      NODE    0-55            0               N/A\n"
+      "GPU3    NV18    NV18    NODE     X      0-55            0               N/A\n");
+  const ImportResult r = import_node({"", smi, "b200"});
+  EXPECT_EQ(count_of(r.yaml, "nvswitch0]\n    type: nvlink"), 3u);
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("gpu2 shows no NVLink where gpu0, gpu1, gpu3 reach the NVSwitch "
+                                                   "fabric: its links are down")));
+}
+
 TEST(ImportField, ATopoMRowWithAnEmptyCpuAffinityCellKeepsItsNumaNode) {
   // In a GB200 container `topo -m` leaves GPU2's and GPU3's CPU Affinity empty
   // ("...NODE\t\t1\t\tN/A"). Split on blanks the empty cell vanished: the NUMA node 1 was read

@@ -107,6 +107,13 @@ TEST(ReportCli, MapPlacesATraceOnTheNodeWithoutATarget) {
   EXPECT_THAT(unplaced.err, HasSubstr("endpoint 'gpu3' is placed on no GPU of node 'testbed-h200-1gpu'"));
   EXPECT_THAT(unplaced.err, HasSubstr("with --map gpu3=<a node GPU>"));
   EXPECT_FALSE(std::filesystem::exists(out));
+  // An entry naming a GPU the node has moves it only on --to's node: without --to it placed
+  // nothing, unsaid (a robustness hunt, round 32); now said.
+  const auto kept = run_linkcast("report " + two + " --node " + test::config("testbed-h200-2gpu.yaml") + " -o " + out +
+                                 " --map gpu2=gpu0,gpu3=gpu1,gpu0=gpu1");
+  EXPECT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_THAT(kept.err, HasSubstr("--map gpu0=gpu1: places nothing: node 'testbed-h200-2gpu' has gpu0"));
+  std::filesystem::remove(out);
   std::filesystem::remove(trace);
   std::filesystem::remove(two);
 }

@@ -9,6 +9,9 @@
 
 #include "core/error.hpp"
 #include "study/sweep.hpp"
+#include "trace/ranks.hpp"
+#include "trace/reader.hpp"
+#include "trace/select.hpp"
 #include "test_util.hpp"
 #include "topology/edit.hpp"
 #include "topology/loader.hpp"
@@ -212,6 +215,21 @@ TEST(Study, APointThatChangesAGpusPeakKeepsItsMeasuredStreamingShare) {
     const Study set = load_study(write_study("stream_both.yaml", fmt::format(fmt::runtime(axes_text), kConfigs, both)));
     for (std::size_t p = 0; p < set.points(); ++p) EXPECT_DOUBLE_EQ(set.node_at(p).endpoints[gpu].memory.stream_gbps, 1000.0);
   }
+}
+
+TEST(Sweep, ATraceThatIsAJobsFolderIsReadAsEveryCommandReadsIt) {
+  // A robustness hunt (round 32): a study's trace given as a job's folder of rank files (as
+  // project, simulate, matrix and report take it) loaded, and the sweep then stopped with "is a
+  // directory, not a trace file". Both ranks of the 2 x H200 DDP job are read, as `project` does.
+  const std::string job = test::source_dir() + "/tests/data/real/h200-2gpu-ddp/app_ddp_mlp";
+  const std::string f = write_study(
+      "folder_study.yaml", "study_version: 1\nname: t\nbase: " + kConfigs + "testbed-h200-2gpu.yaml\naxes:\n"
+                           "  - {path: \"endpoints[kind=gpu].memory.bandwidth_gbps\", values: [4800, 6000]}\n"
+                           "traces:\n  - {name: ddp, file: " + job + ", from: " + kConfigs + "testbed-h200-2gpu.yaml}\n");
+  const Study study = load_study(f);
+  const Sweep sweep(study);
+  EXPECT_EQ(sweep.trace_sizes()[0].second, trace::data_movement(trace::read_traces({job})).size());
+  EXPECT_GT(sweep.trace_sizes()[0].second, trace::data_movement(trace::read_trace(job + "/rank0.json.gz")).size());
 }
 
 TEST(Sweep, AFailedPointIsReportedAndTheOthersKept) {

@@ -1413,16 +1413,30 @@ void smi_nvlinks(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids
   const schema::Key& count_key = link_key("nvlink", "count");
   if (t.switched) {
     sk.add({"nvswitch0", "nvswitch", "NVSwitch fabric (inferred: NV counts exceed any GPU's links)", "", {}, {}});
+    std::vector<std::string> on_fabric, off_fabric;
     for (std::size_t i = 0; i < t.ngpu; ++i) {
       long long count = 0;
       for (const auto& [pair, n] : t.nv)
         if (pair.first == i || pair.second == i) count = std::max(count, n);
-      if (count == 0) continue;
+      if (count == 0) {
+        off_fabric.push_back(ids[i]);
+        continue;
+      }
+      on_fabric.push_back(ids[i]);
       Ln l{ids[i], "nvswitch0", "nvlink", {}, {}};
       if (versions[i] > 0) (void)keep(sk, l.values, link_key("nvlink", "version"), versions[i], "", "NVLink version");
       (void)keep(sk, l.values, count_key, static_cast<double>(count), "", fmt::format("{} NVLink count", ids[i]));
       sk.links.push_back(std::move(l));
     }
+    // A GPU with no NV cell where the others reach the fabric: its links are down (a link or
+    // fabric-manager fault); imported over PCIe as the matrix says, and said, as for NCCL dumps.
+    if (!off_fabric.empty())
+      sk.notes.push_back(fmt::format("{}: {} show{} no NVLink where {} reach the NVSwitch fabric: {} links are down "
+                                     "(a link or fabric-manager fault; `nvidia-smi nvlink -s` shows them), so {} "
+                                     "talk{} over PCIe here as the matrix says",
+                                     t.path, join(off_fabric, ", "), off_fabric.size() == 1 ? "s" : "",
+                                     join(on_fabric, ", "), off_fabric.size() == 1 ? "its" : "their",
+                                     off_fabric.size() == 1 ? "it" : "they", off_fabric.size() == 1 ? "s" : ""));
     return;
   }
   for (const auto& [pair, count] : t.nv) {
