@@ -109,8 +109,7 @@ void add_project_command(CLI::App& app, Runner& run) {
       std::optional<projection::MatchResult> match;
       if (actual) {
         match = projection::match_ops(trace, projector.categories(), *actual);
-        const std::size_t ranks = std::max<std::size_t>(1, trace.record_files.size()),
-                          actual_ranks = std::max<std::size_t>(1, actual->record_files.size());
+        const std::size_t ranks = trace::rank_files(trace), actual_ranks = trace::rank_files(*actual);
         if (ranks != actual_ranks && std::max(ranks, actual_ranks) > 1)
           std::cerr << fmt::format("linkcast: warning: --actual {}: {} file(s) against the trace's {}: operations are "
                                    "matched in order whatever rank recorded them; give --actual the same job's files "

@@ -34,9 +34,10 @@ struct KeyHash {
 /// on gpu<rank> in both, so an operation is matched within its rank.
 class GpuIds {
  public:
-  /// The id of the GPU end of record i (its source, else its destination); -1 for host-only.
+  /// The id of the GPU record i ran on (a recv's destination, else its source, else its
+  /// destination where the source is a host); -1 for host-only.
   std::int32_t of(const trace::Trace& t, std::size_t i) {
-    std::uint16_t e = t.srcs()[i];
+    std::uint16_t e = t.kinds()[i] == trace::OpKind::recv ? t.dsts()[i] : t.srcs()[i];
     if (trace::is_host_name(t.endpoint_name(e))) e = t.dsts()[i];
     const std::string& name = t.endpoint_name(e);
     if (trace::is_host_name(name)) return -1;
@@ -62,10 +63,10 @@ MatchResult match_ops(const trace::Trace& source, const std::vector<Category>& s
     std::size_t next = 0;
   };
   std::unordered_map<Key, Queue, KeyHash> queues;
-  // Two jobs of several rank files each: an operation is matched on its rank (the merged traces
-  // interleave their ranks by time, which need not agree between two recordings). One process's
-  // trace matches whatever device index either recording ran on.
-  const bool by_rank = source.record_files.size() > 1 && actual.record_files.size() > 1;
+  // Two jobs of several ranks each: an operation is matched on its rank (a rank recorded more of
+  // one kind than another would shift every match after it onto the next rank's). One process's
+  // trace (or its profiling windows) matches whatever device index either recording ran on.
+  const bool by_rank = trace::rank_files(source) > 1 && trace::rank_files(actual) > 1;
   GpuIds gpus;
   const std::vector<char> host = host_flags(actual);
   for (std::size_t j = 0; j < actual.size(); ++j) {

@@ -38,6 +38,9 @@ constexpr double kSyncTailNs = 100000;
 constexpr double kIdleGapNs = 500000;
 /// Launch latency when a trace shows none held only by its launch.
 constexpr double kDefaultLaunchNs = 5000;
+/// How many of its thread's calls before (and after) an annotation with no call inside are
+/// looked at for the one it keeps its distance from; beyond, it keeps its recorded time.
+constexpr std::ptrdiff_t kAnchorSearchCalls = 8;
 
 /// Whether a runtime call frees memory in a way that first waits for all of the device's work
 /// (cudaFree, cudaFreeHost, cuMemFree and their versioned nsys names; not the stream-ordered
@@ -52,10 +55,14 @@ bool frees_after_the_device(std::string_view name) {
   return false;
 }
 
+/// A query of an event or a stream (returns at once, done or not).
+bool is_poll_call(std::string_view name) {
+  return name.find("EventQuery") != std::string_view::npos || name.find("StreamQuery") != std::string_view::npos;
+}
+
 bool is_sync_call(std::string_view name) {
   return name.find("Synchronize") != std::string_view::npos || name == "cudaMemcpy" || name == "cuMemcpy" ||
-         name.find("Memcpy") != std::string_view::npos || name.find("EventQuery") != std::string_view::npos ||
-         name.find("StreamQuery") != std::string_view::npos;
+         name.find("Memcpy") != std::string_view::npos || is_poll_call(name);
 }
 
 /// Records in the order of their recorded ends (ties by record): 4 bytes a record, the end read
@@ -88,28 +95,29 @@ std::string_view process_of(std::string_view thread) {
   return slash == std::string_view::npos ? thread : thread.substr(0, slash);
 }
 
-bool is_poll_call(std::string_view name) {
-  return name.find("EventQuery") != std::string_view::npos || name.find("StreamQuery") != std::string_view::npos;
-}
-
 /// The polls of one thread's calls (in order): each run of two or more top-level polls, each
-/// following the one before with only CPU time between, whose last poll started after GPU work
-/// (of a GPU the thread launches onto, launched before the run) ended while the poll before it
-/// had already begun: that last poll saw the work done. It waits for that work and ends as long
-/// after it as recorded, following the run's first poll with no CPU time between; the polls
-/// between run inside it, from its start.
-void link_poll_runs(const trace::Trace& t, const std::vector<std::uint32_t>& calls, const std::vector<std::uint32_t>& all_ends,
-                    const std::unordered_set<std::uint16_t>& gpus, AppGraph& a) {
+/// following the one before with only CPU time between, where the latest-ending GPU work the
+/// thread had launched before the run ended after the poll before the last began and before the
+/// last began: the last poll saw all of it done (the caching allocator's and DDP's queries of one
+/// event among others, 1-3 us apart while launched work is still queued, do not). It waits for
+/// that work and ends as long after it as recorded, following the run's first poll with no CPU
+/// time between; the polls between run inside it, from its start. `latest_launched_end[c]`: the
+/// latest-ending work call c launched (kNoIndex where none).
+void link_poll_runs(const trace::Trace& t, const std::vector<std::uint32_t>& calls,
+                    const std::vector<std::uint32_t>& latest_launched, AppGraph& a) {
   const auto& starts = t.starts();
-  const auto& launches = t.launches();
-  const ByEnd by_end(t);
   const auto is_poll = [&](std::uint32_t c) {
     return a.parent[c] == kNoIndex && a.awaits[c] == kNoIndex && is_poll_call(t.op_names[t.names()[c]]);
+  };
+  std::uint32_t latest = kNoIndex;  // the latest-ending work launched by the calls so far
+  const auto note_launches = [&](std::uint32_t c) {
+    const std::uint32_t w = latest_launched[c];
+    if (w != kNoIndex && (latest == kNoIndex || trace::recorded_end_ns(t, w) > trace::recorded_end_ns(t, latest))) latest = w;
   };
   std::size_t first = 0;
   while (first < calls.size()) {
     if (!is_poll(calls[first])) {
-      ++first;
+      note_launches(calls[first++]);
       continue;
     }
     // The run: calls[first .. last], each top-level poll following the one before.
@@ -127,24 +135,17 @@ void link_poll_runs(const trace::Trace& t, const std::vector<std::uint32_t>& cal
         before = calls[j];
         break;
       }
-    first = next;
-    if (before == kNoIndex) continue;
-    // The latest GPU work that ended after the poll before the last began and before the last.
-    std::uint32_t seen = kNoIndex;
-    for (auto it = by_end.first_ending_after(all_ends, starts[qk]); it != all_ends.begin();) {
-      --it;
-      if (by_end.end(*it) <= starts[before]) break;
-      if (!gpus.contains(t.srcs()[*it])) continue;
-      if (launches[*it] != kNoIndex && starts[launches[*it]] >= starts[q0]) continue;
-      seen = *it;
-      break;
-    }
-    if (seen == kNoIndex) continue;
-    a.awaits[qk] = seen;
-    a.tail_ns[qk] = static_cast<double>(trace::recorded_end_ns(t, qk) - by_end.end(seen));
+    const std::size_t run_end = next;
+    for (std::size_t j = first; j < run_end; ++j) note_launches(calls[j]);  // polls launch nothing; kept exact
+    first = run_end;
+    if (before == kNoIndex || latest == kNoIndex) continue;
+    const std::int64_t seen_end_ns = trace::recorded_end_ns(t, latest);
+    if (seen_end_ns <= starts[before] || seen_end_ns > starts[qk]) continue;
+    a.awaits[qk] = latest;
+    a.tail_ns[qk] = static_cast<double>(trace::recorded_end_ns(t, qk) - seen_end_ns);
     a.chain_prev[qk] = q0;
     a.gap_ns[qk] = 0;
-    for (std::size_t j = first; j-- > 0 && calls[j] != q0;) {
+    for (std::size_t j = run_end; j-- > 0 && calls[j] != q0;) {
       const std::uint32_t c = calls[j];
       if (c == qk || a.parent[c] != kNoIndex) continue;
       a.chain_prev[c] = kNoIndex;
@@ -405,16 +406,22 @@ AppGraph infer_app_graph(const trace::Trace& t) {
       }
     }
     if (dur < kMinBlockingCallNs) continue;
-    // The latest GPU work (of a GPU this thread launches onto) that ended while the call ran.
+    // The latest GPU work (of a GPU this thread launches onto) that ended while the call ran. A
+    // free waits for work that was there when it began (launched before it, by this thread, onto
+    // a GPU it launches onto), however long its own work takes after.
     auto it = by_end.first_ending_after(all_ends, call_end);
     const auto gpus = gpus_of_thread.find(thread);
+    const std::string_view name = t.op_names[t.names()[i]];
+    const bool frees = frees_after_the_device(name);
+    if (frees && gpus == gpus_of_thread.end()) continue;
     while (it != all_ends.begin()) {
       --it;
       if (by_end.end(*it) <= starts[i]) break;
       if (gpus != gpus_of_thread.end() && !gpus->second.contains(t.srcs()[*it])) continue;
+      if (frees && (launches[*it] == kNoIndex || t.threads()[launches[*it]] != thread || starts[launches[*it]] >= starts[i]))
+        continue;
       const double tail = static_cast<double>(call_end - by_end.end(*it));
-      const std::string_view name = t.op_names[t.names()[i]];
-      const double limit = frees_after_the_device(name) ? dur : is_sync_call(name) ? kSyncTailNs : kCallTailNs;
+      const double limit = frees ? dur : is_sync_call(name) ? kSyncTailNs : kCallTailNs;
       if (tail <= limit && starts[*it] < call_end) {
         a.awaits[i] = *it;
         a.tail_ns[i] = tail;
@@ -429,9 +436,17 @@ AppGraph infer_app_graph(const trace::Trace& t) {
   // GPU work is done, with CPU work between the polls instead of a synchronize: the poll that saw
   // the work done waits for it, and the polls and CPU time before it are a wait, not CPU work a
   // replay with other GPU times keeps (a training step polled 143-171 times in 13.7 ms with 50 us
-  // of CPU work between, its last kernel ending 17-33 us before the last poll:
+  // of CPU work between, its last kernel ending 1-37 us before the last poll:
   // tests/data/real/h200-1gpu-apps15/app_event_poll_mlp.json.gz).
-  for (const auto& [thread, calls] : calls_of_thread) link_poll_runs(t, calls, all_ends, gpus_of_thread[thread], a);
+  {
+    std::vector<std::uint32_t> latest_launched(n, kNoIndex);  // by call: its latest-ending launched work
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!trace::runs_on_gpu(kinds[i]) || launches[i] == kNoIndex || starts[i] < 0) continue;
+      std::uint32_t& w = latest_launched[launches[i]];
+      if (w == kNoIndex || trace::recorded_end_ns(t, i) > trace::recorded_end_ns(t, w)) w = static_cast<std::uint32_t>(i);
+    }
+    for (const auto& [thread, calls] : calls_of_thread) link_poll_runs(t, calls, latest_launched, a);
+  }
 
   // Annotations and the calls inside them.
   for (std::size_t i = 0; i < n; ++i) {
@@ -448,16 +463,19 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         if (s.first_call == kNoIndex) s.first_call = *c;
         s.last_call = *c;
       }
+      // Only calls that run inside another (a poll of a run, inside the run's last): those.
+      for (auto d = lo; s.first_call == kNoIndex && d != v.end() && starts[*d] < end; ++d)
+        if (trace::recorded_end_ns(t, *d) <= end) s.first_call = s.last_call = *d;
       if (s.first_call == kNoIndex) {
         // A few calls back: the thread's calls nest at most a few deep around a start.
-        for (auto b = lo; b != v.begin() && lo - b < 8;) {
+        for (auto b = lo; b != v.begin() && lo - b < kAnchorSearchCalls;) {
           --b;
           if (a.parent[*b] == kNoIndex && trace::recorded_end_ns(t, *b) <= begin) {
             s.anchor_call = *b;
             break;
           }
         }
-        for (; s.anchor_call == kNoIndex && c != v.end() && c - lo < 8; ++c)
+        for (; s.anchor_call == kNoIndex && c != v.end() && c - lo < kAnchorSearchCalls; ++c)
           if (a.parent[*c] == kNoIndex && starts[*c] >= end) s.anchor_call = *c;
       }
     }

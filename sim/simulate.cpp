@@ -1528,15 +1528,16 @@ void Simulation::collect_application(SimResult& r, const std::vector<PathStep>& 
     } else if (s.first_call == trace::kNoIndex) {
       // No call inside: as far from the call before it (or after it) as recorded.
       const std::uint32_t c = s.anchor_call;
-      const double call_start = static_cast<double>(trace_.starts()[c] - t0);
-      const double call_end = static_cast<double>(trace::recorded_end_ns(trace_, c) - t0);
-      o.start_ns = call_start >= end ? r.ops[c].start_ns - (call_start - start) : r.ops[c].end_ns + (start - call_end);
+      const double call_start_ns = static_cast<double>(trace_.starts()[c] - t0);
+      const double call_end_ns = static_cast<double>(trace::recorded_end_ns(trace_, c) - t0);
+      o.start_ns = std::max(0.0, call_start_ns >= end ? r.ops[c].start_ns - (call_start_ns - start)
+                                                      : r.ops[c].end_ns + (start - call_end_ns));
       o.end_ns = o.start_ns + (end - start);
     } else {
       const double first = static_cast<double>(trace_.starts()[s.first_call] - t0);
       const double last_end = static_cast<double>(trace::recorded_end_ns(trace_, s.last_call) - t0);
-      o.start_ns = r.ops[s.first_call].start_ns - (first - start);
-      o.end_ns = r.ops[s.last_call].end_ns + (end - last_end);
+      o.start_ns = std::max(0.0, r.ops[s.first_call].start_ns - (first - start));
+      o.end_ns = std::max(o.start_ns, r.ops[s.last_call].end_ns + (end - last_end));
     }
     const std::string& name = trace_.op_names[trace_.names()[s.record]];
     if (!steps.empty() && name.starts_with(steps))

@@ -238,6 +238,18 @@ TEST(ApplicationReplay, AHostPollingAnEventWaitsForTheWorkItSawDone) {
   };
   EXPECT_NEAR(replay_with(t, first_kernel_at(500e3)).application.replayed_span_ns, 656e3, 1);
   EXPECT_NEAR(replay_with(t, first_kernel_at(2000e3)).application.replayed_span_ns, 2156e3, 1);
+  // Polls while work launched before them is still queued did not see it done (the caching
+  // allocator's and DDP's queries of one event among others; a review of this rule): a second
+  // kernel launched at 15 us runs 1005-3000 us, so the 21st poll is no wait, and the replay keeps
+  // the polls' CPU time (the span then ends with that kernel, 3000 us, whatever the first takes).
+  std::string queued = text;
+  queued.insert(queued.find("    {\"ph\": \"X\", \"cat\": \"kernel\""),
+                R"(    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 15, "dur": 3, "args": {"correlation": 4}},
+    {"ph": "X", "cat": "kernel", "name": "void queued_kernel", "pid": 0, "tid": 7, "ts": 1005, "dur": 1995,
+     "args": {"device": 0, "stream": 7, "correlation": 4, "grid": [4, 1, 1], "block": [128, 1, 1]}},
+)");
+  const trace::Trace q = trace::parse_kineto(queued, "queued.json");
+  EXPECT_EQ(replay_with(q, kAsRecorded).application.poll_runs, 0u);
   // A poll that found the work done at once (one poll, no run) waits for nothing.
   std::string once = text;
   for (int j = 0; j < 20; ++j) {
@@ -275,6 +287,19 @@ TEST(ApplicationReplay, ACudaFreeWaitsForTheDeviceThenFrees) {
   std::string async = text;
   async.replace(async.find("\"cudaFree\""), 10, "\"cudaFreeAsync\"");
   EXPECT_EQ(replay_with(trace::parse_kineto(async, "free_async.json"), kAsRecorded).application.blocking_calls, 0u);
+  // A free that began on an idle device waits for nothing, not for work another thread launched
+  // while it ran (a review of this rule: a 100 us kernel of thread 2 at 2100-2200 us, 10x longer,
+  // had held the free and the span +26%).
+  const std::string idle = R"json({"traceEvents": [
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 0, "dur": 4, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaFree", "pid": 1, "tid": 1, "ts": 2000, "dur": 3200, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 2095, "dur": 4, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "void early_kernel", "pid": 0, "tid": 7, "ts": 5, "dur": 1000,
+     "args": {"device": 0, "stream": 7, "correlation": 1, "grid": [4, 1, 1], "block": [128, 1, 1]}},
+    {"ph": "X", "cat": "kernel", "name": "void other_thread_kernel", "pid": 0, "tid": 8, "ts": 2100, "dur": 100,
+     "args": {"device": 0, "stream": 8, "correlation": 2, "grid": [4, 1, 1], "block": [128, 1, 1]}}
+  ]})json";
+  EXPECT_EQ(replay_with(trace::parse_kineto(idle, "free_idle.json"), kAsRecorded).application.blocking_calls, 0u);
 }
 
 TEST(ApplicationReplay, AnAnnotationWithNoCallInsideMovesWithItsThread) {
@@ -563,8 +588,8 @@ TEST(ApplicationProjection, HonestReplayOfTheFifthUnseenSetAndItsWaitsThatAreNoC
     expect_honest_replays("h200-1gpu", session,
                           {"async_alloc_mlp", "empty_cache_mlp", "event_poll_mlp", "priority_streams", "threads_two_models"});
     // The polls and the cudaFree that waited for the GPU are waits: replayed with all GPU work at
-    // half its recorded time, the polled trace (GPU-bound steps, 13.6 of their 13.7 ms on the
-    // GPU) spans 0.53-0.56 of its recording, the freeing one 0.66-0.69 (asserted: below 0.6 and
+    // half its recorded time, the polled trace (GPU-bound steps, the GPU busy 13.1-13.2 of their
+    // 13.7 ms) spans 0.53-0.56 of its recording, the freeing one 0.66-0.69 (asserted: below 0.6 and
     // 0.75). With the polls and frees kept as the CPU time they took (and the calls' annotations
     // at their recorded times, below) both spanned 0.88.
     for (const auto& [name, below] : {std::pair{"event_poll_mlp", 0.60}, std::pair{"empty_cache_mlp", 0.75}}) {

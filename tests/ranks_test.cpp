@@ -574,6 +574,34 @@ TEST(Ranks, ACollectiveOneRanksProfileLacksLeavesOnlyThatCallShort) {
   for (std::size_t k = 1; k < calls.size(); ++k) EXPECT_EQ(calls[k].size(), 2u) << k;
 }
 
+TEST(Ranks, CollectivesPairByTimeOnlyWhereMoreOfTheirCallsOverlapThanInOrder) {
+  // A review of the pairing by time: two ranks' allreduces, alternately 10 us and 1 ms long, 1.2 ms
+  // apart. Rank 1's clock 150 us behind rank 0's (skew a job's hosts may have): every call is on
+  // both ranks, the short ones' records do not overlap, and order pairs all ten right (by time,
+  // each short call had become two calls of one rank). Rank 1 lacking the first 17 of 32: by order
+  // every pair is wrong, by time the 15 it has pair whole.
+  const auto rank_file = [](int rank, int from, int calls, int shift_us) {
+    std::string events;
+    for (int k = from; k < calls; ++k)
+      events += fmt::format(R"js({}{{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)",
+        "ts": {}, "dur": {}, "args": {{"device": {}, "stream": 7, "Collective name": "allreduce",
+        "In msg nelems": 1024, "Out msg nelems": 1024, "dtype": "Float", "Group size": 2,
+        "Process Group Name": "0", "Process Group Ranks": "[0, 1]"}}}})js",
+                            events.empty() ? "" : ",", 10 + 1200 * k + shift_us, k % 2 ? 1000 : 10, rank);
+    return nlohmann::json::parse(fmt::format(
+        R"({{"distributedInfo": {{"backend": "nccl", "rank": {}, "world_size": 2}}, "baseTimeNanoseconds": 1000000000, "traceEvents": [{}]}})",
+        rank, events));
+  };
+  const Trace skewed = read_traces({write_job("skewed", {{"rank0.json", rank_file(0, 0, 10, 0)}, {"rank1.json", rank_file(1, 0, 10, 150)}})});
+  const auto skewed_calls = collective_calls(skewed);
+  ASSERT_EQ(skewed_calls.size(), 10u);
+  for (const auto& c : skewed_calls) EXPECT_EQ(c.size(), 2u);
+  const Trace late = read_traces({write_job("late17", {{"rank0.json", rank_file(0, 0, 32, 0)}, {"rank1.json", rank_file(1, 17, 32, 0)}})});
+  const auto late_calls = collective_calls(late);
+  ASSERT_EQ(late_calls.size(), 32u);
+  for (std::size_t k = 0; k < late_calls.size(); ++k) EXPECT_EQ(late_calls[k].size(), k < 17 ? 1u : 2u) << k;
+}
+
 TEST(Ranks, RankFilesNamingNoRankWhosePeersContradictTheirPlaceAreRefused) {
   // A robustness hunt (round 32): the pipeline's files without distributedInfo (as linkcast's own
   // message for a bad one suggests), rank 1's named a and rank 0's b: each was placed by its

@@ -252,20 +252,37 @@ std::vector<std::vector<std::size_t>> calls_by_time(const Trace& t, const std::v
         first = r;
     if (first == ranks.size()) return calls;
     const std::vector<std::size_t>& own = ranks[first];
-    const std::int64_t end = recorded_end_ns(t, own[next[first]]);
-    const std::int64_t following =
-        next[first] + 1 < own.size() ? end + (recorded_end_ns(t, own[next[first] + 1]) - end) / 2
+    const std::int64_t end_ns = recorded_end_ns(t, own[next[first]]);
+    const std::int64_t following_ns =
+        next[first] + 1 < own.size() ? end_ns + (recorded_end_ns(t, own[next[first] + 1]) - end_ns) / 2
                                      : std::numeric_limits<std::int64_t>::max();
     auto& call = calls.emplace_back();
     for (std::size_t r = 0; r < ranks.size(); ++r) {
       if (next[r] >= ranks[r].size()) continue;
       const std::size_t head = ranks[r][next[r]];
-      if (r == first || (t.starts()[head] <= end && recorded_end_ns(t, head) <= following)) {
+      if (r == first || (t.starts()[head] <= end_ns && recorded_end_ns(t, head) <= following_ns)) {
         call.push_back(head);
         ++next[r];
       }
     }
   }
+}
+
+/// How many of `calls` hold a record of every one of `ranks` ranks, all of them overlapping in
+/// recorded time (each began before every other ended).
+std::size_t calls_that_ran_together(const Trace& t, const std::vector<std::vector<std::size_t>>& calls, std::size_t ranks) {
+  std::size_t together = 0;
+  for (const auto& call : calls) {
+    if (call.size() != ranks) continue;
+    std::int64_t latest_start_ns = std::numeric_limits<std::int64_t>::min();
+    std::int64_t earliest_end_ns = std::numeric_limits<std::int64_t>::max();
+    for (const std::size_t i : call) {
+      latest_start_ns = std::max(latest_start_ns, t.starts()[i]);
+      earliest_end_ns = std::min(earliest_end_ns, recorded_end_ns(t, i));
+    }
+    together += latest_start_ns <= earliest_end_ns;
+  }
+  return together;
 }
 
 }  // namespace
@@ -283,11 +300,11 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
     if (fresh) comms.emplace_back();
     comms[it->second][op.src].push_back(i);
   }
-  // A job's ranks recorded apart (several files) pair by time where that pairs most calls whole
-  // and the communicator runs only collectives whose ranks run together:
-  // a profiling window that starts one call later on one rank would otherwise pair every call
-  // after it with the other ranks' next. Where it does not, the files' clocks are not one, and
-  // order pairs them.
+  // A job's ranks recorded apart (several files) pair by time where the communicator runs only
+  // collectives whose ranks run together and time pairs more calls whose records all overlap
+  // than order does: a profiling window that starts one call later on one rank would otherwise
+  // pair every call after it with the other ranks' next. Where it does not (the files' clocks
+  // apart, or every call recorded), order pairs them.
   const bool several_files = trace.record_files.size() > 1;
   std::vector<std::vector<std::size_t>> calls;
   for (const auto& by_rank : comms) {
@@ -301,9 +318,8 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
     std::vector<std::vector<std::size_t>> these = calls_in_order(ranks);
     if (timed && ranks.size() > 1) {
       std::vector<std::vector<std::size_t>> by_time = calls_by_time(trace, ranks);
-      const auto whole = static_cast<std::size_t>(
-          std::count_if(by_time.begin(), by_time.end(), [&](const auto& c) { return c.size() == ranks.size(); }));
-      if (2 * whole >= these.size()) these = std::move(by_time);
+      if (calls_that_ran_together(trace, by_time, ranks.size()) > calls_that_ran_together(trace, these, ranks.size()))
+        these = std::move(by_time);
     }
     for (auto& c : these) {
       std::sort(c.begin(), c.end());
@@ -452,17 +468,19 @@ std::vector<std::uint16_t> gpus_run_on(const Trace& trace) {
 }
 
 std::vector<std::uint16_t> gpus_named(const Trace& trace) {
+  const std::vector<std::uint16_t> run_on = gpus_run_on(trace);
+  // One rank's trace alone may be placed on a node smaller than its job: the GPUs it runs on.
+  if (run_on.size() <= 1) return run_on;
+  // A job's ranks (or one process's GPUs): every GPU its operations name, and the members of its
+  // collectives' groups (the groups a reader adds are its collectives'), whose ranks the job's
+  // files may lack; each takes a GPU of the node.
   std::vector<char> named(trace.endpoint_count(), 0);
   for (std::size_t i = 0; i < trace.size(); ++i)
     for (const std::uint16_t e : {trace.srcs()[i], trace.dsts()[i]})
       if (e < named.size()) named[e] = 1;
-  // The groups a reader adds are its collectives' (a merge's, its ranks'): their members count
-  // where the trace runs on several GPUs (a job of ranks, whose collectives are simulated among
-  // them); one rank's trace alone may be placed on a node too small for its job.
-  if (gpus_run_on(trace).size() > 1)
-    for (std::uint32_t g = 1; g < trace.group_count(); ++g)
-      for (const std::uint16_t m : trace.group(g))
-        if (m < named.size()) named[m] = 1;
+  for (std::uint32_t g = 1; g < trace.group_count(); ++g)
+    for (const std::uint16_t m : trace.group(g))
+      if (m < named.size()) named[m] = 1;
   std::vector<std::uint16_t> gpus;
   for (std::size_t e = 0; e < named.size(); ++e)
     if (named[e] && endpoint_index(trace.endpoint_name(static_cast<std::uint16_t>(e)), "gpu") >= 0)

@@ -158,8 +158,9 @@ class Trace;
 /// order on every rank, so the k-th collective record of communicator C on each rank belongs to
 /// call k of C. A job's ranks read from several files pair by recorded time instead where C runs
 /// only collectives whose ranks' kernels overlap (allreduce, all-gather, reduce-scatter,
-/// all-to-all) and time pairs most of C's calls on every rank: a rank whose profile lacks a call
-/// leaves it out of that call, not every call after it. Calls in the order of
+/// all-to-all) and time gives more calls whose every rank's record overlaps the others' than
+/// order does: a rank whose profile lacks a call leaves it out of that call, not every call
+/// after it. Calls in the order of
 /// their first record, each call's records in trace order. Collectives without a group (no
 /// members) are in no call.
 [[nodiscard]] std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace);
@@ -398,10 +399,13 @@ class Trace;
 /// The endpoints named gpu<N> that the trace's operations run on (as source or destination), in
 /// id order: a rank's trace also names its communicators' other members, which it runs nothing on.
 [[nodiscard]] std::vector<std::uint16_t> gpus_run_on(const Trace& trace);
-/// The GPU endpoints the trace's operations name (run on, or at the other end: a send's peer, a
-/// copy's destination) and, where it runs on several GPUs (a job's ranks), the members of its
-/// collectives' groups (ranks its files may lack): the GPUs a placement gives one GPU of the node
-/// each. One rank's trace alone may go on a node smaller than its job.
+/// How many ranks' files a trace was read from: its files where they are a job's ranks (merged
+/// with a world size), else 1 (one file, or one process's profiling windows).
+[[nodiscard]] inline std::size_t rank_files(const Trace& trace);
+/// The GPUs a placement gives one GPU of the node each: where the trace runs on several GPUs (a
+/// job's ranks, or one process's), every GPU endpoint its operations name (a send's peer, a
+/// copy's destination) and the members of its collectives' groups (ranks its files may lack);
+/// one rank's trace alone, the GPU it runs on (it may go on a node smaller than its job).
 [[nodiscard]] std::vector<std::uint16_t> gpus_named(const Trace& trace);
 
 /// What fixes a collective recorded on a GPU its group leaves out, by the trace's format.
@@ -456,6 +460,10 @@ inline model::Transfer transfer_of(const Trace& trace, std::size_t i, model::Pat
   // The issuer column is read for accesses alone.
   return detail::transfer_from(kind, trace.bytes()[i], trace.srcs()[i],
                                kind == OpKind::access ? trace.issuers()[i] : kNoEndpoint, cls, pageable);
+}
+
+inline std::size_t rank_files(const Trace& trace) {
+  return trace.world_size > 1 && trace.record_files.size() > 1 ? trace.record_files.size() : 1;
 }
 
 }  // namespace linkcast::trace
