@@ -121,6 +121,11 @@ Apps (sizes for an H100; each app's whole run takes about 10-25 s, a step 5-100 
                       high-priority stream from pinned memory
   threads_two_models  two Python threads each training its own MLP on its own stream at once
   (the last five: 2026-11-29, tools/record/run_unseen_apps5.sh, recorded on one H200, scored once)
+  spin_{poll,free,item}_{a,b}
+                      event_poll_mlp, empty_cache_mlp and an MLP reading its loss with .item(),
+                      each step started by torch.cuda._sleep: 4e6 GPU cycles (_a), 12e6 (_b):
+                      the _a trace replayed with its spins at the _b length against the _b
+                      recording (tools/record/run_sleep_pairs.sh)
 
 Outputs (in --out):
   apps_steps.csv     app,variant,step,step_ns for every step: variants loop (GPU event time),
@@ -1613,6 +1618,62 @@ class ThreadsTwoModels(App):
             self.cur.wait_stream(s)
 
 
+# ---------------------------------------------------------------------------------------------
+# 2026-11-29 (sixth set): the same program with one GPU kernel of two lengths, for a what-if test
+# of the replay (tools/record/run_sleep_pairs.sh): each step starts with torch.cuda._sleep(cycles)
+# on the current stream (a kernel that spins the GPU, nothing else), N cycles in the `_a` app and
+# 3N in the `_b` app; replayed with its spin kernels at the `_b` app's recorded length, an `_a`
+# trace should span what the `_b` one recorded. Three ways the host waits: polling an event
+# (event_poll_mlp), a cudaFree after every step (empty_cache_mlp), a blocking read (loss.item()).
+
+
+class SpinFirst:
+    """Starts every step with torch.cuda._sleep(spin_cycles) on the current stream."""
+
+    spin_cycles = 0
+
+    def step(self, i):
+        torch.cuda._sleep(self.spin_cycles // (1000 if self.quick else 1))
+        super().step(i)
+
+
+class ItemMlp(MlpRegression):
+    """MLP training (4 x Linear(2048, 2048), GELU, AdamW, batch 4096) reading its loss back with
+    .item() every step."""
+
+    read_loss = True
+
+    def __init__(self, quick):
+        super().__init__(quick)
+        width, layers, batch = (64, 2, 16) if quick else (2048, 4, 4096)
+        self.model = mlp(width, layers, "gelu").to(self.dev)
+        self.opt = torch.optim.AdamW(self.model.parameters(), lr=1e-4)
+        self.data = self.gpu_pairs(batch, width)
+        self.loss = None
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width]] * 2,
+            "data": "GPU-resident; loss.item() every step",
+            "precision": "float32",
+            "optimizer": "AdamW(lr=1e-4)",
+        })
+
+
+def spin_app(base, app_name, cycles):
+    """`base` with every step started by a spin of `cycles` GPU cycles, named `app_name`."""
+    def init(self, quick):
+        base.__init__(self, quick)
+        self.quick = quick
+        self.meta["spin_cycles"] = cycles // (1000 if quick else 1)
+    return type(app_name, (SpinFirst, base), {"name": app_name, "spin_cycles": cycles, "__init__": init})
+
+
+SPIN_CYCLES = 4_000_000  # about 2 ms at the H200's 1.98 GHz
+SPIN_APPS = [spin_app(base, f"spin_{kind}_{v}", SPIN_CYCLES * k)
+             for base, kind in ((EventPollMlp, "poll"), (EmptyCacheMlp, "free"), (ItemMlp, "item"))
+             for v, k in (("a", 1), ("b", 3))]
+
 # Run order: a time limit cuts the last ones first.
 APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFresh, CkptReuse,
                                   OffloadPinned, PrefetchOverlap, D2DBesideCompute, CkptFreshMem,
@@ -1622,7 +1683,7 @@ APPS = {cls.name: cls for cls in (TrainPinned, TrainPageable, GptMixed, CkptFres
                                   SmallPageable, StackFlopsCnn, MoeRouter, AccumCheckpoint,
                                   DynamicSeq, CudaOnlyCnn, CpuOnlyCnn, WindowsMlp, AccumHog,
                                   AsyncAllocMlp, EmptyCacheMlp, EventPollMlp, PriorityStreams,
-                                  ThreadsTwoModels)}
+                                  ThreadsTwoModels, *SPIN_APPS)}
 
 
 # ---------------------------------------------------------------------------------------------
