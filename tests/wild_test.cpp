@@ -253,7 +253,7 @@ void check_findings(const std::string& rel, const std::vector<std::string>& find
 }
 
 TEST(WildCorpus, EveryTraceReadsRightOrIsRefusedNamingIt) {
-  // System: trace::read_trace on the 38 Kineto traces and 5 Nsight Systems exports of
+  // System: trace::read_trace on the 39 Kineto traces and 5 Nsight Systems exports of
   // tests/data/wild. Expected: count.py's counts per kind and bytes (copies by direction and
   // memory kinds, memsets, NCCL kernels by kind); unknown sizes said in a warning, never 0 bytes
   // silently; a trace without GPU transfers read with a warning naming the file.
@@ -267,7 +267,7 @@ TEST(WildCorpus, EveryTraceReadsRightOrIsRefusedNamingIt) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 43u);
+  EXPECT_EQ(n, 44u);
 }
 
 TEST(WildCorpus, NsysExportsWithoutCudaTablesWarnWhatIsMissingAndHowToRecord) {
@@ -290,6 +290,16 @@ TEST(WildCorpus, NsysExportsWithoutCudaTablesWarnWhatIsMissingAndHowToRecord) {
       EXPECT_THAT(r.err, HasSubstr("linkcast: warning: " + path + ": no GPU transfers")) << command;
     }
   }
+}
+
+TEST(WildCorpus, ACuptiRangeProfilerTraceIsSaidToHoldNoKernelTimes) {
+  // HolisticTraceAnalysis' range-profiler trace (robustness hunt 31): 77 launches, 77
+  // cuda_profiler_range records and no kernel records; the warning had told the user to record
+  // CUDA activity, which they had.
+  const std::string path = wild_dir() + "kineto/hta_a100_cupti_range_profiler_no_kernels.json.gz";
+  const trace::Trace t = trace::read_trace(path);
+  EXPECT_THAT(t.warnings, testing::Contains(HasSubstr("its 77 kernels are CUPTI range-profiler records")));
+  EXPECT_THAT(t.warnings, testing::Not(testing::Contains(HasSubstr("ProfilerActivity.CUDA"))));
 }
 
 TEST(WildCorpus, AWindowsExportNamesItsCudaGpuNotTheOtherDisplayAdapters) {
@@ -501,7 +511,7 @@ TEST(WildCorpus, EveryFileIsInTheCorpusReadmeAndTheCounterOutput) {
       ++n;
     }
   }
-  EXPECT_EQ(n, 83u);
+  EXPECT_EQ(n, 84u);
 }
 
 }  // namespace
