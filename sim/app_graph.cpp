@@ -41,6 +41,9 @@ constexpr double kDefaultLaunchNs = 5000;
 /// How many of its thread's calls before (and after) an annotation with no call inside are
 /// looked at for the one it keeps its distance from; beyond, it keeps its recorded time.
 constexpr std::ptrdiff_t kAnchorSearchCalls = 8;
+/// How many GPU works that ended while a free ran are looked at for the one it waited for (the
+/// latest its own thread launched before it); beyond, it waited for none.
+constexpr std::size_t kFreeCandidates = 64;
 
 /// Whether a runtime call frees memory in a way that first waits for all of the device's work
 /// (cudaFree, cudaFreeHost, cuMemFree and their versioned nsys names; not the stream-ordered
@@ -104,7 +107,8 @@ std::string_view process_of(std::string_view thread) {
 /// time between; the polls between run inside it, from its start. `latest_launched_end[c]`: the
 /// latest-ending work call c launched (kNoIndex where none).
 void link_poll_runs(const trace::Trace& t, const std::vector<std::uint32_t>& calls,
-                    const std::vector<std::uint32_t>& latest_launched, AppGraph& a) {
+                    const std::vector<std::uint32_t>& latest_launched, const std::vector<char>& wakes,
+                    const std::vector<std::int64_t>& annotation_edges_ns, AppGraph& a) {
   const auto& starts = t.starts();
   const auto is_poll = [&](std::uint32_t c) {
     return a.parent[c] == kNoIndex && a.awaits[c] == kNoIndex && is_poll_call(t.op_names[t.names()[c]]);
@@ -126,7 +130,16 @@ void link_poll_runs(const trace::Trace& t, const std::vector<std::uint32_t>& cal
       const std::uint32_t c = calls[next];
       if (a.parent[c] != kNoIndex) continue;  // a driver call inside a poll
       if (!is_poll(c) || a.chain_prev[c] != calls[last] || a.woken_by[c] != kNoIndex) break;
+      // An annotation of the thread that begins or ends between two polls (a step's edge, a
+      // range around each poll) ends the run: the polls it holds stay where it says.
+      const auto edge = std::upper_bound(annotation_edges_ns.begin(), annotation_edges_ns.end(), starts[calls[last]]);
+      if (edge != annotation_edges_ns.end() && *edge < starts[c]) break;
       last = next;
+      // A poll after which another thread woke ends the run: that thread follows it.
+      if (wakes[c]) {
+        ++next;
+        break;
+      }
     }
     const std::uint32_t q0 = calls[first], qk = calls[last];
     std::uint32_t before = kNoIndex;  // the poll before the last
@@ -414,7 +427,10 @@ AppGraph infer_app_graph(const trace::Trace& t) {
     const std::string_view name = t.op_names[t.names()[i]];
     const bool frees = frees_after_the_device(name);
     if (frees && gpus == gpus_of_thread.end()) continue;
-    while (it != all_ends.begin()) {
+    // A free looks at a bounded number of candidates: overlapping frees on many threads made it
+    // quadratic (40,000 of them: 6.9 s).
+    const std::size_t most = frees ? kFreeCandidates : all_ends.size();
+    for (std::size_t looked = 0; it != all_ends.begin() && looked < most; ++looked) {
       --it;
       if (by_end.end(*it) <= starts[i]) break;
       if (gpus != gpus_of_thread.end() && !gpus->second.contains(t.srcs()[*it])) continue;
@@ -445,7 +461,22 @@ AppGraph infer_app_graph(const trace::Trace& t) {
       std::uint32_t& w = latest_launched[launches[i]];
       if (w == kNoIndex || trace::recorded_end_ns(t, i) > trace::recorded_end_ns(t, w)) w = static_cast<std::uint32_t>(i);
     }
-    for (const auto& [thread, calls] : calls_of_thread) link_poll_runs(t, calls, latest_launched, a);
+    std::vector<char> wakes(n, 0);  // calls another thread woke after
+    for (std::size_t i = 0; i < n; ++i)
+      if (a.woken_by[i] != kNoIndex) wakes[a.woken_by[i]] = 1;
+    std::unordered_map<std::uint32_t, std::vector<std::int64_t>> edges_of_thread;  // annotations' starts and ends
+    for (std::size_t i = 0; i < n; ++i)
+      if (kinds[i] == OpKind::annotation && starts[i] >= 0) {
+        auto& e = edges_of_thread[t.threads()[i]];
+        e.push_back(starts[i]);
+        e.push_back(trace::recorded_end_ns(t, i));
+      }
+    for (auto& [thread, e] : edges_of_thread) std::sort(e.begin(), e.end());
+    static const std::vector<std::int64_t> kNoEdges;
+    for (const auto& [thread, calls] : calls_of_thread) {
+      const auto e = edges_of_thread.find(thread);
+      link_poll_runs(t, calls, latest_launched, wakes, e == edges_of_thread.end() ? kNoEdges : e->second, a);
+    }
   }
 
   // Annotations and the calls inside them.

@@ -250,6 +250,23 @@ TEST(ApplicationReplay, AHostPollingAnEventWaitsForTheWorkItSawDone) {
 )");
   const trace::Trace q = trace::parse_kineto(queued, "queued.json");
   EXPECT_EQ(replay_with(q, kAsRecorded).application.poll_runs, 0u);
+  // Another thread idle since 3 us that launches a 100 us kernel 45 us after the 10th poll (at 525
+  // us: woken by it) follows that poll, which now ends the run: as recorded the span is the same
+  // (a robustness hunt, round 33: the woken thread had moved to the run's start, -28%). An
+  // annotation that begins between two polls (a step's edge) ends a run too.
+  std::string woken = text;
+  woken.insert(woken.find("    {\"ph\": \"X\", \"cat\": \"kernel\""),
+               R"(    {"ph": "X", "cat": "cuda_runtime", "name": "cudaGetDevice", "pid": 1, "tid": 2, "ts": 2, "dur": 1, "args": {"correlation": 5}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 525, "dur": 3, "args": {"correlation": 6}},
+    {"ph": "X", "cat": "kernel", "name": "void woken_kernel", "pid": 0, "tid": 8, "ts": 530, "dur": 100,
+     "args": {"device": 0, "stream": 8, "correlation": 6, "grid": [4, 1, 1], "block": [128, 1, 1]}},
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 700, "dur": 500},
+)");
+  const trace::Trace w = trace::parse_kineto(woken, "woken.json");
+  const sim::SimResult wr = replay_with(w, kAsRecorded);
+  EXPECT_NEAR(wr.application.replayed_span_ns, wr.application.recorded_span_ns, 1);
+  EXPECT_EQ(wr.application.wakeups, 1u);
+  EXPECT_EQ(wr.application.poll_runs, 1u);  // polls 14-21 (after the step's edge at 700 us)
   // A poll that found the work done at once (one poll, no run) waits for nothing.
   std::string once = text;
   for (int j = 0; j < 20; ++j) {

@@ -572,6 +572,19 @@ TEST(Ranks, ACollectiveOneRanksProfileLacksLeavesOnlyThatCallShort) {
   ASSERT_EQ(calls.size(), 32u);
   EXPECT_EQ(calls.front().size(), 1u);
   for (std::size_t k = 1; k < calls.size(); ++k) EXPECT_EQ(calls[k].size(), 2u) << k;
+  // Rank 0 lacking it (a robustness hunt, round 33): the call without rank 0's record was ordered
+  // after every later call (by its first record, rank 1's file coming after rank 0's) and the
+  // replay was refused as a cycle; calls now go in the order they ran.
+  nlohmann::json rank0 = load_rank(kDdpApp + "rank0.json.gz");
+  auto& events0 = rank0["traceEvents"];
+  for (auto it = events0.begin(); it != events0.end(); ++it)
+    if (it->value("cat", "") == "kernel" && it->value("name", "").starts_with("ncclDevKernel_AllReduce")) {
+      events0.erase(it);
+      break;
+    }
+  expect_honest_replay_within_one_percent(
+      read_traces({write_job("ddp_first_call_short0", {{"rank0.json", rank0}, {"rank1.json", load_rank(kDdpApp + "rank1.json.gz")}})}),
+      "testbed-h200-2gpu.yaml");
 }
 
 TEST(Ranks, CollectivesPairByTimeOnlyWhereMoreOfTheirCallsOverlapThanInOrder) {

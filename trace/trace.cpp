@@ -2,6 +2,7 @@
 
 #include <map>
 #include <numeric>
+#include <tuple>
 
 #include <limits>
 
@@ -326,8 +327,28 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
       calls.push_back(std::move(c));
     }
   }
-  std::sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
-  return calls;
+  // In the order they ran: by their earliest recorded start where every record has one (a job's
+  // ranks are one file's records after another, so a call paired by time that lacks rank 0's
+  // record would otherwise follow every later call, and the replay's waits would run backwards),
+  // else by their first record.
+  bool all_timed = true;
+  for (const auto& c : calls)
+    for (const std::size_t i : c) all_timed = all_timed && trace.starts()[i] >= 0;
+  std::vector<std::int64_t> first_start_ns(calls.size(), 0);
+  if (all_timed)
+    for (std::size_t k = 0; k < calls.size(); ++k) {
+      first_start_ns[k] = std::numeric_limits<std::int64_t>::max();
+      for (const std::size_t i : calls[k]) first_start_ns[k] = std::min(first_start_ns[k], trace.starts()[i]);
+    }
+  std::vector<std::size_t> order(calls.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(first_start_ns[a], calls[a].front()) < std::tie(first_start_ns[b], calls[b].front());
+  });
+  std::vector<std::vector<std::size_t>> ordered;
+  ordered.reserve(calls.size());
+  for (const std::size_t k : order) ordered.push_back(std::move(calls[k]));
+  return ordered;
 }
 
 Op Trace::op(std::size_t i) const {

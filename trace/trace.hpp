@@ -160,8 +160,8 @@ class Trace;
 /// only collectives whose ranks' kernels overlap (allreduce, all-gather, reduce-scatter,
 /// all-to-all) and time gives more calls whose every rank's record overlaps the others' than
 /// order does: a rank whose profile lacks a call leaves it out of that call, not every call
-/// after it. Calls in the order of
-/// their first record, each call's records in trace order. Collectives without a group (no
+/// after it. Calls in the order they ran (by their earliest recorded start where every record
+/// has one, else by their first record), each call's records in trace order. Collectives without a group (no
 /// members) are in no call.
 [[nodiscard]] std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace);
 
