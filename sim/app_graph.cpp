@@ -104,8 +104,10 @@ std::string_view process_of(std::string_view thread) {
 /// last began: the last poll saw all of it done (the caching allocator's and DDP's queries of one
 /// event among others, 1-3 us apart while launched work is still queued, do not). It waits for
 /// that work and ends as long after it as recorded, following the run's first poll with no CPU
-/// time between; the polls between run inside it, from its start. `latest_launched_end[c]`: the
-/// latest-ending work call c launched (kNoIndex where none).
+/// time between; the polls between run inside it, from its start. A run ends at a poll after
+/// which another thread woke (`wakes`, by call) and before an annotation edge of the thread
+/// (`annotation_edges_ns`, sorted starts and ends). `latest_launched[c]`: the latest-ending work
+/// call c launched (kNoIndex where none).
 void link_poll_runs(const trace::Trace& t, const std::vector<std::uint32_t>& calls,
                     const std::vector<std::uint32_t>& latest_launched, const std::vector<char>& wakes,
                     const std::vector<std::int64_t>& annotation_edges_ns, AppGraph& a) {
@@ -149,7 +151,7 @@ void link_poll_runs(const trace::Trace& t, const std::vector<std::uint32_t>& cal
         break;
       }
     const std::size_t run_end = next;
-    for (std::size_t j = first; j < run_end; ++j) note_launches(calls[j]);  // polls launch nothing; kept exact
+    for (std::size_t j = first; j < run_end; ++j) note_launches(calls[j]);  // a driver call inside a poll may launch
     first = run_end;
     if (before == kNoIndex || latest == kNoIndex) continue;
     const std::int64_t seen_end_ns = trace::recorded_end_ns(t, latest);
@@ -494,7 +496,7 @@ AppGraph infer_app_graph(const trace::Trace& t) {
         if (s.first_call == kNoIndex) s.first_call = *c;
         s.last_call = *c;
       }
-      // Only calls that run inside another (a poll of a run, inside the run's last): those.
+      // Only a call that runs inside another (a poll of a run, inside the run's last): that one.
       for (auto d = lo; s.first_call == kNoIndex && d != v.end() && starts[*d] < end; ++d)
         if (trace::recorded_end_ns(t, *d) <= end) s.first_call = s.last_call = *d;
       if (s.first_call == kNoIndex) {
