@@ -553,18 +553,23 @@ TEST(Ranks, AScoreAgainstAJobMatchesEachRanksOwnOperationsWhateverTheFilesAreCal
   EXPECT_THAT(one.err, HasSubstr("1 file(s) against the trace's 2"));
 }
 
+/// Removes a rank file's first NCCL allreduce kernel (as when its profile starts one call later).
+void erase_first_allreduce(nlohmann::json& rank) {
+  auto& events = rank["traceEvents"];
+  for (auto it = events.begin(); it != events.end(); ++it)
+    if (it->value("cat", "") == "kernel" && it->value("name", "").starts_with("ncclDevKernel_AllReduce")) {
+      events.erase(it);
+      return;
+    }
+}
+
 TEST(Ranks, ACollectiveOneRanksProfileLacksLeavesOnlyThatCallShort) {
   // A robustness hunt (round 32): rank 1's profile of the 2 x H200 DDP job without its first
   // allreduce (as when its window starts one call later). Paired by order, every later call of
   // rank 0 waited for rank 1's next, 6 ms later: the honest replay +42.3%, with a warning that the
   // trace records one of the two ranks. Paired by recorded time, only the first call lacks rank 1.
   nlohmann::json rank1 = load_rank(kDdpApp + "rank1.json.gz");
-  auto& events = rank1["traceEvents"];
-  for (auto it = events.begin(); it != events.end(); ++it)
-    if (it->value("cat", "") == "kernel" && it->value("name", "").starts_with("ncclDevKernel_AllReduce")) {
-      events.erase(it);
-      break;
-    }
+  erase_first_allreduce(rank1);
   const std::string dir = write_job("ddp_first_call_short", {{"rank0.json", load_rank(kDdpApp + "rank0.json.gz")}, {"rank1.json", rank1}});
   const Trace job = read_traces({dir});
   expect_honest_replay_within_one_percent(job, "testbed-h200-2gpu.yaml");
@@ -576,12 +581,7 @@ TEST(Ranks, ACollectiveOneRanksProfileLacksLeavesOnlyThatCallShort) {
   // after every later call (by its first record, rank 1's file coming after rank 0's) and the
   // replay was refused as a cycle; calls now go in the order they ran.
   nlohmann::json rank0 = load_rank(kDdpApp + "rank0.json.gz");
-  auto& events0 = rank0["traceEvents"];
-  for (auto it = events0.begin(); it != events0.end(); ++it)
-    if (it->value("cat", "") == "kernel" && it->value("name", "").starts_with("ncclDevKernel_AllReduce")) {
-      events0.erase(it);
-      break;
-    }
+  erase_first_allreduce(rank0);
   expect_honest_replay_within_one_percent(
       read_traces({write_job("ddp_first_call_short0", {{"rank0.json", rank0}, {"rank1.json", load_rank(kDdpApp + "rank1.json.gz")}})}),
       "testbed-h200-2gpu.yaml");
