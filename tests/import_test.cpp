@@ -697,6 +697,18 @@ TEST(ImportField, AGraceTopoMNumaAffinityListPlacesEachGpuOnItsFirstNode) {
   EXPECT_EQ(count_of(r.yaml, "type: pcie"), 0u);
   EXPECT_EQ(count_of(r.yaml, "type: upi"), 0u);
   EXPECT_EQ(count_of(r.yaml, "type: generic"), 1u);
+  // Lists with the GPUs' NUMA IDs N/A (an x86 host whose GPUs sit near several nodes, not Grace):
+  // PCIe and UPI, as the output says nothing more (a review's point).
+  const std::string x86 = test::write_temp(
+      "x86_numa_lists.txt",
+      "      GPU0  GPU1  GPU2  GPU3   CPU Affinity  NUMA Affinity    GPU NUMA ID\n"
+      "GPU0   X    NV18  NV18  NV18   0-71          0,3-9,11-17      N/A\n"
+      "GPU1  NV18   X    NV18  NV18   0-71          0,3-9,11-17      N/A\n"
+      "GPU2  NV18  NV18   X    NV18   72-143        1,19-25,27-33    N/A\n"
+      "GPU3  NV18  NV18  NV18   X     72-143        1,19-25,27-33    N/A\n");
+  const ImportResult lists = import_node({"", x86, "x86"});
+  EXPECT_EQ(count_of(lists.yaml, "type: nvlink_c2c"), 0u);
+  EXPECT_EQ(count_of(lists.yaml, "type: upi"), 1u);
   EXPECT_THAT(r.notes, testing::Contains(HasSubstr("NUMA Affinity lists several nodes on 4 rows (line 2: "
                                                    "'0,3-9,11-17'): a Grace system's CPU node")));
   // Not a list of numbers: still refused naming the cell.

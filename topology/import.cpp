@@ -1057,6 +1057,7 @@ struct Smi {
   std::size_t ngpu = 0;
   std::vector<SmiRow> rows;  // GPU rows, by index
   bool cpu_column = false, numa_column = false, gpu_numa_column = false;
+  bool gpu_memory_numa = false;  // a GPU NUMA ID cell gives a node number
   std::vector<std::string> hosts;  // cpu<N> of each GPU
   std::map<std::pair<std::size_t, std::size_t>, long long> nv;  // NV# of GPU pairs (i < j)
   bool switched = false;  // NV counts exceed what a GPU has: an NVSwitch
@@ -1267,6 +1268,8 @@ Smi parse_smi(const std::string& path) {
       }
       r.numa = cell.find(',') == std::string::npos ? cell : first_number(cell);
       if (cell.find(',') != std::string::npos) t.numa_lists.emplace_back(i + 1, cell);
+      // GPU NUMA ID: the GPU's memory as a NUMA node of its own (a coherent, Grace, system).
+      if (t.gpu_numa_column && a + 1 < rest.size() && whole(rest[a + 1], 0, kMaxIndex)) t.gpu_memory_numa = true;
     }
   }
   if (t.ngpu == 0) {
@@ -1614,10 +1617,11 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
       if (!switch_of.count(j)) switch_of[j] = sw;
     }
   }
-  // A Grace system (NUMA Affinity lists: the CPU's node, then the GPUs' memory) joins each GPU to
-  // its Grace by NVLink-C2C (GH200, GB200), which `topo -m` does not show: written so, its
-  // bandwidth TODO, where a PCIe link priced the host's copies several times too slow.
-  const bool grace = !t.numa_lists.empty();
+  // A Grace system (NUMA Affinity lists: the CPU's node, then the GPUs' memory; and, where the
+  // output has the column, a GPU NUMA ID: the GPU's memory a node of its own) joins each GPU to its
+  // Grace by NVLink-C2C (GH200, GB200), which `topo -m` does not show: written so, its bandwidth
+  // TODO, where a PCIe link priced the host's copies several times too slow.
+  const bool grace = !t.numa_lists.empty() && (!t.gpu_numa_column || t.gpu_memory_numa);
   for (std::size_t k = 0; k < t.ngpu; ++k) {
     if (grace && !switch_of.count(k)) {
       Ln l{t.hosts[k], ids[k], "nvlink_c2c", {}, {}};
