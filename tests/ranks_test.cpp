@@ -91,6 +91,14 @@ TEST(Ranks, TheSameRankTwiceIsRefused) {
   const std::string f = test::source_dir() + kDdp + "0.json.gz";
   EXPECT_THAT([&] { (void)read_traces({f, f}); },
               ::testing::ThrowsMessage<InputError>(HasSubstr("rank 0 again: " + f + " was recorded as rank 0 too")));
+  // A file that names no rank, first among the files, takes rank 0 by its place: said so, not
+  // "recorded as" (a robustness hunt, round 33).
+  const std::string plain = test::write_temp(
+      "no_rank.json", R"json({"traceEvents": [{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)",
+        "ts": 1.0, "dur": 5.0, "args": {"device": 0, "stream": 7, "bytes": 4096}}]})json");
+  EXPECT_THAT([&] { (void)read_traces({plain, f}); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr(
+                  "rank 0 again: " + plain + " names no rank and took, by its place among the files, rank 0 too")));
 }
 
 /// Rank `rank` of a 2-rank job: one allreduce kernel on the process's `device`, as a

@@ -283,15 +283,16 @@ Trace merge_ranks(std::vector<Trace> ranks) {
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank_of(a) < rank_of(b); });
   }
-  std::map<int, std::string> rank_file;
+  std::map<int, std::pair<std::string, bool>> rank_file;  // rank -> its file, whether the file recorded it
   std::map<std::string, std::string> gpu_owner;  // merged GPU name -> file
   for (std::size_t n = 0; n < ranks.size(); ++n) {
     const std::size_t k = order[n];
     Trace& t = ranks[k];
     const int r = windows ? 0 : t.rank >= 0 ? t.rank : static_cast<int>(k);
-    if (const auto [it, fresh] = rank_file.emplace(r, t.source_file); !fresh && !windows)
-      throw InputError(fmt::format("{}: rank {} again: {} was recorded as rank {} too; give each rank's trace once",
-                                   t.source_file, r, it->second, r));
+    const auto how = [](bool recorded) { return recorded ? "was recorded as" : "names no rank and took, by its place among the files,"; };
+    if (const auto [it, fresh] = rank_file.emplace(r, std::pair{t.source_file, t.rank >= 0}); !fresh && !windows)
+      throw InputError(fmt::format("{}: rank {} again: {} {} rank {} too; give each rank's trace once", t.source_file,
+                                   r, it->second.first, how(it->second.second), r));
     out.source_file += (out.source_file.empty() ? "" : ", ") + t.source_file;
     out.world_size = std::max(out.world_size, t.world_size);
     // Endpoint renaming: a rank on one GPU goes to gpu<r>; windows keep their GPUs.
