@@ -30,23 +30,22 @@ struct KeyHash {
   }
 };
 
-/// Ids of the GPU names of two traces, shared: each rank of a job merged from several files is
-/// on gpu<rank> in both, so an operation is matched within its rank.
-class GpuIds {
- public:
-  /// The id of the GPU record i ran on (a recv's destination, else its source, else its
-  /// destination where the source is a host); -1 for host-only.
-  std::int32_t of(const trace::Trace& t, std::size_t i) {
-    std::uint16_t e = t.kinds()[i] == trace::OpKind::recv ? t.dsts()[i] : t.srcs()[i];
-    if (trace::is_host_name(t.endpoint_name(e))) e = t.dsts()[i];
-    const std::string& name = t.endpoint_name(e);
-    if (trace::is_host_name(name)) return -1;
-    return ids_.emplace(name, static_cast<std::int32_t>(ids_.size())).first->second;
-  }
+/// Each endpoint's GPU id, shared by two traces through `ids` (a GPU name's id), -1 for a host:
+/// each rank of a job merged from several files is on gpu<rank> in both, so an operation is
+/// matched within its rank.
+std::vector<std::int32_t> gpu_ids(const trace::Trace& t, std::unordered_map<std::string, std::int32_t>& ids) {
+  std::vector<std::int32_t> out;
+  for (const std::string& name : t.endpoint_names())
+    out.push_back(trace::is_host_name(name) ? -1 : ids.emplace(name, static_cast<std::int32_t>(ids.size())).first->second);
+  return out;
+}
 
- private:
-  std::unordered_map<std::string, std::int32_t> ids_;
-};
+/// The GPU id (gpu_ids) of the GPU record i ran on: a recv's destination, else its source, else
+/// its destination where the source is a host; -1 for host-only.
+std::int32_t gpu_of(const trace::Trace& t, std::size_t i, const std::vector<std::int32_t>& ids) {
+  const std::int32_t own = ids[t.kinds()[i] == trace::OpKind::recv ? t.dsts()[i] : t.srcs()[i]];
+  return own >= 0 ? own : ids[t.dsts()[i]];
+}
 
 Key key_of(const trace::Trace& t, std::size_t i, Category c, std::int32_t gpu) {
   return {static_cast<std::uint8_t>(t.kinds()[i]), static_cast<std::uint8_t>(c),
@@ -67,17 +66,19 @@ MatchResult match_ops(const trace::Trace& source, const std::vector<Category>& s
   // one kind than another would shift every match after it onto the next rank's). One process's
   // trace (or its profiling windows) matches whatever device index either recording ran on.
   const bool by_rank = trace::rank_files(source) > 1 && trace::rank_files(actual) > 1;
-  GpuIds gpus;
+  std::unordered_map<std::string, std::int32_t> names;
+  const std::vector<std::int32_t> actual_gpus = by_rank ? gpu_ids(actual, names) : std::vector<std::int32_t>{};
+  const std::vector<std::int32_t> source_gpus = by_rank ? gpu_ids(source, names) : std::vector<std::int32_t>{};
   const std::vector<char> host = host_flags(actual);
   for (std::size_t j = 0; j < actual.size(); ++j) {
     if (actual.durations()[j] < 0) continue;  // nothing to score against
-    const std::int32_t gpu = by_rank ? gpus.of(actual, j) : -1;
+    const std::int32_t gpu = by_rank ? gpu_of(actual, j, actual_gpus) : -1;
     queues[key_of(actual, j, categorize(actual, j, host), gpu)].indices.push_back(static_cast<std::uint32_t>(j));
   }
   MatchResult r;
   r.actual_index.assign(source.size(), -1);
   for (std::size_t i = 0; i < source.size(); ++i) {
-    const auto it = queues.find(key_of(source, i, source_categories[i], by_rank ? gpus.of(source, i) : -1));
+    const auto it = queues.find(key_of(source, i, source_categories[i], by_rank ? gpu_of(source, i, source_gpus) : -1));
     if (it == queues.end() || it->second.next >= it->second.indices.size()) {
       ++r.unmatched_source;
       continue;

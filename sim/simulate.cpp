@@ -196,9 +196,8 @@ class Simulation {
   /// Pairs the recvs from one GPU to another with their sends (both in record order).
   void pair_sends_and_recvs(const std::vector<std::size_t>& sends, const std::vector<std::size_t>& recvs,
                             std::unordered_map<std::size_t, std::size_t>& send_of_recv) const;
-  /// Refuses a recv paired with a send of another size, naming both records.
-  void check_pairs_agree(const std::vector<std::size_t>& recvs,
-                         const std::unordered_map<std::size_t, std::size_t>& send_of_recv) const;
+  /// Refuses a recv paired with a send of another size (send_of_recv_), naming both records.
+  void check_pairs_agree() const;
   PoolId sm_pool(int gpu);
   /// The critical path back from the GPU work or call that ended last (an annotation is a span
   /// around work, not a task: a trace whose NVTX range outlasts its calls would otherwise get a
@@ -1204,19 +1203,19 @@ void Simulation::pair_sends_and_recvs(const std::vector<std::size_t>& sends, con
   // baseTimeNanoseconds to align them), and order is all that pairs them.
   if (send_of_recv.size() == paired_before && sends.size() == recvs.size())
     for (std::size_t k = 0; k < recvs.size(); ++k) send_of_recv.emplace(recvs[k], sends[k]);
-  check_pairs_agree(recvs, send_of_recv);
 }
 
-void Simulation::check_pairs_agree(const std::vector<std::size_t>& recvs,
-                                   const std::unordered_map<std::size_t, std::size_t>& send_of_recv) const {
+void Simulation::check_pairs_agree() const {
   // A send and its recv move one buffer: sizes that differ are ranks' files that are not one
-  // job's (or one edited), as a collective's ranks that disagree are (gather_call).
-  for (const std::size_t r : recvs) {
-    const auto it = send_of_recv.find(r);
-    if (it == send_of_recv.end() || trace_.bytes()[it->second] == trace_.bytes()[r]) continue;
+  // job's (or one edited), as a collective's ranks that disagree are (gather_call). The first
+  // such recv in trace order is named.
+  for (std::size_t r = 0; r < trace_.size(); ++r) {
+    if (trace_.kinds()[r] != OpKind::recv) continue;
+    const auto it = send_of_recv_.find(r);
+    if (it == send_of_recv_.end() || trace_.bytes()[it->second] == trace_.bytes()[r]) continue;
     throw InputError(fmt::format("{}: this recv of {} B is paired with {}, its peer's send of {} B; a send and its "
-                                 "recv move one size: the traces are not one job's ranks recorded together (or one "
-                                 "was edited)",
+                                 "recv move one size: the sends and recvs are not one job's recorded together (or "
+                                 "one was edited)",
                                  trace_.locate_record(r), trace_.bytes()[r], trace_.locate_record(it->second),
                                  trace_.bytes()[it->second]));
   }
@@ -1242,6 +1241,7 @@ SimResult Simulation::run() {
     if (it == sends.end()) continue;
     pair_sends_and_recvs(it->second, list, send_of_recv);
   }
+  if (!send_of_recv.empty()) check_pairs_agree();
   const auto matched_send = [&](std::size_t recv) -> std::optional<std::size_t> {
     if (send_of_recv.empty()) return std::nullopt;
     const auto it = send_of_recv.find(recv);

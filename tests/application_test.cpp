@@ -607,8 +607,9 @@ TEST(ApplicationProjection, HonestReplayOfTheFifthUnseenSetAndItsWaitsThatAreNoC
     // The polls and the cudaFree that waited for the GPU are waits: replayed with all GPU work at
     // half its recorded time, the polled trace (GPU-bound steps, the GPU busy 13.1-13.2 of their
     // 13.7 ms) spans 0.53-0.56 of its recording, the freeing one 0.66-0.69 (asserted: below 0.6 and
-    // 0.75). With the polls and frees kept as the CPU time they took (and the calls' annotations
-    // at their recorded times, below) both spanned 0.88.
+    // 0.75). With the polls and frees kept as the CPU time they took (their calls renamed in the
+    // trace) both span 0.99-1.00; with those rules but the call-less annotations at their recorded
+    // times (before AnAnnotationWithNoCallInsideMovesWithItsThread) both spanned 0.88.
     for (const auto& [name, below] : {std::pair{"event_poll_mlp", 0.60}, std::pair{"empty_cache_mlp", 0.75}}) {
       SCOPED_TRACE(name);
       const trace::Trace t = trace::read_trace(app(std::string("h200-1gpu-") + session, name));

@@ -14,11 +14,13 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
+#include "projection/compare.hpp"
 #include "sim/simulate.hpp"
 #include "test_util.hpp"
 #include "topology/loader.hpp"
 #include "trace/ranks.hpp"
 #include "trace/reader.hpp"
+#include "trace/select.hpp"
 
 namespace linkcast::trace {
 namespace {
@@ -535,6 +537,17 @@ const std::string kPipeline = test::source_dir() + "/tests/data/real/h200-2gpu-p
 const std::string kDdpApp = test::source_dir() + "/tests/data/real/h200-2gpu-ddp/app_ddp_mlp/";
 
 
+/// Removes a rank file's first kernel whose name starts with `name` (as when its profile starts
+/// one call later).
+void erase_first_kernel(nlohmann::json& rank, std::string_view name) {
+  auto& events = rank["traceEvents"];
+  for (auto it = events.begin(); it != events.end(); ++it)
+    if (it->value("cat", "") == "kernel" && it->value("name", "").starts_with(name)) {
+      events.erase(it);
+      return;
+    }
+}
+
 TEST(Ranks, AScoreAgainstAJobMatchesEachRanksOwnOperationsWhateverTheFilesAreCalled) {
   // A robustness hunt (round 32): `project --actual FOLDER` matched operations across ranks in
   // the merged trace's order, and ranks were merged in file-name order: the second pipeline
@@ -559,16 +572,25 @@ TEST(Ranks, AScoreAgainstAJobMatchesEachRanksOwnOperationsWhateverTheFilesAreCal
       "project --from {0} --to {0} {1} --actual {2}/rank1.json.gz", test::config("testbed-h200-2gpu.yaml"), kPipeline,
       actual));
   EXPECT_THAT(one.err, HasSubstr("1 file(s) against the trace's 2"));
-}
-
-/// Removes a rank file's first NCCL allreduce kernel (as when its profile starts one call later).
-void erase_first_allreduce(nlohmann::json& rank) {
-  auto& events = rank["traceEvents"];
-  for (auto it = events.begin(); it != events.end(); ++it)
-    if (it->value("cat", "") == "kernel" && it->value("name", "").starts_with("ncclDevKernel_AllReduce")) {
-      events.erase(it);
-      return;
-    }
+  // Matched within its rank: with rank 0's first send left out of the second session, every
+  // matched operation is on its own rank's GPU (matched across ranks in order, rank 0's last send
+  // had taken rank 1's first, and every rank-1 send after it the next).
+  nlohmann::json short0 = load_rank(actual + "/rank0.json.gz");
+  erase_first_kernel(short0, "ncclDevKernel_SendRecv");
+  const Trace src = data_movement(read_traces({kPipeline}));
+  const Trace act = data_movement(
+      read_traces({write_job("pp_first_send_short", {{"rank0.json", short0}, {"rank1.json", load_rank(actual + "/rank1.json.gz")}})}));
+  std::vector<Category> categories;
+  const std::vector<char> host = host_flags(src);
+  for (std::size_t i = 0; i < src.size(); ++i) categories.push_back(categorize(src, i, host));
+  const projection::MatchResult m = projection::match_ops(src, categories, act);
+  const auto own_gpu = [](const Trace& t, std::size_t i) {
+    return t.endpoint_name(t.kinds()[i] == OpKind::recv ? t.dsts()[i] : t.srcs()[i]);
+  };
+  EXPECT_EQ(m.unmatched_source, 1u);
+  for (std::size_t i = 0; i < src.size(); ++i)
+    if (m.actual_index[i] >= 0)
+      EXPECT_EQ(own_gpu(src, i), own_gpu(act, static_cast<std::size_t>(m.actual_index[i]))) << i;
 }
 
 TEST(Ranks, ACollectiveOneRanksProfileLacksLeavesOnlyThatCallShort) {
@@ -577,7 +599,7 @@ TEST(Ranks, ACollectiveOneRanksProfileLacksLeavesOnlyThatCallShort) {
   // rank 0 waited for rank 1's next, 6 ms later: the honest replay +42.3%, with a warning that the
   // trace records one of the two ranks. Paired by recorded time, only the first call lacks rank 1.
   nlohmann::json rank1 = load_rank(kDdpApp + "rank1.json.gz");
-  erase_first_allreduce(rank1);
+  erase_first_kernel(rank1, "ncclDevKernel_AllReduce");
   const std::string dir = write_job("ddp_first_call_short", {{"rank0.json", load_rank(kDdpApp + "rank0.json.gz")}, {"rank1.json", rank1}});
   const Trace job = read_traces({dir});
   expect_honest_replay_within_one_percent(job, "testbed-h200-2gpu.yaml");
@@ -589,7 +611,7 @@ TEST(Ranks, ACollectiveOneRanksProfileLacksLeavesOnlyThatCallShort) {
   // after every later call (by its first record, rank 1's file coming after rank 0's) and the
   // replay was refused as a cycle; calls now go in the order they ran.
   nlohmann::json rank0 = load_rank(kDdpApp + "rank0.json.gz");
-  erase_first_allreduce(rank0);
+  erase_first_kernel(rank0, "ncclDevKernel_AllReduce");
   expect_honest_replay_within_one_percent(
       read_traces({write_job("ddp_first_call_short0", {{"rank0.json", rank0}, {"rank1.json", load_rank(kDdpApp + "rank1.json.gz")}})}),
       "testbed-h200-2gpu.yaml");

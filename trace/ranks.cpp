@@ -278,8 +278,8 @@ Trace merge_ranks(std::vector<Trace> ranks) {
     warn_unless_one_job(ranks, clock.spans, out.warnings);
   // Windows in time order; ranks in rank order (a file that names none at its place among the
   // files), so that the merged trace does not depend on what the files are called.
+  const auto rank_of = [&](std::size_t k) { return windows ? 0 : ranks[k].rank >= 0 ? ranks[k].rank : static_cast<int>(k); };
   if (!windows) {
-    const auto rank_of = [&](std::size_t k) { return ranks[k].rank >= 0 ? ranks[k].rank : static_cast<int>(k); };
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank_of(a) < rank_of(b); });
   }
@@ -288,12 +288,12 @@ Trace merge_ranks(std::vector<Trace> ranks) {
   for (std::size_t n = 0; n < ranks.size(); ++n) {
     const std::size_t k = order[n];
     Trace& t = ranks[k];
-    const int r = windows ? 0 : t.rank >= 0 ? t.rank : static_cast<int>(k);
-    const auto how = [](bool recorded) { return recorded ? "was recorded as" : "names no rank and took, by its place among the files,"; };
+    const int r = rank_of(k);
     if (const auto [it, fresh] = rank_file.emplace(r, std::pair{t.source_file, t.rank >= 0}); !fresh && !windows)
       throw InputError(fmt::format("{}: rank {} again: {} {} rank {} too; give each rank's trace once", t.source_file,
-                                   r, it->second.first, how(it->second.second), r));
-    out.source_file += (out.source_file.empty() ? "" : ", ") + t.source_file;
+                                   r, it->second.first,
+                                   it->second.second ? "was recorded as" : "names no rank and took, by its place among the files,",
+                                   r));
     out.world_size = std::max(out.world_size, t.world_size);
     // Endpoint renaming: a rank on one GPU goes to gpu<r>; windows keep their GPUs.
     const std::vector<std::uint16_t> run_on = windows ? std::vector<std::uint16_t>{} : gpus_run_on(t);
@@ -374,11 +374,15 @@ Trace merge_ranks(std::vector<Trace> ranks) {
     }
     for (std::string& w : t.warnings) out.warnings.push_back(std::move(w));
   }
-  // Messages about the whole job name it by its first and last files: a folder of 2,000 ranks
-  // made one message 89 kB (each record's own file is in record_files).
-  if (out.record_files.size() > 4)
-    out.source_file = fmt::format("{}, ..., {} ({} files)", out.record_files.front().second,
-                                  out.record_files.back().second, out.record_files.size());
+  // Messages about the whole job name its files, or its first and last where there are more than
+  // four: a folder of 2,000 ranks made one message 89 kB (each record's own file is in
+  // record_files).
+  const auto& files = out.record_files;
+  if (files.size() > 4) {
+    out.source_file = fmt::format("{}, ..., {} ({} files)", files.front().second, files.back().second, files.size());
+  } else {
+    for (const auto& [first_record, file] : files) out.source_file += (out.source_file.empty() ? "" : ", ") + file;
+  }
   return out;
 }
 

@@ -306,11 +306,11 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
   // than order does: a profiling window that starts one call later on one rank would otherwise
   // pair every call after it with the other ranks' next. Where it does not (the files' clocks
   // apart, or every call recorded), order pairs them.
-  const bool several_files = trace.record_files.size() > 1;
+  const bool several_ranks = rank_files(trace) > 1;
   std::vector<std::vector<std::size_t>> calls;
   for (const auto& by_rank : comms) {
     std::vector<std::vector<std::size_t>> ranks;
-    bool timed = several_files;
+    bool timed = several_ranks;
     for (const auto& [rank, records] : by_rank) {
       for (const std::size_t i : records)
         timed = timed && trace.starts()[i] >= 0 && trace.durations()[i] >= 0 && ranks_run_together(kinds[i]);
@@ -331,15 +331,14 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
   // ranks are one file's records after another, so a call paired by time that lacks rank 0's
   // record would otherwise follow every later call, and the replay's waits would run backwards),
   // else by their first record.
+  std::vector<std::int64_t> first_start_ns(calls.size(), std::numeric_limits<std::int64_t>::max());
   bool all_timed = true;
-  for (const auto& c : calls)
-    for (const std::size_t i : c) all_timed = all_timed && trace.starts()[i] >= 0;
-  std::vector<std::int64_t> first_start_ns(calls.size(), 0);
-  if (all_timed)
-    for (std::size_t k = 0; k < calls.size(); ++k) {
-      first_start_ns[k] = std::numeric_limits<std::int64_t>::max();
-      for (const std::size_t i : calls[k]) first_start_ns[k] = std::min(first_start_ns[k], trace.starts()[i]);
+  for (std::size_t k = 0; k < calls.size(); ++k)
+    for (const std::size_t i : calls[k]) {
+      all_timed = all_timed && trace.starts()[i] >= 0;
+      first_start_ns[k] = std::min(first_start_ns[k], trace.starts()[i]);
     }
+  if (!all_timed) std::fill(first_start_ns.begin(), first_start_ns.end(), 0);
   std::vector<std::size_t> order(calls.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

@@ -387,6 +387,30 @@ class MlpRegression(App):
         return [(torch.randn(batch, width, device=self.dev),
                  torch.randn(batch, width, device=self.dev)) for _ in range(2)]
 
+    # The apps built by build_mlp: their layers' activation and optimizer, as the meta names them.
+    ACTIVATIONS = {"gelu": "GELU", "ln_gelu": "LayerNorm, GELU"}
+    OPTIMIZERS = {"sgd": ("SGD(lr=1e-3, momentum=0.9)", lambda p: torch.optim.SGD(p, lr=1e-3, momentum=0.9)),
+                  "adamw": ("AdamW(lr=1e-4)", lambda p: torch.optim.AdamW(p, lr=1e-4))}
+
+    def build_mlp(self, quick, layers, kind, optimizer, data):
+        """`layers` x (Linear(2048, 2048), `kind`) trained by `optimizer` ("sgd" or "adamw") on two
+        GPU-resident batches of 4096 rows (2 layers 64 wide, 16 rows with --quick); `data` says in
+        the meta what else a step does."""
+        width, layers, batch = (64, 2, 16) if quick else (2048, layers, 4096)
+        self.model = mlp(width, layers, kind).to(self.dev)
+        optimizer_name, make = self.OPTIMIZERS[optimizer]
+        self.opt = make(self.model.parameters())
+        self.data = self.gpu_pairs(batch, width)
+        self.loss = None
+        self.meta.update({
+            "model": f"MLP {layers} x (Linear({width}, {width}), {self.ACTIVATIONS[kind]})",
+            "parameters": numel(self.model),
+            "batch_shapes": [[batch, width]] * 2,
+            "data": data,
+            "precision": "float32",
+            "optimizer": optimizer_name,
+        })
+
     def step(self, i):
         x, t = self.data[i % 2]
         self.opt.zero_grad(set_to_none=True)
@@ -1360,19 +1384,7 @@ class WindowsMlp(MlpRegression):
 
     def __init__(self, quick):
         super().__init__(quick)
-        width, layers, batch = (64, 2, 16) if quick else (2048, 4, 4096)
-        self.model = mlp(width, layers, "gelu").to(self.dev)
-        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
-        self.data = self.gpu_pairs(batch, width)
-        self.loss = None
-        self.meta.update({
-            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
-            "parameters": numel(self.model),
-            "batch_shapes": [[batch, width]] * 2,
-            "data": "GPU-resident; loss.item() every step",
-            "precision": "float32",
-            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
-        })
+        self.build_mlp(quick, 4, "gelu", "sgd", "GPU-resident; loss.item() every step")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1466,18 +1478,7 @@ class EmptyCacheMlp(MlpRegression):
 
     def __init__(self, quick):
         super().__init__(quick)
-        width, layers, batch = (64, 2, 16) if quick else (2048, 4, 4096)
-        self.model = mlp(width, layers, "gelu").to(self.dev)
-        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3, momentum=0.9)
-        self.data = self.gpu_pairs(batch, width)
-        self.meta.update({
-            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
-            "parameters": numel(self.model),
-            "batch_shapes": [[batch, width]] * 2,
-            "data": "GPU-resident; torch.cuda.empty_cache() after every step",
-            "precision": "float32",
-            "optimizer": "SGD(lr=1e-3, momentum=0.9)",
-        })
+        self.build_mlp(quick, 4, "gelu", "sgd", "GPU-resident; torch.cuda.empty_cache() after every step")
 
     def step(self, i):
         super().step(i)
@@ -1493,19 +1494,9 @@ class EventPollMlp(MlpRegression):
 
     def __init__(self, quick):
         super().__init__(quick)
-        width, layers, batch = (64, 2, 16) if quick else (2048, 6, 4096)
-        self.model = mlp(width, layers, "ln_gelu").to(self.dev)
-        self.opt = torch.optim.AdamW(self.model.parameters(), lr=1e-4)
-        self.data = self.gpu_pairs(batch, width)
+        self.build_mlp(quick, 6, "ln_gelu", "adamw",
+                       "GPU-resident; event.query() polled with 50 us of CPU work between polls")
         self.polls = []
-        self.meta.update({
-            "model": f"MLP {layers} x (Linear({width}, {width}), LayerNorm, GELU)",
-            "parameters": numel(self.model),
-            "batch_shapes": [[batch, width]] * 2,
-            "data": "GPU-resident; event.query() polled with 50 us of CPU work between polls",
-            "precision": "float32",
-            "optimizer": "AdamW(lr=1e-4)",
-        })
 
     def step(self, i):
         super().step(i)
@@ -1645,19 +1636,7 @@ class ItemMlp(MlpRegression):
 
     def __init__(self, quick):
         super().__init__(quick)
-        width, layers, batch = (64, 2, 16) if quick else (2048, 4, 4096)
-        self.model = mlp(width, layers, "gelu").to(self.dev)
-        self.opt = torch.optim.AdamW(self.model.parameters(), lr=1e-4)
-        self.data = self.gpu_pairs(batch, width)
-        self.loss = None
-        self.meta.update({
-            "model": f"MLP {layers} x (Linear({width}, {width}), GELU)",
-            "parameters": numel(self.model),
-            "batch_shapes": [[batch, width]] * 2,
-            "data": "GPU-resident; loss.item() every step",
-            "precision": "float32",
-            "optimizer": "AdamW(lr=1e-4)",
-        })
+        self.build_mlp(quick, 4, "gelu", "adamw", "GPU-resident; loss.item() every step")
 
 
 def spin_app(base, app_name, cycles):
