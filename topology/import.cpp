@@ -128,6 +128,19 @@ bool is_amd_cpu_vendor(std::string_view vendor) {
   return v == "authenticamd" || v == "amd" || v == "hygongenuine";
 }
 
+/// The note for GPUs (`off`) that show no NVLink where the others (`on`) reach the NVSwitch
+/// fabric: imported over PCIe, as the input (`source`: "dump", "matrix") says. `verb` ("list",
+/// "show") says what the input does; `cause` says why, "{}" its/their.
+std::string off_fabric_note(const std::vector<std::string>& off, const std::vector<std::string>& on,
+                            std::string_view verb, std::string_view cause, std::string_view source) {
+  const bool one = off.size() == 1;
+  return fmt::format("{} {}{} no NVLink where {} reach the NVSwitch fabric: {}; `nvidia-smi nvlink -s` shows them), so "
+                     "{} talk{} over PCIe here as the {} says",
+                     join(off, ", "), verb, one ? "s" : "", join(on, ", "),
+                     fmt::format(fmt::runtime(cause), one ? "its" : "their"), one ? "it" : "they", one ? "s" : "",
+                     source);
+}
+
 /// A CPU-to-CPU link of unknown values between every two of `cpus` (id, whether AMD's): Infinity
 /// Fabric between AMD's, else `other` (UPI between Intel's; a Grace system's, whose CPUs are no
 /// Intel's, `generic`).
@@ -850,12 +863,8 @@ class XmlReader {
         if (!any_link) off.push_back(g.id);
       }
       if (!off.empty())
-        sk_.notes.push_back(fmt::format("{} list{} no NVLink where {} reach the NVSwitch fabric: NCCL saw none of "
-                                        "{} links (a link or driver fault; `nvidia-smi nvlink -s` shows them), so "
-                                        "{} talk{} over PCIe here as the dump says",
-                                        join(off, ", "), off.size() == 1 ? "s" : "", join(on_fabric, ", "),
-                                        off.size() == 1 ? "its" : "their", off.size() == 1 ? "it" : "they",
-                                        off.size() == 1 ? "s" : ""));
+        sk_.notes.push_back(off_fabric_note(off, on_fabric, "list", "NCCL saw none of {} links (a link or driver fault",
+                                            "dump"));
     }
     if (Ep* fabric = sk_.find("nvswitch0")) {
       fabric->model = chips.empty() ? "NVSwitch fabric (one vertex, as in NCCL; its chips are hidden from the VM)"
@@ -1434,12 +1443,9 @@ void smi_nvlinks(const Smi& t, Skeleton& sk, const std::vector<std::string>& ids
     // A GPU with no NV cell where the others reach the fabric: its links are down (a link or
     // fabric-manager fault); imported over PCIe as the matrix says, and said, as for NCCL dumps.
     if (!off_fabric.empty())
-      sk.notes.push_back(fmt::format("{}: {} show{} no NVLink where {} reach the NVSwitch fabric: {} links are down "
-                                     "(a link or fabric-manager fault; `nvidia-smi nvlink -s` shows them), so {} "
-                                     "talk{} over PCIe here as the matrix says",
-                                     t.path, join(off_fabric, ", "), off_fabric.size() == 1 ? "s" : "",
-                                     join(on_fabric, ", "), off_fabric.size() == 1 ? "its" : "their",
-                                     off_fabric.size() == 1 ? "it" : "they", off_fabric.size() == 1 ? "s" : ""));
+      sk.notes.push_back(t.path + ": " +
+                         off_fabric_note(off_fabric, on_fabric, "show", "{} links are down (a link or fabric-manager fault",
+                                         "matrix"));
     return;
   }
   for (const auto& [pair, count] : t.nv) {
