@@ -685,6 +685,25 @@ TEST(SimReal, HeldOutRecordingsOfAnotherDayOnTwoH200s) {
   EXPECT_EQ(one_channel, 6);
 }
 
+TEST(SimReal, HeldOutSessionOfThePeerStoreCeilingOnTwoH200s) {
+  SKIP_ACCURACY_UNDER_ASAN();
+  REQUIRE_NCCL_RECORDING("h200-2gpu-ceiling");
+  // A fourth nvidia-h200-x2 session (2026-11-29, tools/record/run_nccl_ceiling.sh), scored once
+  // with nothing tuned on it: NCCL's default collectives of 1 MiB-4 GiB and ring/Simple and
+  // ring/LL128 broadcast, allreduce, all-gather and reduce-scatter of 256 MiB-4 GiB, all replayed
+  // from CUDA graphs, 105 cases. Measured: 2.9% geometric-mean |error| (NCCL's model 12.3%), none
+  // past 20%, the largest the all-gather of 4 MiB (-19.9%: ring/Simple all-gathers of 4-32 MiB on
+  // 2 GPUs run 6-13 us longer than simulated, as in h200-2gpu-ddp and -ddp2); NCCL's choice alone
+  // 3.2% (15.1%). Bounds: half a point above the scored figures, no call past 20% plus one.
+  const GraphErrors e = graph_errors("h200-2gpu-ceiling");
+  ASSERT_EQ(e.sim.size(), 105u);
+  ASSERT_EQ(e.sim_default.size(), 65u);
+  EXPECT_LT(geomean_abs(e.sim), 0.035);
+  EXPECT_LT(geomean_abs(e.sim_default), 0.037);
+  EXPECT_LT(geomean_abs(e.sim), geomean_abs(e.nccl) / 3);
+  EXPECT_LE(count_past(e.sim, 0.2), 1u);
+}
+
 TEST(SimReal, TheShippedHgxH200NodeSimulatesTheRecordedH200sAsTheirTestbedDoes) {
   SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-4gpu-channels");

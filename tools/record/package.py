@@ -35,6 +35,8 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               "kernel_rates.csv", "apps_steps.csv", "apps_meta.json", "command.txt",
               # run_nccl.sh
               "block_copy.csv",
+              # run_nccl_ceiling.sh
+              "block_copy_640.csv",
               # run_pipeline.sh
               "block_share.csv", "nccl_pipeline.csv",
               # run_l2_copy.sh
@@ -77,6 +79,7 @@ DESCRIBE = {
                       "sync, profiled)",
     "block_copy.csv": "per-block copy rates within a GPU and into its peer (tools/record/block_copy.cu: "
                       "`pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps`)",
+    "block_copy_640.csv": "block_copy.csv's peer patterns with 640 copying threads a block (NCCL_MAX_NTHREADS)",
     "block_share.csv": "per-block start and end of blocks writing into a peer GPU at once "
                        "(tools/record/block_share.cu: `blocks,bytes_per_block,rep,block,sm,start_ns,end_ns`)",
     "nccl_pipeline.csv": "K back-to-back calls per CUDA graph, and a broadcast with one rank late, every "
