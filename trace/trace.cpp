@@ -1,5 +1,6 @@
 #include "trace/trace.hpp"
 
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -286,6 +287,121 @@ std::size_t calls_that_ran_together(const Trace& t, const std::vector<std::vecto
   return together;
 }
 
+/// Whether two records say the same about their call: kind, size and group.
+bool same_content(const Trace& t, std::size_t a, std::size_t b) {
+  return t.kinds()[a] == t.kinds()[b] && t.bytes()[a] == t.bytes()[b] && t.op(a).group == t.op(b).group;
+}
+
+/// How many of `calls` hold records that disagree about their kind, size or group.
+std::size_t disagreeing_calls(const Trace& t, const std::vector<std::vector<std::size_t>>& calls) {
+  std::size_t disagreeing = 0;
+  for (const auto& call : calls)
+    disagreeing += std::any_of(call.begin(), call.end(), [&](std::size_t i) { return !same_content(t, call.front(), i); });
+  return disagreeing;
+}
+
+/// The calls a rank's alignment (calls_by_content) may skip on either side beyond the difference
+/// of their counts: records a profile lost inside its window on both ranks at once.
+constexpr std::size_t kAlignmentSlack = 16;
+/// The most cells (a call of the sequence so far by a record of the rank) one alignment holds:
+/// 32 MiB of traceback; beyond it the calls pair in order.
+constexpr std::size_t kMaxAlignmentCells = std::size_t{1} << 25;
+
+/// The same by content, for any communicator: NCCL has every rank call its communicator's
+/// collectives in one order, so each rank's records are that sequence with the calls its profile
+/// did not record left out (a window that starts or ends a call apart, a lost record). The rank
+/// with the most records gives the calls; each other rank's records are then aligned with the
+/// calls so far: as many of them paired, in order, with calls of the same kind, size and group
+/// as can be (a longest common subsequence), and of such pairings the one whose records start
+/// nearest their calls' first records (a step's calls repeat every step: the count alone would pair
+/// a rank with the step before as well as with its own). A record paired with no call is a call
+/// of its own where it falls. Empty where an alignment would take more than kMaxAlignmentCells.
+std::vector<std::vector<std::size_t>> calls_by_content(const Trace& t, const std::vector<std::vector<std::size_t>>& ranks) {
+  std::size_t most = 0;
+  for (std::size_t r = 1; r < ranks.size(); ++r)
+    if (ranks[r].size() > ranks[most].size()) most = r;
+  std::vector<std::vector<std::size_t>> calls;
+  for (const std::size_t i : ranks[most]) calls.push_back({i});
+  struct Score {
+    std::int64_t paired = -1;  // -1: no alignment reaches the cell
+    double apart_ns = 0;
+    [[nodiscard]] bool better_than(const Score& o) const {
+      return paired > o.paired || (paired == o.paired && apart_ns < o.apart_ns);
+    }
+  };
+  enum Step : std::uint8_t { none, skip_call, skip_record, pair };
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    if (r == most) continue;
+    const std::vector<std::size_t>& records = ranks[r];
+    const std::size_t n = calls.size(), m = records.size();
+    const std::size_t band = (n > m ? n - m : m - n) + kAlignmentSlack, width = 2 * band + 1;
+    if ((n + 1) > kMaxAlignmentCells / width) return {};
+    // Cell (i, j): the first i calls against the first j records, j - i within the band, at
+    // column j - i + band of row i.
+    std::vector<std::uint8_t> steps((n + 1) * width, none);
+    std::vector<Score> previous(width), current(width);
+    const auto start_ns = [&](std::size_t i) { return static_cast<double>(std::max<std::int64_t>(t.starts()[i], 0)); };
+    // What each call and record says, read once (a cell compares one of each).
+    using Content = std::tuple<OpKind, std::uint64_t, std::uint32_t>;
+    const auto content = [&](std::size_t i) { return Content{t.kinds()[i], t.bytes()[i], t.op(i).group}; };
+    std::vector<Content> call_content, record_content;
+    call_content.reserve(n);
+    record_content.reserve(m);
+    for (const auto& call : calls) call_content.push_back(content(call.front()));
+    for (const std::size_t i : records) record_content.push_back(content(i));
+    for (std::size_t i = 0; i <= n; ++i) {
+      for (std::size_t k = 0; k < width; ++k) {
+        current[k] = Score{};
+        const std::int64_t j = static_cast<std::int64_t>(i + k) - static_cast<std::int64_t>(band);
+        if (j < 0 || j > static_cast<std::int64_t>(m)) continue;
+        const auto take = [&](const Score& from, Step step, std::int64_t paired, double apart_ns) {
+          if (from.paired < 0) return;
+          const Score s{from.paired + paired, from.apart_ns + apart_ns};
+          if (s.better_than(current[k])) {
+            current[k] = s;
+            steps[i * width + k] = step;
+          }
+        };
+        if (i == 0 && j == 0) {
+          current[k] = Score{0, 0};
+          continue;
+        }
+        if (i > 0 && k + 1 < width) take(previous[k + 1], skip_call, 0, 0);
+        if (j > 0 && k > 0) take(current[k - 1], skip_record, 0, 0);
+        if (i > 0 && j > 0) {
+          const auto jj = static_cast<std::size_t>(j) - 1;
+          if (call_content[i - 1] == record_content[jj])
+            take(previous[k], pair, 1, std::fabs(start_ns(calls[i - 1].front()) - start_ns(records[jj])));
+        }
+      }
+      std::swap(previous, current);
+    }
+    // Back from (n, m), then the calls rebuilt in order with this rank's records in them.
+    std::vector<Step> path;
+    for (std::size_t i = n, j = m; i > 0 || j > 0;) {
+      const Step step = static_cast<Step>(steps[i * width + (j + band - i)]);
+      path.push_back(step);
+      if (step == skip_call) --i;
+      else if (step == skip_record) --j;
+      else if (step == pair) --i, --j;
+      else return {};  // unreachable: every cell in the band is reached
+    }
+    std::vector<std::vector<std::size_t>> merged;
+    merged.reserve(n + m);
+    std::size_t i = 0, j = 0;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      if (*it == skip_call) merged.push_back(std::move(calls[i++]));
+      else if (*it == skip_record) merged.push_back({records[j++]});
+      else {
+        merged.push_back(std::move(calls[i++]));
+        merged.back().push_back(records[j++]);
+      }
+    }
+    calls = std::move(merged);
+  }
+  return calls;
+}
+
 }  // namespace
 
 std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
@@ -321,6 +437,15 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
       std::vector<std::vector<std::size_t>> by_time = calls_by_time(trace, ranks);
       if (calls_that_ran_together(trace, by_time, ranks.size()) > calls_that_ran_together(trace, these, ranks.size()))
         these = std::move(by_time);
+    } else if (several_ranks && ranks.size() > 1) {
+      // Any other communicator (one that broadcasts too: DDP's buffers each step) pairs by content
+      // where its ranks recorded different numbers of calls or order pairs records that disagree.
+      const bool counts_differ = std::any_of(ranks.begin(), ranks.end(),
+                                             [&](const auto& records) { return records.size() != ranks.front().size(); });
+      if (counts_differ || disagreeing_calls(trace, these) > 0) {
+        std::vector<std::vector<std::size_t>> by_content = calls_by_content(trace, ranks);
+        if (!by_content.empty()) these = std::move(by_content);
+      }
     }
     for (auto& c : these) {
       std::sort(c.begin(), c.end());
