@@ -2,6 +2,9 @@
 
 #include <boost/container_hash/hash.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <unordered_map>
 
@@ -52,16 +55,85 @@ Key key_of(const trace::Trace& t, std::size_t i, Category c, std::int32_t gpu) {
           static_cast<std::uint8_t>(t.src_mems()[i]), static_cast<std::uint8_t>(t.dst_mems()[i]), t.bytes()[i], gpu};
 }
 
+/// Each operation's start as a fraction of its trace's span (first start to last end), so that
+/// two recordings of one program on machines of different speeds place its steps alike; 0 where
+/// the trace records no times.
+std::vector<double> span_fractions(const trace::Trace& t) {
+  std::int64_t first_ns = std::numeric_limits<std::int64_t>::max(), last_ns = std::numeric_limits<std::int64_t>::min();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t.starts()[i] < 0) continue;
+    first_ns = std::min(first_ns, t.starts()[i]);
+    last_ns = std::max(last_ns, t.starts()[i] + std::max<std::int64_t>(t.durations()[i], 0));
+  }
+  std::vector<double> out(t.size(), 0.0);
+  if (last_ns <= first_ns) return out;
+  const double span_ns = static_cast<double>(last_ns - first_ns);
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (t.starts()[i] >= 0) out[i] = static_cast<double>(t.starts()[i] - first_ns) / span_ns;
+  return out;
+}
+
+/// The most cells (an operation of the shorter list by a skip of the longer) one key's alignment
+/// holds: 32 MiB of traceback; beyond it the key's operations pair in order.
+constexpr std::size_t kMaxAlignmentCells = std::size_t{1} << 25;
+
+/// Pairs two lists of operations of one key (the same kind, size, memories and rank), each in
+/// order: all of them in order where they are as many or `in_order`; else every operation of the
+/// shorter list with one of the longer, in order, leaving out as many of the longer as it has
+/// more, the ones that leave the pairs nearest in their traces' span (span_fractions). One rank's
+/// recording lacking an operation (a profile's window, a lost record) shifts no pair after it onto
+/// the next one. Returns (index in `source`, index in `actual`) pairs.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> pair_operations(const std::vector<std::uint32_t>& source,
+                                                                     const std::vector<double>& source_at,
+                                                                     const std::vector<std::uint32_t>& actual,
+                                                                     const std::vector<double>& actual_at,
+                                                                     bool in_order) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  const bool source_short = source.size() <= actual.size();
+  const std::vector<std::uint32_t>& shorter = source_short ? source : actual;
+  const std::vector<std::uint32_t>& longer = source_short ? actual : source;
+  const std::vector<double>& shorter_at = source_short ? source_at : actual_at;
+  const std::vector<double>& longer_at = source_short ? actual_at : source_at;
+  const std::size_t n = shorter.size(), skips = longer.size() - n, width = skips + 1;
+  const auto add = [&](std::size_t a, std::size_t b) {
+    pairs.emplace_back(source_short ? shorter[a] : longer[b], source_short ? longer[b] : shorter[a]);
+  };
+  if (in_order || skips == 0 || n == 0 || n + 1 > kMaxAlignmentCells / width) {
+    for (std::size_t k = 0; k < n; ++k) add(k, k);
+    return pairs;
+  }
+  // best[k]: the least summed distance of the first i of the shorter list paired, the i-th with
+  // the longer list's (i - 1 + k)-th (k of it left out before). From row i - 1 a pair takes the
+  // least of its cells up to k; keeps[i][k] says whether that least is at k itself (1) or below.
+  std::vector<double> previous(width, 0.0), current(width);
+  std::vector<std::uint8_t> keeps((n + 1) * width, 1);
+  for (std::size_t i = 1; i <= n; ++i) {
+    double least = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < width; ++k) {
+      const bool here = previous[k] <= least;  // prefix least of row i - 1 up to k
+      if (here) least = previous[k];
+      keeps[(i - 1) * width + k] = here ? 1 : 0;
+      current[k] = least + std::fabs(shorter_at[shorter[i - 1]] - longer_at[longer[i - 1 + k]]);
+    }
+    std::swap(previous, current);
+  }
+  // The last pair's k is the least of the last row; each pair before it at the prefix least of
+  // its row up to the k after it.
+  std::size_t k = static_cast<std::size_t>(std::min_element(previous.begin(), previous.end()) - previous.begin());
+  std::vector<std::size_t> at(n);
+  for (std::size_t i = n; i-- > 0;) {
+    at[i] = k;
+    // Pair i's row is i + 1; keeps[i * width + k] describes the row before it (row i).
+    while (i > 0 && k > 0 && keeps[i * width + k] == 0) --k;
+  }
+  for (std::size_t i = 0; i < n; ++i) add(i, i + at[i]);
+  return pairs;
+}
+
 }  // namespace
 
 MatchResult match_ops(const trace::Trace& source, const std::vector<Category>& source_categories,
                       const trace::Trace& actual) {
-  // Queue of actual operations per key, in order of occurrence.
-  struct Queue {
-    std::vector<std::uint32_t> indices;
-    std::size_t next = 0;
-  };
-  std::unordered_map<Key, Queue, KeyHash> queues;
   // Two jobs of several ranks each: an operation is matched on its rank (a rank recorded more of
   // one kind than another would shift every match after it onto the next rank's). One process's
   // trace (or its profiling windows) matches whatever device index either recording ran on.
@@ -69,23 +141,34 @@ MatchResult match_ops(const trace::Trace& source, const std::vector<Category>& s
   std::unordered_map<std::string, std::int32_t> names;
   const std::vector<std::int32_t> actual_gpus = by_rank ? gpu_ids(actual, names) : std::vector<std::int32_t>{};
   const std::vector<std::int32_t> source_gpus = by_rank ? gpu_ids(source, names) : std::vector<std::int32_t>{};
+  // Each key's operations of both traces, in order of occurrence.
+  struct Lists {
+    std::vector<std::uint32_t> source, actual;
+  };
+  std::unordered_map<Key, Lists, KeyHash> lists;
   const std::vector<char> host = host_flags(actual);
   for (std::size_t j = 0; j < actual.size(); ++j) {
     if (actual.durations()[j] < 0) continue;  // nothing to score against
     const std::int32_t gpu = by_rank ? gpu_of(actual, j, actual_gpus) : -1;
-    queues[key_of(actual, j, categorize(actual, j, host), gpu)].indices.push_back(static_cast<std::uint32_t>(j));
+    lists[key_of(actual, j, categorize(actual, j, host), gpu)].actual.push_back(static_cast<std::uint32_t>(j));
   }
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    const auto it = lists.find(key_of(source, i, source_categories[i], by_rank ? gpu_of(source, i, source_gpus) : -1));
+    if (it != lists.end()) it->second.source.push_back(static_cast<std::uint32_t>(i));
+  }
+  // By place in the span only between two jobs, whose lists are each one rank's: a single
+  // process's list of a key mixes its GPUs (a copy benchmark's runs on gpu0, then on gpu1), and a
+  // trace that records more GPUs or sections than the other would place its operations apart.
+  const std::vector<double> source_at = by_rank ? span_fractions(source) : std::vector<double>(source.size(), 0.0);
+  const std::vector<double> actual_at = by_rank ? span_fractions(actual) : std::vector<double>(actual.size(), 0.0);
   MatchResult r;
   r.actual_index.assign(source.size(), -1);
-  for (std::size_t i = 0; i < source.size(); ++i) {
-    const auto it = queues.find(key_of(source, i, source_categories[i], by_rank ? gpu_of(source, i, source_gpus) : -1));
-    if (it == queues.end() || it->second.next >= it->second.indices.size()) {
-      ++r.unmatched_source;
-      continue;
+  for (const auto& [key, l] : lists)
+    for (const auto& [i, j] : pair_operations(l.source, source_at, l.actual, actual_at, !by_rank)) {
+      r.actual_index[i] = j;
+      ++r.matched;
     }
-    r.actual_index[i] = it->second.indices[it->second.next++];
-    ++r.matched;
-  }
+  r.unmatched_source = source.size() - r.matched;
   r.unmatched_actual = actual.size() - r.matched;
   return r;
 }
