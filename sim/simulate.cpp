@@ -618,7 +618,7 @@ CollectiveResult Simulation::gather_call(const std::vector<std::size_t>& records
       throw InputError(fmt::format("{}: this {} of {} disagrees with {} ({} of {}) about the same call (the k-th "
                                    "on its communicator); every rank records the same kind, size and group",
                                    where(r), trace::to_string(op.kind), format_bytes(op.bytes),
-                                   trace_.describe_record(records.front()), trace::to_string(first.kind),
+                                   trace_.locate_record(records.front()), trace::to_string(first.kind),
                                    format_bytes(first.bytes)));
     const auto it = std::find(members.begin(), members.end(), op.src);
     if (it == members.end())

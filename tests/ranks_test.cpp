@@ -593,6 +593,68 @@ TEST(Ranks, AScoreAgainstAJobMatchesEachRanksOwnOperationsWhateverTheFilesAreCal
       EXPECT_EQ(own_gpu(src, i), own_gpu(act, static_cast<std::size_t>(m.actual_index[i]))) << i;
 }
 
+TEST(Ranks, ProfileWindowsAStepApartPairEachCallWithItsOwnStep) {
+  // A robustness hunt (round 34) on the same DDP job: rank 0's profile without its first step
+  // (4 calls) and rank 1's without its last, as when one rank's window opens a step later. The
+  // counts agree and every k-th record agrees in kind and size with the other rank's k-th, so the
+  // first content pairing (taken only where counts or contents differed) paired every call with
+  // the step before: the replay +12.55% (+25.0% for two steps), exit 0 and no warning. Now a rank's
+  // records pair with their own step's calls (ranks of one host share a clock, and the calls'
+  // allreduces end within 100 us on both ranks there, a step apart they would not), the first and
+  // last step's calls alone: the replay within 1%, every paired call's records starting within
+  // a millisecond (steps are 51 ms).
+  const std::string app = test::source_dir() + "/tests/data/real/h200-2gpu-ddp2/app_ddp_train_pinned/";
+  for (const int steps : {1, 2}) {
+    nlohmann::json r0 = load_rank(app + "rank0.json.gz"), r1 = load_rank(app + "rank1.json.gz");
+    for (int k = 0; k < 4 * steps; ++k) erase_first_kernel(r0, "ncclDevKernel");
+    auto& events = r1["traceEvents"];
+    for (int k = 0; k < 4 * steps; ++k)
+      for (auto it = events.end(); it != events.begin();) {
+        --it;
+        if (it->value("cat", "") == "kernel" && it->value("name", "").starts_with("ncclDevKernel")) {
+          events.erase(it);
+          break;
+        }
+      }
+    const Trace job = read_traces({write_job(fmt::format("ddp_window_{}", steps), {{"rank0.json", r0}, {"rank1.json", r1}})});
+    const auto calls = collective_calls(job);
+    std::size_t whole = 0;
+    for (const auto& call : calls) {
+      if (call.size() != 2) continue;
+      ++whole;
+      EXPECT_LT(std::llabs(job.starts()[call[0]] - job.starts()[call[1]]), 1'000'000) << steps;
+    }
+    EXPECT_EQ(whole, static_cast<std::size_t>(32 - 8 * steps)) << steps;
+    EXPECT_EQ(calls.size(), 32u) << steps;  // every step is on one rank at least
+    expect_honest_replay_within_one_percent(job, "testbed-h200-2gpu.yaml");
+  }
+  // Rank 1's clock 200 ms behind and its first broadcast not recorded: rank 0's lone first call
+  // was ordered (by its earliest record) after calls whose rank-1 records began earlier on the
+  // late clock, against rank 0's own order, and the replay was refused as a cycle. Calls now keep
+  // every rank's order.
+  nlohmann::json r0 = load_rank(app + "rank0.json.gz"), r1 = load_rank(app + "rank1.json.gz");
+  erase_first_kernel(r1, "ncclDevKernel_Broadcast");
+  for (auto& e : r1["traceEvents"])
+    if (e.contains("ts") && e["ts"].is_number()) e["ts"] = e["ts"].get<double>() - 200'000.0;
+  expect_honest_replay_within_one_percent(
+      read_traces({write_job("ddp_behind", {{"rank0.json", r0}, {"rank1.json", r1}})}), "testbed-h200-2gpu.yaml");
+  // A rank recording another size than the other's for the same call in every step is refused,
+  // naming both records' files (it had been read as calls of one rank each).
+  nlohmann::json odd = load_rank(app + "rank1.json.gz");
+  for (auto& e : odd["traceEvents"])
+    if (e.value("cat", "") == "kernel" && e.value("name", "").starts_with("ncclDevKernel_Broadcast") &&
+        e["args"].value("In msg nelems", 0) == 4) {
+      e["args"]["In msg nelems"] = 8;
+      e["args"]["Out msg nelems"] = 8;
+    }
+  const std::string dir = write_job("ddp_odd_size", {{"rank0.json", load_rank(app + "rank0.json.gz")}, {"rank1.json", odd}});
+  const test::CommandResult r =
+      test::run_linkcast(fmt::format("simulate {} {} --as-recorded", test::config("testbed-h200-2gpu.yaml"), dir));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("rank1.json: record"));
+  EXPECT_THAT(r.err, HasSubstr("disagrees with " + dir + "/rank0.json: record"));
+}
+
 TEST(Ranks, AScoreAgainstAJobWhoseRankLacksAnOperationShiftsNoOtherPair) {
   // The 2 x H200 DDP job (h200-2gpu-ddp, app_ddp_mlp: 32 allreduces of 64 MiB a rank) projected
   // onto its own node and scored against itself with rank 1's first allreduce left out, as when
@@ -662,10 +724,10 @@ TEST(Ranks, ACommunicatorThatAlsoBroadcastsPairsItsCallsByWhatTheyAre) {
   // begins, so these calls cannot pair by overlapping time, and paired by order rank 1's profile
   // without its first broadcast was refused ("this broadcast of ... disagrees with record ...
   // about the same call"). NCCL has every rank call a communicator's collectives in one order:
-  // each rank's records pair, in order, with the calls of the same kind, size and group (as many
-  // as can), nearest in time where a step's calls repeat. Only that call lacks a rank, and the
-  // replay as recorded keeps the recorded span (asserted within 1%). Rank 0 (the root) lacking it:
-  // the same, its peer's lone record then ordered after the second call, which the root began first.
+  // each rank's records pair with the calls of the same kind, size and group nearest them in
+  // time, in order (trace::collective_calls). Only that call lacks a rank, and the replay as
+  // recorded keeps the recorded span (asserted within 1%). Rank 0 (the root) lacking it: the same,
+  // its peer's lone record then ordered after the second call, which the root began first.
   const std::string app = test::source_dir() + "/tests/data/real/h200-2gpu-ddp2/app_ddp_train_pinned/";
   const auto calls_of = [](const Trace& job) { return collective_calls(job); };
   for (const std::string& rank_short : {"rank1", "rank0"}) {
@@ -690,8 +752,7 @@ TEST(Ranks, ACommunicatorThatAlsoBroadcastsPairsItsCallsByWhatTheyAre) {
   }
   // A record lost inside the window (rank 1's fifth allreduce: step 2's first) and rank 1's
   // window ending one step early (its last four calls): the rest still pair whole, each call with
-  // its own step's (the same kind and size recur every step: by count alone the fifth allreduce's
-  // place could have paired any step's).
+  // its own step's (the same kind and size recur every step).
   nlohmann::json r0 = load_rank(app + "rank0.json.gz"), r1 = load_rank(app + "rank1.json.gz");
   auto& events = r1["traceEvents"];
   int allreduces = 0;

@@ -588,7 +588,7 @@ TEST(SimPlan, RanksDisagreeingAboutACallAreReported) {
   u.push(odd);
   EXPECT_THAT([&] { (void)simulate(node("dgx1-v100"), u, {}); },
               ThrowsMessage<InputError>(
-                  StrEq("trace: record 2: this allreduce of 2 MiB disagrees with record 1 (allreduce of 1 MiB) about "
+                  StrEq("trace: record 2: this allreduce of 2 MiB disagrees with trace: record 1 (allreduce of 1 MiB) about "
                         "the same call (the k-th on its communicator); every rank records the same kind, size and "
                         "group")));
 }

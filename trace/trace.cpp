@@ -1,6 +1,9 @@
 #include "trace/trace.hpp"
 
 #include <cmath>
+#include <optional>
+#include <queue>
+#include <set>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -287,119 +290,260 @@ std::size_t calls_that_ran_together(const Trace& t, const std::vector<std::vecto
   return together;
 }
 
-/// Whether two records say the same about their call: kind, size and group.
-bool same_content(const Trace& t, std::size_t a, std::size_t b) {
-  return t.kinds()[a] == t.kinds()[b] && t.bytes()[a] == t.bytes()[b] && t.op(a).group == t.op(b).group;
-}
-
-/// How many of `calls` hold records that disagree about their kind, size or group.
-std::size_t disagreeing_calls(const Trace& t, const std::vector<std::vector<std::size_t>>& calls) {
-  std::size_t disagreeing = 0;
-  for (const auto& call : calls)
-    disagreeing += std::any_of(call.begin(), call.end(), [&](std::size_t i) { return !same_content(t, call.front(), i); });
-  return disagreeing;
-}
-
-/// The calls a rank's alignment (calls_by_content) may skip on either side beyond the difference
-/// of their counts: records a profile lost inside its window on both ranks at once.
-constexpr std::size_t kAlignmentSlack = 16;
-/// The most cells (a call of the sequence so far by a record of the rank) one alignment holds:
-/// 32 MiB of traceback; beyond it the calls pair in order.
-constexpr std::size_t kMaxAlignmentCells = std::size_t{1} << 25;
-
-/// The same by content, for any communicator: NCCL has every rank call its communicator's
-/// collectives in one order, so each rank's records are that sequence with the calls its profile
-/// did not record left out (a window that starts or ends a call apart, a lost record). The rank
-/// with the most records gives the calls; each other rank's records are then aligned with the
-/// calls so far: as many of them paired, in order, with calls of the same kind, size and group
-/// as can be (a longest common subsequence), and of such pairings the one whose records start
-/// nearest their calls' first records (a step's calls repeat every step: the count alone would pair
-/// a rank with the step before as well as with its own). A record paired with no call is a call
-/// of its own where it falls. Empty where an alignment would take more than kMaxAlignmentCells.
+/// The same by content and recorded time, for any communicator whose records all carry times
+/// (one that broadcasts too, as DDP's buffers each step): NCCL has every rank call its
+/// communicator's collectives in one order, so each rank's records are that sequence with the
+/// calls its profile did not record left out (a window that starts or ends a call or a step apart,
+/// a lost record). The rank with the most records gives the calls; each other rank's records are
+/// then placed on them:
+/// - its clock's offset from the calls' (ranks of one host share a clock: about 0; a job's hosts'
+///   clocks may differ) is the one, among a few candidates from how far each record starts from
+///   its nearest call of the same kind, size and group, that pairs the most records (below);
+///   clocks apart by more than half the time between like calls cannot be told from a window
+///   that starts a call later;
+/// - each record, its start less that offset, pairs with the nearest call of the same kind, size
+///   and group that lacks this rank and comes after its previous pair, where that call is nearer
+///   than half the way to the next like call either side (a step's calls recur every step: a
+///   record pairs with its own step's, never with the step before);
+/// - a record that pairs with none is a call of its own, at its start less the offset.
+/// Empty where records and calls between two pairs are left over on both sides (a rank recorded a
+/// call the other says is of another kind, size or group): order pairing then names the
+/// disagreement.
 std::vector<std::vector<std::size_t>> calls_by_content(const Trace& t, const std::vector<std::vector<std::size_t>>& ranks) {
+  using Content = std::tuple<OpKind, std::uint64_t, std::uint32_t>;
+  const auto content = [&](std::size_t i) { return Content{t.kinds()[i], t.bytes()[i], t.op(i).group}; };
+  struct Call {
+    std::vector<std::size_t> records;
+    std::int64_t at_ns, end_ns;  // its first record's start and end, on the clock of the rank with the most records
+    Content content;
+  };
   std::size_t most = 0;
   for (std::size_t r = 1; r < ranks.size(); ++r)
     if (ranks[r].size() > ranks[most].size()) most = r;
-  std::vector<std::vector<std::size_t>> calls;
-  for (const std::size_t i : ranks[most]) calls.push_back({i});
-  struct Score {
-    std::int64_t paired = -1;  // -1: no alignment reaches the cell
-    double apart_ns = 0;
-    [[nodiscard]] bool better_than(const Score& o) const {
-      return paired > o.paired || (paired == o.paired && apart_ns < o.apart_ns);
-    }
-  };
-  enum Step : std::uint8_t { none, skip_call, skip_record, pair };
+  std::vector<Call> calls;
+  for (const std::size_t i : ranks[most]) calls.push_back({{i}, t.starts()[i], recorded_end_ns(t, i), content(i)});
   for (std::size_t r = 0; r < ranks.size(); ++r) {
-    if (r == most) continue;
-    const std::vector<std::size_t>& records = ranks[r];
-    const std::size_t n = calls.size(), m = records.size();
-    const std::size_t band = (n > m ? n - m : m - n) + kAlignmentSlack, width = 2 * band + 1;
-    if ((n + 1) > kMaxAlignmentCells / width) return {};
-    // Cell (i, j): the first i calls against the first j records, j - i within the band, at
-    // column j - i + band of row i.
-    std::vector<std::uint8_t> steps((n + 1) * width, none);
-    std::vector<Score> previous(width), current(width);
-    const auto start_ns = [&](std::size_t i) { return static_cast<double>(std::max<std::int64_t>(t.starts()[i], 0)); };
-    // What each call and record says, read once (a cell compares one of each).
-    using Content = std::tuple<OpKind, std::uint64_t, std::uint32_t>;
-    const auto content = [&](std::size_t i) { return Content{t.kinds()[i], t.bytes()[i], t.op(i).group}; };
-    std::vector<Content> call_content, record_content;
-    call_content.reserve(n);
-    record_content.reserve(m);
-    for (const auto& call : calls) call_content.push_back(content(call.front()));
-    for (const std::size_t i : records) record_content.push_back(content(i));
-    for (std::size_t i = 0; i <= n; ++i) {
-      for (std::size_t k = 0; k < width; ++k) {
-        current[k] = Score{};
-        const std::int64_t j = static_cast<std::int64_t>(i + k) - static_cast<std::int64_t>(band);
-        if (j < 0 || j > static_cast<std::int64_t>(m)) continue;
-        const auto take = [&](const Score& from, Step step, std::int64_t paired, double apart_ns) {
-          if (from.paired < 0) return;
-          const Score s{from.paired + paired, from.apart_ns + apart_ns};
-          if (s.better_than(current[k])) {
-            current[k] = s;
-            steps[i * width + k] = step;
+    if (r == most || ranks[r].empty()) continue;
+    std::stable_sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) { return a.at_ns < b.at_ns; });
+    // Each content's calls in time, and how far each may pair: half the way to its like
+    // neighbours.
+    std::map<Content, std::vector<std::size_t>> like;
+    for (std::size_t c = 0; c < calls.size(); ++c) like[calls[c].content].push_back(c);
+    std::vector<std::int64_t> reach_ns(calls.size(), std::numeric_limits<std::int64_t>::max());
+    for (const auto& [key, list] : like)
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        if (k > 0) reach_ns[list[k]] = std::min(reach_ns[list[k]], (calls[list[k]].at_ns - calls[list[k - 1]].at_ns) / 2);
+        if (k + 1 < list.size())
+          reach_ns[list[k]] = std::min(reach_ns[list[k]], (calls[list[k + 1]].at_ns - calls[list[k]].at_ns) / 2);
+      }
+    // The like call nearest `at_ns` (an index into calls), or none.
+    const auto nearest = [&](const Content& key, std::int64_t at_ns) -> std::optional<std::size_t> {
+      const auto it = like.find(key);
+      if (it == like.end()) return std::nullopt;
+      const std::vector<std::size_t>& list = it->second;
+      const auto after = std::lower_bound(list.begin(), list.end(), at_ns,
+                                          [&](std::size_t c, std::int64_t v) { return calls[c].at_ns < v; });
+      std::optional<std::size_t> best;
+      if (after != list.end()) best = *after;
+      if (after != list.begin() &&
+          (!best || at_ns - calls[*std::prev(after)].at_ns <= calls[*best].at_ns - at_ns))
+        best = *std::prev(after);
+      return best;
+    };
+    // Places this rank's records on the calls with its clock `offset_ns` ahead of theirs: the call
+    // each pairs with (or calls.size()); returns how many paired, and how many of those are
+    // collectives whose ranks run together ending within kEndsAgreeNs of their call's first
+    // record (a call's ranks end together: one step's calls paired with the next step's end apart
+    // by however much the steps' lengths differ).
+    // A call's ranks' kernels end within 6-37 us of each other in the real DDP jobs
+    // (tests/data/real/h200-2gpu-ddp*); a step's length varies by more.
+    constexpr std::int64_t kEndsAgreeNs = 100'000;
+    struct Placed {
+      std::size_t ends_agree = 0, together = 0, pairs = 0;
+      /// Whether most of its pairs of collectives whose ranks run together end together.
+      [[nodiscard]] bool plausible() const { return 2 * ends_agree >= together; }
+    };
+    const auto place = [&](std::int64_t offset_ns, std::vector<std::size_t>& paired_with) {
+      paired_with.assign(ranks[r].size(), calls.size());
+      std::vector<char> taken(calls.size(), 0);
+      std::int64_t last_paired_ns = std::numeric_limits<std::int64_t>::min();
+      Placed placed;
+      for (std::size_t k = 0; k < ranks[r].size(); ++k) {
+        const std::size_t i = ranks[r][k];
+        const std::int64_t at_ns = t.starts()[i] - offset_ns;
+        const auto c = nearest(content(i), at_ns);
+        if (c && !taken[*c] && calls[*c].at_ns > last_paired_ns &&
+            std::llabs(at_ns - calls[*c].at_ns) <= reach_ns[*c]) {
+          taken[*c] = 1;
+          paired_with[k] = *c;
+          last_paired_ns = calls[*c].at_ns;
+          ++placed.pairs;
+          if (ranks_run_together(t.kinds()[i])) {
+            ++placed.together;
+            placed.ends_agree += std::llabs(recorded_end_ns(t, i) - offset_ns - calls[*c].end_ns) <= kEndsAgreeNs;
           }
-        };
-        if (i == 0 && j == 0) {
-          current[k] = Score{0, 0};
-          continue;
-        }
-        if (i > 0 && k + 1 < width) take(previous[k + 1], skip_call, 0, 0);
-        if (j > 0 && k > 0) take(current[k - 1], skip_record, 0, 0);
-        if (i > 0 && j > 0) {
-          const auto jj = static_cast<std::size_t>(j) - 1;
-          if (call_content[i - 1] == record_content[jj])
-            take(previous[k], pair, 1, std::fabs(start_ns(calls[i - 1].front()) - start_ns(records[jj])));
         }
       }
-      std::swap(previous, current);
+      return placed;
+    };
+    // The clock offset. None (ranks of one host share a clock) where that pairs records and most
+    // of its run-together calls' ends agree: a profile's window a step later than another's pairs
+    // as many records with the steps before as with their own, but their ends do not agree. Else
+    // (a job's hosts' clocks apart) candidates from how far each record lies from the like calls
+    // nearest it (its end from theirs for collectives whose ranks run together, its start
+    // otherwise), up to three either side: their median and the values most records share
+    // (within kEndsAgreeNs); of those whose pairs are plausible, the one under which the most
+    // calls' ends agree, then the most records pair, then the nearest 0.
+    std::vector<std::int64_t> offsets;
+    for (const std::size_t i : ranks[r]) {
+      const auto it = like.find(content(i));
+      if (it == like.end()) continue;
+      const std::vector<std::size_t>& list = it->second;
+      const auto after = std::lower_bound(list.begin(), list.end(), t.starts()[i],
+                                          [&](std::size_t c, std::int64_t v) { return calls[c].at_ns < v; });
+      const auto from = after - std::min<std::ptrdiff_t>(3, after - list.begin());
+      const auto to = after + std::min<std::ptrdiff_t>(3, list.end() - after);
+      const bool ends = ranks_run_together(t.kinds()[i]);
+      for (auto c = from; c != to; ++c)
+        offsets.push_back(ends ? recorded_end_ns(t, i) - calls[*c].end_ns : t.starts()[i] - calls[*c].at_ns);
     }
-    // Back from (n, m), then the calls rebuilt in order with this rank's records in them.
-    std::vector<Step> path;
-    for (std::size_t i = n, j = m; i > 0 || j > 0;) {
-      const Step step = static_cast<Step>(steps[i * width + (j + band - i)]);
-      path.push_back(step);
-      if (step == skip_call) --i;
-      else if (step == skip_record) --j;
-      else if (step == pair) --i, --j;
-      else return {};  // unreachable: every cell in the band is reached
+    std::vector<std::int64_t> candidates;
+    if (!offsets.empty()) {
+      std::sort(offsets.begin(), offsets.end());
+      candidates.push_back(offsets[offsets.size() / 2]);
+      std::vector<std::pair<std::size_t, std::int64_t>> clusters;  // (offsets, their median)
+      for (std::size_t a = 0; a < offsets.size();) {
+        std::size_t b = a + 1;
+        while (b < offsets.size() && offsets[b] - offsets[b - 1] <= kEndsAgreeNs) ++b;
+        clusters.emplace_back(b - a, offsets[(a + b) / 2]);
+        a = b;
+      }
+      std::sort(clusters.begin(), clusters.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+      for (std::size_t k = 0; k < std::min<std::size_t>(clusters.size(), 5); ++k) candidates.push_back(clusters[k].second);
     }
-    std::vector<std::vector<std::size_t>> merged;
-    merged.reserve(n + m);
-    std::size_t i = 0, j = 0;
-    for (auto it = path.rbegin(); it != path.rend(); ++it) {
-      if (*it == skip_call) merged.push_back(std::move(calls[i++]));
-      else if (*it == skip_record) merged.push_back({records[j++]});
-      else {
-        merged.push_back(std::move(calls[i++]));
-        merged.back().push_back(records[j++]);
+    std::int64_t offset_ns = 0;
+    std::vector<std::size_t> paired_with, trial;
+    Placed best = place(0, paired_with);
+    if (best.pairs == 0 || !best.plausible()) {
+      for (const std::int64_t candidate : candidates) {
+        const Placed p = place(candidate, trial);
+        const bool better = p.plausible() && (!best.plausible() || p.ends_agree > best.ends_agree ||
+                                              (p.ends_agree == best.ends_agree &&
+                                               (p.pairs > best.pairs ||
+                                                (p.pairs == best.pairs && std::llabs(candidate) < std::llabs(offset_ns)))));
+        if (better) {
+          best = p;
+          offset_ns = candidate;
+          paired_with = trial;
+        }
+      }
+      if (!best.plausible()) {  // no offset pairs plausibly: none, and nothing paired
+        offset_ns = 0;
+        paired_with.assign(ranks[r].size(), calls.size());
       }
     }
-    calls = std::move(merged);
+    std::vector<char> taken(calls.size(), 0);
+    std::vector<std::size_t> lone;
+    for (std::size_t k = 0; k < ranks[r].size(); ++k) {
+      if (paired_with[k] < calls.size()) {
+        taken[paired_with[k]] = 1;
+        calls[paired_with[k]].records.push_back(ranks[r][k]);
+      } else {
+        lone.push_back(ranks[r][k]);
+      }
+    }
+    // A stretch between two pairs with calls this rank lacks and records of it that paired with
+    // none disagrees about what was called there.
+    std::vector<std::int64_t> paired_ns;
+    for (std::size_t c = 0; c < calls.size(); ++c)
+      if (taken[c]) paired_ns.push_back(calls[c].at_ns);
+    const auto stretch = [&](std::int64_t at_ns) {
+      return std::upper_bound(paired_ns.begin(), paired_ns.end(), at_ns) - paired_ns.begin();
+    };
+    std::set<std::ptrdiff_t> lacking;
+    for (std::size_t c = 0; c < calls.size(); ++c)
+      if (!taken[c]) lacking.insert(stretch(calls[c].at_ns));
+    for (const std::size_t i : lone) {
+      const std::ptrdiff_t k = stretch(t.starts()[i] - offset_ns);
+      if (k > 0 && k < static_cast<std::ptrdiff_t>(paired_ns.size()) && lacking.count(k)) return {};
+      calls.push_back({{i}, t.starts()[i] - offset_ns, recorded_end_ns(t, i) - offset_ns, content(i)});
+    }
   }
-  return calls;
+  std::stable_sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) { return a.at_ns < b.at_ns; });
+  std::vector<std::vector<std::size_t>> out;
+  out.reserve(calls.size());
+  for (Call& c : calls) out.push_back(std::move(c.records));
+  return out;
+}
+
+/// `calls` in an order that keeps every rank's records in the order it recorded them (a rank's
+/// stream runs its calls one after another), and otherwise by their earliest recorded start:
+/// by that start alone, a call one rank lacks could come after a call whose other records began
+/// earlier on a clock that runs behind (a job's hosts), against its own rank's order, and the
+/// replay's waits would run backwards. Each call's records are sorted. Where the ranks' orders
+/// contradict each other (two communicators on streams that ran in different orders on two
+/// ranks), by the earliest start.
+std::vector<std::vector<std::size_t>> ordered_calls(const Trace& t, std::vector<std::vector<std::size_t>> calls) {
+  std::vector<std::int64_t> first_start_ns(calls.size(), std::numeric_limits<std::int64_t>::max());
+  bool all_timed = true;
+  for (std::size_t k = 0; k < calls.size(); ++k) {
+    std::sort(calls[k].begin(), calls[k].end());
+    for (const std::size_t i : calls[k]) {
+      all_timed = all_timed && t.starts()[i] >= 0;
+      first_start_ns[k] = std::min(first_start_ns[k], t.starts()[i]);
+    }
+  }
+  if (!all_timed) std::fill(first_start_ns.begin(), first_start_ns.end(), 0);
+  const auto earlier = [&](std::size_t a, std::size_t b) {
+    return std::tie(first_start_ns[a], calls[a].front()) < std::tie(first_start_ns[b], calls[b].front());
+  };
+  // Each rank's (endpoint's) calls in the order of its records.
+  std::map<std::uint16_t, std::vector<std::pair<std::size_t, std::size_t>>> by_rank;  // (record, call)
+  for (std::size_t k = 0; k < calls.size(); ++k)
+    for (const std::size_t i : calls[k]) by_rank[t.srcs()[i]].emplace_back(i, k);
+  std::vector<std::vector<std::size_t>> rank_calls;
+  for (auto& [rank, records] : by_rank) {
+    std::sort(records.begin(), records.end());
+    auto& list = rank_calls.emplace_back();
+    for (const auto& [record, call] : records) list.push_back(call);
+  }
+  // A call is ready when it heads every rank's list it is on.
+  std::vector<std::size_t> heads_needed(calls.size(), 0), heads_reached(calls.size(), 0);
+  for (const auto& list : rank_calls)
+    for (const std::size_t k : list) ++heads_needed[k];
+  std::vector<std::size_t> position(rank_calls.size(), 0);
+  auto later = [&](std::size_t a, std::size_t b) { return earlier(b, a); };
+  std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> ready(later);
+  const auto reach_head = [&](std::size_t list) {
+    if (position[list] >= rank_calls[list].size()) return;
+    const std::size_t k = rank_calls[list][position[list]];
+    if (++heads_reached[k] == heads_needed[k]) ready.push(k);
+  };
+  for (std::size_t l = 0; l < rank_calls.size(); ++l) reach_head(l);
+  std::vector<std::size_t> order;
+  order.reserve(calls.size());
+  // Each call's lists, to advance them once it is placed.
+  std::vector<std::vector<std::size_t>> lists_of(calls.size());
+  for (std::size_t l = 0; l < rank_calls.size(); ++l)
+    for (const std::size_t k : rank_calls[l]) lists_of[k].push_back(l);
+  while (!ready.empty()) {
+    const std::size_t k = ready.top();
+    ready.pop();
+    order.push_back(k);
+    for (const std::size_t l : lists_of[k]) {
+      ++position[l];
+      reach_head(l);
+    }
+  }
+  if (order.size() != calls.size()) {
+    order.resize(calls.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), earlier);
+  }
+  std::vector<std::vector<std::size_t>> out;
+  out.reserve(calls.size());
+  for (const std::size_t k : order) out.push_back(std::move(calls[k]));
+  return out;
 }
 
 }  // namespace
@@ -426,53 +570,36 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
   std::vector<std::vector<std::size_t>> calls;
   for (const auto& by_rank : comms) {
     std::vector<std::vector<std::size_t>> ranks;
-    bool timed = several_ranks;
+    bool all_timed = true, together = true;
     for (const auto& [rank, records] : by_rank) {
-      for (const std::size_t i : records)
-        timed = timed && trace.starts()[i] >= 0 && trace.durations()[i] >= 0 && ranks_run_together(kinds[i]);
+      for (const std::size_t i : records) {
+        all_timed = all_timed && trace.starts()[i] >= 0 && trace.durations()[i] >= 0;
+        together = together && ranks_run_together(kinds[i]);
+      }
       ranks.push_back(records);
     }
+    const bool timed = several_ranks && all_timed && together;
     std::vector<std::vector<std::size_t>> these = calls_in_order(ranks);
     if (timed && ranks.size() > 1) {
       std::vector<std::vector<std::size_t>> by_time = calls_by_time(trace, ranks);
       if (calls_that_ran_together(trace, by_time, ranks.size()) > calls_that_ran_together(trace, these, ranks.size()))
         these = std::move(by_time);
-    } else if (several_ranks && ranks.size() > 1) {
+    } else if (several_ranks && ranks.size() > 1 && all_timed) {
       // Any other communicator (one that broadcasts too: DDP's buffers each step) pairs by content
-      // where its ranks recorded different numbers of calls or order pairs records that disagree.
-      const bool counts_differ = std::any_of(ranks.begin(), ranks.end(),
-                                             [&](const auto& records) { return records.size() != ranks.front().size(); });
-      if (counts_differ || disagreeing_calls(trace, these) > 0) {
-        std::vector<std::vector<std::size_t>> by_content = calls_by_content(trace, ranks);
-        if (!by_content.empty()) these = std::move(by_content);
-      }
+      // and time: order would pair a rank's records with the calls of a step before where its
+      // profile's window starts a step later.
+      std::vector<std::vector<std::size_t>> by_content = calls_by_content(trace, ranks);
+      if (!by_content.empty()) these = std::move(by_content);
     }
     for (auto& c : these) {
       std::sort(c.begin(), c.end());
       calls.push_back(std::move(c));
     }
   }
-  // In the order they ran: by their earliest recorded start where every record has one (a job's
-  // ranks are one file's records after another, so a call paired by time that lacks rank 0's
-  // record would otherwise follow every later call, and the replay's waits would run backwards),
-  // else by their first record.
-  std::vector<std::int64_t> first_start_ns(calls.size(), std::numeric_limits<std::int64_t>::max());
-  bool all_timed = true;
-  for (std::size_t k = 0; k < calls.size(); ++k)
-    for (const std::size_t i : calls[k]) {
-      all_timed = all_timed && trace.starts()[i] >= 0;
-      first_start_ns[k] = std::min(first_start_ns[k], trace.starts()[i]);
-    }
-  if (!all_timed) std::fill(first_start_ns.begin(), first_start_ns.end(), 0);
-  std::vector<std::size_t> order(calls.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return std::tie(first_start_ns[a], calls[a].front()) < std::tie(first_start_ns[b], calls[b].front());
-  });
-  std::vector<std::vector<std::size_t>> ordered;
-  ordered.reserve(calls.size());
-  for (const std::size_t k : order) ordered.push_back(std::move(calls[k]));
-  return ordered;
+  // In the order they ran (ordered_calls): a job's ranks are one file's records after another,
+  // so a call paired by time that lacks rank 0's record would otherwise follow every later call,
+  // and the replay's waits would run backwards.
+  return ordered_calls(trace, std::move(calls));
 }
 
 Op Trace::op(std::size_t i) const {
