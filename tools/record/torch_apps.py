@@ -1742,9 +1742,13 @@ def run_profiled(app, args, out, info):
         exported.append(round(time.perf_counter() - t, 3))
 
     step_sync = args.profile_sync == "step"
+    # A window that opens `wait` steps into a loop of `1 + k + extra` (torch_ddp_apps.py
+    # --window-offset: each rank of a job its own, all running the same steps).
+    wait = getattr(args, "profile_wait", 0)
+    extra_steps = getattr(args, "profile_extra_steps", 0)
     torch.cuda.synchronize()
     per_step = []
-    events = [torch.cuda.Event(enable_timing=True) for _ in range(k + 2)]
+    events = [torch.cuda.Event(enable_timing=True) for _ in range(k + 2 + extra_steps)]
     start = time.perf_counter_ns()
     extra = {}
     if args.sync_events:  # Kineto's "cuda_sync" events: each stream wait with what it waits on
@@ -1754,8 +1758,9 @@ def run_profiled(app, args, out, info):
     options.update(getattr(app, "profiler_options", {}))
     scheduled = getattr(app, "profile_schedule", True)
     if scheduled:
-        options.update(schedule=schedule(wait=0, warmup=1, active=k, repeat=1),
+        options.update(schedule=schedule(wait=wait, warmup=1, active=k, repeat=1),
                        on_trace_ready=on_trace_ready)
+    info["profile_wait_steps"] = wait
     info["profiler_options"] = {key: v for key, v in options.items() if isinstance(v, bool)}
     info["profile_schedule"] = scheduled
     activities = list(getattr(app, "profiler_activities", ACTIVITIES))
@@ -1763,7 +1768,7 @@ def run_profiled(app, args, out, info):
     with profile(activities=activities, **options, **extra) as prof:
         if not step_sync:
             events[0].record()
-        for i in range(1 + k):
+        for i in range(1 + k + extra_steps):
             t = time.perf_counter_ns()
             app.step(i)
             if step_sync:
@@ -1771,7 +1776,7 @@ def run_profiled(app, args, out, info):
                 per_step.append(time.perf_counter_ns() - t)
             else:
                 events[i + 1].record()
-                if i == k:  # the whole loop, before the last prof.step() stops and exports
+                if i == k + extra_steps:  # the whole loop, before the last prof.step() stops and exports
                     torch.cuda.synchronize()
                     total = time.perf_counter_ns() - start
             if scheduled:
@@ -1784,9 +1789,9 @@ def run_profiled(app, args, out, info):
     if step_sync:
         rows = [(app.name, "profiled", i, v) for i, v in enumerate(per_step)]
     else:
-        per_step = [round(events[i].elapsed_time(events[i + 1]) * 1e6) for i in range(1 + k)]
+        per_step = [round(events[i].elapsed_time(events[i + 1]) * 1e6) for i in range(1 + k + extra_steps)]
         rows = [(app.name, "profiled", i, v) for i, v in enumerate(per_step)]
-        rows.append((app.name, "profiled_total", 1 + k, total))
+        rows.append((app.name, "profiled_total", 1 + k + extra_steps, total))
     append_rows(out, rows)
     size = os.path.getsize(path)
     try:  # which ProfilerStep#N markers the trace holds (N = 1..K in PyTorch 2.x)
@@ -1800,7 +1805,7 @@ def run_profiled(app, args, out, info):
     except Exception as e:  # noqa: BLE001
         info["trace_profiler_steps"] = f"unreadable ({type(e).__name__}: {e})"
     info.update({
-        "profiled_steps": 1 + k,
+        "profiled_steps": 1 + k + extra_steps,
         "profiled_active_steps": k,
         "profiled_median_step_ns": median_ns(per_step[1:]),
         "profile_memory": memory,

@@ -194,6 +194,8 @@ def worker(rank, world, init_file, name, args):
         info["build_s"] = round(time.perf_counter() - t0, 3)
         out = rank_out(args.out, rank)
         ta.run_unprofiled(app, args, out, info)
+        args.profile_wait = rank * args.window_offset
+        args.profile_extra_steps = (world - 1) * args.window_offset
         ta.run_profiled(app, args, out, info)
         job = os.path.join(args.out, f"app_{name}")  # the job's ranks side by side
         os.makedirs(job, exist_ok=True)
@@ -230,7 +232,7 @@ def run_isolated(name, args, limit_s):
             pass
     cmd = [sys.executable, os.path.abspath(__file__), "--child", name, "--out", args.out,
            "--gpus", str(args.gpus), "--steps", str(args.steps), "--warmup", str(args.warmup),
-           "--active", str(args.active)] + (["--quick"] if args.quick else [])
+           "--active", str(args.active), "--window-offset", str(args.window_offset)] + (["--quick"] if args.quick else [])
     status, rc = None, None
     try:
         rc = subprocess.run(cmd, timeout=limit_s).returncode
@@ -259,6 +261,8 @@ def parse_args():
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--active", type=int, default=8)
+    ap.add_argument("--window-offset", type=int, default=0,
+                    help="rank r's profiling window opens r x N steps later (every rank runs the same steps)")
     ap.add_argument("--per-app-s", type=float, default=120.0)
     ap.add_argument("--budget-s", type=float, default=None)
     ap.add_argument("--child", help=argparse.SUPPRESS)
