@@ -4,18 +4,11 @@
 
 #include "core/table.hpp"
 #include "core/units.hpp"
+#include "sim/render.hpp"
 
 namespace linkcast::application {
 
-namespace {
-
-nlohmann::json breakdown_json(const sim::ApplicationResult::Breakdown& b) {
-  return {{"compute_ns", b.compute_ns},   {"exposed_transfers_ns", b.transfers_ns},
-          {"exposed_collectives_ns", b.collectives_ns}, {"cpu_ns", b.cpu_ns},
-          {"launch_sync_waits_ns", b.launch_ns + b.sync_ns + b.other_ns}};
-}
-
-}  // namespace
+using sim::breakdown_json;
 
 void render_table(const topology::Node& from, const topology::Node& to, const ApplicationProjection& p,
                   const StepTable& steps, std::ostream& out) {

@@ -132,6 +132,27 @@ double wmape_vs_measured(const trace::Trace& trace, const SimResult& r, std::siz
   return error.wmape();
 }
 
+nlohmann::json breakdown_json(const ApplicationResult::Breakdown& b) {
+  return {{"compute_ns", b.compute_ns},
+          {"exposed_transfers_ns", b.transfers_ns},
+          {"exposed_collectives_ns", b.collectives_ns},
+          {"cpu_ns", b.cpu_ns},
+          {"launch_sync_waits_ns", b.launch_ns + b.sync_ns + b.other_ns}};
+}
+
+nlohmann::json application_json(const ApplicationResult& a) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& s : a.job_steps())
+    steps.push_back({{"name", s.name},
+                     {"recorded_s", seconds(s.recorded_ns)},
+                     {"replayed_s", seconds(s.replayed_ns)},
+                     {"critical_path", breakdown_json(s.breakdown)}});
+  return {{"recorded_span_s", seconds(a.recorded_span_ns)},
+          {"replayed_span_s", seconds(a.replayed_span_ns)},
+          {"critical_path", breakdown_json(a.breakdown)},
+          {"steps", steps}};
+}
+
 void render_json(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out) {
   using nlohmann::json;
   check_finite(r, "simulation JSON");
@@ -155,6 +176,8 @@ void render_json(const topology::Node& node, const trace::Trace& trace, const Si
     fmt::format_to(it, "}}");
   }
   fmt::format_to(it, "{}],\n", trace.empty() ? "" : "\n  ");
+  if (r.application.replayed)
+    fmt::format_to(it, "  \"application\": {},\n", dump_json(application_json(r.application), -1, "simulation JSON, application"));
 
   json collectives = json::array();
   for (std::size_t k = 0; k < r.collectives.size(); ++k) {

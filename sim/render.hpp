@@ -6,15 +6,27 @@
 #include <cstdint>
 #include <iosfwd>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "sim/simulate.hpp"
 #include "topology/node.hpp"
 #include "trace/trace.hpp"
 
 namespace linkcast::sim {
 
-/// {"makespan_s", "node", "trace", "model", "solver", "ops": [...], "collectives": [...],
-///  "links": [...], "matrix": {...}, "stats": {...}}; times in seconds, sizes in bytes.
+/// {"makespan_s", "node", "trace", "model", "solver", "ops": [...], "application": {...} (a trace
+///  with kernels or runtime calls: application_json), "collectives": [...], "links": [...],
+///  "matrix": {...}, "stats": {...}}; times in seconds, sizes in bytes.
 void render_json(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out);
+
+/// Where a replay's time went along its critical path, the table's columns:
+/// {"compute_ns", "exposed_transfers_ns", "exposed_collectives_ns", "cpu_ns", "launch_sync_waits_ns"}.
+nlohmann::json breakdown_json(const ApplicationResult::Breakdown& b);
+
+/// The application replay: {"recorded_span_s", "replayed_span_s", "critical_path": breakdown_json,
+/// "steps": [{"name", "recorded_s", "replayed_s", "critical_path"}]} (the job's steps, each its
+/// slowest rank's, as the table shows them).
+nlohmann::json application_json(const ApplicationResult& a);
 
 /// Makespan, operations by class (simulated against measured where the trace has durations),
 /// collectives beside NCCL's own model, the busiest links.

@@ -51,6 +51,27 @@ TEST(SimCli, JsonHasMakespanOpsAndLinks) {
   EXPECT_EQ(j["matrix"]["endpoints"], json::array({"gpu0", "gpu1"}));
 }
 
+TEST(SimCli, JsonCarriesTheApplicationReplayAsTheTableDoes) {
+  // A robustness hunt (round 34): the application replay (span, steps, where the time went) was
+  // printed in the table only. The 2 x H200 DDP job of tests/data/real/h200-2gpu-window2
+  // (ddp_mlp, rank 1's profiling window a step after rank 0's), replayed as recorded: its span
+  // recorded and replayed (+0.14%), and its nine steps, ProfilerStep#9 the slowest at 80.4 ms
+  // (rank 1's last allreduces waiting for rank 0); the critical path's parts add up to the span.
+  const auto r = test::run_linkcast("simulate " + test::config("testbed-h200-2gpu.yaml") + " " + test::source_dir() +
+                                    "/tests/data/real/h200-2gpu-window2/app_ddp_mlp --as-recorded --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json a = json::parse(r.out).at("application");
+  const double recorded = a.at("recorded_span_s").get<double>(), replayed = a.at("replayed_span_s").get<double>();
+  EXPECT_NEAR(recorded, 0.1545, 0.0005);
+  EXPECT_NEAR(replayed, recorded, 0.01 * recorded);
+  ASSERT_EQ(a.at("steps").size(), 9u);
+  EXPECT_EQ(a["steps"][8]["name"], "ProfilerStep#9");
+  EXPECT_NEAR(a["steps"][8]["recorded_s"].get<double>(), 0.0804, 0.0005);
+  double parts_ns = 0;
+  for (const auto& [key, ns] : a.at("critical_path").items()) parts_ns += ns.get<double>();
+  EXPECT_NEAR(parts_ns * 1e-9, replayed, 1e-6 * replayed);
+}
+
 TEST(SimCli, TableAndTimeline) {
   const std::string timeline = ::testing::TempDir() + "sim_timeline.json";
   std::filesystem::remove(timeline);
