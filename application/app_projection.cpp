@@ -9,9 +9,15 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
 #include "trace/select.hpp"
 
 namespace linkcast::application {
+
+/// How far a source replay may miss its recording before `project` says so: every real trace's
+/// honest replay is within 0.6% (tools/results/honest_replays.sh); 5% is a replay that misses
+/// something.
+constexpr double kReplayErrorToSay = 0.05;
 
 namespace {
 
@@ -213,6 +219,18 @@ ApplicationProjection project_application(const topology::Node& from, const topo
   p.source = sim::simulate(from, trace, source);
   // The recording's pace, said once (the source's replay is the recording's).
   if (auto w = sim::profiler_paced_warning(trace, p.source.application)) p.warnings.push_back(std::move(*w));
+  // The projection divides the source replay's own error out; where that error is large, what the
+  // replay misses (a wait it did not infer, calls paired wrongly) need not scale as the rest does.
+  const auto& replay = p.source.application;
+  if (replay.recorded_span_ns > 0 &&
+      std::fabs(replay.replayed_span_ns / replay.recorded_span_ns - 1) > kReplayErrorToSay)
+    p.warnings.push_back(fmt::format(
+        "{}: replayed on {} with its recorded GPU times, the trace spans {} against {} recorded ({}): the projection "
+        "divides that out, but what the replay misses need not scale as the rest (`linkcast simulate {} TRACE "
+        "--as-recorded` shows the steps it misses)",
+        trace.source_file.empty() ? "trace" : trace.source_file, from.name, format_duration_ns(replay.replayed_span_ns),
+        format_duration_ns(replay.recorded_span_ns),
+        format_change_pct(replay.replayed_span_ns, replay.recorded_span_ns, 1), from.name));
 
   sim::SimOptions target;
   target.model = &model;
