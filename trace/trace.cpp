@@ -290,189 +290,213 @@ std::size_t calls_that_ran_together(const Trace& t, const std::vector<std::vecto
   return together;
 }
 
+/// What a collective's record says about its call: kind, size and group.
+using CallContent = std::tuple<OpKind, std::uint64_t, std::uint32_t>;
+
+CallContent content_of(const Trace& t, std::size_t i) { return {t.kinds()[i], t.bytes()[i], t.op(i).group}; }
+
+/// A call being gathered from its ranks' records (calls_by_content).
+struct PendingCall {
+  std::vector<std::size_t> records;
+  std::int64_t at_ns, end_ns;  // its first record's start and end, on the clock of the calls' rank
+  CallContent content;
+};
+
+/// The calls of each content in time, and how far from each a record may lie to pair with it:
+/// half the way to its like neighbours (a step's calls recur every step: a record pairs with its
+/// own step's, never with the step before). `calls` sorted by at_ns.
+class LikeCalls {
+ public:
+  explicit LikeCalls(const std::vector<PendingCall>& calls) : calls_(calls), reach_ns_(calls.size(), kFar) {
+    for (std::size_t c = 0; c < calls.size(); ++c) like_[calls[c].content].push_back(c);
+    for (const auto& [key, list] : like_)
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        if (k > 0) reach_ns_[list[k]] = std::min(reach_ns_[list[k]], (at(list[k]) - at(list[k - 1])) / 2);
+        if (k + 1 < list.size()) reach_ns_[list[k]] = std::min(reach_ns_[list[k]], (at(list[k + 1]) - at(list[k])) / 2);
+      }
+  }
+  /// The like call nearest `at_ns`, or none.
+  [[nodiscard]] std::optional<std::size_t> nearest(const CallContent& key, std::int64_t at_ns) const {
+    const auto [from, to] = around(key, at_ns, 1);
+    std::optional<std::size_t> best;
+    for (auto c = from; c != to; ++c)
+      if (!best || std::llabs(at(*c) - at_ns) < std::llabs(at(*best) - at_ns)) best = *c;
+    return best;
+  }
+  /// Up to `n` like calls either side of `at_ns`.
+  [[nodiscard]] std::pair<std::vector<std::size_t>::const_iterator, std::vector<std::size_t>::const_iterator> around(
+      const CallContent& key, std::int64_t at_ns, std::ptrdiff_t n) const {
+    const auto it = like_.find(key);
+    if (it == like_.end()) return {kNone.end(), kNone.end()};
+    const std::vector<std::size_t>& list = it->second;
+    const auto after =
+        std::lower_bound(list.begin(), list.end(), at_ns, [&](std::size_t c, std::int64_t v) { return at(c) < v; });
+    return {after - std::min<std::ptrdiff_t>(n, after - list.begin()), after + std::min<std::ptrdiff_t>(n, list.end() - after)};
+  }
+  [[nodiscard]] std::int64_t reach_ns(std::size_t c) const { return reach_ns_[c]; }
+
+ private:
+  static constexpr std::int64_t kFar = std::numeric_limits<std::int64_t>::max();
+  static inline const std::vector<std::size_t> kNone{};
+  [[nodiscard]] std::int64_t at(std::size_t c) const { return calls_[c].at_ns; }
+  const std::vector<PendingCall>& calls_;
+  std::map<CallContent, std::vector<std::size_t>> like_;
+  std::vector<std::int64_t> reach_ns_;
+};
+
+/// A call's ranks' kernels end within 6-37 us of each other in the real DDP jobs
+/// (tests/data/real/h200-2gpu-ddp*); a step's length varies by more.
+constexpr std::int64_t kEndsAgreeNs = 100'000;
+
+/// How a rank's records fell on the calls under one clock offset (place_records).
+struct Placement {
+  std::int64_t offset_ns = 0;
+  std::vector<std::size_t> call_of;  // per record, its call, or the calls' count for none
+  std::size_t pairs = 0, together = 0, ends_agree = 0;
+  /// Whether most of its pairs of collectives whose ranks run together end together (a call's
+  /// ranks end together; one step's calls paired with another step's end apart by however much
+  /// the steps' lengths differ).
+  [[nodiscard]] bool plausible() const { return 2 * ends_agree >= together; }
+};
+
+/// Places `records` (one rank's, in order) on `calls` with the rank's clock `offset_ns` ahead of
+/// theirs: each record, its start less the offset, pairs with the nearest like call within its
+/// reach that comes after the record's previous pair.
+Placement place_records(const Trace& t, const std::vector<PendingCall>& calls, const LikeCalls& like,
+                        const std::vector<std::size_t>& records, std::int64_t offset_ns) {
+  Placement p;
+  p.offset_ns = offset_ns;
+  p.call_of.assign(records.size(), calls.size());
+  std::vector<char> taken(calls.size(), 0);
+  std::int64_t last_paired_ns = std::numeric_limits<std::int64_t>::min();
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    const std::size_t i = records[k];
+    const std::int64_t at_ns = t.starts()[i] - offset_ns;
+    const auto c = like.nearest(content_of(t, i), at_ns);
+    if (!c || taken[*c] || calls[*c].at_ns <= last_paired_ns || std::llabs(at_ns - calls[*c].at_ns) > like.reach_ns(*c))
+      continue;
+    taken[*c] = 1;
+    p.call_of[k] = *c;
+    last_paired_ns = calls[*c].at_ns;
+    ++p.pairs;
+    if (ranks_run_together(t.kinds()[i])) {
+      ++p.together;
+      p.ends_agree += std::llabs(recorded_end_ns(t, i) - offset_ns - calls[*c].end_ns) <= kEndsAgreeNs;
+    }
+  }
+  return p;
+}
+
+/// Clock offsets to try for `records` against `calls`: how far each record lies from the like
+/// calls nearest it (its end from theirs for collectives whose ranks run together, its start
+/// otherwise), up to three either side; their median and the five values most records share
+/// (within kEndsAgreeNs).
+std::vector<std::int64_t> offset_candidates(const Trace& t, const std::vector<PendingCall>& calls, const LikeCalls& like,
+                                            const std::vector<std::size_t>& records) {
+  std::vector<std::int64_t> offsets;
+  for (const std::size_t i : records) {
+    const bool ends = ranks_run_together(t.kinds()[i]);
+    const auto [from, to] = like.around(content_of(t, i), t.starts()[i], 3);
+    for (auto c = from; c != to; ++c)
+      offsets.push_back(ends ? recorded_end_ns(t, i) - calls[*c].end_ns : t.starts()[i] - calls[*c].at_ns);
+  }
+  std::vector<std::int64_t> candidates;
+  if (offsets.empty()) return candidates;
+  std::sort(offsets.begin(), offsets.end());
+  candidates.push_back(offsets[offsets.size() / 2]);
+  std::vector<std::pair<std::size_t, std::int64_t>> clusters;  // (offsets, their median)
+  for (std::size_t a = 0; a < offsets.size();) {
+    std::size_t b = a + 1;
+    while (b < offsets.size() && offsets[b] - offsets[b - 1] <= kEndsAgreeNs) ++b;
+    clusters.emplace_back(b - a, offsets[(a + b) / 2]);
+    a = b;
+  }
+  std::stable_sort(clusters.begin(), clusters.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  for (std::size_t k = 0; k < std::min<std::size_t>(clusters.size(), 5); ++k) candidates.push_back(clusters[k].second);
+  return candidates;
+}
+
+/// The rank's placement: with its clock the calls' (ranks of one host share a clock) where that
+/// pairs records plausibly; else (a job's hosts' clocks apart) the plausible candidate under which
+/// the most calls' ends agree, then the most records pair, then the offset nearest 0; none paired
+/// where no offset pairs plausibly. A profile's window a step later than another's pairs as many
+/// records with the steps before as with their own, but their ends do not agree. Clocks apart by
+/// more than half the time between like calls cannot be told from a window a call later, nor
+/// windows that share no step of a loop regular to kEndsAgreeNs from clocks whole steps apart.
+Placement place_rank(const Trace& t, const std::vector<PendingCall>& calls, const LikeCalls& like,
+                     const std::vector<std::size_t>& records) {
+  Placement best = place_records(t, calls, like, records, 0);
+  if (best.pairs > 0 && best.plausible()) return best;
+  for (const std::int64_t offset_ns : offset_candidates(t, calls, like, records)) {
+    Placement p = place_records(t, calls, like, records, offset_ns);
+    if (!p.plausible()) continue;
+    const bool better = !best.plausible() || p.ends_agree > best.ends_agree ||
+                        (p.ends_agree == best.ends_agree &&
+                         (p.pairs > best.pairs || (p.pairs == best.pairs && std::llabs(offset_ns) < std::llabs(best.offset_ns))));
+    if (better) best = std::move(p);
+  }
+  if (!best.plausible()) best = Placement{0, std::vector<std::size_t>(records.size(), calls.size()), 0, 0, 0};
+  return best;
+}
+
+/// Whether a stretch between two pairs holds both calls this rank lacks and records of it that
+/// paired with none: the rank recorded there a call the others say is of another kind, size or
+/// group.
+bool disagrees(const Trace& t, const std::vector<PendingCall>& calls, const std::vector<std::size_t>& records,
+               const Placement& p) {
+  std::vector<char> taken(calls.size(), 0);
+  for (const std::size_t c : p.call_of)
+    if (c < calls.size()) taken[c] = 1;
+  std::vector<std::int64_t> paired_ns;
+  for (std::size_t c = 0; c < calls.size(); ++c)
+    if (taken[c]) paired_ns.push_back(calls[c].at_ns);
+  const auto stretch = [&](std::int64_t at_ns) {
+    return std::upper_bound(paired_ns.begin(), paired_ns.end(), at_ns) - paired_ns.begin();
+  };
+  std::set<std::ptrdiff_t> lacking;
+  for (std::size_t c = 0; c < calls.size(); ++c)
+    if (!taken[c]) lacking.insert(stretch(calls[c].at_ns));
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    if (p.call_of[k] < calls.size()) continue;
+    const std::ptrdiff_t s = stretch(t.starts()[records[k]] - p.offset_ns);
+    if (s > 0 && s < static_cast<std::ptrdiff_t>(paired_ns.size()) && lacking.count(s)) return true;
+  }
+  return false;
+}
+
 /// The same by content and recorded time, for any communicator whose records all carry times
 /// (one that broadcasts too, as DDP's buffers each step): NCCL has every rank call its
 /// communicator's collectives in one order, so each rank's records are that sequence with the
 /// calls its profile did not record left out (a window that starts or ends a call or a step apart,
 /// a lost record). The rank with the most records gives the calls; each other rank's records are
-/// then placed on them:
-/// - its clock's offset from the calls' (ranks of one host share a clock: about 0; a job's hosts'
-///   clocks may differ) is the one, among a few candidates from how far each record starts from
-///   its nearest call of the same kind, size and group, that pairs the most records (below);
-///   clocks apart by more than half the time between like calls cannot be told from a window
-///   that starts a call later;
-/// - each record, its start less that offset, pairs with the nearest call of the same kind, size
-///   and group that lacks this rank and comes after its previous pair, where that call is nearer
-///   than half the way to the next like call either side (a step's calls recur every step: a
-///   record pairs with its own step's, never with the step before);
-/// - a record that pairs with none is a call of its own, at its start less the offset.
-/// Empty where records and calls between two pairs are left over on both sides (a rank recorded a
-/// call the other says is of another kind, size or group): order pairing then names the
-/// disagreement.
+/// then placed on them (place_rank), and a record placed on none is a call of its own. Empty
+/// where a rank disagrees with the calls (disagrees): order pairing then names the disagreement.
 std::vector<std::vector<std::size_t>> calls_by_content(const Trace& t, const std::vector<std::vector<std::size_t>>& ranks) {
-  using Content = std::tuple<OpKind, std::uint64_t, std::uint32_t>;
-  const auto content = [&](std::size_t i) { return Content{t.kinds()[i], t.bytes()[i], t.op(i).group}; };
-  struct Call {
-    std::vector<std::size_t> records;
-    std::int64_t at_ns, end_ns;  // its first record's start and end, on the clock of the rank with the most records
-    Content content;
-  };
   std::size_t most = 0;
   for (std::size_t r = 1; r < ranks.size(); ++r)
     if (ranks[r].size() > ranks[most].size()) most = r;
-  std::vector<Call> calls;
-  for (const std::size_t i : ranks[most]) calls.push_back({{i}, t.starts()[i], recorded_end_ns(t, i), content(i)});
+  std::vector<PendingCall> calls;
+  for (const std::size_t i : ranks[most]) calls.push_back({{i}, t.starts()[i], recorded_end_ns(t, i), content_of(t, i)});
+  const auto by_time = [](const PendingCall& a, const PendingCall& b) { return a.at_ns < b.at_ns; };
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     if (r == most || ranks[r].empty()) continue;
-    std::stable_sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) { return a.at_ns < b.at_ns; });
-    // Each content's calls in time, and how far each may pair: half the way to its like
-    // neighbours.
-    std::map<Content, std::vector<std::size_t>> like;
-    for (std::size_t c = 0; c < calls.size(); ++c) like[calls[c].content].push_back(c);
-    std::vector<std::int64_t> reach_ns(calls.size(), std::numeric_limits<std::int64_t>::max());
-    for (const auto& [key, list] : like)
-      for (std::size_t k = 0; k < list.size(); ++k) {
-        if (k > 0) reach_ns[list[k]] = std::min(reach_ns[list[k]], (calls[list[k]].at_ns - calls[list[k - 1]].at_ns) / 2);
-        if (k + 1 < list.size())
-          reach_ns[list[k]] = std::min(reach_ns[list[k]], (calls[list[k + 1]].at_ns - calls[list[k]].at_ns) / 2);
-      }
-    // The like call nearest `at_ns` (an index into calls), or none.
-    const auto nearest = [&](const Content& key, std::int64_t at_ns) -> std::optional<std::size_t> {
-      const auto it = like.find(key);
-      if (it == like.end()) return std::nullopt;
-      const std::vector<std::size_t>& list = it->second;
-      const auto after = std::lower_bound(list.begin(), list.end(), at_ns,
-                                          [&](std::size_t c, std::int64_t v) { return calls[c].at_ns < v; });
-      std::optional<std::size_t> best;
-      if (after != list.end()) best = *after;
-      if (after != list.begin() &&
-          (!best || at_ns - calls[*std::prev(after)].at_ns <= calls[*best].at_ns - at_ns))
-        best = *std::prev(after);
-      return best;
-    };
-    // Places this rank's records on the calls with its clock `offset_ns` ahead of theirs: the call
-    // each pairs with (or calls.size()); returns how many paired, and how many of those are
-    // collectives whose ranks run together ending within kEndsAgreeNs of their call's first
-    // record (a call's ranks end together: one step's calls paired with the next step's end apart
-    // by however much the steps' lengths differ).
-    // A call's ranks' kernels end within 6-37 us of each other in the real DDP jobs
-    // (tests/data/real/h200-2gpu-ddp*); a step's length varies by more.
-    constexpr std::int64_t kEndsAgreeNs = 100'000;
-    struct Placed {
-      std::size_t ends_agree = 0, together = 0, pairs = 0;
-      /// Whether most of its pairs of collectives whose ranks run together end together.
-      [[nodiscard]] bool plausible() const { return 2 * ends_agree >= together; }
-    };
-    const auto place = [&](std::int64_t offset_ns, std::vector<std::size_t>& paired_with) {
-      paired_with.assign(ranks[r].size(), calls.size());
-      std::vector<char> taken(calls.size(), 0);
-      std::int64_t last_paired_ns = std::numeric_limits<std::int64_t>::min();
-      Placed placed;
-      for (std::size_t k = 0; k < ranks[r].size(); ++k) {
-        const std::size_t i = ranks[r][k];
-        const std::int64_t at_ns = t.starts()[i] - offset_ns;
-        const auto c = nearest(content(i), at_ns);
-        if (c && !taken[*c] && calls[*c].at_ns > last_paired_ns &&
-            std::llabs(at_ns - calls[*c].at_ns) <= reach_ns[*c]) {
-          taken[*c] = 1;
-          paired_with[k] = *c;
-          last_paired_ns = calls[*c].at_ns;
-          ++placed.pairs;
-          if (ranks_run_together(t.kinds()[i])) {
-            ++placed.together;
-            placed.ends_agree += std::llabs(recorded_end_ns(t, i) - offset_ns - calls[*c].end_ns) <= kEndsAgreeNs;
-          }
-        }
-      }
-      return placed;
-    };
-    // The clock offset. None (ranks of one host share a clock) where that pairs records and most
-    // of its run-together calls' ends agree: a profile's window a step later than another's pairs
-    // as many records with the steps before as with their own, but their ends do not agree. Else
-    // (a job's hosts' clocks apart) candidates from how far each record lies from the like calls
-    // nearest it (its end from theirs for collectives whose ranks run together, its start
-    // otherwise), up to three either side: their median and the values most records share
-    // (within kEndsAgreeNs); of those whose pairs are plausible, the one under which the most
-    // calls' ends agree, then the most records pair, then the nearest 0.
-    std::vector<std::int64_t> offsets;
-    for (const std::size_t i : ranks[r]) {
-      const auto it = like.find(content(i));
-      if (it == like.end()) continue;
-      const std::vector<std::size_t>& list = it->second;
-      const auto after = std::lower_bound(list.begin(), list.end(), t.starts()[i],
-                                          [&](std::size_t c, std::int64_t v) { return calls[c].at_ns < v; });
-      const auto from = after - std::min<std::ptrdiff_t>(3, after - list.begin());
-      const auto to = after + std::min<std::ptrdiff_t>(3, list.end() - after);
-      const bool ends = ranks_run_together(t.kinds()[i]);
-      for (auto c = from; c != to; ++c)
-        offsets.push_back(ends ? recorded_end_ns(t, i) - calls[*c].end_ns : t.starts()[i] - calls[*c].at_ns);
-    }
-    std::vector<std::int64_t> candidates;
-    if (!offsets.empty()) {
-      std::sort(offsets.begin(), offsets.end());
-      candidates.push_back(offsets[offsets.size() / 2]);
-      std::vector<std::pair<std::size_t, std::int64_t>> clusters;  // (offsets, their median)
-      for (std::size_t a = 0; a < offsets.size();) {
-        std::size_t b = a + 1;
-        while (b < offsets.size() && offsets[b] - offsets[b - 1] <= kEndsAgreeNs) ++b;
-        clusters.emplace_back(b - a, offsets[(a + b) / 2]);
-        a = b;
-      }
-      std::sort(clusters.begin(), clusters.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-      for (std::size_t k = 0; k < std::min<std::size_t>(clusters.size(), 5); ++k) candidates.push_back(clusters[k].second);
-    }
-    std::int64_t offset_ns = 0;
-    std::vector<std::size_t> paired_with, trial;
-    Placed best = place(0, paired_with);
-    if (best.pairs == 0 || !best.plausible()) {
-      for (const std::int64_t candidate : candidates) {
-        const Placed p = place(candidate, trial);
-        const bool better = p.plausible() && (!best.plausible() || p.ends_agree > best.ends_agree ||
-                                              (p.ends_agree == best.ends_agree &&
-                                               (p.pairs > best.pairs ||
-                                                (p.pairs == best.pairs && std::llabs(candidate) < std::llabs(offset_ns)))));
-        if (better) {
-          best = p;
-          offset_ns = candidate;
-          paired_with = trial;
-        }
-      }
-      if (!best.plausible()) {  // no offset pairs plausibly: none, and nothing paired
-        offset_ns = 0;
-        paired_with.assign(ranks[r].size(), calls.size());
-      }
-    }
-    std::vector<char> taken(calls.size(), 0);
-    std::vector<std::size_t> lone;
+    std::stable_sort(calls.begin(), calls.end(), by_time);
+    const LikeCalls like(calls);
+    const Placement p = place_rank(t, calls, like, ranks[r]);
+    if (disagrees(t, calls, ranks[r], p)) return {};
+    const std::size_t before = calls.size();
     for (std::size_t k = 0; k < ranks[r].size(); ++k) {
-      if (paired_with[k] < calls.size()) {
-        taken[paired_with[k]] = 1;
-        calls[paired_with[k]].records.push_back(ranks[r][k]);
-      } else {
-        lone.push_back(ranks[r][k]);
-      }
-    }
-    // A stretch between two pairs with calls this rank lacks and records of it that paired with
-    // none disagrees about what was called there.
-    std::vector<std::int64_t> paired_ns;
-    for (std::size_t c = 0; c < calls.size(); ++c)
-      if (taken[c]) paired_ns.push_back(calls[c].at_ns);
-    const auto stretch = [&](std::int64_t at_ns) {
-      return std::upper_bound(paired_ns.begin(), paired_ns.end(), at_ns) - paired_ns.begin();
-    };
-    std::set<std::ptrdiff_t> lacking;
-    for (std::size_t c = 0; c < calls.size(); ++c)
-      if (!taken[c]) lacking.insert(stretch(calls[c].at_ns));
-    for (const std::size_t i : lone) {
-      const std::ptrdiff_t k = stretch(t.starts()[i] - offset_ns);
-      if (k > 0 && k < static_cast<std::ptrdiff_t>(paired_ns.size()) && lacking.count(k)) return {};
-      calls.push_back({{i}, t.starts()[i] - offset_ns, recorded_end_ns(t, i) - offset_ns, content(i)});
+      const std::size_t i = ranks[r][k];
+      if (p.call_of[k] < before)
+        calls[p.call_of[k]].records.push_back(i);
+      else
+        calls.push_back({{i}, t.starts()[i] - p.offset_ns, recorded_end_ns(t, i) - p.offset_ns, content_of(t, i)});
     }
   }
-  std::stable_sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) { return a.at_ns < b.at_ns; });
+  std::stable_sort(calls.begin(), calls.end(), by_time);
   std::vector<std::vector<std::size_t>> out;
   out.reserve(calls.size());
-  for (Call& c : calls) out.push_back(std::move(c.records));
+  for (PendingCall& c : calls) out.push_back(std::move(c.records));
   return out;
 }
 
