@@ -106,8 +106,9 @@ void add_simulate_command(CLI::App& app, Runner& run) {
   cmd->add_option("--solver", opt->solver, "Bandwidth-sharing solver: " + join(sim::solver_names(), ", "))
       ->capture_default_str();
   cmd->add_flag("--as-recorded", opt->as_recorded,
-               "Replay GPU work with its recorded durations (copies and collectives not re-priced): checks what "
-               "the replay infers waited for what against the recording");
+               "Replay kernels, copies and memsets with their recorded durations (not re-priced; a collective "
+               "runs step by step once its ranks have launched, as the replay places them): checks what the replay "
+               "infers waited for what against the recording");
   cmd->add_flag("--cold-buffers", opt->cold_buffers,
                "Take every collective's buffers to come from the GPUs' memory, none from their L2 (by default "
                "buffers up to the GPUs' l2_resident_mib are in the L2, as in a loop of calls on the same buffers; "

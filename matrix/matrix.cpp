@@ -607,10 +607,13 @@ class Builder {
 
   /// mpisee's row of one collective on one communicator, noting members that missed calls and
   /// volumes below the lower bound.
-  CommOpRow collective_row(const CommAcc& acc, OpKind kind, const OpAcc& oa, const std::vector<std::string>& members) {
+  CommOpRow collective_row(const CommAcc& acc, OpKind kind, const OpAcc& oa, const std::vector<std::string>& members,
+                           std::size_t calls) {
     CommOpRow op;
     op.op = kind;
-    op.calls = *std::max_element(oa.records.begin(), oa.records.end());
+    // The calls as the replay pairs them (trace::collective_calls): members whose profiles hold
+    // as many records may still each lack calls the others recorded (windows a step apart).
+    op.calls = std::max<std::uint64_t>(*std::max_element(oa.records.begin(), oa.records.end()), calls);
     const auto calls_min = *std::min_element(oa.records.begin(), oa.records.end());
     op.complete = calls_min == op.calls;
     // Each member records every call, so one member's sums are the call totals; the most
@@ -639,11 +642,19 @@ class Builder {
 
   /// mpisee's communicator table: each communicator's collectives, then its sends and recvs.
   void communicator_rows() {
+    std::map<std::pair<std::uint64_t, OpKind>, std::size_t> calls;  // by communicator and kind
+    for (const auto& call : trace::collective_calls(trace_)) {
+      const trace::Op first = trace_.op(call.front());
+      ++calls[{trace::communicator_key(first), first.kind}];
+    }
     for (const auto& [key, acc] : comms_) {
       CommRow row;
       row.name = acc.name;
       for (std::uint16_t m : trace_.group(acc.group)) row.members.push_back(trace_.endpoint_name(m));
-      for (const auto& [kind, oa] : acc.ops) row.ops.push_back(collective_row(acc, kind, oa, row.members));
+      for (const auto& [kind, oa] : acc.ops) {
+        const auto it = calls.find({key, kind});
+        row.ops.push_back(collective_row(acc, kind, oa, row.members, it == calls.end() ? 0 : it->second));
+      }
       for (const auto& [kind, records, bytes] : {std::tuple{OpKind::send, acc.send_records, acc.send_bytes},
                                                  std::tuple{OpKind::recv, acc.recv_records, acc.recv_bytes}}) {
         if (!records) continue;

@@ -74,7 +74,7 @@ std::vector<double> span_fractions(const trace::Trace& t) {
 }
 
 /// The most cells (an operation of the shorter list by a skip of the longer) one key's alignment
-/// holds: 32 MiB of traceback; beyond it the key's operations pair in order.
+/// holds: 32 MiB of traceback; beyond it each pairs with the nearest in turn.
 constexpr std::size_t kMaxAlignmentCells = std::size_t{1} << 25;
 
 /// Pairs two lists of operations of one key (the same kind, size, memories and rank), each in
@@ -98,8 +98,26 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> pair_operations(const std::
   const auto add = [&](std::size_t a, std::size_t b) {
     pairs.emplace_back(source_short ? shorter[a] : longer[b], source_short ? longer[b] : shorter[a]);
   };
-  if (in_order || skips == 0 || n == 0 || n + 1 > kMaxAlignmentCells / width) {
+  if (in_order || skips == 0 || n == 0) {
     for (std::size_t k = 0; k < n; ++k) add(k, k);
+    return pairs;
+  }
+  if (n + 1 > kMaxAlignmentCells / width) {
+    // Too long a table: each of the shorter list's operations, in order, with the nearest of the
+    // longer one's from the one after its previous pair on, leaving enough for the rest.
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t last = longer.size() - (n - i);  // the latest it may take
+      std::size_t best = from;
+      for (std::size_t j = from + 1; j <= last; ++j) {
+        if (std::fabs(longer_at[longer[j]] - shorter_at[shorter[i]]) >
+            std::fabs(longer_at[longer[best]] - shorter_at[shorter[i]]))
+          break;  // in order of their place in the span: past the nearest
+        best = j;
+      }
+      add(i, best);
+      from = best + 1;
+    }
     return pairs;
   }
   // best[k]: the least summed distance of the first i of the shorter list paired, the i-th with

@@ -660,43 +660,48 @@ Simulation::RankTasks Simulation::add_rank_tasks(const CollectiveResult& c,
   tasks.join.resize(n);
   std::optional<TaskId> first_launch;
   for (std::size_t r = 0; r < n; ++r) {
-    tasks.launch[r] = engine_.add_delay(base_latency_ns);
+    const std::int64_t rec = record_of_rank[r];
+    tasks.launch[r] = engine_.add_delay(rec >= 0 ? base_latency_ns : 0.0);
     tasks.join[r] = engine_.add_delay(0);
     engine_.depend(tasks.join[r], tasks.launch[r]);
-    wait_for_issue(c.gpus[r], tasks.launch[r]);
-    const std::int64_t rec = record_of_rank[r];
     if (rec < 0) continue;
+    wait_for_issue(c.gpus[r], tasks.launch[r]);
     begin_[static_cast<std::size_t>(rec)] = tasks.launch[r];
     end_[static_cast<std::size_t>(rec)] = tasks.join[r];
     if (!first_launch) first_launch = tasks.launch[r];
   }
-  // Every call has at least one record, so one rank launched; the others launch with it, or as
-  // late as the recorded ranks waited for them: a recorded rank's time beyond what NCCL's model
-  // gives the call is its wait for the ranks the trace lacks (each rank's profiling window its
-  // own: 2 x H200 DDP, h200-2gpu-window2, rank 1's last allreduces took 74.9 ms while rank 0,
-  // past its window, exported its profile), which the replay would otherwise drop.
+  // Every call has at least one record, so one rank launched; the ranks the trace lacks launch
+  // with it (its launch's end: their own launch latency is in it), and no earlier than any
+  // recorded rank waited for them: a recorded rank whose call lasted more than twice what NCCL's
+  // model gives it waited for a rank, and where that rank is one the trace lacks, the wait is all
+  // the replay knows of it (each rank's profiling window its own: 2 x H200 DDP, h200-2gpu-window2,
+  // rank 1's last allreduces took 74.9 ms while rank 0, past its window, exported its profile).
+  // The wait runs from that rank's own launch: a rank that waited for a recorded rank launching
+  // late adds nothing beyond it. A rank that did not wait (its call within twice the model) adds
+  // none, whatever the model misses.
   assert(first_launch);
-  double lacking_wait_ns = 0;
-  for (std::size_t r = 0; r < n; ++r)
-    if (const std::int64_t rec = record_of_rank[r]; rec >= 0 && trace_.durations()[static_cast<std::size_t>(rec)] >= 0)
-      lacking_wait_ns = std::max(lacking_wait_ns, static_cast<double>(trace_.durations()[static_cast<std::size_t>(rec)]) -
-                                                      c.nccl_model.time_ns);
+  std::vector<TaskId> waits;
+  for (std::size_t r = 0; r < n; ++r) {
+    const std::int64_t rec = record_of_rank[r];
+    if (rec < 0) continue;
+    const auto recorded_ns = static_cast<double>(trace_.durations()[static_cast<std::size_t>(rec)]);
+    if (recorded_ns <= 2 * c.nccl_model.time_ns) continue;
+    const TaskId wait = engine_.add_delay(recorded_ns - c.nccl_model.time_ns - base_latency_ns);
+    engine_.depend(wait, tasks.launch[r]);
+    waits.push_back(wait);
+  }
   std::size_t missing = 0;
-  std::optional<TaskId> lacking_launch;
   for (std::size_t r = 0; r < n; ++r) {
     if (record_of_rank[r] >= 0) continue;
-    if (!lacking_launch) {
-      lacking_launch = engine_.add_delay(std::max(0.0, lacking_wait_ns));
-      engine_.depend(*lacking_launch, *first_launch);
-    }
-    engine_.depend(tasks.launch[r], *lacking_launch);
+    engine_.depend(tasks.launch[r], *first_launch);
+    for (const TaskId wait : waits) engine_.depend(tasks.launch[r], wait);
     ++missing;
   }
   if (missing > 0 && warned_comms_.insert(comm_key).second)
     warnings_.push_back(fmt::format("{}: communicator '{}' has {} ranks but the trace records some of its calls on "
                                     "fewer (the first: {} of them, {}); the others are taken to launch each such call "
-                                    "with the first rank recorded, or as late as the recorded ranks waited beyond NCCL's "
-                                    "model of the call",
+                                    "with the first rank recorded, or as late as a recorded rank waited past twice "
+                                    "NCCL's model of the call",
                                     trace_.source_file.empty() ? "trace" : trace_.source_file, c.comm, n, n - missing,
                                     trace_.locate_record(static_cast<std::size_t>(
                                         *std::find_if(record_of_rank.begin(), record_of_rank.end(),

@@ -714,6 +714,126 @@ TEST(Ranks, RealProfileWindowsAStepApartReplayAsRecorded) {
     }
 }
 
+/// Writes CSV rank files `rows[r]` (after a shared header) into a fresh folder; returns it.
+std::string write_csv_job(const std::string& name, const std::vector<std::string>& rows) {
+  const std::string dir = ::testing::TempDir() + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    std::ofstream(fmt::format("{}/rank{}.csv", dir, r)) << "kind,src,dst,bytes,start_ns,duration_ns,stream,group\n"
+                                                         << rows[r];
+  return dir;
+}
+
+TEST(Ranks, ACallARankDidNotRecordWaitsOnlyAsLongAsTheRecordedRanksWaitedForIt) {
+  // A robustness hunt (round 35) of the rule that a rank the trace lacks launches as late as the
+  // recorded ranks waited: 4 x H200, three 64 MiB allreduces (400 us each as recorded); in the
+  // second, rank 0 launches at 10 ms and ranks 1 and 2 launched 5 ms earlier and waited for it.
+  // With rank 3's record of it left out, the wait of ranks 1 and 2 (for rank 0, recorded) was added
+  // after rank 0's launch for rank 3: 14.4 ms where the whole job replays in 9.35 ms. A wait now
+  // runs from the waiting rank's own launch: the same as the whole job's within 1%.
+  const auto job = [](bool drop) {
+    std::vector<std::string> rows(4);
+    for (int r = 0; r < 4; ++r) {
+      rows[r] += fmt::format("allreduce,gpu{0},gpu{0},67108864,1000000,400000,7,0-3\n", r);
+      if (r == 0) rows[r] += "allreduce,gpu0,gpu0,67108864,10000000,400000,7,0-3\n";
+      if (r == 1 || r == 2) rows[r] += fmt::format("allreduce,gpu{0},gpu{0},67108864,5000000,5400000,7,0-3\n", r);
+      if (r == 3 && !drop) rows[r] += "allreduce,gpu3,gpu3,67108864,10000000,400000,7,0-3\n";
+      rows[r] += fmt::format("allreduce,gpu{0},gpu{0},67108864,20000000,400000,7,0-3\n", r);
+    }
+    return read_traces({write_csv_job(drop ? "r3_drop" : "r3_full", rows)});
+  };
+  const topology::Node node = topology::load_node(test::config("testbed-h200-4gpu.yaml"));
+  const auto second_call_ends = [&](const Trace& t) {
+    sim::SimOptions as_recorded;
+    as_recorded.durations_ns = sim::recorded_gpu_durations(t);
+    const sim::SimResult r = sim::simulate(node, t, as_recorded);
+    return r.collectives.at(1).end_ns;
+  };
+  const double whole = second_call_ends(job(false)), lacking = second_call_ends(job(true));
+  EXPECT_NEAR(lacking, whole, 0.01 * whole);
+  // One rank's file of the 2 x H200 DDP job alone (every call lacks rank 1), whose allreduces
+  // waited for nobody: each replays at the call's own simulated time, not that plus what NCCL's
+  // model misses of it (they were 316 us against 255 us recorded); the span within 1%.
+  const Trace rank0 = read_traces({test::source_dir() + "/tests/data/real/h200-2gpu-ddp2/app_ddp_mlp/rank0.json.gz"});
+  sim::SimOptions as_recorded;
+  as_recorded.durations_ns = sim::recorded_gpu_durations(rank0);
+  const sim::SimResult r = sim::simulate(topology::load_node(test::config("testbed-h200-2gpu.yaml")), rank0, as_recorded);
+  double recorded_ns = 0, replayed_ns = 0;
+  for (std::size_t i = 0; i < rank0.size(); ++i)
+    if (rank0.kinds()[i] == OpKind::allreduce) {
+      recorded_ns += static_cast<double>(rank0.durations()[i]);
+      replayed_ns += r.ops[i].end_ns - r.ops[i].start_ns;
+    }
+  EXPECT_NEAR(replayed_ns, recorded_ns, 0.05 * recorded_ns);
+  EXPECT_NEAR(r.application.replayed_span_ns, r.application.recorded_span_ns, 0.01 * r.application.recorded_span_ns);
+}
+
+TEST(Ranks, TwoRanksThatEachLostARecordAreNoDisagreement) {
+  // A robustness hunt (round 35): 2 x H200, four steps of an allreduce and a broadcast 100 us
+  // after it on one communicator; rank 0 lost step 2's broadcast and rank 1 step 3's allreduce.
+  // The lone record and the call the other rank lacks lie between the same two pairs, so the job
+  // was refused as a disagreement about a call. They are 900 us apart, each another call: two
+  // calls of one rank each, the rest paired.
+  std::vector<std::string> rows(2);
+  for (int r = 0; r < 2; ++r)
+    for (int k = 0; k < 4; ++k) {
+      const long t = 1'000'000L * (k + 1);
+      if (!(r == 1 && k == 2)) rows[r] += fmt::format("allreduce,gpu{0},gpu{0},4194304,{1},30000,7,0-1\n", r, t);
+      if (!(r == 0 && k == 1)) rows[r] += fmt::format("broadcast,gpu{0},gpu{0},7680,{1},8000,7,0-1\n", r, t + 100000);
+    }
+  const Trace job = read_traces({write_csv_job("lost_two", rows)});
+  const auto calls = collective_calls(job);
+  ASSERT_EQ(calls.size(), 8u);
+  std::size_t whole = 0;
+  for (const auto& c : calls) whole += c.size() == 2;
+  EXPECT_EQ(whole, 6u);
+}
+
+TEST(Ranks, TheMatrixCountsTheCallsTheReplayPairs) {
+  // A robustness hunt (round 35): the 2 x H200 DDP job whose rank 1 opened its profiling window a
+  // step after rank 0's (tests/data/real/h200-2gpu-window, ddp_mlp): each rank holds 32 allreduces,
+  // so comparing their counts, `matrix` said every member recorded every call, where the replay
+  // pairs 36 calls, 4 of them on each rank alone. It now counts the calls as the replay pairs them.
+  const test::CommandResult r = test::run_linkcast(
+      fmt::format("matrix {}/tests/data/real/h200-2gpu-window/app_ddp_mlp --node {}", test::source_dir(),
+                  test::config("testbed-h200-2gpu.yaml")));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("gpu0 recorded 32 of 36 calls"));
+  EXPECT_THAT(r.out, HasSubstr("gpu1 recorded 32 of 36 calls"));
+}
+
+TEST(Ranks, AScoreAgainstAJobTenTimesLongerMatchesAcrossItsWholeSpan) {
+  // A robustness hunt (round 35): two CSV jobs of device copies of one size, the actual with ten
+  // times the source's, evenly over the same span; the actual's k-th lasts k + 1 ns. Past the
+  // alignment table's size (4000 against 40000 a rank: 144 M cells) the lists paired in order, so
+  // the source's 4000 matched the actual's first 4000, 10% of its span. Each now matches the
+  // nearest in its span in turn: the k-th the 10k-th.
+  const auto job = [](const std::string& name, int n) {
+    std::vector<std::string> rows(2);
+    for (int r = 0; r < 2; ++r) {
+      for (int k = 0; k < n; ++k)
+        rows[r] += fmt::format("copy,gpu{0},gpu{0},1048576,{1},{2},7,\n", r, 1000 + k * (1'000'000'000L / n), k + 1);
+      rows[r] += fmt::format("allreduce,gpu{0},gpu{0},1024,1000001000,5000,8,0-1\n", r);
+    }
+    return data_movement(read_traces({write_csv_job(name, rows)}));
+  };
+  const Trace src = job("ten_src", 4000), act = job("ten_act", 40000);
+  std::vector<Category> categories;
+  const std::vector<char> host = host_flags(src);
+  for (std::size_t i = 0; i < src.size(); ++i) categories.push_back(categorize(src, i, host));
+  const projection::MatchResult m = projection::match_ops(src, categories, act);
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < src.size(); ++i) {
+    if (src.kinds()[i] != OpKind::copy) continue;
+    ASSERT_GE(m.actual_index[i], 0);
+    const auto j = static_cast<std::size_t>(m.actual_index[i]);
+    const std::int64_t k = src.durations()[i] - 1, matched = act.durations()[j] - 1;
+    EXPECT_EQ(matched, 10 * k) << i;
+    if (++checked > 50) break;
+  }
+}
+
 TEST(Ranks, AScoreAgainstAJobWhoseRankLacksAnOperationShiftsNoOtherPair) {
   // The 2 x H200 DDP job (h200-2gpu-ddp, app_ddp_mlp: 32 allreduces of 64 MiB a rank) projected
   // onto its own node and scored against itself with rank 1's first allreduce left out, as when

@@ -439,9 +439,10 @@ Placement place_rank(const Trace& t, const std::vector<PendingCall>& calls, cons
   return best;
 }
 
-/// Whether a stretch between two pairs holds both calls this rank lacks and records of it that
-/// paired with none: the rank recorded there a call the others say is of another kind, size or
-/// group.
+/// Whether a record of this rank that paired with no call lies, between the same two pairs, within
+/// kEndsAgreeNs of a call this rank lacks: the rank recorded there a call the others say is of
+/// another kind, size or group (two ranks that each lost a record leave their lone record and
+/// lacking call apart by the calls between them).
 bool disagrees(const Trace& t, const std::vector<PendingCall>& calls, const std::vector<std::size_t>& records,
                const Placement& p) {
   std::vector<char> taken(calls.size(), 0);
@@ -453,13 +454,15 @@ bool disagrees(const Trace& t, const std::vector<PendingCall>& calls, const std:
   const auto stretch = [&](std::int64_t at_ns) {
     return std::upper_bound(paired_ns.begin(), paired_ns.end(), at_ns) - paired_ns.begin();
   };
-  std::set<std::ptrdiff_t> lacking;
+  std::multimap<std::ptrdiff_t, std::int64_t> lacking;  // stretch -> the lacking call's time
   for (std::size_t c = 0; c < calls.size(); ++c)
-    if (!taken[c]) lacking.insert(stretch(calls[c].at_ns));
+    if (!taken[c]) lacking.emplace(stretch(calls[c].at_ns), calls[c].at_ns);
   for (std::size_t k = 0; k < records.size(); ++k) {
     if (p.call_of[k] < calls.size()) continue;
-    const std::ptrdiff_t s = stretch(t.starts()[records[k]] - p.offset_ns);
-    if (s > 0 && s < static_cast<std::ptrdiff_t>(paired_ns.size()) && lacking.count(s)) return true;
+    const std::int64_t at_ns = t.starts()[records[k]] - p.offset_ns;
+    const auto [from, to] = lacking.equal_range(stretch(at_ns));
+    for (auto it = from; it != to; ++it)
+      if (std::llabs(it->second - at_ns) <= kEndsAgreeNs) return true;
   }
   return false;
 }
