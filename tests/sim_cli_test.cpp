@@ -55,7 +55,7 @@ TEST(SimCli, JsonCarriesTheApplicationReplayAsTheTableDoes) {
   // A robustness hunt (round 34): the application replay (span, steps, where the time went) was
   // printed in the table only. The 2 x H200 DDP job of tests/data/real/h200-2gpu-window2
   // (ddp_mlp, rank 1's profiling window a step after rank 0's), replayed as recorded: its span
-  // recorded and replayed (+0.14%), and its nine steps, ProfilerStep#9 the slowest at 80.4 ms
+  // recorded and replayed (+0.09%), and its nine steps, ProfilerStep#9 the slowest at 80.4 ms
   // (rank 1's last allreduces waiting for rank 0); the critical path's parts add up to the span.
   const auto r = test::run_linkcast("simulate " + test::config("testbed-h200-2gpu.yaml") + " " + test::source_dir() +
                                     "/tests/data/real/h200-2gpu-window2/app_ddp_mlp --as-recorded --format json");
