@@ -548,6 +548,24 @@ void erase_first_kernel(nlohmann::json& rank, std::string_view name) {
     }
 }
 
+/// Leaves out a rank file's first (or last) `n` NCCL kernels in time (as when its profile's window
+/// opens, or closes, that many calls apart from another rank's).
+void drop_nccl_kernels(nlohmann::json& rank, int n, bool first) {
+  auto& events = rank["traceEvents"];
+  std::vector<std::pair<double, std::size_t>> nccl;
+  for (std::size_t e = 0; e < events.size(); ++e)
+    if (events[e].value("cat", "") == "kernel" && events[e].value("name", "").starts_with("ncclDevKernel"))
+      nccl.emplace_back(events[e]["ts"].get<double>(), e);
+  std::sort(nccl.begin(), nccl.end());
+  std::vector<std::size_t> gone;
+  for (int k = 0; k < n; ++k) {
+    const auto at = static_cast<std::size_t>(k);
+    gone.push_back(nccl[first ? at : nccl.size() - 1 - at].second);
+  }
+  std::sort(gone.rbegin(), gone.rend());
+  for (const std::size_t e : gone) events.erase(events.begin() + static_cast<std::ptrdiff_t>(e));
+}
+
 TEST(Ranks, AScoreAgainstAJobMatchesEachRanksOwnOperationsWhateverTheFilesAreCalled) {
   // A robustness hunt (round 32): `project --actual FOLDER` matched operations across ranks in
   // the merged trace's order, and ranks were merged in file-name order: the second pipeline
@@ -589,8 +607,9 @@ TEST(Ranks, AScoreAgainstAJobMatchesEachRanksOwnOperationsWhateverTheFilesAreCal
   };
   EXPECT_EQ(m.unmatched_source, 1u);
   for (std::size_t i = 0; i < src.size(); ++i)
-    if (m.actual_index[i] >= 0)
+    if (m.actual_index[i] >= 0) {
       EXPECT_EQ(own_gpu(src, i), own_gpu(act, static_cast<std::size_t>(m.actual_index[i]))) << i;
+    }
 }
 
 TEST(Ranks, ProfileWindowsAStepApartPairEachCallWithItsOwnStep) {
@@ -606,16 +625,8 @@ TEST(Ranks, ProfileWindowsAStepApartPairEachCallWithItsOwnStep) {
   const std::string app = test::source_dir() + "/tests/data/real/h200-2gpu-ddp2/app_ddp_train_pinned/";
   for (const int steps : {1, 2}) {
     nlohmann::json r0 = load_rank(app + "rank0.json.gz"), r1 = load_rank(app + "rank1.json.gz");
-    for (int k = 0; k < 4 * steps; ++k) erase_first_kernel(r0, "ncclDevKernel");
-    auto& events = r1["traceEvents"];
-    for (int k = 0; k < 4 * steps; ++k)
-      for (auto it = events.end(); it != events.begin();) {
-        --it;
-        if (it->value("cat", "") == "kernel" && it->value("name", "").starts_with("ncclDevKernel")) {
-          events.erase(it);
-          break;
-        }
-      }
+    drop_nccl_kernels(r0, 4 * steps, true);
+    drop_nccl_kernels(r1, 4 * steps, false);
     const Trace job = read_traces({write_job(fmt::format("ddp_window_{}", steps), {{"rank0.json", r0}, {"rank1.json", r1}})});
     const auto calls = collective_calls(job);
     std::size_t whole = 0;
@@ -663,22 +674,10 @@ TEST(Ranks, AProjectionSaysWhereItsSourceReplayMissesTheRecording) {
   // simulate.md, Limits). `project` divided that out and printed it as the replay's own error,
   // with no warning; it now warns where the source replay misses by more than 5%.
   const std::string app = test::source_dir() + "/tests/data/real/h200-2gpu-ddp2/app_ddp_train_pinned/";
-  // Leaves out a rank's first (or last) `n` NCCL kernels in time.
-  const auto drop_nccl = [](nlohmann::json& rank, int n, bool first) {
-    auto& events = rank["traceEvents"];
-    std::vector<std::pair<double, std::size_t>> nccl;
-    for (std::size_t e = 0; e < events.size(); ++e)
-      if (events[e].value("cat", "") == "kernel" && events[e].value("name", "").starts_with("ncclDevKernel"))
-        nccl.emplace_back(events[e]["ts"].get<double>(), e);
-    std::sort(nccl.begin(), nccl.end());
-    std::vector<std::size_t> gone;
-    for (int k = 0; k < n; ++k) gone.push_back(nccl[first ? k : nccl.size() - 1 - k].second);
-    std::sort(gone.rbegin(), gone.rend());
-    for (const std::size_t e : gone) events.erase(events.begin() + static_cast<std::ptrdiff_t>(e));
-  };
+
   nlohmann::json r0 = load_rank(app + "rank0.json.gz"), r1 = load_rank(app + "rank1.json.gz");
-  drop_nccl(r0, 20, true);
-  drop_nccl(r1, 20, false);
+  drop_nccl_kernels(r0, 20, true);
+  drop_nccl_kernels(r1, 20, false);
   const std::string dir = write_job("ddp_no_common_step", {{"rank0.json", r0}, {"rank1.json", r1}});
   const test::CommandResult r = test::run_linkcast(
       fmt::format("project --from {0} --to {0} {1}", test::config("testbed-h200-2gpu.yaml"), dir));
@@ -911,7 +910,7 @@ TEST(Ranks, ACommunicatorThatAlsoBroadcastsPairsItsCallsByWhatTheyAre) {
   // its peer's lone record then ordered after the second call, which the root began first.
   const std::string app = test::source_dir() + "/tests/data/real/h200-2gpu-ddp2/app_ddp_train_pinned/";
   const auto calls_of = [](const Trace& job) { return collective_calls(job); };
-  for (const std::string& rank_short : {"rank1", "rank0"}) {
+  for (const std::string rank_short : {"rank1", "rank0"}) {
     nlohmann::json r0 = load_rank(app + "rank0.json.gz"), r1 = load_rank(app + "rank1.json.gz");
     erase_first_kernel(rank_short == "rank1" ? r1 : r0, "ncclDevKernel_Broadcast");
     const Trace job = read_traces({write_job("ddp_bcast_short_" + rank_short, {{"rank0.json", r0}, {"rank1.json", r1}})});
