@@ -236,6 +236,7 @@ ApplicationProjection project_application(const topology::Node& from, const topo
   target.model = &model;
   (void)place(to, trace, map, target);
   target.durations_ns = p.target_durations_ns;
+  target.unrecorded_waits_ns = p.source.unrecorded_waits_ns;  // waits for ranks the trace lacks, as the source's
   target.keep_transfers = for_timeline;
   p.target = sim::simulate(to, trace, target);
   return p;
@@ -251,6 +252,7 @@ double projected_span_with(const topology::Node& from, const topology::Node& to,
   target.model = &model;
   (void)place(to, trace, map, target);
   target.durations_ns = q.target_durations_ns;
+  target.unrecorded_waits_ns = p.source.unrecorded_waits_ns;
   const double target_span = sim::simulate(to, trace, target).application.replayed_span_ns;
   const auto& source = p.source.application;
   return source.replayed_span_ns > 0 ? source.recorded_span_ns * target_span / source.replayed_span_ns : target_span;

@@ -16,7 +16,8 @@ namespace linkcast::sim {
 
 /// {"makespan_s", "node", "trace", "model", "solver", "ops": [...], "application": {...} (a trace
 ///  with kernels or runtime calls: application_json), "collectives": [...], "links": [...],
-///  "matrix": {...}, "stats": {...}}; times in seconds, sizes in bytes.
+///  "matrix": {...}, "stats": {...}}; times in seconds (those named _ns, the application's critical
+///  path, in nanoseconds), sizes in bytes.
 void render_json(const topology::Node& node, const trace::Trace& trace, const SimResult& r, std::ostream& out);
 
 /// Where a replay's time went along its critical path, the table's columns:

@@ -259,9 +259,11 @@ class Simulation {
   TaskId add_drain(const CollectiveResult& c, int rank, std::uint32_t channel, const nccl::CollStep& step,
                    nccl::MemoryOps ops, int l2_free_loads, const CallContext& call);
   /// A launch (after `base_latency_ns`) and a join per rank; ranks the trace did not record
-  /// launch with the first that it did.
+  /// launch with the first that it did, and no earlier than a recorded rank waited for them.
   RankTasks add_rank_tasks(const CollectiveResult& c, const std::vector<std::int64_t>& record_of_rank,
                            double base_latency_ns, std::uint64_t comm_key);
+  /// How long recorded `record` of a call that lacks ranks waited for them from its launch.
+  double unrecorded_wait_ns(const CollectiveResult& c, std::size_t record, double base_latency_ns) const;
   /// The nccl-model baseline: the ranks are busy for NCCL's predicted time once all launched.
   void add_nccl_model_call(const CollectiveResult& c, const RankTasks& tasks);
   /// The call's data split over the rings of its channels, every step of each a transfer.
@@ -359,6 +361,7 @@ class Simulation {
   std::vector<PendingTransfer> transfers_;
   std::vector<std::vector<double>> matrix_;  // by node endpoint
   std::vector<std::string> warnings_;
+  std::vector<double> unrecorded_waits_ns_;  // SimResult::unrecorded_waits_ns
   std::set<std::uint64_t> warned_comms_;
   // Synthetic workloads: the last collective call each GPU's process issued (its host's issue
   // chain, node key collective_call_us).
@@ -680,13 +683,16 @@ Simulation::RankTasks Simulation::add_rank_tasks(const CollectiveResult& c,
   // late adds nothing beyond it. A rank that did not wait (its call within twice the model) adds
   // none, whatever the model misses.
   assert(first_launch);
+  const bool lacks_ranks = std::any_of(record_of_rank.begin(), record_of_rank.end(), [](std::int64_t rec) { return rec < 0; });
   std::vector<TaskId> waits;
-  for (std::size_t r = 0; r < n; ++r) {
+  for (std::size_t r = 0; r < n && lacks_ranks; ++r) {
     const std::int64_t rec = record_of_rank[r];
     if (rec < 0) continue;
-    const auto recorded_ns = static_cast<double>(trace_.durations()[static_cast<std::size_t>(rec)]);
-    if (recorded_ns <= 2 * c.nccl_model.time_ns) continue;
-    const TaskId wait = engine_.add_delay(recorded_ns - c.nccl_model.time_ns - base_latency_ns);
+    const double wait_ns = unrecorded_wait_ns(c, static_cast<std::size_t>(rec), base_latency_ns);
+    if (unrecorded_waits_ns_.empty()) unrecorded_waits_ns_.assign(trace_.size(), 0.0);
+    unrecorded_waits_ns_[static_cast<std::size_t>(rec)] = wait_ns;
+    if (wait_ns <= 0) continue;
+    const TaskId wait = engine_.add_delay(wait_ns);
     engine_.depend(wait, tasks.launch[r]);
     waits.push_back(wait);
   }
@@ -707,6 +713,22 @@ Simulation::RankTasks Simulation::add_rank_tasks(const CollectiveResult& c,
                                         *std::find_if(record_of_rank.begin(), record_of_rank.end(),
                                                       [](std::int64_t rec) { return rec >= 0; })))));
   return tasks;
+}
+
+double Simulation::unrecorded_wait_ns(const CollectiveResult& c, std::size_t record, double base_latency_ns) const {
+  // Carried from the replay on the recording's node where given; else, replaying the recorded GPU
+  // times (on the recording's node), the recorded call's time beyond what NCCL's model gives it
+  // where that is more than the model again (a rank that did not wait keeps none, whatever the
+  // model misses), less the launch latency its launch has taken already; else none (priced on a
+  // node the durations were not recorded on, the recording's wait is no time of this node's).
+  if (!options_.unrecorded_waits_ns.empty()) {
+    const double ns = record < options_.unrecorded_waits_ns.size() ? options_.unrecorded_waits_ns[record] : 0.0;
+    return std::isfinite(ns) ? std::max(ns, 0.0) : 0.0;
+  }
+  if (options_.durations_ns.empty() || trace_.durations()[record] < 0) return 0;
+  const auto recorded_ns = static_cast<double>(trace_.durations()[record]);
+  if (recorded_ns <= 2 * c.nccl_model.time_ns) return 0;
+  return std::max(0.0, recorded_ns - c.nccl_model.time_ns - base_latency_ns);
 }
 
 void Simulation::wait_for_issue(int gpu, TaskId launch) {
@@ -1711,6 +1733,7 @@ void Simulation::collect(SimResult& r) {
   r.events = engine_.events();
   r.solves = net_.counters().solves;
   r.warnings = warnings_;
+  r.unrecorded_waits_ns = std::move(unrecorded_waits_ns_);
 }
 
 }  // namespace

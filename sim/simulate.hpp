@@ -82,6 +82,12 @@ struct SimOptions {
   /// onto this node); empty, or NaN for a record: kernels keep their recorded duration, copies
   /// are priced by the model, collectives run as NCCL would.
   std::vector<double> durations_ns;
+  /// Per trace record of a collective call some of whose ranks the trace lacks, how long its rank
+  /// waited for them from its own launch (SimResult::unrecorded_waits_ns of the replay on the
+  /// recording's node): carried onto this node as a time. Empty: where durations_ns is given (a
+  /// replay with the recorded GPU times, on the recording's node) measured from the recorded
+  /// durations (sim::add_rank_tasks), else none.
+  std::vector<double> unrecorded_waits_ns;
   /// Called as the event loop runs (about every 262,144 events): tasks ended, of how many (a
   /// sweep's progress bar; the command line's progress is shown anyway).
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
@@ -201,6 +207,9 @@ struct SimResult {
   std::string model;
   std::string solver;
   std::uint64_t tasks = 0, flows = 0, events = 0, solves = 0;
+  /// Per trace record, the wait SimOptions::unrecorded_waits_ns describes as this replay took it
+  /// (0 for a record that waited for no rank the trace lacks); empty where no call lacks a rank.
+  std::vector<double> unrecorded_waits_ns;
   std::vector<std::string> warnings;
 };
 

@@ -302,20 +302,33 @@ struct PendingCall {
   CallContent content;
 };
 
-/// The calls of each content in time, and how far from each a record may lie to pair with it:
-/// half the way to its like neighbours (a step's calls recur every step: a record pairs with its
-/// own step's, never with the step before). `calls` sorted by at_ns.
+/// Where a record or call lies in time for pairing: its end for collectives whose ranks run
+/// together (a rank that launched early waits in its kernel for the others, so its start may lie
+/// milliseconds before theirs while the ends agree), else its start.
+std::int64_t pairing_ns(OpKind kind, std::int64_t start_ns, std::int64_t end_ns) {
+  return ranks_run_together(kind) ? end_ns : start_ns;
+}
+std::int64_t pairing_ns(const PendingCall& c) { return pairing_ns(std::get<0>(c.content), c.at_ns, c.end_ns); }
+std::int64_t pairing_ns(const Trace& t, std::size_t i, std::int64_t offset_ns) {
+  return pairing_ns(t.kinds()[i], t.starts()[i] - offset_ns, recorded_end_ns(t, i) - offset_ns);
+}
+
+/// The calls of each content in time (pairing_ns), and how far from each a record may lie to pair
+/// with it: half the way to its like neighbours (a step's calls recur every step: a record pairs
+/// with its own step's, never with the step before).
 class LikeCalls {
  public:
   explicit LikeCalls(const std::vector<PendingCall>& calls) : calls_(calls), reach_ns_(calls.size(), kFar) {
     for (std::size_t c = 0; c < calls.size(); ++c) like_[calls[c].content].push_back(c);
-    for (const auto& [key, list] : like_)
+    for (auto& [key, list] : like_) {
+      std::stable_sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return at(a) < at(b); });
       for (std::size_t k = 0; k < list.size(); ++k) {
         if (k > 0) reach_ns_[list[k]] = std::min(reach_ns_[list[k]], (at(list[k]) - at(list[k - 1])) / 2);
         if (k + 1 < list.size()) reach_ns_[list[k]] = std::min(reach_ns_[list[k]], (at(list[k + 1]) - at(list[k])) / 2);
       }
+    }
   }
-  /// The like call nearest `at_ns`, or none.
+  /// The like call nearest `at_ns` (pairing_ns), or none.
   [[nodiscard]] std::optional<std::size_t> nearest(const CallContent& key, std::int64_t at_ns) const {
     const auto [from, to] = around(key, at_ns, 1);
     std::optional<std::size_t> best;
@@ -333,12 +346,14 @@ class LikeCalls {
         std::lower_bound(list.begin(), list.end(), at_ns, [&](std::size_t c, std::int64_t v) { return at(c) < v; });
     return {after - std::min<std::ptrdiff_t>(n, after - list.begin()), after + std::min<std::ptrdiff_t>(n, list.end() - after)};
   }
+  /// Each content's first and last call.
+  [[nodiscard]] const std::map<CallContent, std::vector<std::size_t>>& lists() const { return like_; }
   [[nodiscard]] std::int64_t reach_ns(std::size_t c) const { return reach_ns_[c]; }
+  [[nodiscard]] std::int64_t at(std::size_t c) const { return pairing_ns(calls_[c]); }
 
  private:
   static constexpr std::int64_t kFar = std::numeric_limits<std::int64_t>::max();
   static inline const std::vector<std::size_t> kNone{};
-  [[nodiscard]] std::int64_t at(std::size_t c) const { return calls_[c].at_ns; }
   const std::vector<PendingCall>& calls_;
   std::map<CallContent, std::vector<std::size_t>> like_;
   std::vector<std::int64_t> reach_ns_;
@@ -371,9 +386,9 @@ Placement place_records(const Trace& t, const std::vector<PendingCall>& calls, c
   std::int64_t last_paired_ns = std::numeric_limits<std::int64_t>::min();
   for (std::size_t k = 0; k < records.size(); ++k) {
     const std::size_t i = records[k];
-    const std::int64_t at_ns = t.starts()[i] - offset_ns;
+    const std::int64_t at_ns = pairing_ns(t, i, offset_ns);
     const auto c = like.nearest(content_of(t, i), at_ns);
-    if (!c || taken[*c] || calls[*c].at_ns <= last_paired_ns || std::llabs(at_ns - calls[*c].at_ns) > like.reach_ns(*c))
+    if (!c || taken[*c] || calls[*c].at_ns <= last_paired_ns || std::llabs(at_ns - like.at(*c)) > like.reach_ns(*c))
       continue;
     taken[*c] = 1;
     p.call_of[k] = *c;
@@ -387,21 +402,29 @@ Placement place_records(const Trace& t, const std::vector<PendingCall>& calls, c
   return p;
 }
 
-/// Clock offsets to try for `records` against `calls`: how far each record lies from the like
-/// calls nearest it (its end from theirs for collectives whose ranks run together, its start
-/// otherwise), up to three either side; their median and the five values most records share
-/// (within kEndsAgreeNs).
-std::vector<std::int64_t> offset_candidates(const Trace& t, const std::vector<PendingCall>& calls, const LikeCalls& like,
-                                            const std::vector<std::size_t>& records) {
+/// Clock offsets to try for `records` against `calls`: how far each content's first and last
+/// record lie from its first and last call, and of how far each record lies from the like calls
+/// nearest it (pairing_ns), up to three either side, the median and the five values most records
+/// share (within kEndsAgreeNs).
+std::vector<std::int64_t> offset_candidates(const Trace& t, const LikeCalls& like, const std::vector<std::size_t>& records) {
   std::vector<std::int64_t> offsets;
+  std::map<CallContent, std::pair<std::size_t, std::size_t>> ends_of;  // a content's first and last record
   for (const std::size_t i : records) {
-    const bool ends = ranks_run_together(t.kinds()[i]);
-    const auto [from, to] = like.around(content_of(t, i), t.starts()[i], 3);
-    for (auto c = from; c != to; ++c)
-      offsets.push_back(ends ? recorded_end_ns(t, i) - calls[*c].end_ns : t.starts()[i] - calls[*c].at_ns);
+    const auto [from, to] = like.around(content_of(t, i), pairing_ns(t, i, 0), 3);
+    for (auto c = from; c != to; ++c) offsets.push_back(pairing_ns(t, i, 0) - like.at(*c));
+    const auto [it, fresh] = ends_of.try_emplace(content_of(t, i), i, i);
+    if (!fresh) it->second.second = i;
   }
   std::vector<std::int64_t> candidates;
   if (offsets.empty()) return candidates;
+  // The clocks apart by however far each content's first (and last) record lies from its first
+  // (and last) call: the same windows on clocks further apart than the like calls nearest.
+  for (const auto& [key, first_last] : ends_of) {
+    const std::vector<std::size_t>& list = like.lists().at(key);
+    candidates.push_back(pairing_ns(t, first_last.first, 0) - like.at(list.front()));
+    candidates.push_back(pairing_ns(t, first_last.second, 0) - like.at(list.back()));
+    if (candidates.size() >= 8) break;
+  }
   std::sort(offsets.begin(), offsets.end());
   candidates.push_back(offsets[offsets.size() / 2]);
   std::vector<std::pair<std::size_t, std::int64_t>> clusters;  // (offsets, their median)
@@ -418,16 +441,16 @@ std::vector<std::int64_t> offset_candidates(const Trace& t, const std::vector<Pe
 
 /// The rank's placement: with its clock the calls' (ranks of one host share a clock) where that
 /// pairs records plausibly; else (a job's hosts' clocks apart) the plausible candidate under which
-/// the most calls' ends agree, then the most records pair, then the offset nearest 0; none paired
-/// where no offset pairs plausibly. A profile's window a step later than another's pairs as many
-/// records with the steps before as with their own, but their ends do not agree. Clocks apart by
-/// more than half the time between like calls cannot be told from a window a call later, nor
+/// the most calls' ends agree, then the most records pair, then the offset nearest 0 (the caller
+/// pairs in order where none is plausible). A profile's window a step later than another's pairs as
+/// many records with the steps before as with their own, but their ends do not agree. Clocks apart
+/// by about half the time between like calls cannot be told from a window a call later, nor
 /// windows that share no step of a loop regular to kEndsAgreeNs from clocks whole steps apart.
 Placement place_rank(const Trace& t, const std::vector<PendingCall>& calls, const LikeCalls& like,
                      const std::vector<std::size_t>& records) {
   Placement best = place_records(t, calls, like, records, 0);
   if (best.pairs > 0 && best.plausible()) return best;
-  for (const std::int64_t offset_ns : offset_candidates(t, calls, like, records)) {
+  for (const std::int64_t offset_ns : offset_candidates(t, like, records)) {
     Placement p = place_records(t, calls, like, records, offset_ns);
     if (!p.plausible()) continue;
     const bool better = !best.plausible() || p.ends_agree > best.ends_agree ||
@@ -435,14 +458,13 @@ Placement place_rank(const Trace& t, const std::vector<PendingCall>& calls, cons
                          (p.pairs > best.pairs || (p.pairs == best.pairs && std::llabs(offset_ns) < std::llabs(best.offset_ns))));
     if (better) best = std::move(p);
   }
-  if (!best.plausible()) best = Placement{0, std::vector<std::size_t>(records.size(), calls.size()), 0, 0, 0};
   return best;
 }
 
 /// Whether a record of this rank that paired with no call lies, between the same two pairs, within
-/// kEndsAgreeNs of a call this rank lacks: the rank recorded there a call the others say is of
-/// another kind, size or group (two ranks that each lost a record leave their lone record and
-/// lacking call apart by the calls between them).
+/// kEndsAgreeNs of a call this rank lacks (both at pairing_ns): the rank recorded there a call the
+/// others say is of another kind, size or group (two ranks that each lost a record leave their lone
+/// record and lacking call apart by the calls between them).
 bool disagrees(const Trace& t, const std::vector<PendingCall>& calls, const std::vector<std::size_t>& records,
                const Placement& p) {
   std::vector<char> taken(calls.size(), 0);
@@ -454,15 +476,18 @@ bool disagrees(const Trace& t, const std::vector<PendingCall>& calls, const std:
   const auto stretch = [&](std::int64_t at_ns) {
     return std::upper_bound(paired_ns.begin(), paired_ns.end(), at_ns) - paired_ns.begin();
   };
-  std::multimap<std::ptrdiff_t, std::int64_t> lacking;  // stretch -> the lacking call's time
+  std::vector<std::pair<std::int64_t, std::ptrdiff_t>> lacking;  // (pairing_ns, stretch), in time
   for (std::size_t c = 0; c < calls.size(); ++c)
-    if (!taken[c]) lacking.emplace(stretch(calls[c].at_ns), calls[c].at_ns);
+    if (!taken[c]) lacking.emplace_back(pairing_ns(calls[c]), stretch(calls[c].at_ns));
+  std::sort(lacking.begin(), lacking.end());
   for (std::size_t k = 0; k < records.size(); ++k) {
     if (p.call_of[k] < calls.size()) continue;
-    const std::int64_t at_ns = t.starts()[records[k]] - p.offset_ns;
-    const auto [from, to] = lacking.equal_range(stretch(at_ns));
-    for (auto it = from; it != to; ++it)
-      if (std::llabs(it->second - at_ns) <= kEndsAgreeNs) return true;
+    const std::size_t i = records[k];
+    const std::int64_t at_ns = pairing_ns(t, i, p.offset_ns);
+    const std::ptrdiff_t own = stretch(t.starts()[i] - p.offset_ns);
+    for (auto it = std::lower_bound(lacking.begin(), lacking.end(), std::pair{at_ns - kEndsAgreeNs, std::ptrdiff_t{0}});
+         it != lacking.end() && it->first <= at_ns + kEndsAgreeNs; ++it)
+      if (it->second == own) return true;
   }
   return false;
 }
@@ -473,7 +498,8 @@ bool disagrees(const Trace& t, const std::vector<PendingCall>& calls, const std:
 /// calls its profile did not record left out (a window that starts or ends a call or a step apart,
 /// a lost record). The rank with the most records gives the calls; each other rank's records are
 /// then placed on them (place_rank), and a record placed on none is a call of its own. Empty
-/// where a rank disagrees with the calls (disagrees): order pairing then names the disagreement.
+/// where a rank's records pair with no call plausibly, or disagree with the calls (disagrees):
+/// the communicator then pairs in order, which names a disagreement.
 std::vector<std::vector<std::size_t>> calls_by_content(const Trace& t, const std::vector<std::vector<std::size_t>>& ranks) {
   std::size_t most = 0;
   for (std::size_t r = 1; r < ranks.size(); ++r)
@@ -486,7 +512,9 @@ std::vector<std::vector<std::size_t>> calls_by_content(const Trace& t, const std
     std::stable_sort(calls.begin(), calls.end(), by_time);
     const LikeCalls like(calls);
     const Placement p = place_rank(t, calls, like, ranks[r]);
-    if (disagrees(t, calls, ranks[r], p)) return {};
+    // No clock offset pairs this rank's records plausibly with the calls (clocks too far apart
+    // for its like calls, or windows that share nothing): pairing in order, as before content.
+    if (p.pairs == 0 || !p.plausible() || disagrees(t, calls, ranks[r], p)) return {};
     const std::size_t before = calls.size();
     for (std::size_t k = 0; k < ranks[r].size(); ++k) {
       const std::size_t i = ranks[r][k];
@@ -503,13 +531,12 @@ std::vector<std::vector<std::size_t>> calls_by_content(const Trace& t, const std
   return out;
 }
 
-/// `calls` in an order that keeps every rank's records in the order it recorded them (a rank's
-/// stream runs its calls one after another), and otherwise by their earliest recorded start:
+/// `calls` in an order that keeps every rank's records on each communicator in the order it
+/// recorded them (NCCL runs them so), and otherwise by their earliest recorded start:
 /// by that start alone, a call one rank lacks could come after a call whose other records began
 /// earlier on a clock that runs behind (a job's hosts), against its own rank's order, and the
 /// replay's waits would run backwards. Each call's records are sorted. Where the ranks' orders
-/// contradict each other (two communicators on streams that ran in different orders on two
-/// ranks), by the earliest start.
+/// contradict each other (records paired across each other), by the earliest start.
 std::vector<std::vector<std::size_t>> ordered_calls(const Trace& t, std::vector<std::vector<std::size_t>> calls) {
   std::vector<std::int64_t> first_start_ns(calls.size(), std::numeric_limits<std::int64_t>::max());
   bool all_timed = true;
@@ -524,10 +551,12 @@ std::vector<std::vector<std::size_t>> ordered_calls(const Trace& t, std::vector<
   const auto earlier = [&](std::size_t a, std::size_t b) {
     return std::tie(first_start_ns[a], calls[a].front()) < std::tie(first_start_ns[b], calls[b].front());
   };
-  // Each rank's (endpoint's) calls in the order of its records.
-  std::map<std::uint16_t, std::vector<std::pair<std::size_t, std::size_t>>> by_rank;  // (record, call)
+  // Each rank's calls on each communicator in the order of its records (NCCL runs a rank's calls
+  // on a communicator in the order they were issued; two communicators' calls may run in either
+  // order on two ranks).
+  std::map<std::pair<std::uint16_t, std::uint64_t>, std::vector<std::pair<std::size_t, std::size_t>>> by_rank;
   for (std::size_t k = 0; k < calls.size(); ++k)
-    for (const std::size_t i : calls[k]) by_rank[t.srcs()[i]].emplace_back(i, k);
+    for (const std::size_t i : calls[k]) by_rank[{t.srcs()[i], communicator_key(t.op(i))}].emplace_back(i, k);
   std::vector<std::vector<std::size_t>> rank_calls;
   for (auto& [rank, records] : by_rank) {
     std::sort(records.begin(), records.end());

@@ -10,7 +10,8 @@
 #   from CUDA graphs at NCCL's channel count (a broadcast's root only stores: the one-way ceiling).
 # Why: the simulator's block model capped a rank's NCCL channels at NCCL's own bus-bandwidth
 # figure (360 GB/s on H200 NVLink), where calls recorded on 4 H200s and published on 8 ran at
-# 361-367 GB/s; block_copy's peer writes saturate at 366.6 (both ways) and 371.0 GB/s (one way).
+# 361-367 GB/s; block_copy's peer writes saturated at 366.6 (both ways) and 371.0 GB/s (one way) in
+# tests/data/real/h200-2gpu-nccl.
 # Budget RECORD_BUDGET_S (default 270 s). Package with package.py.
 
 set -uo pipefail

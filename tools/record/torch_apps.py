@@ -1760,7 +1760,7 @@ def run_profiled(app, args, out, info):
     if scheduled:
         options.update(schedule=schedule(wait=wait, warmup=1, active=k, repeat=1),
                        on_trace_ready=on_trace_ready)
-    info["profile_wait_steps"] = wait
+        info["profile_wait_steps"] = wait
     info["profiler_options"] = {key: v for key, v in options.items() if isinstance(v, bool)}
     info["profile_schedule"] = scheduled
     activities = list(getattr(app, "profiler_activities", ACTIVITIES))
