@@ -703,7 +703,8 @@ TEST(Ranks, RealProfileWindowsAStepApartReplayAsRecorded) {
   // call (+0.04% and +0.14%; once such waits counted only past twice the model, from the waiting
   // rank's own launch: -0.01% and +0.09%; both runs looked into for it). Each job: 36 calls, 28
   // on both ranks.
-  for (const std::string run : {"h200-2gpu-window", "h200-2gpu-window2"})
+  // A third run (-window3), recorded after these rules and scored once: +0.00% and +0.00%.
+  for (const std::string run : {"h200-2gpu-window", "h200-2gpu-window2", "h200-2gpu-window3"})
     for (const std::string app : {"app_ddp_train_pinned", "app_ddp_mlp"}) {
       const Trace job = read_traces({test::source_dir() + "/tests/data/real/" + run + "/" + app});
       const auto calls = collective_calls(job);
@@ -884,6 +885,27 @@ TEST(Ranks, AScoreAgainstAJobTenTimesLongerMatchesAcrossItsWholeSpan) {
     const std::int64_t k = src.durations()[i] - 1, matched = act.durations()[j] - 1;
     EXPECT_EQ(matched, 10 * k) << i;
     if (++checked > 50) break;
+  }
+}
+
+TEST(Ranks, FourRanksWhoseWindowsOpenAStepApartReplayAsRecorded) {
+  // The same apps on 4 x H200 (tests/data/real/h200-4gpu-window, run_ddp_window.sh with
+  // RECORD_GPUS=4, 2026-11-29), rank r's profiling window opening r steps after rank 0's: eleven
+  // steps among them, each rank's eight. Recorded after the rules above and scored once: honest
+  // replays +0.01% (ddp_train_pinned, 22 allreduces and 22 broadcasts) and -0.11% (ddp_mlp, 44
+  // allreduces); the calls of the five steps every rank recorded are whole.
+  const struct {
+    const char* app;
+    std::size_t calls, whole;
+  } jobs[] = {{"app_ddp_train_pinned", 44, 20}, {"app_ddp_mlp", 44, 20}};
+  for (const auto& j : jobs) {
+    const Trace job = read_traces({test::source_dir() + "/tests/data/real/h200-4gpu-window/" + j.app});
+    const auto calls = collective_calls(job);
+    std::size_t whole = 0;
+    for (const auto& call : calls) whole += call.size() == 4;
+    EXPECT_EQ(calls.size(), j.calls) << j.app;
+    EXPECT_EQ(whole, j.whole) << j.app;
+    expect_honest_replay_within_one_percent(job, "testbed-h200-4gpu.yaml");
   }
 }
 
