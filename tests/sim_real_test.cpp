@@ -712,8 +712,8 @@ TEST(SimReal, HeldOutSessionOfThePeerStoreCeilingOnFourH200s) {
   // The same script on an nvidia-h200-x4 machine (2026-11-29, the first 4-GPU machine lent in four
   // sessions), scored once with nothing tuned on it: 105 CUDA-graph calls of 1 MiB-4 GiB, 2.3%
   // geometric-mean |error| (NCCL's model 4.9%), one past 20%: NCCL's default alltoalls of 4 MiB to
-  // 512 MiB ran 11-23% longer than simulated here (the 4-GPU sweeps of 2026-11-26 ran theirs within
-  // a few percent); NCCL's choice alone 3.1% (7.2%). The 4 GiB broadcast ran at 361.9 GB/s, a ring
+  // 512 MiB ran 11-23% longer than simulated, as in the 4-GPU sweeps of 2026-11-26 (9-21% there;
+  // the same times within a few percent); NCCL's choice alone 3.1% (7.2%). The 4 GiB broadcast ran at 361.9 GB/s, a ring
   // of four storing both ways (366 GB/s measured for that on 2 GPUs). Bounds: half a point above.
   const GraphErrors e = graph_errors("h200-4gpu-ceiling");
   ASSERT_EQ(e.sim.size(), 105u);
