@@ -507,9 +507,9 @@ std::vector<std::vector<std::size_t>> calls_by_content(const Trace& t, const std
   std::vector<PendingCall> calls;
   for (const std::size_t i : ranks[most]) calls.push_back({{i}, t.starts()[i], recorded_end_ns(t, i), content_of(t, i)});
   const auto by_time = [](const PendingCall& a, const PendingCall& b) { return a.at_ns < b.at_ns; };
+  std::stable_sort(calls.begin(), calls.end(), by_time);
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     if (r == most || ranks[r].empty()) continue;
-    std::stable_sort(calls.begin(), calls.end(), by_time);
     const LikeCalls like(calls);
     const Placement p = place_rank(t, calls, like, ranks[r]);
     // No clock offset pairs this rank's records plausibly with the calls (clocks too far apart
@@ -523,8 +523,12 @@ std::vector<std::vector<std::size_t>> calls_by_content(const Trace& t, const std
       else
         calls.push_back({{i}, t.starts()[i] - p.offset_ns, recorded_end_ns(t, i) - p.offset_ns, content_of(t, i)});
     }
+    // The calls in time again for the next rank (only this rank's lone records came after them).
+    if (calls.size() > before) {
+      std::stable_sort(calls.begin() + static_cast<std::ptrdiff_t>(before), calls.end(), by_time);
+      std::inplace_merge(calls.begin(), calls.begin() + static_cast<std::ptrdiff_t>(before), calls.end(), by_time);
+    }
   }
-  std::stable_sort(calls.begin(), calls.end(), by_time);
   std::vector<std::vector<std::size_t>> out;
   out.reserve(calls.size());
   for (PendingCall& c : calls) out.push_back(std::move(c.records));
@@ -578,17 +582,22 @@ std::vector<std::vector<std::size_t>> ordered_calls(const Trace& t, std::vector<
   for (std::size_t l = 0; l < rank_calls.size(); ++l) reach_head(l);
   std::vector<std::size_t> order;
   order.reserve(calls.size());
-  // Each call's lists, to advance them once it is placed.
-  std::vector<std::vector<std::size_t>> lists_of(calls.size());
+  // Each call's lists (one flat array, a call's from first_list[k]), to advance them once it is placed.
+  std::vector<std::size_t> first_list(calls.size() + 1, 0), lists_of;
+  for (const auto& list : rank_calls)
+    for (const std::size_t k : list) ++first_list[k + 1];
+  for (std::size_t k = 0; k < calls.size(); ++k) first_list[k + 1] += first_list[k];
+  lists_of.resize(first_list.back());
+  std::vector<std::size_t> filled(first_list.begin(), first_list.end() - 1);
   for (std::size_t l = 0; l < rank_calls.size(); ++l)
-    for (const std::size_t k : rank_calls[l]) lists_of[k].push_back(l);
+    for (const std::size_t k : rank_calls[l]) lists_of[filled[k]++] = l;
   while (!ready.empty()) {
     const std::size_t k = ready.top();
     ready.pop();
     order.push_back(k);
-    for (const std::size_t l : lists_of[k]) {
-      ++position[l];
-      reach_head(l);
+    for (std::size_t x = first_list[k]; x < first_list[k + 1]; ++x) {
+      ++position[lists_of[x]];
+      reach_head(lists_of[x]);
     }
   }
   if (order.size() != calls.size()) {
