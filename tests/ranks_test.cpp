@@ -823,6 +823,25 @@ TEST(Ranks, ARankLateToEqualBucketsPairsByTheirEnds) {
   for (const auto& c : calls) EXPECT_EQ(c.size(), 2u);
 }
 
+TEST(Ranks, ARecordWithoutADurationLeavesTheOthersPairedByTime) {
+  // A robustness hunt (round 35): 2 x H200, three 64 MiB allreduces 4 ms apart; rank 1 lacks the
+  // second and rank 0's record of it has no duration. Pairing by time asked every record for one,
+  // so the communicator paired in order and rank 1's third call waited 4 ms for rank 0's second.
+  // A record without one ends where it starts: the third call pairs with the third.
+  std::vector<std::string> rows(2);
+  for (int r = 0; r < 2; ++r) {
+    rows[r] += fmt::format("allreduce,gpu{0},gpu{0},67108864,1000000,300000,7,0-1\n", r);
+    if (r == 0) rows[r] += "allreduce,gpu0,gpu0,67108864,5000000,,7,0-1\n";
+    rows[r] += fmt::format("allreduce,gpu{0},gpu{0},67108864,9000000,300000,7,0-1\n", r);
+  }
+  const Trace job = read_traces({write_csv_job("untimed_one", rows)});
+  const auto calls = collective_calls(job);
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls[1].size(), 1u);
+  ASSERT_EQ(calls[2].size(), 2u);
+  EXPECT_EQ(job.starts()[calls[2][0]], job.starts()[calls[2][1]]);
+}
+
 TEST(Ranks, TwoRanksThatEachLostARecordAreNoDisagreement) {
   // A robustness hunt (round 35): 2 x H200, four steps of an allreduce and a broadcast 100 us
   // after it on one communicator; rank 0 lost step 2's broadcast and rank 1 step 3's allreduce.

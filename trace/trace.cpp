@@ -638,7 +638,9 @@ std::vector<std::vector<std::size_t>> collective_calls(const Trace& trace) {
     bool all_timed = true, together = true;
     for (const auto& [rank, records] : by_rank) {
       for (const std::size_t i : records) {
-        all_timed = all_timed && trace.starts()[i] >= 0 && trace.durations()[i] >= 0;
+        // A record without a duration ends where it starts (recorded_end_ns): one untimed record
+        // leaves its communicator's other calls paired by their times.
+        all_timed = all_timed && trace.starts()[i] >= 0;
         together = together && ranks_run_together(kinds[i]);
       }
       ranks.push_back(records);
