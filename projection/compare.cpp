@@ -63,7 +63,7 @@ std::vector<double> span_fractions(const trace::Trace& t) {
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (t.starts()[i] < 0) continue;
     first_ns = std::min(first_ns, t.starts()[i]);
-    last_ns = std::max(last_ns, t.starts()[i] + std::max<std::int64_t>(t.durations()[i], 0));
+    last_ns = std::max(last_ns, trace::recorded_end_ns(t, i));
   }
   std::vector<double> out(t.size(), 0.0);
   if (last_ns <= first_ns) return out;
@@ -73,16 +73,13 @@ std::vector<double> span_fractions(const trace::Trace& t) {
   return out;
 }
 
-/// The most cells (an operation of the shorter list by a skip of the longer) one key's alignment
-/// holds: 32 MiB of traceback; beyond it each pairs with the nearest in turn.
-constexpr std::size_t kMaxAlignmentCells = std::size_t{1} << 25;
-
 /// Pairs two lists of operations of one key (the same kind, size, memories and rank), each in
-/// order: all of them in order where they are as many or `in_order`; else every operation of the
-/// shorter list with one of the longer, in order, leaving out as many of the longer as it has
-/// more, the ones that leave the pairs nearest in their traces' span (span_fractions). One rank's
+/// order: all of them in order where they are as many or `in_order`; else each operation of the
+/// shorter list, in turn, with the one of the longer nearest it in their traces' span
+/// (span_fractions), after the previous pair's and leaving enough for the rest. One rank's
 /// recording lacking an operation (a profile's window, a lost record) shifts no pair after it onto
-/// the next one. Returns (index in `source`, index in `actual`) pairs.
+/// the next one. Linear: each list is in order of its place in the span. Returns (index in
+/// `source`, index in `actual`) pairs.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> pair_operations(const std::vector<std::uint32_t>& source,
                                                                      const std::vector<double>& source_at,
                                                                      const std::vector<std::uint32_t>& actual,
@@ -94,57 +91,20 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> pair_operations(const std::
   const std::vector<std::uint32_t>& longer = source_short ? actual : source;
   const std::vector<double>& shorter_at = source_short ? source_at : actual_at;
   const std::vector<double>& longer_at = source_short ? actual_at : source_at;
-  const std::size_t n = shorter.size(), skips = longer.size() - n, width = skips + 1;
-  const auto add = [&](std::size_t a, std::size_t b) {
-    pairs.emplace_back(source_short ? shorter[a] : longer[b], source_short ? longer[b] : shorter[a]);
-  };
-  if (in_order || skips == 0 || n == 0) {
-    for (std::size_t k = 0; k < n; ++k) add(k, k);
-    return pairs;
-  }
-  if (n + 1 > kMaxAlignmentCells / width) {
-    // Too long a table: each of the shorter list's operations, in order, with the nearest of the
-    // longer one's from the one after its previous pair on, leaving enough for the rest.
-    std::size_t from = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+  const std::size_t n = shorter.size();
+  const bool skips = longer.size() > n;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t best = from;
+    if (skips && !in_order) {
+      const double at = shorter_at[shorter[i]];
       const std::size_t last = longer.size() - (n - i);  // the latest it may take
-      std::size_t best = from;
-      for (std::size_t j = from + 1; j <= last; ++j) {
-        if (std::fabs(longer_at[longer[j]] - shorter_at[shorter[i]]) >
-            std::fabs(longer_at[longer[best]] - shorter_at[shorter[i]]))
-          break;  // in order of their place in the span: past the nearest
-        best = j;
-      }
-      add(i, best);
-      from = best + 1;
+      while (best < last && std::fabs(longer_at[longer[best + 1]] - at) <= std::fabs(longer_at[longer[best]] - at))
+        ++best;
     }
-    return pairs;
+    pairs.emplace_back(source_short ? shorter[i] : longer[best], source_short ? longer[best] : shorter[i]);
+    from = best + 1;
   }
-  // best[k]: the least summed distance of the first i of the shorter list paired, the i-th with
-  // the longer list's (i - 1 + k)-th (k of it left out before). From row i - 1 a pair takes the
-  // least of its cells up to k; keeps[i][k] says whether that least is at k itself (1) or below.
-  std::vector<double> previous(width, 0.0), current(width);
-  std::vector<std::uint8_t> keeps((n + 1) * width, 1);
-  for (std::size_t i = 1; i <= n; ++i) {
-    double least = std::numeric_limits<double>::infinity();
-    for (std::size_t k = 0; k < width; ++k) {
-      const bool here = previous[k] <= least;  // prefix least of row i - 1 up to k
-      if (here) least = previous[k];
-      keeps[(i - 1) * width + k] = here ? 1 : 0;
-      current[k] = least + std::fabs(shorter_at[shorter[i - 1]] - longer_at[longer[i - 1 + k]]);
-    }
-    std::swap(previous, current);
-  }
-  // The last pair's k is the least of the last row; each pair before it at the prefix least of
-  // its row up to the k after it.
-  std::size_t k = static_cast<std::size_t>(std::min_element(previous.begin(), previous.end()) - previous.begin());
-  std::vector<std::size_t> at(n);
-  for (std::size_t i = n; i-- > 0;) {
-    at[i] = k;
-    // Pair i's row is i + 1; keeps[i * width + k] describes the row before it (row i).
-    while (i > 0 && k > 0 && keeps[i * width + k] == 0) --k;
-  }
-  for (std::size_t i = 0; i < n; ++i) add(i, i + at[i]);
   return pairs;
 }
 

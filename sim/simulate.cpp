@@ -674,14 +674,11 @@ Simulation::RankTasks Simulation::add_rank_tasks(const CollectiveResult& c,
     if (!first_launch) first_launch = tasks.launch[r];
   }
   // Every call has at least one record, so one rank launched; the ranks the trace lacks launch
-  // with it (its launch's end: their own launch latency is in it), and no earlier than any
-  // recorded rank waited for them: a recorded rank whose call lasted more than twice what NCCL's
-  // model gives it waited for a rank, and where that rank is one the trace lacks, the wait is all
-  // the replay knows of it (each rank's profiling window its own: 2 x H200 DDP, h200-2gpu-window2,
-  // rank 1's last allreduces took 74.9 ms while rank 0, past its window, exported its profile).
-  // The wait runs from that rank's own launch: a rank that waited for a recorded rank launching
-  // late adds nothing beyond it. A rank that did not wait (its call within twice the model) adds
-  // none, whatever the model misses.
+  // with it (its launch's end: their own launch latency is in it), and no earlier than each
+  // recorded rank's wait for them (unrecorded_wait_ns) after that rank's own launch: a rank that
+  // waited for a recorded rank launching late adds nothing beyond it (each rank's profiling
+  // window its own: 2 x H200 DDP, h200-2gpu-window2, rank 1's last allreduces took 74.9 ms while
+  // rank 0, past its window, exported its profile).
   assert(first_launch);
   const bool lacks_ranks = std::any_of(record_of_rank.begin(), record_of_rank.end(), [](std::int64_t rec) { return rec < 0; });
   std::vector<TaskId> waits;

@@ -879,9 +879,9 @@ TEST(Ranks, TheMatrixCountsTheCallsTheReplayPairs) {
 TEST(Ranks, AScoreAgainstAJobTenTimesLongerMatchesAcrossItsWholeSpan) {
   // A robustness hunt (round 35): two CSV jobs of device copies of one size, the actual with ten
   // times the source's, evenly over the same span; the actual's k-th lasts k + 1 ns. Past the
-  // alignment table's size (4000 against 40000 a rank: 144 M cells) the lists paired in order, so
-  // the source's 4000 matched the actual's first 4000, 10% of its span. Each now matches the
-  // nearest in its span in turn: the k-th the 10k-th.
+  // alignment table the first version used (4000 against 40000 a rank: 144 M cells) the lists
+  // paired in order, so the source's 4000 matched the actual's first 4000, 10% of its span. Each
+  // now matches the nearest in its span in turn, with no table: the k-th the 10k-th.
   const auto job = [](const std::string& name, int n) {
     std::vector<std::string> rows(2);
     for (int r = 0; r < 2; ++r) {

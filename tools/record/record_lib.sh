@@ -188,6 +188,22 @@ except ImportError:
 }
 export -f capture machine_info
 
+# block_copy_runs CSV "ARGS" [CSV "ARGS" ...]: builds tools/record/block_copy.cu (per-block copy
+# rates within a GPU and into its peer) into $REC, runs it once per pair with ARGS (split as
+# words) into $REC/CSV, and removes the binary; the first failure's status. For run_step.
+block_copy_runs() {
+  "$NVCC" -O3 -arch=sm_90 -o "$REC/block_copy" "$HERE/block_copy.cu" || return $?
+  local rc=0
+  while (($# >= 2)); do
+    # shellcheck disable=SC2086
+    "$REC/block_copy" $2 >"$REC/$1" || { rc=$?; break; }
+    shift 2
+  done
+  rm -f "$REC/block_copy"
+  return $rc
+}
+export -f block_copy_runs
+
 # run_hostrates_step BINARY: the host-rate probe (tools/record/hostrates_main.cpp, built by the
 # caller) as step `hostrates`, into hostrates.csv and hostrates_info.csv: one thread on NUMA node 0
 # with its local memory, as the driver's staging thread runs, where numactl can pin it.

@@ -31,15 +31,6 @@ NGPU=$(gpu_count)
 log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
 write_command run_nccl.sh "budget:  ${BUDGET} s" "sizes:   pow2 (1 MiB .. 4 GiB)"
 
-# block_copy.cu: per-block copy rates within a GPU and into its peer (the NCCL block model).
-block_copy_step() {
-  "$NVCC" -O3 -arch=sm_90 -o "$REC/block_copy" "$HERE/block_copy.cu" &&
-    "$REC/block_copy" --reps 7 >"$REC/block_copy.csv"
-  local rc=$?
-  rm -f "$REC/block_copy"
-  return $rc
-}
-export -f block_copy_step
 
 run_step machine 60 machine_info
 # Most important first.
@@ -51,7 +42,7 @@ else
     --sizes pow2 --dump-topology --repeats 3
   run_step nccl_default_graph 120 "$PY" "$HERE/nccl_bench.py" --variant default --out "$REC" \
     --sizes pow2 --launch graph
-  run_step block_copy 120 block_copy_step
+  run_step block_copy 120 block_copy_runs block_copy.csv "--reps 7"
   for variant in "${VARIANTS[@]:1}"; do
     run_step "nccl_$variant" 90 "$PY" "$HERE/nccl_bench.py" --variant "$variant" --out "$REC" \
       --sizes pow2 --repeats 3

@@ -27,22 +27,13 @@ NGPU=$(gpu_count)
 log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
 write_command run_nccl_ceiling.sh "budget:  ${BUDGET} s" "sizes:   block_copy 64 MiB a block; NCCL 1 MiB .. 4 GiB (default), 256 MiB .. 4 GiB (ring)"
 
-block_copy_step() {
-  "$NVCC" -O3 -arch=sm_90 -o "$REC/block_copy" "$HERE/block_copy.cu" &&
-    "$REC/block_copy" --reps 7 --patterns peer_write,peer_write_both >"$REC/block_copy.csv" &&
-    "$REC/block_copy" --reps 7 --threads 640 --patterns peer_write,peer_write_both >"$REC/block_copy_640.csv"
-  local rc=$?
-  rm -f "$REC/block_copy"
-  return $rc
-}
-export -f block_copy_step
-
 run_step machine 60 machine_info
 if [[ "$NGPU" -lt 2 ]]; then
   skip_step block_copy "$NGPU GPU"
   skip_step nccl "$NGPU GPU"
 else
-  run_step block_copy 60 block_copy_step
+  run_step block_copy 60 block_copy_runs block_copy.csv "--reps 7 --patterns peer_write,peer_write_both" \
+    block_copy_640.csv "--reps 7 --threads 640 --patterns peer_write,peer_write_both"
   run_step nccl_default_graph 120 "$PY" "$HERE/nccl_bench.py" --variant default --out "$REC" \
     --sizes pow2 --launch graph
   for proto in simple ll128; do

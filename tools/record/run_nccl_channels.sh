@@ -38,14 +38,6 @@ NGPU=$(gpu_count)
 # block_copy.cu with 1-132 blocks on GPUs 0 and 1: copies within a GPU out of a re-read 4 MiB
 # buffer, writes into the peer from both GPUs at once, and a ring channel's step (a send into
 # the peer's buffer, then a recv out of its own) on both GPUs at once (block_copy.csv).
-block_copy_step() {
-  "$NVCC" -O3 -arch=sm_90 -o "$REC/block_copy" "$HERE/block_copy.cu" &&
-    "$REC/block_copy" --reps 5 --patterns fifo,peer_write_both,ring_step >"$REC/block_copy.csv"
-  local rc=$?
-  rm -f "$REC/block_copy"
-  return $rc
-}
-export -f block_copy_step
 run_step machine 60 machine_info
 if [[ "$LARGE" == 1 ]]; then
   LARGE_SIZES=(--out "$REC" --sizes pow2 --min-bytes 64M --max-bytes 4G --launch graph
@@ -64,7 +56,7 @@ if [[ "$LARGE" == 1 ]]; then
   finish_record "linkcast recording: NCCL ring collectives by channel count, 64 MiB-4 GiB (run_nccl_channels.sh --large)"
   exit 0
 fi
-if [[ "$NGPU" -ge 2 ]]; then run_step block_copy 120 block_copy_step; else skip_step block_copy "$NGPU GPU"; fi
+if [[ "$NGPU" -ge 2 ]]; then run_step block_copy 120 block_copy_runs block_copy.csv "--reps 5 --patterns fifo,peer_write_both,ring_step"; else skip_step block_copy "$NGPU GPU"; fi
 COMMON=(--out "$REC" --sizes pow2 --max-bytes 256M --launch graph --collectives allreduce,allgather,reducescatter)
 for proto in simple ll128 ll; do
   if [[ "$NGPU" -lt 2 ]]; then
