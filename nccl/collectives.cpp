@@ -294,26 +294,58 @@ P2pParts p2p_parts(std::uint64_t bytes, std::uint64_t nranks, std::uint64_t coll
   return p;
 }
 
-/// Alltoall as nccl-tests runs it: grouped ncclSend/ncclRecv to every peer. Peers in NCCL's p2p
-/// round order (round i: send to r+i); each block striped over its p2p channels (p2p_parts),
-/// each part sent in P2P chunks one after the other on its channel.
+/// The peers of NCCL's p2p rounds on one node (the p2p schedule of src/init.cc): round k sends to
+/// the rank delta_k ahead and receives from the one delta_k behind, the deltas enumerated by the
+/// quadratic formula (x^2 + x) / 2 mod the ranks rounded up to a power of two, those past the
+/// ranks skipped: 0, 1, 3, 2 for 4 ranks; 0, 1, 3, 6, 2, 7, 5, 4 for 8. Round 0 is the rank itself.
+std::vector<std::uint64_t> p2p_round_deltas(std::uint64_t nranks) {
+  std::uint64_t pow2 = 1;
+  while (pow2 < nranks) pow2 *= 2;
+  std::vector<std::uint64_t> deltas;
+  std::uint64_t delta = 0;
+  for (std::uint64_t step = 0; step < pow2;) {
+    if (delta < nranks) deltas.push_back(delta);
+    ++step;
+    delta = (delta + step) & (pow2 - 1);
+  }
+  return deltas;
+}
+
+/// The p2p channel part `part` of round `round`'s send runs on (ncclP2pChannelBaseForRound and
+/// ncclP2pChannelForPart, src/include/p2p.h of NCCL 2.28, one node): the round's base channel plus
+/// the part's index with its bits reversed over the channels' log2, modulo the communicator's p2p
+/// channels (a power of two). Rounds thus take interleaved channels: on 8 ranks with 4 parts a
+/// peer, the 7 rounds take 28 distinct channels of 32.
+std::uint32_t p2p_channel(std::uint64_t round, std::uint64_t part, std::uint64_t p2p_channels) {
+  std::uint64_t bits = 0;
+  while ((std::uint64_t{1} << bits) < p2p_channels) ++bits;
+  std::uint64_t reversed = 0;
+  for (std::uint64_t b = 0; b < bits; ++b)
+    if (part & (std::uint64_t{1} << b)) reversed |= std::uint64_t{1} << (bits - 1 - b);
+  return static_cast<std::uint32_t>((round + reversed) & (p2p_channels - 1));
+}
+
+/// Alltoall as nccl-tests runs it: grouped ncclSend/ncclRecv to every peer, in NCCL's round order
+/// (p2p_round_deltas); each block striped over its p2p channels (p2p_parts) as NCCL maps a round's
+/// parts onto them (p2p_channel), each part sent in P2P chunks one after the other on its channel.
 void alltoall(const CollectiveSpec& s, Builder& b) {
   const auto n = static_cast<std::uint64_t>(s.nranks);
   const std::uint64_t block = s.bytes / n;
   const P2pParts parts = p2p_parts(block, n, static_cast<std::uint64_t>(s.channels), s.proto == Proto::ll);
-  const std::uint64_t p2p_channels = std::max<std::uint64_t>(parts.channels, static_cast<std::uint64_t>(s.channels));
+  const std::uint64_t p2p_channels = p2p_channels_per_peer(static_cast<std::uint64_t>(s.channels));
+  const std::vector<std::uint64_t> deltas = p2p_round_deltas(n);
   for (std::uint64_t r = 0; r < n; ++r) {
     // The block a rank keeps is a local copy (src == dst), one step.
     b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(r), block, 0, 0, 0, Builder::kNone,
           Builder::kNone);
-    for (std::uint64_t i = 1; i < n; ++i) {
-      const std::uint64_t peer = (r + i) % n;
+    for (std::uint64_t round = 1; round < deltas.size(); ++round) {
+      const std::uint64_t peer = (r + deltas[round]) % n;
       std::uint32_t piece = 0;
       for (std::uint64_t part = 0; part < parts.channels; ++part) {
         const std::uint64_t begin = part * parts.part_bytes;
         if (begin >= block) break;
         const std::uint64_t end = std::min(block, begin + parts.part_bytes);
-        const auto channel = static_cast<std::uint32_t>(((i - 1) * parts.channels + part) % p2p_channels);
+        const std::uint32_t channel = p2p_channel(round, part, p2p_channels);
         std::int64_t last = Builder::kNone;
         for (std::uint64_t offset = begin; offset < end; offset += s.chunk_bytes, ++piece)
           last = b.add(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(peer),
@@ -450,9 +482,15 @@ int alltoall_send_channels(int nranks, std::uint64_t bytes, int channels) {
   const int coll = effective_channels(spec);
   if (nranks < 2) return 1;
   const auto n = static_cast<std::uint64_t>(nranks);
-  const P2pParts parts = p2p_parts(bytes / n, n, static_cast<std::uint64_t>(coll), alltoall_sends_ll(nranks, bytes, coll));
-  const std::uint64_t p2p_channels = std::max<std::uint64_t>(parts.channels, static_cast<std::uint64_t>(coll));
-  return static_cast<int>(std::min(p2p_channels, parts.channels * (n - 1)));
+  const std::uint64_t block = bytes / n;
+  const P2pParts parts = p2p_parts(block, n, static_cast<std::uint64_t>(coll), alltoall_sends_ll(nranks, bytes, coll));
+  const std::uint64_t p2p_channels = p2p_channels_per_peer(static_cast<std::uint64_t>(coll));
+  // The channels alltoall()'s parts land on, counted as it places them.
+  std::vector<bool> used(p2p_channels, false);
+  for (std::uint64_t round = 1; round < n; ++round)
+    for (std::uint64_t part = 0; part < parts.channels && (part == 0 || part * parts.part_bytes < block); ++part)
+      used[p2p_channel(round, part, p2p_channels)] = true;
+  return static_cast<int>(std::max<std::ptrdiff_t>(1, std::count(used.begin(), used.end(), true)));
 }
 
 bool alltoall_sends_ll(int nranks, std::uint64_t bytes, int channels) {

@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/strings.hpp"
+#include "sim/nccl_tests_log.hpp"
 #include "trace/reader.hpp"
 
 namespace linkcast::sim {
@@ -348,6 +349,95 @@ std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topo
                            nccl::to_string(s.collectives.at(0).proto));
       out.push_back(v);
     }
+  }
+  return out;
+}
+
+namespace {
+
+/// The variant a nccl-tests run was recorded in: the manifest's where it names one, else NCCL's
+/// environment lines in the log ("ring", "ring_simple"), else default.
+std::string nccl_tests_variant(const std::string& listed, const NcclTestsRun& run, const std::string& where) {
+  std::string logged;
+  if (!run.nccl_algo.empty()) {
+    logged = to_lower(run.nccl_algo);
+    if (!run.nccl_proto.empty()) logged += "_" + to_lower(run.nccl_proto);
+  } else if (!run.nccl_proto.empty()) {
+    logged = "proto_" + to_lower(run.nccl_proto);
+  }
+  if (!listed.empty() && !logged.empty() && listed != logged)
+    throw InputError(fmt::format("{}: nccl_tests.csv says variant '{}' where NCCL's log in the file says the "
+                                 "environment set '{}'; correct the list",
+                                 where, listed, logged));
+  if (!listed.empty()) return listed;
+  return logged.empty() ? "default" : logged;
+}
+
+}  // namespace
+
+std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const topology::Node& node,
+                                                const CallSelection& selection) {
+  const std::string list = dir + "/nccl_tests.csv";
+  std::vector<ValidationCase> out;
+  if (!std::filesystem::exists(list)) return out;
+  for (const auto& entry : read_recording_csv(list)) {
+    const std::string& file = field(entry, "file", list);
+    const auto listed = entry.find("variant");
+    const auto test = entry.find("test");  // one test of the file, e.g. all_gather_perf; empty: each
+    const std::string only = test == entry.end() ? std::string() : to_lower(test->second);
+    const std::string path = dir + "/" + file;
+    bool found = false;
+    for (const NcclTestsRun& run : read_nccl_tests_log(path)) {
+      if (!only.empty() && to_lower(run.test) != only && to_lower(run.test) != only + "_perf") continue;
+      found = true;
+      if (!run.kind)
+        throw InputError(fmt::format("{}: test '{}' is not a collective the simulator runs (all_reduce, "
+                                     "all_gather, reduce_scatter, broadcast, reduce, alltoall); list the "
+                                     "file's other tests by name in {}'s test column",
+                                     path, run.test, list));
+      const std::string variant =
+          nccl_tests_variant(listed == entry.end() ? std::string() : listed->second, run, path);
+      SimOptions o;
+      if (!variant_options(variant, o))
+        throw InputError(fmt::format("{}: variant '{}' is not one the simulator runs (default, ring, tree, "
+                                     "ring_simple, ring_ll128, tree_ll, proto_simple, ...)",
+                                     list, variant));
+      if (run.hosts.size() > 1)
+        throw InputError(fmt::format("{}: its {} ranks ran on {} hosts ({}, ...); linkcast simulates one node: "
+                                     "give a run on one host",
+                                     path, run.ranks, run.hosts.size(), run.hosts.front()));
+      const std::string name(trace::to_string(*run.kind));
+      if (!selection.collective.empty() && name != selection.collective) continue;
+      if ((selection.launches == Launches::graph_only && !run.graph) ||
+          (selection.launches == Launches::eager_only && run.graph))
+        continue;
+      std::vector<double> small;
+      for (const NcclTestsRow& row : run.rows)
+        if (row.bytes <= kCallFloorMaxBytes) small.push_back(row.out_of_place_us);
+      const double issue_us = run.graph || small.empty() ? 0 : median(small);
+      const int calls = std::clamp(run.iters, 1, kNcclTestsCalls);
+      for (const NcclTestsRow& row : run.rows) {
+        if (row.bytes < selection.min_bytes || row.bytes > selection.max_bytes) continue;
+        // Waiting for the process only where the test measured its pace; else nothing but stream order.
+        const trace::Trace t =
+            collective_calls(*run.kind, run.ranks, row.bytes, calls, issue_us > 0 ? "synthetic" : "cuda-graph");
+        const SimResult s = simulate(issue_us > 0 ? with_issue_time(node, issue_us) : node, t, o);
+        const CollectiveResult& c = s.collectives.at(0);
+        ValidationCase v;
+        v.group = "nccl-tests/" + variant + (run.graph ? kGraphSuffix : "");
+        v.name = name;
+        v.bytes = row.bytes;
+        v.ops = run.ranks;
+        v.measured_ns = row.out_of_place_us * 1e3;
+        v.simulated_ns = s.makespan_ns / calls;
+        v.baseline_ns = c.nccl_model.time_ns;
+        v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
+        v.issue_us = issue_us;
+        out.push_back(v);
+      }
+    }
+    if (!found)
+      throw InputError(fmt::format("{}: {} holds no test '{}'", list, path, only));
   }
   return out;
 }

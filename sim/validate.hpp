@@ -94,6 +94,20 @@ inline constexpr std::uint64_t kCallFloorMaxBytes = std::uint64_t{64} << 10;
 /// recording has none.
 double collective_call_floor_us(const std::string& dir);
 
+/// Published or a user's own nccl-tests tables (sim/nccl_tests_log.hpp) listed in the folder's
+/// nccl_tests.csv (columns file; test, optional: one test of the file, e.g. all_gather_perf, else
+/// each; variant: default, ring, ring_simple, tree_ll128, ... as nccl_bench.csv names them, empty:
+/// what NCCL's log in the file says the environment set, else default); none without it. Each row's out-of-place time per call against `calls` of the
+/// recorded size simulated back to back on the node's gpu0 .. gpu<ranks-1> (the test's iters, at
+/// most kNcclTestsCalls). A loop issued by its process (graph: 0) waits for the host's pace that
+/// the same test measured: the median time of its calls of at most kCallFloorMaxBytes (issue_us;
+/// a test without such calls waits for no host). Groups "nccl-tests/<variant>", kGraphSuffix for
+/// graph runs. Throws InputError for a test whose ranks ran on more than one host (one node is
+/// simulated) and for a variant or log it cannot read.
+inline constexpr int kNcclTestsCalls = 20;
+std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const topology::Node& node,
+                                                const CallSelection& selection = {});
+
 /// exp(mean(log |e|)) over the errors (|e| floored at 1e-4); NaN for none.
 double geomean_abs(const std::vector<double>& errors);
 /// Largest |error|; 0 for none.

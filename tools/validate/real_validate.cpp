@@ -1,6 +1,8 @@
 // linkcast_validate_real: `linkcast simulate` against GPU recordings (sim/validate.hpp says how),
 // one or more machines, with geometric-mean errors per machine and over all of them.
 //
+// A MACHINE_DIR holds what tools/record/ writes (nccl_bench.csv, concurrency_trace.csv.gz, ...)
+// and/or nccl-tests outputs listed in its nccl_tests.csv (sim/validate.hpp, validate_nccl_tests).
 // Usage: linkcast_validate_real MACHINE_DIR NODE.yaml [MACHINE_DIR NODE.yaml ...]
 //                               [--min-bytes SIZE] [--csv FILE]
 // e.g.   linkcast_validate_real tests/data/real/h200-4gpu configs/testbed-h200-4gpu.yaml
@@ -54,6 +56,7 @@ int main(int argc, char** argv) {
       std::vector<sim::ValidationCase> cases = sim::validate_copies(dir, node, &overhead);
       for (auto& c : sim::validate_collectives(dir, node)) cases.push_back(std::move(c));
       for (auto& c : sim::validate_pipeline(dir, node)) cases.push_back(std::move(c));
+      for (auto& c : sim::validate_nccl_tests(dir, node)) cases.push_back(std::move(c));
       std::printf("== %s on %s (recording overhead subtracted from copy makespans: %.1f us)\n", dir.c_str(),
                   node_file.c_str(), overhead / 1e3);
       if (const double floor_us = sim::collective_call_floor_us(dir); std::isfinite(floor_us))
@@ -71,6 +74,10 @@ int main(int argc, char** argv) {
           keys = {dir + ": concurrent copies", "all machines: concurrent copies", "all machines: copies + NCCL " + big};
         } else if (c.group.starts_with("pipeline/")) {
           keys = {dir + ": " + c.group};
+        } else if (c.group.starts_with("nccl-tests/")) {
+          // Published or a user's own nccl-tests tables: per table (collective) and together.
+          if (c.bytes >= min_bytes)
+            keys = {fmt::format("{}: nccl-tests {} {}", dir, c.name, big), fmt::format("{}: nccl-tests {}", dir, big)};
         } else if (c.bytes >= min_bytes) {
           // CUDA graph replays (NCCL and the GPUs alone) apart from the calls issued from a process;
           // and every call, apart those whose host's pace the recording holds (graph replays wait for

@@ -1,0 +1,249 @@
+#include "sim/nccl_tests_log.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/strings.hpp"
+
+namespace linkcast::sim {
+
+namespace {
+
+/// A nccl-tests output is kilobytes; a file far larger is not one (and is not read into memory).
+constexpr std::uintmax_t kMaxLogBytes = 64ull << 20;
+/// Sizes and times a row may give: up to 1 PiB and a day a call.
+constexpr std::uint64_t kMaxRowBytes = 1ull << 50;
+constexpr double kMaxRowUs = 86400e6;
+
+std::vector<std::string_view> tokens(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    const std::size_t start = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+std::optional<std::uint64_t> parse_u64(std::string_view s) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_number(std::string_view s) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+/// mpirun --tag-output writes "[1,0]<stdout>:" before each line of a rank.
+std::string_view without_mpirun_tag(std::string_view line) {
+  if (line.starts_with("[")) {
+    const std::size_t tag = line.find("]<std");
+    if (tag != std::string_view::npos && tag < 32) {
+      const std::size_t colon = line.find(">:", tag);
+      if (colon != std::string_view::npos) return line.substr(colon + 2);
+    }
+  }
+  return line;
+}
+
+/// The test named by a file name such as all_gather_ring.out or reduce_scatter_perf_8gpu.log.
+std::string test_of_file_name(const std::string& path) {
+  const std::string stem = to_lower(std::filesystem::path(path).stem().string());
+  // Longest first: reduce_scatter before reduce.
+  for (std::string_view name : {"reduce_scatter", "all_reduce", "all_gather", "alltoall", "broadcast", "reduce"})
+    if (stem.starts_with(name)) return std::string(name);
+  return {};
+}
+
+/// NCCL's log line "... NCCL INFO NCCL_ALGO set by environment to Ring": the value, else empty.
+std::string environment_value(std::string_view line, std::string_view variable) {
+  const std::string key = fmt::format("{} set by environment to", variable);
+  const std::size_t at = line.find(key);
+  if (at == std::string_view::npos) return {};
+  const auto rest = tokens(line.substr(at + key.size()));
+  return rest.empty() ? std::string() : std::string(rest.front());
+}
+
+struct Reader {
+  const std::string& path;
+  std::vector<NcclTestsRun> runs;
+  std::vector<int> first_lines;           // where each run's first line of its own is
+  std::optional<std::size_t> time_field;  // the header's first "time" column in the current run
+  std::string algo, proto;                // NCCL's environment lines seen so far
+
+  std::string where(int line) const { return fmt::format("{}:{}", path, line); }
+
+  NcclTestsRun& begin_run(int line) {
+    runs.emplace_back();
+    runs.back().nccl_algo = algo;
+    runs.back().nccl_proto = proto;
+    first_lines.push_back(line);
+    time_field.reset();
+    return runs.back();
+  }
+  /// The run a header line belongs to: the current one until it has rows, else a new one.
+  NcclTestsRun& header_run(int line) {
+    if (runs.empty() || !runs.back().rows.empty()) return begin_run(line);
+    return runs.back();
+  }
+
+  void comment(std::string_view body, int line) {
+    const auto t = tokens(body);
+    if (t.empty()) return;
+    if (body.starts_with("Collective test starting:")) {
+      NcclTestsRun& run = header_run(line);
+      run.test = t.size() > 3 ? std::string(t[3]) : std::string();
+    } else if (t[0] == "nThread") {
+      NcclTestsRun& run = runs.empty() || !runs.back().rows.empty() || runs.back().ranks > 0 ? begin_run(line)
+                                                                                              : runs.back();
+      for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+        const bool loop_iters = t[i] == "iters:" && (i == 0 || (t[i - 1] != "warmup" && t[i - 1] != "agg"));
+        if (loop_iters || t[i] == "graph:") {
+          const auto v = parse_u64(t[i + 1]);
+          if (!v || *v > 1'000'000'000)
+            throw InputError(fmt::format("{}: '{} {}' is not a count; nccl-tests prints a whole number there",
+                                         where(line), t[i], t[i + 1]));
+          if (loop_iters) run.iters = static_cast<int>(std::max<std::uint64_t>(*v, 1));
+          else run.graph = *v > 0;
+        }
+      }
+    } else if (t[0] == "Rank" && t.size() >= 2 && parse_u64(t[1])) {
+      if (runs.empty()) begin_run(line);
+      NcclTestsRun& run = runs.back();
+      ++run.ranks;
+      const auto on = std::find(t.begin(), t.end(), "on");
+      if (on != t.end() && on + 1 != t.end()) {
+        const std::string host(*(on + 1));
+        if (std::find(run.hosts.begin(), run.hosts.end(), host) == run.hosts.end()) run.hosts.push_back(host);
+      }
+      if (run.gpu_name.empty()) {
+        const auto bus = std::find_if(t.begin(), t.end(), [](std::string_view s) { return s.starts_with("["); });
+        std::string name;
+        for (auto it = bus == t.end() ? t.end() : bus + 1; it != t.end(); ++it)
+          name += (name.empty() ? "" : " ") + std::string(*it);
+        run.gpu_name = name;
+      }
+    } else if (t[0] == "size" && std::find(t.begin(), t.end(), "time") != t.end()) {
+      if (runs.empty()) begin_run(line);
+      time_field = static_cast<std::size_t>(std::find(t.begin(), t.end(), "time") - t.begin());
+    }
+  }
+
+  void row(std::string_view text, int line) {
+    const auto t = tokens(text);
+    if (t.empty() || !time_field || !parse_u64(t[0])) return;  // not a row of the table
+    if (t.size() <= *time_field)
+      throw InputError(fmt::format("{}: a row of {} fields where the header names the time as field {}; keep "
+                                   "nccl-tests' rows whole",
+                                   where(line), t.size(), *time_field + 1));
+    const std::uint64_t bytes = *parse_u64(t[0]);
+    const auto us = parse_number(t[*time_field]);
+    if (!us || *us < 0 || *us > kMaxRowUs)
+      throw InputError(fmt::format("{}: time '{}' is not a time in microseconds (0 to a day)", where(line),
+                                   t[*time_field]));
+    if (bytes > kMaxRowBytes)
+      throw InputError(fmt::format("{}: size {} is past 1 PiB; is the column the size in bytes?", where(line), t[0]));
+    if (bytes == 0) return;  // nccl-tests' empty calls time nothing but the launch
+    runs.back().rows.push_back({bytes, *us, line});
+  }
+};
+
+}  // namespace
+
+std::optional<trace::OpKind> nccl_tests_collective(std::string test) {
+  test = to_lower(test);
+  if (test.ends_with("_perf")) test.resize(test.size() - 5);
+  static constexpr std::array<std::pair<std::string_view, trace::OpKind>, 6> kNames{{
+      {"all_reduce", trace::OpKind::allreduce},
+      {"all_gather", trace::OpKind::allgather},
+      {"reduce_scatter", trace::OpKind::reducescatter},
+      {"broadcast", trace::OpKind::broadcast},
+      {"reduce", trace::OpKind::reduce},
+      {"alltoall", trace::OpKind::alltoall},
+  }};
+  for (const auto& [name, kind] : kNames)
+    if (test == name) return kind;
+  const auto kind = trace::parse_op_kind(test);
+  if (kind && (*kind == trace::OpKind::allreduce || *kind == trace::OpKind::allgather ||
+               *kind == trace::OpKind::reducescatter || *kind == trace::OpKind::broadcast ||
+               *kind == trace::OpKind::reduce || *kind == trace::OpKind::alltoall))
+    return kind;
+  return std::nullopt;
+}
+
+std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path, const std::string& fallback_test) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError(fmt::format("{}: cannot read it ({})", path, ec.message()));
+  if (size > kMaxLogBytes)
+    throw InputError(fmt::format("{}: {} MiB is not a nccl-tests output (kilobytes); give the program's printed "
+                                 "table",
+                                 path, size >> 20));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open it", path));
+  Reader r{path, {}, {}, {}, {}, {}};
+  std::string raw;
+  int line = 0;
+  while (std::getline(in, raw)) {
+    ++line;
+    if (raw.find('\0') != std::string::npos)
+      throw InputError(fmt::format("{}: a NUL byte; this is not nccl-tests' text output", r.where(line)));
+    const std::string_view text = trim(without_mpirun_tag(raw));
+    if (text.starts_with("#")) {
+      r.comment(trim(text.substr(1)), line);
+    } else if (text.find("NCCL INFO") != std::string_view::npos) {
+      if (auto v = environment_value(text, "NCCL_ALGO"); !v.empty()) {
+        r.algo = v;
+        if (!r.runs.empty() && r.runs.back().rows.empty()) r.runs.back().nccl_algo = v;
+      }
+      if (auto v = environment_value(text, "NCCL_PROTO"); !v.empty()) {
+        r.proto = v;
+        if (!r.runs.empty() && r.runs.back().rows.empty()) r.runs.back().nccl_proto = v;
+      }
+    } else if (!r.runs.empty()) {
+      r.row(text, line);
+    }
+  }
+  if (r.runs.empty())
+    throw InputError(fmt::format("{}: no nccl-tests table (no '# nThread ...' or '# Collective test starting' "
+                                 "line); give the output of all_reduce_perf or its kin as it printed it",
+                                 path));
+  const std::string from_name = test_of_file_name(path);
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    NcclTestsRun& run = r.runs[i];
+    const std::string at = r.where(r.first_lines[i]);
+    if (run.test.empty()) run.test = !fallback_test.empty() ? fallback_test : from_name;
+    if (run.test.empty())
+      throw InputError(fmt::format("{}: the test does not say which collective it ran (nccl-tests before 2.13 "
+                                   "print no '# Collective test starting' line); name the file after it, "
+                                   "e.g. all_gather_perf.out, or say it",
+                                   at));
+    run.kind = nccl_tests_collective(run.test);
+    if (run.ranks == 0)
+      throw InputError(fmt::format("{}: the test lists no ranks ('#  Rank  0 Group ... on HOST device ...' "
+                                   "lines); keep nccl-tests' header with its table",
+                                   at));
+    if (run.rows.empty())
+      throw InputError(fmt::format("{}: the test has no rows of sizes and times under its header", at));
+  }
+  return r.runs;
+}
+
+}  // namespace linkcast::sim

@@ -1,0 +1,233 @@
+// nccl-tests output read as a recording (sim/nccl_tests_log.hpp) and the simulator held to the
+// tables people published for 8-GPU nodes (tests/data/published).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "nccl/collectives.hpp"
+#include "sim/nccl_tests_log.hpp"
+#include "sim/validate.hpp"
+#include "test_util.hpp"
+#include "topology/loader.hpp"
+
+namespace linkcast::sim {
+namespace {
+
+/// nccl-tests' header for `ranks` ranks on `hosts` (rank r on hosts[r % hosts.size()]).
+std::string header(const std::string& test, int ranks, const std::vector<std::string>& hosts = {"node1"},
+                   const std::string& graph = "0") {
+  std::string s = "# nccl-tests version 2.17.8 nccl-headers=22902 nccl-library=22902\n";
+  if (!test.empty()) s += "# Collective test starting: " + test + "\n";
+  s += "# nThread 1 nGpus 1 minBytes 8 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+       "validation: 1 graph: " + graph + "\n#\n# Using devices\n";
+  for (int r = 0; r < ranks; ++r)
+    s += fmt::format("#  Rank {:2d} Group  0 Pid {} on {} device {:2d} [0000:{:02x}:00] NVIDIA H100 80GB HBM3\n", r,
+                     1000 + r, hosts[static_cast<std::size_t>(r) % hosts.size()], r, 16 + r);
+  s += "#\n#                                                              out-of-place                       in-place\n"
+       "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw "
+       " #wrong\n"
+       "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)\n";
+  return s;
+}
+
+std::string row(std::uint64_t bytes, double us) {
+  return fmt::format("{:>12} {:>13}     float    none      -1 {:8.2f}   0.00   0.00       0 {:8.2f}   0.00   0.00       0\n",
+                     bytes, bytes / 4, us, us);
+}
+
+TEST(NcclTestsLog, ReadsEachTestsRanksLoopAndOutOfPlaceTimes) {
+  // Two tests in one file, as a job script runs them one after the other: an all_gather_perf of
+  // 8 ranks on one host, 20 calls a size issued by the processes, then an alltoall_perf replayed
+  // from CUDA graphs; mpirun --tag-output prefixes and NCCL's own log lines between them. The
+  // sizes of 0 bytes (nccl-tests' empty calls) time nothing and are left out.
+  const std::string text =
+      header("all_gather_perf", 8) + row(0, 0.9) + row(1 << 20, 41.67) +
+      "[1,0]<stdout>:" + row(2 << 20, 41.48) + "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 22.0\n#\n" +
+      "node1:1000:1000 [0] NCCL INFO NCCL_ALGO set by environment to Ring\n" + header("alltoall_perf", 8, {"node1"}, "1") +
+      row(32 << 20, 124.0);
+  const std::string path = test::write_temp("two_tests.out", text);
+  const std::vector<NcclTestsRun> runs = read_nccl_tests_log(path);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].test, "all_gather_perf");
+  EXPECT_EQ(runs[0].kind, trace::OpKind::allgather);
+  EXPECT_EQ(runs[0].ranks, 8);
+  EXPECT_EQ(runs[0].hosts, std::vector<std::string>{"node1"});
+  EXPECT_EQ(runs[0].gpu_name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(runs[0].iters, 20);
+  EXPECT_FALSE(runs[0].graph);
+  EXPECT_EQ(runs[0].nccl_algo, "");
+  ASSERT_EQ(runs[0].rows.size(), 2u);
+  EXPECT_EQ(runs[0].rows[0].bytes, 1u << 20);
+  EXPECT_DOUBLE_EQ(runs[0].rows[0].out_of_place_us, 41.67);
+  EXPECT_DOUBLE_EQ(runs[0].rows[1].out_of_place_us, 41.48);
+  EXPECT_EQ(runs[1].kind, trace::OpKind::alltoall);
+  EXPECT_TRUE(runs[1].graph);
+  EXPECT_EQ(runs[1].nccl_algo, "Ring");  // the environment line came before its header
+  ASSERT_EQ(runs[1].rows.size(), 1u);
+  EXPECT_EQ(runs[1].rows[0].bytes, 32u << 20);
+}
+
+TEST(NcclTestsLog, TakesTheCollectiveFromTheFileNameWhereTheOutputDoesNotSayIt) {
+  // nccl-tests before 2.13 print no "Collective test starting" line: reduce_scatter_ring.out is a
+  // reduce-scatter (not a reduce: the longer name is tried first); a name that says nothing is
+  // refused with the fix; sendrecv is read but is no collective the simulator runs.
+  const std::string body = header("", 2) + row(1 << 20, 20.0);
+  EXPECT_EQ(read_nccl_tests_log(test::write_temp("reduce_scatter_ring.out", body)).at(0).kind,
+            trace::OpKind::reducescatter);
+  EXPECT_EQ(read_nccl_tests_log(test::write_temp("log.txt", body), "all_reduce_perf").at(0).kind,
+            trace::OpKind::allreduce);
+  const std::string nameless = test::write_temp("log.txt", body);
+  EXPECT_EQ(test::error_of([&] { (void)read_nccl_tests_log(nameless); }),
+            nameless +
+                ":2: the test does not say which collective it ran (nccl-tests before 2.13 print no '# Collective "
+                "test starting' line); name the file after it, e.g. all_gather_perf.out, or say it");
+  EXPECT_FALSE(read_nccl_tests_log(test::write_temp("x.out", header("sendrecv_perf", 2) + row(1 << 20, 9.0)))
+                   .at(0)
+                   .kind.has_value());
+}
+
+TEST(NcclTestsLog, RefusesWhatIsNoTableNamingTheLine) {
+  const auto error = [](const std::string& name, const std::string& text) {
+    const std::string path = test::write_temp(name, text);
+    return test::error_of([&] { (void)read_nccl_tests_log(path); });
+  };
+  const std::string no_table = test::write_temp("notes.out", "hello\n# a comment\n");
+  EXPECT_EQ(error("notes.out", "hello\n# a comment\n"),
+            no_table +
+                ": no nccl-tests table (no '# nThread ...' or '# Collective test starting' line); give the output "
+                "of all_reduce_perf or its kin as it printed it");
+  // A row cut short, and a time that is no number, on the line after the header's.
+  const std::string head = header("all_reduce_perf", 2);
+  const int row_line = static_cast<int>(std::count(head.begin(), head.end(), '\n')) + 1;
+  const std::string cut = head + "     1048576        262144     float     sum\n";
+  EXPECT_EQ(error("cut_row.out", cut), fmt::format("{}:{}: a row of 4 fields where the header names the time as "
+                                                   "field 6; keep nccl-tests' rows whole",
+                                                   test::write_temp("cut_row.out", cut), row_line));
+  const std::string fast = head + "     1048576        262144     float     sum      -1   fast  0.00  0.00  0\n";
+  EXPECT_EQ(error("fast.out", fast), fmt::format("{}:{}: time 'fast' is not a time in microseconds (0 to a day)",
+                                                 test::write_temp("fast.out", fast), row_line));
+  const std::string nan = head + "     1048576        262144     float     sum      -1   nan  0.00  0.00  0\n";
+  EXPECT_NE(error("nan_time.out", nan).find("'nan' is not a time in microseconds"), std::string::npos);
+  EXPECT_NE(error("no_ranks.out", header("all_reduce_perf", 0) + row(1 << 20, 9.0)).find("lists no ranks"),
+            std::string::npos);
+  EXPECT_NE(error("no_rows.out", header("all_reduce_perf", 2)).find("has no rows"), std::string::npos);
+  EXPECT_NE(error("binary.out", header("all_reduce_perf", 2) + std::string("\0\1\2", 3)).find("a NUL byte"),
+            std::string::npos);
+}
+
+/// A folder holding `log` as run.out and its nccl_tests.csv listing `listing` rows.
+std::string published_folder(const std::string& name, const std::string& log, const std::string& listing) {
+  std::filesystem::create_directories(::testing::TempDir() + name);
+  test::write_temp(name + "/run.out", log);
+  test::write_temp(name + "/nccl_tests.csv", "file,test,variant\n" + listing);
+  return ::testing::TempDir() + name;
+}
+
+TEST(NcclTestsLog, EagerLoopsWaitForTheHostsPaceTheSameTestMeasured) {
+  // An all-gather on 2 H200s issued by its processes whose calls of up to 64 KiB took 35 us (the
+  // host's pace: one process driving several GPUs) and one of 1 MiB took 36 us: each simulated call
+  // waits for the 35 us, where the GPUs alone take about 16 us. The same table replayed from a
+  // CUDA graph (graph: 1) waits for no host.
+  const std::string eager =
+      header("all_gather_perf", 2) + row(1024, 35.0) + row(65536, 35.0) + row(128 << 10, 35.5) + row(1 << 20, 36.0);
+  const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
+  const std::vector<ValidationCase> v =
+      validate_nccl_tests(published_folder("nccl_tests_eager", eager, "run.out,,ring\n"), node, {.min_bytes = 1 << 20});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].group, "nccl-tests/ring");
+  EXPECT_EQ(v[0].name, "allgather");
+  EXPECT_DOUBLE_EQ(v[0].issue_us, 35.0);
+  EXPECT_NEAR(v[0].simulated_ns, 35e3, 2e3);
+  const std::string graph =
+      header("all_gather_perf", 2, {"node1"}, "1") + row(1024, 9.0) + row(65536, 9.5) + row(1 << 20, 19.0);
+  const std::vector<ValidationCase> g =
+      validate_nccl_tests(published_folder("nccl_tests_graph", graph, "run.out,,ring\n"), node, {.min_bytes = 1 << 20});
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].group, "nccl-tests/ring+graph");
+  EXPECT_EQ(g[0].issue_us, 0.0);
+  EXPECT_LT(g[0].simulated_ns, 25e3);
+}
+
+TEST(NcclTestsLog, RefusesARunOverSeveralHostsAndAListThatContradictsTheLog) {
+  const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
+  const std::string two_hosts = published_folder(
+      "nccl_tests_hosts", header("all_reduce_perf", 2, {"node1", "node2"}) + row(1 << 20, 40.0), "run.out,,\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_nccl_tests(two_hosts, node); }),
+            two_hosts + "/run.out: its 2 ranks ran on 2 hosts (node1, ...); linkcast simulates one node: give a run "
+                        "on one host");
+  const std::string contradicted = published_folder(
+      "nccl_tests_env",
+      "n:1:1 [0] NCCL INFO NCCL_ALGO set by environment to Tree\n" + header("all_reduce_perf", 2) + row(1 << 20, 40.0),
+      "run.out,,ring\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_nccl_tests(contradicted, node); }),
+            contradicted + "/run.out: nccl_tests.csv says variant 'ring' where NCCL's log in the file says the "
+                           "environment set 'tree'; correct the list");
+  const std::string missing =
+      published_folder("nccl_tests_missing", header("all_reduce_perf", 2) + row(1 << 20, 40.0), "run.out,alltoall_perf,\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_nccl_tests(missing, node); }),
+            missing + "/nccl_tests.csv: " + missing + "/run.out holds no test 'alltoall_perf'");
+  const std::string sendrecv =
+      published_folder("nccl_tests_sendrecv", header("sendrecv_perf", 2) + row(1 << 20, 40.0), "run.out,,\n");
+  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(sendrecv, node); }).find("is not a collective the simulator runs"),
+            std::string::npos);
+}
+
+TEST(CollectiveBlocks, EightRanksAlltoallPartsTakeDistinctP2pChannels) {
+  // NCCL maps a round's parts onto its p2p channels by the round's base plus the part index with
+  // its bits reversed (ncclP2pChannelForPart): on 8 ranks with 24 collective channels (32 p2p
+  // channels) a 4 MiB block a peer is 4 parts, and the 7 rounds take 28 distinct channels (1-7,
+  // 9-15, 17-23, 25-31), none twice. Striping the rounds side by side modulo the 24 collective
+  // channels instead put two peers' parts on 4 channels, and the public 8 x H100 alltoalls of
+  // 32 MiB-1 GiB simulated 28-59% long (tests/data/published/h100-8gpu-xxrjun).
+  EXPECT_EQ(nccl::alltoall_send_channels(8, 32ull << 20, 24), 28);
+  nccl::CollectiveSpec spec;
+  spec.kind = trace::OpKind::alltoall;
+  spec.nranks = 8;
+  spec.bytes = 32ull << 20;
+  spec.channels = 24;
+  const nccl::Decomposition d = nccl::decompose(spec);
+  std::map<std::uint32_t, std::set<std::uint32_t>> peers_of_channel;  // rank 0's sends
+  for (const auto& s : d.steps)
+    if (s.src == 0 && s.dst != 0) peers_of_channel[s.channel].insert(s.dst);
+  EXPECT_EQ(peers_of_channel.size(), 28u);
+  for (const auto& [channel, peers] : peers_of_channel) EXPECT_EQ(peers.size(), 1u) << "channel " << channel;
+}
+
+TEST(SimReal, PublishedEightH100AlltoallsAndRingCollectives) {
+  // tests/data/published/h100-8gpu-xxrjun: two public nccl-tests runs on one node of 8 x H100
+  // (NCCL 2.29.2 and 2.28.7, Apache-2.0), all-gather, reduce-scatter and alltoall at NCCL's choice,
+  // 32 MiB-1 GiB here (to 16 GiB in `linkcast_validate_real`, README), 12 calls of each, on
+  // hgx-h100 (whose GPU block rates are one copy rate, not the H200's per-operation ones).
+  // Simulated / NCCL's model, geometric mean |error| (the test prints them): all-gather 2.6% /
+  // 5.2%, reduce-scatter 6.9% / 3.3%, alltoall 10.4% / 9.6% (43% with the rounds' parts striped
+  // modulo the collective channels, above; what is left is the 4-GPU recordings' mid-size miss:
+  // 11% fast from 32 to 512 MiB). Bounds: all-gather within 4% and closer than NCCL's model,
+  // reduce-scatter 8% (its 32-64 MiB calls 11-18% long, a miss the 2- and 4-GPU recordings do not
+  // show), alltoall 11%.
+  const topology::Node node = topology::load_node(test::config("hgx-h100.yaml"));
+  std::map<std::string, std::vector<double>> sim, nccl;
+  for (const auto& c : validate_nccl_tests(test::source_dir() + "/tests/data/published/h100-8gpu-xxrjun", node,
+                                           {.max_bytes = 1ull << 30})) {
+    sim[c.name].push_back(c.error());
+    nccl[c.name].push_back(c.baseline_error());
+  }
+  ASSERT_EQ(sim["allgather"].size(), 12u);
+  ASSERT_EQ(sim["alltoall"].size(), 12u);
+  for (const auto& [name, errors] : sim)
+    std::cout << fmt::format("8 x H100 published {}: simulated {:.1f}%, NCCL's model {:.1f}%\n", name,
+                             100 * geomean_abs(errors), 100 * geomean_abs(nccl[name]));
+  EXPECT_LT(geomean_abs(sim["allgather"]), 0.04);
+  EXPECT_LT(geomean_abs(sim["allgather"]), geomean_abs(nccl["allgather"]));
+  EXPECT_LT(geomean_abs(sim["alltoall"]), 0.11);
+  EXPECT_LT(geomean_abs(sim["reducescatter"]), 0.08);
+}
+
+}  // namespace
+}  // namespace linkcast::sim
