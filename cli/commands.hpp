@@ -70,11 +70,11 @@ Which node files:
 inline constexpr const char* kSimulateGuide = R"(
 Which model to trust for what:
   default     linkcast's transfer model (--model, `linkcast models`) with every transfer at once
-              on shared links, and NCCL collectives run step by step: 3.5% geometric-mean error
-              on the 5866 NCCL collectives of 1 MiB and more recorded on 2 and 4 H200s (2.0%
+              on shared links, and NCCL collectives run step by step: 3.4% geometric-mean error
+              on the 6191 NCCL collectives of 1 MiB and more recorded on 2 and 4 H200s (2.1%
               from 128 MiB; tools/results/collectives_all.sh), 5.4% on concurrent copies (README,
               Simulation).
-  nccl-model  NCCL's own cost model for collectives (19.6%; 13.4% from 128 MiB): the baseline.
+  nccl-model  NCCL's own cost model for collectives (19.1%; 12.8% from 128 MiB): the baseline.
   --as-recorded  keeps the recorded time of GPU work: checks the replay itself (what waited for
               what) against a recording.
   To predict a recording on another machine, `linkcast project` is anchored on what it measured.
