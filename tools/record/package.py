@@ -37,6 +37,8 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               "block_copy.csv",
               # run_nccl_ceiling.sh
               "block_copy_640.csv",
+              # run_peer_ramp.sh
+              "ramp.csv", "progress.csv", "nccl_iters1.csv", "nccl_iters10.csv",
               # run_pipeline.sh
               "block_share.csv", "nccl_pipeline.csv",
               # run_l2_copy.sh
@@ -80,6 +82,13 @@ DESCRIBE = {
     "block_copy.csv": "per-block copy rates within a GPU and into its peer (tools/record/block_copy.cu: "
                       "`pattern,blocks,bytes_per_block,ns,per_block_gbps,total_gbps`)",
     "block_copy_640.csv": "block_copy.csv's peer patterns with 640 copying threads a block (NCCL_MAX_NTHREADS)",
+    "ramp.csv": "two GPUs' blocks storing into each other, 1 and 10 kernels back to back (tools/record/peer_ramp.cu: "
+                "`blocks,bytes_per_block,launches,ns_per_launch,total_gbps,block_ns_min,block_ns_median,"
+                "block_ns_max,start_skew_ns`)",
+    "progress.csv": "when each block of ramp.csv's single kernels had stored each sixteenth of its bytes "
+                    "(`blocks,bytes_per_block,block,sixteenth,ns`, from the kernel's first block start)",
+    "nccl_iters1.csv": "nccl_bench.csv's columns: ring calls replayed from CUDA graphs of one call",
+    "nccl_iters10.csv": "the same from CUDA graphs of ten calls",
     "block_share.csv": "per-block start and end of blocks writing into a peer GPU at once "
                        "(tools/record/block_share.cu: `blocks,bytes_per_block,rep,block,sm,start_ns,end_ns`)",
     "nccl_pipeline.csv": "K back-to-back calls per CUDA graph, and a broadcast with one rank late, every "
