@@ -16,6 +16,7 @@
 
 #include "core/error.hpp"
 #include "matrix/matrix.hpp"
+#include "sim/nccl_tests_log.hpp"
 #include "study/study.hpp"
 #include "synthetic/catalog.hpp"
 #include "topology/describe.hpp"
@@ -144,6 +145,10 @@ void smi_topo(std::string_view data) {
   (void)topology::import_skeleton(in);
 }
 
+void nccl_tests(std::string_view data) {
+  (void)sim::read_nccl_tests_log(write_scratch("all_gather_perf.out", data));
+}
+
 void node_yaml(std::string_view data) {
   const topology::Node node = topology::parse_node(std::string(data), "fuzz.yaml");
   const topology::Routes routes(node);
@@ -223,6 +228,8 @@ const std::vector<Target>& targets() {
        {"tests/data/fuzz/seeds/nccl_xml"}},
       {"smi_topo", "nvidia-smi topo -m output (topo import --smi)", smi_topo,
        {"tests/data/fuzz/seeds/smi_topo"}},
+      {"nccl_tests", "nccl-tests outputs (linkcast_validate_real's nccl_tests.csv)", nccl_tests,
+       {"tests/data/fuzz/seeds/nccl_tests"}},
       {"node_yaml", "node files", node_yaml, {"tests/data/fuzz/seeds/node_yaml"}},
       {"study_yaml", "study files", study_yaml, {"tests/data/fuzz/seeds/study_yaml"}},
       {"workload", "workload specs (--workload NAME:key=value,...)", workload, {"tests/data/fuzz/seeds/workload"}},

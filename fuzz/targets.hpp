@@ -21,8 +21,8 @@ struct Target {
   std::vector<std::string_view> seeds;   // seed folders and files, relative to the source tree
 };
 
-/// Every target, by name: csv, kineto, profiler_db, nccl_xml, smi_topo, node_yaml, study_yaml,
-/// workload.
+/// Every target, by name: csv, kineto, profiler_db, nccl_xml, smi_topo, nccl_tests, node_yaml,
+/// study_yaml, workload.
 const std::vector<Target>& targets();
 /// The target called `name`; throws std::invalid_argument when there is none.
 const Target& target(std::string_view name);

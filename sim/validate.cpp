@@ -406,6 +406,12 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
         throw InputError(fmt::format("{}: its {} ranks ran on {} hosts ({}, ...); linkcast simulates one node: "
                                      "give a run on one host",
                                      path, run.ranks, run.hosts.size(), run.hosts.front()));
+      const auto node_gpus = static_cast<int>(std::count_if(node.endpoints.begin(), node.endpoints.end(), [](const auto& e) {
+        return e.kind == topology::EndpointKind::gpu;
+      }));
+      if (run.ranks > node_gpus)
+        throw InputError(fmt::format("{}: its {} ranks take {} GPUs; node '{}' has {}: give a node with as many",
+                                     path, run.ranks, run.ranks, node.name, node_gpus));
       const std::string name(trace::to_string(*run.kind));
       if (!selection.collective.empty() && name != selection.collective) continue;
       if ((selection.launches == Launches::graph_only && !run.graph) ||

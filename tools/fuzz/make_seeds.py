@@ -156,6 +156,13 @@ def copy_all(target, paths):
             put(target, f"{folder}-{p.name}", p.read_bytes())
 
 
+def nccl_tests_seeds():
+    # The public nccl-tests outputs, and a short one with what they lack: a CUDA-graph run, an
+    # mpirun --tag-output prefix and NCCL's environment line.
+    copy_all("nccl_tests", sorted(ROOT.glob("tests/data/published/*/*.out")))
+    put("nccl_tests", "two_ranks_graph.out", '# nccl-tests version 2.17.8 nccl-headers=22902 nccl-library=22902\n# Collective test starting: all_gather_perf\n# nThread 1 nGpus 1 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 1\n#\n# Using devices\n#  Rank  0 Group  0 Pid 1000 on node1 device  0 [0000:10:00] NVIDIA H200\n#  Rank  1 Group  0 Pid 1001 on node1 device  1 [0000:11:00] NVIDIA H200\n#\n#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong\n#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)\n        1024           128     float    none      -1    12.50    0.08    0.04       0    12.40    0.08    0.04       0\n     1048576        131072     float    none      -1    16.10   65.13   32.57       0    16.00   65.53   32.77       0\n[1,0]<stdout>:node1:1000:1000 [0] NCCL INFO NCCL_ALGO set by environment to Ring\n')
+
+
 def workload_seeds():
     specs = [
         "stencil2d:iters=10,periodic=1", "stencil2d:nx=64,ny=64,iters=3,mode=copy,gpus=0-3",
@@ -179,6 +186,7 @@ def main():
     for p in sorted(ROOT.glob("tests/data/real/*/nccl_topo.xml.gz")):
         put("nccl_xml", f"{p.parent.name}-nccl_topo.xml", read(p))
     copy_all("smi_topo", sorted(ROOT.glob("tests/data/wild/smi_topo/*.txt")) + sorted(ROOT.glob("tests/data/real/*/machine/topo-m.txt")))
+    nccl_tests_seeds()
     copy_all("node_yaml", sorted(ROOT.glob("configs/*.yaml")))
     copy_all("study_yaml", sorted(ROOT.glob("configs/studies/*.yaml")))
     workload_seeds()

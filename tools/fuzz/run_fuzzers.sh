@@ -19,7 +19,7 @@ shift $(( $# < 3 ? $# : 3 ))
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TARGETS=("$@")
 if ((${#TARGETS[@]} == 0)); then
-  TARGETS=(csv kineto profiler_db nccl_xml smi_topo node_yaml study_yaml workload)
+  TARGETS=(csv kineto profiler_db nccl_xml smi_topo nccl_tests node_yaml study_yaml workload)
 fi
 PARALLEL=${FUZZ_PARALLEL:-2}
 WORKERS=${FUZZ_WORKERS:-1}
