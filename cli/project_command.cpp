@@ -43,7 +43,9 @@ void add_project_command(CLI::App& app, Runner& run) {
   cmd->add_option("--model", opt->models,
                   "Model(s) to project with (repeatable; default: all, and `measured`: each operation keeps its "
                   "source time). `linkcast models` lists them");
-  cmd->add_option("--map", opt->map, "Rename trace endpoints onto the target, e.g. gpu0=gpu2,gpu1=gpu3")->check(non_empty());
+  cmd->add_option("--map", opt->map, "Rename trace endpoints onto the target, e.g. gpu0=gpu2,gpu1=gpu3")
+      ->check(non_empty())
+      ->multi_option_policy(CLI::MultiOptionPolicy::Join);  // repeated --map entries add up
   cmd->add_flag("--target-host-rates", opt->target_host_rates, kTargetHostRatesHelp);
   cmd->add_option("--format", opt->format, "table | json | csv (csv: one row per operation)")
       ->check(CLI::IsMember({"table", "json", "csv"}))
@@ -115,6 +117,11 @@ void add_project_command(CLI::App& app, Runner& run) {
                                    "matched in order whatever rank recorded them; give --actual the same job's files "
                                    "(a folder of its ranks) to match each rank's own\n",
                                    opt->actual, actual_ranks, ranks);
+        if (match->matched == 0)
+          std::cerr << fmt::format("linkcast: warning: --actual {}: no operation of it matches one of the trace ({} "
+                                   "of its operations, {} of the trace's): no score; give a recording of the same "
+                                   "program (operations match by kind, memory kinds and size, in order)\n",
+                                   opt->actual, actual->size(), trace.size());
       }
 
       if (opt->format == "csv") {

@@ -2,6 +2,7 @@
 //                 [--map gpu0=gpu2,...] [--bins N] [--rows N] [--timings] -o report.html
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -133,12 +134,18 @@ Projections project(const topology::Node& node, const topology::Node& target, co
           onto.warnings(), models.size()};
 }
 
+/// --map's entries as one comma-separated word (a repeated --map joins them with newlines).
+std::string map_entries(std::string map) {
+  std::replace(map.begin(), map.end(), '\n', ',');
+  return map;
+}
+
 /// The command line as the page's header shows it.
 std::string command_line(const ReportOptions& opt) {
   return "linkcast report " +
          (opt.workload.empty() ? shell_words(opt.traces) : "--workload " + shell_word(opt.workload)) + " --node " +
          shell_word(opt.node) + (opt.to.empty() ? "" : " --to " + shell_word(opt.to)) +
-         (opt.map.empty() ? "" : " --map " + shell_word(opt.map)) +
+         (opt.map.empty() ? "" : " --map " + shell_word(map_entries(opt.map))) +
          (opt.model.empty() ? "" : " --model " + shell_word(opt.model)) + " -o " + shell_word(opt.output);
 }
 
@@ -244,7 +251,9 @@ void add_report_command(CLI::App& app, Runner& run) {
   cmd->add_option("--to", opt->to, "Also project the trace onto this node (YAML) and show the projection view")->check(non_empty());
   cmd->add_option("--map", opt->map,
                   "Place trace endpoints on other endpoints, e.g. gpu2=gpu0: on --node where it lacks them (a trace "
-                  "recorded on gpu2 of a larger machine), and on --to (the same option as simulate's and project's)")->check(non_empty());
+                  "recorded on gpu2 of a larger machine), and on --to (the same option as simulate's and project's)")
+      ->check(non_empty())
+      ->multi_option_policy(CLI::MultiOptionPolicy::Join);  // repeated --map entries add up
   cmd->add_flag("--target-host-rates", opt->target_host_rates, kTargetHostRatesHelp);
   cmd->add_option(
       "--model", opt->model,

@@ -88,7 +88,9 @@ void add_simulate_command(CLI::App& app, Runner& run) {
                   "order; a workload runs on them (its gpus= key wins)");
   cmd->add_option("--map", opt->map,
                   "Place a trace's endpoints on the node by name, e.g. gpu2=gpu0 (the same option as project's and "
-                  "report's; instead of --gpus)")->check(non_empty());
+                  "report's; instead of --gpus)")
+      ->check(non_empty())
+      ->multi_option_policy(CLI::MultiOptionPolicy::Join);  // repeated --map entries add up
   cmd->add_option("--model", opt->model,
                   "Transfer model for rates and L + O (`linkcast models`), or nccl-model: collectives take "
                   "NCCL's own predicted time instead of running step by step")

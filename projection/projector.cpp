@@ -46,7 +46,10 @@ const std::string& mapped(const EndpointMap& map, const std::string& name) {
 EndpointMap parse_endpoint_map(std::string_view text) {
   EndpointMap map;
   if (trim(text).empty()) return map;
-  for (std::string_view part : split(text, ',')) {
+  // Entries are comma-separated; a repeated --map reaches here as entries joined by newlines.
+  std::string joined(text);
+  std::replace(joined.begin(), joined.end(), '\n', ',');
+  for (std::string_view part : split(joined, ',')) {
     part = trim(part);
     const std::size_t eq = part.find('=');
     if (eq == std::string_view::npos || eq == 0 || eq + 1 == part.size() ||

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -21,9 +22,10 @@ namespace {
 
 /// A nccl-tests output is kilobytes; a file far larger is not one (and is not read into memory).
 constexpr std::uintmax_t kMaxLogBytes = 64ull << 20;
-/// Sizes and times a row may give: up to 1 PiB and a day a call.
+/// Sizes and times a row may give: up to 1 PiB and from 10 ns to a day a call (no NCCL call takes
+/// less than a kernel launch, microseconds; a time of 0 cannot be scored).
 constexpr std::uint64_t kMaxRowBytes = 1ull << 50;
-constexpr double kMaxRowUs = 86400e6;
+constexpr double kMinRowUs = 0.01, kMaxRowUs = 86400e6;
 
 std::vector<std::string_view> tokens(std::string_view s) {
   std::vector<std::string_view> out;
@@ -85,8 +87,12 @@ struct Reader {
   const std::string& path;
   std::vector<NcclTestsRun> runs;
   std::vector<int> first_lines;           // where each run's first line of its own is
+  std::vector<std::vector<bool>> seen;    // each run's rank numbers listed
   std::optional<std::size_t> time_field;  // the header's first "time" column in the current run
+  std::size_t header_fields = 0;          // the columns the header names
+  std::size_t rows = 0;                   // over every run
   std::string algo, proto;                // NCCL's environment lines seen so far
+  int algo_line = 0;
 
   std::string where(int line) const { return fmt::format("{}:{}", path, line); }
 
@@ -94,14 +100,47 @@ struct Reader {
     runs.emplace_back();
     runs.back().nccl_algo = algo;
     runs.back().nccl_proto = proto;
+    runs.back().nccl_algo_line = algo_line;
     first_lines.push_back(line);
+    seen.emplace_back();
     time_field.reset();
+    header_fields = 0;
     return runs.back();
   }
   /// The run a header line belongs to: the current one until it has rows, else a new one.
   NcclTestsRun& header_run(int line) {
     if (runs.empty() || !runs.back().rows.empty()) return begin_run(line);
     return runs.back();
+  }
+
+  void rank(const std::vector<std::string_view>& t, int line) {
+    if (runs.empty()) begin_run(line);
+    NcclTestsRun& run = runs.back();
+    if (!run.rows.empty())
+      throw InputError(fmt::format("{}: a rank listed after its test's table; each test's header (its '# nThread' "
+                                   "and '#  Rank' lines) comes before its rows",
+                                   where(line)));
+    const std::uint64_t number = *parse_u64(t[1]);
+    std::vector<bool>& listed = seen.back();
+    if (number > 100000)
+      throw InputError(fmt::format("{}: rank {} of a test on one node; nccl-tests numbers ranks from 0", where(line), t[1]));
+    if (listed.size() <= number) listed.resize(number + 1, false);
+    if (listed[number])
+      throw InputError(fmt::format("{}: rank {} is listed twice; keep one '#  Rank' line a rank", where(line), number));
+    listed[number] = true;
+    ++run.ranks;
+    const auto on = std::find(t.begin(), t.end(), "on");
+    if (on != t.end() && on + 1 != t.end()) {
+      const std::string host(*(on + 1));
+      if (std::find(run.hosts.begin(), run.hosts.end(), host) == run.hosts.end()) run.hosts.push_back(host);
+    }
+    if (run.gpu_name.empty()) {
+      const auto bus = std::find_if(t.begin(), t.end(), [](std::string_view s) { return s.starts_with("["); });
+      std::string name;
+      for (auto it = bus == t.end() ? t.end() : bus + 1; it != t.end(); ++it)
+        name += (name.empty() ? "" : " ") + std::string(*it);
+      run.gpu_name = name;
+    }
   }
 
   void comment(std::string_view body, int line) {
@@ -125,43 +164,39 @@ struct Reader {
         }
       }
     } else if (t[0] == "Rank" && t.size() >= 2 && parse_u64(t[1])) {
-      if (runs.empty()) begin_run(line);
-      NcclTestsRun& run = runs.back();
-      ++run.ranks;
-      const auto on = std::find(t.begin(), t.end(), "on");
-      if (on != t.end() && on + 1 != t.end()) {
-        const std::string host(*(on + 1));
-        if (std::find(run.hosts.begin(), run.hosts.end(), host) == run.hosts.end()) run.hosts.push_back(host);
-      }
-      if (run.gpu_name.empty()) {
-        const auto bus = std::find_if(t.begin(), t.end(), [](std::string_view s) { return s.starts_with("["); });
-        std::string name;
-        for (auto it = bus == t.end() ? t.end() : bus + 1; it != t.end(); ++it)
-          name += (name.empty() ? "" : " ") + std::string(*it);
-        run.gpu_name = name;
-      }
+      rank(t, line);
     } else if (t[0] == "size" && std::find(t.begin(), t.end(), "time") != t.end()) {
       if (runs.empty()) begin_run(line);
       time_field = static_cast<std::size_t>(std::find(t.begin(), t.end(), "time") - t.begin());
+      header_fields = t.size();
     }
   }
 
   void row(std::string_view text, int line) {
     const auto t = tokens(text);
-    if (t.empty() || !time_field || !parse_u64(t[0])) return;  // not a row of the table
-    if (t.size() <= *time_field)
-      throw InputError(fmt::format("{}: a row of {} fields where the header names the time as field {}; keep "
-                                   "nccl-tests' rows whole",
-                                   where(line), t.size(), *time_field + 1));
-    const std::uint64_t bytes = *parse_u64(t[0]);
+    // Under a header, a line that starts as a number does is a row; others are a job's own output.
+    if (t.empty() || !time_field) return;
+    const char first = t[0].front();
+    if (!(std::isdigit(static_cast<unsigned char>(first)) || first == '-' || first == '+')) return;
+    const auto bytes = parse_u64(t[0]);
+    if (!bytes || *bytes > kMaxRowBytes)
+      throw InputError(fmt::format("{}: size '{}' is not a whole number of bytes up to 1 PiB; keep nccl-tests' rows "
+                                   "as it printed them",
+                                   where(line), t[0]));
+    if (t.size() != header_fields)
+      throw InputError(fmt::format("{}: a row of {} fields under a header that names {}; keep nccl-tests' header and "
+                                   "rows whole",
+                                   where(line), t.size(), header_fields));
     const auto us = parse_number(t[*time_field]);
-    if (!us || *us < 0 || *us > kMaxRowUs)
-      throw InputError(fmt::format("{}: time '{}' is not a time in microseconds (0 to a day)", where(line),
+    if (!us || *us < kMinRowUs || *us > kMaxRowUs)
+      throw InputError(fmt::format("{}: time '{}' is not a time in microseconds (0.01 us to a day)", where(line),
                                    t[*time_field]));
-    if (bytes > kMaxRowBytes)
-      throw InputError(fmt::format("{}: size {} is past 1 PiB; is the column the size in bytes?", where(line), t[0]));
-    if (bytes == 0) return;  // nccl-tests' empty calls time nothing but the launch
-    runs.back().rows.push_back({bytes, *us, line});
+    if (*bytes == 0) return;  // nccl-tests' empty calls time nothing but the launch
+    if (++rows > kMaxNcclTestsRows)
+      throw InputError(fmt::format("{}: more than {} rows; a nccl-tests table holds tens a test: give fewer tests or "
+                                   "sizes a file",
+                                   where(line), kMaxNcclTestsRows));
+    runs.back().rows.push_back({*bytes, *us, line});
   }
 };
 
@@ -198,11 +233,12 @@ std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path, const std
                                  path, size >> 20));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open it", path));
-  Reader r{path, {}, {}, {}, {}, {}};
+  Reader r{path, {}, {}, {}, {}, 0, 0, {}, {}, 0};
   std::string raw;
   int line = 0;
   while (std::getline(in, raw)) {
     ++line;
+    if (line == 1 && raw.starts_with("\xEF\xBB\xBF")) raw.erase(0, 3);  // a UTF-8 byte order mark
     if (raw.find('\0') != std::string::npos)
       throw InputError(fmt::format("{}: a NUL byte; this is not nccl-tests' text output", r.where(line)));
     const std::string_view text = trim(without_mpirun_tag(raw));
@@ -211,7 +247,11 @@ std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path, const std
     } else if (text.find("NCCL INFO") != std::string_view::npos) {
       if (auto v = environment_value(text, "NCCL_ALGO"); !v.empty()) {
         r.algo = v;
-        if (!r.runs.empty() && r.runs.back().rows.empty()) r.runs.back().nccl_algo = v;
+        r.algo_line = line;
+        if (!r.runs.empty() && r.runs.back().rows.empty()) {
+          r.runs.back().nccl_algo = v;
+          r.runs.back().nccl_algo_line = line;
+        }
       }
       if (auto v = environment_value(text, "NCCL_PROTO"); !v.empty()) {
         r.proto = v;
@@ -232,14 +272,19 @@ std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path, const std
     if (run.test.empty()) run.test = !fallback_test.empty() ? fallback_test : from_name;
     if (run.test.empty())
       throw InputError(fmt::format("{}: the test does not say which collective it ran (nccl-tests before 2.13 "
-                                   "print no '# Collective test starting' line); name the file after it, "
-                                   "e.g. all_gather_perf.out, or say it",
+                                   "print no '# Collective test starting' line); name the file after it "
+                                   "(all_gather_perf.out) or the test in nccl_tests.csv's test column",
                                    at));
     run.kind = nccl_tests_collective(run.test);
     if (run.ranks == 0)
       throw InputError(fmt::format("{}: the test lists no ranks ('#  Rank  0 Group ... on HOST device ...' "
                                    "lines); keep nccl-tests' header with its table",
                                    at));
+    const std::vector<bool>& listed = r.seen[i];
+    if (const auto gap = std::find(listed.begin(), listed.end(), false); gap != listed.end())
+      throw InputError(fmt::format("{}: the test lists ranks up to {} but not rank {}; nccl-tests lists every rank "
+                                   "from 0",
+                                   at, listed.size() - 1, gap - listed.begin()));
     if (run.rows.empty())
       throw InputError(fmt::format("{}: the test has no rows of sizes and times under its header", at));
   }

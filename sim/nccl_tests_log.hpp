@@ -41,13 +41,18 @@ struct NcclTestsRun {
   int iters = 1;                // calls per timed loop
   bool graph = false;           // the loop was replayed from a CUDA graph
   std::string nccl_algo, nccl_proto;  // as NCCL's log says the environment set them; else empty
+  int nccl_algo_line = 0;             // where the log says NCCL_ALGO's (and NCCL_PROTO's) value
   std::vector<NcclTestsRow> rows;
 };
 
 /// Every test of a nccl-tests output file. `fallback_test` names the test where the file does not
 /// ("all_gather_perf" or "all_gather"; empty: from the file name, e.g. all_gather_ring.out).
 /// Throws InputError naming the file and line: no test, a test that does not say its collective,
-/// a row that does not read as size and time, a test with no rank lines or no rows.
+/// a row that does not read as size and time (under a header, a line that starts with a digit or a
+/// sign is a row), a row whose fields the header does not name, a time under 0.01 us, a rank listed
+/// twice or after its table, ranks that are not 0 to n-1, a test with no rank lines or no rows, more
+/// than kMaxNcclTestsRows rows (a real table holds tens a test).
+inline constexpr std::size_t kMaxNcclTestsRows = 1000;
 [[nodiscard]] std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path,
                                                             const std::string& fallback_test = {});
 

@@ -12,7 +12,9 @@
 #include <tuple>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
 #include "sim/nccl_tests_log.hpp"
 #include "trace/reader.hpp"
 
@@ -27,12 +29,57 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/// "file:line" of a row read_recording_csv returned (it keeps the line under kRecordingLineKey).
+constexpr const char* kLineKey = kRecordingLineKey;
+std::string where(const std::map<std::string, std::string>& row, const std::string& file) {
+  const auto line = row.find(kLineKey);
+  return line == row.end() ? file : file + ":" + line->second;
+}
+
 const std::string& field(const std::map<std::string, std::string>& row, const std::string& key,
                          const std::string& file) {
   const auto it = row.find(key);
-  if (it == row.end()) throw InputError(fmt::format("{}: a row has no column '{}'", file, key));
+  if (it == row.end())
+    throw InputError(fmt::format("{}: no column '{}'; the file's first line names its columns, comma-separated",
+                                 where(row, file), key));
   return it->second;
 }
+
+/// A row's whole number in [lo, hi]; InputError naming the file, line and column otherwise.
+std::uint64_t count_field(const std::map<std::string, std::string>& row, const std::string& key,
+                          const std::string& file, std::uint64_t lo, std::uint64_t hi) {
+  const std::string& text = field(row, key, file);
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+    throw InputError(fmt::format("{}: {} '{}' is not a whole number from {} to {}", where(row, file), key, text, lo, hi));
+  return v;
+}
+
+int int_field(const std::map<std::string, std::string>& row, const std::string& key, const std::string& file,
+              int lo, int hi) {
+  const std::string& text = field(row, key, file);
+  int v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+    throw InputError(fmt::format("{}: {} '{}' is not a whole number from {} to {}", where(row, file), key, text, lo, hi));
+  return v;
+}
+
+/// A row's number in (lo, hi] (a time or a rate); InputError naming the file, line and column otherwise.
+double number_field(const std::map<std::string, std::string>& row, const std::string& key, const std::string& file,
+                    double lo, double hi) {
+  const std::string& text = field(row, key, file);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v <= lo || v > hi)
+    throw InputError(fmt::format("{}: {} '{}' is not a number above {} up to {}", where(row, file), key, text, lo, hi));
+  return v;
+}
+
+/// Ranks of a recorded collective: two or more (one GPU moves nothing between GPUs), at most a
+/// large node's.
+constexpr int kMaxRecordedRanks = 4096;
 
 /// A trace of the records `ids` of `full` (names, streams, sizes, memory kinds).
 trace::Trace subtrace(const trace::Trace& full, const std::vector<std::size_t>& ids) {
@@ -54,17 +101,26 @@ trace::Trace subtrace(const trace::Trace& full, const std::vector<std::size_t>& 
 std::vector<std::map<std::string, std::string>> read_recording_csv(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("{}: cannot open it; is the recording complete?", path));
+  // A field as written, less blanks around it and the double quotes a spreadsheet may add.
+  const auto cell = [](std::string_view f) {
+    f = trim(f);
+    if (f.size() >= 2 && f.front() == '"' && f.back() == '"') f = f.substr(1, f.size() - 2);
+    return std::string(f);
+  };
   std::string line;
   std::getline(in, line);
+  if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a UTF-8 byte order mark
   std::vector<std::string> header;
-  for (auto h : split(line, ',')) header.emplace_back(trim(h));
+  for (auto h : split(line, ',')) header.push_back(cell(h));
   std::vector<std::map<std::string, std::string>> rows;
+  int number = 1;
   while (std::getline(in, line)) {
-    if (trim(line).empty()) continue;
+    ++number;
+    if (trim(line).empty() || trim(line).starts_with("#")) continue;  // blank and comment lines
     const auto fields = split(line, ',');
     std::map<std::string, std::string> row;
-    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i)
-      row[header[i]] = std::string(trim(fields[i]));
+    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = cell(fields[i]);
+    row[kLineKey] = std::to_string(number);
     rows.push_back(std::move(row));
   }
   return rows;
@@ -85,11 +141,11 @@ std::vector<ValidationCase> validate_copies(const std::string& dir, const topolo
   std::vector<double> overhead;
   for (const auto& r : read_recording_csv(summary)) {
     const std::string& pattern = field(r, "pattern", summary);
-    const std::uint64_t bytes = std::stoull(field(r, "bytes_per_op", summary));
-    const double makespan = std::stod(field(r, "makespan_ns", summary));
+    const std::uint64_t bytes = count_field(r, "bytes_per_op", summary, 1, std::uint64_t{1} << 50);
+    const double makespan = number_field(r, "makespan_ns", summary, 0, 1e15);
     measured[{pattern, bytes}].push_back(makespan);
     if (pattern.find(".alone") != std::string::npos)
-      overhead.push_back(makespan - std::stod(field(r, "op_durations_ns", summary)));
+      overhead.push_back(makespan - number_field(r, "op_durations_ns", summary, 0, 1e15));
   }
   const double extra = median(overhead);
   if (overhead_ns) *overhead_ns = extra;
@@ -221,7 +277,11 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
   const std::string bench = dir + "/nccl_bench.csv";
   std::vector<ValidationCase> out;
   if (!std::filesystem::exists(bench)) return out;
-  for (const auto& r : read_recording_csv(bench)) {
+  const auto rows = read_recording_csv(bench);
+  ProgressLine progress("simulating " + bench);
+  std::uint64_t done = 0;
+  for (const auto& r : rows) {
+    progress.update(done++, rows.size(), "rows");
     const std::string& variant = field(r, "variant", bench);
     SimOptions o;
     if (!variant_options(variant, o)) continue;
@@ -229,11 +289,11 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     const auto kind = trace::parse_op_kind(collective);
     if (!kind) continue;
     if (!selection.collective.empty() && collective != selection.collective) continue;
-    const int n = std::stoi(field(r, "nranks", bench));
-    const std::uint64_t bytes = std::stoull(field(r, "bytes", bench));
+    const int n = int_field(r, "nranks", bench, 2, kMaxRecordedRanks);
+    const std::uint64_t bytes = count_field(r, "bytes", bench, 0, std::uint64_t{1} << 50);
     if (bytes < selection.min_bytes || bytes > selection.max_bytes) continue;
     const auto iters_field = r.find("iters");
-    const int iters = iters_field == r.end() ? 1 : std::max(1, std::stoi(iters_field->second));
+    const int iters = iters_field == r.end() ? 1 : int_field(r, "iters", bench, 1, 100000);
     const auto launch_field = r.find("launch");
     const bool graph = launch_field != r.end() && launch_field->second == "graph";
     if (launch_field != r.end() && !graph && launch_field->second != "eager")
@@ -262,7 +322,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     v.name = std::string(trace::to_string(*kind));
     v.bytes = bytes;
     v.ops = n;
-    v.measured_ns = std::stod(field(r, "time_us", bench)) * 1e3;
+    v.measured_ns = number_field(r, "time_us", bench, 0, 86400e6) * 1e3;
     v.simulated_ns = s.makespan_ns / iters;
     v.baseline_ns = c.nccl_model.time_ns;
     v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
@@ -287,20 +347,20 @@ std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topo
   std::map<LateKey, int> late_ranks;
   for (const auto& r : read_recording_csv(file)) {
     const std::string& test = field(r, "test", file);
-    const int n = std::stoi(field(r, "nranks", file));
-    const std::uint64_t bytes = std::stoull(field(r, "bytes", file));
-    const int rank = std::stoi(field(r, "rank", file));
-    const double us = std::stod(field(r, "time_us", file));
+    const int n = int_field(r, "nranks", file, 2, kMaxRecordedRanks);
+    const std::uint64_t bytes = count_field(r, "bytes", file, 1, std::uint64_t{1} << 50);
+    const int rank = int_field(r, "rank", file, 0, kMaxRecordedRanks);
+    const double us = number_field(r, "time_us", file, 0, 86400e6);
     if (test == "calls") {
-      const CallKey key{field(r, "collective", file), bytes, std::stoi(field(r, "calls", file))};
-      double& worst = slowest[key][std::stoi(field(r, "replay", file))];
+      const CallKey key{field(r, "collective", file), bytes, int_field(r, "calls", file, 1, 100000)};
+      double& worst = slowest[key][int_field(r, "replay", file, 0, 1000000)];
       worst = std::max(worst, us);
       ranks_of[key] = n;
     } else if (test == "delay") {
-      const LateKey key{bytes, std::stoi(field(r, "delayed_rank", file))};
+      const LateKey key{bytes, int_field(r, "delayed_rank", file, -1, kMaxRecordedRanks)};
       rank_us[key][rank].push_back(us);
       if (const auto slept = r.find("slept_us"); slept != r.end() && !slept->second.empty())
-        slept_us[key].push_back(std::stod(slept->second));
+        slept_us[key].push_back(number_field(r, "slept_us", file, -1, 86400e6));
       late_ranks[key] = n;
     } else {
       throw InputError(fmt::format("{}: test '{}' is neither calls nor delay", file, test));
@@ -355,9 +415,18 @@ std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topo
 
 namespace {
 
-/// The variant a nccl-tests run was recorded in: the manifest's where it names one, else NCCL's
-/// environment lines in the log ("ring", "ring_simple"), else default.
-std::string nccl_tests_variant(const std::string& listed, const NcclTestsRun& run, const std::string& where) {
+/// A nccl-tests program's name without its "_perf" ("all_gather_perf" -> "all_gather").
+std::string test_name(std::string test) {
+  test = to_lower(test);
+  if (test.ends_with("_perf")) test.resize(test.size() - 5);
+  return test;
+}
+
+/// The variant a nccl-tests run was recorded in: the list's where it names one, else NCCL's
+/// environment lines in the log ("ring", "ring_simple"), else default; checked against what the
+/// simulator runs, naming the list's row or the log's line.
+std::string nccl_tests_variant(const std::string& listed, const std::string& list_row, const NcclTestsRun& run,
+                               const std::string& path, SimOptions& o) {
   std::string logged;
   if (!run.nccl_algo.empty()) {
     logged = to_lower(run.nccl_algo);
@@ -365,12 +434,30 @@ std::string nccl_tests_variant(const std::string& listed, const NcclTestsRun& ru
   } else if (!run.nccl_proto.empty()) {
     logged = "proto_" + to_lower(run.nccl_proto);
   }
+  const std::string logged_at = fmt::format("{}:{}", path, run.nccl_algo_line);
   if (!listed.empty() && !logged.empty() && listed != logged)
-    throw InputError(fmt::format("{}: nccl_tests.csv says variant '{}' where NCCL's log in the file says the "
-                                 "environment set '{}'; correct the list",
-                                 where, listed, logged));
-  if (!listed.empty()) return listed;
-  return logged.empty() ? "default" : logged;
+    throw InputError(fmt::format("{}: variant '{}' where NCCL's log at {} says the environment set '{}'; correct the "
+                                 "list",
+                                 list_row, listed, logged_at, logged));
+  const std::string variant = !listed.empty() ? listed : logged.empty() ? "default" : logged;
+  if (!variant_options(variant, o))
+    throw InputError(
+        listed.empty()
+            ? fmt::format("{}: NCCL's log says the environment set '{}', which the simulator does not run (it runs "
+                          "ring and tree, in LL, LL128 and Simple; not NVLS, CollNet or PAT); give a run without it, "
+                          "or the variant to hold the run to in {}'s variant column",
+                          logged_at, logged, list_row)
+            : fmt::format("{}: variant '{}' is not one the simulator runs (default, ring, tree, ring_simple, "
+                          "ring_ll128, tree_ll, proto_simple, ...)",
+                          list_row, variant));
+  return variant;
+}
+
+/// How many bytes a rank of a nccl-tests row holds: its send and receive buffers (all-gather:
+/// the row's size out and a rank's part in; reduce-scatter the other way; the rest two of its size).
+std::uint64_t row_buffer_bytes(trace::OpKind kind, int ranks, std::uint64_t bytes) {
+  const std::uint64_t part = bytes / static_cast<std::uint64_t>(std::max(ranks, 1));
+  return kind == trace::OpKind::allgather || kind == trace::OpKind::reducescatter ? bytes + part : 2 * bytes;
 }
 
 }  // namespace
@@ -380,38 +467,43 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
   const std::string list = dir + "/nccl_tests.csv";
   std::vector<ValidationCase> out;
   if (!std::filesystem::exists(list)) return out;
+  std::vector<const topology::Endpoint*> gpus;
+  for (const auto& e : node.endpoints)
+    if (e.kind == topology::EndpointKind::gpu) gpus.push_back(&e);
   for (const auto& entry : read_recording_csv(list)) {
+    const std::string list_row = where(entry, list);
     const std::string& file = field(entry, "file", list);
+    if (file.empty()) throw InputError(fmt::format("{}: no file named; give a nccl-tests output in this folder", list_row));
     const auto listed = entry.find("variant");
     const auto test = entry.find("test");  // one test of the file, e.g. all_gather_perf; empty: each
-    const std::string only = test == entry.end() ? std::string() : to_lower(test->second);
+    const std::string only = test == entry.end() ? std::string() : test_name(test->second);
     const std::string path = dir + "/" + file;
+    if (std::filesystem::is_directory(path))
+      throw InputError(fmt::format("{}: {} is a folder; give a nccl-tests output file", list_row, path));
     bool found = false;
-    for (const NcclTestsRun& run : read_nccl_tests_log(path)) {
-      if (!only.empty() && to_lower(run.test) != only && to_lower(run.test) != only + "_perf") continue;
+    for (const NcclTestsRun& run : read_nccl_tests_log(path, only)) {
+      if (!only.empty() && test_name(run.test) != only) continue;
       found = true;
+      const std::string at = run.rows.empty() ? path : fmt::format("{}:{}", path, run.rows.front().line);
       if (!run.kind)
-        throw InputError(fmt::format("{}: test '{}' is not a collective the simulator runs (all_reduce, "
-                                     "all_gather, reduce_scatter, broadcast, reduce, alltoall); list the "
-                                     "file's other tests by name in {}'s test column",
-                                     path, run.test, list));
-      const std::string variant =
-          nccl_tests_variant(listed == entry.end() ? std::string() : listed->second, run, path);
+        throw InputError(fmt::format("{}: test '{}' is not a collective the simulator runs (all_reduce, all_gather, "
+                                     "reduce_scatter, broadcast, reduce, alltoall); name the file's other tests in "
+                                     "{}'s test column",
+                                     path, run.test, list_row));
       SimOptions o;
-      if (!variant_options(variant, o))
-        throw InputError(fmt::format("{}: variant '{}' is not one the simulator runs (default, ring, tree, "
-                                     "ring_simple, ring_ll128, tree_ll, proto_simple, ...)",
-                                     list, variant));
+      const std::string variant =
+          nccl_tests_variant(listed == entry.end() ? std::string() : listed->second, list_row, run, path, o);
       if (run.hosts.size() > 1)
-        throw InputError(fmt::format("{}: its {} ranks ran on {} hosts ({}, ...); linkcast simulates one node: "
-                                     "give a run on one host",
+        throw InputError(fmt::format("{}: its {} ranks ran on {} hosts ({}, ...); linkcast simulates one node: give a "
+                                     "run on one host",
                                      path, run.ranks, run.hosts.size(), run.hosts.front()));
-      const auto node_gpus = static_cast<int>(std::count_if(node.endpoints.begin(), node.endpoints.end(), [](const auto& e) {
-        return e.kind == topology::EndpointKind::gpu;
-      }));
-      if (run.ranks > node_gpus)
+      if (run.ranks < 2)
+        throw InputError(fmt::format("{}: one rank; a collective on one GPU moves nothing between GPUs: give a run of "
+                                     "2 or more ranks",
+                                     path));
+      if (run.ranks > static_cast<int>(gpus.size()))
         throw InputError(fmt::format("{}: its {} ranks take {} GPUs; node '{}' has {}: give a node with as many",
-                                     path, run.ranks, run.ranks, node.name, node_gpus));
+                                     path, run.ranks, run.ranks, node.name, gpus.size()));
       const std::string name(trace::to_string(*run.kind));
       if (!selection.collective.empty() && name != selection.collective) continue;
       if ((selection.launches == Launches::graph_only && !run.graph) ||
@@ -422,12 +514,32 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
         if (row.bytes <= kCallFloorMaxBytes) small.push_back(row.out_of_place_us);
       const double issue_us = run.graph || small.empty() ? 0 : median(small);
       const int calls = std::clamp(run.iters, 1, kNcclTestsCalls);
+      ProgressLine progress(fmt::format("simulating {} {}", path, run.test));
+      std::uint64_t done = 0;
       for (const NcclTestsRow& row : run.rows) {
+        progress.update(done++, run.rows.size(), "rows");
         if (row.bytes < selection.min_bytes || row.bytes > selection.max_bytes) continue;
+        const std::string row_at = fmt::format("{}:{}", path, row.line);
+        // A rank's buffers past its GPU's memory: nccl-tests cuts its sizes to what fits, so such a
+        // row was not run on this node.
+        for (int g = 0; g < run.ranks; ++g) {
+          const double capacity = gpus[static_cast<std::size_t>(g)]->memory.capacity_gib * 1024.0 * 1024 * 1024;
+          if (capacity > 0 && static_cast<double>(row_buffer_bytes(*run.kind, run.ranks, row.bytes)) > capacity)
+            throw InputError(fmt::format("{}: the {} of {} needs more than the {} GiB of memory of node '{}''s GPU {}; "
+                                         "give the node the run was on",
+                                         row_at, name, format_bytes(row.bytes),
+                                         gpus[static_cast<std::size_t>(g)]->memory.capacity_gib, node.name, g));
+        }
         // Waiting for the process only where the test measured its pace; else nothing but stream order.
         const trace::Trace t =
             collective_calls(*run.kind, run.ranks, row.bytes, calls, issue_us > 0 ? "synthetic" : "cuda-graph");
-        const SimResult s = simulate(issue_us > 0 ? with_issue_time(node, issue_us) : node, t, o);
+        SimResult s;
+        try {
+          s = simulate(issue_us > 0 ? with_issue_time(node, issue_us) : node, t, o);
+        } catch (const InputError& e) {
+          throw InputError(fmt::format("{}: {} {} of {} on {} ranks (variant '{}'): the simulator refused it: {}",
+                                       row_at, run.test, name, format_bytes(row.bytes), run.ranks, variant, e.what()));
+        }
         const CollectiveResult& c = s.collectives.at(0);
         ValidationCase v;
         v.group = "nccl-tests/" + variant + (run.graph ? kGraphSuffix : "");
@@ -442,8 +554,7 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
         out.push_back(v);
       }
     }
-    if (!found)
-      throw InputError(fmt::format("{}: {} holds no test '{}'", list, path, only));
+    if (!found) throw InputError(fmt::format("{}: {} holds no test '{}'", list_row, path, test->second));
   }
   return out;
 }
@@ -454,9 +565,9 @@ double collective_call_floor_us(const std::string& dir) {
   std::vector<double> small;
   for (const auto& r : read_recording_csv(bench))
     if (field(r, "variant", bench) == "default" &&
-        std::stoull(field(r, "bytes", bench)) <= kCallFloorMaxBytes &&
+        count_field(r, "bytes", bench, 0, std::uint64_t{1} << 50) <= kCallFloorMaxBytes &&
         (!r.contains("launch") || r.at("launch") == "eager"))
-      small.push_back(std::stod(field(r, "time_us", bench)));
+      small.push_back(number_field(r, "time_us", bench, 0, 86400e6));
   return median(small);
 }
 

@@ -25,7 +25,10 @@
 namespace linkcast::sim {
 
 /// A recording's CSV table (nccl_bench.csv and its kin): one map per row, from the header's column
-/// names to the row's fields, trimmed. Throws InputError naming the file where it cannot be opened.
+/// names to the row's fields, trimmed (and unquoted), plus kRecordingLineKey: the row's line in
+/// the file, for messages. Blank lines and lines starting with # are skipped, a UTF-8 byte order
+/// mark is dropped. Throws InputError naming the file where it cannot be opened.
+inline constexpr const char* kRecordingLineKey = "#line";
 [[nodiscard]] std::vector<std::map<std::string, std::string>> read_recording_csv(
     const std::string& path);
 

@@ -87,7 +87,8 @@ TEST(NcclTestsLog, TakesTheCollectiveFromTheFileNameWhereTheOutputDoesNotSayIt) 
   EXPECT_EQ(test::error_of([&] { (void)read_nccl_tests_log(nameless); }),
             nameless +
                 ":2: the test does not say which collective it ran (nccl-tests before 2.13 print no '# Collective "
-                "test starting' line); name the file after it, e.g. all_gather_perf.out, or say it");
+                "test starting' line); name the file after it (all_gather_perf.out) or the test in nccl_tests.csv's test "
+                "column");
   EXPECT_FALSE(read_nccl_tests_log(test::write_temp("x.out", header("sendrecv_perf", 2) + row(1 << 20, 9.0)))
                    .at(0)
                    .kind.has_value());
@@ -107,13 +108,13 @@ TEST(NcclTestsLog, RefusesWhatIsNoTableNamingTheLine) {
   const std::string head = header("all_reduce_perf", 2);
   const int row_line = static_cast<int>(std::count(head.begin(), head.end(), '\n')) + 1;
   const std::string cut = head + "     1048576        262144     float     sum\n";
-  EXPECT_EQ(error("cut_row.out", cut), fmt::format("{}:{}: a row of 4 fields where the header names the time as "
-                                                   "field 6; keep nccl-tests' rows whole",
+  EXPECT_EQ(error("cut_row.out", cut), fmt::format("{}:{}: a row of 4 fields under a header that names 13; keep "
+                                                   "nccl-tests' header and rows whole",
                                                    test::write_temp("cut_row.out", cut), row_line));
-  const std::string fast = head + "     1048576        262144     float     sum      -1   fast  0.00  0.00  0\n";
-  EXPECT_EQ(error("fast.out", fast), fmt::format("{}:{}: time 'fast' is not a time in microseconds (0 to a day)",
+  const std::string fast = head + "     1048576        262144     float     sum      -1   fast  0 0 0 1 0 0 0\n";
+  EXPECT_EQ(error("fast.out", fast), fmt::format("{}:{}: time 'fast' is not a time in microseconds (0.01 us to a day)",
                                                  test::write_temp("fast.out", fast), row_line));
-  const std::string nan = head + "     1048576        262144     float     sum      -1   nan  0.00  0.00  0\n";
+  const std::string nan = head + "     1048576        262144     float     sum      -1   nan  0 0 0 1 0 0 0\n";
   EXPECT_NE(error("nan_time.out", nan).find("'nan' is not a time in microseconds"), std::string::npos);
   EXPECT_NE(error("no_ranks.out", header("all_reduce_perf", 0) + row(1 << 20, 9.0)).find("lists no ranks"),
             std::string::npos);
@@ -167,12 +168,12 @@ TEST(NcclTestsLog, RefusesARunOverSeveralHostsAndAListThatContradictsTheLog) {
       "n:1:1 [0] NCCL INFO NCCL_ALGO set by environment to Tree\n" + header("all_reduce_perf", 2) + row(1 << 20, 40.0),
       "run.out,,ring\n");
   EXPECT_EQ(test::error_of([&] { (void)validate_nccl_tests(contradicted, node); }),
-            contradicted + "/run.out: nccl_tests.csv says variant 'ring' where NCCL's log in the file says the "
-                           "environment set 'tree'; correct the list");
+            contradicted + "/nccl_tests.csv:2: variant 'ring' where NCCL's log at " + contradicted +
+                "/run.out:1 says the environment set 'tree'; correct the list");
   const std::string missing =
       published_folder("nccl_tests_missing", header("all_reduce_perf", 2) + row(1 << 20, 40.0), "run.out,alltoall_perf,\n");
   EXPECT_EQ(test::error_of([&] { (void)validate_nccl_tests(missing, node); }),
-            missing + "/nccl_tests.csv: " + missing + "/run.out holds no test 'alltoall_perf'");
+            missing + "/nccl_tests.csv:2: " + missing + "/run.out holds no test 'alltoall_perf'");
   const std::string sendrecv =
       published_folder("nccl_tests_sendrecv", header("sendrecv_perf", 2) + row(1 << 20, 40.0), "run.out,,\n");
   EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(sendrecv, node); }).find("is not a collective the simulator runs"),
@@ -292,6 +293,107 @@ TEST(SimReal, PublishedEightH100RingTablesFromOneMiB) {
     EXPECT_LT(geomean_abs(errors), 0.08) << name;
   }
   EXPECT_LT(geomean_abs(sim["allgather"]), geomean_abs(nccl["allgather"]));
+}
+
+}  // namespace
+}  // namespace linkcast::sim
+
+namespace linkcast::sim {
+namespace {
+
+/// The error reading `text` as a nccl-tests output named `name`.
+std::string log_error(const std::string& name, const std::string& text) {
+  const std::string path = test::write_temp(name, text);
+  return test::error_of([&] { (void)read_nccl_tests_log(path); });
+}
+
+TEST(NcclTestsLog, RefusesRowsItCannotScoreNamingTheirLine) {
+  // Robustness hunt 36: a time of 0 (or 1e-300) made every summary inf% or a 300-digit figure; a
+  // header whose columns were moved read the wrong field as the time; rows with a sign, thousands
+  // separators or past 2^64 were dropped without a word. Each is refused with its line.
+  const std::string head = header("all_gather_perf", 2);
+  const int line = static_cast<int>(std::count(head.begin(), head.end(), '\n')) + 1;
+  const auto at = [&](const std::string& name) { return fmt::format("{}:{}", ::testing::TempDir() + name, line); };
+  EXPECT_EQ(log_error("zero.out", head + row(1 << 20, 0.0)),
+            at("zero.out") + ": time '0.00' is not a time in microseconds (0.01 us to a day)");
+  EXPECT_EQ(log_error("short_header.out", "# Collective test starting: all_gather_perf\n# nThread 1 graph: 0\n"
+                                          "#  Rank 0 Group 0 Pid 1 on n device 0 [0] G\n#  Rank 1 Group 0 Pid 1 on n "
+                                          "device 1 [1] G\n#  size time count type\n" +
+                                              row(1 << 20, 40.0)),
+            ::testing::TempDir() + "short_header.out:6: a row of 13 fields under a header that names 4; keep "
+                                   "nccl-tests' header and rows whole");
+  for (const std::string& size : {"-33554432", "33,554,432", "18446744073709551616", "67108864.0", "+134217728"})
+    EXPECT_EQ(log_error("bad_size.out", head + size + " 1 float none -1 100.0 0 0 0 100.0 0 0 0\n"),
+              at("bad_size.out") + ": size '" + size +
+                  "' is not a whole number of bytes up to 1 PiB; keep nccl-tests' rows as it printed them");
+}
+
+TEST(NcclTestsLog, RefusesRankListsThatAreNotOneRankALine) {
+  // Ranks listed twice, a gap in their numbers, or a rank line under the table (a second test whose
+  // header lines were lost) had been counted as more ranks.
+  const std::string ranks = "# Collective test starting: all_gather_perf\n# nThread 1 graph: 0\n";
+  const std::string cols = "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n";
+  const auto rank = [](int r) { return fmt::format("#  Rank {} Group 0 Pid 1 on n device {} [0] G\n", r, r); };
+  EXPECT_EQ(log_error("twice.out", ranks + rank(0) + rank(0) + cols + row(1 << 20, 40.0)),
+            ::testing::TempDir() + "twice.out:4: rank 0 is listed twice; keep one '#  Rank' line a rank");
+  EXPECT_EQ(log_error("gap.out", ranks + rank(0) + rank(1) + rank(5) + cols + row(1 << 20, 40.0)),
+            ::testing::TempDir() + "gap.out:1: the test lists ranks up to 5 but not rank 2; nccl-tests lists every "
+                                   "rank from 0");
+  EXPECT_EQ(log_error("after.out", ranks + rank(0) + rank(1) + cols + row(1 << 20, 40.0) + rank(2)),
+            ::testing::TempDir() + "after.out:7: a rank listed after its test's table; each test's header (its '# "
+                                   "nThread' and '#  Rank' lines) comes before its rows");
+}
+
+TEST(NcclTestsLog, RefusesWhatNoRunOfTheNodeCouldBeNamingTheRow) {
+  // One rank moves nothing between GPUs; a row whose buffers pass the GPU's memory (80 GiB on
+  // hgx-h100) was not run there; a variant the simulator refuses names the row, not a trace
+  // record; NCCL's environment line for an algorithm the simulator lacks names that line; an old
+  // output without its test's name takes the list's test column.
+  const topology::Node node = topology::load_node(test::config("hgx-h100.yaml"));
+  const std::string one = published_folder("one_rank", header("all_gather_perf", 1) + row(1 << 20, 9.0), "run.out,,\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_nccl_tests(one, node); }),
+            one + "/run.out: one rank; a collective on one GPU moves nothing between GPUs: give a run of 2 or more "
+                  "ranks");
+  const std::string head = header("all_gather_perf", 8);
+  const int line = static_cast<int>(std::count(head.begin(), head.end(), '\n')) + 1;
+  const std::string big = published_folder("big_row", head + row(1ull << 40, 9e6), "run.out,,\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_nccl_tests(big, node); }),
+            fmt::format("{}/run.out:{}: the allgather of 1 TiB needs more than the 80 GiB of memory of node 'hgx-h100''s "
+                        "GPU 0; give the node the run was on",
+                        big, line));
+  const std::string tree = published_folder("tree_allgather", head + row(1 << 20, 40.0), "run.out,,tree\n");
+  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(tree, node); })
+                .find(fmt::format("{}/run.out:{}: all_gather_perf allgather of 1 MiB on 8 ranks (variant 'tree'): the "
+                                  "simulator refused it: ",
+                                  tree, line)),
+            std::string::npos);
+  const std::string nvls = published_folder(
+      "nvls_env", "n:1:1 [0] NCCL INFO NCCL_ALGO set by environment to NVLS\n" + head + row(1 << 20, 40.0), "run.out,,\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_nccl_tests(nvls, node); })
+                .find(nvls + "/run.out:1: NCCL's log says the environment set 'nvls', which the simulator does not run"),
+            0u);
+  const std::string old = published_folder("old_output", header("", 8) + row(1 << 20, 40.0), "run.out,all_gather_perf,ring\n");
+  const std::vector<ValidationCase> v = validate_nccl_tests(old, node);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].name, "allgather");
+}
+
+TEST(SimValidate, RecordingFieldsThatAreNoNumberAreRefusedWithTheirLine) {
+  // nccl_bench.csv with nranks "abc" or 0 ended linkcast_validate_real with std::invalid_argument
+  // and std::out_of_range (robustness hunt 36): the row's line and column are named instead.
+  const std::string dir = ::testing::TempDir() + "bench_fields";
+  std::filesystem::create_directories(dir);
+  const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
+  const std::string head = "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbps,iters,launch\n";
+  test::write_temp("bench_fields/nccl_bench.csv", head + "default,allreduce,abc,1024,float32,19.0,0,0,20,eager\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_collectives(dir, node); }),
+            dir + "/nccl_bench.csv:2: nranks 'abc' is not a whole number from 2 to 4096");
+  test::write_temp("bench_fields/nccl_bench.csv", head + "\n# a comment\ndefault,allreduce,0,1024,float32,19.0,0,0,20,eager\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_collectives(dir, node); }),
+            dir + "/nccl_bench.csv:4: nranks '0' is not a whole number from 2 to 4096");
+  test::write_temp("bench_fields/nccl_bench.csv", head + "default,allreduce,2,1024,float32,0,0,0,20,eager\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_collectives(dir, node); }),
+            dir + "/nccl_bench.csv:2: time_us '0' is not a number above 0 up to 86400000000");
 }
 
 }  // namespace

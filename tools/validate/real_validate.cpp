@@ -45,11 +45,8 @@ int main(int argc, char** argv) {
     }
     const std::string big = ">= " + format_bytes(min_bytes);
     std::map<std::string, std::vector<double>> sim_err, base_err;  // summary key -> errors
-    std::ofstream csv_out;
-    if (!csv.empty()) {
-      csv_out.open(csv);
-      csv_out << "machine,group,case,bytes,ops,measured_ns,simulated_ns,baseline_ns,note,issue_us\n";
-    }
+    // The CSV is written once every folder has been read and simulated: bad input leaves it as it was.
+    std::string csv_rows = "machine,group,case,bytes,ops,measured_ns,simulated_ns,baseline_ns,note,issue_us\n";
     for (const auto& [dir, node_file] : machines) {
       const topology::Node node = topology::load_node(node_file);
       double overhead = 0;
@@ -99,12 +96,17 @@ int main(int argc, char** argv) {
           sim_err[k].push_back(c.error());
           base_err[k].push_back(c.baseline_error());
         }
-        if (csv_out)
-          csv_out << fmt::format("{},{},{},{},{},{:.0f},{:.0f},{:.0f},{},{}\n", dir, c.group, c.name, c.bytes, c.ops,
+        if (!csv.empty())
+          csv_rows += fmt::format("{},{},{},{},{},{:.0f},{:.0f},{:.0f},{},{}\n", dir, c.group, c.name, c.bytes, c.ops,
                                  c.measured_ns, c.simulated_ns, c.baseline_ns, c.note,
                                  c.issue_us > 0 ? fmt::format("{:.3f}", c.issue_us) : std::string());
       }
       std::printf("\n");
+    }
+    if (!csv.empty()) {
+      std::ofstream csv_out(csv, std::ios::binary);
+      if (!(csv_out << csv_rows) || !csv_out.flush())
+        throw InputError(fmt::format("{}: cannot write it; give a path in a folder that exists and is writable", csv));
     }
     std::printf("geometric mean |error| (baseline: no contention for copies, NCCL's own model for collectives)\n");
     for (const auto& [key, errs] : sim_err)
@@ -116,5 +118,9 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::fprintf(stderr, "linkcast_validate_real: error: %s\n", e.what());
     return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "linkcast_validate_real: internal error (a bug; please report it with the input): %s\n",
+                 e.what());
+    return 1;
   }
 }
