@@ -46,24 +46,23 @@ const std::string& field(const std::map<std::string, std::string>& row, const st
 }
 
 /// A row's whole number in [lo, hi]; InputError naming the file, line and column otherwise.
-std::uint64_t count_field(const std::map<std::string, std::string>& row, const std::string& key,
-                          const std::string& file, std::uint64_t lo, std::uint64_t hi) {
+template <typename Int>
+Int whole_field(const std::map<std::string, std::string>& row, const std::string& key, const std::string& file,
+                Int lo, Int hi) {
   const std::string& text = field(row, key, file);
-  std::uint64_t v = 0;
+  Int v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
     throw InputError(fmt::format("{}: {} '{}' is not a whole number from {} to {}", where(row, file), key, text, lo, hi));
   return v;
 }
-
-int int_field(const std::map<std::string, std::string>& row, const std::string& key, const std::string& file,
-              int lo, int hi) {
-  const std::string& text = field(row, key, file);
-  int v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
-    throw InputError(fmt::format("{}: {} '{}' is not a whole number from {} to {}", where(row, file), key, text, lo, hi));
-  return v;
+std::uint64_t count_field(const std::map<std::string, std::string>& row, const std::string& key,
+                          const std::string& file, std::uint64_t lo, std::uint64_t hi) {
+  return whole_field<std::uint64_t>(row, key, file, lo, hi);
+}
+int int_field(const std::map<std::string, std::string>& row, const std::string& key, const std::string& file, int lo,
+              int hi) {
+  return whole_field<int>(row, key, file, lo, hi);
 }
 
 /// A row's number in (lo, hi] (a time or a rate); InputError naming the file, line and column otherwise.
