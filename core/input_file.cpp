@@ -84,6 +84,11 @@ const char* pipe_kind(const std::string& path) {
 
 bool is_pipe(const std::string& path) { return pipe_kind(path) != nullptr; }
 
+bool is_device(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
 void refuse_pipe(const std::string& path, std::string_view what) {
   const char* kind = pipe_kind(path);
   if (kind == nullptr) return;

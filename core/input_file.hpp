@@ -39,6 +39,9 @@ void refuse_unread_compression(const std::string& path, std::string_view head, s
 /// a folder (a process substitution `<(zcat t.json.gz)`, `/dev/stdin` from a pipe, a FIFO): its
 /// bytes come once.
 [[nodiscard]] bool is_pipe(const std::string& path);
+/// Whether `path` is a character or block device (/dev/zero, /dev/urandom, a disk, a terminal):
+/// no trace or node file is one, and some never end.
+[[nodiscard]] bool is_device(const std::string& path);
 
 /// Throws InputError where `path` is a named pipe, a terminal, a socket or another device rather
 /// than a file (a process substitution `<(zcat t.json.gz)`, `/dev/stdin` from a pipe, a FIFO):

@@ -224,7 +224,8 @@ class Limits {
     if (++nodes_ > kMaxExpandedNodes) {
       throw InputError(fmt::format(
           "{}: the document holds more than {} YAML nodes once its aliases are expanded; a node or study file "
-          "needs far fewer: write the repeated values out instead of aliasing them over and over",
+          "needs far fewer: give fewer values (a study's grid: at most a million points over all its axes), and "
+          "write repeated values out instead of aliasing them over and over",
           where(node), kMaxExpandedNodes));
     }
     if (node.IsScalar()) {

@@ -169,20 +169,28 @@ std::array<double, model::kCopyClassCount> fixed_costs_ns(const Calibration& c) 
 
 void render_calibration_yaml(const Calibration& c, std::ostream& out) {
   out << fmt::format("# Measured by `linkcast calibrate {}`\n", c.trace_file);
+  // The measured costs as lines to paste; a cost the node file's loader refuses is said, not given
+  // (as for the rates below: a broken timer's times are not a copy's).
+  std::string values, refused;
   bool any = false;
-  for (std::size_t k = 0; k < c.one_byte_ns.size(); ++k) any |= c.one_byte_ns[k].count > 0;
-  if (any) {
-    out << "calibration:\n";
-    for (std::size_t k = 0; k < c.one_byte_ns.size(); ++k) {
-      const Measured& m = c.one_byte_ns[k];
-      if (m.count == 0) continue;
-      const auto cls = static_cast<model::CopyClass>(k);
-      out << fmt::format("  {}_ns: {:.0f}  # median of {} {} <= 64 B in {}\n", model::to_string(cls), m.value, m.count,
-                         cls == model::CopyClass::memset ? "memsets" : "copies", c.trace_file);
-    }
-  } else {
-    out << "# no copies <= 64 B: no 1-byte costs (calibration:) can be measured from this trace\n";
+  for (std::size_t k = 0; k < c.one_byte_ns.size(); ++k) {
+    const Measured& m = c.one_byte_ns[k];
+    if (m.count == 0) continue;
+    any = true;
+    const auto cls = static_cast<model::CopyClass>(k);
+    const std::string key = fmt::format("{}_ns", model::to_string(cls));
+    const char* what = cls == model::CopyClass::memset ? "memsets" : "copies";
+    const topology::schema::Key* spec = topology::schema::find(topology::schema::Section::calibration, key);
+    if (spec != nullptr && (m.value < spec->min || m.value > spec->max))
+      refused += fmt::format("# {}: not measured: the median of its {} {} <= 64 B in {} is {:.4g} ns, outside the "
+                             "{:g}-{:g} ns a node file takes: their recorded times are not a copy's\n",
+                             key, m.count, what, c.trace_file, m.value, spec->min, spec->max);
+    else
+      values += fmt::format("  {}: {:.0f}  # median of {} {} <= 64 B in {}\n", key, m.value, m.count, what, c.trace_file);
   }
+  if (!values.empty()) out << "calibration:\n" << values;
+  out << refused;
+  if (!any) out << "# no copies <= 64 B: no 1-byte costs (calibration:) can be measured from this trace\n";
   if (c.pageable_gbps.count > 0) {
     out << "# for each cpu's memory: block (rates of the pageable copies, by the state of their host end):\n";
     auto line = [&](std::string_view key, const Measured& m, std::string_view what) {

@@ -420,6 +420,45 @@ TEST(HostileInputCli, ATracePipedInIsReadOnceAndANodePipedInIsRefused) {
                                "then the whole), which a pipe does not allow; save it to a file first"));
 }
 
+TEST(HostileInputCli, ADeviceOrAPipeOfNoTraceIsRefusedAtOnce) {
+  // Robustness hunt 37: /dev/zero given as a trace was copied into a spool file without end (10.6
+  // GB in 18 s), by simulate, matrix, project, report, calibrate and a study's traces; a pipe of
+  // NUL bytes would have been copied up to 64 GiB. A device is refused, and a pipe whose first
+  // bytes are neither text nor a gzip or SQLite file.
+  const auto r = test::run_linkcast("simulate " + test::config("hgx-h100.yaml") + " /dev/zero");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("/dev/zero: a device, not a trace file (some, like /dev/zero, never end)"));
+  const std::string fifo = scratch("zeros.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {
+    std::ofstream out(fifo, std::ios::binary);
+    // 4 KiB: within a pipe's buffer, so the write is done before the reader refuses and closes
+    // (a write after that would end this process with SIGPIPE).
+    const std::string zeros(4096, '\0');
+    out << zeros;
+  });
+  const auto m = test::run_linkcast("matrix " + fifo);
+  writer.join();
+  EXPECT_EQ(m.exit_code, 2);
+  EXPECT_THAT(m.err, HasSubstr(fifo + ": its first bytes are neither text (CSV, JSON) nor a gzip or SQLite file"));
+}
+
+TEST(HostileInputCli, AStreamingRateAboveTheMemorysPeakIsRefused) {
+  // Robustness hunt 37: memory.stream_gbps 100000 on an H100 (peak 3350 GB/s) loaded, and a 1 GiB
+  // copy within the GPU simulated in 21.5 us; each value was within its own range.
+  std::ifstream in(test::config("hgx-h100.yaml"));
+  std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "stream_gbps: 2879";
+  const std::size_t at = yaml.find(from);
+  ASSERT_NE(at, std::string::npos);
+  yaml.replace(at, from.size(), "stream_gbps: 100000");
+  const std::string node = test::write_temp("stream_above_peak.yaml", yaml);
+  const auto r = test::run_linkcast("topo " + node);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("gpu 'gpu0': memory.stream_gbps 100000 is above its memory.bandwidth_gbps 3350, the "
+                               "peak"));
+}
+
 TEST(HostileInputCli, APipedTraceLeavesNoSpoolWhenInterrupted) {
   // The piped trace's copy lives in the temporary folder while it is read. The test suite left one
   // empty `linkcast-pipe-*` file behind for every command it interrupted while that command waited

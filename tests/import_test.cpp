@@ -1012,3 +1012,32 @@ TEST(ImportHostile, FilesThatAreNotTopologiesAreRefusedNamingThem) {
 
 }  // namespace
 }  // namespace linkcast::topology
+
+namespace linkcast::topology {
+namespace {
+
+TEST(ImportField, NamesFromADumpCannotWriteYamlOfTheirOwn) {
+  // Robustness hunt 37: a <net name> holding `"` and newlines (XML &quot; and &#10;) was pasted
+  // into the skeleton's double-quoted model, which then held a second NIC of the dump's making;
+  // a quote and backslash in a CPU vendor, invalid UTF-8 and control characters gave skeletons
+  // that no longer loaded. Names are now written as escaped YAML strings of valid UTF-8.
+  std::ifstream in(wild("nccl_topo/simai_hgx_a100_2gpu_subset.xml"));
+  std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string name = "name=\"mlx5_bond_0\"";
+  ASSERT_NE(xml.find(name), std::string::npos);
+  xml.replace(xml.find(name), name.size(),
+              "name=\"x&quot;&#10;  - id: nic9&#10;    kind: nic&#10;    model: &quot;injected\\ \xff&#9;\"");
+  ImportInputs inputs;
+  inputs.nccl_xml_path = test::write_temp("net_name_injection.xml", xml);
+  inputs.name = "injection";
+  const std::string yaml = import_skeleton(inputs);
+  EXPECT_THAT(yaml, HasSubstr("model: \"x\\\"\\x0a  - id: nic9\\x0a    kind: nic\\x0a    model: \\\"injected\\\\ \xef\xbf\xbd\\x09"));
+  const Node n = load_filled(inputs);
+  EXPECT_LT(n.find("nic9"), 0);
+  const auto nic0 = n.find("nic0");
+  ASSERT_GE(nic0, 0);
+  EXPECT_THAT(n.endpoints[static_cast<std::size_t>(nic0)].model, HasSubstr("x\"\n  - id: nic9"));
+}
+
+}  // namespace
+}  // namespace linkcast::topology

@@ -1828,11 +1828,39 @@ void apply_gpus_csv(const std::string& path, const XmlImport* xml, Skeleton& sk)
 
 // --- writing -------------------------------------------------------------------------------------
 
+/// Text from a dump as one line of a YAML comment: valid UTF-8, control characters (a newline
+/// would end the comment and start YAML) as blanks.
+std::string comment_text(std::string_view text) {
+  std::string out = valid_utf8(text);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return out;
+}
+
+/// Text from a dump as a YAML double-quoted scalar: valid UTF-8, with quotes, backslashes and
+/// control characters escaped, so that a name holding `"` or a newline cannot end the string and
+/// write YAML of its own (robustness hunt 37: a net name added an endpoint to the node).
+std::string yaml_quoted(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : valid_utf8(text)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      out += fmt::format("\\x{:02x}", u);
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 /// "key: value  # from", or "key: TODO" with the schema's hint for whoever fills it in.
 std::string value_line(const schema::Key& key, const Known* known) {
   if (known != nullptr)
     return known->from.empty() ? fmt::format("{}: {}", key.name, known->text)
-                               : fmt::format("{}: {}  # {}", key.name, known->text, known->from);
+                               : fmt::format("{}: {}  # {}", key.name, known->text, comment_text(known->from));
   const std::string todo = fmt::format("{}: TODO", key.name);
   return key.todo.empty() ? todo : fmt::format("{:<25} # {}", todo, key.todo);
 }
@@ -1845,17 +1873,17 @@ const Known* known_of(const Values& values, std::string_view key) {
 std::string write_yaml(const Skeleton& sk, const std::string& name) {
   std::string y;
   y += "# linkcast node skeleton made by `linkcast topo import` from:\n";
-  for (const auto& s : sk.sources) y += "#   " + s + "\n";
+  for (const auto& s : sk.sources) y += "#   " + comment_text(s) + "\n";
   y += "# Fill in every TODO (loading fails listing each one until you do), add a source comment to\n"
        "# every value (configs/SCHEMA.md), then check it with `linkcast topo FILE`.\n";
-  for (const auto& n : sk.notes) y += "# note: " + n + "\n";
+  for (const auto& n : sk.notes) y += "# note: " + comment_text(n) + "\n";
   y += "schema_version: 1\n";
   y += fmt::format("name: {}\n", name);
   y += "endpoints:\n";
   for (const auto& e : sk.endpoints) {
     const EndpointKind kind = kind_of(e.kind);
     y += fmt::format("  - id: {}\n    kind: {}\n", e.id, e.kind);
-    if (!e.model.empty()) y += fmt::format("    model: \"{}\"\n", e.model);
+    if (!e.model.empty()) y += fmt::format("    model: {}\n", yaml_quoted(e.model));
     for (const schema::Key* k : schema::keys_of(Section::endpoint, kind)) {
       if (k->type == schema::Type::mapping) {
         y += fmt::format("    {}:\n", k->name);
@@ -1877,7 +1905,7 @@ std::string write_yaml(const Skeleton& sk, const std::string& name) {
       const Known* known = known_of(l.values, k->name);
       if (k->is_number() && (known != nullptr || k->required || !k->todo.empty())) y += "    " + value_line(*k, known) + "\n";
     }
-    for (const auto& n : l.notes) y += "    # " + n + "\n";
+    for (const auto& n : l.notes) y += "    # " + comment_text(n) + "\n";
   }
   return y;
 }

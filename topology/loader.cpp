@@ -469,6 +469,9 @@ Node read_node(const SchemaReader& r, const YAML::Node& root, const std::string&
   if (const YAML::Node* calibration = top.find("calibration")) read_calibration(r, *calibration, node);
   if (const YAML::Node* routes = top.find("routes")) read_routes(r, *routes, node);
 
+  for (const Endpoint& e : node.endpoints)
+    if (const auto problem = schema::endpoint_values_problem(e))
+      throw InputError(fmt::format("{}: {}", location(file, e.line, e.column), *problem));
   check_routes_follow_links(node);
   assign_hosts(node);
   return node;

@@ -786,4 +786,13 @@ std::string markdown() {
   return out;
 }
 
+std::optional<std::string> endpoint_values_problem(const Endpoint& e) {
+  if (e.kind == EndpointKind::gpu && e.memory.stream_gbps > 0 && e.memory.bandwidth_gbps > 0 &&
+      e.memory.stream_gbps > e.memory.bandwidth_gbps)
+    return fmt::format("gpu '{}': memory.stream_gbps {:g} is above its memory.bandwidth_gbps {:g}, the peak; a "
+                       "streaming kernel reaches 80-93% of the peak: give the rate one measured, or delete it",
+                       e.id, e.memory.stream_gbps, e.memory.bandwidth_gbps);
+  return std::nullopt;
+}
+
 }  // namespace linkcast::topology::schema

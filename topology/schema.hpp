@@ -143,4 +143,9 @@ struct Problem {
 /// The key reference of configs/SCHEMA.md (one Markdown table per section), made from the table.
 [[nodiscard]] std::string markdown();
 
+/// What is wrong with an endpoint's values taken together, where each is in its own range: a GPU
+/// whose measured streaming rate (memory.stream_gbps) is above its memory's peak
+/// (memory.bandwidth_gbps), which no measurement gives (a unit slip). nullopt when nothing is.
+[[nodiscard]] std::optional<std::string> endpoint_values_problem(const Endpoint& e);
+
 }  // namespace linkcast::topology::schema

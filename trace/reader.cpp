@@ -177,6 +177,19 @@ std::string detect_trace_format(const std::string& path) {
 
 namespace {
 
+/// Refuses a pipe whose first bytes are no trace's: text (CSV, JSON) holds no NUL byte, and the
+/// binary traces open with gzip's or SQLite's magic. Checked before the pipe is copied, so that
+/// `cat /dev/zero |` is refused at once rather than after 64 GiB.
+void refuse_unlike_a_trace(const std::string& pipe, std::string_view head) {
+  const bool gzip = head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+                    static_cast<unsigned char>(head[1]) == 0x8b;
+  const bool sqlite = head.starts_with(std::string_view("SQLite format 3\0", 16));
+  if (!gzip && !sqlite && head.find('\0') != std::string_view::npos)
+    throw InputError(fmt::format("{}: its first bytes are neither text (CSV, JSON) nor a gzip or SQLite file: no "
+                                 "trace; give a trace (linkcast CSV, Kineto JSON, Nsight Systems or nvprof SQLite)",
+                                 pipe));
+}
+
 /// A pipe's bytes, copied once into a temporary file that is removed with this (or when the
 /// command is interrupted). The pipe is opened first: opening a FIFO waits for its writer.
 class SpooledPipe {
@@ -186,6 +199,7 @@ class SpooledPipe {
     std::uint64_t bytes = 0;
     while (in_.read(buffer.data(), buffer.size()) || in_.gcount() > 0) {
       const auto n = static_cast<std::size_t>(in_.gcount());
+      if (bytes == 0) refuse_unlike_a_trace(pipe, std::string_view(buffer.data(), n));
       bytes += n;
       if (bytes > kMaxPipeBytes || ::write(file_.fd(), buffer.data(), n) != static_cast<ssize_t>(n))
         throw InputError(fmt::format("{}: a pipe of more than {} GiB, or no room to hold it: save it to a file first",
@@ -212,6 +226,10 @@ std::string renamed(std::string message, const std::string& from, const std::str
 }  // namespace
 
 Trace read_trace(const std::string& path) {
+  if (is_device(path))
+    throw InputError(fmt::format("{}: a device, not a trace file (some, like /dev/zero, never end); give a trace "
+                                 "file, or a pipe (`zcat t.json.gz | linkcast ... /dev/stdin`)",
+                                 path));
   if (is_pipe(path)) {
     // Read once into a file (opening a FIFO waits for its writer, as `cat` does), then as a file.
     const SpooledPipe spool(path);
