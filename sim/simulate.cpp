@@ -151,6 +151,15 @@ class Simulation {
   std::string where(std::size_t i) const {
     return trace_.locate_record(i);
   }
+  /// The path class of record `record`'s transfer; a pair of endpoints no transfer runs between
+  /// (a NIC) is refused naming the record.
+  model::PathClass path_class(int src, int dst, std::size_t record) const {
+    try {
+      return topology::path_class(node_, src, dst);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}", where(record), e.what()));
+    }
+  }
   int resolve(std::uint16_t id, std::uint16_t other, std::size_t record) const;
   int resolve_name(const std::string& name, std::size_t record) const;
   /// The node endpoints of a GPU-side operation: its ends, and the device whose stream runs it.
@@ -547,7 +556,7 @@ void Simulation::add_copy(std::size_t i) {
   const trace::Op op = trace_.op(i);
   const int src = resolve(op.src, op.dst, i), dst = resolve(op.dst, op.src, i);
   const bool pageable = op.src_mem == model::MemKind::pageable || op.dst_mem == model::MemKind::pageable;
-  const model::PathClass cls = topology::path_class(node_, src, dst);
+  const model::PathClass cls = path_class(src, dst, i);
   const model::Transfer t = recorded_transfer(op, cls, pageable);
   TransferPlan& plan = plan_transfer(src, dst, t, t.pageable, i);
   TaskId task;
@@ -1413,7 +1422,7 @@ void Simulation::add_given_duration(std::size_t i, double ns) {
     // A flow that takes `ns` alone: it still shares the links with what runs beside it.
     const int src = resolve(op.src, op.dst, i), dst = resolve(op.dst, op.src, i);
     const bool pageable = op.src_mem == model::MemKind::pageable || op.dst_mem == model::MemKind::pageable;
-    const model::PathClass cls = topology::path_class(node_, src, dst);
+    const model::PathClass cls = path_class(src, dst, i);
     const model::Transfer t = recorded_transfer(op, cls, pageable);
     TransferPlan plan = plan_transfer(src, dst, t, t.pageable, i);
     task = engine_.add_transfer(plan.route, t.bytes, std::span(plan.weights.data(), plan.weights.size()), t.bytes / ns, 0.0);

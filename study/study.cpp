@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/strings.hpp"
 #include "core/yaml.hpp"
+#include "topology/schema.hpp"
 #include "model/models.hpp"
 #include "topology/loader.hpp"
 #include "synthetic/catalog.hpp"
@@ -341,6 +342,11 @@ topology::Node Study::node_at(std::size_t p) const {
   for (std::size_t k = 0; k < axes.size(); ++k)
     if (!axes[k].whole_node) topology::apply(node, axes[k].path, axes[k].values[c[k]]);
   carry_streaming_efficiency(*this, start, node);
+  // Values each within its range may still disagree once a point has set them all (a streaming
+  // rate above the peak another axis gives): that point is refused, as a node file would be.
+  for (const topology::Endpoint& e : node.endpoints)
+    if (const auto problem = topology::schema::endpoint_values_problem(e))
+      throw InputError(fmt::format("{}: point {}: {}", file, p, *problem));
   return node;
 }
 

@@ -443,6 +443,16 @@ TEST(HostileInputCli, ADeviceOrAPipeOfNoTraceIsRefusedAtOnce) {
   EXPECT_THAT(m.err, HasSubstr(fifo + ": its first bytes are neither text (CSV, JSON) nor a gzip or SQLite file"));
 }
 
+TEST(HostileInputCli, ATransferToANicNamesItsRecordInEveryCommand) {
+  // Robustness hunt 37: simulate and report said "transfers between 'cpu0' (cpu) and 'gemini0'
+  // (nic) are not modelled" without the file and record that project named.
+  const std::string trace = test::write_temp("nic_copy.csv", "kind,src,dst,bytes\ncopy,cpu0,gpu0,4096\ncopy,cpu0,gemini0,4096\n");
+  const auto r = test::run_linkcast("simulate " + test::config("titan.yaml") + " " + trace);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(trace + ": record 2 (line 3): transfers between 'cpu0' (cpu) and 'gemini0' (nic) are "
+                               "not modelled"));
+}
+
 TEST(HostileInputCli, AStreamingRateAboveTheMemorysPeakIsRefused) {
   // Robustness hunt 37: memory.stream_gbps 100000 on an H100 (peak 3350 GB/s) loaded, and a 1 GiB
   // copy within the GPU simulated in 21.5 us; each value was within its own range.

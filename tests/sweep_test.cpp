@@ -202,7 +202,8 @@ TEST(Sweep, APointOnTheTracesHostKeepsTheSourcesHostRatesUnlessItVariesThem) {
 TEST(Study, APointThatChangesAGpusPeakKeepsItsMeasuredStreamingShare) {
   // Summit's V100s: peak 900, measured streaming 833.4 GB/s (92.6%). A point at 1800 GB/s peak
   // streams at 1666.8 (the same share of the new peak); a point that also sets stream_gbps keeps
-  // the value it sets, whatever the order of the axes.
+  // the value it sets, whatever the order of the axes; a point whose streaming rate it sets above
+  // the peak it also sets (1000 against 900) is refused, as a node file is (robustness hunt 37).
   const std::string axes_text = "study_version: 1\nname: s\nbase: {}summit.yaml\naxes:\n{}"
                                 "workloads:\n  - {{name: w, spec: \"nccl-allreduce:bytes=1MiB,gpus=0-1\"}}\n";
   const std::string peak = "  - {path: \"endpoints[kind=gpu].memory.bandwidth_gbps\", values: [900, 1800]}\n";
@@ -213,7 +214,9 @@ TEST(Study, APointThatChangesAGpusPeakKeepsItsMeasuredStreamingShare) {
   EXPECT_DOUBLE_EQ(one.node_at(1).endpoints[gpu].memory.stream_gbps, 833.4 * 1800 / 900);
   for (const std::string& both : {peak + stream, stream + peak}) {
     const Study set = load_study(write_study("stream_both.yaml", fmt::format(fmt::runtime(axes_text), kConfigs, both)));
-    for (std::size_t p = 0; p < set.points(); ++p) EXPECT_DOUBLE_EQ(set.node_at(p).endpoints[gpu].memory.stream_gbps, 1000.0);
+    EXPECT_THAT(test::error_of([&] { (void)set.node_at(0); }),
+                HasSubstr("point 0: gpu 'gpu0': memory.stream_gbps 1000 is above its memory.bandwidth_gbps 900"));
+    EXPECT_DOUBLE_EQ(set.node_at(1).endpoints[gpu].memory.stream_gbps, 1000.0);
   }
 }
 

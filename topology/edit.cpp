@@ -176,8 +176,6 @@ void apply(Node& node, const AxisPath& path, std::string_view value) {
       Endpoint& e = node.endpoints[static_cast<std::size_t>(index)];
       const Key& key = endpoint_key(path, e);
       key.field.endpoint_set(e, checked(key, value, path.text));
-      if (const auto problem = schema::endpoint_values_problem(e))
-        throw InputError(fmt::format("{} = {} in node '{}': {}", path.text, value, node.name, *problem));
     } else {
       Link& l = node.links[static_cast<std::size_t>(index)];
       const Key& key = link_key(path, l);
