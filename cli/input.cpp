@@ -182,12 +182,8 @@ void refuse_non_nodes(const std::string& path) {
 }  // namespace
 
 topology::Node load_node(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(fmt::format("{}: is a directory, not a node file; give one of its .yaml files (e.g. "
-                                 "configs/summit.yaml)",
-                                 path));
-  refuse_pipe(path, "node file");  // before refuse_non_nodes reads its head
+  topology::refuse_directory(path);  // before refuse_non_nodes reads its head
+  refuse_pipe(path, "node file");
   refuse_non_nodes(path);
   topology::Node node = topology::load_node(path);
   for (const std::string& w : topology::unusual_values(node)) std::cerr << "linkcast: warning: " << w << "\n";

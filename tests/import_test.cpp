@@ -11,6 +11,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "core/error.hpp"
 #include "test_util.hpp"
@@ -1037,6 +1038,35 @@ TEST(ImportField, NamesFromADumpCannotWriteYamlOfTheirOwn) {
   const auto nic0 = n.find("nic0");
   ASSERT_GE(nic0, 0);
   EXPECT_THAT(n.endpoints[static_cast<std::size_t>(nic0)].model, HasSubstr("x\"\n  - id: nic9"));
+}
+
+}  // namespace
+}  // namespace linkcast::topology
+
+namespace linkcast::topology {
+namespace {
+
+TEST(ImportSmi, ANulOrBytesThatAreNotTextAreNamedByTheirLine) {
+  // Robustness hunt 37: a NUL inside a NUMA Affinity cell cut the message that quoted the cell
+  // (and its fix) short; a 0xFF byte after GPU0 in its row was reported as a missing row.
+  const std::string head = "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n";
+  for (const auto& [name, row, what] :
+       {std::tuple{"smi_nul.txt", std::string("GPU0\t X \tNV4\t0-7\t0") + '\0' + "x\n", "a NUL byte"},
+        std::tuple{"smi_ff.txt", std::string("GPU0\xff\t X \tNV4\t0-7\t0\n"), "bytes that are not UTF-8"}}) {
+    ImportInputs inputs;
+    inputs.smi_path = test::write_temp(name, head + row + "GPU1\tNV4\t X \t0-7\t0\n");
+    EXPECT_EQ(test::error_of([&] { (void)import_skeleton(inputs); }),
+              inputs.smi_path + ":2: " + what + " in the line; `nvidia-smi topo -m` prints text: give its output as "
+                                                "printed");
+  }
+}
+
+TEST(LoadNode, AFolderIsSaidToBeOneByEveryReaderOfNodeFiles) {
+  // Robustness hunt 37: a study's node axis naming a folder said "the file is empty"; the rule
+  // `linkcast topo` applies now lives in the loader every reader of node files calls.
+  EXPECT_EQ(test::error_of([&] { (void)load_node(test::source_dir() + "/configs"); }),
+            test::source_dir() + "/configs: is a directory, not a node file; give one of its .yaml files (e.g. "
+                                 "configs/summit.yaml)");
 }
 
 }  // namespace

@@ -1108,7 +1108,16 @@ Smi parse_smi(const std::string& path) {
                                  path));
   }
   std::vector<std::string> lines;
-  for (std::string_view l : split(text, '\n')) lines.push_back(strip_ansi_colours(l));
+  for (std::string_view l : split(text, '\n')) {
+    // `topo -m` prints text: a NUL byte or invalid UTF-8 would cut or garble the messages that
+    // quote its cells (robustness hunt 37), so the line is named instead.
+    if (l.find('\0') != std::string_view::npos || !is_valid_utf8(l))
+      throw InputError(fmt::format("{}:{}: {} in the line; `nvidia-smi topo -m` prints text: give its output as "
+                                   "printed",
+                                   path, lines.size() + 1,
+                                   l.find('\0') != std::string_view::npos ? "a NUL byte" : "bytes that are not UTF-8"));
+    lines.push_back(strip_ansi_colours(l));
+  }
   std::size_t header = lines.size();
   std::vector<std::string> head;
   // The header's first device column, alone or written together with the next ("GPU0GPU1").

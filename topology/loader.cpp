@@ -578,7 +578,16 @@ Node parse_node(const std::string& yaml_text, const std::string& file) {
   }
 }
 
+void refuse_directory(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(fmt::format("{}: is a directory, not a node file; give one of its .yaml files (e.g. "
+                                 "configs/summit.yaml)",
+                                 path));
+}
+
 Node load_node(const std::string& path) {
+  refuse_directory(path);
   refuse_pipe(path, "node file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {

@@ -21,6 +21,8 @@ struct Todo {
 /// Every TODO value of a node document, in file order (empty for malformed YAML: loading says why).
 [[nodiscard]] std::vector<Todo> find_todos(const std::string& yaml_text, const std::string& file);
 
+/// Throws InputError where `path` is a directory (a node file was asked for).
+void refuse_directory(const std::string& path);
 /// Loads, validates (schema, values, references, reachability) and returns the node.
 [[nodiscard]] Node load_node(const std::string& path);
 /// The same from YAML text; `file` names it in messages. A document with TODO values is refused
