@@ -380,8 +380,14 @@ void merge_keys(YAML::Node node, const std::string& file) {
 
 YAML::Node parse(std::string_view text, const std::string& file) {
   if (const auto bad = check_text(text)) {
-    throw InputError(fmt::format("{}: YAML syntax error: {} at byte {}; node and study files are UTF-8 text", file,
-                                 bad->problem, bad->offset));
+    // Named by line and column (bytes from the line's start), as every other loader error is.
+    const std::string_view before = text.substr(0, std::min(bad->offset, text.size()));
+    const auto line = static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1;
+    const std::size_t line_start = before.rfind('\n');
+    const auto column =
+        static_cast<int>(line_start == std::string_view::npos ? before.size() + 1 : before.size() - line_start);
+    throw InputError(fmt::format("{}: YAML syntax error: {} (byte {}); node and study files are UTF-8 text",
+                                 location(file, line, column), bad->problem, bad->offset));
   }
   YAML::Node root;
   try {
