@@ -1071,3 +1071,30 @@ TEST(LoadNode, AFolderIsSaidToBeOneByEveryReaderOfNodeFiles) {
 
 }  // namespace
 }  // namespace linkcast::topology
+
+namespace linkcast::topology {
+namespace {
+
+TEST(ImportField, SpeedsThatAreNoRateAreNotedNotTakenForMissing) {
+  // Robustness hunt 37: link_speed="-16 GT/s" and a NIC's speed="-5" were written as if the dump
+  // gave none, with no note. They stay TODO, and a note names each with its line. Empty speeds (as
+  // real dumps have where sysfs knew none) are no note.
+  std::ifstream in(wild("nccl_topo/simai_hgx_a100_2gpu_subset.xml"));
+  std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string speed = "speed=\"200000\"";
+  ASSERT_NE(xml.find(speed), std::string::npos);
+  xml.replace(xml.find(speed), speed.size(), "speed=\"-5\"");
+  const std::size_t link = xml.find("link_speed=\"");
+  ASSERT_NE(link, std::string::npos);
+  xml.replace(link, xml.find('"', link + 12) + 1 - link, "link_speed=\"nan GT/s\"");
+  ImportInputs inputs;
+  inputs.nccl_xml_path = test::write_temp("odd_speeds.xml", xml);
+  inputs.name = "odd_speeds";
+  const std::string yaml = import_skeleton(inputs);
+  EXPECT_THAT(yaml, HasSubstr("# note: the dump gives a link_speed that is no PCIe rate (up to 64 GT/s) at 'nan GT/s' "
+                              "(line "));
+  EXPECT_THAT(yaml, HasSubstr("# note: the dump gives a NIC speed that is no rate (Mb/s above 0) at '-5' (line 5)"));
+}
+
+}  // namespace
+}  // namespace linkcast::topology

@@ -740,12 +740,23 @@ class XmlReader {
   /// (its generation stays TODO) and a GPU's sm that is no compute capability (its NVLink
   /// generation is unknown).
   void note_odd_values(const pugi::xml_node& system) {
-    std::vector<std::string> speeds, sms;
+    std::vector<std::string> speeds, sms, nic_speeds;
     for (const pugi::xpath_node& n : system.select_nodes(".//pci[@link_speed]")) {
+      // Empty where sysfs knew no speed (real dumps have it); a number that is no rate (negative,
+      // nan, past PCIe 6.0, or no number at all) is odd.
       const std::string_view speed = trim(n.node().attribute("link_speed").as_string());
+      if (speed.empty()) continue;
       double gts = 0;
-      (void)std::from_chars(speed.data(), speed.data() + speed.size(), gts);
-      if (gts > kMaxPcieGts) speeds.push_back(fmt::format("'{}' (line {})", speed, line_of(n.node())));
+      const auto [end, ec] = std::from_chars(speed.data(), speed.data() + speed.size(), gts);
+      if (ec != std::errc() || !(gts > 0 && gts <= kMaxPcieGts))
+        speeds.push_back(fmt::format("'{}' (line {})", speed, line_of(n.node())));
+    }
+    for (const pugi::xpath_node& n : system.select_nodes(".//net[@speed]")) {
+      const std::string_view speed = trim(n.node().attribute("speed").as_string());
+      double mbps = 0;
+      const auto [end, ec] = std::from_chars(speed.data(), speed.data() + speed.size(), mbps);
+      if (!speed.empty() && (ec != std::errc() || end != speed.data() + speed.size() || !(mbps > 0) || !std::isfinite(mbps)))
+        nic_speeds.push_back(fmt::format("'{}' (line {})", speed, line_of(n.node())));
     }
     for (const pugi::xpath_node& n : system.select_nodes(".//gpu[@sm]")) {
       const std::string_view sm = trim(n.node().attribute("sm").as_string());
@@ -756,6 +767,10 @@ class XmlReader {
       sk_.notes.push_back(fmt::format("the dump gives a link_speed that is no PCIe rate (up to 64 GT/s) at {}: the "
                                       "generation of those links stays TODO",
                                       join(speeds, ", ")));
+    if (!nic_speeds.empty())
+      sk_.notes.push_back(fmt::format("the dump gives a NIC speed that is no rate (Mb/s above 0) at {}: those NICs' "
+                                      "bandwidth stays TODO",
+                                      join(nic_speeds, ", ")));
     if (!sms.empty())
       sk_.notes.push_back(fmt::format("the dump gives an sm that is no compute capability at {}: those GPUs' model and "
                                       "NVLink generation are unknown, their NVLink versions stay TODO",
