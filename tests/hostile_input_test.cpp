@@ -453,6 +453,25 @@ TEST(HostileInputCli, ATransferToANicNamesItsRecordInEveryCommand) {
                                "not modelled"));
 }
 
+TEST(HostileInputCli, GpuWorkThatStartsBeforeItsLaunchIsWarnedAbout) {
+  // Robustness hunt 37: a Kineto copy 1 s before the cudaMemcpyAsync that launched it (the rest of
+  // the trace spans a millisecond) was read without a word, and changed the replay. It is read,
+  // and said.
+  const std::string trace = test::write_temp(
+      "copy_before_launch.json",
+      R"json({"schemaVersion": 1, "traceEvents": [
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 1, "tid": 1, "ts": 1000.0, "dur": 5, "args": {"correlation": 2}},
+{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "pid": 0, "tid": 7, "ts": -1000000.0, "dur": 10,
+ "args": {"device": 0, "stream": 7, "correlation": 2, "bytes": 1048576}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 1, "tid": 1, "ts": 1100.0, "dur": 5, "args": {"correlation": 3}},
+{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "pid": 0, "tid": 7, "ts": 1110.0, "dur": 10,
+ "args": {"device": 0, "stream": 7, "correlation": 3, "bytes": 1048576}}]})json");
+  const auto r = test::run_linkcast("simulate " + test::config("testbed-h200-1gpu.yaml") + " " + trace);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(trace + ": 1 GPU operations start before the runtime call that launched them, by up to "
+                               "1e+03 ms"));
+}
+
 TEST(HostileInputCli, AStreamingRateAboveTheMemorysPeakIsRefused) {
   // Robustness hunt 37: memory.stream_gbps 100000 on an H100 (peak 3350 GB/s) loaded, and a 1 GiB
   // copy within the GPU simulated in 21.5 us; each value was within its own range.

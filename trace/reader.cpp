@@ -247,6 +247,7 @@ Trace read_trace(const std::string& path) {
   Trace t = reader_for(path, h).read(path);
   t.check_byte_counts(path);
   t.warn_implausible_span(path);
+  t.warn_work_before_launch(path);
   return t;
 }
 

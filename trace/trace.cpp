@@ -765,6 +765,25 @@ void Trace::warn_implausible_span(const std::string& where) {
                                  where, span_s / 86400.0, describe_record(first), describe_record(last)));
 }
 
+void Trace::warn_work_before_launch(const std::string& where) {
+  constexpr std::int64_t kToleranceNs = 1'000'000;  // CPU and GPU timestamps of one profile agree to microseconds
+  std::size_t early = 0, first = 0;
+  std::int64_t most_ns = 0;
+  for (std::size_t i = 0; i < start_.size(); ++i) {
+    const std::uint32_t launch = launch_[i];
+    if (launch == kNoIndex || launch >= start_.size()) continue;
+    const std::int64_t before_ns = start_[launch] - start_[i];
+    if (before_ns <= kToleranceNs) continue;
+    if (early++ == 0) first = i;
+    most_ns = std::max(most_ns, before_ns);
+  }
+  if (early == 0) return;
+  warnings.push_back(fmt::format("{}: {} GPU operations start before the runtime call that launched them, by up to "
+                                 "{:.3g} ms (the first: {}): their times are corrupt, or the profile's CPU and GPU "
+                                 "clocks are apart; a replay starts them after their launches",
+                                 where, early, static_cast<double>(most_ns) * 1e-6, describe_record(first)));
+}
+
 std::string Trace::describe_record(std::size_t i) const {
   if (record_line_offset > 0) return fmt::format("record {} (line {})", i + 1, record_line_offset + i);
   return fmt::format("record {}", i + 1);
