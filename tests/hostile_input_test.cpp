@@ -475,8 +475,7 @@ TEST(HostileInputCli, GpuWorkThatStartsBeforeItsLaunchIsWarnedAbout) {
 TEST(HostileInputCli, AStreamingRateAboveTheMemorysPeakIsRefused) {
   // Robustness hunt 37: memory.stream_gbps 100000 on an H100 (peak 3350 GB/s) loaded, and a 1 GiB
   // copy within the GPU simulated in 21.5 us; each value was within its own range.
-  std::ifstream in(test::config("hgx-h100.yaml"));
-  std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string yaml = test::read_file(test::config("hgx-h100.yaml"));
   const std::string from = "stream_gbps: 2879";
   const std::size_t at = yaml.find(from);
   ASSERT_NE(at, std::string::npos);

@@ -1022,8 +1022,7 @@ TEST(ImportField, NamesFromADumpCannotWriteYamlOfTheirOwn) {
   // into the skeleton's double-quoted model, which then held a second NIC of the dump's making;
   // a quote and backslash in a CPU vendor, invalid UTF-8 and control characters gave skeletons
   // that no longer loaded. Names are now written as escaped YAML strings of valid UTF-8.
-  std::ifstream in(wild("nccl_topo/simai_hgx_a100_2gpu_subset.xml"));
-  std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string xml = test::read_file(wild("nccl_topo/simai_hgx_a100_2gpu_subset.xml"));
   const std::string name = "name=\"mlx5_bond_0\"";
   ASSERT_NE(xml.find(name), std::string::npos);
   xml.replace(xml.find(name), name.size(),
@@ -1039,12 +1038,6 @@ TEST(ImportField, NamesFromADumpCannotWriteYamlOfTheirOwn) {
   ASSERT_GE(nic0, 0);
   EXPECT_THAT(n.endpoints[static_cast<std::size_t>(nic0)].model, HasSubstr("x\"\n  - id: nic9"));
 }
-
-}  // namespace
-}  // namespace linkcast::topology
-
-namespace linkcast::topology {
-namespace {
 
 TEST(ImportSmi, ANulOrBytesThatAreNotTextAreNamedByTheirLine) {
   // Robustness hunt 37: a NUL inside a NUMA Affinity cell cut the message that quoted the cell
@@ -1069,18 +1062,11 @@ TEST(LoadNode, AFolderIsSaidToBeOneByEveryReaderOfNodeFiles) {
                                  "configs/summit.yaml)");
 }
 
-}  // namespace
-}  // namespace linkcast::topology
-
-namespace linkcast::topology {
-namespace {
-
 TEST(ImportField, SpeedsThatAreNoRateAreNotedNotTakenForMissing) {
   // Robustness hunt 37: link_speed="-16 GT/s" and a NIC's speed="-5" were written as if the dump
   // gave none, with no note. They stay TODO, and a note names each with its line. Empty speeds (as
   // real dumps have where sysfs knew none) are no note.
-  std::ifstream in(wild("nccl_topo/simai_hgx_a100_2gpu_subset.xml"));
-  std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string xml = test::read_file(wild("nccl_topo/simai_hgx_a100_2gpu_subset.xml"));
   const std::string speed = "speed=\"200000\"";
   ASSERT_NE(xml.find(speed), std::string::npos);
   xml.replace(xml.find(speed), speed.size(), "speed=\"-5\"");
