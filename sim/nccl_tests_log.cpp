@@ -202,9 +202,14 @@ struct Reader {
 
 }  // namespace
 
-std::optional<trace::OpKind> nccl_tests_collective(std::string test) {
+std::string nccl_tests_name(std::string test) {
   test = to_lower(test);
   if (test.ends_with("_perf")) test.resize(test.size() - 5);
+  return test;
+}
+
+std::optional<trace::OpKind> nccl_tests_collective(std::string test) {
+  test = nccl_tests_name(std::move(test));
   static constexpr std::array<std::pair<std::string_view, trace::OpKind>, 6> kNames{{
       {"all_reduce", trace::OpKind::allreduce},
       {"all_gather", trace::OpKind::allgather},

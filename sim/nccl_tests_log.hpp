@@ -56,6 +56,10 @@ inline constexpr std::size_t kMaxNcclTestsRows = 1000;
 [[nodiscard]] std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path,
                                                             const std::string& fallback_test = {});
 
+/// A nccl-tests program's name as one compares it: lower case, without its "_perf"
+/// ("All_Gather_perf" -> "all_gather").
+[[nodiscard]] std::string nccl_tests_name(std::string test);
+
 /// The collective a nccl-tests program runs ("all_gather_perf", "all_gather", "alltoall", ...);
 /// nullopt for one the simulator does not run (sendrecv, hypercube, ...).
 [[nodiscard]] std::optional<trace::OpKind> nccl_tests_collective(std::string test);

@@ -30,9 +30,8 @@ double median(std::vector<double> v) {
 }
 
 /// "file:line" of a row read_recording_csv returned (it keeps the line under kRecordingLineKey).
-constexpr const char* kLineKey = kRecordingLineKey;
 std::string where(const std::map<std::string, std::string>& row, const std::string& file) {
-  const auto line = row.find(kLineKey);
+  const auto line = row.find(kRecordingLineKey);
   return line == row.end() ? file : file + ":" + line->second;
 }
 
@@ -55,14 +54,6 @@ Int whole_field(const std::map<std::string, std::string>& row, const std::string
   if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
     throw InputError(fmt::format("{}: {} '{}' is not a whole number from {} to {}", where(row, file), key, text, lo, hi));
   return v;
-}
-std::uint64_t count_field(const std::map<std::string, std::string>& row, const std::string& key,
-                          const std::string& file, std::uint64_t lo, std::uint64_t hi) {
-  return whole_field<std::uint64_t>(row, key, file, lo, hi);
-}
-int int_field(const std::map<std::string, std::string>& row, const std::string& key, const std::string& file, int lo,
-              int hi) {
-  return whole_field<int>(row, key, file, lo, hi);
 }
 
 /// A row's number in (lo, hi] (a time or a rate); InputError naming the file, line and column otherwise.
@@ -119,7 +110,7 @@ std::vector<std::map<std::string, std::string>> read_recording_csv(const std::st
     const auto fields = split(line, ',');
     std::map<std::string, std::string> row;
     for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = cell(fields[i]);
-    row[kLineKey] = std::to_string(number);
+    row[kRecordingLineKey] = std::to_string(number);
     rows.push_back(std::move(row));
   }
   return rows;
@@ -140,7 +131,7 @@ std::vector<ValidationCase> validate_copies(const std::string& dir, const topolo
   std::vector<double> overhead;
   for (const auto& r : read_recording_csv(summary)) {
     const std::string& pattern = field(r, "pattern", summary);
-    const std::uint64_t bytes = count_field(r, "bytes_per_op", summary, 1, std::uint64_t{1} << 50);
+    const std::uint64_t bytes = whole_field<std::uint64_t>(r, "bytes_per_op", summary, 1, std::uint64_t{1} << 50);
     const double makespan = number_field(r, "makespan_ns", summary, 0, 1e15);
     measured[{pattern, bytes}].push_back(makespan);
     if (pattern.find(".alone") != std::string::npos)
@@ -288,11 +279,11 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     const auto kind = trace::parse_op_kind(collective);
     if (!kind) continue;
     if (!selection.collective.empty() && collective != selection.collective) continue;
-    const int n = int_field(r, "nranks", bench, 2, kMaxRecordedRanks);
-    const std::uint64_t bytes = count_field(r, "bytes", bench, 0, std::uint64_t{1} << 50);
+    const int n = whole_field<int>(r, "nranks", bench, 2, kMaxRecordedRanks);
+    const std::uint64_t bytes = whole_field<std::uint64_t>(r, "bytes", bench, 0, std::uint64_t{1} << 50);
     if (bytes < selection.min_bytes || bytes > selection.max_bytes) continue;
     const auto iters_field = r.find("iters");
-    const int iters = iters_field == r.end() ? 1 : int_field(r, "iters", bench, 1, 100000);
+    const int iters = iters_field == r.end() ? 1 : whole_field<int>(r, "iters", bench, 1, 100000);
     const auto launch_field = r.find("launch");
     const bool graph = launch_field != r.end() && launch_field->second == "graph";
     if (launch_field != r.end() && !graph && launch_field->second != "eager")
@@ -346,17 +337,17 @@ std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topo
   std::map<LateKey, int> late_ranks;
   for (const auto& r : read_recording_csv(file)) {
     const std::string& test = field(r, "test", file);
-    const int n = int_field(r, "nranks", file, 2, kMaxRecordedRanks);
-    const std::uint64_t bytes = count_field(r, "bytes", file, 1, std::uint64_t{1} << 50);
-    const int rank = int_field(r, "rank", file, 0, kMaxRecordedRanks);
+    const int n = whole_field<int>(r, "nranks", file, 2, kMaxRecordedRanks);
+    const std::uint64_t bytes = whole_field<std::uint64_t>(r, "bytes", file, 1, std::uint64_t{1} << 50);
+    const int rank = whole_field<int>(r, "rank", file, 0, kMaxRecordedRanks);
     const double us = number_field(r, "time_us", file, 0, 86400e6);
     if (test == "calls") {
-      const CallKey key{field(r, "collective", file), bytes, int_field(r, "calls", file, 1, 100000)};
-      double& worst = slowest[key][int_field(r, "replay", file, 0, 1000000)];
+      const CallKey key{field(r, "collective", file), bytes, whole_field<int>(r, "calls", file, 1, 100000)};
+      double& worst = slowest[key][whole_field<int>(r, "replay", file, 0, 1000000)];
       worst = std::max(worst, us);
       ranks_of[key] = n;
     } else if (test == "delay") {
-      const LateKey key{bytes, int_field(r, "delayed_rank", file, -1, kMaxRecordedRanks)};
+      const LateKey key{bytes, whole_field<int>(r, "delayed_rank", file, -1, kMaxRecordedRanks)};
       rank_us[key][rank].push_back(us);
       if (const auto slept = r.find("slept_us"); slept != r.end() && !slept->second.empty())
         slept_us[key].push_back(number_field(r, "slept_us", file, -1, 86400e6));
@@ -414,13 +405,6 @@ std::vector<ValidationCase> validate_pipeline(const std::string& dir, const topo
 
 namespace {
 
-/// A nccl-tests program's name without its "_perf" ("all_gather_perf" -> "all_gather").
-std::string test_name(std::string test) {
-  test = to_lower(test);
-  if (test.ends_with("_perf")) test.resize(test.size() - 5);
-  return test;
-}
-
 /// The variant a nccl-tests run was recorded in: the list's where it names one, else NCCL's
 /// environment lines in the log ("ring", "ring_simple"), else default; checked against what the
 /// simulator runs, naming the list's row or the log's line.
@@ -475,13 +459,13 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
     if (file.empty()) throw InputError(fmt::format("{}: no file named; give a nccl-tests output in this folder", list_row));
     const auto listed = entry.find("variant");
     const auto test = entry.find("test");  // one test of the file, e.g. all_gather_perf; empty: each
-    const std::string only = test == entry.end() ? std::string() : test_name(test->second);
+    const std::string only = test == entry.end() ? std::string() : nccl_tests_name(test->second);
     const std::string path = dir + "/" + file;
     if (std::filesystem::is_directory(path))
       throw InputError(fmt::format("{}: {} is a folder; give a nccl-tests output file", list_row, path));
     bool found = false;
     for (const NcclTestsRun& run : read_nccl_tests_log(path, only)) {
-      if (!only.empty() && test_name(run.test) != only) continue;
+      if (!only.empty() && nccl_tests_name(run.test) != only) continue;
       found = true;
       const std::string at = run.rows.empty() ? path : fmt::format("{}:{}", path, run.rows.front().line);
       if (!run.kind)
@@ -564,7 +548,7 @@ double collective_call_floor_us(const std::string& dir) {
   std::vector<double> small;
   for (const auto& r : read_recording_csv(bench))
     if (field(r, "variant", bench) == "default" &&
-        count_field(r, "bytes", bench, 0, std::uint64_t{1} << 50) <= kCallFloorMaxBytes &&
+        whole_field<std::uint64_t>(r, "bytes", bench, 0, std::uint64_t{1} << 50) <= kCallFloorMaxBytes &&
         (!r.contains("launch") || r.at("launch") == "eager"))
       small.push_back(number_field(r, "time_us", bench, 0, 86400e6));
   return median(small);

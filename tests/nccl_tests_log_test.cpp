@@ -20,6 +20,18 @@
 namespace linkcast::sim {
 namespace {
 
+/// The calls of at least / at most `bytes` (CallSelection's other members as they are).
+CallSelection from_bytes(std::uint64_t bytes) {
+  CallSelection s;
+  s.min_bytes = bytes;
+  return s;
+}
+CallSelection up_to_bytes(std::uint64_t bytes) {
+  CallSelection s;
+  s.max_bytes = bytes;
+  return s;
+}
+
 /// nccl-tests' header for `ranks` ranks on `hosts` (rank r on hosts[r % hosts.size()]).
 std::string header(const std::string& test, int ranks, const std::vector<std::string>& hosts = {"node1"},
                    const std::string& graph = "0") {
@@ -140,7 +152,7 @@ TEST(NcclTestsLog, EagerLoopsWaitForTheHostsPaceTheSameTestMeasured) {
       header("all_gather_perf", 2) + row(1024, 35.0) + row(65536, 35.0) + row(128 << 10, 35.5) + row(1 << 20, 36.0);
   const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
   const std::vector<ValidationCase> v =
-      validate_nccl_tests(published_folder("nccl_tests_eager", eager, "run.out,,ring\n"), node, {.min_bytes = 1 << 20});
+      validate_nccl_tests(published_folder("nccl_tests_eager", eager, "run.out,,ring\n"), node, from_bytes(1 << 20));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].group, "nccl-tests/ring");
   EXPECT_EQ(v[0].name, "allgather");
@@ -149,7 +161,7 @@ TEST(NcclTestsLog, EagerLoopsWaitForTheHostsPaceTheSameTestMeasured) {
   const std::string graph =
       header("all_gather_perf", 2, {"node1"}, "1") + row(1024, 9.0) + row(65536, 9.5) + row(1 << 20, 19.0);
   const std::vector<ValidationCase> g =
-      validate_nccl_tests(published_folder("nccl_tests_graph", graph, "run.out,,ring\n"), node, {.min_bytes = 1 << 20});
+      validate_nccl_tests(published_folder("nccl_tests_graph", graph, "run.out,,ring\n"), node, from_bytes(1 << 20));
   ASSERT_EQ(g.size(), 1u);
   EXPECT_EQ(g[0].group, "nccl-tests/ring+graph");
   EXPECT_EQ(g[0].issue_us, 0.0);
@@ -215,7 +227,7 @@ TEST(SimReal, PublishedEightH100AlltoallsAndRingCollectives) {
   const topology::Node node = topology::load_node(test::config("hgx-h100.yaml"));
   std::map<std::string, std::vector<double>> sim, nccl;
   for (const auto& c : validate_nccl_tests(test::source_dir() + "/tests/data/published/h100-8gpu-xxrjun", node,
-                                           {.max_bytes = 1ull << 30})) {
+                                           up_to_bytes(1ull << 30))) {
     sim[c.name].push_back(c.error());
     nccl[c.name].push_back(c.baseline_error());
   }
@@ -281,7 +293,7 @@ TEST(SimReal, PublishedEightH100RingTablesFromOneMiB) {
   }
   test::write_temp("together_h100/nccl_tests.csv", listing);
   std::map<std::string, std::vector<double>> sim, nccl;
-  for (const auto& c : validate_nccl_tests(dir, node, {.min_bytes = 1ull << 20})) {
+  for (const auto& c : validate_nccl_tests(dir, node, from_bytes(1ull << 20))) {
     sim[c.name].push_back(c.error());
     nccl[c.name].push_back(c.baseline_error());
   }
@@ -322,9 +334,9 @@ TEST(NcclTestsLog, RefusesRowsItCannotScoreNamingTheirLine) {
                                               row(1 << 20, 40.0)),
             ::testing::TempDir() + "short_header.out:6: a row of 13 fields under a header that names 4; keep "
                                    "nccl-tests' header and rows whole");
-  for (const std::string& size : {"-33554432", "33,554,432", "18446744073709551616", "67108864.0", "+134217728"})
+  for (const char* size : {"-33554432", "33,554,432", "18446744073709551616", "67108864.0", "+134217728"})
     EXPECT_EQ(log_error("bad_size.out", head + size + " 1 float none -1 100.0 0 0 0 100.0 0 0 0\n"),
-              at("bad_size.out") + ": size '" + size +
+              at("bad_size.out") + ": size '" + std::string(size) +
                   "' is not a whole number of bytes up to 1 PiB; keep nccl-tests' rows as it printed them");
 }
 

@@ -346,7 +346,7 @@ class LikeCalls {
         std::lower_bound(list.begin(), list.end(), at_ns, [&](std::size_t c, std::int64_t v) { return at(c) < v; });
     return {after - std::min<std::ptrdiff_t>(n, after - list.begin()), after + std::min<std::ptrdiff_t>(n, list.end() - after)};
   }
-  /// Each content's first and last call.
+  /// Each content's calls, in time (pairing_ns).
   [[nodiscard]] const std::map<CallContent, std::vector<std::size_t>>& lists() const { return like_; }
   [[nodiscard]] std::int64_t reach_ns(std::size_t c) const { return reach_ns_[c]; }
   [[nodiscard]] std::int64_t at(std::size_t c) const { return pairing_ns(calls_[c]); }

@@ -14,16 +14,14 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=record_lib.sh
 source "$HERE/record_lib.sh"
-start_record run_nccl_alltoall.sh "$@"
-BUDGET=${RECORD_BUDGET_S:-300}
-LOG_TAG=run_nccl_alltoall
-
-NGPU=$(gpu_count)
-log "output $OUTDIR, $NGPU GPU(s), budget ${BUDGET}s"
-write_command run_nccl_alltoall.sh "budget:  ${BUDGET} s" "sizes:   1 MiB .. 1 GiB alltoall, graph"
+# The closing step, with or without GPUs (PY is set by start_record, inside begin_nccl_record).
+finish() { finish_record "linkcast recording: NCCL alltoall by chunk, channels and peers (run_nccl_alltoall.sh)" "$PY" "$HERE/headline.py" "$REC"; }
+begin_nccl_record run_nccl_alltoall.sh 300 "1 MiB .. 1 GiB alltoall, graph" "$@" || {
+  finish
+  exit 0
+}
 
 A2A=(--variant default --out "$REC" --sizes pow2 --min-bytes 1M --max-bytes 1G --launch graph --collectives alltoall)
-run_step machine 60 machine_info
 if [[ "$NGPU" -lt 4 ]]; then
   skip_step alltoall "$NGPU GPU"
 else
@@ -38,4 +36,4 @@ else
     --csv "$REC/nccl_bench_2gpu.csv"
 fi
 
-finish_record "linkcast recording: NCCL alltoall by chunk, channels and peers (run_nccl_alltoall.sh)" "$PY" "$HERE/headline.py" "$REC"
+finish
