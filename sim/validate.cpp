@@ -225,6 +225,35 @@ double recorded_issue_us(const std::map<std::string, std::string>& row, const st
   return us;
 }
 
+/// The host's pace of each loop issued from a process (eager rows) as the recording measured it on
+/// the same loop's smallest calls: by variant, collective and rank count, the median time of its
+/// eager calls of at most kCallFloorMaxBytes, whose GPU work is far shorter than any host's issue
+/// (the rule nccl-tests outputs follow, validate_nccl_tests). Families without such calls have
+/// none.
+using LoopFamily = std::tuple<std::string, std::string, int>;
+std::map<LoopFamily, double> small_call_paces(const std::vector<std::map<std::string, std::string>>& rows,
+                                               const std::string& bench) {
+  std::map<LoopFamily, std::vector<double>> small;
+  for (const auto& r : rows) {
+    const auto launch = r.find("launch");
+    if (launch != r.end() && launch->second != "eager") continue;
+    if (whole_field<std::uint64_t>(r, "bytes", bench, 0, std::uint64_t{1} << 50) > kCallFloorMaxBytes) continue;
+    small[{field(r, "variant", bench), field(r, "collective", bench),
+           whole_field<int>(r, "nranks", bench, 2, kMaxRecordedRanks)}]
+        .push_back(number_field(r, "time_us", bench, 0, 86400e6));
+  }
+  std::map<LoopFamily, double> paces;
+  for (const auto& [family, times] : small) paces[family] = median(times);
+  return paces;
+}
+
+/// The host's pace that a loop's call of `bytes` waits for where the same loop's calls of up to
+/// kCallFloorMaxBytes took `small_median_us` (0: none): that median for the larger calls; 0 for
+/// the small calls themselves, which measured it and are not scored against their own time.
+double small_call_pace_us(std::uint64_t bytes, double small_median_us) {
+  return bytes > kCallFloorMaxBytes ? small_median_us : 0.0;
+}
+
 /// The node with every GPU's process issuing a collective call in `issue_us` (its
 /// collective_call_us), as one recorded loop measured it.
 topology::Node with_issue_time(const topology::Node& node, double issue_us) {
@@ -268,6 +297,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
   std::vector<ValidationCase> out;
   if (!std::filesystem::exists(bench)) return out;
   const auto rows = read_recording_csv(bench);
+  const std::map<LoopFamily, double> paces = small_call_paces(rows, bench);
   ProgressLine progress("simulating " + bench);
   std::uint64_t done = 0;
   for (const auto& r : rows) {
@@ -297,14 +327,24 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     // The recording's loop: `iters` calls back to back from each rank's process, timed together.
     // Eager: built as a synthetic workload is, so that each call waits for its process to issue it:
     // the host's time per call as this loop measured it (issue_us) where the recording has it,
-    // else the node's collective_call_us. Graph: the calls were replayed from a CUDA graph, with no
+    // else, for calls larger than kCallFloorMaxBytes, as the same loop's calls of up to that size
+    // measured it (small_call_paces), else the node's collective_call_us. Graph: the calls were replayed from a CUDA graph, with no
     // process in the loop, so they only wait for each other in stream order. Either way all
     // `iters` calls are simulated: a rank whose part of a call ends early starts the next one
     // while the others still work (a broadcast's root), so one call's time is not the loop's
     // time per call (tools/record/nccl_pipeline.py, tests/data/real/h200-4gpu-pipeline).
     const trace::Trace t =
         collective_calls(*kind, n, bytes, iters, graph ? "cuda-graph" : "synthetic");
-    const double issue_us = graph ? 0 : recorded_issue_us(r, bench);
+    double issue_us = 0;
+    HostPace pace = HostPace::none;
+    if (!graph) {
+      issue_us = recorded_issue_us(r, bench);
+      pace = issue_us > 0 ? HostPace::issue_us : HostPace::node;
+      if (const auto small = paces.find({variant, collective, n}); issue_us <= 0 && small != paces.end()) {
+        issue_us = small_call_pace_us(bytes, small->second);
+        if (issue_us > 0) pace = HostPace::small_calls;
+      }
+    }
     const SimResult s = simulate(issue_us > 0 ? with_issue_time(node, issue_us) : node, t, o);
     const CollectiveResult& c = s.collectives.at(0);
     ValidationCase v;
@@ -317,6 +357,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     v.baseline_ns = c.nccl_model.time_ns;
     v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
     v.issue_us = issue_us;
+    v.pace = pace;
     out.push_back(v);
   }
   return out;
@@ -495,7 +536,7 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
       std::vector<double> small;
       for (const NcclTestsRow& row : run.rows)
         if (row.bytes <= kCallFloorMaxBytes) small.push_back(row.out_of_place_us);
-      const double issue_us = run.graph || small.empty() ? 0 : median(small);
+      const double small_median_us = run.graph || small.empty() ? 0 : median(small);
       const int calls = std::clamp(run.iters, 1, kNcclTestsCalls);
       ProgressLine progress(fmt::format("simulating {} {}", path, run.test));
       std::uint64_t done = 0;
@@ -514,6 +555,7 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
                                          gpus[static_cast<std::size_t>(g)]->memory.capacity_gib, node.name, g));
         }
         // Waiting for the process only where the test measured its pace; else nothing but stream order.
+        const double issue_us = small_call_pace_us(row.bytes, small_median_us);
         const trace::Trace t =
             collective_calls(*run.kind, run.ranks, row.bytes, calls, issue_us > 0 ? "synthetic" : "cuda-graph");
         SimResult s;
@@ -534,12 +576,23 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
         v.baseline_ns = c.nccl_model.time_ns;
         v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
         v.issue_us = issue_us;
+        v.pace = issue_us > 0 ? HostPace::small_calls : HostPace::none;
         out.push_back(v);
       }
     }
     if (!found) throw InputError(fmt::format("{}: {} holds no test '{}'", list_row, path, test->second));
   }
   return out;
+}
+
+std::string_view to_string(HostPace pace) {
+  switch (pace) {
+    case HostPace::none: return "";
+    case HostPace::issue_us: return "issue_us";
+    case HostPace::small_calls: return "small calls";
+    case HostPace::node: return "node";
+  }
+  return "";
 }
 
 double collective_call_floor_us(const std::string& dir) {

@@ -17,6 +17,7 @@
 #include <map>
 #include <compare>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/simulate.hpp"
@@ -32,6 +33,13 @@ inline constexpr const char* kRecordingLineKey = "#line";
 [[nodiscard]] std::vector<std::map<std::string, std::string>> read_recording_csv(
     const std::string& path);
 
+/// Where an NCCL case's host pace came from: none (a CUDA graph replay, or a loop that waits for
+/// nothing but stream order), the host's recorded time per call (issue_us), the same loop's calls
+/// of up to kCallFloorMaxBytes (small_calls), or the node's collective_call_us (node: the recording
+/// measured none).
+enum class HostPace { none, issue_us, small_calls, node };
+[[nodiscard]] std::string_view to_string(HostPace pace);
+
 struct ValidationCase {
   std::string
       group;  // "copies" or "nccl/<variant>" (+ kGraphSuffix where replayed from a CUDA graph)
@@ -40,9 +48,11 @@ struct ValidationCase {
   int ops = 0;              // copies in the pattern, or ranks
   double measured_ns = 0, simulated_ns = 0, baseline_ns = 0;
   std::string note;  // collectives: the algorithm/protocol simulated
-  // Collectives issued from a process (eager rows): the host's recorded time per call to issue
-  // them (nccl_bench.py's issue_us); 0 where the recording has none and for graph replays.
+  // Collectives issued from a process (eager rows): the host's time per call to issue them that
+  // the simulated calls waited for, and where it came from; 0 where the node's collective_call_us
+  // stood in and for graph replays.
   double issue_us = 0;
+  HostPace pace = HostPace::none;
   double error() const { return (simulated_ns - measured_ns) / measured_ns; }
   double baseline_error() const { return (baseline_ns - measured_ns) / measured_ns; }
 };
@@ -64,8 +74,9 @@ inline constexpr const char* kGraphSuffix = "+graph";
 /// NCCL collectives of one recording (none when it has no nccl_bench.csv): every variant the
 /// simulator runs (default, ring, tree and their forced protocols), each row's `iters` calls back
 /// to back as the recording timed them (eager rows: issued by a process, each call waiting for
-/// the host's recorded time per call, `issue_us`, or the node's collective_call_us where the
-/// recording has none; `launch` graph rows: replayed from a CUDA graph, no issue time),
+/// the host's recorded time per call, `issue_us`, else, for calls larger than kCallFloorMaxBytes,
+/// the median time of the same variant's and collective's eager calls of up to that size, else the
+/// node's collective_call_us; `launch` graph rows: replayed from a CUDA graph, no issue time),
 /// simulated time per call against the recorded one.
 /// Which of a recording's NCCL rows to simulate: by how they were launched, by collective and by
 /// size. A check of some calls need not simulate the rest (a folder's calls of up to 4 GiB take
@@ -103,8 +114,9 @@ double collective_call_floor_us(const std::string& dir);
 /// what NCCL's log in the file says the environment set, else default); none without it. Each row's out-of-place time per call against `calls` of the
 /// recorded size simulated back to back on the node's gpu0 .. gpu<ranks-1> (the test's iters, at
 /// most kNcclTestsCalls). A loop issued by its process (graph: 0) waits for the host's pace that
-/// the same test measured: the median time of its calls of at most kCallFloorMaxBytes (issue_us;
-/// a test without such calls waits for no host). Groups "nccl-tests/<variant>", kGraphSuffix for
+/// the same test measured: each call larger than kCallFloorMaxBytes waits for the median time of
+/// its calls of at most that size (issue_us; the small calls themselves, and a test without such
+/// calls, wait for no host). Groups "nccl-tests/<variant>", kGraphSuffix for
 /// graph runs. Throws InputError for a test whose ranks ran on more than one host (one node is
 /// simulated) and for a variant or log it cannot read.
 inline constexpr int kNcclTestsCalls = 20;

@@ -10,8 +10,9 @@ every row the folders have, whatever the validator's --min-bytes. --max-bytes (d
 whose group matches a regular expression (`_cold\+graph$`: the calls on a new set of buffers each).
 
 Prints, before -> after, the geometric mean of |error| and the cases past 20%: over every
-collective, replayed from CUDA graphs or issued from Python (with and without the host's recorded
-issue time, the CSV's issue_us), per algorithm/protocol (the note
+collective, replayed from CUDA graphs or issued from Python (with and without the host's pace as
+the recording measured it: the CSV's pace column, issue_us or small calls; in CSVs without that
+column, issue_us), per algorithm/protocol (the note
 column), from 128 MiB, up to 16 MiB and per folder; then the mean signed error of the calls
 replayed from CUDA graphs, every variant, per GPU count, collective, algorithm/protocol, channels
 (NCCL's count, or pinned to 1-4 or 8-16) and size class (1-4 MiB, 8-32 MiB, 64-256 MiB, 512 MiB
@@ -23,6 +24,14 @@ import csv
 import math
 import re
 import sys
+
+
+def paced(row):
+    """Whether an eager row waited for a host pace its recording measured (issue_us, or the same
+    loop's small calls), not the node's collective_call_us."""
+    if "pace" in row:
+        return row["pace"] in ("issue_us", "small calls")
+    return bool(row.get("issue_us"))
 
 
 def cases(path, min_bytes, max_bytes=None, case=None, group=None):
@@ -77,8 +86,8 @@ def main():
     groups = {"all": lambda r: True,
               "CUDA graphs": lambda r: "+graph" in r["group"],
               "issued from Python": lambda r: "+graph" not in r["group"],
-              "  with the host's issue time": lambda r: "+graph" not in r["group"] and r.get("issue_us"),
-              "  at a pace not recorded": lambda r: "+graph" not in r["group"] and not r.get("issue_us"),
+              "  at the host's recorded pace": lambda r: "+graph" not in r["group"] and paced(r),
+              "  at a pace not recorded": lambda r: "+graph" not in r["group"] and not paced(r),
               ">= 128 MiB": lambda r: int(r["bytes"]) >= 128 << 20,
               "<= 16 MiB": lambda r: int(r["bytes"]) <= 16 << 20}
     for note in sorted({before[k][0]["note"] for k in keys}):
@@ -86,7 +95,7 @@ def main():
     for folder in sorted({before[k][0]["machine"] for k in keys}):
         groups[folder.rsplit("/", 1)[-1]] = lambda r, folder=folder: r["machine"] == folder
     for name, pred in groups.items():
-        chosen = [k for k in keys if pred(after[k][0])]  # the newer build's CSV (it may carry issue_us)
+        chosen = [k for k in keys if pred(after[k][0])]  # the newer build's CSV (it may carry the pace)
         print(f"  {name:28} {len(chosen):5d}  {summary([before[k][1] for k in chosen])}  ->  "
               f"{summary([after[k][1] for k in chosen])}")
     print("CUDA graphs, every variant, mean signed error:")

@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     const std::string big = ">= " + format_bytes(min_bytes);
     std::map<std::string, std::vector<double>> sim_err, base_err;  // summary key -> errors
     // The CSV is written once every folder has been read and simulated: bad input leaves it as it was.
-    std::string csv_rows = "machine,group,case,bytes,ops,measured_ns,simulated_ns,baseline_ns,note,issue_us\n";
+    std::string csv_rows = "machine,group,case,bytes,ops,measured_ns,simulated_ns,baseline_ns,note,issue_us,pace\n";
     for (const auto& [dir, node_file] : machines) {
       const topology::Node node = topology::load_node(node_file);
       double overhead = 0;
@@ -78,13 +78,13 @@ int main(int argc, char** argv) {
         } else if (c.bytes >= min_bytes) {
           // CUDA graph replays (NCCL and the GPUs alone) apart from the calls issued from a process;
           // and every call, apart those whose host's pace the recording holds (graph replays wait for
-          // no host; eager loops with issue_us wait for the recorded one) from the eager loops timed
-          // at a pace not recorded (the node's collective_call_us stands in).
+          // no host; eager loops wait for their recorded issue_us or their own small calls' time)
+          // from the eager loops timed at a pace not recorded (the node's collective_call_us stands in).
           const bool graph = c.group.ends_with(sim::kGraphSuffix);
           const std::string how = graph ? "NCCL graph" : "NCCL";
           keys = {fmt::format("{}: {} {}", dir, how, big), fmt::format("{} GPUs: {} {}", c.ops, how, big),
                   "all machines: every NCCL call " + big,
-                  graph || c.issue_us > 0 ? "all machines: NCCL, the host's pace recorded or none " + big
+                  c.pace != sim::HostPace::node ? "all machines: NCCL, the host's pace recorded or none " + big
                                           : "all machines: NCCL, issued at a pace not recorded " + big};
           if (!graph) keys.insert(keys.end(), {"all machines: NCCL " + big, "all machines: copies + NCCL " + big});
           if (c.group == "nccl/default" || c.group == std::string("nccl/default") + sim::kGraphSuffix) {
@@ -97,9 +97,10 @@ int main(int argc, char** argv) {
           base_err[k].push_back(c.baseline_error());
         }
         if (!csv.empty())
-          csv_rows += fmt::format("{},{},{},{},{},{:.0f},{:.0f},{:.0f},{},{}\n", dir, c.group, c.name, c.bytes, c.ops,
-                                 c.measured_ns, c.simulated_ns, c.baseline_ns, c.note,
-                                 c.issue_us > 0 ? fmt::format("{:.3f}", c.issue_us) : std::string());
+          csv_rows += fmt::format("{},{},{},{},{},{:.0f},{:.0f},{:.0f},{},{},{}\n", dir, c.group, c.name, c.bytes,
+                                 c.ops, c.measured_ns, c.simulated_ns, c.baseline_ns, c.note,
+                                 c.issue_us > 0 ? fmt::format("{:.3f}", c.issue_us) : std::string(),
+                                 sim::to_string(c.pace));
       }
       std::printf("\n");
     }
