@@ -337,6 +337,8 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
         collective_calls(*kind, n, bytes, iters, graph ? "cuda-graph" : "synthetic");
     double issue_us = 0;
     HostPace pace = HostPace::none;
+    const double measured_us = number_field(r, "time_us", bench, 0, 86400e6);
+    if (graph && recorded_issue_us(r, bench) >= kLaunchBoundShare * measured_us) pace = HostPace::launch_bound;
     if (!graph) {
       issue_us = recorded_issue_us(r, bench);
       pace = issue_us > 0 ? HostPace::issue_us : HostPace::node;
@@ -352,7 +354,7 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     v.name = std::string(trace::to_string(*kind));
     v.bytes = bytes;
     v.ops = n;
-    v.measured_ns = number_field(r, "time_us", bench, 0, 86400e6) * 1e3;
+    v.measured_ns = measured_us * 1e3;
     v.simulated_ns = s.makespan_ns / iters;
     v.baseline_ns = c.nccl_model.time_ns;
     v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
@@ -591,6 +593,7 @@ std::string_view to_string(HostPace pace) {
     case HostPace::issue_us: return "issue_us";
     case HostPace::small_calls: return "small calls";
     case HostPace::node: return "node";
+    case HostPace::launch_bound: return "launch";
   }
   return "";
 }

@@ -36,8 +36,12 @@ inline constexpr const char* kRecordingLineKey = "#line";
 /// Where an NCCL case's host pace came from: none (a CUDA graph replay, or a loop that waits for
 /// nothing but stream order), the host's recorded time per call (issue_us), the same loop's calls
 /// of up to kCallFloorMaxBytes (small_calls), or the node's collective_call_us (node: the recording
-/// measured none).
-enum class HostPace { none, issue_us, small_calls, node };
+/// measured none). launch_bound: a CUDA graph replay whose launch held the host for at least
+/// kLaunchBoundShare of the calls' time (graphs of 64 calls and more on the H200 machines: the
+/// launch does not queue them all, and the host feeds the GPUs as they free room, 10-16 us more a
+/// call), so the recording cannot tell the GPUs' time from the host's feed; simulated as a replay.
+enum class HostPace { none, issue_us, small_calls, node, launch_bound };
+inline constexpr double kLaunchBoundShare = 0.8;
 [[nodiscard]] std::string_view to_string(HostPace pace);
 
 struct ValidationCase {

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The ring/LL128 all-gathers of 8 MiB-1 GiB from CUDA graphs of 5, 20 and 80 calls
 # (tests/data/real/h200-2gpu-nccl-issue*/ll128_iters.csv, tools/record/run_nccl_issue.sh): each
-# session's time per call by calls per graph, and the simulator's error on each, on the 2 x H200
-# testbed node. Usage: tools/results/ll128_iters.sh [FOLDER...] (default both sessions).
+# session's time per call by calls per graph, the simulator's error on each, on the 2 x H200
+# testbed node, and the host's time per call to launch the replay (issue_us): where that reaches
+# the call's own time, the launch held the host until the GPUs were done (80 calls a graph), so
+# the graph's kernels were fed as the GPUs freed room rather than queued at once.
+# Usage: tools/results/ll128_iters.sh [FOLDER...] (default every h200-2gpu-nccl-issue* session).
 # LINKCAST_VALIDATE=<binary> runs another build (default build/linkcast_validate_real).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 VALIDATE=${LINKCAST_VALIDATE:-build/linkcast_validate_real}
-[ $# -gt 0 ] || set -- tests/data/real/h200-2gpu-nccl-issue tests/data/real/h200-2gpu-nccl-issue2
+[ $# -gt 0 ] || set -- tests/data/real/h200-2gpu-nccl-issue*
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for folder in "$@"; do
@@ -22,12 +25,13 @@ simulated = list(csv.DictReader(open(sys.argv[2])))  # the same rows, in order
 table = {}
 for rec, sim in zip(recorded, simulated):
     measured, model = float(sim["measured_ns"]), float(sim["simulated_ns"])
-    table.setdefault(int(rec["bytes"]), {})[int(rec["iters"])] = (measured / 1e3, 100 * (model - measured) / measured)
+    table.setdefault(int(rec["bytes"]), {})[int(rec["iters"])] = (measured / 1e3, 100 * (model - measured) / measured,
+                                                                  float(rec["issue_us"] or "nan"))
 counts = sorted({c for row in table.values() for c in row})
-print("| size | " + " | ".join(f"{c} calls: us a call (simulated)" for c in counts) + " |")
+print("| size | " + " | ".join(f"{c} calls: us a call (simulated; host's launch)" for c in counts) + " |")
 print("|---|" + "---:|" * len(counts))
 for nbytes, row in sorted(table.items()):
-    cells = [f"{row[c][0]:.1f} ({row[c][1]:+.0f}%)" if c in row else "-" for c in counts]
+    cells = [f"{row[c][0]:.1f} ({row[c][1]:+.0f}%; {row[c][2]:.1f})" if c in row else "-" for c in counts]
     print(f"| {nbytes >> 20} MiB | " + " | ".join(cells) + " |")
 PY
 done

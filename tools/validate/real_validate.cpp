@@ -82,10 +82,12 @@ int main(int argc, char** argv) {
           // from the eager loops timed at a pace not recorded (the node's collective_call_us stands in).
           const bool graph = c.group.ends_with(sim::kGraphSuffix);
           const std::string how = graph ? "NCCL graph" : "NCCL";
+          // Replays whose launch held the host throughout (HostPace::launch_bound) are counted apart.
           keys = {fmt::format("{}: {} {}", dir, how, big), fmt::format("{} GPUs: {} {}", c.ops, how, big),
                   "all machines: every NCCL call " + big,
-                  c.pace != sim::HostPace::node ? "all machines: NCCL, the host's pace recorded or none " + big
-                                          : "all machines: NCCL, issued at a pace not recorded " + big};
+                  c.pace == sim::HostPace::node           ? "all machines: NCCL, issued at a pace not recorded " + big
+                  : c.pace == sim::HostPace::launch_bound ? "all machines: NCCL graph, fed by the host's launch " + big
+                                                          : "all machines: NCCL, the host's pace recorded or none " + big};
           if (!graph) keys.insert(keys.end(), {"all machines: NCCL " + big, "all machines: copies + NCCL " + big});
           if (c.group == "nccl/default" || c.group == std::string("nccl/default") + sim::kGraphSuffix) {
             keys.push_back(fmt::format("{} GPUs: {} default {}", c.ops, how, big));
