@@ -772,6 +772,37 @@ TEST(ImportField, RocmSmiOutputIsNamedAsSuch) {
                                                         "topo -m`; for AMD GPUs give RCCL's topology dump instead")));
 }
 
+TEST(ImportField, TopoMpOutputIsRefusedAsPcieOnly) {
+  // `nvidia-smi topo -mp` prints the matrix with the NVLinks left out: DeepEP's issue template asks
+  // for it, and its threads (#55, #60, #202) paste it for 8 x H20 boards whose GPUs show NODE and
+  // SYS. Read as `topo -m` it was a machine without NVLink, exit 0, no word (robustness hunt 38).
+  // Refused with its line where the paste shows its command or a legend without NV#; a matrix
+  // that merely shows no NV# is imported with a note.
+  const std::string matrix =
+      "        GPU0    GPU1    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+      "GPU0     X      NODE    0-47,96-143     0               N/A\n"
+      "GPU1    NODE     X      0-47,96-143     0               N/A\n";
+  const std::string with_prompt = test::write_temp("topo_mp_prompt.txt", "root@host:~# nvidia-smi topo -mp\n" + matrix);
+  EXPECT_THAT([&] { (void)import_skeleton({"", with_prompt, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(with_prompt + ":1: the output of `nvidia-smi topo -mp`, the PCIe "
+                                                                "paths only (it hides the NVLinks between GPUs); give "
+                                                                "the output of `nvidia-smi topo -m`")));
+  const std::string legend = "\nLegend:\n\n  X    = Self\n  SYS  = Connection traversing PCIe as well as the SMP "
+                             "interconnect\n  NODE = Connection traversing PCIe\n  PHB  = Connection traversing PCIe "
+                             "as well as a PCIe Host Bridge\n  PXB  = Connection traversing multiple PCIe bridges\n"
+                             "  PIX  = Connection traversing at most a single PCIe bridge\n";
+  const std::string with_legend = test::write_temp("topo_mp_legend.txt", matrix + legend);
+  EXPECT_THAT([&] { (void)import_skeleton({"", with_legend, "x"}); },
+              ThrowsMessage<InputError>(HasSubstr(with_legend + ":5: a legend without NV#: the output of `nvidia-smi "
+                                                                "topo -mp`")));
+  const std::string bare = test::write_temp("topo_m_pcie.txt", matrix);
+  EXPECT_THAT(import_node({"", bare, "x"}).notes,
+              testing::Contains(HasSubstr("the matrix shows no NVLink (NV#) between the GPUs: they talk over PCIe")));
+  const std::string with_nv = test::write_temp(
+      "topo_m_nv.txt", matrix + legend + "  NV#  = Connection traversing a bonded set of # NVLinks\n");
+  EXPECT_NO_THROW((void)import_skeleton({"", with_nv, "x"}));
+}
+
 TEST(ImportField, TopoMNicsAreEndpointsPlacedByTheirCells) {
   // sglang#30401's 8 x H100 `topo -m` has 8 NICs, each PIX to one GPU, listed in its NIC Legend;
   // they were dropped without a word. Each column after the GPUs is now a NIC: under the PCIe

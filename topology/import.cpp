@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <pugixml.hpp>
+#include <regex>
 #include <set>
 #include <variant>
 
@@ -1112,6 +1113,34 @@ std::string first_number(std::string_view list) {
   return std::string(list.substr(0, k));
 }
 
+/// `nvidia-smi topo -mp` (--matrix_pci) prints the same matrix with the NVLinks left out: GPUs
+/// joined by NVLink show NODE or SYS, and the legend has no NV# entry. Read as `topo -m` it
+/// describes a machine without NVLink (robustness hunt 38: an 8 x H20 board from a DeepEP issue
+/// imported as GPUs talking over PCIe), so it is refused where the paste shows its command or
+/// its legend.
+void refuse_pcie_only_matrix(const std::string& path, const std::vector<std::string>& lines) {
+  static const std::regex command(R"(nvidia-smi\s+topo\s+(-mp|--matrix_pci)\b)");
+  const std::string fix = "give the output of `nvidia-smi topo -m`, which shows the NVLinks (NV#)";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (std::regex_search(lines[i], command))
+      throw InputError(fmt::format("{}:{}: the output of `nvidia-smi topo -mp`, the PCIe paths only (it hides the "
+                                   "NVLinks between GPUs); {}",
+                                   path, i + 1, fix));
+    if (lines[i].find("Legend:") == std::string::npos) continue;
+    // The legend's entries follow it, up to the next text that is none (nvidia-smi prints 7 or 8).
+    bool pix = false, nv = false;
+    for (std::size_t j = i + 1; j < lines.size() && j <= i + 14; ++j) {
+      const std::vector<std::string> t = tokens(lines[j]);
+      if (t.size() >= 2 && t[0] == "PIX" && t[1] == "=") pix = true;
+      if (!t.empty() && t[0].starts_with("NV#")) nv = true;
+    }
+    if (pix && !nv)
+      throw InputError(fmt::format("{}:{}: a legend without NV#: the output of `nvidia-smi topo -mp`, the PCIe paths "
+                                   "only (it hides the NVLinks between GPUs); {}",
+                                   path, i + 1, fix));
+  }
+}
+
 Smi parse_smi(const std::string& path) {
   Smi t;
   t.path = path;
@@ -1133,6 +1162,7 @@ Smi parse_smi(const std::string& path) {
                                    l.find('\0') != std::string_view::npos ? "a NUL byte" : "bytes that are not UTF-8"));
     lines.push_back(strip_ansi_colours(l));
   }
+  refuse_pcie_only_matrix(path, lines);
   std::size_t header = lines.size();
   std::vector<std::string> head;
   // The header's first device column, alone or written together with the next ("GPU0GPU1").
@@ -1637,6 +1667,9 @@ void skeleton_from_smi(const Smi& t, Skeleton& sk) {
     sk.add({ids.back(), "gpu", "", t.hosts[k], {}, {}});
   }
   smi_nvlinks(t, sk, ids, std::vector<int>(t.ngpu, 0));
+  if (t.nv.empty() && t.ngpu > 1)
+    sk.notes.push_back("the matrix shows no NVLink (NV#) between the GPUs: they talk over PCIe; if they have NVLink, "
+                       "this is not `nvidia-smi topo -m` output (`topo -mp` hides the NVLinks): give `topo -m`");
   // PIX pairs share a PCIe switch; without the NCCL dump we cannot see more structure.
   std::map<std::size_t, std::string> switch_of;  // by GPU
   for (std::size_t i = 0; i < t.ngpu; ++i) {
