@@ -140,6 +140,7 @@ struct Reader {
       for (auto it = bus == t.end() ? t.end() : bus + 1; it != t.end(); ++it)
         name += (name.empty() ? "" : " ") + std::string(*it);
       run.gpu_name = name;
+      run.gpu_line = line;
     }
   }
 

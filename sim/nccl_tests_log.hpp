@@ -38,6 +38,7 @@ struct NcclTestsRun {
   int ranks = 0;
   std::vector<std::string> hosts;  // distinct, in order of first rank
   std::string gpu_name;         // the first rank's, as printed
+  int gpu_line = 0;             // its '#  Rank' line
   int iters = 1;                // calls per timed loop
   bool graph = false;           // the loop was replayed from a CUDA graph
   std::string nccl_algo, nccl_proto;  // as NCCL's log says the environment set them; else empty

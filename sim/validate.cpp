@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <regex>
 #include <tuple>
 
 #include "core/error.hpp"
@@ -486,10 +487,48 @@ std::uint64_t row_buffer_bytes(trace::OpKind kind, int ranks, std::uint64_t byte
   return kind == trace::OpKind::allgather || kind == trace::OpKind::reducescatter ? bytes + part : 2 * bytes;
 }
 
+/// A GPU name's vendor ("amd", "nvidia") and model token ("H100" of "NVIDIA H100 80GB HBM3",
+/// "A100" of "NVIDIA A100-SXM4-40GB", "MI355X" of "AMD Instinct MI355X"): the first word of capital
+/// letters and digits in that order; empty where the name tells neither.
+struct GpuIdentity {
+  std::string vendor, model;
+};
+GpuIdentity gpu_identity(const std::string& name) {
+  static const std::regex model(R"((^|[^A-Za-z0-9])([A-Z]{1,3}[0-9]{1,4}[A-Z]{0,2})($|[^A-Za-z0-9]))");
+  GpuIdentity id;
+  if (name.find("AMD") != std::string::npos || name.find("Instinct") != std::string::npos ||
+      name.find("Radeon") != std::string::npos)
+    id.vendor = "amd";
+  else if (name.find("NVIDIA") != std::string::npos || name.find("Tesla") != std::string::npos ||
+           name.find("GeForce") != std::string::npos || name.find("Quadro") != std::string::npos)
+    id.vendor = "nvidia";
+  if (std::smatch m; std::regex_search(name, m, model)) id.model = m[2];
+  return id;
+}
+
+/// The check of a table's GPUs against the node's (validate_nccl_tests).
+void check_table_gpus(const NcclTestsRun& run, const std::string& path, const topology::Node& node,
+                      const std::vector<const topology::Endpoint*>& gpus, std::vector<std::string>* warnings) {
+  if (run.gpu_name.empty() || gpus.empty()) return;
+  const GpuIdentity table = gpu_identity(run.gpu_name);
+  const topology::Endpoint& first = *gpus.front();
+  const GpuIdentity ours = gpu_identity(first.model);
+  const std::string at = fmt::format("{}:{}", path, run.gpu_line);
+  if (!table.vendor.empty() && !ours.vendor.empty() && table.vendor != ours.vendor)
+    throw InputError(fmt::format("{}: the table ran on '{}', node '{}''s GPUs are '{}' ({}): another vendor's GPUs "
+                                 "and library say nothing of how the node's GPUs run; give the node of the machine it ran "
+                                 "on",
+                                 at, run.gpu_name, node.name, first.model, first.id));
+  if (!table.model.empty() && !ours.model.empty() && table.model != ours.model && warnings)
+    warnings->push_back(fmt::format("{}: the table ran on '{}', node '{}''s GPUs are '{}' ({}): it is scored as if "
+                                    "it had run on the node's; give the node of the machine it ran on",
+                                    at, run.gpu_name, node.name, first.model, first.id));
+}
+
 }  // namespace
 
 std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const topology::Node& node,
-                                                const CallSelection& selection) {
+                                                const CallSelection& selection, std::vector<std::string>* warnings) {
   const std::string list = dir + "/nccl_tests.csv";
   std::vector<ValidationCase> out;
   if (!std::filesystem::exists(list)) return out;
@@ -527,6 +566,7 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
         throw InputError(fmt::format("{}: one rank; a collective on one GPU moves nothing between GPUs: give a run of "
                                      "2 or more ranks",
                                      path));
+      check_table_gpus(run, path, node, gpus, warnings);
       if (run.ranks > static_cast<int>(gpus.size()))
         throw InputError(fmt::format("{}: its {} ranks take {} GPUs; node '{}' has {}: give a node with as many",
                                      path, run.ranks, run.ranks, node.name, gpus.size()));

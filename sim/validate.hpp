@@ -124,8 +124,12 @@ double collective_call_floor_us(const std::string& dir);
 /// graph runs. Throws InputError for a test whose ranks ran on more than one host (one node is
 /// simulated) and for a variant or log it cannot read.
 inline constexpr int kNcclTestsCalls = 20;
+/// A table whose GPUs (its first '#  Rank' line) are of another vendor than the node's GPU models
+/// (AMD against NVIDIA) is refused; of another model (H100 against A100, by the name's model
+/// token) adds a warning naming the file and line to `warnings`, where given.
 std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const topology::Node& node,
-                                                const CallSelection& selection = {});
+                                                const CallSelection& selection = {},
+                                                std::vector<std::string>* warnings = nullptr);
 
 /// exp(mean(log |e|)) over the errors (|e| floored at 1e-4); NaN for none.
 double geomean_abs(const std::vector<double>& errors);

@@ -192,6 +192,40 @@ TEST(NcclTestsLog, RefusesARunOverSeveralHostsAndAListThatContradictsTheLog) {
             std::string::npos);
 }
 
+TEST(NcclTestsLog, ATableOfOtherGpusThanTheNodesIsSaidOrRefused) {
+  // Robustness hunt 38: an rccl-tests table of 8 x MI355X scored on hgx-h100 printed "3.4%", and
+  // one of 8 x A100-40GB -34.8%, with no word that the node was not the machine's. The '#  Rank'
+  // lines name the GPUs: another vendor's are refused, another model is warned of (file and line).
+  const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
+  const auto table = [](const std::string& gpu) {
+    std::string text = header("all_reduce_perf", 2) + row(1 << 20, 40.0);
+    for (std::size_t at = text.find("NVIDIA H100 80GB HBM3"); at != std::string::npos;
+         at = text.find("NVIDIA H100 80GB HBM3", at + gpu.size()))
+      text.replace(at, 21, gpu);
+    return text;
+  };
+  std::vector<std::string> warnings;
+  const std::string amd = published_folder("nccl_tests_amd", table("AMD Instinct MI355X"), "run.out,,\n");
+  EXPECT_EQ(test::error_of([&] { (void)validate_nccl_tests(amd, node, {}, &warnings); }),
+            amd + "/run.out:6: the table ran on 'AMD Instinct MI355X', node 'testbed-h200-2gpu''s GPUs are 'NVIDIA "
+                  "H200' (gpu0): another vendor's GPUs and library say nothing of how the node's GPUs run; give the node "
+                  "of the machine it ran on");
+  const std::string a100 = published_folder("nccl_tests_a100", table("NVIDIA A100-SXM4-40GB"), "run.out,,\n");
+  EXPECT_EQ(validate_nccl_tests(a100, node, {}, &warnings).size(), 1u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], a100 + "/run.out:6: the table ran on 'NVIDIA A100-SXM4-40GB', node 'testbed-h200-2gpu''s "
+                                "GPUs are 'NVIDIA H200' (gpu0): it is scored as if it had run on the node's; give the "
+                                "node of the machine it ran on");
+  warnings.clear();
+  const std::string h200 = published_folder("nccl_tests_h200", table("NVIDIA H200"), "run.out,,\n");
+  EXPECT_EQ(validate_nccl_tests(h200, node, {}, &warnings).size(), 1u);
+  EXPECT_TRUE(warnings.empty());
+  // A name without a model token (a GeForce RTX 4090) cannot be compared: no word.
+  const std::string rtx = published_folder("nccl_tests_rtx", table("NVIDIA GeForce RTX 4090"), "run.out,,\n");
+  EXPECT_EQ(validate_nccl_tests(rtx, node, {}, &warnings).size(), 1u);
+  EXPECT_TRUE(warnings.empty());
+}
+
 TEST(CollectiveBlocks, EightRanksAlltoallPartsTakeDistinctP2pChannels) {
   // NCCL maps a round's parts onto its p2p channels by the round's base plus the part index with
   // its bits reversed (ncclP2pChannelForPart): on 8 ranks with 24 collective channels (32 p2p

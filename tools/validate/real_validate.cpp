@@ -53,7 +53,9 @@ int main(int argc, char** argv) {
       std::vector<sim::ValidationCase> cases = sim::validate_copies(dir, node, &overhead);
       for (auto& c : sim::validate_collectives(dir, node)) cases.push_back(std::move(c));
       for (auto& c : sim::validate_pipeline(dir, node)) cases.push_back(std::move(c));
-      for (auto& c : sim::validate_nccl_tests(dir, node)) cases.push_back(std::move(c));
+      std::vector<std::string> warnings;
+      for (auto& c : sim::validate_nccl_tests(dir, node, {}, &warnings)) cases.push_back(std::move(c));
+      for (const auto& w : warnings) std::fprintf(stderr, "%s: warning: %s\n", argv[0], w.c_str());
       std::printf("== %s on %s (recording overhead subtracted from copy makespans: %.1f us)\n", dir.c_str(),
                   node_file.c_str(), overhead / 1e3);
       if (const double floor_us = sim::collective_call_floor_us(dir); std::isfinite(floor_us))
