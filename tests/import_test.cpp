@@ -942,6 +942,35 @@ TEST(ImportField, PortsOfOneNicAdapterShareItsPcieLink) {
   EXPECT_EQ(route(n, routes, "gpu0", "nic0").hops, 2);  // gpu0 - cpu0 - nic0, as before
 }
 
+TEST(ImportField, FunctionsOfOnePciDeviceShareItsPcieLink) {
+  // A dual-port ConnectX-6 dumped as two <pci> functions (0c:00.0 and 0c:00.1, each Gen4 x16, a
+  // port each), as zy-uestc/yccl's dump has a Broadcom card: imported as two NICs with a Gen4 x16
+  // link each, 63 GB/s to the host where the card has one 31.5 GB/s slot (robustness hunt 38).
+  // NCCL merges the functions of one device (busId & ~0xf): one NIC, its ports' rates added, on
+  // one link, with a note.
+  const std::string xml = test::write_temp("dual_function.xml", R"xml(<system version="1">
+  <cpu numaid="0" affinity="ffffffff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="106">
+    <pci busid="0000:0b:00.0" class="0x030200" vendor="0x10de" device="0x20b0" subsystem_vendor="0x10de" subsystem_device="0x134f" link_speed="16.0 GT/s PCIe" link_width="16">
+      <gpu dev="0" sm="80" rank="0" gdr="1"/>
+    </pci>
+    <pci busid="0000:0c:00.0" class="0x020700" vendor="0x15b3" device="0x101b" subsystem_vendor="0x15b3" subsystem_device="0x0007" link_speed="16.0 GT/s PCIe" link_width="16">
+      <nic><net name="mlx5_0" dev="0" speed="200000" port="1" latency="0.000000" guid="0x1" maxconn="262144" gdr="1"/></nic>
+    </pci>
+    <pci busid="0000:0c:00.1" class="0x020700" vendor="0x15b3" device="0x101b" subsystem_vendor="0x15b3" subsystem_device="0x0007" link_speed="16.0 GT/s PCIe" link_width="16">
+      <nic><net name="mlx5_1" dev="1" speed="200000" port="1" latency="0.000000" guid="0x2" maxconn="262144" gdr="1"/></nic>
+    </pci>
+  </cpu>
+</system>
+)xml");
+  const ImportResult r = import_node({xml, "", "x"});
+  EXPECT_THAT(r.yaml, HasSubstr("  - id: nic0\n    kind: nic\n    model: \"mlx5_0 200 Gb/s + mlx5_1 (function "
+                                "0000:0c:00.1 of the same PCI device)\"\n    bandwidth_gbps: 50"));
+  EXPECT_THAT(r.yaml, Not(HasSubstr("id: nic1")));
+  EXPECT_EQ(count_of(r.yaml, "between: [cpu0, nic0]"), 1u);
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr(":9: mlx5_1 at 0000:0c:00.1 is another function of the PCI device "
+                                                   "of nic0: read as ports of that NIC, on its one PCIe link")));
+}
+
 // --- from skeleton to a loadable file ------------------------------------------------------------
 
 TEST(ImportField, LoadingASkeletonListsEveryTodoAtOnce) {

@@ -571,13 +571,29 @@ class XmlReader {
   }
 
   void nic(const Frame& f) {
+    const bool adapter = f.enclosing && nic_class(to_lower(f.enclosing.attribute("class").as_string()));
+    const std::vector<pugi::xml_node> ports(f.node.children("net").begin(), f.node.children("net").end());
+    const std::string device = adapter ? pci_device_of(f) : std::string();
+    if (!device.empty() && !ports.empty() && join_sibling_function(f, device, ports)) return;
+    const std::size_t before = sk_.endpoints.size();
+    nic_ports(f, adapter, ports);
+    if (!device.empty() && sk_.endpoints.size() > before) nic_of_device_.emplace(device, sk_.endpoints[before].id);
+  }
+
+  /// The PCI device of a NIC function: its parent and its bus id up to the function
+  /// ("0000:0c:00" of "0000:0c:00.1"); empty where the bus id has no function.
+  static std::string pci_device_of(const Frame& f) {
+    const std::string busid = f.enclosing.attribute("busid").as_string();
+    const std::size_t dot = busid.rfind('.');
+    return dot == std::string::npos ? std::string() : f.parent + "|" + to_lower(busid.substr(0, dot));
+  }
+
+  void nic_ports(const Frame& f, bool adapter, const std::vector<pugi::xml_node>& ports) {
     // The ports of one adapter (a dual-port ConnectX: one <pci> function of a network class, a
     // <net> per port) are one NIC over the adapter's one PCIe link, their rates summed, as NCCL's
     // one NIC node with its ports below it (nccl#2397's 2 x A100 dump had its one Gen4 x8 link
     // twice, port to port through the CPU). One endpoint, not a switch with a port under each:
     // a switch would put a GPU beside the adapter a hop further (PXB where topo -m says PIX).
-    const bool adapter = f.enclosing && nic_class(to_lower(f.enclosing.attribute("class").as_string()));
-    std::vector<pugi::xml_node> ports(f.node.children("net").begin(), f.node.children("net").end());
     if (adapter && ports.size() > 1) {
       std::vector<std::string> names;
       double mbps = 0;
@@ -614,6 +630,40 @@ class XmlReader {
       add_nic(id, model, mbps, fmt::format("NCCL: {:g} Gb/s", mbps / 1000), f.parent,
               own ? gen_of(f.enclosing) : 0, own ? lanes_of(f.enclosing) : 0);
     }
+  }
+
+  /// Functions of one PCI device (bus ids that differ only after the '.', a dual-port card dumped
+  /// as two <pci> functions) share the device's one PCIe link, as NCCL merges them (busId &
+  /// ~0xf, "merge multi-port NICs into one PCI device", src/graph/topo.cc): the ports of a NIC
+  /// function whose device already gave a NIC under the same parent join that NIC, their rates
+  /// added, with a note (robustness hunt 38: a dual-function ConnectX-6 had two Gen4 x16 links,
+  /// twice the card's one slot). Returns whether they joined (`device`: pci_device_of).
+  bool join_sibling_function(const Frame& f, const std::string& device, const std::vector<pugi::xml_node>& ports) {
+    const std::string busid = f.enclosing.attribute("busid").as_string();
+    const auto first = nic_of_device_.find(device);
+    if (first == nic_of_device_.end()) return false;
+    Ep* nic = sk_.find(first->second);
+    if (!nic) return false;
+    std::vector<std::string> names;
+    double mbps = 0;
+    for (const pugi::xml_node& net : ports) {
+      names.emplace_back(net.attribute("name").as_string());
+      mbps += net.attribute("speed").as_double();
+      max_net_ = std::max(max_net_, index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev"));
+      nic_names_[first->second] += " + " + names.back();
+    }
+    nic->model += fmt::format(" + {} (function {} of the same PCI device)", join(names, " + "), busid);
+    const auto bw = nic->values.find("bandwidth_gbps");
+    if (mbps > 0 && bw != nic->values.end()) {
+      const double total = std::stod(bw->second.text) + mbps / 8000;
+      (void)keep(sk_, nic->values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic), total,
+                 bw->second.from + fmt::format(" + {:g} Gb/s of function {}", mbps / 1000, busid),
+                 fmt::format("{}.bandwidth_gbps", first->second));
+    }
+    sk_.notes.push_back(fmt::format("{}: {} at {} is another function of the PCI device of {}: read as ports of that "
+                                    "NIC, on its one PCIe link (as NCCL merges them)",
+                                    where(f.enclosing), join(names, " + "), busid, first->second));
+    return true;
   }
 
   /// The id of the NIC whose first <net> is `net` and whose interfaces are called `name`: nic<dev>,
@@ -977,6 +1027,7 @@ class XmlReader {
   bool classless_ = false;
   std::vector<std::string> socket_nics_;
   std::map<std::string, std::string> nic_names_;  // nic<N> -> the interfaces it was read from
+  std::map<std::string, std::string> nic_of_device_;  // parent|domain:bus:device -> the NIC of its first function
   std::vector<std::string> bare_gpus_;
   std::vector<std::string> emulated_;       // a VM's emulated bridges, left out
   std::vector<std::string> unknown_width_;  // GPUs whose link width the dump gives as 0
