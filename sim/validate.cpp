@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
-#include <regex>
 #include <tuple>
 
 #include "core/error.hpp"
@@ -329,8 +329,9 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     // Eager: built as a synthetic workload is, so that each call waits for its process to issue it:
     // the host's time per call as this loop measured it (issue_us) where the recording has it,
     // else, for calls larger than kCallFloorMaxBytes, as the same loop's calls of up to that size
-    // measured it (small_call_paces), else the node's collective_call_us. Graph: the calls were replayed from a CUDA graph, with no
-    // process in the loop, so they only wait for each other in stream order. Either way all
+    // measured it (small_call_paces), else the node's collective_call_us. Graph: the calls were
+    // replayed from a CUDA graph, with no process in the loop, so they only wait for each other in
+    // stream order (a replay whose launch held the host throughout is marked launch_bound). Either way all
     // `iters` calls are simulated: a rank whose part of a call ends early starts the next one
     // while the others still work (a broadcast's root), so one call's time is not the loop's
     // time per call (tools/record/nccl_pipeline.py, tests/data/real/h200-4gpu-pipeline).
@@ -493,8 +494,20 @@ std::uint64_t row_buffer_bytes(trace::OpKind kind, int ranks, std::uint64_t byte
 struct GpuIdentity {
   std::string vendor, model;
 };
+bool is_model_token(std::string_view w) {
+  // 1-3 capital letters, 1-4 digits, 0-2 capital letters.
+  std::size_t k = 0;
+  const auto run = [&](auto pred, std::size_t lo, std::size_t hi) {
+    std::size_t n = 0;
+    while (k < w.size() && n < hi && pred(static_cast<unsigned char>(w[k]))) ++k, ++n;
+    return n >= lo;
+  };
+  const auto upper = [](unsigned char c) { return std::isupper(c) != 0; };
+  const auto digit = [](unsigned char c) { return std::isdigit(c) != 0; };
+  return run(upper, 1, 3) && run(digit, 1, 4) && run(upper, 0, 2) && k == w.size();
+}
+
 GpuIdentity gpu_identity(const std::string& name) {
-  static const std::regex model(R"((^|[^A-Za-z0-9])([A-Z]{1,3}[0-9]{1,4}[A-Z]{0,2})($|[^A-Za-z0-9]))");
   GpuIdentity id;
   if (name.find("AMD") != std::string::npos || name.find("Instinct") != std::string::npos ||
       name.find("Radeon") != std::string::npos)
@@ -502,7 +515,16 @@ GpuIdentity gpu_identity(const std::string& name) {
   else if (name.find("NVIDIA") != std::string::npos || name.find("Tesla") != std::string::npos ||
            name.find("GeForce") != std::string::npos || name.find("Quadro") != std::string::npos)
     id.vendor = "nvidia";
-  if (std::smatch m; std::regex_search(name, m, model)) id.model = m[2];
+  // Words split at anything but letters and digits ("A100-SXM4-40GB": A100, SXM4, 40GB).
+  std::string_view rest = name;
+  while (!rest.empty() && id.model.empty()) {
+    const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    const std::size_t start = static_cast<std::size_t>(std::find_if(rest.begin(), rest.end(), alnum) - rest.begin());
+    rest.remove_prefix(start);
+    const std::size_t end = static_cast<std::size_t>(std::find_if_not(rest.begin(), rest.end(), alnum) - rest.begin());
+    if (is_model_token(rest.substr(0, end))) id.model = std::string(rest.substr(0, end));
+    rest.remove_prefix(end);
+  }
   return id;
 }
 

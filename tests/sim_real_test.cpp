@@ -263,10 +263,11 @@ TEST(SimReal, LargeCollectivesBesideNcclsModel) {
 
 TEST(SimReal, EveryRecordingsCallsOfUpTo4MiBSimulateAtMostTwiceTheirTime) {
   // Every NCCL row of 8 B-4 MiB of every recording in tests/data/real (eager and CUDA-graph, NCCL's
-  // choice and every forced algorithm, protocol and channel count; 3,871 calls in 27 folders, the
+  // choice and every forced algorithm, protocol and channel count; 4,291 calls in 28 folders, the
   // 24th h200-2gpu-ll128phase of 2026-11-29, its 15 calls of 4 MiB at 3.9%, the 25th to 27th
   // h200-2gpu-ceiling, h200-4gpu-ceiling and h200-4gpu-alltoall of the same day, 15, 15 and 3 calls
-  // of 1-4 MiB at 5.9%, 5.6% and 14.7%, the last alltoalls the simulator gives 11-22% fast): the
+  // of 1-4 MiB at 5.9%, 5.6% and 14.7%, the last alltoalls the simulator gives 11-22% fast, the
+  // 28th h200-2gpu-nccl-issue4 of 2026-11-30, 420 calls at 3.7%, -38.2% to +37.0%): the
   // sanitized build's replay of the simulator on real input, and a floor for the release build.
   // Measured when written: per folder a geometric-mean |error| of 3.3-27.3% (h200-2gpu-nccl, whose
   // eager calls the host paced before recordings carried issue_us); every call simulated from
@@ -298,8 +299,8 @@ TEST(SimReal, EveryRecordingsCallsOfUpTo4MiBSimulateAtMostTwiceTheirTime) {
     calls += errors.size();
     ++folders;
   }
-  EXPECT_EQ(calls, 3871U);
-  EXPECT_EQ(folders, 27U);
+  EXPECT_EQ(calls, 4291U);
+  EXPECT_EQ(folders, 28U);
 }
 
 TEST(SimReal, CollectivesFromOneMiBOnTwoH200s) {

@@ -11,7 +11,6 @@
 #include <map>
 #include <optional>
 #include <pugixml.hpp>
-#include <regex>
 #include <set>
 #include <variant>
 
@@ -1170,10 +1169,17 @@ std::string first_number(std::string_view list) {
 /// imported as GPUs talking over PCIe), so it is refused where the paste shows its command or
 /// its legend.
 void refuse_pcie_only_matrix(const std::string& path, const std::vector<std::string>& lines) {
-  static const std::regex command(R"(nvidia-smi\s+topo\s+(-mp|--matrix_pci)\b)");
+  // Words, not a regular expression: libstdc++'s std::regex recurses per character and a long
+  // hostile line would exhaust the stack.
+  const auto names_mp = [](const std::vector<std::string>& t) {
+    for (std::size_t k = 0; k + 2 < t.size(); ++k)
+      if (t[k].ends_with("nvidia-smi") && t[k + 1] == "topo" && (t[k + 2] == "-mp" || t[k + 2] == "--matrix_pci"))
+        return true;
+    return false;
+  };
   const std::string fix = "give the output of `nvidia-smi topo -m`, which shows the NVLinks (NV#)";
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (std::regex_search(lines[i], command))
+    if (names_mp(tokens(lines[i])))
       throw InputError(fmt::format("{}:{}: the output of `nvidia-smi topo -mp`, the PCIe paths only (it hides the "
                                    "NVLinks between GPUs); {}",
                                    path, i + 1, fix));
