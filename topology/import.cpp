@@ -594,13 +594,7 @@ class XmlReader {
     // twice, port to port through the CPU). One endpoint, not a switch with a port under each:
     // a switch would put a GPU beside the adapter a hop further (PXB where topo -m says PIX).
     if (adapter && ports.size() > 1) {
-      std::vector<std::string> names;
-      double mbps = 0;
-      for (const pugi::xml_node& net : ports) {
-        names.emplace_back(net.attribute("name").as_string());
-        mbps += net.attribute("speed").as_double();
-        max_net_ = std::max(max_net_, index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev"));
-      }
+      const auto [names, mbps] = port_names_and_speed(ports);
       const std::optional<std::string> id = nic_id(ports.front(), join(names, " + "));
       if (!id) return;
       add_nic(*id,
@@ -631,6 +625,19 @@ class XmlReader {
     }
   }
 
+  /// The interface names of a NIC's ports and their speeds added (Mb/s), each port's dev counted
+  /// among the NICs' numbers.
+  std::pair<std::vector<std::string>, double> port_names_and_speed(const std::vector<pugi::xml_node>& ports) {
+    std::vector<std::string> names;
+    double mbps = 0;
+    for (const pugi::xml_node& net : ports) {
+      names.emplace_back(net.attribute("name").as_string());
+      mbps += net.attribute("speed").as_double();
+      max_net_ = std::max(max_net_, index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev"));
+    }
+    return {names, mbps};
+  }
+
   /// Functions of one PCI device (bus ids that differ only after the '.', a dual-port card dumped
   /// as two <pci> functions) share the device's one PCIe link, as NCCL merges them (busId &
   /// ~0xf, "merge multi-port NICs into one PCI device", src/graph/topo.cc): the ports of a NIC
@@ -643,14 +650,8 @@ class XmlReader {
     if (first == nic_of_device_.end()) return false;
     Ep* nic = sk_.find(first->second);
     if (!nic) return false;
-    std::vector<std::string> names;
-    double mbps = 0;
-    for (const pugi::xml_node& net : ports) {
-      names.emplace_back(net.attribute("name").as_string());
-      mbps += net.attribute("speed").as_double();
-      max_net_ = std::max(max_net_, index_attr(net, "dev", 0, kMaxIndex, -1, "a NIC's dev"));
-      nic_names_[first->second] += " + " + names.back();
-    }
+    const auto [names, mbps] = port_names_and_speed(ports);
+    for (const std::string& name : names) nic_names_[first->second] += " + " + name;
     nic->model += fmt::format(" + {} (function {} of the same PCI device)", join(names, " + "), busid);
     const auto bw = nic->values.find("bandwidth_gbps");
     if (mbps > 0 && bw != nic->values.end()) {
