@@ -38,7 +38,7 @@ inline constexpr const char* kRecordingLineKey = "#line";
 /// of up to kCallFloorMaxBytes (small_calls), or the node's collective_call_us (node: the recording
 /// measured none). launch_bound: a CUDA graph replay whose launch held the host for at least
 /// kLaunchBoundShare of the calls' time (graphs of 64 calls and more on the H200 machines: the
-/// launch does not queue them all, and the host feeds the GPUs as they free room, 10-16 us more a
+/// launch does not queue them all, and the host feeds the GPUs as they free room, 9-20 us more a
 /// call), so the recording cannot tell the GPUs' time from the host's feed; simulated as a replay.
 enum class HostPace { none, issue_us, small_calls, node, launch_bound };
 inline constexpr double kLaunchBoundShare = 0.8;
