@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """package.py ARCHIVE DEST KIND [SKIP_GLOB...]: turn one run_all.sh, run_apps.sh, run_nccl.sh,
 run_pipeline.sh, run_d2d_concurrency.sh, run_l2_copy.sh, run_matrix.sh, run_nccl_channels.sh,
-run_ddp_apps.sh, run_nccl_blocks.sh, run_nccl_buffsize.sh, run_nccl_issue.sh or run_nccl_burst.sh archive (record.tar.gz) into a committed ground-truth
+run_ddp_apps.sh, run_nccl_blocks.sh, run_nccl_buffsize.sh, run_nccl_issue.sh, run_nccl_burst.sh or run_graph_queue.sh archive (record.tar.gz) into a committed ground-truth
 folder: tests/data/real/<machine>/ for run_all.sh, and (suggested) tests/data/real/<machine>-apps/,
 -nccl/, -pipeline/, -d2d/, -l2/, -matrix/ and -channels/ for the others, so that
 no file of one recording overwrites another's (each has its own summary.txt and README.md).
@@ -53,6 +53,8 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               "ll128_iters.csv",
               # run_nccl_burst.sh
               "graph_iters.csv",
+              # run_graph_queue.sh
+              "graph_queue.csv",
               # run_nccl_fifo.sh
               "fifo.csv"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
@@ -104,6 +106,9 @@ DESCRIBE = {
     "app_*": "run_ddp_apps.sh: a folder per DDP app, each rank's Kineto trace (`rank<r>.json.gz`)",
     "buffsize.csv": "run_nccl_buffsize.sh: ring/Simple calls with NCCL_BUFFSIZE 1, 4 and 16 MiB "
                     "(`buffsize_bytes` and nccl_bench.csv's columns; tools/results/nccl_slices.py)",
+    "graph_queue.csv": "run_graph_queue.sh: a ring/LL128 all-gather of 8 MiB and a ring/Simple allreduce of "
+                       "8 B from CUDA graphs of 8-160 calls, with the host's time to launch each replay "
+                       "(nccl_bench.csv's columns)",
     "ll128_iters.csv": "run_nccl_issue.sh: ring/LL128 all-gathers of 8 MiB-1 GiB from CUDA graphs of 5, 20 "
                        "and 80 calls (nccl_bench.csv's columns)",
     "clocks.csv.gz": "run_nccl_issue.sh (every 100 ms) and run_nccl_burst.sh (every 20 ms, with the "
