@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "core/error.hpp"
@@ -238,6 +239,10 @@ std::map<LoopFamily, double> small_call_paces(const std::vector<std::map<std::st
   for (const auto& r : rows) {
     const auto launch = r.find("launch");
     if (launch != r.end() && launch->second != "eager") continue;
+    // Only the rows validate_collectives simulates are read.
+    SimOptions unused;
+    if (!variant_options(field(r, "variant", bench), unused) || !trace::parse_op_kind(field(r, "collective", bench)))
+      continue;
     if (whole_field<std::uint64_t>(r, "bytes", bench, 0, std::uint64_t{1} << 50) > kCallFloorMaxBytes) continue;
     small[{field(r, "variant", bench), field(r, "collective", bench),
            whole_field<int>(r, "nranks", bench, 2, kMaxRecordedRanks)}]
@@ -331,16 +336,18 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     // else, for calls larger than kCallFloorMaxBytes, as the same loop's calls of up to that size
     // measured it (small_call_paces), else the node's collective_call_us. Graph: the calls were
     // replayed from a CUDA graph, with no process in the loop, so they only wait for each other in
-    // stream order (a replay whose launch held the host throughout is marked launch_bound). Either way all
-    // `iters` calls are simulated: a rank whose part of a call ends early starts the next one
-    // while the others still work (a broadcast's root), so one call's time is not the loop's
+    // stream order (a replay whose launch held the host throughout is marked launch_bound). Either
+    // way all `iters` calls are simulated: a rank whose part of a call ends early starts the next
+    // one while the others still work (a broadcast's root), so one call's time is not the loop's
     // time per call (tools/record/nccl_pipeline.py, tests/data/real/h200-4gpu-pipeline).
     const trace::Trace t =
         collective_calls(*kind, n, bytes, iters, graph ? "cuda-graph" : "synthetic");
     double issue_us = 0;
     HostPace pace = HostPace::none;
     const double measured_us = number_field(r, "time_us", bench, 0, 86400e6);
-    if (graph && recorded_issue_us(r, bench) >= kLaunchBoundShare * measured_us) pace = HostPace::launch_bound;
+    if (const double launch_us = graph ? recorded_issue_us(r, bench) : 0;
+        launch_us > 0 && launch_us >= kLaunchBoundShare * measured_us)
+      pace = HostPace::launch_bound;
     if (!graph) {
       issue_us = recorded_issue_us(r, bench);
       pace = issue_us > 0 ? HostPace::issue_us : HostPace::node;
@@ -488,11 +495,14 @@ std::uint64_t row_buffer_bytes(trace::OpKind kind, int ranks, std::uint64_t byte
   return kind == trace::OpKind::allgather || kind == trace::OpKind::reducescatter ? bytes + part : 2 * bytes;
 }
 
-/// A GPU name's vendor ("amd", "nvidia") and model token ("H100" of "NVIDIA H100 80GB HBM3",
-/// "A100" of "NVIDIA A100-SXM4-40GB", "MI355X" of "AMD Instinct MI355X"): the first word of capital
-/// letters and digits in that order; empty where the name tells neither.
+/// A GPU name's vendor ("amd", "nvidia") and model tokens ("H100" of "NVIDIA H100 80GB HBM3",
+/// "A100" and "SXM4" of "NVIDIA A100-SXM4-40GB", "H100" and "GH200" of gh200.yaml's "NVIDIA H100
+/// (GH200 Hopper GPU, 96 GB HBM3)"): its words of capital letters then digits; empty where the
+/// name tells neither. Nodes made by `topo import` name a GPU by its architecture ("sm_90 GPU at
+/// ...", "gfx942 GPU at ..."): a vendor, no model.
 struct GpuIdentity {
-  std::string vendor, model;
+  std::string vendor;
+  std::set<std::string> models;
 };
 bool is_model_token(std::string_view w) {
   // 1-3 capital letters, 1-4 digits, 0-2 capital letters.
@@ -515,14 +525,18 @@ GpuIdentity gpu_identity(const std::string& name) {
   else if (name.find("NVIDIA") != std::string::npos || name.find("Tesla") != std::string::npos ||
            name.find("GeForce") != std::string::npos || name.find("Quadro") != std::string::npos)
     id.vendor = "nvidia";
+  else if (name.starts_with("sm_"))
+    id.vendor = "nvidia";
+  else if (name.starts_with("gfx"))
+    id.vendor = "amd";
   // Words split at anything but letters and digits ("A100-SXM4-40GB": A100, SXM4, 40GB).
   std::string_view rest = name;
-  while (!rest.empty() && id.model.empty()) {
+  while (!rest.empty()) {
     const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
     const std::size_t start = static_cast<std::size_t>(std::find_if(rest.begin(), rest.end(), alnum) - rest.begin());
     rest.remove_prefix(start);
     const std::size_t end = static_cast<std::size_t>(std::find_if_not(rest.begin(), rest.end(), alnum) - rest.begin());
-    if (is_model_token(rest.substr(0, end))) id.model = std::string(rest.substr(0, end));
+    if (is_model_token(rest.substr(0, end))) id.models.emplace(rest.substr(0, end));
     rest.remove_prefix(end);
   }
   return id;
@@ -541,7 +555,9 @@ void check_table_gpus(const NcclTestsRun& run, const std::string& path, const to
                                  "and library say nothing of how the node's GPUs run; give the node of the machine it ran "
                                  "on",
                                  at, run.gpu_name, node.name, first.model, first.id));
-  if (!table.model.empty() && !ours.model.empty() && table.model != ours.model && warnings)
+  const bool common = std::any_of(table.models.begin(), table.models.end(),
+                                  [&](const std::string& m) { return ours.models.contains(m); });
+  if (!table.models.empty() && !ours.models.empty() && !common && warnings)
     warnings->push_back(fmt::format("{}: the table ran on '{}', node '{}''s GPUs are '{}' ({}): it is scored as if "
                                     "it had run on the node's; give the node of the machine it ran on",
                                     at, run.gpu_name, node.name, first.model, first.id));
@@ -640,7 +656,7 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
         v.baseline_ns = c.nccl_model.time_ns;
         v.note = fmt::format("{}/{}", nccl::to_string(c.algo), nccl::to_string(c.proto));
         v.issue_us = issue_us;
-        v.pace = issue_us > 0 ? HostPace::small_calls : HostPace::none;
+        v.pace = issue_us > 0 ? HostPace::small_calls : run.graph ? HostPace::none : HostPace::unpaced;
         out.push_back(v);
       }
     }
@@ -656,6 +672,7 @@ std::string_view to_string(HostPace pace) {
     case HostPace::small_calls: return "small calls";
     case HostPace::node: return "node";
     case HostPace::launch_bound: return "launch";
+    case HostPace::unpaced: return "unpaced";
   }
   return "";
 }

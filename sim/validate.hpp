@@ -36,11 +36,14 @@ inline constexpr const char* kRecordingLineKey = "#line";
 /// Where an NCCL case's host pace came from: none (a CUDA graph replay, or a loop that waits for
 /// nothing but stream order), the host's recorded time per call (issue_us), the same loop's calls
 /// of up to kCallFloorMaxBytes (small_calls), or the node's collective_call_us (node: the recording
-/// measured none). launch_bound: a CUDA graph replay whose launch held the host for at least
-/// kLaunchBoundShare of the calls' time (graphs of 64 calls and more on the H200 machines: the
-/// launch does not queue them all, and the host feeds the GPUs as they free room, 9-20 us more a
-/// call), so the recording cannot tell the GPUs' time from the host's feed; simulated as a replay.
-enum class HostPace { none, issue_us, small_calls, node, launch_bound };
+/// measured none). unpaced: a nccl-tests loop issued by its process whose pace the table did not
+/// measure (no calls of up to kCallFloorMaxBytes, or those calls themselves), simulated without a
+/// host. launch_bound: a CUDA graph replay whose launch held the host for at least
+/// kLaunchBoundShare of the calls' time (on the 2 x H200 machines graphs of 80 calls, and of 64
+/// calls each on a new buffer set: the launch does not queue them all, and the host feeds the GPUs
+/// as they free room, 9-20 us more a call), so the recording cannot tell the GPUs' time from the
+/// host's feed; simulated as a replay.
+enum class HostPace { none, issue_us, small_calls, node, launch_bound, unpaced };
 inline constexpr double kLaunchBoundShare = 0.8;
 [[nodiscard]] std::string_view to_string(HostPace pace);
 
@@ -79,8 +82,8 @@ inline constexpr const char* kGraphSuffix = "+graph";
 /// simulator runs (default, ring, tree and their forced protocols), each row's `iters` calls back
 /// to back as the recording timed them (eager rows: issued by a process, each call waiting for
 /// the host's recorded time per call, `issue_us`, else, for calls larger than kCallFloorMaxBytes,
-/// the median time of the same variant's and collective's eager calls of up to that size, else the
-/// node's collective_call_us; `launch` graph rows: replayed from a CUDA graph, no issue time),
+/// the median time of the same variant's, collective's and rank count's eager calls of up to that
+/// size, else the node's collective_call_us; `launch` graph rows: replayed from a CUDA graph, no issue time),
 /// simulated time per call against the recorded one.
 /// Which of a recording's NCCL rows to simulate: by how they were launched, by collective and by
 /// size. A check of some calls need not simulate the rest (a folder's calls of up to 4 GiB take

@@ -801,6 +801,14 @@ TEST(ImportField, TopoMpOutputIsRefusedAsPcieOnly) {
   const std::string with_nv = test::write_temp(
       "topo_m_nv.txt", matrix + legend + "  NV#  = Connection traversing a bonded set of # NVLinks\n");
   EXPECT_NO_THROW((void)import_skeleton({"", with_nv, "x"}));
+  // Drivers from before NVLink printed SOC and no NODE, and no NV#: their `topo -m` is read.
+  const std::string old_driver = test::write_temp(
+      "topo_m_soc.txt", "        GPU0    GPU1    CPU Affinity\nGPU0     X      SOC     0-7\nGPU1    SOC      X      8-15\n"
+                        "\nLegend:\n\n  X   = Self\n  SOC  = Connection traversing PCIe as well as the SMP link between "
+                        "CPU sockets(e.g. QPI)\n  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge\n"
+                        "  PXB  = Connection traversing multiple PCIe switches\n  PIX  = Connection traversing a single "
+                        "PCIe switch\n");
+  EXPECT_NO_THROW((void)import_skeleton({"", old_driver, "x"}));
 }
 
 TEST(ImportField, TopoMNicsAreEndpointsPlacedByTheirCells) {
@@ -969,6 +977,13 @@ TEST(ImportField, FunctionsOfOnePciDeviceShareItsPcieLink) {
   EXPECT_EQ(count_of(r.yaml, "between: [cpu0, nic0]"), 1u);
   EXPECT_THAT(r.notes, testing::Contains(HasSubstr(":9: mlx5_1 at 0000:0c:00.1 is another function of the PCI device "
                                                    "of nic0: read as ports of that NIC, on its one PCIe link")));
+  // A first function that gives no speed leaves the second's rate, not none.
+  std::string text = test::read_file(xml);
+  const std::string speed = "speed=\"200000\"";
+  text.replace(text.find(speed), speed.size(), "speed=\"0\"");
+  const std::string unspeeded = test::write_temp("dual_function_no_speed.xml", text);
+  EXPECT_THAT(import_node({unspeeded, "", "x"}).yaml,
+              HasSubstr("bandwidth_gbps: 25  # NCCL + 200 Gb/s of function 0000:0c:00.1"));
 }
 
 // --- from skeleton to a loadable file ------------------------------------------------------------

@@ -220,6 +220,14 @@ TEST(NcclTestsLog, ATableOfOtherGpusThanTheNodesIsSaidOrRefused) {
   const std::string h200 = published_folder("nccl_tests_h200", table("NVIDIA H200"), "run.out,,\n");
   EXPECT_EQ(validate_nccl_tests(h200, node, {}, &warnings).size(), 1u);
   EXPECT_TRUE(warnings.empty());
+  // Any model word in common will do: gh200.yaml's GPU is "NVIDIA H100 (GH200 Hopper GPU, ...)",
+  // a GH200's nccl-tests line says "NVIDIA GH200 480GB" (the node's one GPU then refuses the
+  // table's two ranks, after the check).
+  const topology::Node gh200 = topology::load_node(test::config("gh200.yaml"));
+  const std::string grace = published_folder("nccl_tests_gh200", table("NVIDIA GH200 480GB"), "run.out,,\n");
+  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(grace, gh200, {}, &warnings); }).find("take 2 GPUs"),
+            std::string::npos);
+  EXPECT_TRUE(warnings.empty());
   // A name without a model token (a GeForce RTX 4090) cannot be compared: no word.
   const std::string rtx = published_folder("nccl_tests_rtx", table("NVIDIA GeForce RTX 4090"), "run.out,,\n");
   EXPECT_EQ(validate_nccl_tests(rtx, node, {}, &warnings).size(), 1u);

@@ -653,12 +653,16 @@ class XmlReader {
     const auto [names, mbps] = port_names_and_speed(ports);
     for (const std::string& name : names) nic_names_[first->second] += " + " + name;
     nic->model += fmt::format(" + {} (function {} of the same PCI device)", join(names, " + "), busid);
-    const auto bw = nic->values.find("bandwidth_gbps");
-    if (mbps > 0 && bw != nic->values.end()) {
-      const double total = std::stod(bw->second.text) + mbps / 8000;
-      (void)keep(sk_, nic->values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic), total,
-                 bw->second.from + fmt::format(" + {:g} Gb/s of function {}", mbps / 1000, busid),
-                 fmt::format("{}.bandwidth_gbps", first->second));
+    // The rates add up; a function without one leaves the other's, and a sum the schema refuses
+    // leaves the NIC's rate to fill in (keep's note says why).
+    if (mbps > 0) {
+      const auto bw = nic->values.find("bandwidth_gbps");
+      const double before = bw == nic->values.end() ? 0.0 : std::stod(bw->second.text);
+      const std::string from = (bw == nic->values.end() ? std::string("NCCL") : bw->second.from) +
+                               fmt::format(" + {:g} Gb/s of function {}", mbps / 1000, busid);
+      if (!keep(sk_, nic->values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic),
+                before + mbps / 8000, from, fmt::format("{}.bandwidth_gbps", first->second)))
+        nic->values.erase("bandwidth_gbps");
     }
     sk_.notes.push_back(fmt::format("{}: {} at {} is another function of the PCI device of {}: read as ports of that "
                                     "NIC, on its one PCIe link (as NCCL merges them)",
@@ -1185,14 +1189,18 @@ void refuse_pcie_only_matrix(const std::string& path, const std::vector<std::str
                                    "NVLinks between GPUs); {}",
                                    path, i + 1, fix));
     if (lines[i].find("Legend:") == std::string::npos) continue;
-    // The legend's entries follow it, up to the next text that is none (nvidia-smi prints 7 or 8).
-    bool pix = false, nv = false;
-    for (std::size_t j = i + 1; j < lines.size() && j <= i + 14; ++j) {
+    // The legend's entries ("X    = Self", "PIX  = ...") follow it, blank lines between them, up to
+    // the first other text. A legend with NODE (drivers since NVLink: `topo -m` then also lists
+    // NV#) but no NV# is -mp's; drivers before NVLink printed SOC and no NODE, and are read.
+    bool node = false, nv = false;
+    for (std::size_t j = i + 1; j < lines.size(); ++j) {
       const std::vector<std::string> t = tokens(lines[j]);
-      if (t.size() >= 2 && t[0] == "PIX" && t[1] == "=") pix = true;
-      if (!t.empty() && t[0].starts_with("NV#")) nv = true;
+      if (t.empty()) continue;
+      if (t.size() < 2 || t[1] != "=") break;
+      if (t[0] == "NODE") node = true;
+      if (t[0].starts_with("NV#")) nv = true;
     }
-    if (pix && !nv)
+    if (node && !nv)
       throw InputError(fmt::format("{}:{}: a legend without NV#: the output of `nvidia-smi topo -mp`, the PCIe paths "
                                    "only (it hides the NVLinks between GPUs); {}",
                                    path, i + 1, fix));

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """eager_misses.py CSV: the calls issued from Python past 20% that the host's recorded issue time
 cannot explain, because their recording did not time the host (no issue_us, no calls of up to
-64 KiB in the same loop: the CSV's pace column says "node"), from one
+64 KiB in the same loop: the CSV's pace column says neither "issue_us" nor "small calls"), from one
 `linkcast_validate_real ... --csv CSV` run (tools/results/collectives_all.sh writes one).
 
 Prints how many there are from 1 MiB and of 1-8 MiB, and for those of 1-8 MiB the recorded time
@@ -22,7 +22,7 @@ def main():
     by_key = {(r["machine"], r["group"], r["case"], r["bytes"]): r for r in rows}
     misses = []
     for (machine, group, case, nbytes), r in by_key.items():
-        paced = r["pace"] != "node" if "pace" in r else bool(r.get("issue_us"))
+        paced = r["pace"] in ("issue_us", "small calls") if "pace" in r else bool(r.get("issue_us"))
         if "+graph" in group or paced or int(nbytes) < 1 << 20:
             continue
         measured = float(r["measured_ns"])

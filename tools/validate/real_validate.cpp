@@ -87,7 +87,8 @@ int main(int argc, char** argv) {
           // Replays whose launch held the host throughout (HostPace::launch_bound) are counted apart.
           keys = {fmt::format("{}: {} {}", dir, how, big), fmt::format("{} GPUs: {} {}", c.ops, how, big),
                   "all machines: every NCCL call " + big,
-                  c.pace == sim::HostPace::node           ? "all machines: NCCL, issued at a pace not recorded " + big
+                  c.pace == sim::HostPace::node || c.pace == sim::HostPace::unpaced
+                      ? "all machines: NCCL, issued at a pace not recorded " + big
                   : c.pace == sim::HostPace::launch_bound ? "all machines: NCCL graph, fed by the host's launch " + big
                                                           : "all machines: NCCL, the host's pace recorded or none " + big};
           if (!graph) keys.insert(keys.end(), {"all machines: NCCL " + big, "all machines: copies + NCCL " + big});
