@@ -496,7 +496,7 @@ std::uint64_t row_buffer_bytes(trace::OpKind kind, int ranks, std::uint64_t byte
 }
 
 /// A GPU name's vendor ("amd", "nvidia") and model tokens ("H100" of "NVIDIA H100 80GB HBM3",
-/// "A100" and "SXM4" of "NVIDIA A100-SXM4-40GB", "H100" and "GH200" of gh200.yaml's "NVIDIA H100
+/// "A100" of "NVIDIA A100-SXM4-40GB", "H100" and "GH200" of gh200.yaml's "NVIDIA H100
 /// (GH200 Hopper GPU, 96 GB HBM3)"): its words of capital letters then digits; empty where the
 /// name tells neither. Nodes made by `topo import` name a GPU by its architecture ("sm_90 GPU at
 /// ...", "gfx942 GPU at ..."): a vendor, no model.
@@ -505,7 +505,9 @@ struct GpuIdentity {
   std::set<std::string> models;
 };
 bool is_model_token(std::string_view w) {
-  // 1-3 capital letters, 1-4 digits, 0-2 capital letters.
+  // 1-3 capital letters, 1-4 digits, 0-2 capital letters; not a memory or form factor (HBM3,
+  // SXM5, GDDR6), which GPUs of different models share.
+  if (w.starts_with("HBM") || w.starts_with("SXM") || w.starts_with("GDDR")) return false;
   std::size_t k = 0;
   const auto run = [&](auto pred, std::size_t lo, std::size_t hi) {
     std::size_t n = 0;
@@ -525,10 +527,11 @@ GpuIdentity gpu_identity(const std::string& name) {
   else if (name.find("NVIDIA") != std::string::npos || name.find("Tesla") != std::string::npos ||
            name.find("GeForce") != std::string::npos || name.find("Quadro") != std::string::npos)
     id.vendor = "nvidia";
-  else if (name.starts_with("sm_"))
-    id.vendor = "nvidia";
-  else if (name.starts_with("gfx"))
-    id.vendor = "amd";
+  else if (name.starts_with("sm_") || name.starts_with("gfx")) {
+    // An architecture and a PCI bus id ("sm_90 GPU at 0000:B3:00.0"): no model ("B3" is an address).
+    id.vendor = name.starts_with("sm_") ? "nvidia" : "amd";
+    return id;
+  }
   // Words split at anything but letters and digits ("A100-SXM4-40GB": A100, SXM4, 40GB).
   std::string_view rest = name;
   while (!rest.empty()) {

@@ -15,6 +15,7 @@
 #include "sim/nccl_tests_log.hpp"
 #include "sim/validate.hpp"
 #include "test_util.hpp"
+#include "topology/import.hpp"
 #include "topology/loader.hpp"
 
 namespace linkcast::sim {
@@ -228,6 +229,24 @@ TEST(NcclTestsLog, ATableOfOtherGpusThanTheNodesIsSaidOrRefused) {
   EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(grace, gh200, {}, &warnings); }).find("take 2 GPUs"),
             std::string::npos);
   EXPECT_TRUE(warnings.empty());
+  // A node made by `topo import` names its GPUs by architecture ("sm_80 GPU at ..."): a vendor to
+  // refuse another's table by, no model to warn of.
+  const topology::Node imported = topology::parse_node(
+      test::fill_todos(topology::import_skeleton(
+          {test::source_dir() + "/tests/data/wild/nccl_topo/simai_hgx_a100_8gpu_baremetal.xml", "", "hgx-a100"})),
+      "hgx-a100.yaml");
+  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(amd, imported, {}, &warnings); })
+                .find("another vendor's GPUs and library say nothing"),
+            std::string::npos);
+  EXPECT_EQ(validate_nccl_tests(h200, imported, {}, &warnings).size(), 1u);
+  EXPECT_TRUE(warnings.empty());
+  // Memory and form factor are no model: an H800 table against an H100 node, both "80GB HBM3".
+  const topology::Node h100 = topology::load_node(test::config("hgx-h100.yaml"));
+  const std::string h800 = published_folder("nccl_tests_h800", table("NVIDIA H800 80GB HBM3"), "run.out,,\n");
+  EXPECT_EQ(validate_nccl_tests(h800, h100, {}, &warnings).size(), 1u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("the table ran on 'NVIDIA H800 80GB HBM3'"), std::string::npos);
+  warnings.clear();
   // A name without a model token (a GeForce RTX 4090) cannot be compared: no word.
   const std::string rtx = published_folder("nccl_tests_rtx", table("NVIDIA GeForce RTX 4090"), "run.out,,\n");
   EXPECT_EQ(validate_nccl_tests(rtx, node, {}, &warnings).size(), 1u);
