@@ -227,6 +227,10 @@ double recorded_issue_us(const std::map<std::string, std::string>& row, const st
   return us;
 }
 
+/// Whether a call of `bytes` is one of a loop's small calls, which measure its host's pace (its
+/// GPU work is far shorter than any host's issue) rather than the GPUs.
+bool is_small_call(std::uint64_t bytes) { return bytes <= kCallFloorMaxBytes; }
+
 /// The host's pace of each loop issued from a process (eager rows) as the recording measured it on
 /// the same loop's smallest calls: by variant, collective and rank count, the median time of its
 /// eager calls of at most kCallFloorMaxBytes, whose GPU work is far shorter than any host's issue
@@ -243,7 +247,7 @@ std::map<LoopFamily, double> small_call_paces(const std::vector<std::map<std::st
     SimOptions unused;
     if (!variant_options(field(r, "variant", bench), unused) || !trace::parse_op_kind(field(r, "collective", bench)))
       continue;
-    if (whole_field<std::uint64_t>(r, "bytes", bench, 0, std::uint64_t{1} << 50) > kCallFloorMaxBytes) continue;
+    if (!is_small_call(whole_field<std::uint64_t>(r, "bytes", bench, 0, std::uint64_t{1} << 50))) continue;
     small[{field(r, "variant", bench), field(r, "collective", bench),
            whole_field<int>(r, "nranks", bench, 2, kMaxRecordedRanks)}]
         .push_back(number_field(r, "time_us", bench, 0, 86400e6));
@@ -257,7 +261,7 @@ std::map<LoopFamily, double> small_call_paces(const std::vector<std::map<std::st
 /// kCallFloorMaxBytes took `small_median_us` (0: none): that median for the larger calls; 0 for
 /// the small calls themselves, which measured it and are not scored against their own time.
 double small_call_pace_us(std::uint64_t bytes, double small_median_us) {
-  return bytes > kCallFloorMaxBytes ? small_median_us : 0.0;
+  return is_small_call(bytes) ? 0.0 : small_median_us;
 }
 
 /// The node with every GPU's process issuing a collective call in `issue_us` (its
@@ -342,19 +346,22 @@ std::vector<ValidationCase> validate_collectives(const std::string& dir, const t
     // time per call (tools/record/nccl_pipeline.py, tests/data/real/h200-4gpu-pipeline).
     const trace::Trace t =
         collective_calls(*kind, n, bytes, iters, graph ? "cuda-graph" : "synthetic");
-    double issue_us = 0;
-    HostPace pace = HostPace::none;
     const double measured_us = number_field(r, "time_us", bench, 0, 86400e6);
-    if (const double launch_us = graph ? recorded_issue_us(r, bench) : 0;
-        launch_us > 0 && launch_us >= kLaunchBoundShare * measured_us)
-      pace = HostPace::launch_bound;
-    if (!graph) {
-      issue_us = recorded_issue_us(r, bench);
-      pace = issue_us > 0 ? HostPace::issue_us : HostPace::node;
-      if (const auto small = paces.find({variant, collective, n}); issue_us <= 0 && small != paces.end()) {
-        issue_us = small_call_pace_us(bytes, small->second);
-        if (issue_us > 0) pace = HostPace::small_calls;
-      }
+    // The row's issue_us: for a graph row the replay's launch, for an eager row the calls' issue.
+    const double recorded_us = recorded_issue_us(r, bench);
+    double issue_us = 0;  // what the simulated calls wait for
+    HostPace pace = HostPace::none;
+    if (graph) {
+      if (recorded_us > 0 && recorded_us >= kLaunchBoundShare * measured_us) pace = HostPace::launch_bound;
+    } else if (recorded_us > 0) {
+      issue_us = recorded_us;
+      pace = HostPace::issue_us;
+    } else if (const auto small = paces.find({variant, collective, n});
+               small != paces.end() && small_call_pace_us(bytes, small->second) > 0) {
+      issue_us = small_call_pace_us(bytes, small->second);
+      pace = HostPace::small_calls;
+    } else {
+      pace = HostPace::node;
     }
     const SimResult s = simulate(issue_us > 0 ? with_issue_time(node, issue_us) : node, t, o);
     const CollectiveResult& c = s.collectives.at(0);
@@ -533,9 +540,9 @@ GpuIdentity gpu_identity(const std::string& name) {
     return id;
   }
   // Words split at anything but letters and digits ("A100-SXM4-40GB": A100, SXM4, 40GB).
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
   std::string_view rest = name;
   while (!rest.empty()) {
-    const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
     const std::size_t start = static_cast<std::size_t>(std::find_if(rest.begin(), rest.end(), alnum) - rest.begin());
     rest.remove_prefix(start);
     const std::size_t end = static_cast<std::size_t>(std::find_if_not(rest.begin(), rest.end(), alnum) - rest.begin());
@@ -618,7 +625,7 @@ std::vector<ValidationCase> validate_nccl_tests(const std::string& dir, const to
         continue;
       std::vector<double> small;
       for (const NcclTestsRow& row : run.rows)
-        if (row.bytes <= kCallFloorMaxBytes) small.push_back(row.out_of_place_us);
+        if (is_small_call(row.bytes)) small.push_back(row.out_of_place_us);
       const double small_median_us = run.graph || small.empty() ? 0 : median(small);
       const int calls = std::clamp(run.iters, 1, kNcclTestsCalls);
       ProgressLine progress(fmt::format("simulating {} {}", path, run.test));
@@ -686,7 +693,7 @@ double collective_call_floor_us(const std::string& dir) {
   std::vector<double> small;
   for (const auto& r : read_recording_csv(bench))
     if (field(r, "variant", bench) == "default" &&
-        whole_field<std::uint64_t>(r, "bytes", bench, 0, std::uint64_t{1} << 50) <= kCallFloorMaxBytes &&
+        is_small_call(whole_field<std::uint64_t>(r, "bytes", bench, 0, std::uint64_t{1} << 50)) &&
         (!r.contains("launch") || r.at("launch") == "eager"))
       small.push_back(number_field(r, "time_us", bench, 0, 86400e6));
   return median(small);

@@ -657,11 +657,12 @@ class XmlReader {
     // leaves the NIC's rate to fill in (keep's note says why).
     if (mbps > 0) {
       const auto bw = nic->values.find("bandwidth_gbps");
-      const double before = bw == nic->values.end() ? 0.0 : std::stod(bw->second.text);
       const std::string from = (bw == nic->values.end() ? std::string("NCCL") : bw->second.from) +
                                fmt::format(" + {:g} Gb/s of function {}", mbps / 1000, busid);
+      double& total_mbps = nic_mbps_[first->second];
+      total_mbps += mbps;
       if (!keep(sk_, nic->values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic),
-                before + mbps / 8000, from, fmt::format("{}.bandwidth_gbps", first->second)))
+                total_mbps / 8000, from, fmt::format("{}.bandwidth_gbps", first->second)))
         nic->values.erase("bandwidth_gbps");
     }
     sk_.notes.push_back(fmt::format("{}: {} at {} is another function of the PCI device of {}: read as ports of that "
@@ -696,6 +697,7 @@ class XmlReader {
   void add_nic(const std::string& id, const std::string& model, double mbps, const std::string& rate_source,
                const std::string& parent, int gen, int lanes) {
     Ep& e = sk_.add({id, "nic", model, "", {}, {}});
+    nic_mbps_[id] = std::max(mbps, 0.0);
     if (mbps > 0) {
       (void)keep(sk_, e.values, *schema::find(Section::endpoint, "bandwidth_gbps", EndpointKind::nic), mbps / 8000,
                  rate_source, fmt::format("{}.bandwidth_gbps", id));
@@ -1032,6 +1034,7 @@ class XmlReader {
   std::vector<std::string> socket_nics_;
   std::map<std::string, std::string> nic_names_;  // nic<N> -> the interfaces it was read from
   std::map<std::string, std::string> nic_of_device_;  // parent|domain:bus:device -> the NIC of its first function
+  std::map<std::string, double> nic_mbps_;            // nic<N> -> its ports' speeds together (Mb/s)
   std::vector<std::string> bare_gpus_;
   std::vector<std::string> emulated_;       // a VM's emulated bridges, left out
   std::vector<std::string> unknown_width_;  // GPUs whose link width the dump gives as 0

@@ -311,10 +311,10 @@ class Trace {
   /// for field (kind, ends, memory, bytes, stream, start, duration): a trace joined with itself,
   /// rows inserted twice. The trace is in start order (every reader's finish leaves it so).
   void warn_repeated_transfers(const std::string& where);
-  /// Adds a warning where the operations of a trace read from `where` span more than a week.
   /// Adds a warning where GPU work starts more than a millisecond before the runtime call its
   /// launch link names (a corrupt time, or clocks apart): replays place it after its launch.
   void warn_work_before_launch(const std::string& where);
+  /// Adds a warning where the operations of a trace read from `where` span more than a week.
   void warn_implausible_span(const std::string& where);
 
   /// Removes, in place and in order, every operation that does not move data (kernels, runtime
