@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -81,6 +82,69 @@ std::string environment_value(std::string_view line, std::string_view variable) 
   if (at == std::string_view::npos) return {};
   const auto rest = tokens(line.substr(at + key.size()));
   return rest.empty() ? std::string() : std::string(rest.front());
+}
+
+bool same_name(std::string_view a, std::string_view b) { return to_lower(a) == to_lower(b); }
+
+/// NCCL_ALGO's or NCCL_PROTO's value as NCCL's log prints it, read for one collective as NCCL's
+/// parseList reads it (src/graph/tuning.cc): a comma list ("ring,tree"), a '^' before it for all
+/// but those ("^NVLS"), and entries for one function after a ';' ("ring;allreduce:tree": the first
+/// entry, which alone may name no function, for every function; a later one replaces it for its
+/// function). `func` is NCCL's function ("allreduce"; empty: only an entry without one applies),
+/// `all` NCCL's names, `simulated` those the simulator runs. Returns the one of `simulated` the
+/// value leaves, as written ("Tree"); empty where it leaves all of them and names nothing else
+/// (NCCL chooses among them, as the simulator does) or sets nothing for `func`; else the value as
+/// it is, which the caller refuses (robustness hunt 39: a real log's "ring,tree" and NCCL's
+/// common "^NVLS" were refused as algorithms the simulator does not run).
+std::string env_choice(const std::string& value, std::string_view func, std::span<const std::string_view> all,
+                       std::span<const std::string_view> simulated) {
+  std::optional<std::string_view> list;  // the last entry that applies to `func`
+  const std::vector<std::string_view> entries = split(value, ';');
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::size_t colon = entries[i].find(':');
+    if (colon == std::string_view::npos) {
+      if (i > 0) return value;  // NCCL refuses it
+      list = entries[i];
+    } else if (!func.empty() && same_name(entries[i].substr(0, colon), func)) {
+      list = entries[i].substr(colon + 1);
+    }
+  }
+  if (!list) return {};
+  const bool negated = list->starts_with('^');
+  if (negated) list->remove_prefix(1);
+  std::vector<std::string_view> named;
+  for (std::string_view e : split(*list, ',')) {
+    e = trim(e);
+    if (std::none_of(all.begin(), all.end(), [&](std::string_view a) { return same_name(a, e); })) return value;
+    named.push_back(e);
+  }
+  const auto is_named = [&](std::string_view a) {
+    return std::any_of(named.begin(), named.end(), [&](std::string_view e) { return same_name(a, e); });
+  };
+  std::vector<std::string_view> left;  // of `simulated`, as the value writes them where it names them
+  for (std::string_view s : simulated) {
+    if (is_named(s) == negated) continue;
+    const auto it = std::find_if(named.begin(), named.end(), [&](std::string_view e) { return same_name(s, e); });
+    left.push_back(negated || it == named.end() ? s : *it);
+  }
+  const bool names_other = !negated && std::any_of(named.begin(), named.end(), [&](std::string_view e) {
+    return std::none_of(simulated.begin(), simulated.end(), [&](std::string_view s) { return same_name(s, e); });
+  });
+  if (names_other) return value;
+  if (left.size() == simulated.size()) return {};
+  if (left.size() == 1) return std::string(left.front());
+  return value;
+}
+
+/// NCCL's function for a nccl-tests program ("all_reduce_perf": "allreduce"); empty for one that
+/// runs none of NCCL's collective functions (alltoall, sendrecv: point-to-point).
+std::string nccl_function(const std::string& test) {
+  const std::string name = nccl_tests_name(test);
+  if (name == "all_reduce") return "allreduce";
+  if (name == "all_gather") return "allgather";
+  if (name == "reduce_scatter") return "reducescatter";
+  if (name == "broadcast" || name == "reduce") return name;
+  return {};
 }
 
 struct Reader {
@@ -166,10 +230,19 @@ struct Reader {
       }
     } else if (t[0] == "Rank" && t.size() >= 2 && parse_u64(t[1])) {
       rank(t, line);
+    } else if (t[0] == "size" && std::find(t.begin(), t.end(), "cputime") != t.end()) {
+      // nccl-tests -C 1 (--report_cputime): the host's time to issue the calls, read before they
+      // are waited for, in the place of their time (robustness hunt 39).
+      throw InputError(fmt::format("{}: the table gives 'cputime' (nccl-tests run with -C 1): the host's time to issue "
+                                   "a call, not the call's time; run the test again without -C (or with -C 0)",
+                                   where(line)));
     } else if (t[0] == "size" && std::find(t.begin(), t.end(), "time") != t.end()) {
       if (runs.empty()) begin_run(line);
       time_field = static_cast<std::size_t>(std::find(t.begin(), t.end(), "time") - t.begin());
       header_fields = t.size();
+      // nccl-tests -S 1 (--report_timestamps, since 2.17.5) ends each row with the time it was printed,
+      // "%Y-%m-%d %H:%M:%S": two fields under the header's one "timestamp" (robustness hunt 39).
+      if (t.back() == "timestamp") ++header_fields;
     }
   }
 
@@ -261,7 +334,12 @@ std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path, const std
       }
       if (auto v = environment_value(text, "NCCL_PROTO"); !v.empty()) {
         r.proto = v;
-        if (!r.runs.empty() && r.runs.back().rows.empty()) r.runs.back().nccl_proto = v;
+        // A log that sets only the protocol is named at its line, not at line 0.
+        if (r.algo.empty()) r.algo_line = line;
+        if (!r.runs.empty() && r.runs.back().rows.empty()) {
+          r.runs.back().nccl_proto = v;
+          if (r.runs.back().nccl_algo.empty()) r.runs.back().nccl_algo_line = line;
+        }
       }
     } else if (!r.runs.empty()) {
       r.row(text, line);
@@ -282,6 +360,13 @@ std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path, const std
                                    "(all_gather_perf.out) or the test in nccl_tests.csv's test column",
                                    at));
     run.kind = nccl_tests_collective(run.test);
+    static constexpr std::array<std::string_view, 7> kAlgos{"Tree", "Ring", "CollNetDirect", "CollNetChain",
+                                                            "NVLS", "NVLSTree", "PAT"};
+    static constexpr std::array<std::string_view, 2> kSimulatedAlgos{"Ring", "Tree"};
+    static constexpr std::array<std::string_view, 3> kProtos{"LL", "LL128", "Simple"};
+    const std::string func = nccl_function(run.test);
+    if (!run.nccl_algo.empty()) run.nccl_algo = env_choice(run.nccl_algo, func, kAlgos, kSimulatedAlgos);
+    if (!run.nccl_proto.empty()) run.nccl_proto = env_choice(run.nccl_proto, func, kProtos, kProtos);
     if (run.ranks == 0)
       throw InputError(fmt::format("{}: the test lists no ranks ('#  Rank  0 Group ... on HOST device ...' "
                                    "lines); keep nccl-tests' header with its table",

@@ -11,7 +11,8 @@
 //    ranks, their hosts and GPUs;
 //  - the column header ("size count type redop root time algbw busbw #wrong time ...") and each
 //    row under it: size in bytes as nccl-tests counts it, and the out-of-place time per call in
-//    microseconds (the first "time" column);
+//    microseconds (the first "time" column); a "timestamp" column (-S 1) holds a date and a time;
+//    a table of "cputime" (-C 1, the host's time to issue a call) is refused;
 //  - NCCL's own log lines, where the run printed them (NCCL_DEBUG=INFO): "NCCL_ALGO set by
 //    environment to X", "NCCL_PROTO set by environment to X".
 // Other lines (a job's own output, NCCL's other log lines) are skipped.
@@ -41,7 +42,11 @@ struct NcclTestsRun {
   int gpu_line = 0;             // its '#  Rank' line
   int iters = 1;                // calls per timed loop
   bool graph = false;           // the loop was replayed from a CUDA graph
-  std::string nccl_algo, nccl_proto;  // as NCCL's log says the environment set them; else empty
+  // As NCCL's log says the environment set them, read for this test's collective as NCCL reads a
+  // list: the one algorithm (ring, tree) or protocol it leaves, as written ("Tree"); empty where it
+  // leaves NCCL all the simulator runs ("ring,tree", "^NVLS", "allreduce:tree" in an all-gather)
+  // or none was set; else the value as printed ("NVLS", "^LL128"), which the simulator cannot hold.
+  std::string nccl_algo, nccl_proto;
   int nccl_algo_line = 0;             // where the log says NCCL_ALGO's (and NCCL_PROTO's) value
   std::vector<NcclTestsRow> rows;
 };

@@ -471,3 +471,107 @@ TEST(SimValidate, RecordingFieldsThatAreNoNumberAreRefusedWithTheirLine) {
 
 }  // namespace
 }  // namespace linkcast::sim
+
+namespace linkcast::sim {
+namespace {
+
+// Robustness hunt 39: columns and log lines of newer nccl-tests and NCCL (hand-made after
+// nccl-tests 2.19's src/util.cu and NCCL's parseList in src/graph/tuning.cc).
+
+/// nccl-tests' table header for `columns` (the words after "size count type redop root").
+std::string table_header(const std::string& columns) {
+  std::string h = header("all_reduce_perf", 2);
+  h.erase(h.find("#       size"));
+  return h + "#       size         count      type   redop    root " + columns + "\n";
+}
+
+TEST(NcclTestsLog, ReadsTimestampedAndPerIterationTables) {
+  // -S 1 (nccl-tests 2.17.5 on) ends each row with "%Y-%m-%d %H:%M:%S", two fields under the header's
+  // one "timestamp": such a table was refused as "a row of 15 fields under a header that names 14".
+  const std::string stamped =
+      table_header("    time   algbw   busbw  #wrong     time   algbw   busbw  #wrong           timestamp") +
+      "     1048576        262144     float     sum      -1    76.71   13.67   23.92      0    77.73   13.49   23.61"
+      "      0  2026-07-09 12:56:07\n";
+  const std::vector<NcclTestsRun> s = read_nccl_tests_log(test::write_temp("stamped.out", stamped));
+  ASSERT_EQ(s.at(0).rows.size(), 1u);
+  EXPECT_EQ(s[0].rows[0].bytes, 1u << 20);
+  EXPECT_DOUBLE_EQ(s[0].rows[0].out_of_place_us, 76.71);
+  // -I 1 (2.19) puts i_min, i_max, i_p99 and i_cv% after each half; with -S 1 the stamp comes last.
+  const std::string per_iter =
+      table_header("    time   algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv%     time   algbw   busbw  "
+                   "#wrong    i_min    i_max    i_p99    i_cv%           timestamp") +
+      "     1048576        262144     float     sum      -1    76.71   13.67   23.92      0    74.41    84.38    82.85"
+      "     1.20    77.73   13.49   23.61      0    75.40    85.50    83.95     1.10  2026-07-09 12:00:01\n";
+  const std::vector<NcclTestsRun> p = read_nccl_tests_log(test::write_temp("per_iter.out", per_iter));
+  ASSERT_EQ(p.at(0).rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(p[0].rows[0].out_of_place_us, 76.71);
+  // A row without its stamp under such a header is still a row cut short.
+  const std::string unstamped =
+      table_header("    time   algbw   busbw  #wrong     time   algbw   busbw  #wrong           timestamp") +
+      row(1 << 20, 76.71);
+  const std::string path = test::write_temp("unstamped.out", unstamped);
+  EXPECT_NE(test::error_of([&] { (void)read_nccl_tests_log(path); }).find("a row of 13 fields under a header that names 15"),
+            std::string::npos);
+}
+
+TEST(NcclTestsLog, RefusesATableOfTheHostsIssueTimeNamingTheOption) {
+  // -C 1 prints "cputime": the host's time to issue a call, taken before the calls are waited for.
+  // It had been read as a test with no rows ("the test has no rows of sizes and times").
+  const std::string text =
+      table_header("cputime   algbw   busbw  #wrong  cputime   algbw   busbw  #wrong") + row(1 << 20, 5.2);
+  const std::string path = test::write_temp("cputime.out", text);
+  const int line = static_cast<int>(std::count(text.begin(), text.end(), '\n')) - 1;
+  EXPECT_EQ(test::error_of([&] { (void)read_nccl_tests_log(path); }),
+            fmt::format("{}:{}: the table gives 'cputime' (nccl-tests run with -C 1): the host's time to issue a call, "
+                        "not the call's time; run the test again without -C (or with -C 0)",
+                        path, line));
+}
+
+TEST(NcclTestsLog, ReadsNcclsAlgorithmAndProtocolListsForTheTestsCollective) {
+  // NCCL logs NCCL_ALGO / NCCL_PROTO as set: a list ("ring,tree", as a real p5.48xlarge log has it),
+  // "^" for all but those ("^NVLS"), entries per function after ';' (NCCL 2.24 on). Each had been
+  // refused as "the environment set 'ring,tree', which the simulator does not run".
+  const auto algo = [](const std::string& test, const std::string& value, const std::string& var = "NCCL_ALGO") {
+    const std::string text = "n:1:1 [0] NCCL INFO " + var + " set by environment to " + value + "\n" +
+                             header(test, 2) + row(1 << 20, 40.0);
+    const NcclTestsRun run = read_nccl_tests_log(test::write_temp("env.out", text)).at(0);
+    return var == "NCCL_ALGO" ? run.nccl_algo : run.nccl_proto;
+  };
+  EXPECT_EQ(algo("all_reduce_perf", "Tree"), "Tree");           // one algorithm, as written
+  EXPECT_EQ(algo("all_reduce_perf", "ring,tree"), "");          // NCCL chooses, as the simulator does
+  EXPECT_EQ(algo("all_reduce_perf", "^NVLS"), "");              // all but one the simulator does not run
+  EXPECT_EQ(algo("all_reduce_perf", "^nvls,collnetdirect,collnetchain"), "");
+  EXPECT_EQ(algo("all_reduce_perf", "^RING"), "Tree");
+  EXPECT_EQ(algo("all_reduce_perf", "allreduce:tree;allgather:ring"), "tree");
+  EXPECT_EQ(algo("all_gather_perf", "allreduce:tree;allgather:ring"), "ring");
+  EXPECT_EQ(algo("reduce_scatter_perf", "allreduce:tree;allgather:ring"), "");  // sets nothing for it
+  EXPECT_EQ(algo("all_gather_perf", "ring;allreduce:tree"), "ring");  // the first entry is every function's
+  // What the simulator cannot hold a run to stays as written, for validate_nccl_tests to refuse.
+  EXPECT_EQ(algo("all_reduce_perf", "NVLS,Ring"), "NVLS,Ring");
+  EXPECT_EQ(algo("all_reduce_perf", "NVLS"), "NVLS");
+  EXPECT_EQ(algo("all_reduce_perf", "bogus"), "bogus");
+  EXPECT_EQ(algo("all_reduce_perf", "Simple", "NCCL_PROTO"), "Simple");
+  EXPECT_EQ(algo("all_reduce_perf", "LL,LL128,Simple", "NCCL_PROTO"), "");
+  EXPECT_EQ(algo("all_reduce_perf", "^LL,LL128", "NCCL_PROTO"), "Simple");
+  EXPECT_EQ(algo("all_reduce_perf", "^LL128", "NCCL_PROTO"), "^LL128");  // two protocols left
+  // The whole check: "ring,tree" is the default variant; a protocol-only line is named at its line (was :0).
+  const topology::Node node = topology::load_node(test::config("testbed-h200-2gpu.yaml"));
+  const std::string listed = published_folder(
+      "nccl_tests_algo_list",
+      "n:1:1 [0] NCCL INFO NCCL_ALGO set by environment to ring,tree\n" + header("all_reduce_perf", 2) +
+          row(1 << 20, 40.0),
+      "run.out,,\n");
+  const std::vector<ValidationCase> v = validate_nccl_tests(listed, node, from_bytes(1 << 20));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].group, "nccl-tests/default");
+  const std::string proto = published_folder(
+      "nccl_tests_proto_only",
+      "n:1:1 [0] NCCL INFO NCCL_PROTO set by environment to ^LL128\n" + header("all_reduce_perf", 2) + row(1 << 20, 40.0),
+      "run.out,,\n");
+  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(proto, node); })
+                .find(proto + "/run.out:1: NCCL's log says the environment set 'proto_^ll128'"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace linkcast::sim
