@@ -15,7 +15,7 @@ args=()
 for d in h200-2gpu h200-4gpu h200-2gpu-nccl h200-2gpu-nccl-graph h200-2gpu-nccl-graph2 h200-2gpu-nccl-issue \
   h200-2gpu-nccl-issue2 h200-4gpu-nccl-graph h200-4gpu-nccl-graph2 h200-4gpu-nccl-small h200-4gpu-nccl-small2 \
   h200-2gpu-channels h200-4gpu-channels h200-2gpu-channels2 h200-2gpu-channels-large h200-4gpu-channels-large \
-  h200-4gpu-treechain h200-4gpu-treescale h200-2gpu-ceiling h200-4gpu-ceiling; do
+  h200-4gpu-treechain h200-4gpu-treescale h200-2gpu-ceiling h200-4gpu-ceiling h200-2gpu-nccl-eager; do
   case $d in
     h200-2gpu*) node=configs/testbed-h200-2gpu.yaml ;;
     *) node=configs/testbed-h200-4gpu.yaml ;;
