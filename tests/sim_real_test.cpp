@@ -263,12 +263,13 @@ TEST(SimReal, LargeCollectivesBesideNcclsModel) {
 
 TEST(SimReal, EveryRecordingsCallsOfUpTo4MiBSimulateAtMostTwiceTheirTime) {
   // Every NCCL row of 8 B-4 MiB of every recording in tests/data/real (eager and CUDA-graph, NCCL's
-  // choice and every forced algorithm, protocol and channel count; 4,465 calls in 29 folders, the
+  // choice and every forced algorithm, protocol and channel count; 4,639 calls in 30 folders, the
   // 24th h200-2gpu-ll128phase of 2026-11-29, its 15 calls of 4 MiB at 3.9%, the 25th to 27th
   // h200-2gpu-ceiling, h200-4gpu-ceiling and h200-4gpu-alltoall of the same day, 15, 15 and 3 calls
   // of 1-4 MiB at 5.9%, 5.6% and 14.7%, the last alltoalls the simulator gives 11-22% fast, the
   // 28th h200-2gpu-nccl-issue4 of 2026-11-30, 420 calls at 3.7%, -38.2% to +37.0%, the 29th
-  // h200-2gpu-nccl-eager of the same day, 174 calls of 1-4 MiB at 3.1%, -33.1% to +22.1%): the
+  // h200-2gpu-nccl-eager of the same day, 174 calls of 1-4 MiB at 3.1%, -33.1% to +22.1%, the
+  // 30th h200-2gpu-nccl-eager2 on another machine, 174 at 3.4%, -29.6% to +20.7%): the
   // sanitized build's replay of the simulator on real input, and a floor for the release build.
   // Measured when written: per folder a geometric-mean |error| of 3.3-27.3% (h200-2gpu-nccl, whose
   // eager calls the host paced before recordings carried issue_us); every call simulated from
@@ -300,8 +301,8 @@ TEST(SimReal, EveryRecordingsCallsOfUpTo4MiBSimulateAtMostTwiceTheirTime) {
     calls += errors.size();
     ++folders;
   }
-  EXPECT_EQ(calls, 4465U);
-  EXPECT_EQ(folders, 29U);
+  EXPECT_EQ(calls, 4639U);
+  EXPECT_EQ(folders, 30U);
 }
 
 TEST(SimReal, CollectivesFromOneMiBOnTwoH200s) {
@@ -1047,6 +1048,7 @@ TEST(SimReal, HeldOutSweepOnFourH200s) {
 TEST(SimReal, HeldOutSweepWithTheHostsIssueTimeOnTwoH200s) {
   SKIP_ACCURACY_UNDER_ASAN();
   REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-eager");
+  REQUIRE_NCCL_RECORDING("h200-2gpu-nccl-eager2");
   // tools/record/run_nccl.sh once more on 2 x H200 (2026-11-30), the sweep of h200-2gpu-nccl and
   // -nccl-graph (every collective of 1 MiB-4 GiB in NCCL's choice and every forced algorithm and
   // protocol, issued from Python and replayed from CUDA graphs) now that nccl_bench.py records
@@ -1057,15 +1059,20 @@ TEST(SimReal, HeldOutSweepWithTheHostsIssueTimeOnTwoH200s) {
   // collective_call_us, give 5.3% and 90 past 20%. The six are the graph rows' own misses
   // (ring/LL128 reduce-scatter of 32-64 MiB 23% fast, tree/Simple allreduce of 4-16 MiB 22% slow,
   // tree/LL128 of 8 MiB 23% fast). The CUDA-graph rows: 3.8%, 15 past 20% (NCCL's model 19.8%).
-  std::vector<double> eager, eager_nccl;
-  for (const auto& c : cases("h200-2gpu-nccl-eager", launched(Launches::eager_only))) {
-    eager.push_back(c.error());
-    eager_nccl.push_back(c.baseline_error());
+  // The same script on another machine of the kind, minutes later (h200-2gpu-nccl-eager2, other
+  // GPUs, host 28-61 us a call at 1 MiB), also scored once: from Python 2.3%, 6 past 20% (the
+  // same misses, and the tree allreduce of 4-8 MiB 21-26% slow); graph rows 3.5%, 13 past 20%.
+  for (const auto& [name, bound] : {std::pair{"h200-2gpu-nccl-eager", 0.025}, std::pair{"h200-2gpu-nccl-eager2", 0.026}}) {
+    std::vector<double> eager, eager_nccl;
+    for (const auto& c : cases(name, launched(Launches::eager_only))) {
+      eager.push_back(c.error());
+      eager_nccl.push_back(c.baseline_error());
+    }
+    ASSERT_EQ(eager.size(), 377u) << name;
+    EXPECT_LT(geomean_abs(eager), bound) << name;
+    EXPECT_LE(count_past(eager, 0.2), 6u) << name;
+    EXPECT_LT(geomean_abs(eager), geomean_abs(eager_nccl) / 5) << name;
   }
-  ASSERT_EQ(eager.size(), 377u);
-  EXPECT_LT(geomean_abs(eager), 0.025);
-  EXPECT_LE(count_past(eager, 0.2), 6u);
-  EXPECT_LT(geomean_abs(eager), geomean_abs(eager_nccl) / 5);
   const GraphErrors e = graph_errors("h200-2gpu-nccl-eager");
   ASSERT_EQ(e.sim.size(), 377u);
   EXPECT_LT(geomean_abs(e.sim), 0.04);
