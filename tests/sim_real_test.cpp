@@ -1052,7 +1052,7 @@ TEST(SimReal, HeldOutSweepWithTheHostsIssueTimeOnTwoH200s) {
   // tools/record/run_nccl.sh once more on 2 x H200 (2026-11-30), the sweep of h200-2gpu-nccl and
   // -nccl-graph (every collective of 1 MiB-4 GiB in NCCL's choice and every forced algorithm and
   // protocol, issued from Python and replayed from CUDA graphs) now that nccl_bench.py records
-  // the host's time to issue each call (issue_us, 29-69 us a call at 1 MiB on this machine).
+  // the host's time to issue each call (issue_us, 29-65 us a call at 1 MiB on this machine).
   // Recorded after every rule of the simulator, kept out of every decision, scored once: the 377
   // calls issued from Python 2.2% geometric-mean |error|, 6 past 20% (NCCL's model 23.6%), where
   // the first sweep's 377, whose host was not timed and which wait for the node's
@@ -1062,7 +1062,8 @@ TEST(SimReal, HeldOutSweepWithTheHostsIssueTimeOnTwoH200s) {
   // The same script on another machine of the kind, minutes later (h200-2gpu-nccl-eager2, other
   // GPUs, host 28-61 us a call at 1 MiB), also scored once: from Python 2.3%, 6 past 20% (the
   // same misses, and the tree allreduce of 4-8 MiB 21-26% slow); graph rows 3.5%, 13 past 20%.
-  for (const auto& [name, bound] : {std::pair{"h200-2gpu-nccl-eager", 0.025}, std::pair{"h200-2gpu-nccl-eager2", 0.026}}) {
+  for (const auto& [name, bound] :
+       {std::pair{"h200-2gpu-nccl-eager", 0.025}, std::pair{"h200-2gpu-nccl-eager2", 0.026}}) {
     std::vector<double> eager, eager_nccl;
     for (const auto& c : cases(name, launched(Launches::eager_only))) {
       eager.push_back(c.error());
