@@ -482,6 +482,17 @@ std::string nccl_tests_variant(const std::string& listed, const std::string& lis
                                  "list",
                                  list_row, listed, logged_at, logged));
   const std::string variant = !listed.empty() ? listed : logged.empty() ? "default" : logged;
+  // The reader leaves a list as written where it leaves NCCL more than one of the algorithms or
+  // protocols the simulator runs and fewer than all ("^LL128": LL and Simple), so NCCL chose among
+  // them call by call (robustness hunt 39).
+  if (logged.find_first_of(",^;") != std::string::npos && variant == logged &&
+      logged.find("nvls") == std::string::npos && logged.find("collnet") == std::string::npos &&
+      logged.find("pat") == std::string::npos)
+    throw InputError(fmt::format("{}: NCCL's log says the environment set '{}', which leaves NCCL a choice among "
+                                 "some of the algorithms or protocols and not all; the simulator holds a run to one "
+                                 "of them (ring_simple, tree_ll128, proto_ll, ...) or lets it choose among all "
+                                 "(default), so give a run with one value or with none",
+                                 logged_at, logged));
   if (!variant_options(variant, o))
     throw InputError(
         listed.empty()

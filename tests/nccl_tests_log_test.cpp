@@ -569,7 +569,17 @@ TEST(NcclTestsLog, ReadsNcclsAlgorithmAndProtocolListsForTheTestsCollective) {
       "n:1:1 [0] NCCL INFO NCCL_PROTO set by environment to ^LL128\n" + header("all_reduce_perf", 2) + row(1 << 20, 40.0),
       "run.out,,\n");
   EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(proto, node); })
-                .find(proto + "/run.out:1: NCCL's log says the environment set 'proto_^ll128'"),
+                .find(proto + "/run.out:1: NCCL's log says the environment set 'proto_^ll128', which leaves NCCL a "
+                              "choice among some of the algorithms or protocols and not all"),
+            std::string::npos);
+  // An algorithm the simulator does not run keeps the message that says so.
+  const std::string nvls = published_folder(
+      "nccl_tests_algo_nvls",
+      "n:1:1 [0] NCCL INFO NCCL_ALGO set by environment to NVLS,Ring\n" + header("all_reduce_perf", 2) +
+          row(1 << 20, 40.0),
+      "run.out,,\n");
+  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(nvls, node); })
+                .find("'nvls,ring', which the simulator does not run"),
             std::string::npos);
 }
 
