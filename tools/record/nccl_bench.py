@@ -22,7 +22,8 @@ to the processes' stdout: redirect it to a log per variant. --dump-topology also
 topology and graph XML (NCCL_TOPO_DUMP_FILE, NCCL_GRAPH_DUMP_FILE) into --out.
 
 Collectives (float32): allreduce, allgather, reducescatter, broadcast, alltoall
-(all_to_all_single). Sizes (--sizes): `default` 8 B .. 512 MiB in powers of 4, plus 256 MiB and
+(all_to_all_single); with --collectives also broadcast_alt, a broadcast whose root is each rank
+in turn. Sizes (--sizes): `default` 8 B .. 512 MiB in powers of 4, plus 256 MiB and
 1 GiB; `pow2` every power of two from 1 MiB to 4 GiB; `l2` 16 MiB to 64 MiB in steps of 8 MiB
 (across an H100's or H200's L2); all cut at --max-bytes (default 1 GiB for `default`, 4 GiB for
 `pow2`). Each size is the whole buffer as nccl-tests counts it: allreduce/broadcast the buffer, allgather its output,
@@ -97,7 +98,7 @@ CSV_HEADER = "variant,collective,nranks,bytes,dtype,time_us,algbw_gbps,busbw_gbp
 def busbw_factor(collective, n):
     if collective == "allreduce":
         return 2 * (n - 1) / n
-    if collective == "broadcast":
+    if collective.startswith("broadcast"):
         return 1.0
     return (n - 1) / n  # allgather, reducescatter, alltoall
 
@@ -120,6 +121,17 @@ def make_one_call(collective, elems, n, rank, device, inplace):
     if collective == "broadcast":
         x = buf(elems)
         return (lambda: dist.broadcast(x, src=0)), elems * esize
+    if collective == "broadcast_alt":
+        # Each call's root the next rank in turn (0, 1, ..., n-1, 0, ...): no rank runs ahead of
+        # the others as a fixed root does, each waits for the one before it every n calls.
+        x = buf(elems)
+        turn = [0]
+
+        def call():
+            dist.broadcast(x, src=turn[0] % n)
+            turn[0] += 1
+
+        return call, elems * esize
     if collective == "allgather":
         out = buf(elems)
         # In place: the input is this rank's block of the output (NCCL then sends from the output).
@@ -351,7 +363,8 @@ def main():
         extra_env[key] = value
     if args.collectives:
         asked = args.collectives.split(",")
-        unknown = [c for c in asked if c not in collectives]
+        # broadcast_alt (roots in turn) only where asked for, beside the variant's broadcast.
+        unknown = [c for c in asked if c not in collectives and not (c == "broadcast_alt" and "broadcast" in collectives)]
         if unknown:
             ap.error(f"--collectives: {', '.join(unknown)} not measured by variant {args.variant} "
                      f"(it measures {', '.join(collectives)})")

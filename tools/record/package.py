@@ -55,6 +55,8 @@ KEEP_PLAIN = ["copybench_summary.csv", "concurrency_summary.csv", "hostcopy.csv"
               "graph_iters.csv",
               # run_graph_queue.sh
               "graph_queue.csv",
+              # run_nccl_bcast_alt.sh
+              "nccl_bcast_alt.csv",
               # run_nccl_fifo.sh
               "fifo.csv"]
 KEEP_GZIP = ["copybench_trace.csv", "concurrency_trace.csv", "nccl_topo.xml", "nccl_graph.xml",
@@ -109,6 +111,9 @@ DESCRIBE = {
     "graph_queue.csv": "run_graph_queue.sh: a ring/LL128 all-gather of 8 MiB and a ring/Simple allreduce of "
                        "8 B from CUDA graphs of 8-160 calls, with the host's time to launch each replay "
                        "(nccl_bench.csv's columns)",
+    "nccl_bcast_alt.csv": "run_nccl_bcast_alt.sh: ring Simple and LL calls of 8 B-32 KiB from CUDA graphs: "
+                          "broadcast with root 0 and with each rank the root in turn (`broadcast_alt`), "
+                          "all-gather, reduce-scatter (nccl_bench.csv's columns)",
     "ll128_iters.csv": "run_nccl_issue.sh: ring/LL128 all-gathers of 8 MiB-1 GiB from CUDA graphs of 5, 20 "
                        "and 80 calls (nccl_bench.csv's columns)",
     "clocks.csv.gz": "run_nccl_issue.sh (every 100 ms) and run_nccl_burst.sh (every 20 ms, with the "
