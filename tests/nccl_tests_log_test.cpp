@@ -581,6 +581,15 @@ TEST(NcclTestsLog, ReadsNcclsAlgorithmAndProtocolListsForTheTestsCollective) {
   EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(nvls, node); })
                 .find("'nvls,ring', which the simulator does not run"),
             std::string::npos);
+  // So does a list with a name NCCL does not know.
+  const std::string bogus = published_folder(
+      "nccl_tests_algo_bogus",
+      "n:1:1 [0] NCCL INFO NCCL_ALGO set by environment to ring,bogus\n" + header("all_reduce_perf", 2) +
+          row(1 << 20, 40.0),
+      "run.out,,\n");
+  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(bogus, node); })
+                .find("'ring,bogus', which the simulator does not run"),
+            std::string::npos);
 }
 
 }  // namespace
