@@ -94,16 +94,22 @@ bool same_name(std::string_view a, std::string_view b) { return to_lower(a) == t
 /// `all` NCCL's names, `simulated` those the simulator runs. Returns the one of `simulated` the
 /// value leaves, as written ("Tree"); empty where it leaves all of them and names nothing else
 /// (NCCL chooses among them, as the simulator does) or sets nothing for `func`; else the value as
-/// it is, which the caller refuses (robustness hunt 39: a real log's "ring,tree" and NCCL's
-/// common "^NVLS" were refused as algorithms the simulator does not run).
-std::string env_choice(const std::string& value, std::string_view func, std::span<const std::string_view> all,
-                       std::span<const std::string_view> simulated) {
+/// it is, which the caller refuses, with `several` set where it leaves NCCL more than one of
+/// `simulated` and fewer than all ("^LL128": LL and Simple), a choice the simulator cannot hold a
+/// run to (robustness hunt 39: a real log's "ring,tree" and NCCL's common "^NVLS" were refused as
+/// algorithms the simulator does not run).
+struct EnvChoice {
+  std::string value;
+  bool several = false;
+};
+EnvChoice env_choice(const std::string& value, std::string_view func, std::span<const std::string_view> all,
+                     std::span<const std::string_view> simulated) {
   std::optional<std::string_view> list;  // the last entry that applies to `func`
   const std::vector<std::string_view> entries = split(value, ';');
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const std::size_t colon = entries[i].find(':');
     if (colon == std::string_view::npos) {
-      if (i > 0) return value;  // NCCL refuses it
+      if (i > 0) return {value};  // NCCL refuses it
       list = entries[i];
     } else if (!func.empty() && same_name(entries[i].substr(0, colon), func)) {
       list = entries[i].substr(colon + 1);
@@ -115,7 +121,7 @@ std::string env_choice(const std::string& value, std::string_view func, std::spa
   std::vector<std::string_view> named;
   for (std::string_view e : split(*list, ',')) {
     e = trim(e);
-    if (std::none_of(all.begin(), all.end(), [&](std::string_view a) { return same_name(a, e); })) return value;
+    if (std::none_of(all.begin(), all.end(), [&](std::string_view a) { return same_name(a, e); })) return {value};
     named.push_back(e);
   }
   const auto is_named = [&](std::string_view a) {
@@ -130,21 +136,10 @@ std::string env_choice(const std::string& value, std::string_view func, std::spa
   const bool names_other = !negated && std::any_of(named.begin(), named.end(), [&](std::string_view e) {
     return std::none_of(simulated.begin(), simulated.end(), [&](std::string_view s) { return same_name(s, e); });
   });
-  if (names_other) return value;
+  if (names_other) return {value};
   if (left.size() == simulated.size()) return {};
-  if (left.size() == 1) return std::string(left.front());
-  return value;
-}
-
-/// NCCL's function for a nccl-tests program ("all_reduce_perf": "allreduce"); empty for one that
-/// runs none of NCCL's collective functions (alltoall, sendrecv: point-to-point).
-std::string nccl_function(const std::string& test) {
-  const std::string name = nccl_tests_name(test);
-  if (name == "all_reduce") return "allreduce";
-  if (name == "all_gather") return "allgather";
-  if (name == "reduce_scatter") return "reducescatter";
-  if (name == "broadcast" || name == "reduce") return name;
-  return {};
+  if (left.size() == 1) return {std::string(left.front())};
+  return {value, true};
 }
 
 struct Reader {
@@ -364,9 +359,18 @@ std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path, const std
                                                             "NVLS", "NVLSTree", "PAT"};
     static constexpr std::array<std::string_view, 2> kSimulatedAlgos{"Ring", "Tree"};
     static constexpr std::array<std::string_view, 3> kProtos{"LL", "LL128", "Simple"};
-    const std::string func = nccl_function(run.test);
-    if (!run.nccl_algo.empty()) run.nccl_algo = env_choice(run.nccl_algo, func, kAlgos, kSimulatedAlgos);
-    if (!run.nccl_proto.empty()) run.nccl_proto = env_choice(run.nccl_proto, func, kProtos, kProtos);
+    // NCCL's function names are the simulator's collective names; an alltoall is point-to-point.
+    const std::string_view func =
+        run.kind && *run.kind != trace::OpKind::alltoall ? trace::to_string(*run.kind) : std::string_view();
+    const auto read_env = [&](std::string& value, std::span<const std::string_view> all,
+                              std::span<const std::string_view> simulated) {
+      if (value.empty()) return;
+      EnvChoice choice = env_choice(value, func, all, simulated);
+      value = std::move(choice.value);
+      run.nccl_env_leaves_several = run.nccl_env_leaves_several || choice.several;
+    };
+    read_env(run.nccl_algo, kAlgos, kSimulatedAlgos);
+    read_env(run.nccl_proto, kProtos, kProtos);
     if (run.ranks == 0)
       throw InputError(fmt::format("{}: the test lists no ranks ('#  Rank  0 Group ... on HOST device ...' "
                                    "lines); keep nccl-tests' header with its table",

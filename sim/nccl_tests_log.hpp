@@ -47,6 +47,9 @@ struct NcclTestsRun {
   // leaves NCCL all the simulator runs ("ring,tree", "^NVLS", "allreduce:tree" in an all-gather)
   // or none was set; else the value as printed ("NVLS", "^LL128"), which the simulator cannot hold.
   std::string nccl_algo, nccl_proto;
+  // Where one of them leaves NCCL more than one of what the simulator runs and fewer than all
+  // ("^LL128": LL and Simple): NCCL chose call by call, which no variant holds a run to.
+  bool nccl_env_leaves_several = false;
   int nccl_algo_line = 0;             // where the log says NCCL_ALGO's (and NCCL_PROTO's) value
   std::vector<NcclTestsRow> rows;
 };

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -483,24 +482,7 @@ std::string nccl_tests_variant(const std::string& listed, const std::string& lis
                                  "list",
                                  list_row, listed, logged_at, logged));
   const std::string variant = !listed.empty() ? listed : logged.empty() ? "default" : logged;
-  // The reader leaves a list as written where it leaves NCCL more than one of the algorithms or
-  // protocols the simulator runs and fewer than all ("^LL128": LL and Simple), so NCCL chose among
-  // them call by call (robustness hunt 39).
-  const auto names_only_what_the_simulator_runs = [](std::string_view v) {
-    static constexpr std::array<std::string_view, 12> kKnown{
-        "ring", "tree", "ll", "ll128", "simple", "proto", "allreduce", "allgather", "reducescatter", "broadcast",
-        "reduce", "sendrecv"};
-    std::size_t begin = 0;
-    while (begin <= v.size()) {
-      const std::size_t end = std::min(v.find_first_of(",^;:_", begin), v.size());
-      const std::string_view word = v.substr(begin, end - begin);
-      if (!word.empty() && std::find(kKnown.begin(), kKnown.end(), word) == kKnown.end()) return false;
-      begin = end + 1;
-    }
-    return true;
-  };
-  if (logged.find_first_of(",^;") != std::string::npos && variant == logged &&
-      names_only_what_the_simulator_runs(logged))
+  if (run.nccl_env_leaves_several)
     throw InputError(fmt::format("{}: NCCL's log says the environment set '{}', which leaves NCCL a choice among "
                                  "some of the algorithms or protocols and not all; the simulator holds a run to one "
                                  "of them (ring_simple, tree_ll128, proto_ll, ...) or lets it choose among all "

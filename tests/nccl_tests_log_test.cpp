@@ -564,31 +564,26 @@ TEST(NcclTestsLog, ReadsNcclsAlgorithmAndProtocolListsForTheTestsCollective) {
   const std::vector<ValidationCase> v = validate_nccl_tests(listed, node, from_bytes(1 << 20));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].group, "nccl-tests/default");
-  const std::string proto = published_folder(
-      "nccl_tests_proto_only",
-      "n:1:1 [0] NCCL INFO NCCL_PROTO set by environment to ^LL128\n" + header("all_reduce_perf", 2) + row(1 << 20, 40.0),
-      "run.out,,\n");
-  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(proto, node); })
-                .find(proto + "/run.out:1: NCCL's log says the environment set 'proto_^ll128', which leaves NCCL a "
-                              "choice among some of the algorithms or protocols and not all"),
+  // The refusal of a folder whose one log sets `variable` to `value`, and the folder.
+  const auto refusal = [&](const std::string& folder, const std::string& variable, const std::string& value) {
+    const std::string dir = published_folder(
+        folder,
+        "n:1:1 [0] NCCL INFO " + variable + " set by environment to " + value + "\n" + header("all_reduce_perf", 2) +
+            row(1 << 20, 40.0),
+        "run.out,,\n");
+    return std::pair{test::error_of([&] { (void)validate_nccl_tests(dir, node); }), dir};
+  };
+  const auto [proto_error, proto] = refusal("nccl_tests_proto_only", "NCCL_PROTO", "^LL128");
+  EXPECT_NE(proto_error.find(proto + "/run.out:1: NCCL's log says the environment set 'proto_^ll128', which leaves "
+                                     "NCCL a choice among some of the algorithms or protocols and not all"),
             std::string::npos);
   // An algorithm the simulator does not run keeps the message that says so.
-  const std::string nvls = published_folder(
-      "nccl_tests_algo_nvls",
-      "n:1:1 [0] NCCL INFO NCCL_ALGO set by environment to NVLS,Ring\n" + header("all_reduce_perf", 2) +
-          row(1 << 20, 40.0),
-      "run.out,,\n");
-  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(nvls, node); })
-                .find("'nvls,ring', which the simulator does not run"),
+  EXPECT_NE(refusal("nccl_tests_algo_nvls", "NCCL_ALGO", "NVLS,Ring").first.find(
+                "'nvls,ring', which the simulator does not run"),
             std::string::npos);
   // So does a list with a name NCCL does not know.
-  const std::string bogus = published_folder(
-      "nccl_tests_algo_bogus",
-      "n:1:1 [0] NCCL INFO NCCL_ALGO set by environment to ring,bogus\n" + header("all_reduce_perf", 2) +
-          row(1 << 20, 40.0),
-      "run.out,,\n");
-  EXPECT_NE(test::error_of([&] { (void)validate_nccl_tests(bogus, node); })
-                .find("'ring,bogus', which the simulator does not run"),
+  EXPECT_NE(refusal("nccl_tests_algo_bogus", "NCCL_ALGO", "ring,bogus").first.find(
+                "'ring,bogus', which the simulator does not run"),
             std::string::npos);
 }
 
